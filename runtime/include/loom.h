@@ -1,0 +1,160 @@
+/*
+ * loom.h — the public API of libloom, Loom's runtime.
+ *
+ * User programs declare their mesh through this API (sets, maps, dats,
+ * temporaries), and loomc reads those declarations to type-check parallel
+ * loops at compile time.  Generated code then calls the `loom__` functions
+ * at the bottom of this file; users never call those directly.
+ *
+ * Handles are opaque pointers owned by the runtime: everything the runtime
+ * allocates is freed by loom_exit().
+ *
+ * Errors: every failing call reports a message that names the object
+ * ("map 'pedge': entry 17 (element 8, slot 1) is 9999, outside set 'nodes'
+ * of size 721801") through the error handler.  The default handler prints
+ * "loom: error: MESSAGE" on stderr and ends the program with exit status 1;
+ * loom_set_error_handler() installs another one.  When a handler returns,
+ * the failing call returns its failure value (NULL or a LOOM_E* status) and
+ * loom_last_error() gives the message.
+ */
+#ifndef LOOM_H
+#define LOOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LOOM_VERSION_MAJOR 0
+#define LOOM_VERSION_MINOR 1
+#define LOOM_VERSION_PATCH 0
+#define LOOM_VERSION_STRING "0.1.0"
+
+/* Status codes. */
+enum {
+  LOOM_OK = 0,
+  LOOM_EINVAL = 1,   /* invalid argument: bad size, name, dim, index  */
+  LOOM_ENOMEM = 2,   /* out of memory                                */
+  LOOM_ESTATE = 3,   /* call out of order (before init, after exit)   */
+  LOOM_EMISMATCH = 4 /* object differs from what the loop was compiled for */
+};
+
+/* Element types of dats, as recorded by loom_decl_dat(). */
+typedef enum loom_type {
+  LOOM_TYPE_UNKNOWN = 0,
+  LOOM_DOUBLE,
+  LOOM_FLOAT,
+  LOOM_INT,
+  LOOM_UINT,
+  LOOM_LONG,
+  LOOM_ULONG,
+  LOOM_LLONG,
+  LOOM_ULLONG,
+  LOOM_SHORT,
+  LOOM_USHORT,
+  LOOM_CHAR,
+  LOOM_SCHAR,
+  LOOM_UCHAR
+} loom_type;
+
+/* The loom_type of a C type name, at compile time. */
+#define LOOM_TYPE_OF(type)                                                     \
+  _Generic((type)0,                                                            \
+      double: LOOM_DOUBLE, float: LOOM_FLOAT, int: LOOM_INT,                   \
+      unsigned int: LOOM_UINT, long: LOOM_LONG, unsigned long: LOOM_ULONG,     \
+      long long: LOOM_LLONG, unsigned long long: LOOM_ULLONG,                  \
+      short: LOOM_SHORT, unsigned short: LOOM_USHORT, char: LOOM_CHAR,         \
+      signed char: LOOM_SCHAR, unsigned char: LOOM_UCHAR,                      \
+      default: LOOM_TYPE_UNKNOWN)
+
+typedef struct loom_set_s *loom_set;
+typedef struct loom_map_s *loom_map;
+typedef struct loom_dat_s *loom_dat;
+
+/* ---- lifetime ---------------------------------------------------------- */
+
+/* Starts the runtime.  argc/argv may be NULL. Returns LOOM_OK or a status. */
+int loom_init(int *argc, char ***argv);
+/* Frees every object the runtime allocated. Returns LOOM_OK or a status. */
+int loom_exit(void);
+
+/* ---- errors ------------------------------------------------------------ */
+
+typedef void (*loom_error_handler)(int status, const char *message, void *ctx);
+/* Installs handler (NULL restores the default); returns the previous one. */
+loom_error_handler loom_set_error_handler(loom_error_handler handler, void *ctx);
+/* The message of the last error, or "" if there was none. Borrowed. */
+const char *loom_last_error(void);
+
+/* ---- declarations ------------------------------------------------------ */
+
+/* A set of `size` elements (size >= 0).  `name` is copied. */
+loom_set loom_decl_set(int size, const char *name);
+
+/* A map of `dim` entries per element of `from`, each an index into `to`.
+ * `data` (size(from) * dim ints, element-major) is copied; every entry is
+ * checked to lie in [0, size(to)). */
+loom_map loom_decl_map(loom_set from, loom_set to, int dim, const int *data,
+                       const char *name);
+
+/* A dat of `dim` values of C type `type` per element of `set`; `data`
+ * (size(set) * dim values, element-major) is copied.  loomc reads `dim`
+ * (an integer constant expression) and `type` from this declaration. */
+#define loom_decl_dat(set, dim, type, data, name)                              \
+  loom_decl_dat_((set), (dim), LOOM_TYPE_OF(type), sizeof(type),               \
+                 (const type *)(data), (name))
+
+/* A temporary: a dat whose values are produced by loops; zero-initialised. */
+#define loom_decl_temp(set, dim, type, name)                                   \
+  loom_decl_dat_((set), (dim), LOOM_TYPE_OF(type), sizeof(type),               \
+                 (const type *)0, (name))
+
+loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
+                        const void *data, const char *name);
+
+/* ---- queries ----------------------------------------------------------- */
+
+int loom_set_size(loom_set set);         /* -1 on a NULL handle */
+const char *loom_set_name(loom_set set); /* borrowed */
+const char *loom_map_name(loom_map map);
+const char *loom_dat_name(loom_dat dat);
+int loom_dat_dim(loom_dat dat);
+
+/* Copies the dat's values (size(set) * dim elements, element-major) into
+ * `buf` of `bytes` bytes.  Fails with LOOM_EINVAL, naming the dat, when
+ * `bytes` is not exactly that size. */
+int loom_dat_fetch(loom_dat dat, void *buf, size_t bytes);
+
+/* ---- timers ------------------------------------------------------------ */
+
+/* CPU time of the process and wall-clock time, in seconds (OP2's
+ * op_timers). Either pointer may be NULL. */
+void loom_timers(double *cpu, double *wall);
+
+/* ======================================================================== */
+/* Internal interface for code generated by loomc.  Not for users; its     */
+/* names begin with loom__ and may change between releases.                */
+/* ======================================================================== */
+
+/* Checks, before a generated loop runs, that an object is what the loop was
+ * compiled for.  `loop` names the loop ("res_calc at airfoil.c:211") and
+ * `arg` the argument's position.  Return LOOM_OK or LOOM_EMISMATCH. */
+int loom__check_set(loom_set set, const char *loop);
+int loom__check_map(loom_map map, loom_set from, loom_set to, int dim,
+                    const char *loop, int arg); /* to == NULL: not checked */
+int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
+                    const char *loop, int arg);
+
+/* Raw storage, element-major. */
+int loom__set_size(loom_set set);
+const int *loom__map_values(loom_map map);
+loom_set loom__map_to(loom_map map); /* the target set, NULL on NULL */
+void *loom__dat_values(loom_dat dat);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOOM_H */
