@@ -1,0 +1,283 @@
+/*
+ * check.c — stage 5: kernels against loops (see check.h).
+ */
+#include "check.h"
+
+#include <string.h>
+
+#include "resolve.h"
+
+typedef struct checker {
+  const frontend *fe;
+  const symtab *st;
+  arena *arena;
+  loop *lp;
+  vec checked_bodies; /* CXCursor* of kernels whose bodies were walked */
+  int body_errors;
+} checker;
+
+/* ---- parameters ----------------------------------------------------------- */
+
+static const char *describe_arg(const checker *c, const loop_arg *a) {
+  switch (a->kind) {
+  case ARG_IDX:
+    return "the iteration index 'idx' (an int)";
+  case ARG_GLOBAL:
+    return arena_printf(c->arena, "global '%s' of type %s%s", a->name,
+                        a->obj->type->c_name, a->obj->is_array ? " array" : "");
+  case ARG_MAPPED_ALL:
+    return arena_printf(c->arena, "all slots of dat '%s' of %s (an array of "
+                        "pointers)", a->name, a->obj->type->c_name);
+  default:
+    return arena_printf(c->arena, "dat '%s' of %s", a->name, a->obj->type->c_name);
+  }
+}
+
+static void note_param(const checker *c, CXCursor param, int pos) {
+  diag(DIAG_NOTE, frontend_cursor_loc(c->fe, param), 0,
+       "parameter %d of kernel '%s' declared here", pos, c->lp->kernel);
+}
+
+static int param_mismatch(checker *c, const loop_arg *a, CXCursor param,
+                          const char *expect) {
+  diag(DIAG_ERROR, a->loc, a->len,
+       "argument %d is %s, but parameter %d '%s' of kernel '%s' has type "
+       "'%s' (expected %s)", a->pos, describe_arg(c, a), a->pos,
+       frontend_spelling(c->fe, param), c->lp->kernel,
+       frontend_type_spelling(c->fe, clang_getCursorType(param)), expect);
+  note_param(c, param, a->pos);
+  return -1;
+}
+
+static const elem_type *arg_elem_type(const loop_arg *a) {
+  static const elem_type int_type = {"int", "LOOM_INT"};
+  return a->kind == ARG_IDX ? &int_type : a->obj->type;
+}
+
+static int check_const(checker *c, const loop_arg *a, CXCursor param,
+                       CXType pointee) {
+  int is_const = clang_isConstQualifiedType(pointee);
+  int reads = a->mode == MODE_READ || a->kind == ARG_IDX;
+  if (!reads && is_const) {
+    diag(DIAG_ERROR, a->loc, a->len,
+         "argument %d '%s' is '%s', but parameter %d '%s' of kernel '%s' "
+         "points to const ('%s'): the kernel could not write it", a->pos,
+         a->name, mode_name(a->mode), a->pos, frontend_spelling(c->fe, param),
+         c->lp->kernel, frontend_type_spelling(c->fe, clang_getCursorType(param)));
+    note_param(c, param, a->pos);
+    return -1;
+  }
+  if (reads && !is_const) {
+    diag(DIAG_WARNING, a->loc, a->len,
+         "argument %d '%s' is read-only, but parameter %d '%s' of kernel '%s' "
+         "is not a pointer to const ('%s')", a->pos, a->name, a->pos,
+         frontend_spelling(c->fe, param), c->lp->kernel,
+         frontend_type_spelling(c->fe, clang_getCursorType(param)));
+    note_param(c, param, a->pos);
+  }
+  return 0;
+}
+
+static int check_param(checker *c, loop_arg *a, CXCursor param) {
+  const elem_type *want = arg_elem_type(a);
+  const char *expect =
+      a->kind == ARG_MAPPED_ALL
+          ? arena_printf(c->arena, "a pointer to pointers to %s", want->c_name)
+          : arena_printf(c->arena, "a pointer to %s", want->c_name);
+  CXType t = clang_getCanonicalType(clang_getCursorType(param));
+  if (t.kind != CXType_Pointer)
+    return param_mismatch(c, a, param, expect);
+  CXType pointee = clang_getPointeeType(t);
+  CXType elem = pointee;
+  if (a->kind == ARG_MAPPED_ALL) {
+    if (pointee.kind != CXType_Pointer)
+      return param_mismatch(c, a, param, expect);
+    elem = clang_getPointeeType(pointee);
+  }
+  const elem_type *got = elem_type_of(elem);
+  if (!got || strcmp(got->loom_name, want->loom_name) != 0)
+    return param_mismatch(c, a, param, expect);
+  CXType declared = clang_getCursorType(param);
+  if (declared.kind != CXType_Pointer)
+    declared = t;
+  a->param_name = frontend_spelling(c->fe, param);
+  a->param_pointee = frontend_type_spelling(c->fe, clang_getPointeeType(declared));
+  return check_const(c, a, param, elem);
+}
+
+/* ---- writes to file-scope variables ---------------------------------------- */
+
+static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent,
+                                          CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Break;
+}
+
+static CXCursor first_child(CXCursor c) {
+  CXCursor child = clang_getNullCursor();
+  clang_visitChildren(c, take_first, &child);
+  return child;
+}
+
+/* The spelling of the first token at or after offset `from` in c's extent
+ * (an operator), copied to buf. */
+static void operator_after(const checker *c, CXCursor e, unsigned from,
+                           char *buf, size_t size) {
+  CXToken *toks;
+  unsigned n;
+  buf[0] = '\0';
+  clang_tokenize(c->fe->tu, clang_getCursorExtent(e), &toks, &n);
+  for (unsigned i = 0; i < n; i++) {
+    if (frontend_offset(clang_getTokenLocation(c->fe->tu, toks[i])) < from)
+      continue;
+    CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
+    strncpy(buf, clang_getCString(sp), size - 1);
+    buf[size - 1] = '\0';
+    clang_disposeString(sp);
+    break;
+  }
+  clang_disposeTokens(c->fe->tu, toks, n);
+}
+
+/* The expression an assignment-like cursor writes, or a null cursor. */
+static CXCursor written_expr(const checker *c, CXCursor e) {
+  enum CXCursorKind k = clang_getCursorKind(e);
+  CXCursor lhs = first_child(e);
+  char op[8];
+  if (k == CXCursor_CompoundAssignOperator)
+    return lhs;
+  if (k == CXCursor_BinaryOperator) {
+    operator_after(c, e, frontend_offset(clang_getRangeEnd(clang_getCursorExtent(lhs))),
+                   op, sizeof op);
+    return strcmp(op, "=") == 0 ? lhs : clang_getNullCursor();
+  }
+  if (k == CXCursor_UnaryOperator) {
+    operator_after(c, e, 0, op, sizeof op);
+    if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+      return lhs;
+    CXSourceRange r = clang_getCursorExtent(lhs);
+    operator_after(c, e, frontend_offset(clang_getRangeEnd(r)), op, sizeof op);
+    if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+      return lhs;
+  }
+  return clang_getNullCursor();
+}
+
+/* The variable at the root of an lvalue (x, x[i], x.f, (x)), or null. */
+static CXCursor root_variable(CXCursor e) {
+  for (;;) {
+    e = strip_expr(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_DeclRefExpr)
+      return clang_getCursorReferenced(e);
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+      return clang_getNullCursor();
+    e = first_child(e);
+  }
+}
+
+static int is_file_scope_var(CXCursor v) {
+  return clang_getCursorKind(v) == CXCursor_VarDecl &&
+         clang_getCursorKind(clang_getCursorSemanticParent(v)) ==
+             CXCursor_TranslationUnit;
+}
+
+static enum CXChildVisitResult visit_kernel_body(CXCursor e, CXCursor parent,
+                                                 CXClientData data) {
+  (void)parent;
+  checker *c = data;
+  CXCursor lhs = written_expr(c, e);
+  if (clang_Cursor_isNull(lhs))
+    return CXChildVisit_Recurse;
+  CXCursor v = root_variable(lhs);
+  if (!clang_Cursor_isNull(v) && is_file_scope_var(v)) {
+    const char *name = frontend_spelling(c->fe, v);
+    diag(DIAG_ERROR, frontend_cursor_loc(c->fe, e), 0,
+         "kernel '%s' writes file-scope variable '%s': file-scope variables "
+         "are constants inside kernels (pass it as a global argument to "
+         "reduce into it)", c->lp->kernel, name);
+    diag(DIAG_NOTE, c->lp->kernel_loc, (unsigned)strlen(c->lp->kernel),
+         "kernel '%s' is called by this par_loop", c->lp->kernel);
+    c->body_errors++;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* Walks a kernel's body once, however many loops call it. */
+static int check_body(checker *c, CXCursor def) {
+  for (int i = 0; i < c->checked_bodies.len; i++)
+    if (clang_equalCursors(*(CXCursor *)c->checked_bodies.items[i], def))
+      return 0;
+  CXCursor *keep = arena_alloc(c->arena, sizeof *keep);
+  *keep = def;
+  vec_push(c->arena, &c->checked_bodies, keep);
+  int before = c->body_errors;
+  clang_visitChildren(def, visit_kernel_body, c);
+  return c->body_errors > before ? -1 : 0;
+}
+
+/* ---- the kernel ------------------------------------------------------------ */
+
+/* The kernel's definition, or a null cursor after a diagnostic. */
+static CXCursor find_kernel(checker *c) {
+  loop *lp = c->lp;
+  unsigned len = (unsigned)strlen(lp->kernel);
+  sym *s = symtab_lookup(c->st, lp->kernel, lp->start);
+  if (!s || clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl) {
+    diag(DIAG_ERROR, lp->kernel_loc, len,
+         s ? "'%s' is not a function: a par_loop's kernel is a C function"
+           : "use of undeclared identifier '%s' (expected a kernel function)",
+         lp->kernel);
+    return clang_getNullCursor();
+  }
+  if (!s->file_scope || (s->in_main && s->decl_off > lp->func_start)) {
+    diag(DIAG_ERROR, lp->kernel_loc, len,
+         "kernel '%s' must be declared at file scope before function '%s', "
+         "where loomc places the loop's code", lp->kernel, lp->func_name);
+    return clang_getNullCursor();
+  }
+  CXCursor def = clang_getCursorDefinition(s->cursor);
+  if (clang_Cursor_isNull(def)) {
+    diag(DIAG_ERROR, lp->kernel_loc, len,
+         "kernel '%s' has no definition in this translation unit: define it "
+         "in this file or in a header it includes", lp->kernel);
+    return clang_getNullCursor();
+  }
+  return def;
+}
+
+static int check_arity(checker *c, CXCursor def) {
+  int n = clang_Cursor_getNumArguments(def);
+  if (n == c->lp->nargs)
+    return 0;
+  diag(DIAG_ERROR, c->lp->kernel_loc, (unsigned)strlen(c->lp->kernel),
+       "kernel '%s' takes %d parameter%s, but the par_loop passes %d "
+       "argument%s", c->lp->kernel, n, n == 1 ? "" : "s", c->lp->nargs,
+       c->lp->nargs == 1 ? "" : "s");
+  diag(DIAG_NOTE, frontend_cursor_loc(c->fe, def), 0, "'%s' defined here",
+       c->lp->kernel);
+  return -1;
+}
+
+static int check_loop(checker *c) {
+  CXCursor def = find_kernel(c);
+  if (clang_Cursor_isNull(def) || check_arity(c, def))
+    return -1;
+  int rc = 0;
+  for (int i = 0; i < c->lp->nargs; i++)
+    rc |= check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i));
+  rc |= check_body(c, def);
+  return rc;
+}
+
+void check_kernels(const frontend *fe, const symtab *st, program *prog, arena *a) {
+  checker c = {fe, st, a, NULL, {0}, 0};
+  vec ok = {0};
+  for (int i = 0; i < prog->loops.len; i++) {
+    c.lp = prog->loops.items[i];
+    if (check_loop(&c) == 0)
+      vec_push(a, &ok, c.lp);
+  }
+  prog->loops = ok;
+}

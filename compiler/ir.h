@@ -1,0 +1,137 @@
+/*
+ * ir.h — the intermediate representation shared by every stage of loomc.
+ *
+ * A `program` is one translation unit: its main file's text and the
+ * parallel loops found in it.  Stages fill it in, in data-flow order:
+ *
+ *   pragma_lex    directives and their tokens          (program.directives)
+ *   pragma_parse  loops with unresolved names          (program.loops)
+ *   resolve       names bound to declared objects      (loop.set, arg.obj ...)
+ *   check         kernel signatures checked            (arg.param_*)
+ *   codegen       the output text
+ *
+ * Every node carries the source location it came from.  All memory is
+ * owned by the arena of the run.
+ */
+#ifndef LOOMC_IR_H
+#define LOOMC_IR_H
+
+#include "arena.h"
+#include "diag.h"
+
+/* ---- element types --------------------------------------------------- */
+
+/* An arithmetic C type that dats and globals may hold. */
+typedef struct elem_type {
+  const char *c_name;    /* "double" */
+  const char *loom_name; /* "LOOM_DOUBLE": the runtime's loom_type */
+} elem_type;
+
+/* ---- declared objects -------------------------------------------------- */
+
+typedef enum obj_kind { OBJ_SET, OBJ_MAP, OBJ_DAT, OBJ_GLOBAL } obj_kind;
+
+/* A set, map or dat declared with loom_decl_*, or a C variable used as a
+ * global argument. */
+typedef struct obj {
+  obj_kind kind;
+  const char *name;
+  srcloc loc;            /* of the declaration */
+  struct obj *from, *to; /* map: iteration and target sets */
+  struct obj *set;       /* dat: the set it lives on */
+  int dim;               /* map arity; dat dim; global: array length or 1 */
+  const elem_type *type; /* dat, global */
+  int is_array;          /* global declared as an array */
+  int is_temp;           /* dat declared with loom_decl_temp */
+} obj;
+
+const char *obj_kind_name(obj_kind k); /* "set", "map", ... */
+
+/* ---- loops --------------------------------------------------------------- */
+
+typedef enum access_mode {
+  MODE_NONE,
+  MODE_READ,
+  MODE_WRITE,
+  MODE_RW,
+  MODE_INC,
+  MODE_MIN,
+  MODE_MAX
+} access_mode;
+
+const char *mode_name(access_mode m); /* "read", ... */
+
+typedef enum arg_kind {
+  ARG_NAME,       /* `x`: a dat (direct) or a global; resolve decides */
+  ARG_DAT,        /* direct dat */
+  ARG_GLOBAL,     /* C variable */
+  ARG_MAPPED,     /* `dat[map[i]]` */
+  ARG_MAPPED_ALL, /* `dat[map[*]]` */
+  ARG_IDX         /* `idx`: the iteration index */
+} arg_kind;
+
+typedef struct loop_arg {
+  int pos; /* 1-based position in the args list */
+  access_mode mode;
+  arg_kind kind;
+  const char *name; /* dat or global name */
+  srcloc loc;       /* of the name */
+  unsigned len;     /* length of the whole argument text */
+  const char *map_name;
+  srcloc map_loc;
+  int slot; /* map slot; -1 for `*` */
+  srcloc slot_loc;
+  obj *obj; /* the dat or global */
+  obj *map;
+  /* Filled in by check: the kernel parameter this argument binds to. */
+  const char *param_name;
+  const char *param_pointee; /* spelling of the pointee type */
+} loop_arg;
+
+typedef struct loop {
+  int id;                 /* 1-based, in file order */
+  srcloc loc;             /* of the '#' of the directive */
+  unsigned start, end;    /* byte range of the whole directive */
+  const char *kernel;
+  srcloc kernel_loc;
+  const char *set_name;
+  srcloc set_loc;
+  loop_arg *args;
+  int nargs;
+  obj *set;               /* resolved iteration set */
+  /* The function definition the loop stands in. */
+  const char *func_name;
+  unsigned func_start;    /* offset where generated code goes before it */
+  srcloc func_loc;
+} loop;
+
+/* ---- directives (output of pragma_lex) --------------------------------- */
+
+typedef enum ptok_kind { PT_IDENT, PT_NUMBER, PT_PUNCT, PT_STRING } ptok_kind;
+
+typedef struct ptok {
+  ptok_kind kind;
+  const char *text;
+  srcloc loc;
+} ptok;
+
+/* One `#pragma loom ...` directive: tokens after `loom`, and its extent. */
+typedef struct directive {
+  srcloc loc;          /* of '#' */
+  unsigned start, end; /* '#' to the end of the logical line (exclusive) */
+  ptok *toks;
+  int ntoks;
+  srcloc end_loc;      /* where the directive ends, for "expected" errors */
+} directive;
+
+/* ---- the translation unit ------------------------------------------------ */
+
+typedef struct program {
+  const char *file; /* the main file, as named on the command line */
+  const char *text; /* its contents */
+  size_t len;
+  vec directives; /* directive* */
+  vec loops;      /* loop* */
+} program;
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * main.c — loomc: annotated C in, plain C out.
+ *
+ * The pipeline, one stage per file, data flowing one way:
+ *
+ *   options      command line                    options.c
+ *   frontend     libclang parses the file         frontend.c
+ *   pragma_lex   '#pragma loom' directives found  pragma_lex.c
+ *   pragma_parse clauses parsed into loops        pragma_parse.c
+ *   symtab       declarations and their scopes    symtab.c
+ *   resolve      loop names bound to objects      resolve.c
+ *   check        kernels checked against loops    check.c
+ *   codegen      output C (shared walk + target)  codegen.c, target_*.c
+ *   output       written atomically               output.c
+ *
+ * Any error stops the pipeline before the output is written, and removes an
+ * output left by an earlier run: a failed translation leaves no file.
+ */
+#include "check.h"
+#include "codegen.h"
+#include "frontend.h"
+#include "output.h"
+#include "pragma_lex.h"
+#include "pragma_parse.h"
+#include "resolve.h"
+#include "symtab.h"
+
+static int translate(const options *opt, arena *a) {
+  frontend fe;
+  program prog = {0};
+  symtab st = {0};
+  strbuf out;
+  sb_init(&out);
+  if (frontend_parse(opt, &fe, &prog, a) == 0) {
+    pragma_lex(&fe, &prog, a);
+    pragma_parse(&prog, a);
+    symtab_build(&fe, &st, a);
+    resolve(&fe, &st, &prog, a);
+    check_kernels(&fe, &st, &prog, a);
+  }
+  if (diag_error_count() == 0)
+    codegen(&prog, backend_for(opt->target), opt->output, &out, a);
+  if (diag_error_count() == 0)
+    output_write(opt->output, &out);
+  if (diag_error_count() != 0)
+    output_remove_stale(opt->output);
+  sb_free(&out);
+  frontend_dispose(&fe);
+  return diag_error_count() ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  arena *a = arena_new();
+  options opt;
+  int rc = options_parse(argc, argv, &opt, a);
+  if (rc == OPT_RUN)
+    rc = translate(&opt, a);
+  else
+    rc = rc == OPT_EXIT_OK ? 0 : 2;
+  diag_reset();
+  arena_free(a);
+  return rc;
+}

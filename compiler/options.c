@@ -1,0 +1,122 @@
+/*
+ * options.c — parsing loomc's command line.
+ *
+ * Usage errors print one line and the hint to run --help, and make loomc
+ * exit with status 2, as compilers do.
+ */
+#include "options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef LOOM_VERSION
+#define LOOM_VERSION "0.1.0"
+#endif
+
+static const char usage_text[] =
+    "usage: loomc [options] INPUT.c -o OUTPUT.c\n"
+    "\n"
+    "Translates a C file annotated with '#pragma loom' directives into plain C\n"
+    "that calls libloom.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE           write the generated C to FILE ('-' for stdout)\n"
+    "  --target=TARGET   code to generate:\n"
+    "                      seq         sequential C (default)\n"
+    "                      openmp      not yet available\n"
+    "                      mpi         not yet available\n"
+    "                      mpi+openmp  not yet available\n"
+    "  -I DIR            add DIR to the include search path\n"
+    "  -D NAME[=VALUE]   define a macro\n"
+    "  -U NAME           undefine a macro\n"
+    "  --                pass the remaining arguments to clang\n"
+    "  --version         print the version and exit\n"
+    "  --help            print this help and exit\n"
+    "\n"
+    "exit status: 0 success, 1 errors in the input, 2 usage error\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("loomc: error: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\nloomc: run 'loomc --help' for usage\n", stderr);
+  return OPT_USAGE;
+}
+
+static int check_target(const char *t) {
+  if (strcmp(t, "seq") == 0)
+    return OPT_RUN;
+  if (strcmp(t, "openmp") == 0 || strcmp(t, "mpi") == 0 ||
+      strcmp(t, "mpi+openmp") == 0)
+    return usage_error("target '%s' is not yet available; the available "
+                       "target is 'seq'",
+                       t);
+  return usage_error("unknown target '%s'; expected 'seq'", t);
+}
+
+/* -I/-D/-U, joined ("-Idir") or separate ("-I dir"). */
+static int take_preprocessor_opt(int argc, char **argv, int *i, options *o,
+                                 arena *a) {
+  const char *arg = argv[*i];
+  if (arg[2] != '\0') {
+    vec_push(a, &o->clang_args, (void *)arg);
+    return OPT_RUN;
+  }
+  if (*i + 1 >= argc)
+    return usage_error("option '%s' needs an argument", arg);
+  (*i)++;
+  vec_push(a, &o->clang_args, arena_printf(a, "%.2s%s", arg, argv[*i]));
+  return OPT_RUN;
+}
+
+static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
+  const char *arg = argv[*i];
+  if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    fputs(usage_text, stdout);
+    return OPT_EXIT_OK;
+  }
+  if (strcmp(arg, "--version") == 0) {
+    printf("loomc %s\n", LOOM_VERSION);
+    return OPT_EXIT_OK;
+  }
+  if (strcmp(arg, "-o") == 0) {
+    if (*i + 1 >= argc)
+      return usage_error("option '%s' needs a file name", arg);
+    o->output = argv[++*i];
+    return OPT_RUN;
+  }
+  if (strncmp(arg, "--target=", 9) == 0) {
+    o->target = arg + 9;
+    return check_target(o->target);
+  }
+  if (strncmp(arg, "-I", 2) == 0 || strncmp(arg, "-D", 2) == 0 ||
+      strncmp(arg, "-U", 2) == 0)
+    return take_preprocessor_opt(argc, argv, i, o, a);
+  return usage_error("unknown option '%s'", arg);
+}
+
+int options_parse(int argc, char **argv, options *o, arena *a) {
+  memset(o, 0, sizeof *o);
+  o->target = "seq";
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--") == 0) {
+      while (++i < argc)
+        vec_push(a, &o->clang_args, argv[i]);
+      break;
+    }
+    if (arg[0] == '-' && arg[1] != '\0') {
+      int rc = take_option(argc, argv, &i, o, a);
+      if (rc != OPT_RUN)
+        return rc;
+    } else if (o->input) {
+      return usage_error("more than one input file ('%s')", arg);
+    } else {
+      o->input = arg;
+    }
+  }
+  if (!o->input)
+    return usage_error("%s", "no input file");
+  if (!o->output)
+    return usage_error("%s", "no output file: use -o OUTPUT.c");
+  return OPT_RUN;
+}

@@ -1,0 +1,269 @@
+/*
+ * pragma_parse.c — stage 3: recursive descent over a directive's tokens
+ * (grammar in pragma_parse.h).
+ *
+ * The parser stops at the first error of a directive, so each malformed
+ * directive gives exactly one diagnostic, located at the offending token
+ * (or at the end of the directive when something is missing).
+ */
+#include "pragma_parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct parser {
+  const directive *d;
+  arena *arena;
+  int pos;
+  int failed;
+  loop *lp;
+  vec args; /* loop_arg* */
+} parser;
+
+static const ptok *peek_at(const parser *p, int k) {
+  int i = p->pos + k;
+  return i < p->d->ntoks ? &p->d->toks[i] : NULL;
+}
+static const ptok *peek(const parser *p) { return peek_at(p, 0); }
+
+static int is(const ptok *t, const char *s) { return t && strcmp(t->text, s) == 0; }
+
+/* Reports `msg` at the current token, or at the end of the directive. */
+static void fail(parser *p, const char *msg, const char *what) {
+  if (p->failed)
+    return;
+  p->failed = 1;
+  const ptok *t = peek(p);
+  if (t)
+    diag(DIAG_ERROR, t->loc, (unsigned)strlen(t->text), "%s%s, found '%s'",
+         msg, what, t->text);
+  else
+    diag(DIAG_ERROR, p->d->end_loc, 0, "%s%s at the end of the directive",
+         msg, what);
+}
+
+static const ptok *expect_punct(parser *p, const char *s) {
+  const ptok *t = peek(p);
+  if (p->failed || !is(t, s) || t->kind != PT_PUNCT) {
+    fail(p, "expected ", arena_printf(p->arena, "'%s'", s));
+    return NULL;
+  }
+  p->pos++;
+  return t;
+}
+
+static const ptok *expect_ident(parser *p, const char *what) {
+  const ptok *t = peek(p);
+  if (p->failed || !t || t->kind != PT_IDENT) {
+    fail(p, "expected ", what);
+    return NULL;
+  }
+  p->pos++;
+  return t;
+}
+
+static access_mode mode_of(const char *s) {
+  static const char *const names[] = {"read", "write", "rw", "inc", "min", "max"};
+  for (int i = 0; i < 6; i++)
+    if (strcmp(s, names[i]) == 0)
+      return (access_mode)(MODE_READ + i);
+  return MODE_NONE;
+}
+
+/* `[ map [ slot ] ]` after a dat name. */
+static void parse_subscript(parser *p, loop_arg *arg) {
+  expect_punct(p, "[");
+  const ptok *map = expect_ident(p, "a map name inside '[...]'");
+  if (!map)
+    return;
+  arg->map_name = map->text;
+  arg->map_loc = map->loc;
+  expect_punct(p, "[");
+  const ptok *slot = peek(p);
+  if (!p->failed && is(slot, "*") && slot->kind == PT_PUNCT) {
+    arg->kind = ARG_MAPPED_ALL;
+    arg->slot = -1;
+  } else if (!p->failed && slot && slot->kind == PT_NUMBER &&
+             strspn(slot->text, "0123456789") == strlen(slot->text)) {
+    arg->kind = ARG_MAPPED;
+    arg->slot = atoi(slot->text);
+    if (strlen(slot->text) > 6)
+      arg->slot = 1000000;
+  } else {
+    fail(p, "expected ", "a map slot (a decimal integer or '*')");
+    return;
+  }
+  arg->slot_loc = slot->loc;
+  p->pos++;
+  expect_punct(p, "]");
+  expect_punct(p, "]");
+}
+
+static unsigned arg_length(const parser *p, const ptok *first) {
+  const ptok *last = &p->d->toks[p->pos - 1];
+  if (last->loc.line != first->loc.line)
+    return (unsigned)strlen(first->text);
+  return last->loc.offset + (unsigned)strlen(last->text) - first->loc.offset;
+}
+
+static void parse_arg(parser *p, access_mode mode, srcloc mode_loc) {
+  const ptok *name = expect_ident(p, "an argument (a dat, a global or 'idx')");
+  if (!name)
+    return;
+  loop_arg *arg = arena_alloc(p->arena, sizeof *arg);
+  arg->pos = p->args.len + 1;
+  arg->name = name->text;
+  arg->loc = name->loc;
+  arg->mode = mode;
+  arg->kind = is(name, "idx") ? ARG_IDX : ARG_NAME;
+  if (arg->kind == ARG_NAME && is(peek(p), "["))
+    parse_subscript(p, arg);
+  if (p->failed)
+    return;
+  arg->len = arg_length(p, name);
+  if (arg->kind == ARG_IDX && mode != MODE_NONE && mode != MODE_READ) {
+    p->failed = 1;
+    diag(DIAG_ERROR, name->loc, 3,
+         "'idx' is read-only: it cannot follow '%s:' (put it before the first "
+         "mode label or after 'read:')", mode_name(mode));
+    (void)mode_loc;
+    return;
+  }
+  if (arg->kind != ARG_IDX && mode == MODE_NONE) {
+    p->failed = 1;
+    diag(DIAG_ERROR, name->loc, arg->len,
+         "argument '%s' has no access mode: write a mode label such as "
+         "'read:' before it", name->text);
+    return;
+  }
+  vec_push(p->arena, &p->args, arg);
+}
+
+/* An optional `MODE:` label; updates *mode. */
+static void parse_mode_label(parser *p, access_mode *mode, srcloc *mode_loc) {
+  const ptok *t = peek(p), *colon = peek_at(p, 1);
+  if (!t || t->kind != PT_IDENT || !is(colon, ":"))
+    return;
+  access_mode m = mode_of(t->text);
+  if (m == MODE_NONE) {
+    p->failed = 1;
+    diag(DIAG_ERROR, t->loc, (unsigned)strlen(t->text),
+         "unknown access mode '%s': expected read, write, rw, inc, min or max",
+         t->text);
+    return;
+  }
+  *mode = m;
+  *mode_loc = t->loc;
+  p->pos += 2;
+}
+
+static void parse_args_clause(parser *p) {
+  access_mode mode = MODE_NONE;
+  srcloc mode_loc = {0};
+  const ptok *open = expect_punct(p, "(");
+  if (!p->failed && is(peek(p), ")")) {
+    p->failed = 1;
+    diag(DIAG_ERROR, open->loc, 1, "'args()' is empty: a par_loop passes at "
+                                   "least one argument to its kernel");
+    return;
+  }
+  while (!p->failed) {
+    parse_mode_label(p, &mode, &mode_loc);
+    parse_arg(p, mode, mode_loc);
+    if (p->failed || !is(peek(p), ","))
+      break;
+    p->pos++;
+  }
+  expect_punct(p, ")");
+}
+
+/* `NAME ( IDENT )`, for par_loop(...) and over(...). */
+static const ptok *parse_paren_ident(parser *p, const char *what) {
+  expect_punct(p, "(");
+  const ptok *t = expect_ident(p, what);
+  expect_punct(p, ")");
+  return p->failed ? NULL : t;
+}
+
+static void duplicate_clause(parser *p, const ptok *t) {
+  p->failed = 1;
+  diag(DIAG_ERROR, t->loc, (unsigned)strlen(t->text),
+       "duplicate '%s' clause in par_loop", t->text);
+}
+
+static void parse_clauses(parser *p) {
+  int seen_over = 0, seen_args = 0;
+  while (!p->failed && peek(p)) {
+    const ptok *t = peek(p);
+    if (is(t, "over")) {
+      if (seen_over++)
+        return duplicate_clause(p, t);
+      p->pos++;
+      const ptok *set = parse_paren_ident(p, "a set name");
+      if (set) {
+        p->lp->set_name = set->text;
+        p->lp->set_loc = set->loc;
+      }
+    } else if (is(t, "args")) {
+      if (seen_args++)
+        return duplicate_clause(p, t);
+      p->pos++;
+      parse_args_clause(p);
+    } else {
+      fail(p, "expected ", "a par_loop clause ('over' or 'args')");
+    }
+  }
+  if (!p->failed && (!seen_over || !seen_args)) {
+    p->failed = 1;
+    diag(DIAG_ERROR, p->d->toks[0].loc, 8, "par_loop has no '%s' clause",
+         seen_over ? "args(...)" : "over(SET)");
+  }
+}
+
+static void unknown_directive(parser *p) {
+  const ptok *t = peek(p);
+  p->failed = 1;
+  if (!t) {
+    diag(DIAG_ERROR, p->d->loc, 1,
+         "expected a loom directive after '#pragma loom' (par_loop)");
+    return;
+  }
+  diag(DIAG_ERROR, t->loc, (unsigned)strlen(t->text),
+       "unknown loom directive '%s': expected 'par_loop'", t->text);
+}
+
+loop *pragma_parse_directive(const directive *d, arena *a) {
+  parser p = {d, a, 0, 0, NULL, {0}};
+  if (!is(peek(&p), "par_loop")) {
+    unknown_directive(&p);
+    return NULL;
+  }
+  p.pos++;
+  p.lp = arena_alloc(a, sizeof *p.lp);
+  p.lp->loc = d->loc;
+  p.lp->start = d->start;
+  p.lp->end = d->end;
+  const ptok *k = parse_paren_ident(&p, "a kernel name");
+  if (k) {
+    p.lp->kernel = k->text;
+    p.lp->kernel_loc = k->loc;
+  }
+  parse_clauses(&p);
+  if (p.failed)
+    return NULL;
+  p.lp->nargs = p.args.len;
+  p.lp->args = arena_alloc(a, sizeof *p.lp->args * (size_t)p.args.len);
+  for (int i = 0; i < p.args.len; i++)
+    p.lp->args[i] = *(loop_arg *)p.args.items[i];
+  return p.lp;
+}
+
+void pragma_parse(program *prog, arena *a) {
+  for (int i = 0; i < prog->directives.len; i++) {
+    loop *lp = pragma_parse_directive(prog->directives.items[i], a);
+    if (!lp)
+      continue;
+    lp->id = prog->loops.len + 1;
+    vec_push(a, &prog->loops, lp);
+  }
+}

@@ -1,0 +1,438 @@
+/*
+ * resolve.c — stage 4: names of loops bound to objects (see resolve.h).
+ *
+ * A handle's facts come from its declaration's initialiser, after macro
+ * expansion: loom_decl_set(size, name), loom_decl_map(from, to, dim, data,
+ * name) and loom_decl_dat_(set, dim, type code, size, (const T *)data,
+ * name), the expansion of loom_decl_dat and loom_decl_temp.  T, the element
+ * type, is the pointee of that cast: clang has resolved it for us.
+ */
+#include "resolve.h"
+
+#include <string.h>
+
+typedef struct resolver {
+  const frontend *fe;
+  const symtab *st;
+  arena *arena;
+  loop *lp;
+  srcloc use;       /* where the name being resolved is used */
+  unsigned use_len;
+} resolver;
+
+/* ---- element types ------------------------------------------------------ */
+
+static const struct {
+  enum CXTypeKind kind;
+  elem_type type;
+} elem_types[] = {
+    {CXType_Double, {"double", "LOOM_DOUBLE"}},
+    {CXType_Float, {"float", "LOOM_FLOAT"}},
+    {CXType_Int, {"int", "LOOM_INT"}},
+    {CXType_UInt, {"unsigned int", "LOOM_UINT"}},
+    {CXType_Long, {"long", "LOOM_LONG"}},
+    {CXType_ULong, {"unsigned long", "LOOM_ULONG"}},
+    {CXType_LongLong, {"long long", "LOOM_LLONG"}},
+    {CXType_ULongLong, {"unsigned long long", "LOOM_ULLONG"}},
+    {CXType_Short, {"short", "LOOM_SHORT"}},
+    {CXType_UShort, {"unsigned short", "LOOM_USHORT"}},
+    {CXType_Char_S, {"char", "LOOM_CHAR"}},
+    {CXType_Char_U, {"char", "LOOM_CHAR"}},
+    {CXType_SChar, {"signed char", "LOOM_SCHAR"}},
+    {CXType_UChar, {"unsigned char", "LOOM_UCHAR"}},
+};
+
+const elem_type *elem_type_of(CXType t) {
+  t = clang_getCanonicalType(t);
+  for (size_t i = 0; i < sizeof elem_types / sizeof elem_types[0]; i++)
+    if (elem_types[i].kind == t.kind)
+      return &elem_types[i].type;
+  return NULL;
+}
+
+/* ---- cursors -------------------------------------------------------------- */
+
+static enum CXChildVisitResult take_last_child(CXCursor c, CXCursor parent,
+                                               CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = c;
+  return CXChildVisit_Continue;
+}
+
+static CXCursor last_child(CXCursor c) {
+  CXCursor child = clang_getNullCursor();
+  clang_visitChildren(c, take_last_child, &child);
+  return child;
+}
+
+CXCursor strip_expr(CXCursor c) {
+  while (clang_getCursorKind(c) == CXCursor_UnexposedExpr ||
+         clang_getCursorKind(c) == CXCursor_ParenExpr) {
+    CXCursor child = last_child(c);
+    if (clang_Cursor_isNull(child))
+      break;
+    c = child;
+  }
+  return c;
+}
+
+/* The call initialising a variable declaration, or a null cursor. */
+static CXCursor init_call(CXCursor var) {
+  CXCursor init = last_child(var);
+  if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)))
+    return clang_getNullCursor();
+  init = strip_expr(init);
+  return clang_getCursorKind(init) == CXCursor_CallExpr ? init
+                                                        : clang_getNullCursor();
+}
+
+/* ---- handles -------------------------------------------------------------- */
+
+/* OBJ_SET/OBJ_MAP/OBJ_DAT for loom handle types, -1 for anything else. */
+static int handle_kind(const frontend *fe, CXType t) {
+  t = clang_getCanonicalType(t);
+  if (t.kind != CXType_Pointer)
+    return -1;
+  const char *s = frontend_type_spelling(fe, clang_getPointeeType(t));
+  if (strcmp(s, "struct loom_set_s") == 0)
+    return OBJ_SET;
+  if (strcmp(s, "struct loom_map_s") == 0)
+    return OBJ_MAP;
+  if (strcmp(s, "struct loom_dat_s") == 0)
+    return OBJ_DAT;
+  return -1;
+}
+
+static const char *const decl_call[] = {"loom_decl_set", "loom_decl_map",
+                                        "loom_decl_dat_"};
+static const char *const decl_macro[] = {"loom_decl_set", "loom_decl_map",
+                                         "loom_decl_dat"};
+static const int decl_nargs[] = {2, 5, 6};
+
+static srcloc arg_loc(const frontend *fe, CXCursor call, unsigned i) {
+  return frontend_cursor_loc(fe, clang_Cursor_getArgument(call, i));
+}
+
+/* An integer constant argument (dim, arity), or -1 after a diagnostic. */
+static int const_int_arg(resolver *r, CXCursor call, unsigned i,
+                         const char *what, const char *name) {
+  CXCursor arg = clang_Cursor_getArgument(call, i);
+  CXEvalResult ev = clang_Cursor_Evaluate(arg);
+  int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
+  long long v = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
+  if (ev)
+    clang_EvalResult_dispose(ev);
+  if (!ok) {
+    diag(DIAG_ERROR, arg_loc(r->fe, call, i), 0,
+         "the %s of '%s' must be an integer constant expression: loomc reads "
+         "it at compile time", what, name);
+    return -1;
+  }
+  if (v < 1 || v > 1000000) {
+    diag(DIAG_ERROR, arg_loc(r->fe, call, i), 0,
+         "the %s of '%s' is %lld; it must be between 1 and 1000000", what, name,
+         v);
+    return -1;
+  }
+  return (int)v;
+}
+
+static obj *obj_of_sym(resolver *r, sym *s);
+
+/* The set named by argument i of a declaration call, or NULL. */
+static obj *set_arg(resolver *r, CXCursor call, unsigned i, const char *name) {
+  CXCursor arg = strip_expr(clang_Cursor_getArgument(call, i));
+  sym *s = NULL;
+  if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr)
+    s = symtab_of_cursor(r->st, clang_getCursorReferenced(arg));
+  obj *o = s ? obj_of_sym(r, s) : NULL;
+  if (o && o->kind == OBJ_SET)
+    return o;
+  if (!s || (o && o->kind != OBJ_SET) || !s->obj_failed)
+    diag(DIAG_ERROR, arg_loc(r->fe, call, i), 0,
+         "argument %u of the declaration of '%s' must name a loom_set "
+         "variable declared with loom_decl_set", i + 1, name);
+  return NULL;
+}
+
+static int read_map(resolver *r, CXCursor call, obj *o) {
+  o->from = set_arg(r, call, 0, o->name);
+  o->to = o->from ? set_arg(r, call, 1, o->name) : NULL;
+  o->dim = o->to ? const_int_arg(r, call, 2, "arity", o->name) : -1;
+  return o->dim > 0 ? 0 : -1;
+}
+
+static int is_temp_decl(const frontend *fe, CXCursor var) {
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(fe->tu, clang_getCursorExtent(var), &toks, &n);
+  int temp = 0;
+  for (unsigned i = 0; i < n && !temp; i++) {
+    CXString sp = clang_getTokenSpelling(fe->tu, toks[i]);
+    temp = strcmp(clang_getCString(sp), "loom_decl_temp") == 0;
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(fe->tu, toks, n);
+  return temp;
+}
+
+static int read_dat(resolver *r, CXCursor call, CXCursor var, obj *o) {
+  o->set = set_arg(r, call, 0, o->name);
+  o->dim = o->set ? const_int_arg(r, call, 1, "dim", o->name) : -1;
+  if (o->dim < 1)
+    return -1;
+  CXType data = clang_getCursorType(strip_expr(clang_Cursor_getArgument(call, 4)));
+  o->type = elem_type_of(clang_getPointeeType(clang_getCanonicalType(data)));
+  if (!o->type) {
+    diag(DIAG_ERROR, arg_loc(r->fe, call, 2), 0,
+         "dat '%s' has element type '%s': a dat holds double, float, or "
+         "another arithmetic C type", o->name,
+         frontend_type_spelling(r->fe, clang_getPointeeType(data)));
+    return -1;
+  }
+  o->is_temp = is_temp_decl(r->fe, var);
+  return 0;
+}
+
+static obj *new_obj(resolver *r, sym *s, obj_kind kind) {
+  obj *o = arena_alloc(r->arena, sizeof *o);
+  o->kind = kind;
+  o->name = s->name;
+  o->loc = frontend_cursor_loc(r->fe, s->cursor);
+  return o;
+}
+
+static obj *build_handle(resolver *r, sym *s, int kind) {
+  CXCursor call = init_call(s->cursor);
+  const char *callee = clang_Cursor_isNull(call) ? "" : frontend_spelling(r->fe, call);
+  obj *o = new_obj(r, s, (obj_kind)kind);
+  if (clang_getCursorKind(s->cursor) != CXCursor_VarDecl ||
+      strcmp(callee, decl_call[kind]) != 0 ||
+      clang_Cursor_getNumArguments(call) != decl_nargs[kind]) {
+    diag(DIAG_ERROR, r->use, r->use_len,
+         "%s '%s' is not initialised by %s(...) in its declaration: loomc "
+         "reads a %s's facts from that declaration",
+         obj_kind_name(o->kind), o->name, decl_macro[kind], obj_kind_name(o->kind));
+    diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", o->name);
+    return NULL;
+  }
+  int rc = 0;
+  if (kind == OBJ_MAP)
+    rc = read_map(r, call, o);
+  else if (kind == OBJ_DAT)
+    rc = read_dat(r, call, s->cursor, o);
+  return rc ? NULL : o;
+}
+
+/* ---- globals -------------------------------------------------------------- */
+
+static obj *build_global(resolver *r, sym *s) {
+  obj *o = new_obj(r, s, OBJ_GLOBAL);
+  CXType t = clang_getCanonicalType(clang_getCursorType(s->cursor));
+  if (t.kind == CXType_ConstantArray) {
+    o->is_array = 1;
+    o->dim = (int)clang_getArraySize(t);
+    t = clang_getArrayElementType(t);
+  } else {
+    o->dim = 1;
+  }
+  o->type = elem_type_of(t);
+  if (o->type && o->dim >= 1)
+    return o;
+  diag(DIAG_ERROR, o->loc, 0,
+       "'%s' has type '%s': a global argument must be a variable of an "
+       "arithmetic type, or a fixed-size one-dimensional array of one",
+       o->name, frontend_type_spelling(r->fe, clang_getCursorType(s->cursor)));
+  return NULL;
+}
+
+static obj *obj_of_sym(resolver *r, sym *s) {
+  if (s->obj || s->obj_failed)
+    return s->obj;
+  enum CXCursorKind k = clang_getCursorKind(s->cursor);
+  int kind = -1;
+  if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl)
+    kind = handle_kind(r->fe, clang_getCursorType(s->cursor));
+  if (k == CXCursor_FunctionDecl)
+    s->obj = NULL;
+  else if (kind < 0)
+    s->obj = build_global(r, s);
+  else
+    s->obj = build_handle(r, s, kind);
+  s->obj_failed = s->obj == NULL;
+  return s->obj;
+}
+
+/* ---- binding loop names --------------------------------------------------- */
+
+static void note_decl(const obj *o) {
+  diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", o->name);
+}
+
+/* The object named `name` at the loop; NULL after a diagnostic. */
+static obj *lookup(resolver *r, const char *name, srcloc loc, const char *what) {
+  sym *s = symtab_lookup(r->st, name, r->lp->start);
+  r->use = loc;
+  r->use_len = (unsigned)strlen(name);
+  if (!s) {
+    diag(DIAG_ERROR, loc, (unsigned)strlen(name),
+         "use of undeclared identifier '%s' (expected %s)", name, what);
+    return NULL;
+  }
+  if (clang_getCursorKind(s->cursor) == CXCursor_FunctionDecl) {
+    diag(DIAG_ERROR, loc, (unsigned)strlen(name),
+         "'%s' is a function, not %s", name, what);
+    return NULL;
+  }
+  return obj_of_sym(r, s);
+}
+
+static obj *lookup_kind(resolver *r, const char *name, srcloc loc,
+                        obj_kind kind, const char *what) {
+  obj *o = lookup(r, name, loc, what);
+  if (o && o->kind != kind) {
+    diag(DIAG_ERROR, loc, (unsigned)strlen(name), "'%s' is a %s, not %s", name,
+         obj_kind_name(o->kind), what);
+    note_decl(o);
+    return NULL;
+  }
+  return o;
+}
+
+static int check_dat_set(resolver *r, loop_arg *a, const obj *want, const char *via) {
+  if (a->obj->set == want)
+    return 0;
+  diag(DIAG_ERROR, a->loc, a->len,
+       "dat '%s' lives on set '%s', but %s set '%s'", a->name,
+       a->obj->set->name, via, want->name);
+  note_decl(a->obj);
+  return -1;
+}
+
+static int bind_mapped(resolver *r, loop_arg *a) {
+  a->obj = lookup_kind(r, a->name, a->loc, OBJ_DAT, "a dat");
+  a->map = a->obj ? lookup_kind(r, a->map_name, a->map_loc, OBJ_MAP, "a map") : NULL;
+  if (!a->map)
+    return -1;
+  if (a->slot >= a->map->dim) {
+    diag(DIAG_ERROR, a->slot_loc, 0,
+         "map slot %d is out of range: map '%s' has %d slot%s (0 to %d)",
+         a->slot, a->map->name, a->map->dim, a->map->dim == 1 ? "" : "s",
+         a->map->dim - 1);
+    return -1;
+  }
+  if (a->map->from != r->lp->set) {
+    diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
+         "map '%s' maps from set '%s', but the loop is over set '%s'",
+         a->map->name, a->map->from->name, r->lp->set->name);
+    note_decl(a->map);
+    return -1;
+  }
+  return check_dat_set(r, a, a->map->to,
+                       arena_printf(r->arena, "map '%s' points into", a->map->name));
+}
+
+static int bind_name(resolver *r, loop_arg *a) {
+  a->obj = lookup(r, a->name, a->loc, "a dat or a global variable");
+  if (!a->obj)
+    return -1;
+  if (a->obj->kind == OBJ_SET || a->obj->kind == OBJ_MAP) {
+    diag(DIAG_ERROR, a->loc, a->len,
+         "'%s' is a %s; a loop argument is a dat, a global variable or 'idx'",
+         a->name, obj_kind_name(a->obj->kind));
+    return -1;
+  }
+  if (a->obj->kind == OBJ_GLOBAL) {
+    a->kind = ARG_GLOBAL;
+    if (a->mode == MODE_WRITE || a->mode == MODE_RW) {
+      diag(DIAG_ERROR, a->loc, a->len,
+           "global '%s' cannot be '%s': a global argument is read, or reduced "
+           "with inc, min or max", a->name, mode_name(a->mode));
+      return -1;
+    }
+    return 0;
+  }
+  a->kind = ARG_DAT;
+  return check_dat_set(r, a, r->lp->set, "the loop is over");
+}
+
+static int bind_arg(resolver *r, loop_arg *a) {
+  int rc = 0;
+  if (a->kind == ARG_NAME)
+    rc = bind_name(r, a);
+  else if (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL)
+    rc = bind_mapped(r, a);
+  if (rc == 0 && (a->kind == ARG_DAT || a->kind == ARG_MAPPED ||
+                  a->kind == ARG_MAPPED_ALL) &&
+      (a->mode == MODE_MIN || a->mode == MODE_MAX)) {
+    diag(DIAG_ERROR, a->loc, a->len,
+         "dat '%s' cannot be '%s': min and max reduce global arguments only",
+         a->name, mode_name(a->mode));
+    rc = -1;
+  }
+  return rc;
+}
+
+/* ---- placing the loop ------------------------------------------------------ */
+
+typedef struct innermost {
+  unsigned at;
+  CXCursor found;
+} innermost;
+
+static enum CXChildVisitResult find_innermost(CXCursor c, CXCursor parent,
+                                              CXClientData data) {
+  (void)parent;
+  innermost *in = data;
+  CXSourceRange ext = clang_getCursorExtent(c);
+  if (frontend_offset(clang_getRangeStart(ext)) <= in->at &&
+      in->at < frontend_offset(clang_getRangeEnd(ext))) {
+    in->found = c;
+    return CXChildVisit_Recurse;
+  }
+  return CXChildVisit_Continue;
+}
+
+static int place(resolver *r) {
+  loop *lp = r->lp;
+  const func_def *f = symtab_function_at(r->st, lp->start);
+  if (!f) {
+    diag(DIAG_ERROR, lp->loc, 1,
+         "'#pragma loom par_loop' must stand inside a function body");
+    return -1;
+  }
+  lp->func_name = f->name;
+  lp->func_start = f->start;
+  lp->func_loc = f->loc;
+  innermost in = {lp->start, f->cursor};
+  clang_visitChildren(f->cursor, find_innermost, &in);
+  if (clang_getCursorKind(in.found) != CXCursor_CompoundStmt) {
+    diag(DIAG_ERROR, lp->loc, 1,
+         "'#pragma loom par_loop' must stand as a statement of a block '{ ... "
+         "}': here it would become the body of the enclosing statement");
+    return -1;
+  }
+  return 0;
+}
+
+static int resolve_loop(resolver *r) {
+  if (place(r))
+    return -1;
+  r->lp->set = lookup_kind(r, r->lp->set_name, r->lp->set_loc, OBJ_SET, "a set");
+  if (!r->lp->set)
+    return -1;
+  int rc = 0;
+  for (int i = 0; i < r->lp->nargs; i++)
+    rc |= bind_arg(r, &r->lp->args[i]);
+  return rc;
+}
+
+void resolve(const frontend *fe, const symtab *st, program *prog, arena *a) {
+  vec ok = {0};
+  for (int i = 0; i < prog->loops.len; i++) {
+    resolver r = {fe, st, a, prog->loops.items[i], {0}, 0};
+    if (resolve_loop(&r) == 0)
+      vec_push(a, &ok, r.lp);
+  }
+  prog->loops = ok;
+}
