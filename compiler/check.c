@@ -264,11 +264,10 @@ static int check_loop(checker *c) {
   CXCursor def = find_kernel(c);
   if (clang_Cursor_isNull(def) || check_arity(c, def))
     return -1;
-  int rc = 0;
   for (int i = 0; i < c->lp->nargs; i++)
-    rc |= check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i));
-  rc |= check_body(c, def);
-  return rc;
+    if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
+      return -1;
+  return check_body(c, def);
 }
 
 void check_kernels(const frontend *fe, const symtab *st, program *prog, arena *a) {

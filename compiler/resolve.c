@@ -299,7 +299,7 @@ static obj *lookup_kind(resolver *r, const char *name, srcloc loc,
   return o;
 }
 
-static int check_dat_set(resolver *r, loop_arg *a, const obj *want, const char *via) {
+static int check_dat_set(const loop_arg *a, const obj *want, const char *via) {
   if (a->obj->set == want)
     return 0;
   diag(DIAG_ERROR, a->loc, a->len,
@@ -328,7 +328,7 @@ static int bind_mapped(resolver *r, loop_arg *a) {
     note_decl(a->map);
     return -1;
   }
-  return check_dat_set(r, a, a->map->to,
+  return check_dat_set(a, a->map->to,
                        arena_printf(r->arena, "map '%s' points into", a->map->name));
 }
 
@@ -353,7 +353,7 @@ static int bind_name(resolver *r, loop_arg *a) {
     return 0;
   }
   a->kind = ARG_DAT;
-  return check_dat_set(r, a, r->lp->set, "the loop is over");
+  return check_dat_set(a, r->lp->set, "the loop is over");
 }
 
 static int bind_arg(resolver *r, loop_arg *a) {
@@ -421,10 +421,11 @@ static int resolve_loop(resolver *r) {
   r->lp->set = lookup_kind(r, r->lp->set_name, r->lp->set_loc, OBJ_SET, "a set");
   if (!r->lp->set)
     return -1;
-  int rc = 0;
+  /* The first error of a loop is its only one: later ones would repeat it. */
   for (int i = 0; i < r->lp->nargs; i++)
-    rc |= bind_arg(r, &r->lp->args[i]);
-  return rc;
+    if (bind_arg(r, &r->lp->args[i]))
+      return -1;
+  return 0;
 }
 
 void resolve(const frontend *fe, const symtab *st, program *prog, arena *a) {

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Golden tests of loomc: each tests/golden/cases/NAME.c is translated with
+#   loomc --target=seq NAME.c -o NAME.seq.c      (in a scratch directory)
+# and checked against what is committed beside it:
+#   NAME.seq.c   the expected output: loomc must exit 0 and produce exactly
+#                these bytes, and they must compile with -Wall -Wextra -Werror;
+#   NAME.err     the expected diagnostics (stderr); without NAME.seq.c,
+#                loomc must exit 1 and leave no output file.
+# Arguments for loomc may be given in NAME.args (one line).
+#
+#   tests/golden/run.sh [LOOMC]          run all cases
+#   UPDATE=1 tests/golden/run.sh         rewrite the expectations (review
+#                                        every changed file by eye!)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+loomc=$(cd "$(dirname "${1:-$root/build/bin/loomc}")" && pwd)/$(basename "${1:-loomc}")
+cc=${CC:-cc}
+pass=0 fail=0
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+check_case() {
+  local src=$1 name dir args rc
+  name=$(basename "$src" .c)
+  dir=$scratch/$name
+  mkdir -p "$dir"
+  cp "$src" "$dir/"
+  args=""
+  [ -f "$here/cases/$name.args" ] && args=$(cat "$here/cases/$name.args")
+  # shellcheck disable=SC2086
+  (cd "$dir" && "$loomc" --target=seq $args "$name.c" -o "$name.seq.c" 2>"$name.stderr")
+  rc=$?
+  if [ "${UPDATE:-0}" = 1 ]; then
+    if [ -s "$dir/$name.stderr" ]; then cp "$dir/$name.stderr" "$here/cases/$name.err"; else rm -f "$here/cases/$name.err"; fi
+    if [ $rc -eq 0 ]; then cp "$dir/$name.seq.c" "$here/cases/$name.seq.c"; else rm -f "$here/cases/$name.seq.c"; fi
+  fi
+  local expect_err=/dev/null
+  [ -f "$here/cases/$name.err" ] && expect_err=$here/cases/$name.err
+  if ! diff -u "$expect_err" "$dir/$name.stderr" >"$dir/diff"; then
+    echo "FAIL $name: diagnostics differ"; cat "$dir/diff"; return 1
+  fi
+  if [ -f "$here/cases/$name.seq.c" ]; then
+    if [ $rc -ne 0 ]; then echo "FAIL $name: loomc exited $rc, expected 0"; return 1; fi
+    if ! diff -u "$here/cases/$name.seq.c" "$dir/$name.seq.c" >"$dir/diff"; then
+      echo "FAIL $name: generated code differs"; cat "$dir/diff"; return 1
+    fi
+    if ! "$cc" -std=c11 -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.seq.c" -o "$dir/$name.o" 2>"$dir/cc.log"; then
+      echo "FAIL $name: generated code does not compile cleanly"; cat "$dir/cc.log"; return 1
+    fi
+  else
+    if [ $rc -ne 1 ]; then echo "FAIL $name: loomc exited $rc, expected 1"; return 1; fi
+    if [ -e "$dir/$name.seq.c" ]; then echo "FAIL $name: an output file was left behind"; return 1; fi
+    if [ ! -s "$dir/$name.stderr" ]; then echo "FAIL $name: no diagnostic"; return 1; fi
+  fi
+  return 0
+}
+
+for src in "$here"/cases/*.c; do
+  case $src in *.seq.c) continue ;; esac
+  if check_case "$src"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+echo "golden: $pass passed, $fail failed"
+[ $fail -eq 0 ]
