@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# loomc's command line: exit codes, messages, atomic output, determinism.
+#   tests/e2e/cli.sh [LOOMC]
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+loomc=${1:-$root/build/bin/loomc}
+sample=$root/samples/airfoil/airfoil.c
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect_exit CODE STDERR_SUBSTRING -- ARGS...
+expect_exit() {
+  local code=$1 want=$2 got
+  shift 3
+  "$loomc" "$@" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ "$got" -ne "$code" ]; then bad "loomc $* exited $got, expected $code"; cat "$tmp/err"; return; fi
+  if [ -n "$want" ] && ! grep -qF -- "$want" "$tmp/err" "$tmp/out"; then
+    bad "loomc $*: output lacks '$want'"; cat "$tmp/err"; return
+  fi
+  ok
+}
+
+expect_exit 0 "usage: loomc" -- --help
+expect_exit 0 "loomc 0." -- --version
+expect_exit 2 "no input file" -- -o "$tmp/x.c"
+expect_exit 2 "no output file" -- "$sample"
+expect_exit 2 "unknown option '--frobnicate'" -- --frobnicate "$sample" -o "$tmp/x.c"
+expect_exit 2 "target 'openmp' is not yet available" -- --target=openmp "$sample" -o "$tmp/x.c"
+expect_exit 2 "target 'mpi' is not yet available" -- --target=mpi "$sample" -o "$tmp/x.c"
+expect_exit 2 "unknown target 'cuda'" -- --target=cuda "$sample" -o "$tmp/x.c"
+expect_exit 2 "more than one input" -- "$sample" "$sample" -o "$tmp/x.c"
+expect_exit 2 "needs an argument" -- "$sample" -o "$tmp/x.c" -I
+expect_exit 1 "cannot read '$tmp/nope.c'" -- "$tmp/nope.c" -o "$tmp/x.c"
+
+# The sample translates with -I, and also with -I given as a separate word
+# and with -D/-- passed through to clang.
+expect_exit 0 "" -- -I "$root/samples/airfoil" "$sample" -o "$tmp/a1.c"
+expect_exit 0 "" -- -I"$root/samples/airfoil" -DUNUSED=1 "$sample" -o "$tmp/a2.c" -- -Wno-everything
+# Same input, same bytes.
+mv "$tmp/a1.c" "$tmp/first.c"
+expect_exit 0 "" -- -I "$root/samples/airfoil" "$sample" -o "$tmp/a1.c"
+if cmp -s "$tmp/a1.c" "$tmp/first.c"; then ok; else bad "two runs gave different bytes"; fi
+# The output names the user's file in #line directives.
+if grep -q "^#line 1 \"$sample\"" "$tmp/a1.c"; then ok; else bad "no #line to the user's file"; fi
+
+# A failing translation leaves no output, and removes a stale one.
+cp "$tmp/a1.c" "$tmp/stale.c"
+cp "$sample" "$tmp/lonely.c"   # without the headers beside it
+expect_exit 1 "lonely.c:17:10: error: 'airfoil_kernels.h' file not found" -- "$tmp/lonely.c" -o "$tmp/stale.c"
+if [ ! -e "$tmp/stale.c" ]; then ok; else bad "a stale output survived a failed run"; fi
+if ls "$tmp" | grep -q '\.tmp\.'; then bad "a temporary file was left"; else ok; fi
+
+# An unwritable output is a clear error, exit 1.
+expect_exit 1 "cannot create a temporary file for '$tmp/no/such/dir/x.c'" -- \
+  -I "$root/samples/airfoil" "$sample" -o "$tmp/no/such/dir/x.c"
+
+# -o - writes to stdout.
+"$loomc" -I "$root/samples/airfoil" "$sample" -o - >"$tmp/stdout.c" 2>"$tmp/err"
+if grep -q "loom_loop_1_save_soln" "$tmp/stdout.c"; then ok; else bad "-o - wrote nothing"; fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

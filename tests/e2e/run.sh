@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# End-to-end tests: loomc's command line, the mesh generator, Airfoil.
+# Set LOOM_E2E_QUICK=1 to skip the reference-mesh run (a few minutes).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+pass=0 fail=0
+step() {
+  echo "== $*"
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+}
+step "$here/cli.sh" "$root/build/bin/loomc"
+step "$here/mesh_ref.sh" "$root/build/samples/airfoil/naca0012"
+step "$here/airfoil.sh" small
+if [ "${LOOM_E2E_QUICK:-0}" = 1 ]; then
+  echo "== airfoil ref: skipped (LOOM_E2E_QUICK=1)"
+else
+  step "$here/airfoil.sh" ref
+fi
+echo "e2e: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
