@@ -10,8 +10,8 @@
  * allocates is freed by loom_exit().
  *
  * Errors: every failing call reports a message that names the object
- * ("map 'pedge': entry 17 (element 8, slot 1) is 9999, outside set 'nodes'
- * of size 721801") through the error handler.  The default handler prints
+ * ("map 'pedge': entry 17 (element 8, slot 1) is 999999, outside [0, 721801)
+ * of set 'nodes'") through the error handler.  The default handler prints
  * "loom: error: MESSAGE" on stderr and ends the program with exit status 1;
  * loom_set_error_handler() installs another one.  When a handler returns,
  * the failing call returns its failure value (NULL or a LOOM_E* status) and
@@ -140,7 +140,8 @@ void loom_timers(double *cpu, double *wall);
 
 /* Checks, before a generated loop runs, that an object is what the loop was
  * compiled for.  `loop` names the loop ("res_calc at airfoil.c:211") and
- * `arg` the argument's position.  Return LOOM_OK or LOOM_EMISMATCH. */
+ * `arg` the argument's position.  Return LOOM_OK, or a status after the
+ * error was reported (LOOM_EMISMATCH; LOOM_ESTATE outside init/exit). */
 int loom__check_set(loom_set set, const char *loop);
 int loom__check_map(loom_map map, loom_set from, loom_set to, int dim,
                     const char *loop, int arg); /* to == NULL: not checked */

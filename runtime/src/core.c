@@ -1,0 +1,187 @@
+/*
+ * core.c — libloom's lifetime, object registry and error reporting.
+ *
+ * Design
+ * ------
+ * The runtime has three states: not yet initialised, active (between
+ * loom_init and loom_exit) and exited.  Every call that takes or creates an
+ * object requires the active state and reports LOOM_ESTATE otherwise, so a
+ * handle used after loom_exit() is rejected before it is dereferenced.
+ * loom_init() may be called again after loom_exit() (a new session with no
+ * objects); handles from an earlier session stay invalid.
+ *
+ * The registry is a growable array of (kind, object) records.  Objects are
+ * never removed individually; loom_exit() frees them all, newest first, and
+ * then the array itself.
+ *
+ * Errors: loom_error_() formats into a static buffer (the last error, which
+ * persists until the next error) and calls the handler.  The default
+ * handler prints "loom: error: MESSAGE" on stderr and exits with status 1;
+ * the error handler and the last error survive loom_exit() so that calls
+ * after it are reported like any other.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loom_internal.h"
+
+/* ---- errors ------------------------------------------------------------ */
+
+enum { LOOMRT_ERROR_MAX = 4096 };
+
+static char last_error[LOOMRT_ERROR_MAX];
+
+static void default_handler(int status, const char *message, void *ctx) {
+  (void)status;
+  (void)ctx;
+  fprintf(stderr, "loom: error: %s\n", message);
+  fflush(stderr);
+  exit(1);
+}
+
+static loom_error_handler error_handler = default_handler;
+static void *error_ctx = NULL;
+
+int loom_error_(int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(last_error, sizeof last_error, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    snprintf(last_error, sizeof last_error, "(unformattable error message)");
+  error_handler(status, last_error, error_ctx);
+  return status;
+}
+
+loom_error_handler loom_set_error_handler(loom_error_handler handler,
+                                          void *ctx) {
+  loom_error_handler previous = error_handler;
+  error_handler = handler ? handler : default_handler;
+  error_ctx = handler ? ctx : NULL;
+  return previous;
+}
+
+const char *loom_last_error(void) { return last_error; }
+
+/* ---- state ------------------------------------------------------------- */
+
+typedef enum { STATE_UNINIT, STATE_ACTIVE, STATE_EXITED } loomrt_state;
+
+static loomrt_state state = STATE_UNINIT;
+
+int loomrt_require_active(const char *call) {
+  if (state == STATE_ACTIVE)
+    return LOOM_OK;
+  return loom_error_(LOOM_ESTATE, "%s called %s", call,
+                     state == STATE_UNINIT ? "before loom_init"
+                                           : "after loom_exit");
+}
+
+/* ---- registry ---------------------------------------------------------- */
+
+struct registry_entry {
+  loomrt_kind kind;
+  void *object;
+};
+
+static struct registry_entry *registry = NULL;
+static size_t registry_count = 0;
+static size_t registry_cap = 0;
+
+static int registry_grow(void) {
+  size_t cap = registry_cap ? registry_cap * 2 : 64;
+  size_t bytes;
+  if (cap < registry_cap || !loomrt_mul_size(cap, sizeof *registry, &bytes))
+    return 0;
+  struct registry_entry *grown = realloc(registry, bytes);
+  if (!grown)
+    return 0;
+  registry = grown;
+  registry_cap = cap;
+  return 1;
+}
+
+int loomrt_register(loomrt_kind kind, void *object, const char *name) {
+  static const char *const kind_names[] = {"object", "set", "map", "dat"};
+  if (registry_count == registry_cap && !registry_grow())
+    return loom_error_(LOOM_ENOMEM, "%s '%s': out of memory registering it",
+                       kind_names[kind], name);
+  registry[registry_count].kind = kind;
+  registry[registry_count].object = object;
+  registry_count++;
+  return LOOM_OK;
+}
+
+static void free_entry(const struct registry_entry *entry) {
+  switch (entry->kind) {
+  case LOOMRT_KIND_SET:
+    loomrt_set_free(entry->object);
+    break;
+  case LOOMRT_KIND_MAP:
+    loomrt_map_free(entry->object);
+    break;
+  case LOOMRT_KIND_DAT:
+    loomrt_dat_free(entry->object);
+    break;
+  }
+}
+
+static void registry_free_all(void) {
+  while (registry_count > 0)
+    free_entry(&registry[--registry_count]);
+  free(registry);
+  registry = NULL;
+  registry_cap = 0;
+}
+
+/* ---- lifetime ---------------------------------------------------------- */
+
+int loom_init(int *argc, char ***argv) {
+  (void)argc; /* no runtime options yet; MPI_Init will take them */
+  (void)argv;
+  if (state == STATE_ACTIVE)
+    return loom_error_(LOOM_ESTATE, "loom_init called twice without "
+                                    "loom_exit in between");
+  state = STATE_ACTIVE;
+  return LOOM_OK;
+}
+
+int loom_exit(void) {
+  int status = loomrt_require_active("loom_exit");
+  if (status != LOOM_OK)
+    return status;
+  registry_free_all();
+  state = STATE_EXITED;
+  return LOOM_OK;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+int loomrt_check_name(const char *name, const char *what) {
+  if (!name)
+    return loom_error_(LOOM_EINVAL, "%s declared with a NULL name", what);
+  if (name[0] == '\0')
+    return loom_error_(LOOM_EINVAL, "%s declared with an empty name", what);
+  return LOOM_OK;
+}
+
+char *loomrt_strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *copy = malloc(n);
+  if (copy)
+    memcpy(copy, s, n);
+  return copy;
+}
+
+int loomrt_mul_size(size_t a, size_t b, size_t *out) {
+  if (a != 0 && b > SIZE_MAX / a)
+    return 0;
+  *out = a * b;
+  return 1;
+}
+
+const char *loomrt_loop_label(const char *loop) {
+  return loop ? loop : "(unnamed loop)";
+}

@@ -1,0 +1,249 @@
+/*
+ * dat.c — dats and temporaries: declaration, fetch, queries and the loom__
+ * dat functions.
+ *
+ * Design
+ * ------
+ * A dat holds `dim` values of one C type per element of its set,
+ * element-major, in storage the runtime owns: the user's array is copied in
+ * (loom_decl_dat), or the storage is zero-filled when there is no array
+ * (loom_decl_temp, or loom_decl_dat with NULL data).  The element type is
+ * recorded as a loom_type together with its size; the two must agree, so a
+ * hand-written call to loom_decl_dat_ cannot declare a `double` of 4 bytes.
+ * Byte counts are computed once, in size_t with overflow checks, and kept
+ * in the dat; loom_dat_fetch insists on exactly that many bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "loom_internal.h"
+
+/* ---- element types ----------------------------------------------------- */
+
+struct type_info {
+  const char *name;
+  size_t size;
+};
+
+static const struct type_info type_table[] = {
+    [LOOM_TYPE_UNKNOWN] = {"LOOM_TYPE_UNKNOWN", 0},
+    [LOOM_DOUBLE] = {"double", sizeof(double)},
+    [LOOM_FLOAT] = {"float", sizeof(float)},
+    [LOOM_INT] = {"int", sizeof(int)},
+    [LOOM_UINT] = {"unsigned int", sizeof(unsigned int)},
+    [LOOM_LONG] = {"long", sizeof(long)},
+    [LOOM_ULONG] = {"unsigned long", sizeof(unsigned long)},
+    [LOOM_LLONG] = {"long long", sizeof(long long)},
+    [LOOM_ULLONG] = {"unsigned long long", sizeof(unsigned long long)},
+    [LOOM_SHORT] = {"short", sizeof(short)},
+    [LOOM_USHORT] = {"unsigned short", sizeof(unsigned short)},
+    [LOOM_CHAR] = {"char", sizeof(char)},
+    [LOOM_SCHAR] = {"signed char", sizeof(signed char)},
+    [LOOM_UCHAR] = {"unsigned char", sizeof(unsigned char)},
+};
+
+enum { TYPE_COUNT = sizeof type_table / sizeof type_table[0] };
+
+static int type_is_known(loom_type type) {
+  return (int)type > (int)LOOM_TYPE_UNKNOWN && (int)type < TYPE_COUNT;
+}
+
+/* The C spelling of a type, for messages; handles out-of-range values. */
+static const char *type_name(loom_type type) {
+  if ((int)type >= 0 && (int)type < TYPE_COUNT)
+    return type_table[type].name;
+  return "(invalid loom_type)";
+}
+
+/* ---- handles ----------------------------------------------------------- */
+
+const char *loomrt_dat_problem(loom_dat dat) {
+  if (!dat)
+    return "is NULL";
+  if (dat->magic != LOOMRT_MAGIC_DAT)
+    return "is not a live dat (freed by loom_exit, or not a loom_dat)";
+  return NULL;
+}
+
+void loomrt_dat_free(loom_dat dat) {
+  dat->magic = 0;
+  free(dat->name);
+  free(dat->values);
+  free(dat);
+}
+
+/* LOOM_OK when the runtime is active and `dat` is live; otherwise reports
+ * an error naming `call`. */
+static int dat_usable(loom_dat dat, const char *call) {
+  int status = loomrt_require_active(call);
+  if (status != LOOM_OK)
+    return status;
+  const char *problem = loomrt_dat_problem(dat);
+  if (problem)
+    return loom_error_(LOOM_EINVAL, "%s: dat handle %s", call, problem);
+  return LOOM_OK;
+}
+
+/* ---- declaration ------------------------------------------------------- */
+
+/* Checks the set, dim and element type of a dat about to be declared. */
+static int check_decl_shape(loom_set set, int dim, loom_type type,
+                            size_t elem_size, const char *name) {
+  const char *problem = loomrt_set_problem(set);
+  if (problem)
+    return loom_error_(LOOM_EINVAL, "dat '%s': set %s", name, problem);
+  if (dim < 1)
+    return loom_error_(LOOM_EINVAL, "dat '%s': dim is %d, must be >= 1", name,
+                       dim);
+  if (!type_is_known(type))
+    return loom_error_(LOOM_EINVAL,
+                       "dat '%s': element type is %s (%d); a dat holds "
+                       "values of a C arithmetic type such as double or int",
+                       name, type_name(type), (int)type);
+  if (elem_size != type_table[type].size)
+    return loom_error_(LOOM_EINVAL,
+                       "dat '%s': element size is %zu bytes but type %s has "
+                       "%zu",
+                       name, elem_size, type_table[type].name,
+                       type_table[type].size);
+  return LOOM_OK;
+}
+
+/* Bytes of storage of a dat; reports an overflow. */
+static int dat_extent(loom_set set, int dim, size_t elem_size,
+                      const char *name, size_t *bytes) {
+  size_t count;
+  if (!loomrt_mul_size((size_t)set->size, (size_t)dim, &count) ||
+      !loomrt_mul_size(count, elem_size, bytes))
+    return loom_error_(LOOM_EINVAL,
+                       "dat '%s': %d elements x dim %d x %zu bytes overflows "
+                       "size_t",
+                       name, set->size, dim, elem_size);
+  return LOOM_OK;
+}
+
+/* Storage for a dat: a copy of `data`, or zeros when `data` is NULL. */
+static void *values_new(const void *data, size_t bytes) {
+  size_t n = bytes ? bytes : 1;
+  if (!data)
+    return calloc(n, 1);
+  void *values = malloc(n);
+  if (values && bytes)
+    memcpy(values, data, bytes);
+  return values;
+}
+
+static loom_dat dat_new(loom_set set, int dim, loom_type type,
+                        size_t elem_size, const void *data, size_t bytes,
+                        const char *name) {
+  loom_dat dat = malloc(sizeof *dat);
+  char *copy = loomrt_strdup(name);
+  void *values = values_new(data, bytes);
+  if (!dat || !copy || !values) {
+    free(dat);
+    free(copy);
+    free(values);
+    loom_error_(LOOM_ENOMEM, "dat '%s': out of memory allocating %zu bytes",
+                name, bytes);
+    return NULL;
+  }
+  dat->magic = LOOMRT_MAGIC_DAT;
+  dat->name = copy;
+  dat->set = set;
+  dat->dim = dim;
+  dat->type = type;
+  dat->elem_size = elem_size;
+  dat->bytes = bytes;
+  dat->values = values;
+  return dat;
+}
+
+loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
+                        const void *data, const char *name) {
+  size_t bytes;
+  if (loomrt_require_active("loom_decl_dat") != LOOM_OK ||
+      loomrt_check_name(name, "dat") != LOOM_OK ||
+      check_decl_shape(set, dim, type, elem_size, name) != LOOM_OK ||
+      dat_extent(set, dim, elem_size, name, &bytes) != LOOM_OK)
+    return NULL;
+  loom_dat dat = dat_new(set, dim, type, elem_size, data, bytes, name);
+  if (dat && loomrt_register(LOOMRT_KIND_DAT, dat, name) != LOOM_OK) {
+    loomrt_dat_free(dat);
+    return NULL;
+  }
+  return dat;
+}
+
+/* ---- queries ----------------------------------------------------------- */
+
+const char *loom_dat_name(loom_dat dat) {
+  return dat_usable(dat, "loom_dat_name") == LOOM_OK ? dat->name : NULL;
+}
+
+int loom_dat_dim(loom_dat dat) {
+  return dat_usable(dat, "loom_dat_dim") == LOOM_OK ? dat->dim : -1;
+}
+
+int loom_dat_fetch(loom_dat dat, void *buf, size_t bytes) {
+  int status = dat_usable(dat, "loom_dat_fetch");
+  if (status != LOOM_OK)
+    return status;
+  if (bytes != dat->bytes)
+    return loom_error_(LOOM_EINVAL,
+                       "dat '%s': loom_dat_fetch buffer is %zu bytes, "
+                       "expected %zu (%d elements x %d x %s)",
+                       dat->name, bytes, dat->bytes, dat->set->size, dat->dim,
+                       type_name(dat->type));
+  if (!buf && bytes > 0)
+    return loom_error_(LOOM_EINVAL, "dat '%s': loom_dat_fetch buffer is NULL",
+                       dat->name);
+  if (bytes > 0)
+    memcpy(buf, dat->values, bytes);
+  return LOOM_OK;
+}
+
+/* ---- loom__ interface -------------------------------------------------- */
+
+/* Compares a live dat with what a loop was compiled for. */
+static int compare_dat(loom_dat dat, loom_set set, int dim, loom_type type,
+                       const char *loop, int arg) {
+  if (dat->set != set)
+    return loom_error_(LOOM_EMISMATCH,
+                       "dat '%s': declared on set '%s' but loop %s (argument "
+                       "%d) was compiled for set '%s'",
+                       dat->name, dat->set->name, loop, arg, set->name);
+  if (dat->dim != dim)
+    return loom_error_(LOOM_EMISMATCH,
+                       "dat '%s': declared with dim %d but loop %s (argument "
+                       "%d) was compiled for dim %d",
+                       dat->name, dat->dim, loop, arg, dim);
+  if (dat->type != type)
+    return loom_error_(LOOM_EMISMATCH,
+                       "dat '%s': declared with type %s but loop %s (argument "
+                       "%d) was compiled for type %s",
+                       dat->name, type_name(dat->type), loop, arg,
+                       type_name(type));
+  return LOOM_OK;
+}
+
+int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
+                    const char *loop, int arg) {
+  int status = loomrt_require_active("loom__check_dat");
+  if (status != LOOM_OK)
+    return status;
+  loop = loomrt_loop_label(loop);
+  const char *problem = loomrt_dat_problem(dat);
+  if (problem)
+    return loom_error_(LOOM_EMISMATCH, "loop %s (argument %d): dat %s", loop,
+                       arg, problem);
+  problem = loomrt_set_problem(set);
+  if (problem)
+    return loom_error_(LOOM_EMISMATCH,
+                       "loop %s (argument %d): expected set of dat '%s' %s",
+                       loop, arg, dat->name, problem);
+  return compare_dat(dat, set, dim, type, loop, arg);
+}
+
+void *loom__dat_values(loom_dat dat) {
+  return dat_usable(dat, "loom__dat_values") == LOOM_OK ? dat->values : NULL;
+}

@@ -1,0 +1,123 @@
+/*
+ * loom_internal.h — private definitions shared by libloom's source files.
+ *
+ * Design
+ * ------
+ * Every object (set, map, dat) is a heap struct whose first member is a
+ * magic number identifying its kind while it is alive; it is cleared when
+ * the object is freed, so a handle that outlived loom_exit() is usually
+ * caught instead of silently used.  Each object is recorded in the registry
+ * of core.c when it is created, and loom_exit() frees the registry in
+ * reverse order of creation.  Objects never own other objects: a map or a
+ * dat points at its sets but does not free them.
+ *
+ * Errors go through loom_error_(), which formats the message into the
+ * last-error buffer and calls the installed handler.  Every function that
+ * can fail reports exactly one error and then returns its failure value
+ * (NULL, -1 or a LOOM_E* status): callers write
+ * `return loom_error_(LOOM_EINVAL, "...")` or report and `return NULL`.
+ *
+ * Names: loom_* and loom__* are the public API (loom.h); loomrt_* are
+ * internal helpers shared between the runtime's files; everything else is
+ * static.  The runtime is not thread-safe: declarations, queries and the
+ * loom__ checks are called from one thread (the generated code's host side).
+ */
+#ifndef LOOM_INTERNAL_H
+#define LOOM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loom.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LOOMRT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define LOOMRT_PRINTF(fmt, args)
+#endif
+
+/* Magic numbers: the first member of every live object. */
+#define LOOMRT_MAGIC_SET UINT32_C(0x4c4d5331) /* "LMS1" */
+#define LOOMRT_MAGIC_MAP UINT32_C(0x4c4d4d31) /* "LMM1" */
+#define LOOMRT_MAGIC_DAT UINT32_C(0x4c4d4431) /* "LMD1" */
+
+/* Kinds of registered objects. */
+typedef enum loomrt_kind {
+  LOOMRT_KIND_SET = 1,
+  LOOMRT_KIND_MAP,
+  LOOMRT_KIND_DAT
+} loomrt_kind;
+
+struct loom_set_s {
+  uint32_t magic; /* LOOMRT_MAGIC_SET while alive */
+  char *name;     /* owned copy */
+  int size;       /* number of elements, >= 0 */
+};
+
+struct loom_map_s {
+  uint32_t magic; /* LOOMRT_MAGIC_MAP while alive */
+  char *name;     /* owned copy */
+  loom_set from;  /* iteration-side set (borrowed) */
+  loom_set to;    /* target set (borrowed) */
+  int dim;        /* entries per element of `from`, >= 1 */
+  int *values;    /* size(from) * dim entries, element-major; never NULL */
+};
+
+struct loom_dat_s {
+  uint32_t magic;   /* LOOMRT_MAGIC_DAT while alive */
+  char *name;       /* owned copy */
+  loom_set set;     /* borrowed */
+  int dim;          /* values per element, >= 1 */
+  loom_type type;   /* never LOOM_TYPE_UNKNOWN */
+  size_t elem_size; /* sizeof one value, matches `type` */
+  size_t bytes;     /* size(set) * dim * elem_size */
+  void *values;     /* `bytes` bytes, element-major; never NULL */
+};
+
+/* ---- errors (core.c) --------------------------------------------------- */
+
+/* Formats the message into the last-error buffer, calls the error handler
+ * and, if the handler returns, returns `status`. */
+int loom_error_(int status, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
+
+/* ---- lifetime and registry (core.c) ------------------------------------ */
+
+/* LOOM_OK while the runtime is initialised; otherwise reports a LOOM_ESTATE
+ * error naming `call` ("loom_decl_set called before loom_init") and
+ * returns LOOM_ESTATE. */
+int loomrt_require_active(const char *call);
+
+/* Records a new object so loom_exit() frees it.  LOOM_OK or LOOM_ENOMEM
+ * (reported, naming the object). */
+int loomrt_register(loomrt_kind kind, void *object, const char *name);
+
+/* ---- helpers (core.c) -------------------------------------------------- */
+
+/* Checks a user-supplied object name (non-NULL, non-empty); reports an
+ * error naming `what` ("set", "map", "dat") otherwise. */
+int loomrt_check_name(const char *name, const char *what);
+
+/* A malloc'ed copy of `s`, or NULL when out of memory (not reported). */
+char *loomrt_strdup(const char *s);
+
+/* *out = a * b; returns 0 on overflow of size_t, 1 otherwise. */
+int loomrt_mul_size(size_t a, size_t b, size_t *out);
+
+/* The loop label for messages: `loop`, or "(unnamed loop)" when NULL. */
+const char *loomrt_loop_label(const char *loop);
+
+/* ---- object handles (set.c, map.c, dat.c) ------------------------------ */
+
+/* NULL when the handle is a live object of that kind; otherwise what is
+ * wrong with it, for a message: "is NULL" or "is not a live set (...)".
+ * Never report. */
+const char *loomrt_set_problem(loom_set set);
+const char *loomrt_map_problem(loom_map map);
+const char *loomrt_dat_problem(loom_dat dat);
+
+/* Free one object (called by loom_exit for each registered object). */
+void loomrt_set_free(loom_set set);
+void loomrt_map_free(loom_map map);
+void loomrt_dat_free(loom_dat dat);
+
+#endif /* LOOM_INTERNAL_H */

@@ -1,0 +1,98 @@
+/*
+ * set.c — sets: declaration, queries and the loom__ set functions.
+ *
+ * Design
+ * ------
+ * A set is a name and a size (number of elements, >= 0).  It owns no data;
+ * maps and dats refer to it by handle.  Later stages (partitioning, halos)
+ * will add the section sizes (core / owned / executed halo) here; today the
+ * whole set is one section.
+ *
+ * Every public function checks the runtime state and the handle before it
+ * touches the object, and reports failures naming the call and, where one
+ * exists, the set.
+ */
+#include <stdlib.h>
+
+#include "loom_internal.h"
+
+const char *loomrt_set_problem(loom_set set) {
+  if (!set)
+    return "is NULL";
+  if (set->magic != LOOMRT_MAGIC_SET)
+    return "is not a live set (freed by loom_exit, or not a loom_set)";
+  return NULL;
+}
+
+void loomrt_set_free(loom_set set) {
+  set->magic = 0;
+  free(set->name);
+  free(set);
+}
+
+/* LOOM_OK when the runtime is active and `set` is live; otherwise reports
+ * an error naming `call`. */
+static int set_usable(loom_set set, const char *call) {
+  int status = loomrt_require_active(call);
+  if (status != LOOM_OK)
+    return status;
+  const char *problem = loomrt_set_problem(set);
+  if (problem)
+    return loom_error_(LOOM_EINVAL, "%s: set handle %s", call, problem);
+  return LOOM_OK;
+}
+
+static loom_set set_new(int size, const char *name) {
+  loom_set set = malloc(sizeof *set);
+  char *copy = loomrt_strdup(name);
+  if (!set || !copy) {
+    free(set);
+    free(copy);
+    loom_error_(LOOM_ENOMEM, "set '%s': out of memory", name);
+    return NULL;
+  }
+  set->magic = LOOMRT_MAGIC_SET;
+  set->name = copy;
+  set->size = size;
+  return set;
+}
+
+loom_set loom_decl_set(int size, const char *name) {
+  if (loomrt_require_active("loom_decl_set") != LOOM_OK ||
+      loomrt_check_name(name, "set") != LOOM_OK)
+    return NULL;
+  if (size < 0) {
+    loom_error_(LOOM_EINVAL, "set '%s': size is %d, must be >= 0", name,
+                size);
+    return NULL;
+  }
+  loom_set set = set_new(size, name);
+  if (set && loomrt_register(LOOMRT_KIND_SET, set, name) != LOOM_OK) {
+    loomrt_set_free(set);
+    return NULL;
+  }
+  return set;
+}
+
+int loom_set_size(loom_set set) {
+  return set_usable(set, "loom_set_size") == LOOM_OK ? set->size : -1;
+}
+
+const char *loom_set_name(loom_set set) {
+  return set_usable(set, "loom_set_name") == LOOM_OK ? set->name : NULL;
+}
+
+int loom__check_set(loom_set set, const char *loop) {
+  int status = loomrt_require_active("loom__check_set");
+  if (status != LOOM_OK)
+    return status;
+  const char *problem = loomrt_set_problem(set);
+  if (problem)
+    return loom_error_(LOOM_EMISMATCH, "loop %s: iteration set %s",
+                       loomrt_loop_label(loop), problem);
+  return LOOM_OK;
+}
+
+int loom__set_size(loom_set set) {
+  return set_usable(set, "loom__set_size") == LOOM_OK ? set->size : -1;
+}

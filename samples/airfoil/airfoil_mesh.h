@@ -1,0 +1,411 @@
+/*
+ * airfoil_mesh.h — host-side helpers shared by the Airfoil programs:
+ * reading OP2's grid file, writing the final flow state, and the command
+ * line `PROG MESH ITERS [OUT]`.
+ *
+ * Grid file (OP2's "new_grid.dat" format), whitespace-separated, 0-based:
+ *   nnode ncell nedge nbedge
+ *   x y              nnode times (node coordinates)
+ *   n1 n2 n3 n4      ncell times (the cell's nodes, in order around it)
+ *   n1 n2 c1 c2      nedge times (the edge's nodes and its two cells)
+ *   n1 n2 c1 bound   nbedge times (boundary edge: nodes, cell, kind)
+ * The reader checks every number (syntax, range of indices) and reports
+ * the first problem as "FILE:LINE: SECTION RECORD: expected ..., found ...".
+ * Numbers are converted with strtod / strtol, which round exactly as
+ * fscanf's %lf / %d do, so coordinates are bit-identical to OP2's reader.
+ *
+ * Everything here is `static` (this header is included by one file per
+ * program) and plain C11.
+ */
+#ifndef AIRFOIL_MESH_H
+#define AIRFOIL_MESH_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define AIRFOIL_MESH_UNUSED __attribute__((unused))
+#else
+#define AIRFOIL_MESH_UNUSED
+#endif
+
+struct airfoil_mesh {
+  int nnode, ncell, nedge, nbedge;
+  int *cell;   /* 4 nodes per cell */
+  int *edge;   /* 2 nodes per edge */
+  int *ecell;  /* 2 cells per edge */
+  int *bedge;  /* 2 nodes per boundary edge */
+  int *becell; /* 1 cell per boundary edge */
+  int *bound;  /* 1 kind per boundary edge: 1 = airfoil, 2 = far field */
+  double *x;   /* 2 coordinates per node */
+};
+
+/* ---- tokenizer --------------------------------------------------------- */
+
+enum { AIRFOIL_READ_BUF = 1 << 16, AIRFOIL_TOKEN_MAX = 64 };
+
+struct airfoil_reader {
+  FILE *fp;
+  const char *path;
+  long line;                  /* line of the current position, from 1 */
+  size_t pos, len;            /* window into buf */
+  char buf[AIRFOIL_READ_BUF];
+  char tok[AIRFOIL_TOKEN_MAX]; /* the last token (possibly truncated) */
+  long tok_line;              /* the line the last token started on */
+};
+
+/* The next character, or EOF. */
+static int airfoil_getc(struct airfoil_reader *r) {
+  if (r->pos == r->len) {
+    r->len = fread(r->buf, 1, sizeof r->buf, r->fp);
+    r->pos = 0;
+    if (r->len == 0)
+      return EOF;
+  }
+  return (unsigned char)r->buf[r->pos++];
+}
+
+static int airfoil_is_space(int c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+         c == '\f';
+}
+
+/* Reads the next whitespace-separated token into r->tok; 0 at end of file.
+ * A token too long for r->tok is truncated (it will not parse). */
+static int airfoil_next_token(struct airfoil_reader *r) {
+  int c;
+  while ((c = airfoil_getc(r)) != EOF && airfoil_is_space(c))
+    if (c == '\n')
+      r->line++;
+  r->tok_line = r->line;
+  size_t n = 0;
+  while (c != EOF && !airfoil_is_space(c)) {
+    if (n + 1 < sizeof r->tok)
+      r->tok[n++] = (char)c;
+    c = airfoil_getc(r);
+  }
+  if (c == '\n')
+    r->line++;
+  r->tok[n] = '\0';
+  return n > 0;
+}
+
+/* Reports a problem at the current token: "PATH:LINE: WHAT: expected
+ * EXPECTED, found 'TOKEN'" (or "found end of file"). */
+static void airfoil_read_error(const struct airfoil_reader *r,
+                               const char *what, const char *expected,
+                               int at_eof) {
+  if (at_eof)
+    fprintf(stderr, "%s:%ld: %s: expected %s, found end of file\n", r->path,
+            r->tok_line, what, expected);
+  else
+    fprintf(stderr, "%s:%ld: %s: expected %s, found '%s'\n", r->path,
+            r->tok_line, what, expected, r->tok);
+}
+
+/* Parses the next token as an int in [lo, hi].  Returns 0, or
+ * AIRFOIL_BAD (not such an int) or AIRFOIL_EOF; reports nothing, so the
+ * caller can describe the number only when it is wrong. */
+enum { AIRFOIL_BAD = 1, AIRFOIL_EOF = 2 };
+
+static int airfoil_parse_int(struct airfoil_reader *r, long lo, long hi,
+                             int *out) {
+  if (!airfoil_next_token(r))
+    return AIRFOIL_EOF;
+  char *end;
+  errno = 0;
+  long v = strtol(r->tok, &end, 10);
+  if (*end != '\0' || end == r->tok || errno == ERANGE || v < lo || v > hi)
+    return AIRFOIL_BAD;
+  *out = (int)v;
+  return 0;
+}
+
+/* Parses the next token as a finite double; 0, AIRFOIL_BAD or AIRFOIL_EOF. */
+static int airfoil_parse_double(struct airfoil_reader *r, double *out) {
+  if (!airfoil_next_token(r))
+    return AIRFOIL_EOF;
+  char *end;
+  errno = 0;
+  double v = strtod(r->tok, &end);
+  if (*end != '\0' || end == r->tok || errno == ERANGE || v != v ||
+      v - v != 0.0)
+    return AIRFOIL_BAD;
+  *out = v;
+  return 0;
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+/* Reads `count` records of four ints; slot k of record i goes to
+ * dest[k][i * stride[k]] and must lie in [0, limits[k]) (a limit of 0
+ * means any int).  `section` and `record` name the records ("cells",
+ * "cell"), slot_names the four numbers ("n1" ...). */
+static int airfoil_read_int_records(struct airfoil_reader *r, int count,
+                                    int *const dest[4], const int stride[4],
+                                    const int limits[4], const char *section,
+                                    const char *record,
+                                    const char *const slot_names[4]) {
+  for (int i = 0; i < count; i++) {
+    for (int k = 0; k < 4; k++) {
+      long lo = limits[k] ? 0 : INT_MIN;
+      long hi = limits[k] ? (long)limits[k] - 1 : INT_MAX;
+      int *slot = dest[k] + (size_t)i * (size_t)stride[k];
+      int status = airfoil_parse_int(r, lo, hi, slot);
+      if (status == 0)
+        continue;
+      char what[160], expected[64];
+      snprintf(what, sizeof what, "%s section, %s %d, %s", section, record, i,
+               slot_names[k]);
+      if (limits[k])
+        snprintf(expected, sizeof expected, "an index in [0, %d)", limits[k]);
+      else
+        snprintf(expected, sizeof expected, "an integer");
+      airfoil_read_error(r, what, expected, status == AIRFOIL_EOF);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int airfoil_read_header(struct airfoil_reader *r,
+                               struct airfoil_mesh *m) {
+  static const char *const names[4] = {"nnode", "ncell", "nedge", "nbedge"};
+  int *fields[4] = {&m->nnode, &m->ncell, &m->nedge, &m->nbedge};
+  for (int k = 0; k < 4; k++) {
+    long lo = k < 2 ? 1 : 0; /* nodes and cells cannot be empty */
+    /* at most INT_MAX / 4, so 4 * index fits in an int */
+    int status = airfoil_parse_int(r, lo, INT_MAX / 4, fields[k]);
+    if (status == 0)
+      continue;
+    char what[64];
+    snprintf(what, sizeof what, "header (nnode ncell nedge nbedge), %s",
+             names[k]);
+    airfoil_read_error(r, what,
+                       lo ? "a count in [1, INT_MAX/4]"
+                          : "a count in [0, INT_MAX/4]",
+                       status == AIRFOIL_EOF);
+    return 1;
+  }
+  return 0;
+}
+
+static int airfoil_alloc_mesh(struct airfoil_mesh *m, const char *path) {
+  /* +1: calloc(0) may return NULL, which would read as out of memory */
+  m->cell = calloc((size_t)m->ncell * 4, sizeof(int));
+  m->edge = calloc((size_t)m->nedge * 2 + 1, sizeof(int));
+  m->ecell = calloc((size_t)m->nedge * 2 + 1, sizeof(int));
+  m->bedge = calloc((size_t)m->nbedge * 2 + 1, sizeof(int));
+  m->becell = calloc((size_t)m->nbedge + 1, sizeof(int));
+  m->bound = calloc((size_t)m->nbedge + 1, sizeof(int));
+  m->x = calloc((size_t)m->nnode * 2, sizeof(double));
+  if (m->cell && m->edge && m->ecell && m->bedge && m->becell && m->bound &&
+      m->x)
+    return 0;
+  fprintf(stderr, "%s: out of memory for a mesh of %d nodes, %d cells\n",
+          path, m->nnode, m->ncell);
+  return 1;
+}
+
+static int airfoil_read_nodes(struct airfoil_reader *r,
+                              struct airfoil_mesh *m) {
+  for (int n = 0; n < m->nnode; n++) {
+    for (int k = 0; k < 2; k++) {
+      int status = airfoil_parse_double(r, &m->x[2 * (size_t)n + (size_t)k]);
+      if (status == 0)
+        continue;
+      char what[64];
+      snprintf(what, sizeof what, "nodes section, node %d, %s", n,
+               k ? "y" : "x");
+      airfoil_read_error(r, what, "a finite real number",
+                         status == AIRFOIL_EOF);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int airfoil_read_cells(struct airfoil_reader *r,
+                              struct airfoil_mesh *m) {
+  static const char *const slots[4] = {"n1", "n2", "n3", "n4"};
+  int *const dest[4] = {m->cell, m->cell + 1, m->cell + 2, m->cell + 3};
+  const int stride[4] = {4, 4, 4, 4};
+  const int limits[4] = {m->nnode, m->nnode, m->nnode, m->nnode};
+  return airfoil_read_int_records(r, m->ncell, dest, stride, limits, "cells",
+                                  "cell", slots);
+}
+
+static int airfoil_read_edges(struct airfoil_reader *r,
+                              struct airfoil_mesh *m) {
+  static const char *const slots[4] = {"n1", "n2", "c1", "c2"};
+  int *const dest[4] = {m->edge, m->edge + 1, m->ecell, m->ecell + 1};
+  const int stride[4] = {2, 2, 2, 2};
+  const int limits[4] = {m->nnode, m->nnode, m->ncell, m->ncell};
+  return airfoil_read_int_records(r, m->nedge, dest, stride, limits, "edges",
+                                  "edge", slots);
+}
+
+static int airfoil_read_bedges(struct airfoil_reader *r,
+                               struct airfoil_mesh *m) {
+  static const char *const slots[4] = {"n1", "n2", "c1", "bound"};
+  int *const dest[4] = {m->bedge, m->bedge + 1, m->becell, m->bound};
+  const int stride[4] = {2, 2, 1, 1};
+  const int limits[4] = {m->nnode, m->nnode, m->ncell, 0};
+  return airfoil_read_int_records(r, m->nbedge, dest, stride, limits,
+                                  "boundary edges", "boundary edge", slots);
+}
+
+/* Nothing but whitespace may follow the last boundary edge. */
+static int airfoil_read_end(struct airfoil_reader *r) {
+  if (!airfoil_next_token(r))
+    return 0;
+  airfoil_read_error(r, "after the last boundary edge",
+                     "end of file (do the header's counts match the file?)",
+                     0);
+  return 1;
+}
+
+/* ---- public helpers ---------------------------------------------------- */
+
+/* Frees the mesh's arrays and zeroes it; safe on a zeroed or partly read
+ * mesh. */
+AIRFOIL_MESH_UNUSED static void airfoil_free_mesh(struct airfoil_mesh *m) {
+  free(m->cell);
+  free(m->edge);
+  free(m->ecell);
+  free(m->bedge);
+  free(m->becell);
+  free(m->bound);
+  free(m->x);
+  memset(m, 0, sizeof *m);
+}
+
+/* Reads the grid file at `path` into *m.  Returns 0, or nonzero after
+ * printing what is wrong on stderr (then *m holds nothing to free). */
+AIRFOIL_MESH_UNUSED static int airfoil_read_mesh(const char *path,
+                                                 struct airfoil_mesh *m) {
+  memset(m, 0, sizeof *m);
+  struct airfoil_reader *r = malloc(sizeof *r);
+  if (!r) {
+    fprintf(stderr, "%s: out of memory\n", path);
+    return 1;
+  }
+  r->fp = fopen(path, "rb");
+  if (!r->fp) {
+    fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+    free(r);
+    return 1;
+  }
+  r->path = path;
+  r->line = 1;
+  r->pos = r->len = 0;
+  int failed = airfoil_read_header(r, m) || airfoil_alloc_mesh(m, path) ||
+               airfoil_read_nodes(r, m) || airfoil_read_cells(r, m) ||
+               airfoil_read_edges(r, m) || airfoil_read_bedges(r, m) ||
+               airfoil_read_end(r);
+  if (!failed && ferror(r->fp)) {
+    fprintf(stderr, "%s: read error\n", path);
+    failed = 1;
+  }
+  fclose(r->fp);
+  free(r);
+  if (failed)
+    airfoil_free_mesh(m);
+  return failed;
+}
+
+/* Creates a new temporary file next to `path`, named PATH.tmp.N with the
+ * first free N (C11's exclusive "x" mode, so concurrent writers never
+ * share one); its name goes to `tmp` (at least strlen(path) + 16 bytes). */
+static FILE *airfoil_create_temp(const char *path, char *tmp, size_t size) {
+  for (int n = 0; n < 1000; n++) {
+    snprintf(tmp, size, "%s.tmp.%d", path, n);
+    errno = 0;
+    FILE *fp = fopen(tmp, "wbx");
+    if (fp || errno != EEXIST)
+      return fp;
+  }
+  return NULL;
+}
+
+/* Writes 4 * ncell doubles (the flow state, raw, in host byte order) to
+ * `path`, through a temporary file renamed into place so a reader never
+ * sees a partial file.  `path` must name a regular file in a writable
+ * directory: the rename replaces whatever is there (even /dev/stdout when
+ * run as root).  Returns 0, or nonzero after printing why. */
+AIRFOIL_MESH_UNUSED static int airfoil_write_q(const char *path,
+                                               const double *q, int ncell) {
+  size_t size = strlen(path) + 16;
+  char *tmp = malloc(size);
+  if (!tmp) {
+    fprintf(stderr, "%s: out of memory\n", path);
+    return 1;
+  }
+  FILE *fp = airfoil_create_temp(path, tmp, size);
+  if (!fp) {
+    fprintf(stderr, "%s: cannot create: %s\n", tmp, strerror(errno));
+    free(tmp);
+    return 1;
+  }
+  size_t count = 4 * (size_t)ncell;
+  int failed = fwrite(q, sizeof *q, count, fp) != count;
+  failed |= fclose(fp) != 0;
+  if (failed)
+    fprintf(stderr, "%s: write failed: %s\n", tmp, strerror(errno));
+  else if (rename(tmp, path) != 0) {
+    fprintf(stderr, "%s: cannot rename to %s: %s\n", tmp, path,
+            strerror(errno));
+    failed = 1;
+  }
+  if (failed)
+    remove(tmp);
+  free(tmp);
+  return failed;
+}
+
+static void airfoil_usage(FILE *to, const char *prog) {
+  fprintf(to,
+          "usage: %s MESH ITERS [OUT]\n"
+          "  MESH   OP2 Airfoil grid file (new_grid.dat format)\n"
+          "  ITERS  number of time steps, a positive integer\n"
+          "  OUT    optional file receiving the final q (4 doubles per cell)\n",
+          prog);
+}
+
+/* Parses `PROG MESH ITERS [OUT]`; *out_path is NULL without OUT.  On bad
+ * arguments prints the usage on stderr and exits with status 2; on -h or
+ * --help prints it on stdout and exits with status 0. */
+AIRFOIL_MESH_UNUSED static void airfoil_parse_args(int argc, char **argv,
+                                                   const char **mesh_path,
+                                                   int *niter,
+                                                   const char **out_path) {
+  const char *prog = argc > 0 && argv[0] ? argv[0] : "airfoil";
+  if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    airfoil_usage(stdout, prog);
+    exit(0);
+  }
+  if (argc < 3 || argc > 4) {
+    fprintf(stderr, "%s: expected 2 or 3 arguments, got %d\n", prog,
+            argc > 0 ? argc - 1 : 0);
+    airfoil_usage(stderr, prog);
+    exit(2);
+  }
+  char *end;
+  errno = 0;
+  long n = strtol(argv[2], &end, 10);
+  if (end == argv[2] || *end != '\0' || errno == ERANGE || n < 1 ||
+      n > INT_MAX) {
+    fprintf(stderr, "%s: ITERS must be a positive integer, got '%s'\n", prog,
+            argv[2]);
+    airfoil_usage(stderr, prog);
+    exit(2);
+  }
+  *mesh_path = argv[1];
+  *niter = (int)n;
+  *out_path = argc == 4 ? argv[3] : NULL;
+}
+
+#endif /* AIRFOIL_MESH_H */
