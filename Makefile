@@ -88,8 +88,11 @@ run: deps all $(REFMESH)
 include tests/tests.mk
 
 # ---- benchmarks --------------------------------------------------------------
+# BENCH_ITERS (default 300) iterations on the reference mesh, BENCH_REPEAT
+# (default 3) interleaved runs per program; prints ratios to the baseline.
 bench: all $(REFMESH)
-	bench/airfoil.sh $(REFMESH) $${BENCH_ITERS:-1000} $(AIRFOIL)/airfoil_ref $(AIRFOIL)/airfoil_seq
+	bench/translate.sh $(LOOMC) samples/airfoil/airfoil.c -Isamples/airfoil
+	bench/airfoil.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)/airfoil_ref $(AIRFOIL)/airfoil_seq
 
 clean:
 	rm -rf $(BUILD)

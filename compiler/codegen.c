@@ -203,16 +203,22 @@ static const char *check_call(cg *g, const loop *lp, const obj *o) {
                       o->name, set, o->dim, o->type->loom_name, pos);
 }
 
+/* Run-time checks that each object is what the loop was compiled for; a
+ * failed check has been reported by libloom, and the loop does not run. */
 static void emit_checks(cg *g, const loop *lp, const vec *objs) {
-  cg_line(g, "static const char loom_loop[] = \"%s at %s:%u\";", lp->kernel,
-          g->prog->file, lp->loc.line);
-  cg_line(g, "if (loom__check_set(%s, loom_loop) != LOOM_OK", lp->set->name);
+  vec checks = {0};
+  vec_push(g->arena, &checks,
+           arena_printf(g->arena, "loom__check_set(%s, loom_loop)", lp->set->name));
   for (int i = 0; i < objs->len; i++) {
     const obj *o = objs->items[i];
     if (o->kind != OBJ_GLOBAL)
-      cg_line(g, "    || %s != LOOM_OK", check_call(g, lp, o));
+      vec_push(g->arena, &checks, (void *)check_call(g, lp, o));
   }
-  cg_line(g, "   )");
+  cg_line(g, "static const char loom_loop[] = \"%s at %s:%u\";", lp->kernel,
+          g->prog->file, lp->loc.line);
+  for (int i = 0; i < checks.len; i++)
+    cg_line(g, "%s%s != LOOM_OK%s", i ? "    " : "if (", (const char *)checks.items[i],
+            i + 1 < checks.len ? " ||" : ")");
   cg_line(g, "  return;");
 }
 

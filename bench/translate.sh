@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# loomc's translation time on a file, against clang parsing the same file
+# (-fsyntax-only, same include paths): the floor loomc's libclang parse
+# cannot go below.  Prints the best of N runs of each and their ratio.
+#
+#   bench/translate.sh LOOMC INPUT.c [clang args...]      (N: BENCH_REPEAT, 10)
+set -eu
+loomc=$1 input=$2
+shift 2
+n=${BENCH_REPEAT:-10}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+best() { # command... -> best wall time in ms over n runs
+  local b="" t0 t1 ms
+  for _ in $(seq "$n"); do
+    t0=$(date +%s%N)
+    "$@" >/dev/null 2>&1 || { echo "bench: command failed: $*" >&2; exit 1; }
+    t1=$(date +%s%N)
+    ms=$(( (t1 - t0) / 1000 ))
+    if [ -z "$b" ] || [ "$ms" -lt "$b" ]; then b=$ms; fi
+  done
+  echo "$b"
+}
+
+clang_bin=$(command -v clang-14 || command -v clang)
+t_loomc=$(best "$loomc" "$@" "$input" -o "$tmp/out.c")
+t_clang=$(best "$clang_bin" -fsyntax-only -Wno-unknown-pragmas -I"$root/runtime/include" "$@" "$input")
+awk -v l="$t_loomc" -v c="$t_clang" -v f="$input" 'BEGIN {
+  printf "translate %s: loomc %.1f ms, clang -fsyntax-only %.1f ms\n", f, l / 1000, c / 1000
+  printf "RATIO loomc/clang-parse = %.2f\n", l / c
+}'
