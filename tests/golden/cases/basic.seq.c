@@ -14,10 +14,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
                               double *sum)
 {
   static const char loom_loop[] = "scale at basic.c:16";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK
-      || loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK
-      || loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK
-     )
+  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
+      loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
   const int loom_n = loom__set_size(cells);
   double *const loom_d_x = (double *)loom__dat_values(x);
@@ -26,7 +25,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 16 "basic.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);
-#line 30 "basic.seq.c"
+#line 29 "basic.seq.c"
   }
   *sum = loom_g_sum;
 }

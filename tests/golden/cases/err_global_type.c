@@ -1,0 +1,18 @@
+/* Error: a global argument that is a pointer, not an arithmetic variable or
+ * a fixed-size array. */
+#include <loom.h>
+#include <stdlib.h>
+
+static void total(const double *v, double *sum) { *sum += *v; }
+
+int main(int argc, char **argv) {
+  double data[4] = {1, 2, 3, 4};
+  double *sum = calloc(1, sizeof *sum);
+  loom_init(&argc, &argv);
+  loom_set cells = loom_decl_set(4, "cells");
+  loom_dat v = loom_decl_dat(cells, 1, double, data, "v");
+#pragma loom par_loop(total) over(cells) args(read: v, inc: sum)
+  loom_exit();
+  free(sum);
+  return 0;
+}

@@ -1,0 +1,18 @@
+/* Error: the kernel is declared inside main, not at file scope. */
+#include <loom.h>
+
+
+
+int main(int argc, char **argv) {
+  double data[4] = {1, 2, 3, 4};
+  void copy(const double *x, double *y);
+  loom_init(&argc, &argv);
+  loom_set cells = loom_decl_set(4, "cells");
+  loom_dat x = loom_decl_dat(cells, 1, double, data, "x");
+  loom_dat y = loom_decl_temp(cells, 1, double, "y");
+#pragma loom par_loop(copy) over(cells) args(read: x, write: y)
+  loom_exit();
+  return 0;
+}
+
+void copy(const double *x, double *y) { y[0] = x[0]; }

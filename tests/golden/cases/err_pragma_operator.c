@@ -1,0 +1,19 @@
+/* Error: a loom directive written with the _Pragma operator inside a macro,
+ * where loomc cannot see it after expansion. */
+#include <loom.h>
+
+static void copy(const double *x, double *y) { y[0] = x[0]; }
+
+#define COPY_X_TO_Y \
+  _Pragma("loom par_loop(copy) over(cells) args(read: x, write: y)")
+
+int main(int argc, char **argv) {
+  double data[4] = {1, 2, 3, 4};
+  loom_init(&argc, &argv);
+  loom_set cells = loom_decl_set(4, "cells");
+  loom_dat x = loom_decl_dat(cells, 1, double, data, "x");
+  loom_dat y = loom_decl_temp(cells, 1, double, "y");
+  COPY_X_TO_Y
+  loom_exit();
+  return 0;
+}
