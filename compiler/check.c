@@ -85,9 +85,13 @@ static int check_param(checker *c, loop_arg *a, CXCursor param) {
           ? arena_printf(c->arena, "a pointer to pointers to %s", want->c_name)
           : arena_printf(c->arena, "a pointer to %s", want->c_name);
   CXType t = clang_getCanonicalType(clang_getCursorType(param));
-  if (t.kind != CXType_Pointer)
+  int array = t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+              t.kind == CXType_VariableArray;
+  if (t.kind != CXType_Pointer && !array)
     return param_mismatch(c, a, param, expect);
-  CXType pointee = clang_getPointeeType(t);
+  /* a parameter declared as an array is a pointer to its elements */
+  CXType pointee = array ? clang_getArrayElementType(clang_getCursorType(param))
+                         : clang_getPointeeType(t);
   CXType elem = pointee;
   if (a->kind == ARG_MAPPED_ALL) {
     if (pointee.kind != CXType_Pointer)
@@ -101,7 +105,8 @@ static int check_param(checker *c, loop_arg *a, CXCursor param) {
   if (declared.kind != CXType_Pointer)
     declared = t;
   a->param_name = frontend_spelling(c->fe, param);
-  a->param_pointee = frontend_type_spelling(c->fe, clang_getPointeeType(declared));
+  a->param_pointee = frontend_type_spelling(
+      c->fe, array ? pointee : clang_getPointeeType(declared));
   return check_const(c, a, param, elem);
 }
 

@@ -42,6 +42,7 @@ typedef struct obj {
   int dim;               /* map arity; dat dim; global: array length or 1 */
   const elem_type *type; /* dat, global */
   int is_array;          /* global declared as an array */
+  int is_const;          /* global declared const */
   int is_temp;           /* dat declared with loom_decl_temp */
 } obj;
 

@@ -16,6 +16,8 @@
  * Any error stops the pipeline before the output is written, and removes an
  * output left by an earlier run: a failed translation leaves no file.
  */
+#include <string.h>
+
 #include "check.h"
 #include "codegen.h"
 #include "frontend.h"
@@ -39,7 +41,8 @@ static int translate(const options *opt, arena *a) {
     check_kernels(&fe, &st, &prog, a);
   }
   if (diag_error_count() == 0)
-    codegen(&prog, backend_for(opt->target), opt->output, &out, a);
+    codegen(&prog, backend_for(opt->target),
+            strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, &out, a);
   if (diag_error_count() == 0)
     output_write(opt->output, &out);
   if (diag_error_count() != 0)

@@ -134,8 +134,12 @@ static ptok make_ptok(const lexer *lx, unsigned i) {
   return p;
 }
 
+static int is_comment(const lexer *lx, unsigned i) {
+  return clang_getTokenKind(lx->toks[i]) == CXToken_Comment;
+}
+
 /* Records the directive whose '#' is token i; returns the index of the
- * first token after it. */
+ * first token after it.  Comments inside the directive are dropped. */
 static unsigned take_directive(lexer *lx, unsigned i) {
   unsigned start = tok_offset(lx, i);
   unsigned end = directive_end(lx->prog->text, (unsigned)lx->prog->len, start);
@@ -144,15 +148,15 @@ static unsigned take_directive(lexer *lx, unsigned i) {
   d->start = start;
   d->end = end;
   d->end_loc = offset_loc(lx, end);
-  unsigned j = i + 3, n = 0;
-  while (j + n < lx->ntoks && tok_offset(lx, j + n) < end)
-    n++;
+  unsigned j = i + 3, n = 0, last = j;
+  while (last < lx->ntoks && tok_offset(lx, last) < end)
+    n += !is_comment(lx, last++);
   d->toks = arena_alloc(lx->arena, sizeof *d->toks * (n ? n : 1));
-  for (unsigned k = 0; k < n; k++)
-    d->toks[k] = make_ptok(lx, j + k);
-  d->ntoks = (int)n;
+  for (unsigned k = j; k < last; k++)
+    if (!is_comment(lx, k))
+      d->toks[d->ntoks++] = make_ptok(lx, k);
   vec_push(lx->arena, &lx->prog->directives, d);
-  return j + n;
+  return last;
 }
 
 /* `_Pragma("loom ...")`: a loom directive out of reach of the token scan
@@ -184,7 +188,7 @@ static void error_macro_pragma(const lexer *lx, unsigned i, int via_Pragma) {
          "'_Pragma(\"loom ...\")' is not supported: write the loom directive "
          "as a '#pragma loom' line of its own, outside any macro");
   else
-    diag(DIAG_ERROR, t.loc, (unsigned)strlen(t.text),
+    diag(DIAG_ERROR, t.loc, 1,
          "'#pragma loom' inside a macro definition is not supported: write "
          "the directive as a line of its own, outside any macro");
 }
@@ -208,7 +212,7 @@ static unsigned scan_token(lexer *lx, unsigned i) {
   if (is_loom_Pragma(lx, i))
     error_macro_pragma(lx, i, 1);
   else if (lx->define_end && tok_is(lx, i, "pragma") && tok_is(lx, i + 1, "loom"))
-    error_macro_pragma(lx, i, 0);
+    error_macro_pragma(lx, i > 0 && tok_is(lx, i - 1, "#") ? i - 1 : i, 0);
   return i + 1;
 }
 

@@ -85,10 +85,15 @@ static void parse_subscript(parser *p, loop_arg *arg) {
     arg->slot = -1;
   } else if (!p->failed && slot && slot->kind == PT_NUMBER &&
              strspn(slot->text, "0123456789") == strlen(slot->text)) {
+    if (strlen(slot->text) > 6) {
+      p->failed = 1;
+      diag(DIAG_ERROR, slot->loc, (unsigned)strlen(slot->text),
+           "map slot %s is too large: a map has at most 1000000 slots",
+           slot->text);
+      return;
+    }
     arg->kind = ARG_MAPPED;
     arg->slot = atoi(slot->text);
-    if (strlen(slot->text) > 6)
-      arg->slot = 1000000;
   } else {
     fail(p, "expected ", "a map slot (a decimal integer or '*')");
     return;
@@ -139,11 +144,23 @@ static void parse_arg(parser *p, access_mode mode, srcloc mode_loc) {
   vec_push(p->arena, &p->args, arg);
 }
 
+static int is_label_at(const parser *p, int k) {
+  const ptok *t = peek_at(p, k);
+  return t && t->kind == PT_IDENT && is(peek_at(p, k + 1), ":");
+}
+
 /* An optional `MODE:` label; updates *mode. */
 static void parse_mode_label(parser *p, access_mode *mode, srcloc *mode_loc) {
-  const ptok *t = peek(p), *colon = peek_at(p, 1);
-  if (!t || t->kind != PT_IDENT || !is(colon, ":"))
+  const ptok *t = peek(p);
+  if (!is_label_at(p, 0))
     return;
+  if (is_label_at(p, 2)) {
+    p->failed = 1;
+    diag(DIAG_ERROR, peek_at(p, 2)->loc, (unsigned)strlen(peek_at(p, 2)->text),
+         "mode label '%s:' follows '%s:' with no argument between them",
+         peek_at(p, 2)->text, t->text);
+    return;
+  }
   access_mode m = mode_of(t->text);
   if (m == MODE_NONE) {
     p->failed = 1;

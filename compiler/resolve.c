@@ -18,6 +18,8 @@ typedef struct resolver {
   loop *lp;
   srcloc use;       /* where the name being resolved is used */
   unsigned use_len;
+  CXCursor decl_var; /* the declaration being read */
+  int decl_is_macro; /* ... through the loom_decl_dat/temp macros */
 } resolver;
 
 /* ---- element types ------------------------------------------------------ */
@@ -109,27 +111,56 @@ static const char *const decl_macro[] = {"loom_decl_set", "loom_decl_map",
                                          "loom_decl_dat"};
 static const int decl_nargs[] = {2, 5, 6};
 
-static srcloc arg_loc(const frontend *fe, CXCursor call, unsigned i) {
-  return frontend_cursor_loc(fe, clang_Cursor_getArgument(call, i));
+/* Where argument i of a declaration call is written.  loom_decl_dat and
+ * loom_decl_temp are macros, whose arguments clang locates at the macro
+ * name: the macro's own argument list is found in the tokens instead.
+ * Call arguments 2 and 3 (type code, size) both come from the macro's
+ * `type`, and 4 (data) from its fourth argument. */
+static srcloc arg_loc(const resolver *r, CXCursor call, unsigned i) {
+  srcloc at = frontend_cursor_loc(r->fe, clang_Cursor_getArgument(call, i));
+  if (!r->decl_is_macro)
+    return at;
+  static const unsigned macro_arg[] = {0, 1, 2, 2, 3, 4};
+  unsigned want = i < 6 ? macro_arg[i] : 0, arg = 0;
+  int depth = 0;
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(r->fe->tu, clang_getCursorExtent(r->decl_var), &toks, &n);
+  for (unsigned k = 0; k < n; k++) {
+    CXString sp = clang_getTokenSpelling(r->fe->tu, toks[k]);
+    const char *t = clang_getCString(sp);
+    if (depth == 1 && arg == want && !(t[0] == ',' || t[0] == ')') &&
+        at.offset <= frontend_offset(clang_getTokenLocation(r->fe->tu, toks[k]))) {
+      at = frontend_loc(r->fe, clang_getTokenLocation(r->fe->tu, toks[k]));
+      clang_disposeString(sp);
+      break;
+    }
+    depth += (t[0] == '(') - (t[0] == ')');
+    arg += depth == 1 && t[0] == ',';
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(r->fe->tu, toks, n);
+  return at;
 }
 
 /* An integer constant argument (dim, arity), or -1 after a diagnostic. */
 static int const_int_arg(resolver *r, CXCursor call, unsigned i,
                          const char *what, const char *name) {
-  CXCursor arg = clang_Cursor_getArgument(call, i);
+  CXCursor arg = strip_expr(clang_Cursor_getArgument(call, i));
   CXEvalResult ev = clang_Cursor_Evaluate(arg);
   int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
   long long v = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
   if (ev)
     clang_EvalResult_dispose(ev);
   if (!ok) {
-    diag(DIAG_ERROR, arg_loc(r->fe, call, i), 0,
-         "the %s of '%s' must be an integer constant expression: loomc reads "
-         "it at compile time", what, name);
+    diag(DIAG_ERROR, arg_loc(r, call, i), 0,
+         "the %s of '%s' must be an integer constant expression (a literal, "
+         "a macro, an enumerator or a const variable with a constant "
+         "initialiser): loomc reads it at compile time", what, name);
     return -1;
   }
   if (v < 1 || v > 1000000) {
-    diag(DIAG_ERROR, arg_loc(r->fe, call, i), 0,
+    diag(DIAG_ERROR, arg_loc(r, call, i), 0,
          "the %s of '%s' is %lld; it must be between 1 and 1000000", what, name,
          v);
     return -1;
@@ -149,7 +180,7 @@ static obj *set_arg(resolver *r, CXCursor call, unsigned i, const char *name) {
   if (o && o->kind == OBJ_SET)
     return o;
   if (!s || (o && o->kind != OBJ_SET) || !s->obj_failed)
-    diag(DIAG_ERROR, arg_loc(r->fe, call, i), 0,
+    diag(DIAG_ERROR, arg_loc(r, call, i), 0,
          "argument %u of the declaration of '%s' must name a loom_set "
          "variable declared with loom_decl_set", i + 1, name);
   return NULL;
@@ -184,10 +215,12 @@ static int read_dat(resolver *r, CXCursor call, CXCursor var, obj *o) {
   CXType data = clang_getCursorType(strip_expr(clang_Cursor_getArgument(call, 4)));
   o->type = elem_type_of(clang_getPointeeType(clang_getCanonicalType(data)));
   if (!o->type) {
-    diag(DIAG_ERROR, arg_loc(r->fe, call, 2), 0,
+    const char *t = frontend_type_spelling(r->fe, clang_getPointeeType(data));
+    if (strncmp(t, "const ", 6) == 0) /* from the macro's cast */
+      t += 6;
+    diag(DIAG_ERROR, arg_loc(r, call, 2), 0,
          "dat '%s' has element type '%s': a dat holds double, float, or "
-         "another arithmetic C type", o->name,
-         frontend_type_spelling(r->fe, clang_getPointeeType(data)));
+         "another arithmetic C type", o->name, t);
     return -1;
   }
   o->is_temp = is_temp_decl(r->fe, var);
@@ -217,6 +250,8 @@ static obj *build_handle(resolver *r, sym *s, int kind) {
     return NULL;
   }
   int rc = 0;
+  r->decl_var = s->cursor;
+  r->decl_is_macro = kind == OBJ_DAT;
   if (kind == OBJ_MAP)
     rc = read_map(r, call, o);
   else if (kind == OBJ_DAT)
@@ -226,9 +261,17 @@ static obj *build_handle(resolver *r, sym *s, int kind) {
 
 /* ---- globals -------------------------------------------------------------- */
 
+static obj *global_error(resolver *r, const obj *o, const char *why) {
+  diag(DIAG_ERROR, r->use, r->use_len, "'%s' cannot be a global argument: %s",
+       o->name, why);
+  diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", o->name);
+  return NULL;
+}
+
 static obj *build_global(resolver *r, sym *s) {
   obj *o = new_obj(r, s, OBJ_GLOBAL);
-  CXType t = clang_getCanonicalType(clang_getCursorType(s->cursor));
+  CXType declared = clang_getCursorType(s->cursor);
+  CXType t = clang_getCanonicalType(declared);
   if (t.kind == CXType_ConstantArray) {
     o->is_array = 1;
     o->dim = (int)clang_getArraySize(t);
@@ -237,13 +280,17 @@ static obj *build_global(resolver *r, sym *s) {
     o->dim = 1;
   }
   o->type = elem_type_of(t);
-  if (o->type && o->dim >= 1)
-    return o;
-  diag(DIAG_ERROR, o->loc, 0,
-       "'%s' has type '%s': a global argument must be a variable of an "
-       "arithmetic type, or a fixed-size one-dimensional array of one",
-       o->name, frontend_type_spelling(r->fe, clang_getCursorType(s->cursor)));
-  return NULL;
+  o->is_const = clang_isConstQualifiedType(t);
+  if (!o->type || o->dim < 1)
+    return global_error(r, o, arena_printf(r->arena,
+        "its type is '%s'; a global is a variable of an arithmetic type, or "
+        "a fixed-size one-dimensional array of one",
+        frontend_type_spelling(r->fe, declared)));
+  if (clang_isVolatileQualifiedType(t))
+    return global_error(r, o, "it is volatile");
+  if (clang_Cursor_getStorageClass(s->cursor) == CX_SC_Register)
+    return global_error(r, o, "it is a register variable, which has no address");
+  return o;
 }
 
 static obj *obj_of_sym(resolver *r, sym *s) {
@@ -344,6 +391,20 @@ static int bind_name(resolver *r, loop_arg *a) {
   }
   if (a->obj->kind == OBJ_GLOBAL) {
     a->kind = ARG_GLOBAL;
+    for (const loop_arg *b = r->lp->args; b < a; b++)
+      if (b->obj == a->obj) {
+        diag(DIAG_ERROR, a->loc, a->len,
+             "global '%s' is passed twice to this par_loop: pass it once",
+             a->name);
+        return -1;
+      }
+    if (a->obj->is_const && a->mode != MODE_READ) {
+      diag(DIAG_ERROR, a->loc, a->len,
+           "global '%s' is const, so it cannot be '%s'", a->name,
+           mode_name(a->mode));
+      note_decl(a->obj);
+      return -1;
+    }
     if (a->mode == MODE_WRITE || a->mode == MODE_RW) {
       diag(DIAG_ERROR, a->loc, a->len,
            "global '%s' cannot be '%s': a global argument is read, or reduced "
@@ -431,7 +492,7 @@ static int resolve_loop(resolver *r) {
 void resolve(const frontend *fe, const symtab *st, program *prog, arena *a) {
   vec ok = {0};
   for (int i = 0; i < prog->loops.len; i++) {
-    resolver r = {fe, st, a, prog->loops.items[i], {0}, 0};
+    resolver r = {fe, st, a, prog->loops.items[i], {0}, 0, clang_getNullCursor(), 0};
     if (resolve_loop(&r) == 0)
       vec_push(a, &ok, r.lp);
   }
