@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "cursor.h"
 #include "resolve.h"
 
 typedef struct checker {
@@ -112,19 +113,6 @@ static int check_param(checker *c, loop_arg *a, CXCursor param) {
 
 /* ---- writes to file-scope variables ---------------------------------------- */
 
-static enum CXChildVisitResult take_first(CXCursor c, CXCursor parent,
-                                          CXClientData data) {
-  (void)parent;
-  *(CXCursor *)data = c;
-  return CXChildVisit_Break;
-}
-
-static CXCursor first_child(CXCursor c) {
-  CXCursor child = clang_getNullCursor();
-  clang_visitChildren(c, take_first, &child);
-  return child;
-}
-
 /* The spelling of the first token at or after offset `from` in c's extent
  * (an operator), copied to buf. */
 static void operator_after(const checker *c, CXCursor e, unsigned from,
@@ -148,7 +136,7 @@ static void operator_after(const checker *c, CXCursor e, unsigned from,
 /* The expression an assignment-like cursor writes, or a null cursor. */
 static CXCursor written_expr(const checker *c, CXCursor e) {
   enum CXCursorKind k = clang_getCursorKind(e);
-  CXCursor lhs = first_child(e);
+  CXCursor lhs = cursor_first_child(e);
   char op[8];
   if (k == CXCursor_CompoundAssignOperator)
     return lhs;
@@ -172,13 +160,13 @@ static CXCursor written_expr(const checker *c, CXCursor e) {
 /* The variable at the root of an lvalue (x, x[i], x.f, (x)), or null. */
 static CXCursor root_variable(CXCursor e) {
   for (;;) {
-    e = strip_expr(e);
+    e = cursor_strip_expr(e);
     enum CXCursorKind k = clang_getCursorKind(e);
     if (k == CXCursor_DeclRefExpr)
       return clang_getCursorReferenced(e);
     if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
       return clang_getNullCursor();
-    e = first_child(e);
+    e = cursor_first_child(e);
   }
 }
 

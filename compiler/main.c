@@ -7,7 +7,7 @@
  *   frontend     libclang parses the file         frontend.c
  *   pragma_lex   '#pragma loom' directives found  pragma_lex.c
  *   pragma_parse clauses parsed into loops        pragma_parse.c
- *   symtab       declarations and their scopes    symtab.c
+ *   symtab       declarations and their scopes    symtab.c (AST helpers: cursor.c)
  *   resolve      loop names bound to objects      resolve.c
  *   check        kernels checked against loops    check.c
  *   codegen      output C (shared walk + target)  codegen.c, target_*.c

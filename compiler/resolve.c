@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "cursor.h"
+
 typedef struct resolver {
   const frontend *fe;
   const symtab *st;
@@ -52,38 +54,14 @@ const elem_type *elem_type_of(CXType t) {
   return NULL;
 }
 
-/* ---- cursors -------------------------------------------------------------- */
-
-static enum CXChildVisitResult take_last_child(CXCursor c, CXCursor parent,
-                                               CXClientData data) {
-  (void)parent;
-  *(CXCursor *)data = c;
-  return CXChildVisit_Continue;
-}
-
-static CXCursor last_child(CXCursor c) {
-  CXCursor child = clang_getNullCursor();
-  clang_visitChildren(c, take_last_child, &child);
-  return child;
-}
-
-CXCursor strip_expr(CXCursor c) {
-  while (clang_getCursorKind(c) == CXCursor_UnexposedExpr ||
-         clang_getCursorKind(c) == CXCursor_ParenExpr) {
-    CXCursor child = last_child(c);
-    if (clang_Cursor_isNull(child))
-      break;
-    c = child;
-  }
-  return c;
-}
+/* ---- declarations ---------------------------------------------------- */
 
 /* The call initialising a variable declaration, or a null cursor. */
 static CXCursor init_call(CXCursor var) {
-  CXCursor init = last_child(var);
+  CXCursor init = cursor_last_child(var);
   if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)))
     return clang_getNullCursor();
-  init = strip_expr(init);
+  init = cursor_strip_expr(init);
   return clang_getCursorKind(init) == CXCursor_CallExpr ? init
                                                         : clang_getNullCursor();
 }
@@ -146,7 +124,7 @@ static srcloc arg_loc(const resolver *r, CXCursor call, unsigned i) {
 /* An integer constant argument (dim, arity), or -1 after a diagnostic. */
 static int const_int_arg(resolver *r, CXCursor call, unsigned i,
                          const char *what, const char *name) {
-  CXCursor arg = strip_expr(clang_Cursor_getArgument(call, i));
+  CXCursor arg = cursor_strip_expr(clang_Cursor_getArgument(call, i));
   CXEvalResult ev = clang_Cursor_Evaluate(arg);
   int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
   long long v = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
@@ -172,7 +150,7 @@ static obj *obj_of_sym(resolver *r, sym *s);
 
 /* The set named by argument i of a declaration call, or NULL. */
 static obj *set_arg(resolver *r, CXCursor call, unsigned i, const char *name) {
-  CXCursor arg = strip_expr(clang_Cursor_getArgument(call, i));
+  CXCursor arg = cursor_strip_expr(clang_Cursor_getArgument(call, i));
   sym *s = NULL;
   if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr)
     s = symtab_of_cursor(r->st, clang_getCursorReferenced(arg));
@@ -212,7 +190,7 @@ static int read_dat(resolver *r, CXCursor call, CXCursor var, obj *o) {
   o->dim = o->set ? const_int_arg(r, call, 1, "dim", o->name) : -1;
   if (o->dim < 1)
     return -1;
-  CXType data = clang_getCursorType(strip_expr(clang_Cursor_getArgument(call, 4)));
+  CXType data = clang_getCursorType(cursor_strip_expr(clang_Cursor_getArgument(call, 4)));
   o->type = elem_type_of(clang_getPointeeType(clang_getCanonicalType(data)));
   if (!o->type) {
     const char *t = frontend_type_spelling(r->fe, clang_getPointeeType(data));

@@ -20,7 +20,4 @@ void resolve(const frontend *fe, const symtab *st, program *prog, arena *a);
  * not an arithmetic type loom supports. */
 const elem_type *elem_type_of(CXType t);
 
-/* Strips parentheses and implicit conversions from an expression cursor. */
-CXCursor strip_expr(CXCursor c);
-
 #endif
