@@ -73,6 +73,8 @@ srcloc frontend_loc(const frontend *fe, CXSourceLocation l) {
     s.file = fe->path;
   else
     s.file = take_string(fe->arena, clang_getFileName(f));
+  while (s.file[0] == '.' && s.file[1] == '/')
+    s.file += 2; /* "./x.h", as clang names a file found beside the input */
   return s;
 }
 

@@ -97,14 +97,21 @@ static int tok_is(const lexer *lx, unsigned i, const char *s) {
   return eq;
 }
 
-static int in_skipped_range(const lexer *lx, unsigned off) {
-  for (unsigned i = 0; lx->skipped && i < lx->skipped->count; i++) {
-    CXSourceRange r = lx->skipped->ranges[i];
-    if (off >= frontend_offset(clang_getRangeStart(r)) &&
-        off < frontend_offset(clang_getRangeEnd(r)))
+static int in_ranges(const CXSourceRangeList *r, unsigned off) {
+  for (unsigned i = 0; r && i < r->count; i++)
+    if (off >= frontend_offset(clang_getRangeStart(r->ranges[i])) &&
+        off < frontend_offset(clang_getRangeEnd(r->ranges[i])))
       return 1;
-  }
   return 0;
+}
+
+static int in_skipped_range(const lexer *lx, unsigned off) {
+  return in_ranges(lx->skipped, off);
+}
+
+static int is_ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9');
 }
 
 static srcloc offset_loc(const lexer *lx, unsigned off) {
@@ -174,9 +181,7 @@ static int is_loom_Pragma(const lexer *lx, unsigned i) {
     s++;
   while (*s == ' ' || *s == '\t')
     s++;
-  int yes = strncmp(s, "loom", 4) == 0 &&
-            !((s[4] >= 'a' && s[4] <= 'z') || s[4] == '_' ||
-              (s[4] >= '0' && s[4] <= '9'));
+  int yes = strncmp(s, "loom", 4) == 0 && !is_ident_char(s[4]);
   clang_disposeString(sp);
   return yes;
 }
@@ -216,6 +221,57 @@ static unsigned scan_token(lexer *lx, unsigned i) {
   return i + 1;
 }
 
+/* ---- directives in included files ---------------------------------------- */
+
+/* The offset of the first `#pragma loom` line of text at or after `from`,
+ * or len. */
+static unsigned find_loom_line(const char *t, unsigned len, unsigned from) {
+  for (unsigned i = from; i < len; i++) {
+    if (t[i] != '#' || !starts_line(t, i))
+      continue;
+    unsigned j = i + 1;
+    while (j < len && (t[j] == ' ' || t[j] == '\t'))
+      j++;
+    if (len - j < 6 || strncmp(t + j, "pragma", 6) != 0)
+      continue;
+    j += 6;
+    unsigned k = j;
+    while (k < len && (t[k] == ' ' || t[k] == '\t'))
+      k++;
+    if (k > j && len - k >= 4 && strncmp(t + k, "loom", 4) == 0 &&
+        (k + 4 == len || !is_ident_char(t[k + 4])))
+      return i;
+  }
+  return len;
+}
+
+
+/* Reports the first loom directive of an included (non-system) file:
+ * loomc translates the main file only, and a loop that silently stayed a
+ * pragma would never run. */
+static void visit_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
+                            CXClientData data) {
+  const frontend *fe = data;
+  if (depth == 0 || clang_Location_isInSystemHeader(stack[0]))
+    return;
+  size_t len = 0;
+  const char *t = clang_getFileContents(fe->tu, f, &len);
+  if (!t)
+    return;
+  CXSourceRangeList *skipped = clang_getSkippedRanges(fe->tu, f);
+  for (unsigned at = find_loom_line(t, (unsigned)len, 0); at < len;
+       at = find_loom_line(t, (unsigned)len, at + 1)) {
+    if (in_ranges(skipped, at))
+      continue;
+    diag(DIAG_ERROR, frontend_loc(fe, clang_getLocationForOffset(fe->tu, f, at)), 1,
+         "'#pragma loom' in an included file is not translated: loomc "
+         "translates the directives of the main file only");
+    diag(DIAG_NOTE, frontend_loc(fe, stack[0]), 0, "included from here");
+    break;
+  }
+  clang_disposeSourceRangeList(skipped);
+}
+
 void pragma_lex(const frontend *fe, program *prog, arena *a) {
   lexer lx = {fe, prog, a, NULL, 0, NULL, 0};
   CXSourceRange all = clang_getRange(
@@ -227,4 +283,5 @@ void pragma_lex(const frontend *fe, program *prog, arena *a) {
     i = scan_token(&lx, i);
   clang_disposeSourceRangeList(lx.skipped);
   clang_disposeTokens(fe->tu, lx.toks, lx.ntoks);
+  clang_getInclusions(fe->tu, visit_inclusion, (CXClientData)fe);
 }

@@ -6,6 +6,7 @@
 #                these bytes, and they must compile with -Wall -Wextra -Werror;
 #   NAME.err     the expected diagnostics (stderr); without NAME.seq.c,
 #                loomc must exit 1 and leave no output file.
+# A header NAME.h beside the case is copied with it.
 # Arguments for loomc may be given in NAME.args (one line).
 #
 #   tests/golden/run.sh [LOOMC]          run all cases
@@ -26,6 +27,7 @@ check_case() {
   dir=$scratch/$name
   mkdir -p "$dir"
   cp "$src" "$dir/"
+  [ -f "$here/cases/$name.h" ] && cp "$here/cases/$name.h" "$dir/"
   args=""
   [ -f "$here/cases/$name.args" ] && args=$(cat "$here/cases/$name.args")
   # shellcheck disable=SC2086
