@@ -12,6 +12,7 @@
  *   check        kernels checked against loops    check.c
  *   codegen      output C (shared walk + target)  codegen.c, target_*.c
  *   output       written atomically               output.c
+ *   depfile      with -MD: the files read, for make depfile.c
  *
  * Any error stops the pipeline before the output is written, and removes an
  * output left by an earlier run: a failed translation leaves no file.
@@ -20,6 +21,7 @@
 
 #include "check.h"
 #include "codegen.h"
+#include "depfile.h"
 #include "frontend.h"
 #include "output.h"
 #include "pragma_lex.h"
@@ -45,6 +47,8 @@ static int translate(const options *opt, arena *a) {
             strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, &out, a);
   if (diag_error_count() == 0)
     output_write(opt->output, &out);
+  if (diag_error_count() == 0 && opt->deps)
+    depfile_write(&fe, opt);
   if (diag_error_count() != 0)
     output_remove_stale(opt->output);
   sb_free(&out);

@@ -29,6 +29,11 @@ static const char usage_text[] =
     "  -I DIR            add DIR to the include search path\n"
     "  -D NAME[=VALUE]   define a macro\n"
     "  -U NAME           undefine a macro\n"
+    "  -MD               also write the files the input depends on, as a\n"
+    "                    make rule (default file: OUTPUT with suffix .d)\n"
+    "  -MMD              like -MD, without system headers\n"
+    "  -MF FILE          write that rule to FILE\n"
+    "  -MT TARGET        the rule's target (default: OUTPUT)\n"
     "  --                pass the remaining arguments to clang\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
@@ -84,6 +89,16 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
     o->output = argv[++*i];
     return OPT_RUN;
   }
+  if (strcmp(arg, "-MD") == 0 || strcmp(arg, "-MMD") == 0) {
+    o->deps = arg[2] == 'M' ? 2 : 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "-MF") == 0 || strcmp(arg, "-MT") == 0) {
+    if (*i + 1 >= argc)
+      return usage_error("option '%s' needs an argument", arg);
+    *(arg[2] == 'F' ? &o->dep_file : &o->dep_target) = argv[++*i];
+    return OPT_RUN;
+  }
   if (strncmp(arg, "--target=", 9) == 0) {
     o->target = arg + 9;
     return check_target(o->target);
@@ -92,6 +107,13 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
       strncmp(arg, "-U", 2) == 0)
     return take_preprocessor_opt(argc, argv, i, o, a);
   return usage_error("unknown option '%s'", arg);
+}
+
+/* OUTPUT with its suffix replaced by .d, as gcc names -MD's file. */
+static const char *default_dep_file(const char *out, arena *a) {
+  const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+  size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - out) : strlen(out);
+  return arena_printf(a, "%.*s.d", (int)n, out);
 }
 
 int options_parse(int argc, char **argv, options *o, arena *a) {
@@ -118,5 +140,11 @@ int options_parse(int argc, char **argv, options *o, arena *a) {
     return usage_error("%s", "no input file");
   if (!o->output)
     return usage_error("%s", "no output file: use -o OUTPUT.c");
+  if (o->deps && !o->dep_file && strcmp(o->output, "-") == 0)
+    return usage_error("%s", "-MD with '-o -' needs -MF FILE");
+  if (o->deps && !o->dep_file)
+    o->dep_file = default_dep_file(o->output, a);
+  if (!o->dep_target)
+    o->dep_target = o->output;
   return OPT_RUN;
 }

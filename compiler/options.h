@@ -11,6 +11,9 @@ typedef struct options {
   const char *output; /* -o FILE ("-" for stdout) */
   const char *target; /* "seq" */
   vec clang_args;     /* const char*: -I, -D, -U and everything after -- */
+  int deps;           /* -MD (1) or -MMD (2, without system headers) */
+  const char *dep_file;   /* -MF FILE */
+  const char *dep_target; /* -MT TARGET */
   /* For tools that translate a buffer instead of a file (fuzzing, tests):
    * when set, the main file's contents are taken from here. */
   const char *input_text;

@@ -252,7 +252,8 @@ static unsigned find_loom_line(const char *t, unsigned len, unsigned from) {
 static void visit_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
                             CXClientData data) {
   const frontend *fe = data;
-  if (depth == 0 || clang_Location_isInSystemHeader(stack[0]))
+  if (depth == 0 || clang_Location_isInSystemHeader(
+                        clang_getLocationForOffset(fe->tu, f, 0)))
     return;
   size_t len = 0;
   const char *t = clang_getFileContents(fe->tu, f, &len);

@@ -59,6 +59,18 @@ if ls "$tmp" | grep -q '\.tmp\.'; then bad "a temporary file was left"; else ok;
 expect_exit 1 "cannot create a temporary file for '$tmp/no/such/dir/x.c'" -- \
   -I "$root/samples/airfoil" "$sample" -o "$tmp/no/such/dir/x.c"
 
+# -MD / -MMD: the headers the translation read, as a make rule.
+expect_exit 0 "" -- -MMD -I "$root/samples/airfoil" "$sample" -o "$tmp/dep.c"
+if grep -q "^$tmp/dep.c: $sample" "$tmp/dep.d" && grep -q "airfoil_kernels.h \\\\$" "$tmp/dep.d" &&
+   grep -q "^$root/samples/airfoil/airfoil_mesh.h:$\|^samples/airfoil/airfoil_mesh.h:$\|airfoil_mesh.h:$" "$tmp/dep.d" &&
+   ! grep -q "stdio.h" "$tmp/dep.d"; then ok; else bad "-MMD rule wrong"; cat "$tmp/dep.d"; fi
+expect_exit 0 "" -- -MD -MF "$tmp/custom.d" -MT objs/dep.o -I "$root/samples/airfoil" "$sample" -o "$tmp/dep.c"
+if grep -q "^objs/dep.o: " "$tmp/custom.d" && grep -q "/stdio.h" "$tmp/custom.d"; then ok; else bad "-MD -MF -MT rule wrong"; cat "$tmp/custom.d"; fi
+cp "$tmp/custom.d" "$tmp/custom1.d"
+expect_exit 0 "" -- -MD -MF "$tmp/custom.d" -MT objs/dep.o -I "$root/samples/airfoil" "$sample" -o "$tmp/dep.c"
+if cmp -s "$tmp/custom.d" "$tmp/custom1.d"; then ok; else bad "-MD output not deterministic"; fi
+expect_exit 2 "-MD with '-o -' needs -MF FILE" -- -MD "$sample" -o -
+
 # -o - writes to stdout.
 "$loomc" -I "$root/samples/airfoil" "$sample" -o - >"$tmp/stdout.c" 2>"$tmp/err"
 if grep -q "loom_loop_1_save_soln" "$tmp/stdout.c"; then ok; else bad "-o - wrote nothing"; fi
