@@ -67,9 +67,10 @@ $(MESHGEN): samples/airfoil/naca0012.c
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -O2 -Wall -Wextra -Werror -o $@ $< -lm
 
-$(AIRFOIL)/airfoil_seq.c: samples/airfoil/airfoil.c samples/airfoil/*.h $(LOOMC)
+$(AIRFOIL)/airfoil_seq.c: samples/airfoil/airfoil.c $(LOOMC)
 	@mkdir -p $(@D)
-	$(LOOMC) --target=seq -Isamples/airfoil $< -o $@
+	$(LOOMC) -MMD --target=seq -Isamples/airfoil $< -o $@
+-include $(AIRFOIL)/airfoil_seq.d
 
 $(AIRFOIL)/airfoil_seq: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
@@ -96,3 +97,6 @@ bench: all $(REFMESH)
 
 clean:
 	rm -rf $(BUILD)
+
+# Further rules (install, fuzzing, ...) live in mk/*.mk.
+include $(wildcard mk/*.mk)
