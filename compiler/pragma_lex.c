@@ -6,7 +6,11 @@
  * tokens, so a directive's extent comes from the file text: it runs from
  * its '#' to the first newline that is not escaped by a backslash and not
  * inside a comment.  The tokens of that extent after `loom` are the
- * directive's.
+ * directive's; comments are not.
+ *
+ * Included (non-system) files are scanned the same way, only to report
+ * their loom directives: loomc translates the main file, and a loop left a
+ * pragma in a header would silently never run.
  */
 #include "pragma_lex.h"
 
@@ -16,10 +20,16 @@ typedef struct lexer {
   const frontend *fe;
   program *prog;
   arena *arena;
+  CXFile file;      /* the file scanned */
+  const char *text; /* and its text */
+  unsigned len;
   CXToken *toks;
   unsigned ntoks;
   CXSourceRangeList *skipped;
   unsigned define_end; /* end of the #define directive we are in, or 0 */
+  CXSourceLocation included_from; /* for an included file */
+  int included;
+  int reported;     /* an included file's directive was reported */
 } lexer;
 
 static unsigned skip_block_comment(const char *t, unsigned len, unsigned i) {
@@ -69,11 +79,22 @@ unsigned directive_end(const char *t, unsigned len, unsigned i) {
   return i;
 }
 
-/* Whether only blanks precede offset on its physical line, and that line
- * does not continue the previous one. */
+/* Whether only blanks and block comments precede offset on its physical
+ * line (comments are white space to the preprocessor), and that line does
+ * not continue the previous one. */
 static int starts_line(const char *t, unsigned off) {
-  while (off > 0 && (t[off - 1] == ' ' || t[off - 1] == '\t'))
-    off--;
+  for (;;) {
+    while (off > 0 && (t[off - 1] == ' ' || t[off - 1] == '\t'))
+      off--;
+    if (off < 2 || t[off - 1] != '/' || t[off - 2] != '*')
+      break;
+    off -= 2; /* back over a comment ending here */
+    while (off >= 2 && !(t[off - 2] == '/' && t[off - 1] == '*'))
+      off--;
+    if (off < 2)
+      return 0;
+    off -= 2;
+  }
   if (off == 0)
     return 1;
   if (t[off - 1] != '\n')
@@ -116,7 +137,7 @@ static int is_ident_char(char c) {
 
 static srcloc offset_loc(const lexer *lx, unsigned off) {
   CXSourceLocation l =
-      clang_getLocationForOffset(lx->fe->tu, lx->fe->file, off);
+      clang_getLocationForOffset(lx->fe->tu, lx->file, off);
   return frontend_loc(lx->fe, l);
 }
 
@@ -147,15 +168,15 @@ static int is_comment(const lexer *lx, unsigned i) {
 
 /* Records the directive whose '#' is token i; returns the index of the
  * first token after it.  Comments inside the directive are dropped. */
-static unsigned take_directive(lexer *lx, unsigned i) {
+static unsigned take_directive(lexer *lx, unsigned i, unsigned j) {
   unsigned start = tok_offset(lx, i);
-  unsigned end = directive_end(lx->prog->text, (unsigned)lx->prog->len, start);
+  unsigned end = directive_end(lx->text, lx->len, start);
   directive *d = arena_alloc(lx->arena, sizeof *d);
   d->loc = offset_loc(lx, start);
   d->start = start;
   d->end = end;
   d->end_loc = offset_loc(lx, end);
-  unsigned j = i + 3, n = 0, last = j;
+  unsigned n = 0, last = j;
   while (last < lx->ntoks && tok_offset(lx, last) < end)
     n += !is_comment(lx, last++);
   d->toks = arena_alloc(lx->arena, sizeof *d->toks * (n ? n : 1));
@@ -198,91 +219,100 @@ static void error_macro_pragma(const lexer *lx, unsigned i, int via_Pragma) {
          "the directive as a line of its own, outside any macro");
 }
 
+/* The index of the first token after i that is not a comment. */
+static unsigned next_code(const lexer *lx, unsigned i) {
+  do
+    i++;
+  while (i < lx->ntoks && is_comment(lx, i));
+  return i;
+}
+
+static void report_included(lexer *lx, unsigned i) {
+  ptok t = make_ptok(lx, i);
+  diag(DIAG_ERROR, t.loc, 1,
+       "'#pragma loom' in an included file is not translated: loomc "
+       "translates the directives of the main file only");
+  diag(DIAG_NOTE, frontend_loc(lx->fe, lx->included_from), 0, "included from here");
+  lx->reported = 1;
+}
+
+/* A directive line starting at the '#' token i. */
+static unsigned scan_directive(lexer *lx, unsigned i, unsigned off) {
+  unsigned p = next_code(lx, i), l = next_code(lx, p);
+  if (tok_is(lx, p, "pragma") && tok_is(lx, l, "loom")) {
+    if (!lx->included)
+      return take_directive(lx, i, next_code(lx, l));
+    report_included(lx, i);
+    return lx->ntoks;
+  }
+  if (tok_is(lx, p, "define"))
+    lx->define_end = directive_end(lx->text, lx->len, off);
+  return i + 1;
+}
+
 static unsigned scan_token(lexer *lx, unsigned i) {
   unsigned off = tok_offset(lx, i);
   if (lx->define_end && off >= lx->define_end)
     lx->define_end = 0;
+  if (is_comment(lx, i) || in_skipped_range(lx, off))
+    return i + 1;
   int hash = clang_getTokenKind(lx->toks[i]) == CXToken_Punctuation &&
              tok_is(lx, i, "#");
-  if (hash && starts_line(lx->prog->text, off) && !in_skipped_range(lx, off)) {
-    if (tok_is(lx, i + 1, "pragma") && tok_is(lx, i + 2, "loom"))
-      return take_directive(lx, i);
-    if (tok_is(lx, i + 1, "define"))
-      lx->define_end =
-          directive_end(lx->prog->text, (unsigned)lx->prog->len, off);
-    return i + 1;
-  }
-  if (in_skipped_range(lx, off))
-    return i + 1;
+  if (hash && starts_line(lx->text, off))
+    return scan_directive(lx, i, off);
   if (is_loom_Pragma(lx, i))
     error_macro_pragma(lx, i, 1);
-  else if (lx->define_end && tok_is(lx, i, "pragma") && tok_is(lx, i + 1, "loom"))
+  else if (lx->define_end && tok_is(lx, i, "pragma") &&
+           tok_is(lx, next_code(lx, i), "loom"))
     error_macro_pragma(lx, i > 0 && tok_is(lx, i - 1, "#") ? i - 1 : i, 0);
   return i + 1;
 }
 
-/* ---- directives in included files ---------------------------------------- */
-
-/* The offset of the first `#pragma loom` line of text at or after `from`,
- * or len. */
-static unsigned find_loom_line(const char *t, unsigned len, unsigned from) {
-  for (unsigned i = from; i < len; i++) {
-    if (t[i] != '#' || !starts_line(t, i))
-      continue;
-    unsigned j = i + 1;
-    while (j < len && (t[j] == ' ' || t[j] == '\t'))
-      j++;
-    if (len - j < 6 || strncmp(t + j, "pragma", 6) != 0)
-      continue;
-    j += 6;
-    unsigned k = j;
-    while (k < len && (t[k] == ' ' || t[k] == '\t'))
-      k++;
-    if (k > j && len - k >= 4 && strncmp(t + k, "loom", 4) == 0 &&
-        (k + 4 == len || !is_ident_char(t[k + 4])))
-      return i;
-  }
-  return len;
+/* Scans the whole of lx->file. */
+static void scan_file(lexer *lx) {
+  CXTranslationUnit tu = lx->fe->tu;
+  CXSourceRange all =
+      clang_getRange(clang_getLocationForOffset(tu, lx->file, 0),
+                     clang_getLocationForOffset(tu, lx->file, lx->len));
+  clang_tokenize(tu, all, &lx->toks, &lx->ntoks);
+  lx->skipped = clang_getSkippedRanges(tu, lx->file);
+  for (unsigned i = 0; i < lx->ntoks;)
+    i = scan_token(lx, i);
+  clang_disposeSourceRangeList(lx->skipped);
+  clang_disposeTokens(tu, lx->toks, lx->ntoks);
 }
 
+/* ---- the files ------------------------------------------------------------- */
 
-/* Reports the first loom directive of an included (non-system) file:
- * loomc translates the main file only, and a loop that silently stayed a
- * pragma would never run. */
 static void visit_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
                             CXClientData data) {
-  const frontend *fe = data;
+  lexer *main_lx = data;
+  const frontend *fe = main_lx->fe;
   if (depth == 0 || clang_Location_isInSystemHeader(
                         clang_getLocationForOffset(fe->tu, f, 0)))
     return;
   size_t len = 0;
-  const char *t = clang_getFileContents(fe->tu, f, &len);
-  if (!t)
+  const char *text = clang_getFileContents(fe->tu, f, &len);
+  if (!text)
     return;
-  CXSourceRangeList *skipped = clang_getSkippedRanges(fe->tu, f);
-  for (unsigned at = find_loom_line(t, (unsigned)len, 0); at < len;
-       at = find_loom_line(t, (unsigned)len, at + 1)) {
-    if (in_ranges(skipped, at))
-      continue;
-    diag(DIAG_ERROR, frontend_loc(fe, clang_getLocationForOffset(fe->tu, f, at)), 1,
-         "'#pragma loom' in an included file is not translated: loomc "
-         "translates the directives of the main file only");
-    diag(DIAG_NOTE, frontend_loc(fe, stack[0]), 0, "included from here");
-    break;
-  }
-  clang_disposeSourceRangeList(skipped);
+  lexer lx = *main_lx;
+  lx.file = f;
+  lx.text = text;
+  lx.len = (unsigned)len;
+  lx.included = 1;
+  lx.included_from = stack[0];
+  lx.define_end = 0;
+  scan_file(&lx);
 }
 
 void pragma_lex(const frontend *fe, program *prog, arena *a) {
-  lexer lx = {fe, prog, a, NULL, 0, NULL, 0};
-  CXSourceRange all = clang_getRange(
-      clang_getLocationForOffset(fe->tu, fe->file, 0),
-      clang_getLocationForOffset(fe->tu, fe->file, (unsigned)prog->len));
-  clang_tokenize(fe->tu, all, &lx.toks, &lx.ntoks);
-  lx.skipped = clang_getSkippedRanges(fe->tu, fe->file);
-  for (unsigned i = 0; i < lx.ntoks;)
-    i = scan_token(&lx, i);
-  clang_disposeSourceRangeList(lx.skipped);
-  clang_disposeTokens(fe->tu, lx.toks, lx.ntoks);
-  clang_getInclusions(fe->tu, visit_inclusion, (CXClientData)fe);
+  lexer lx = {0};
+  lx.fe = fe;
+  lx.prog = prog;
+  lx.arena = a;
+  lx.file = fe->file;
+  lx.text = prog->text;
+  lx.len = (unsigned)prog->len;
+  scan_file(&lx);
+  clang_getInclusions(fe->tu, visit_inclusion, &lx);
 }

@@ -85,7 +85,7 @@ static void parse_subscript(parser *p, loop_arg *arg) {
     arg->slot = -1;
   } else if (!p->failed && slot && slot->kind == PT_NUMBER &&
              strspn(slot->text, "0123456789") == strlen(slot->text)) {
-    if (strlen(slot->text) > 6) {
+    if (strlen(slot->text + strspn(slot->text, "0")) > 6) {
       p->failed = 1;
       diag(DIAG_ERROR, slot->loc, (unsigned)strlen(slot->text),
            "map slot %s is too large: a map has at most 1000000 slots",
@@ -93,7 +93,7 @@ static void parse_subscript(parser *p, loop_arg *arg) {
       return;
     }
     arg->kind = ARG_MAPPED;
-    arg->slot = atoi(slot->text);
+    arg->slot = (int)strtol(slot->text, NULL, 10);
   } else {
     fail(p, "expected ", "a map slot (a decimal integer or '*')");
     return;

@@ -58,6 +58,10 @@ static const struct lex_case lex_cases[] = {
     {"#define L _Pragma(\"loom par_loop(k)\")\n", 0, 0, 0, "_Pragma"},
     {"#define L \\\n  #pragma loom par_loop(k)\n", 0, 0, 0, "inside a macro"},
     {"#pragma loom a\n#pragma loom b\n#pragma loom c\n", 3, 1, 1, NULL},
+    {"#pragma /* c */ loom par_loop(k) // t\n", 1, 1, 4, NULL},
+    {"/* a */ /* b\n c */ #pragma loom x\n", 1, 2, 1, NULL},
+    {"/* lead */ #define X 1\n#pragma loom y\n", 1, 2, 1, NULL},
+    {"#/* c */pragma loom par_loop /* d */ (k)\n", 1, 1, 4, NULL},
 };
 
 Test(pragma_lex, finds_exactly_the_loom_directives) {
@@ -111,6 +115,9 @@ static const struct parse_case parse_cases[] = {
     {"par_loop k over(s) args(read: a)", "expected '('", NULL, NULL, 0, NULL},
     {"par_loop(k over(s) args(read: a)", "expected ')'", NULL, NULL, 0, NULL},
     {"par_loop(k) over(s) args(read: a[m[x]])", "map slot", NULL, NULL, 0, NULL},
+    {"par_loop(k) over(s) args(read: a[m[0000001]])", NULL, "k", "s", 1, "mr"},
+    {"par_loop(k) over(s) args(read: a[m[10000000]])", "map slot 10000000 is too large",
+     NULL, NULL, 0, NULL},
     {"par_loop(k) over(s) args(read: a[m[0]])  extra", "expected a par_loop clause",
      NULL, NULL, 0, NULL},
     {"par_loop(k) over(s) args(read: a,)", "expected an argument", NULL, NULL, 0, NULL},
