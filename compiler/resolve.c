@@ -250,6 +250,9 @@ static obj *build_global(resolver *r, sym *s) {
   obj *o = new_obj(r, s, OBJ_GLOBAL);
   CXType declared = clang_getCursorType(s->cursor);
   CXType t = clang_getCanonicalType(declared);
+  /* qualifiers of an array may sit on the array type or on its elements */
+  int is_volatile = clang_isVolatileQualifiedType(t);
+  o->is_const = clang_isConstQualifiedType(t);
   if (t.kind == CXType_ConstantArray) {
     o->is_array = 1;
     o->dim = (int)clang_getArraySize(t);
@@ -258,13 +261,14 @@ static obj *build_global(resolver *r, sym *s) {
     o->dim = 1;
   }
   o->type = elem_type_of(t);
-  o->is_const = clang_isConstQualifiedType(t);
+  o->is_const |= clang_isConstQualifiedType(t);
+  is_volatile |= clang_isVolatileQualifiedType(t);
   if (!o->type || o->dim < 1)
     return global_error(r, o, arena_printf(r->arena,
         "its type is '%s'; a global is a variable of an arithmetic type, or "
         "a fixed-size one-dimensional array of one",
         frontend_type_spelling(r->fe, declared)));
-  if (clang_isVolatileQualifiedType(t))
+  if (is_volatile)
     return global_error(r, o, "it is volatile");
   if (clang_Cursor_getStorageClass(s->cursor) == CX_SC_Register)
     return global_error(r, o, "it is a register variable, which has no address");
