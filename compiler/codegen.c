@@ -22,7 +22,7 @@ struct cg {
 };
 
 const backend *backend_for(const char *target) {
-  static const backend *const all[] = {&backend_seq};
+  static const backend *const all[] = {&backend_seq, &backend_openmp};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(all[i]->name, target) == 0)
       return all[i];
@@ -62,11 +62,19 @@ const char *cg_elem(const cg *g) { (void)g; return "loom_i"; }
 const char *cg_count(const cg *g) { (void)g; return "loom_n"; }
 arena *cg_arena(cg *g) { return g->arena; }
 
-int cg_first_use(const loop *lp, const loop_arg *a) {
-  for (const loop_arg *b = lp->args; b < a; b++)
-    if (b->obj == a->obj)
-      return 0;
-  return 1;
+const char *cg_reduction_local(cg *g, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_g_%s", a->obj->name);
+}
+
+void cg_declare_reduction_local(cg *g, const loop_arg *a, const char *init) {
+  const char *t = a->obj->type->c_name, *local = cg_reduction_local(g, a);
+  if (a->obj->dim == 1) {
+    cg_line(g, "%s %s = %s;", t, local, arena_printf(g->arena, init, "0"));
+    return;
+  }
+  cg_line(g, "%s %s[%d];", t, local, a->obj->dim);
+  cg_line(g, "for (int loom_j = 0; loom_j < %d; loom_j++)", a->obj->dim);
+  cg_line(g, "  %s[loom_j] = %s;", local, arena_printf(g->arena, init, "loom_j"));
 }
 
 static const char *quoted(cg *g, const char *path) {
@@ -231,8 +239,11 @@ static void emit_checks(cg *g, const loop *lp, const vec *objs) {
   cg_line(g, "  return;");
 }
 
-static void emit_pointers(cg *g, const loop *lp, const vec *objs) {
+void cg_declare_count(cg *g, const loop *lp) {
   cg_line(g, "const int %s = loom__set_size(%s);", cg_count(g), lp->set->name);
+}
+
+static void emit_pointers(cg *g, const vec *objs) {
   for (int i = 0; i < objs->len; i++) {
     const obj *o = objs->items[i];
     if (o->kind == OBJ_MAP)
@@ -280,12 +291,15 @@ static void emit_call_locals(cg *g, const loop *lp) {
   }
 }
 
-static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
+static const char *kernel_arg(cg *g, const loop_arg *a) {
   switch (a->kind) {
   case ARG_IDX:
     return "&loom_idx";
   case ARG_GLOBAL:
-    return g->be->global_ref(g, lp, a);
+    if (!arg_is_reduction(a))
+      return a->obj->name;
+    return arena_printf(g->arena, a->obj->dim == 1 ? "&%s" : "%s",
+                        cg_reduction_local(g, a));
   case ARG_MAPPED_ALL:
     return pointer_array(g, a);
   case ARG_MAPPED:
@@ -331,7 +345,7 @@ static void emit_kernel_call(cg *g, const loop *lp) {
   sb_init(&w.line);
   sb_printf(&w.line, "%s(", lp->kernel);
   for (int i = 0; i < lp->nargs; i++)
-    call_add(&w, kernel_arg(g, lp, &lp->args[i]), lp->args[i].loc.line, i == 0);
+    call_add(&w, kernel_arg(g, &lp->args[i]), lp->args[i].loc.line, i == 0);
   call_flush(&w, ");");
   sb_free(&w.line);
   line_self(g);
@@ -345,7 +359,7 @@ static void emit_loop_function(cg *g, const loop *lp) {
   cg_line(g, "{");
   cg_indent(g, 1);
   emit_checks(g, lp, &objs);
-  emit_pointers(g, lp, &objs);
+  emit_pointers(g, &objs);
   g->be->loop_begin(g, lp);
   g->be->iterate_begin(g, lp);
   emit_kernel_call(g, lp);

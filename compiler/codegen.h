@@ -33,11 +33,10 @@ typedef struct backend {
    * current element is the C expression cg_elem() returns. */
   void (*iterate_begin)(cg *g, const loop *lp);
   void (*iterate_end)(cg *g, const loop *lp);
-  /* The pointer a global argument is passed to the kernel as. */
-  const char *(*global_ref)(cg *g, const loop *lp, const loop_arg *a);
 } backend;
 
 extern const backend backend_seq;
+extern const backend backend_openmp;
 
 /* The backend of a target name, or NULL. */
 const backend *backend_for(const char *target);
@@ -54,10 +53,16 @@ void cg_line(cg *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cg_indent(cg *g, int delta);
 /* The name of the element index inside the element loop. */
 const char *cg_elem(const cg *g);
-/* The number of elements: a const int in scope in the loop function. */
+/* The number of elements, and its declaration (`const int NAME = ...;`)
+ * for backends that loop over the whole set. */
 const char *cg_count(const cg *g);
+void cg_declare_count(cg *g, const loop *lp);
 arena *cg_arena(cg *g);
-/* Whether a is the first argument of lp that passes its global. */
-int cg_first_use(const loop *lp, const loop_arg *a);
+/* The local a reduced global accumulates in: the kernel gets its address;
+ * the backend declares it (before the element loop) and stores it back. */
+const char *cg_reduction_local(cg *g, const loop_arg *a);
+/* Declares that local, of the global's type and dim, set to `init` (a C
+ * expression giving one element; "%s" in it stands for the element). */
+void cg_declare_reduction_local(cg *g, const loop_arg *a, const char *init);
 
 #endif

@@ -13,3 +13,12 @@ const char *mode_name(access_mode m) {
                                       "inc",  "min",  "max"};
   return names[m];
 }
+
+int arg_is_reduction(const loop_arg *a) {
+  return a->kind == ARG_GLOBAL && a->mode != MODE_READ;
+}
+
+int arg_writes_indirectly(const loop_arg *a) {
+  return (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL) &&
+         a->mode != MODE_READ;
+}

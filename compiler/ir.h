@@ -106,6 +106,12 @@ typedef struct loop {
   srcloc func_loc;
 } loop;
 
+/* A global argument reduced by the loop (inc, min or max). */
+int arg_is_reduction(const loop_arg *a);
+/* An argument written through a map: its loop needs colouring to run in
+ * parallel. */
+int arg_writes_indirectly(const loop_arg *a);
+
 /* ---- directives (output of pragma_lex) --------------------------------- */
 
 typedef enum ptok_kind { PT_IDENT, PT_NUMBER, PT_PUNCT, PT_STRING } ptok_kind;

@@ -30,7 +30,7 @@ expect_exit 0 "loomc 0." -- --version
 expect_exit 2 "no input file" -- -o "$tmp/x.c"
 expect_exit 2 "no output file" -- "$sample"
 expect_exit 2 "unknown option '--frobnicate'" -- --frobnicate "$sample" -o "$tmp/x.c"
-expect_exit 2 "target 'openmp' is not yet available" -- --target=openmp "$sample" -o "$tmp/x.c"
+expect_exit 2 "target 'mpi+openmp' is not yet available" -- --target=mpi+openmp "$sample" -o "$tmp/x.c"
 expect_exit 2 "target 'mpi' is not yet available" -- --target=mpi "$sample" -o "$tmp/x.c"
 expect_exit 2 "unknown target 'cuda'" -- --target=cuda "$sample" -o "$tmp/x.c"
 expect_exit 2 "more than one input" -- "$sample" "$sample" -o "$tmp/x.c"

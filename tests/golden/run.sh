@@ -7,6 +7,8 @@
 #   NAME.err     the expected diagnostics (stderr); without NAME.seq.c,
 #                loomc must exit 1 and leave no output file.
 # A header NAME.h beside the case is copied with it.
+#   NAME.openmp.c  when present: the expected output of --target=openmp
+#                  (compiled with -fopenmp as well).
 # Arguments for loomc may be given in NAME.args (one line).
 #
 #   tests/golden/run.sh [LOOMC]          run all cases
@@ -55,11 +57,28 @@ check_case() {
     if [ -e "$dir/$name.seq.c" ]; then echo "FAIL $name: an output file was left behind"; return 1; fi
     if [ ! -s "$dir/$name.stderr" ]; then echo "FAIL $name: no diagnostic"; return 1; fi
   fi
+  check_target "$name" "$dir" openmp || return 1
   return 0
 }
 
+# check_target NAME DIR TARGET: the extra expectation NAME.TARGET.c.
+check_target() {
+  local name=$1 dir=$2 target=$3 expect=$here/cases/$1.$3.c
+  [ -f "$expect" ] || [ "${UPDATE:-0}" = 1 ] || return 0
+  [ "${UPDATE:-0}" = 1 ] && [ ! -f "$expect" ] && return 0
+  (cd "$dir" && "$loomc" --target="$target" "$name.c" -o "$name.$target.c" 2>"$name.$target.stderr") ||
+    { echo "FAIL $name: --target=$target failed"; cat "$dir/$name.$target.stderr"; return 1; }
+  [ "${UPDATE:-0}" = 1 ] && cp "$dir/$name.$target.c" "$expect"
+  if ! diff -u "$expect" "$dir/$name.$target.c" >"$dir/diff"; then
+    echo "FAIL $name: --target=$target code differs"; cat "$dir/diff"; return 1
+  fi
+  if ! "$cc" -std=c11 -fopenmp -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.$target.c" -o "$dir/$name.$target.o" 2>"$dir/cc.log"; then
+    echo "FAIL $name: --target=$target code does not compile cleanly"; cat "$dir/cc.log"; return 1
+  fi
+}
+
 for src in "$here"/cases/*.c; do
-  case $src in *.seq.c) continue ;; esac
+  case $(basename "$src") in *.*.c) continue ;; esac # outputs, not cases
   if check_case "$src"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 echo "golden: $pass passed, $fail failed"

@@ -25,20 +25,20 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(v, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const int loom_n = loom__set_size(cells);
   double *const loom_d_v = (double *)loom__dat_values(v);
   double loom_g_g[3];
-  for (int loom_k = 0; loom_k < 3; loom_k++)
-    loom_g_g[loom_k] = g[loom_k];
-  double loom_g_vmin = *vmin;
-  double loom_g_vmax = *vmax;
+  for (int loom_j = 0; loom_j < 3; loom_j++)
+    loom_g_g[loom_j] = g[loom_j];
+  double loom_g_vmin = vmin[0];
+  double loom_g_vmax = vmax[0];
+  const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 26 "ok_globals.c"
     stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
 #line 39 "ok_globals.seq.c"
   }
-  for (int loom_k = 0; loom_k < 3; loom_k++)
-    g[loom_k] = loom_g_g[loom_k];
+  for (int loom_j = 0; loom_j < 3; loom_j++)
+    g[loom_j] = loom_g_g[loom_j];
   *vmin = loom_g_vmin;
   *vmax = loom_g_vmax;
 }

@@ -18,9 +18,9 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
       loom__check_dat(id, cells, 1, LOOM_INT, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(half, cells, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const int loom_n = loom__set_size(cells);
   int *const loom_d_id = (int *)loom__dat_values(id);
   double *const loom_d_half = (double *)loom__dat_values(half);
+  const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
     int loom_idx = loom_i;
 #line 15 "ok_idx.c"

@@ -25,10 +25,10 @@ static void loom_loop_1_centroid(loom_set cells, loom_map pcell, loom_dat x,
       loom__check_dat(x, loom__map_to(pcell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(c, cells, 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const int loom_n = loom__set_size(cells);
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_c = (double *)loom__dat_values(c);
+  const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
     const double *loom_a1[4] = {
         loom_d_x + 2 * loom_m_pcell[4 * loom_i + 0],
@@ -52,10 +52,10 @@ static void loom_loop_2_spread(loom_set cells, loom_dat w, loom_map pcell,
       loom__check_map(pcell, cells, NULL, 4, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(acc, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const int loom_n = loom__set_size(cells);
   double *const loom_d_w = (double *)loom__dat_values(w);
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_acc = (double *)loom__dat_values(acc);
+  const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
     double *loom_a2[4] = {
         loom_d_acc + loom_m_pcell[4 * loom_i + 0],
