@@ -127,6 +127,25 @@ int loom_dat_dim(loom_dat dat);
  * `bytes` is not exactly that size. */
 int loom_dat_fetch(loom_dat dat, void *buf, size_t bytes);
 
+/* ---- parallel execution (OpenMP target) -------------------------------- */
+
+/* Elements per block of an execution plan: loops over sets run as blocks
+ * of this many consecutive elements, blocks of one colour in parallel.
+ * The default (LOOM_DEFAULT_BLOCK_SIZE, or $LOOM_BLOCK_SIZE) suits a
+ * per-core cache.  Changing it drops the cached plans.  Returns LOOM_OK or
+ * LOOM_EINVAL (size < 1). */
+#define LOOM_DEFAULT_BLOCK_SIZE 512
+int loom_set_block_size(int size);
+int loom_block_size(void);
+
+/* Renumbers the elements of every declared set for locality (reverse
+ * Cuthill-McKee on the graph the maps give), permuting maps and dats to
+ * match; loom_dat_fetch still returns values in the declared numbering.
+ * Call after the declarations and before the first loop; also done by
+ * loom_init's caller setting $LOOM_RENUMBER=1 (applied at the first loop).
+ * Returns LOOM_OK or a status. */
+int loom_renumber(void);
+
 /* ---- timers ------------------------------------------------------------ */
 
 /* CPU time of the process and wall-clock time, in seconds (OP2's
@@ -147,6 +166,46 @@ int loom__check_map(loom_map map, loom_set from, loom_set to, int dim,
                     const char *loop, int arg); /* to == NULL: not checked */
 int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
                     const char *loop, int arg);
+
+/* Execution plans.  A plan splits a loop's iteration set into blocks of
+ * consecutive elements and colours them so that no two blocks of one
+ * colour write the same element of a target set through a map; the
+ * elements of each block are coloured the same way.  Colours are found
+ * with 32-bit masks, in passes of 32 colours.  A plan is built once per
+ * (loop, set, written maps, block size) and cached until loom_exit. */
+typedef struct loom__plan_arg {
+  loom_map map; /* a map a loop argument writes through */
+  int slot;     /* the slot it writes, or -1 for all slots */
+} loom__plan_arg;
+
+typedef struct loom__plan {
+  int nelems, nblocks, block_size;
+  const int *block_start;   /* nblocks + 1: block b is [start[b], start[b+1]) */
+  int ncolours;             /* block colours */
+  const int *colour_start;  /* ncolours + 1: ranges of blocks_by_colour */
+  const int *blocks_by_colour; /* block ids, colour by colour, ascending */
+  const int *block_colour;  /* nblocks */
+  const int *elem_colour;   /* nelems: colour of each element in its block */
+  const int *block_elem_colours; /* nblocks: element colours used per block */
+  int max_elem_colours;
+} loom__plan;
+
+/* The plan of a loop (`loop` names it, as for the checks; its address is
+ * part of the cache key).  nargs may be 0 (a loop that needs blocks only,
+ * for deterministic reductions).  NULL after an error was reported. */
+const loom__plan *loom__plan_get(const char *loop, loom_set set, int nargs,
+                                 const loom__plan_arg *args);
+
+/* Checks a plan exhaustively: every element in exactly one block, once;
+ * no two blocks of one colour, and no two elements of one colour within a
+ * block, write the same target element.  Returns LOOM_OK, or
+ * LOOM_EMISMATCH after reporting the first violation. */
+int loom__plan_check(const loom__plan *plan, loom_set set, int nargs,
+                     const loom__plan_arg *args);
+
+/* A scratch buffer of at least `bytes` bytes owned by the runtime, one per
+ * `slot` (0..15), reused across calls and freed by loom_exit. */
+void *loom__scratch(int slot, size_t bytes);
 
 /* Raw storage, element-major. */
 int loom__set_size(loom_set set);
