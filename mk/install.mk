@@ -1,0 +1,77 @@
+# Install and uninstall (included by the top-level Makefile).
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=]   loomc, libloom (static and
+#                                    shared), loom.h, pkg-config and CMake files
+#   make uninstall [PREFIX=...] [DESTDIR=]        removes exactly those files
+#   make shared                      only build the shared libloom
+#
+# Installed tree (PREFIX/...):
+#   bin/loomc
+#   include/loom.h                   found by bin/loomc as ../include
+#   lib/libloom.a
+#   lib/libloom.so.X.Y.Z, libloom.so.X (soname), libloom.so
+#   lib/pkgconfig/loom.pc
+#   lib/cmake/Loom/LoomConfig.cmake, LoomConfigVersion.cmake
+#
+# PREFIX must be absolute: it is written into loom.pc. DESTDIR is prepended
+# to every installed path but never written into a file (staged installs).
+# The CMake files locate the tree relative to themselves, so a staged or
+# moved tree works as long as its layout is kept.
+
+LOOM_SOVERSION := $(word 1,$(subst ., ,$(VERSION)))
+LOOM_SONAME    := libloom.so.$(LOOM_SOVERSION)
+LIBLOOM_SO     := $(BUILD)/lib/libloom.so.$(VERSION)
+RT_PIC_OBJ     := $(RT_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-pic/%.o)
+
+INSTALL      ?= install
+LOOM_DEST    = $(DESTDIR)$(PREFIX)
+LOOM_PC_IN   := cmake/loom.pc.in
+LOOM_CMAKE_IN := cmake/LoomConfig.cmake.in cmake/LoomConfigVersion.cmake.in
+
+.PHONY: install uninstall shared
+shared: $(LIBLOOM_SO)
+
+# ---- shared libloom: position-independent objects in their own directory ----
+$(BUILD)/obj/runtime-pic/%.o: runtime/src/%.c runtime/include/loom.h $(wildcard runtime/src/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_RT) -fPIC -c $< -o $@
+
+# --no-undefined: a symbol missing from libloom is an error here, not in
+# the programs that link it.
+$(LIBLOOM_SO): $(RT_PIC_OBJ) mk/install.mk
+	@mkdir -p $(@D)
+	$(CC) $(OPT) -shared -Wl,-soname,$(LOOM_SONAME) -Wl,--no-undefined -o $@ $(RT_PIC_OBJ) -lm
+	ln -sf $(@F) $(BUILD)/lib/$(LOOM_SONAME)
+	ln -sf $(LOOM_SONAME) $(BUILD)/lib/libloom.so
+
+# ---- install ------------------------------------------------------------------
+# `sed` fills the templates: @PREFIX@ (loom.pc only: the CMake files find the
+# tree relative to themselves), @VERSION@, @SOVERSION@, @SIZEOF_VOID_P@.
+LOOM_SIZEOF_VOID_P = $(shell $(CC) -dM -E -x c /dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
+LOOM_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+                 -e 's|@SOVERSION@|$(LOOM_SOVERSION)|g' -e 's|@SIZEOF_VOID_P@|$(LOOM_SIZEOF_VOID_P)|g'
+
+install: $(LOOMC) $(LIBLOOM) $(LIBLOOM_SO) runtime/include/loom.h $(LOOM_PC_IN) $(LOOM_CMAKE_IN)
+	$(if $(filter /%,$(PREFIX)),,$(error PREFIX must be an absolute path, got '$(PREFIX)'))
+	$(INSTALL) -d $(LOOM_DEST)/bin $(LOOM_DEST)/include $(LOOM_DEST)/lib/pkgconfig \
+	    $(LOOM_DEST)/lib/cmake/Loom
+	$(INSTALL) -m 755 $(LOOMC) $(LOOM_DEST)/bin/loomc
+	$(INSTALL) -m 644 runtime/include/loom.h $(LOOM_DEST)/include/loom.h
+	$(INSTALL) -m 644 $(LIBLOOM) $(LOOM_DEST)/lib/libloom.a
+	$(INSTALL) -m 755 $(LIBLOOM_SO) $(LOOM_DEST)/lib/libloom.so.$(VERSION)
+	ln -sf libloom.so.$(VERSION) $(LOOM_DEST)/lib/$(LOOM_SONAME)
+	ln -sf $(LOOM_SONAME) $(LOOM_DEST)/lib/libloom.so
+	$(LOOM_SUBST) $(LOOM_PC_IN) >$(LOOM_DEST)/lib/pkgconfig/loom.pc
+	$(LOOM_SUBST) cmake/LoomConfig.cmake.in >$(LOOM_DEST)/lib/cmake/Loom/LoomConfig.cmake
+	$(LOOM_SUBST) cmake/LoomConfigVersion.cmake.in >$(LOOM_DEST)/lib/cmake/Loom/LoomConfigVersion.cmake
+	chmod 644 $(LOOM_DEST)/lib/pkgconfig/loom.pc $(LOOM_DEST)/lib/cmake/Loom/*.cmake
+
+uninstall:
+	$(if $(filter /%,$(PREFIX)),,$(error PREFIX must be an absolute path, got '$(PREFIX)'))
+	rm -f $(LOOM_DEST)/bin/loomc $(LOOM_DEST)/include/loom.h \
+	    $(LOOM_DEST)/lib/libloom.a $(LOOM_DEST)/lib/libloom.so.$(VERSION) \
+	    $(LOOM_DEST)/lib/$(LOOM_SONAME) $(LOOM_DEST)/lib/libloom.so \
+	    $(LOOM_DEST)/lib/pkgconfig/loom.pc \
+	    $(LOOM_DEST)/lib/cmake/Loom/LoomConfig.cmake \
+	    $(LOOM_DEST)/lib/cmake/Loom/LoomConfigVersion.cmake
+	rmdir $(LOOM_DEST)/lib/cmake/Loom 2>/dev/null || true

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# The installed Loom used by an external project.
+#
+#   tests/e2e/cmake_project.sh
+#
+# 1. `make install PREFIX=$tmp/prefix` from the repository root (reusing the
+#    built tree), and a staged `make install DESTDIR=... PREFIX=/opt/loom` +
+#    `make uninstall`: the installed files, the libloom.so symlinks and
+#    soname, `loomc --version`.
+# 2. pkg-config: `pkg-config --cflags --libs loom` builds and links a C file
+#    that uses loom.h (shared libloom), and it runs.
+# 3. samples/cmake-project, copied with samples/airfoil into $tmp (so that
+#    touching a header does not touch the repository), configured with only
+#    -DCMAKE_PREFIX_PATH (and -DLOOM_AIRFOIL_DIR=the copy), with the Unix
+#    Makefiles generator and, if ninja is installed, Ninja: it builds; the
+#    installed loomc read the installed loom.h; Airfoil on a 20x30 mesh, 200
+#    iterations, prints the same rms lines and writes the same q as
+#    build/samples/airfoil/airfoil_ref; after touching airfoil_kernels.h a
+#    rebuild runs exactly the translation, one compile and the link; a
+#    rebuild without changes runs nothing.
+#
+# Prints `cmake_project: PASS` and exits 0, or `FAIL cmake_project: REASON`
+# and exits 1.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tmp=$(cd "$tmp" && pwd -P) # loomc resolves its own path through symlinks
+prefix=$tmp/prefix
+bin=$root/build/samples/airfoil
+
+fail() {
+  echo "FAIL cmake_project: $*"
+  exit 1
+}
+# show_fail LOG REASON: the end of LOG, then the FAIL line.
+show_fail() {
+  tail -n 40 "$1" | sed 's/^/  | /'
+  fail "$2"
+}
+
+# Only the command line may tell CMake, pkg-config and loomc where Loom is.
+unset CMAKE_PREFIX_PATH Loom_DIR LOOM_DIR LOOM_INCLUDE_DIR PKG_CONFIG_PATH CMAKE_GENERATOR
+command -v cmake >/dev/null || fail "cmake not found"
+command -v pkg-config >/dev/null || fail "pkg-config not found"
+CC=${CC:-cc}
+
+# ---- 1. make install ------------------------------------------------------------
+make -C "$root" --no-print-directory install build/samples/airfoil/naca0012 \
+  build/samples/airfoil/airfoil_ref \
+  PREFIX="$prefix" DESTDIR= >"$tmp/install.log" 2>&1 ||
+  show_fail "$tmp/install.log" "make install PREFIX=$prefix failed"
+
+for f in bin/loomc include/loom.h lib/libloom.a lib/libloom.so.0.1.0 \
+  lib/pkgconfig/loom.pc lib/cmake/Loom/LoomConfig.cmake \
+  lib/cmake/Loom/LoomConfigVersion.cmake; do
+  [ -f "$prefix/$f" ] || fail "not installed: $f"
+done
+[ -x "$prefix/bin/loomc" ] || fail "bin/loomc is not executable"
+[ "$(readlink "$prefix/lib/libloom.so.0")" = libloom.so.0.1.0 ] ||
+  fail "lib/libloom.so.0 is not a symlink to libloom.so.0.1.0"
+[ "$(readlink "$prefix/lib/libloom.so")" = libloom.so.0 ] ||
+  fail "lib/libloom.so is not a symlink to libloom.so.0"
+if command -v readelf >/dev/null; then
+  readelf -d "$prefix/lib/libloom.so.0.1.0" | grep -q 'SONAME.*\[libloom\.so\.0\]' ||
+    fail "libloom.so.0.1.0 has no soname libloom.so.0"
+fi
+version=$("$prefix/bin/loomc" --version) || fail "installed loomc --version failed"
+[ "$version" = "loomc 0.1.0" ] || fail "installed loomc --version printed '$version'"
+
+# Staged install: DESTDIR prefixes every path but is written into no file.
+stage=$tmp/stage
+make -C "$root" --no-print-directory install DESTDIR="$stage" PREFIX=/opt/loom \
+  >"$tmp/stage.log" 2>&1 || show_fail "$tmp/stage.log" "make install DESTDIR=... failed"
+[ -f "$stage/opt/loom/lib/cmake/Loom/LoomConfig.cmake" ] || fail "DESTDIR install: no LoomConfig.cmake"
+grep -qx 'prefix=/opt/loom' "$stage/opt/loom/lib/pkgconfig/loom.pc" ||
+  fail "DESTDIR install: loom.pc does not say prefix=/opt/loom"
+! grep -rqF "$stage" "$stage/opt/loom/lib/pkgconfig" "$stage/opt/loom/lib/cmake" ||
+  fail "DESTDIR install: DESTDIR written into an installed file"
+make -C "$root" --no-print-directory uninstall DESTDIR="$stage" PREFIX=/opt/loom \
+  >"$tmp/stage.log" 2>&1 || show_fail "$tmp/stage.log" "make uninstall failed"
+left=$(find "$stage" ! -type d)
+[ -z "$left" ] || fail "make uninstall left: $left"
+
+# ---- 2. pkg-config ------------------------------------------------------------------
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+pcflags=$(pkg-config --cflags --libs loom) || fail "pkg-config --cflags --libs loom failed"
+[ "$(pkg-config --modversion loom)" = 0.1.0 ] || fail "pkg-config --modversion loom is not 0.1.0"
+cat >"$tmp/pc.c" <<'EOF'
+#include <loom.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  if (loom_init(&argc, &argv) != LOOM_OK)
+    return 1;
+  loom_set s = loom_decl_set(10, "cells");
+  printf("%s %d %s\n", LOOM_VERSION_STRING, loom_set_size(s), loom_set_name(s));
+  return loom_exit() == LOOM_OK ? 0 : 1;
+}
+EOF
+# shellcheck disable=SC2086 # pkg-config output is a list of words
+"$CC" -std=c11 -Wall -Werror -o "$tmp/pc" "$tmp/pc.c" $pcflags >"$tmp/pc.log" 2>&1 ||
+  show_fail "$tmp/pc.log" "a C file using loom.h does not build with: $pcflags"
+out=$(LD_LIBRARY_PATH=$prefix/lib "$tmp/pc") || fail "the pkg-config program failed"
+[ "$out" = "0.1.0 10 cells" ] || fail "the pkg-config program printed '$out'"
+if command -v ldd >/dev/null; then
+  LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/pc" | grep -qF "$prefix/lib/libloom.so.0" ||
+    fail "the pkg-config program is not linked with $prefix/lib/libloom.so.0"
+fi
+unset PKG_CONFIG_PATH
+
+# ---- 3. the CMake sample ----------------------------------------------------------
+mkdir -p "$tmp/src"
+cp -R "$root/samples/cmake-project" "$root/samples/airfoil" "$tmp/src/" || fail "copy of the samples"
+src=$tmp/src/cmake-project
+airfoil_dir=$tmp/src/airfoil
+
+"$bin/naca0012" -I 20 -J 30 "$tmp/mesh.dat" >/dev/null || fail "mesh generation"
+"$bin/airfoil_ref" "$tmp/mesh.dat" 200 "$tmp/q_ref.bin" >"$tmp/ref.out" 2>"$tmp/ref.err" ||
+  show_fail "$tmp/ref.err" "airfoil_ref failed"
+[ "$(wc -l <"$tmp/ref.out")" -eq 2 ] || fail "airfoil_ref: expected 2 rms lines"
+
+# count PATTERN FILE: lines of FILE matching the extended regex PATTERN.
+count() { grep -cE -- "$1" "$2"; }
+
+# check_generator GENERATOR DIR
+check_generator() {
+  local gen=$1 b=$2 log=$2.log
+  cmake -G "$gen" -S "$src" -B "$b" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DLOOM_AIRFOIL_DIR="$airfoil_dir" >"$log" 2>&1 ||
+    show_fail "$log" "$gen: configure failed"
+  cmake --build "$b" >"$log" 2>&1 || show_fail "$log" "$gen: build failed"
+  [ -x "$b/airfoil" ] || fail "$gen: no airfoil executable"
+
+  # The installed loomc translated with the installed loom.h.
+  local h found=0
+  for h in $(tr -s ' \\:' '\n' <"$b/airfoil.seq.c.d" | grep '/loom\.h$'); do
+    [ "$(realpath "$h")" = "$prefix/include/loom.h" ] && found=1
+  done
+  [ "$found" = 1 ] || fail "$gen: the translation did not read $prefix/include/loom.h"
+
+  "$b/airfoil" "$tmp/mesh.dat" 200 "$b/q.bin" >"$b/run.out" 2>"$b/run.err" ||
+    show_fail "$b/run.err" "$gen: airfoil failed"
+  diff -u "$tmp/ref.out" "$b/run.out" >"$b/run.diff" ||
+    show_fail "$b/run.diff" "$gen: rms lines differ from airfoil_ref"
+  cmp -s "$tmp/q_ref.bin" "$b/q.bin" || fail "$gen: final q differs from airfoil_ref"
+
+  # Edit a kernel header: translation, compile of the generated file, link.
+  sleep 1
+  touch "$airfoil_dir/airfoil_kernels.h"
+  if [ "$gen" = Ninja ]; then # ninja -v prints commands instead of descriptions
+    cmake --build "$b" >"$log" 2>&1 || show_fail "$log" "$gen: rebuild failed"
+  else
+    cmake --build "$b" -- VERBOSE=1 >"$log" 2>&1 || show_fail "$log" "$gen: rebuild failed"
+    [ "$(count '/bin/loomc --target=seq ' "$log")" -eq 1 ] ||
+      show_fail "$log" "$gen: after touching airfoil_kernels.h, loomc did not run exactly once"
+  fi
+  [ "$(count 'Loom: translating' "$log")" -eq 1 ] ||
+    show_fail "$log" "$gen: after touching airfoil_kernels.h, not exactly one translation"
+  if [ "$(count 'Building C object' "$log")" -ne 1 ] ||
+    [ "$(count 'Building C object .*airfoil\.seq\.c\.o' "$log")" -ne 1 ]; then
+    show_fail "$log" "$gen: after touching airfoil_kernels.h, not exactly the compile of airfoil.seq.c"
+  fi
+  [ "$(count 'Linking C executable' "$log")" -eq 1 ] ||
+    show_fail "$log" "$gen: after touching airfoil_kernels.h, not exactly one link"
+  # Progress lines: those three (+ "Built target airfoil" with make), nothing else.
+  if [ "$(count '^\[[^]]*\] ' "$log")" -gt 4 ] ||
+    [ "$(count 'Generating|Building (CXX|ASM)' "$log")" -ne 0 ]; then
+    show_fail "$log" "$gen: after touching airfoil_kernels.h, other steps ran too"
+  fi
+
+  # No change, no work.
+  cmake --build "$b" >"$log" 2>&1 || show_fail "$log" "$gen: no-op rebuild failed"
+  [ "$(count 'Loom: translating|Building C object|Linking C executable|Generating' "$log")" -eq 0 ] ||
+    show_fail "$log" "$gen: a rebuild without changes did work"
+  echo "  $gen: built, Airfoil identical to airfoil_ref, incremental rebuilds exact"
+}
+
+check_generator "Unix Makefiles" "$tmp/build-make"
+if command -v ninja >/dev/null; then
+  check_generator Ninja "$tmp/build-ninja"
+fi
+
+echo "cmake_project: PASS (make install, pkg-config, find_package(Loom) + loom_translate)"
+exit 0
