@@ -296,6 +296,9 @@ static const char *kernel_arg(cg *g, const loop_arg *a) {
   case ARG_IDX:
     return "&loom_idx";
   case ARG_GLOBAL:
+    if (!arg_is_reduction(a) && strncmp(a->param_pointee, "const", 5) != 0)
+      /* a read global into a non-const parameter: loomc warned */
+      return arena_printf(g->arena, "(%s *)%s", a->param_pointee, a->obj->name);
     if (!arg_is_reduction(a))
       return a->obj->name;
     return arena_printf(g->arena, a->obj->dim == 1 ? "&%s" : "%s",
@@ -420,8 +423,8 @@ static void emit_loop_call(cg *g, const loop *lp, unsigned *pos) {
   unsigned first = lp->loc.line, last = line_of_offset(g->prog, lp->end);
   if (last != first) {
     puts_(g, "\n");
+    /* the user's newline that follows ends this line, and is counted */
     sb_printf(g->out, "#line %u %s", last + 1, quoted(g, g->prog->file));
-    g->out_lines++;
   }
   *pos = lp->end;
 }

@@ -10,6 +10,7 @@ int main(int argc, char **argv) {
   loom_dat x = loom_decl_dat(cells, 1, double, data, "x");
   loom_dat y = loom_decl_temp(cells, 1, double, "y");
 #pragma loom par_loop(copy) over(cells) over(cells) args(read: x, write: y)
+#pragma loom par_loop(copy) over(cells) args(read: x, write: y) args(read: x, write: y)
   loom_exit();
   return 0;
 }

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# The #line directives of loomc's output (dsl-spec/semantics.md §7):
+#
+# 1. C errors point at the user's file.  tests/e2e/inputs/line_map.c is
+#    translated and compiled with gcc and with clang-14; each BREAK_* macro
+#    plants one error that the C compiler must report at the user's line:
+#      BREAK_SCALE   a type error in a kernel body (clang only warns, so
+#                    loomc translates; -Werror makes it an error)
+#      BREAK_NORM    the same in a kernel defined after a group of loop
+#                    functions
+#      BREAK_AFTER   in user code just after a three-line directive
+#      BREAK_GLOBAL  a read global bound to a non-const kernel parameter:
+#                    loomc warns at the directive line where the argument is
+#                    written, and the generated code (which passes the
+#                    global with a cast) still compiles with -Werror
+#    and two macros are given to the C compiler only, as if a header had
+#    changed after the translation:
+#      LOOM_TEST_BREAK_PARAM   a kernel parameter's type: the error is the
+#                    kernel call's argument, at its line of the directive
+#      LOOM_TEST_BREAK_GLOBAL  a global's type: the error is the call that
+#                    replaced the directive, at the directive's first line;
+#                    the compiler's note is at the loop function's parameter,
+#                    in the output file, at that parameter's line
+#    The input as it is compiles without a warning under -Wall -Wextra
+#    -Werror with both compilers, and runs.
+# 2. Every line of the output is mapped right: a line mapped to the output
+#    file has its own number; a line mapped to the input is that line of
+#    the input, or replaces a directive (the loop call, the kernel call);
+#    every line of the input outside directives is in the output, in order.
+#    Checked for line_map.c, samples/airfoil/airfoil.c and every golden
+#    case that translates.
+#   tests/e2e/line_mapping.sh [LOOMC]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+loomc=$(cd "$(dirname "${1:-$root/build/bin/loomc}")" && pwd)/$(basename "${1:-loomc}")
+libloom=${LIBLOOM:-$root/build/lib/libloom.a}
+compilers=${LOOM_LINE_CCS:-gcc clang-14}
+input=line_map.c
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$here/inputs/$input" "$tmp/"
+cd "$tmp" || exit 1
+
+for cc in $compilers; do
+  command -v "$cc" >/dev/null 2>&1 || { bad "$cc is not installed"; }
+done
+
+# The line of the first match of a fixed string in the input.
+line_of() {
+  local n
+  n=$(grep -nF -- "$1" "$input" | head -1 | cut -d: -f1)
+  [ -n "$n" ] || { echo "line_mapping.sh: '$1' not found in $input" >&2; echo 0; return; }
+  echo "$n"
+}
+
+# check_map INPUT OUTPUT: the mapping of every output line (part 2).
+check_map() {
+  awk -v in_name="$1" -v out_name="$2" '
+    function fail(msg) { errors++; if (errors <= 10) print "FAIL: " (ended ? "" : out_name ":" FNR ": ") msg }
+    FNR == NR {
+      src[FNR] = $0; n = FNR
+      # a directive line: #pragma loom ..., or a continuation of one
+      dir[FNR] = $0 ~ /^[ \t]*#[ \t]*pragma[ \t]+loom([ \t]|$)/ || (cont && dir[FNR - 1])
+      cont = $0 ~ /\\$/
+      next
+    }
+    FNR == 1 { file = out_name; line = 1; last = 0; at = 0 }
+    /^#line [0-9]+ "/ {
+      split($0, f, "\"")
+      file = f[2]; line = $2 + 0; at = FNR; reported = 0
+      next
+    }
+    {
+      if (file == out_name) {
+        if (line != FNR && !reported++)
+          fail((at ? "the #line at line " at " numbers the lines after it from " line - (FNR - at - 1) \
+                     ": it should be #line " at + 1 : "line " FNR " is numbered " line) \
+               " (" out_name ":" FNR " is reported as " out_name ":" line ")")
+      } else if (file == in_name) {
+        if (line < 1 || line > n) fail("mapped to " in_name ":" line ", past its end")
+        else if ($0 == src[line]) {
+          if (line <= last) fail("line " line " of " in_name " again, or out of order")
+          seen[line] = 1; last = line
+        } else if (dir[line]) {
+          generated[line] = 1
+        } else if (split_line == line && substr($0, 1, length(prefix)) ~ /^ *$/ &&
+                   prefix substr($0, length(prefix) + 1) == src[line]) {
+          seen[line] = 1; last = line   # the rest of a line split before a function
+        } else if (index(src[line], $0) == 1) {
+          split_line = line; prefix = $0 # a line split before a function
+        } else fail("mapped to " in_name ":" line ", but it differs: \"" $0 "\" vs \"" src[line] "\"")
+      } else if (!reported++) fail("mapped to a third file: " file)
+      line++
+    }
+    END {
+      ended = 1
+      for (i = 1; i <= n; i++) {
+        if (!dir[i] && !seen[i]) fail("line " i " of " in_name " is missing: \"" src[i] "\"")
+        if (dir[i] && !dir[i - 1] && !seen[i] && !generated[i])
+          fail("the directive at " in_name ":" i " is neither kept nor replaced")
+      }
+      if (errors > 10) print "FAIL: ... " errors - 10 " more"
+      exit (errors > 0)
+    }' "$1" "$2"
+}
+
+# translate DEFS...: line_map.c -> line_map.seq.c with loomc and DEFS.
+translate() {
+  if "$loomc" "$@" "$input" -o line_map.seq.c 2>loomc.err; then return 0; fi
+  bad "loomc $* $input failed:"; cat loomc.err; return 1
+}
+
+# expect_error LOOMC_DEFS CC_DEFS LINE [NOTE_FILE NOTE_LINE]: after
+# `loomc LOOMC_DEFS`, each C compiler (with CC_DEFS -Werror) fails and its
+# first error starts with line_map.c:LINE: (and its first note, if given,
+# with NOTE_FILE:NOTE_LINE:).
+expect_error() {
+  local ldefs=$1 cdefs=$2 want=$3 nfile=${4:-} nline=${5:-} cc first note
+  # shellcheck disable=SC2086
+  translate $ldefs || return
+  for cc in $compilers; do
+    # shellcheck disable=SC2086
+    if "$cc" -std=c11 -Werror $cdefs -I"$root/runtime/include" -c line_map.seq.c -o x.o 2>cc.err; then
+      bad "$cc $cdefs: compiled, expected an error at $input:$want"; continue
+    fi
+    first=$(grep -m1 ': error: ' cc.err)
+    echo "   $cc $cdefs: $first"
+    if [[ $first == "$input:$want:"* ]]; then ok; else bad "$cc $cdefs: expected the first error at $input:$want:"; cat cc.err; fi
+    [ -n "$nfile" ] || continue
+    note=$(grep -m1 ': note: ' cc.err)
+    echo "   $cc $cdefs: $note"
+    if [[ $note == "$nfile:$nline:"* ]]; then ok
+    else bad "$cc $cdefs: expected the note at $nfile:$nline: (line $nline of the output: '$(sed -n "${nline}p" line_map.seq.c)')"; fi
+  done
+}
+
+echo "-- the well-formed input: no warning, and it runs"
+if translate; then
+  if [ -s loomc.err ]; then bad "loomc warned:"; cat loomc.err; else ok; fi
+  for cc in $compilers; do
+    if "$cc" -std=c11 -Wall -Wextra -Werror -I"$root/runtime/include" line_map.seq.c "$libloom" -lm -o prog 2>cc.err; then
+      ok
+      if ./prog; then ok; else bad "the program built by $cc exited $?"; fi
+    else
+      bad "$cc -Wall -Wextra -Werror:"; cat cc.err
+    fi
+  done
+fi
+
+echo "-- C errors in user code and in kernels"
+expect_error -DBREAK_SCALE -DBREAK_SCALE "$(line_of '@BREAK_SCALE')"
+expect_error -DBREAK_NORM -DBREAK_NORM "$(line_of '@BREAK_NORM')"
+expect_error -DBREAK_AFTER -DBREAK_AFTER "$(line_of '@BREAK_AFTER')"
+
+echo "-- C errors in the arguments of a par_loop"
+if translate -DBREAK_GLOBAL; then
+  if grep -q "^$input:$(line_of 'read: by)'):[0-9]*: warning: " loomc.err; then ok
+  else bad "-DBREAK_GLOBAL: no loomc warning at $input:$(line_of 'read: by)')"; cat loomc.err; fi
+  for cc in $compilers; do
+    if "$cc" -std=c11 -Wall -Wextra -Werror -DBREAK_GLOBAL -I"$root/runtime/include" -c line_map.seq.c -o x.o 2>cc.err; then ok
+    else bad "$cc -DBREAK_GLOBAL: the generated code does not compile"; cat cc.err; fi
+  done
+fi
+expect_error "" -DLOOM_TEST_BREAK_PARAM "$(line_of 'args(read: x, write: y,')"
+# the line of the output holding the loop function's parameter rms
+translate && param=$(awk '/^static void loom_loop_[0-9]+_norm\(/ { f = 1 } f && /\*rms[,)]/ { print NR; exit }' line_map.seq.c)
+expect_error "" -DLOOM_TEST_BREAK_GLOBAL "$(line_of 'par_loop(norm)')" line_map.seq.c "${param:-0}"
+
+echo "-- every line mapped right"
+translate && { if check_map "$input" line_map.seq.c; then ok; else fail=$((fail + 1)); fi; }
+mkdir airfoil && cp "$root/samples/airfoil/airfoil.c" airfoil/
+if (cd airfoil && "$loomc" -I "$root/samples/airfoil" airfoil.c -o airfoil.seq.c 2>loomc.err); then
+  if (cd airfoil && check_map airfoil.c airfoil.seq.c); then ok; else fail=$((fail + 1)); fi
+else
+  bad "loomc failed on samples/airfoil/airfoil.c"; cat airfoil/loomc.err
+fi
+golden=0
+for src in "$root"/tests/golden/cases/*.c; do
+  case $src in *.seq.c) continue ;; esac
+  name=$(basename "$src" .c)
+  [ -f "${src%.c}.seq.c" ] || continue
+  mkdir "g_$name" && cp "$src" "g_$name/"
+  [ -f "${src%.c}.h" ] && cp "${src%.c}.h" "g_$name/"
+  args=""
+  [ -f "${src%.c}.args" ] && args=$(cat "${src%.c}.args")
+  # shellcheck disable=SC2086
+  if (cd "g_$name" && "$loomc" $args "$name.c" -o "$name.seq.c" 2>/dev/null); then
+    golden=$((golden + 1))
+    if (cd "g_$name" && check_map "$name.c" "$name.seq.c"); then ok; else fail=$((fail + 1)); fi
+  else
+    bad "loomc failed on the golden case $name"
+  fi
+done
+echo "   $golden golden cases"
+
+echo "line_mapping: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
