@@ -14,12 +14,24 @@
  * never removed individually; loom_exit() frees them all, newest first, and
  * then the array itself.
  *
+ * Settings: loom_init() reads the environment once per session:
+ *   LOOM_BLOCK_SIZE  elements per plan block (an integer >= 1; default
+ *                    LOOM_DEFAULT_BLOCK_SIZE)
+ *   LOOM_DIAG        1: one line on stderr per plan built (plan.c) and per
+ *                    renumbering (renumber.c); 0 (the default): silent
+ *   LOOM_RENUMBER    1: loom_renumber() at the first loop; 0: never
+ * An unset or empty variable means its default; any other value that is
+ * not a valid integer in range makes loom_init fail with LOOM_EINVAL,
+ * naming the variable and the value, and leaves the runtime inactive.
+ *
  * Errors: loom_error_() formats into a static buffer (the last error, which
  * persists until the next error) and calls the handler.  The default
  * handler prints "loom: error: MESSAGE" on stderr and exits with status 1;
  * the error handler and the last error survive loom_exit() so that calls
  * after it are reported like any other.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +126,13 @@ int loomrt_register(loomrt_kind kind, void *object, const char *name) {
   return LOOM_OK;
 }
 
+size_t loomrt_registry_count(void) { return registry_count; }
+
+void *loomrt_registry_object(size_t i, loomrt_kind *kind) {
+  *kind = registry[i].kind;
+  return registry[i].object;
+}
+
 static void free_entry(const struct registry_entry *entry) {
   switch (entry->kind) {
   case LOOMRT_KIND_SET:
@@ -138,12 +157,51 @@ static void registry_free_all(void) {
 
 /* ---- lifetime ---------------------------------------------------------- */
 
+static int diag = 0;
+
+int loomrt_diag(void) { return diag; }
+
+/* Reads the integer environment variable `var` into *out when it is set
+ * and not empty; reports a value that is not an integer in [lo, hi]. */
+static int env_int(const char *var, long lo, long hi, int *out) {
+  const char *value = getenv(var);
+  if (!value || value[0] == '\0')
+    return LOOM_OK;
+  char *end;
+  errno = 0;
+  long v = strtol(value, &end, 10);
+  if (end == value || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+    if (hi == INT_MAX)
+      return loom_error_(LOOM_EINVAL,
+                         "environment variable %s is '%s', expected an "
+                         "integer >= %ld",
+                         var, value, lo);
+    return loom_error_(LOOM_EINVAL,
+                       "environment variable %s is '%s', expected an integer "
+                       "in [%ld, %ld]",
+                       var, value, lo, hi);
+  }
+  *out = (int)v;
+  return LOOM_OK;
+}
+
 int loom_init(int *argc, char ***argv) {
   (void)argc; /* no runtime options yet; MPI_Init will take them */
   (void)argv;
   if (state == STATE_ACTIVE)
     return loom_error_(LOOM_ESTATE, "loom_init called twice without "
                                     "loom_exit in between");
+  int block_size = LOOM_DEFAULT_BLOCK_SIZE, want_diag = 0, renumber = 0;
+  int status = env_int("LOOM_BLOCK_SIZE", 1, INT_MAX, &block_size);
+  if (status == LOOM_OK)
+    status = env_int("LOOM_DIAG", 0, 1, &want_diag);
+  if (status == LOOM_OK)
+    status = env_int("LOOM_RENUMBER", 0, 1, &renumber);
+  if (status != LOOM_OK)
+    return status;
+  diag = want_diag;
+  loomrt_plan_begin(block_size);
+  loomrt_renumber_begin(renumber);
   state = STATE_ACTIVE;
   return LOOM_OK;
 }
@@ -152,6 +210,11 @@ int loom_exit(void) {
   int status = loomrt_require_active("loom_exit");
   if (status != LOOM_OK)
     return status;
+  if (diag)
+    loom_timing_output();
+  loomrt_profile_free();
+  loomrt_plan_drop_all();
+  loomrt_scratch_free_all();
   registry_free_all();
   state = STATE_EXITED;
   return LOOM_OK;

@@ -10,6 +10,9 @@
  * (loom_decl_temp, or loom_decl_dat with NULL data).  The element type is
  * recorded as a loom_type together with its size; the two must agree, so a
  * hand-written call to loom_decl_dat_ cannot declare a `double` of 4 bytes.
+ * After loom_renumber() the storage is in the set's new order: data
+ * declared later is scattered into it, and loom_dat_fetch gathers the
+ * values back into the declared order.
  * Byte counts are computed once, in size_t with overflow checks, and kept
  * in the dat; loom_dat_fetch insists on exactly that many bytes.
  */
@@ -122,13 +125,17 @@ static int dat_extent(loom_set set, int dim, size_t elem_size,
   return LOOM_OK;
 }
 
-/* Storage for a dat: a copy of `data`, or zeros when `data` is NULL. */
-static void *values_new(const void *data, size_t bytes) {
+/* Storage for a dat: a copy of `data` (in the set's storage order after
+ * loom_renumber), or zeros when `data` is NULL. */
+static void *values_new(loom_set set, size_t row_bytes, const void *data,
+                        size_t bytes) {
   size_t n = bytes ? bytes : 1;
   if (!data)
     return calloc(n, 1);
   void *values = malloc(n);
-  if (values && bytes)
+  if (values && bytes && set->new_of_old)
+    loomrt_scatter_rows(values, data, row_bytes, set->size, set->new_of_old);
+  else if (values && bytes)
     memcpy(values, data, bytes);
   return values;
 }
@@ -138,7 +145,7 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
                         const char *name) {
   loom_dat dat = malloc(sizeof *dat);
   char *copy = loomrt_strdup(name);
-  void *values = values_new(data, bytes);
+  void *values = values_new(set, (size_t)dim * elem_size, data, bytes);
   if (!dat || !copy || !values) {
     free(dat);
     free(copy);
@@ -197,7 +204,10 @@ int loom_dat_fetch(loom_dat dat, void *buf, size_t bytes) {
   if (!buf && bytes > 0)
     return loom_error_(LOOM_EINVAL, "dat '%s': loom_dat_fetch buffer is NULL",
                        dat->name);
-  if (bytes > 0)
+  if (bytes > 0 && dat->set->new_of_old) /* renumbered: declared order */
+    loomrt_gather_rows(buf, dat->values, (size_t)dat->dim * dat->elem_size,
+                       dat->set->size, dat->set->new_of_old);
+  else if (bytes > 0)
     memcpy(buf, dat->values, bytes);
   return LOOM_OK;
 }

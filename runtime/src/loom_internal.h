@@ -52,6 +52,9 @@ struct loom_set_s {
   uint32_t magic; /* LOOMRT_MAGIC_SET while alive */
   char *name;     /* owned copy */
   int size;       /* number of elements, >= 0 */
+  int *new_of_old; /* NULL, or after loom_renumber (renumber.c): the
+                      storage index of each element in declared order
+                      (owned, `size` entries) */
 };
 
 struct loom_map_s {
@@ -90,6 +93,34 @@ int loomrt_require_active(const char *call);
 /* Records a new object so loom_exit() frees it.  LOOM_OK or LOOM_ENOMEM
  * (reported, naming the object). */
 int loomrt_register(loomrt_kind kind, void *object, const char *name);
+
+/* Objects in the registry, oldest first: loomrt_registry_object(i, &kind)
+ * for i < loomrt_registry_count(). */
+size_t loomrt_registry_count(void);
+void *loomrt_registry_object(size_t i, loomrt_kind *kind);
+
+/* Nonzero when $LOOM_DIAG asked for diagnostics (read by loom_init). */
+int loomrt_diag(void);
+
+/* ---- sessions of the other files (called by loom_init / loom_exit) ----- */
+
+void loomrt_plan_begin(int block_size); /* plan.c: no plans, this size */
+void loomrt_plan_drop_all(void);        /* plan.c: frees every cached plan */
+void loomrt_scratch_free_all(void);     /* scratch.c */
+void loomrt_profile_free(void);         /* profile.c: per-loop times */
+void loomrt_renumber_begin(int lazy);   /* renumber.c: $LOOM_RENUMBER */
+
+/* Applies a pending $LOOM_RENUMBER=1 (renumber.c): called where a loop
+ * starts (loom__check_set, loom__plan_get).  LOOM_OK or a reported status. */
+int loomrt_renumber_lazy(void);
+
+/* Copies n rows of `row_bytes` bytes from `src` (declared order) to `dst`
+ * (storage order): row i goes to row new_of_old[i] (renumber.c). */
+void loomrt_scatter_rows(void *dst, const void *src, size_t row_bytes, int n,
+                         const int *new_of_old);
+/* The inverse: row new_of_old[i] of `src` goes to row i of `dst`. */
+void loomrt_gather_rows(void *dst, const void *src, size_t row_bytes, int n,
+                        const int *new_of_old);
 
 /* ---- helpers (core.c) -------------------------------------------------- */
 

@@ -9,6 +9,9 @@
  * e % dim).  The user's array is validated first (every entry in
  * [0, size(to)); the first bad entry is reported with its element and slot)
  * and then copied, so the runtime never depends on the caller's buffer.
+ * A map declared after loom_renumber() is stored renumbered like the
+ * others: its rows in the storage order of `from`, its entries translated
+ * to the storage numbering of `to` (the entries are checked before).
  * Entry counts and byte sizes are computed in size_t with overflow checks.
  */
 #include <stdlib.h>
@@ -104,8 +107,14 @@ static loom_map map_new(loom_set from, loom_set to, int dim, const int *data,
                 name, bytes);
     return NULL;
   }
-  if (bytes)
+  if (bytes && from->new_of_old) /* declared after loom_renumber */
+    loomrt_scatter_rows(values, data, (size_t)dim * sizeof(int), from->size,
+                        from->new_of_old);
+  else if (bytes)
     memcpy(values, data, bytes);
+  if (to->new_of_old)
+    for (size_t e = 0; e < bytes / sizeof(int); e++)
+      values[e] = to->new_of_old[values[e]];
   map->magic = LOOMRT_MAGIC_MAP;
   map->name = copy;
   map->from = from;

@@ -8,6 +8,9 @@
  * will add the section sizes (core / owned / executed halo) here; today the
  * whole set is one section.
  *
+ * After loom_renumber() a set also records where each element (in the
+ * order of the declaration) is stored: `new_of_old` (renumber.c).
+ *
  * Every public function checks the runtime state and the handle before it
  * touches the object, and reports failures naming the call and, where one
  * exists, the set.
@@ -27,6 +30,7 @@ const char *loomrt_set_problem(loom_set set) {
 void loomrt_set_free(loom_set set) {
   set->magic = 0;
   free(set->name);
+  free(set->new_of_old);
   free(set);
 }
 
@@ -54,6 +58,7 @@ static loom_set set_new(int size, const char *name) {
   set->magic = LOOMRT_MAGIC_SET;
   set->name = copy;
   set->size = size;
+  set->new_of_old = NULL;
   return set;
 }
 
@@ -90,7 +95,7 @@ int loom__check_set(loom_set set, const char *loop) {
   if (problem)
     return loom_error_(LOOM_EMISMATCH, "loop %s: iteration set %s",
                        loomrt_loop_label(loop), problem);
-  return LOOM_OK;
+  return loomrt_renumber_lazy(); /* $LOOM_RENUMBER=1: at the first loop */
 }
 
 int loom__set_size(loom_set set) {
