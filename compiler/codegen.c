@@ -362,12 +362,14 @@ static void emit_loop_function(cg *g, const loop *lp) {
   cg_line(g, "{");
   cg_indent(g, 1);
   emit_checks(g, lp, &objs);
+  cg_line(g, "const double loom_t0 = loom__wall();");
   emit_pointers(g, &objs);
   g->be->loop_begin(g, lp);
   g->be->iterate_begin(g, lp);
   emit_kernel_call(g, lp);
   g->be->iterate_end(g, lp);
   g->be->loop_end(g, lp);
+  cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);
   cg_line(g, "}");
   cg_line(g, "%s", "");

@@ -18,6 +18,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, cells, 0, NULL);
@@ -36,13 +37,14 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
            loom_i < loom_plan->block_start[loom_b + 1]; loom_i++) {
 #line 16 "basic.c"
         scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);
-#line 40 "basic.openmp.c"
+#line 41 "basic.openmp.c"
       }
       loom_r_sum[loom_b] = loom_g_sum;
     }
   }
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     sum[0] += loom_r_sum[loom_b];
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 9 "basic.c"

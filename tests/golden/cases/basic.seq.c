@@ -18,6 +18,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double loom_g_sum = sum[0];
@@ -25,9 +26,10 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 16 "basic.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);
-#line 29 "basic.seq.c"
+#line 30 "basic.seq.c"
   }
   *sum = loom_g_sum;
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 9 "basic.c"

@@ -25,6 +25,7 @@ static void loom_loop_1_update(loom_set cells, loom_dat qold, loom_dat q,
       loom__check_dat(res, cells, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_dat(adt, cells, 1, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_qold = (double *)loom__dat_values(qold);
   double *const loom_d_q = (double *)loom__dat_values(q);
   double *const loom_d_res = (double *)loom__dat_values(res);
@@ -37,9 +38,10 @@ static void loom_loop_1_update(loom_set cells, loom_dat qold, loom_dat q,
            loom_d_q + loom_i,
            loom_d_res + loom_i, loom_d_adt + loom_i,
            &loom_g_rms);
-#line 41 "ok_continuation.seq.c"
+#line 42 "ok_continuation.seq.c"
   }
   *rms = loom_g_rms;
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 14 "ok_continuation.c"

@@ -25,6 +25,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(v, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_v = (double *)loom__dat_values(v);
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, cells, 0, NULL);
   if (!loom_plan)
@@ -52,7 +53,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
            loom_i < loom_plan->block_start[loom_b + 1]; loom_i++) {
 #line 26 "ok_globals.c"
         stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
-#line 56 "ok_globals.openmp.c"
+#line 57 "ok_globals.openmp.c"
       }
       for (int loom_j = 0; loom_j < 3; loom_j++)
         loom_r_g[3 * loom_b + loom_j] = loom_g_g[loom_j];
@@ -69,6 +70,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     if (loom_r_vmax[loom_b] > vmax[0])
       vmax[0] = loom_r_vmax[loom_b];
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 17 "ok_globals.c"

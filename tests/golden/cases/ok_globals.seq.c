@@ -25,6 +25,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(v, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_v = (double *)loom__dat_values(v);
   double loom_g_g[3];
   for (int loom_j = 0; loom_j < 3; loom_j++)
@@ -35,12 +36,13 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 26 "ok_globals.c"
     stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
-#line 39 "ok_globals.seq.c"
+#line 40 "ok_globals.seq.c"
   }
   for (int loom_j = 0; loom_j < 3; loom_j++)
     g[loom_j] = loom_g_g[loom_j];
   *vmin = loom_g_vmin;
   *vmax = loom_g_vmax;
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 17 "ok_globals.c"

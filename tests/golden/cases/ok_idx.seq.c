@@ -18,6 +18,7 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
       loom__check_dat(id, cells, 1, LOOM_INT, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(half, cells, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   int *const loom_d_id = (int *)loom__dat_values(id);
   double *const loom_d_half = (double *)loom__dat_values(half);
   const int loom_n = loom__set_size(cells);
@@ -25,8 +26,9 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
     int loom_idx = loom_i;
 #line 15 "ok_idx.c"
     number(&loom_idx, loom_d_id + loom_i, loom_d_half + loom_i);
-#line 29 "ok_idx.seq.c"
+#line 30 "ok_idx.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 10 "ok_idx.c"

@@ -21,6 +21,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       loom__check_dat(x, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(res, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_res = (double *)loom__dat_values(res);
@@ -40,10 +41,11 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
            loom_i < loom_plan->block_start[loom_b + 1]; loom_i++) {
 #line 21 "ok_indirect.c"
         flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 44 "ok_indirect.openmp.c"
+#line 45 "ok_indirect.openmp.c"
       }
     }
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 11 "ok_indirect.c"

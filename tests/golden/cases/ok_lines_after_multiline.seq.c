@@ -14,13 +14,15 @@ static void loom_loop_1_k(loom_set s, loom_dat y)
   if (loom__check_set(s, loom_loop) != LOOM_OK ||
       loom__check_dat(y, s, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(s);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 11 "ok_lines_after_multiline.c"
     k(loom_d_y + loom_i);
-#line 23 "ok_lines_after_multiline.seq.c"
+#line 24 "ok_lines_after_multiline.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 7 "ok_lines_after_multiline.c"
@@ -31,7 +33,7 @@ loom_loop_1_k(s, y);
 #line 12 "ok_lines_after_multiline.c"
 }
 
-#line 35 "ok_lines_after_multiline.seq.c"
+#line 37 "ok_lines_after_multiline.seq.c"
 /* par_loop k over s (ok_lines_after_multiline.c:17) */
 static void loom_loop_2_k(loom_set s, loom_dat y)
 {
@@ -39,13 +41,15 @@ static void loom_loop_2_k(loom_set s, loom_dat y)
   if (loom__check_set(s, loom_loop) != LOOM_OK ||
       loom__check_dat(y, s, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(s);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 17 "ok_lines_after_multiline.c"
     k(loom_d_y + loom_i);
-#line 48 "ok_lines_after_multiline.seq.c"
+#line 51 "ok_lines_after_multiline.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 14 "ok_lines_after_multiline.c"

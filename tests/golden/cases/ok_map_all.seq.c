@@ -25,6 +25,7 @@ static void loom_loop_1_centroid(loom_set cells, loom_map pcell, loom_dat x,
       loom__check_dat(x, loom__map_to(pcell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(c, cells, 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_c = (double *)loom__dat_values(c);
@@ -38,8 +39,9 @@ static void loom_loop_1_centroid(loom_set cells, loom_map pcell, loom_dat x,
     };
 #line 27 "ok_map_all.c"
     centroid(loom_a1, loom_d_c + 2 * loom_i);
-#line 42 "ok_map_all.seq.c"
+#line 43 "ok_map_all.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 /* par_loop spread over cells (ok_map_all.c:28) */
@@ -52,6 +54,7 @@ static void loom_loop_2_spread(loom_set cells, loom_dat w, loom_map pcell,
       loom__check_map(pcell, cells, NULL, 4, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(acc, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_w = (double *)loom__dat_values(w);
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_acc = (double *)loom__dat_values(acc);
@@ -65,8 +68,9 @@ static void loom_loop_2_spread(loom_set cells, loom_dat w, loom_map pcell,
     };
 #line 28 "ok_map_all.c"
     spread(loom_d_w + loom_i, loom_a2);
-#line 69 "ok_map_all.seq.c"
+#line 72 "ok_map_all.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 15 "ok_map_all.c"

@@ -17,14 +17,16 @@ static void loom_loop_1_copy2(loom_set cells, loom_dat x, loom_dat y)
       loom__check_dat(x, cells, 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 20 "ok_shadowed.c"
     copy2(loom_d_x + 2 * loom_i, loom_d_y + loom_i);
-#line 27 "ok_shadowed.seq.c"
+#line 28 "ok_shadowed.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 /* par_loop copy1 over cells (ok_shadowed.c:23) */
@@ -35,14 +37,16 @@ static void loom_loop_2_copy1(loom_set cells, loom_dat x, loom_dat y)
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 23 "ok_shadowed.c"
     copy1(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 45 "ok_shadowed.seq.c"
+#line 48 "ok_shadowed.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 9 "ok_shadowed.c"

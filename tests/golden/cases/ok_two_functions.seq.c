@@ -19,14 +19,16 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 16 "ok_two_functions.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 29 "ok_two_functions.seq.c"
+#line 30 "ok_two_functions.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 /* par_loop axpy over cells (ok_two_functions.c:17) */
@@ -37,14 +39,16 @@ static void loom_loop_2_axpy(loom_set cells, loom_dat x, loom_dat y)
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 17 "ok_two_functions.c"
     axpy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 47 "ok_two_functions.seq.c"
+#line 50 "ok_two_functions.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 /* par_loop sum_up over cells (ok_two_functions.c:18) */
@@ -54,15 +58,17 @@ static void loom_loop_3_sum_up(loom_set cells, loom_dat y, double *s)
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 18 "ok_two_functions.c"
     sum_up(loom_d_y + loom_i, &loom_g_s);
-#line 64 "ok_two_functions.seq.c"
+#line 69 "ok_two_functions.seq.c"
   }
   *s = loom_g_s;
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 11 "ok_two_functions.c"
@@ -77,7 +83,7 @@ loom_loop_3_sum_up(cells, y, &s);
   return s;
 }
 
-#line 81 "ok_two_functions.seq.c"
+#line 87 "ok_two_functions.seq.c"
 /* par_loop copy over nodes (ok_two_functions.c:29) */
 static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
 {
@@ -86,14 +92,16 @@ static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
       loom__check_dat(u, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(v, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
+  const double loom_t0 = loom__wall();
   double *const loom_d_u = (double *)loom__dat_values(u);
   double *const loom_d_v = (double *)loom__dat_values(v);
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i++) {
 #line 29 "ok_two_functions.c"
     copy(loom_d_u + loom_i, loom_d_v + loom_i);
-#line 96 "ok_two_functions.seq.c"
+#line 103 "ok_two_functions.seq.c"
   }
+  loom__loop_done(loom_loop, loom_t0);
 }
 
 #line 22 "ok_two_functions.c"
