@@ -10,6 +10,8 @@
  *   symtab       declarations and their scopes    symtab.c (AST helpers: cursor.c)
  *   resolve      loop names bound to objects      resolve.c
  *   check        kernels checked against loops    check.c
+ *   region       regions and their computations   region.c
+ *   dag          dependences between them         dag.c (--emit-dag, --report)
  *   codegen      output C (shared walk + target)  codegen.c, target_*.c
  *   output       written atomically               output.c
  *   depfile      with -MD: the files read, for make depfile.c
@@ -21,6 +23,7 @@
 
 #include "check.h"
 #include "codegen.h"
+#include "dag.h"
 #include "depfile.h"
 #include "frontend.h"
 #include "output.h"
@@ -28,6 +31,25 @@
 #include "pragma_parse.h"
 #include "resolve.h"
 #include "symtab.h"
+
+/* --emit-dag and --report. */
+static void analyse(const frontend *fe, const symtab *st, const program *prog,
+                    const options *opt, arena *a) {
+  vec regions = regions_build(fe, st, prog, a);
+  vec dags = dag_build(&regions, opt->target, a);
+  if (opt->report)
+    dag_write_report(stdout, &dags);
+  if (!opt->emit_dag)
+    return;
+  FILE *f = strcmp(opt->emit_dag, "-") == 0 ? stdout : fopen(opt->emit_dag, "w");
+  if (!f) {
+    diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
+    return;
+  }
+  dag_write_dot(f, &dags);
+  if (f != stdout && fclose(f) != 0)
+    diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
+}
 
 static int translate(const options *opt, arena *a) {
   frontend fe;
@@ -42,10 +64,12 @@ static int translate(const options *opt, arena *a) {
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
   }
-  if (diag_error_count() == 0)
+  if (diag_error_count() == 0 && (opt->emit_dag || opt->report))
+    analyse(&fe, &st, &prog, opt, a);
+  if (diag_error_count() == 0 && opt->output)
     codegen(&prog, backend_for(opt->target),
             strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, &out, a);
-  if (diag_error_count() == 0)
+  if (diag_error_count() == 0 && opt->output)
     output_write(opt->output, &out);
   if (diag_error_count() == 0 && opt->deps)
     depfile_write(&fe, opt);

@@ -24,11 +24,16 @@ static const char usage_text[] =
     "  --target=TARGET   code to generate:\n"
     "                      seq         sequential C (default)\n"
     "                      openmp      OpenMP threads (build with -fopenmp)\n"
-    "                      mpi         not yet available\n"
+    "                      mpi         DAG and report only (--emit-dag,\n"
+    "                                  --report); no code yet\n"
     "                      mpi+openmp  not yet available\n"
     "  -I DIR            add DIR to the include search path\n"
     "  -D NAME[=VALUE]   define a macro\n"
     "  -U NAME           undefine a macro\n"
+    "  --emit-dag=FILE   write the dependency DAG of every region in\n"
+    "                    Graphviz ('-' for stdout)\n"
+    "  --report          print each region's computations, their sections\n"
+    "                    and dependences on stdout\n"
     "  -MD               also write the files the input depends on, as a\n"
     "                    make rule (default file: OUTPUT with suffix .d)\n"
     "  -MMD              like -MD, without system headers\n"
@@ -48,13 +53,13 @@ static int usage_error(const char *fmt, const char *arg) {
 }
 
 static int check_target(const char *t) {
-  if (strcmp(t, "seq") == 0 || strcmp(t, "openmp") == 0)
+  if (strcmp(t, "seq") == 0 || strcmp(t, "openmp") == 0 || strcmp(t, "mpi") == 0)
     return OPT_RUN;
-  if (strcmp(t, "mpi") == 0 || strcmp(t, "mpi+openmp") == 0)
+  if (strcmp(t, "mpi+openmp") == 0)
     return usage_error("target '%s' is not yet available; the available "
-                       "targets are 'seq' and 'openmp'",
+                       "targets are 'seq', 'openmp' and 'mpi' (analysis only)",
                        t);
-  return usage_error("unknown target '%s'; expected 'seq' or 'openmp'", t);
+  return usage_error("unknown target '%s'; expected 'seq', 'openmp' or 'mpi'", t);
 }
 
 /* -I/-D/-U, joined ("-Idir") or separate ("-I dir"). */
@@ -98,6 +103,14 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
     *(arg[2] == 'F' ? &o->dep_file : &o->dep_target) = argv[++*i];
     return OPT_RUN;
   }
+  if (strncmp(arg, "--emit-dag=", 11) == 0 && arg[11]) {
+    o->emit_dag = arg + 11;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--report") == 0) {
+    o->report = 1;
+    return OPT_RUN;
+  }
   if (strncmp(arg, "--target=", 9) == 0) {
     o->target = arg + 9;
     return check_target(o->target);
@@ -137,13 +150,19 @@ int options_parse(int argc, char **argv, options *o, arena *a) {
   }
   if (!o->input)
     return usage_error("%s", "no input file");
-  if (!o->output)
+  int analysis = o->emit_dag || o->report;
+  if (strcmp(o->target, "mpi") == 0 && o->output)
+    return usage_error("%s", "code generation for target 'mpi' is not yet "
+                             "available: use --emit-dag=FILE or --report");
+  if (!o->output && !analysis)
     return usage_error("%s", "no output file: use -o OUTPUT.c");
+  if (o->deps && !o->output)
+    return usage_error("%s", "-MD needs an output file (-o)");
   if (o->deps && !o->dep_file && strcmp(o->output, "-") == 0)
     return usage_error("%s", "-MD with '-o -' needs -MF FILE");
   if (o->deps && !o->dep_file)
     o->dep_file = default_dep_file(o->output, a);
-  if (!o->dep_target)
+  if (!o->dep_target && o->output)
     o->dep_target = o->output;
   return OPT_RUN;
 }

@@ -14,6 +14,8 @@ typedef struct options {
   int deps;           /* -MD (1) or -MMD (2, without system headers) */
   const char *dep_file;   /* -MF FILE */
   const char *dep_target; /* -MT TARGET */
+  const char *emit_dag;   /* --emit-dag=FILE ("-": stdout) */
+  int report;             /* --report: the regions' DAGs on stdout */
   /* For tools that translate a buffer instead of a file (fuzzing, tests):
    * when set, the main file's contents are taken from here. */
   const char *input_text;

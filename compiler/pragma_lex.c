@@ -39,22 +39,36 @@ static unsigned skip_block_comment(const char *t, unsigned len, unsigned i) {
   return len;
 }
 
-static unsigned skip_literal(const char *t, unsigned len, unsigned i) {
-  char q = t[i];
-  for (i++; i < len && t[i] != q && t[i] != '\n'; i++)
-    if (t[i] == '\\' && i + 1 < len)
-      i++;
-  return i < len && t[i] == q ? i + 1 : i;
+static int is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
 }
 
+/* The length of the line continuation at i, or 0: a backslash, then the
+ * newline — with blanks between them too, as C compilers (clang's lexer
+ * included) accept them. */
 static unsigned escaped_newline(const char *t, unsigned len, unsigned i) {
-  if (t[i] != '\\')
+  if (i >= len || t[i] != '\\')
     return 0;
-  if (i + 1 < len && t[i + 1] == '\n')
-    return 2;
-  if (i + 2 < len && t[i + 1] == '\r' && t[i + 2] == '\n')
-    return 3;
+  unsigned j = i + 1;
+  while (j < len && is_blank(t[j]))
+    j++;
+  if (j < len && t[j] == '\n')
+    return j + 1 - i;
+  if (j + 1 < len && t[j] == '\r' && t[j + 1] == '\n')
+    return j + 2 - i;
   return 0;
+}
+
+static unsigned skip_literal(const char *t, unsigned len, unsigned i) {
+  char q = t[i];
+  for (i++; i < len && t[i] != q && t[i] != '\n'; i++) {
+    unsigned esc = escaped_newline(t, len, i);
+    if (esc)
+      i += esc - 1;
+    else if (t[i] == '\\' && i + 1 < len)
+      i++;
+  }
+  return i < len && t[i] == q ? i + 1 : i;
 }
 
 unsigned directive_end(const char *t, unsigned len, unsigned i) {
@@ -102,6 +116,8 @@ static int starts_line(const char *t, unsigned off) {
   unsigned p = off - 1;
   if (p > 0 && t[p - 1] == '\r')
     p--;
+  while (p > 0 && is_blank(t[p - 1]))
+    p--;
   return !(p > 0 && t[p - 1] == '\\');
 }
 
@@ -141,13 +157,35 @@ static srcloc offset_loc(const lexer *lx, unsigned off) {
   return frontend_loc(lx->fe, l);
 }
 
+/* s without its line continuations. */
+static char *unsplice(arena *a, const char *s) {
+  unsigned n = (unsigned)strlen(s), k = 0;
+  char *out = arena_alloc(a, n + 1);
+  for (unsigned i = 0, esc; i < n;)
+    if ((esc = escaped_newline(s, n, i)) != 0)
+      i += esc;
+    else
+      out[k++] = s[i++];
+  out[k] = '\0';
+  return out;
+}
+
+/* A token as the parser sees it.  A token right after a line continuation
+ * begins, for libclang, at the continuation's backslash, and libclang spells
+ * punctuation and literals as written: `args\<newline>(` would give "\\\n("
+ * for '(' — so continuations are dropped from the spelling and the location
+ * is that of the first character. */
 static ptok make_ptok(const lexer *lx, unsigned i) {
   CXTranslationUnit tu = lx->fe->tu;
   ptok p;
   CXString sp = clang_getTokenSpelling(tu, lx->toks[i]);
-  p.text = arena_strdup(lx->arena, clang_getCString(sp));
+  p.text = unsplice(lx->arena, clang_getCString(sp));
   clang_disposeString(sp);
-  p.loc = frontend_loc(lx->fe, clang_getTokenLocation(tu, lx->toks[i]));
+  unsigned off = tok_offset(lx, i), lead = 0, esc;
+  while ((esc = escaped_newline(lx->text, lx->len, off + lead)) != 0)
+    lead += esc;
+  p.loc = lead ? offset_loc(lx, off + lead)
+               : frontend_loc(lx->fe, clang_getTokenLocation(tu, lx->toks[i]));
   switch (clang_getTokenKind(lx->toks[i])) {
   case CXToken_Identifier:
   case CXToken_Keyword:

@@ -10,6 +10,43 @@ TESTBIN := $(BUILD)/tests
 
 LOOMC_LIB_OBJ := $(filter-out $(BUILD)/obj/compiler/main.o,$(LOOMC_OBJ))
 
+# tests/e2e/*.sh find loomc and the programs under <root>/build/.  With
+# SANITIZE=1 they run from $(BUILD)/e2e-root: links to this tree's files, and
+# a build/ whose bin, samples and tests are the sanitized ones and whose lib
+# is the normal libloom (the scripts that build generated code with their own
+# compilers cannot link instrumented objects).
+ifeq ($(SANITIZE),1)
+E2E_ROOT  := $(BUILD)/e2e-root
+E2E_SETUP := e2e-root
+E2E_RUN   := $(E2E_ROOT)/tests/e2e/run.sh
+.PHONY: e2e-root
+e2e-root:
+	$(MAKE) SANITIZE=0 CC='$(CC_PLAIN)' build/lib/libloom.a
+	rm -rf $(E2E_ROOT)
+	mkdir -p $(E2E_ROOT)/build
+	for f in $(filter-out build,$(wildcard *)); do ln -s $(CURDIR)/$$f $(E2E_ROOT)/$$f; done
+	for d in bin samples tests; do ln -s $(abspath $(BUILD))/$$d $(E2E_ROOT)/build/$$d; done
+	ln -s $(CURDIR)/build/lib $(E2E_ROOT)/build/lib
+	if [ -d ../shared ]; then ln -sfn $(abspath ../shared) $(BUILD)/shared; fi
+# Criterion counts a test whose process reports a leak only at its exit as
+# passed (the report is printed, the exit status ignored): in `unit` the
+# sanitizers write their reports to files in $(BUILD)/san-logs/, and any
+# error report fails it (after a failed test, look there).
+SAN_LOGS := $(abspath $(BUILD))/san-logs
+unit: export ASAN_OPTIONS := $(ASAN_OPTIONS):log_path=$(SAN_LOGS)/unit
+unit: export UBSAN_OPTIONS := $(UBSAN_OPTIONS):log_path=$(SAN_LOGS)/unit
+unit: unit-san-logs
+.PHONY: unit-san-logs
+unit-san-logs:
+	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+UNIT_SAN_CHECK = @if grep -qs 'ERROR: \|runtime error\|^SUMMARY: ' $(SAN_LOGS)/unit.*; then \
+                   cat $(SAN_LOGS)/unit.*; echo "unit: sanitizer reports (above)"; exit 1; fi
+else
+E2E_SETUP :=
+E2E_RUN   := tests/e2e/run.sh
+UNIT_SAN_CHECK :=
+endif
+
 $(TESTBIN)/test_compiler: $(wildcard tests/unit/test_compiler*.c tests/unit/*.h) $(LOOMC_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_LOOMC) $(CRITERION_CFLAGS) -Icompiler -o $@ $(wildcard tests/unit/test_compiler*.c) \
@@ -19,15 +56,26 @@ $(TESTBIN)/test_runtime: tests/unit/test_runtime.c $(LIBLOOM)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) $(CRITERION_LIBS)
 
-unit: $(TESTBIN)/test_compiler $(TESTBIN)/test_runtime
+$(TESTBIN)/test_plan: tests/unit/test_plan.c $(LIBLOOM)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) $(CRITERION_LIBS) -lm
+
+$(TESTBIN)/qdiff: tests/e2e/qdiff.c
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -O2 -o $@ $< -lm
+
+unit: $(TESTBIN)/test_compiler $(TESTBIN)/test_runtime $(TESTBIN)/test_plan
 	$(TESTBIN)/test_compiler
 	$(TESTBIN)/test_runtime
+	$(TESTBIN)/test_plan
+	$(UNIT_SAN_CHECK)
 
 golden: $(LOOMC) $(LIBLOOM)
 	tests/golden/run.sh $(LOOMC)
+	tests/dag/run.sh $(LOOMC)
 
-e2e: all
-	tests/e2e/run.sh
+e2e: all $(TESTBIN)/qdiff $(E2E_SETUP)
+	$(E2E_RUN)
 
 test: deps
 	$(MAKE) all
