@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const section_names[SEC_COUNT] = {
-    "CORE", "OWNED", "HALOEXEC", "HALOIMPORT", "NET", "VALUE", "PARTIAL"};
+    "CORE", "OWNED", "HALOEXEC", "HALOIMPORT", "NET", "VALUE", "PARTIAL", "ORDER"};
 
 enum {
   ALL_DAT = (1u << SEC_CORE) | (1u << SEC_OWNED) | (1u << SEC_HALOEXEC) |
@@ -174,6 +174,11 @@ static void loop_comps(builder *b, const region *r, const loop *lp) {
     halo_comps(b, &halos, lp->loc, 1);
     comp *owned = new_comp(b, arena_printf(b->arena, "%s[owned]", name), lp->loc);
     loop_accesses(b, owned, lp, 1u << SEC_OWNED);
+    /* the owned half runs after the core half of the same loop (seed 001) */
+    obj *order = arena_alloc(b->arena, sizeof *order);
+    order->name = lp->kernel;
+    add(b->arena, &core->writes, order, 1u << SEC_ORDER);
+    add(b->arena, &owned->reads, order, 1u << SEC_ORDER);
   }
   if (b->mpi)
     reduction_comps(b, lp);

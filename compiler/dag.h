@@ -6,7 +6,8 @@
  * HALOIMPORT and NET — and of globals — VALUE (the C variable), PARTIAL
  * (this rank's contribution to a reduction) and NET.  For --target=mpi an
  * indirect loop is split into HaloSend(d), KERNEL[core], HaloRecv(d) and
- * KERNEL[owned], and a reduction gets ReductionBegin(g)/ReductionEnd(g);
+ * KERNEL[owned] (ordered after [core] by an ORDER(KERNEL) token), and a
+ * reduction gets ReductionBegin(g)/ReductionEnd(g);
  * for the other targets a loop is one computation KERNEL[core,owned].
  *
  * A computation c depends on an earlier c' when
@@ -28,6 +29,7 @@ typedef enum section {
   SEC_NET,
   SEC_VALUE,
   SEC_PARTIAL,
+  SEC_ORDER, /* KERNEL[core] before KERNEL[owned] of one loop */
   SEC_COUNT
 } section;
 
