@@ -90,12 +90,10 @@ static const char *identity(cg *g, const loop_arg *a) {
 }
 
 static void omp_iterate_begin(cg *g, const loop *lp) {
-  const char *i = cg_elem(g);
   if (!needs_plan(lp)) {
     cg_declare_count(g, lp);
     cg_line(g, "#pragma omp parallel for simd schedule(static)");
-    cg_line(g, "for (int %s = 0; %s < %s; %s++) {", i, i, cg_count(g), i);
-    cg_indent(g, 1);
+    cg_loop_begin(g, "0", cg_count(g));
     return;
   }
   cg_line(g, "for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {");
@@ -107,9 +105,9 @@ static void omp_iterate_begin(cg *g, const loop *lp) {
   for (int k = 0; k < lp->nargs; k++)
     if (arg_is_reduction(&lp->args[k]))
       cg_declare_reduction_local(g, &lp->args[k], identity(g, &lp->args[k]));
-  cg_line(g, "for (int %s = loom_plan->block_start[loom_b];", i);
-  cg_line(g, "     %s < loom_plan->block_start[loom_b + 1]; %s++) {", i, i);
-  cg_indent(g, 1);
+  cg_line(g, "const int loom_lo = loom_plan->block_start[loom_b];");
+  cg_line(g, "const int loom_hi = loom_plan->block_start[loom_b + 1];");
+  cg_loop_begin(g, "loom_lo", "loom_hi");
 }
 
 static void store_partials(cg *g, const loop *lp) {
@@ -129,8 +127,7 @@ static void store_partials(cg *g, const loop *lp) {
 }
 
 static void omp_iterate_end(cg *g, const loop *lp) {
-  cg_indent(g, -1);
-  cg_line(g, "}");
+  cg_loop_end(g);
   if (!needs_plan(lp))
     return;
   store_partials(g, lp);

@@ -33,15 +33,12 @@ static void seq_loop_end(cg *g, const loop *lp) {
 
 static void seq_iterate_begin(cg *g, const loop *lp) {
   cg_declare_count(g, lp);
-  cg_line(g, "for (int %s = 0; %s < %s; %s++) {", cg_elem(g), cg_elem(g),
-          cg_count(g), cg_elem(g));
-  cg_indent(g, 1);
+  cg_loop_begin(g, "0", cg_count(g));
 }
 
 static void seq_iterate_end(cg *g, const loop *lp) {
   (void)lp;
-  cg_indent(g, -1);
-  cg_line(g, "}");
+  cg_loop_end(g);
 }
 
 const backend backend_seq = {

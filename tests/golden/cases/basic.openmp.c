@@ -33,11 +33,12 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
          loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
       const int loom_b = loom_plan->blocks_by_colour[loom_k];
       double loom_g_sum = 0;
-      for (int loom_i = loom_plan->block_start[loom_b];
-           loom_i < loom_plan->block_start[loom_b + 1]; loom_i++) {
+      const int loom_lo = loom_plan->block_start[loom_b];
+      const int loom_hi = loom_plan->block_start[loom_b + 1];
+      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 16 "basic.c"
         scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);
-#line 41 "basic.openmp.c"
+#line 42 "basic.openmp.c"
       }
       loom_r_sum[loom_b] = loom_g_sum;
     }

@@ -23,7 +23,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
   double *const loom_d_y = (double *)loom__dat_values(y);
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "basic.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);
 #line 30 "basic.seq.c"

@@ -17,7 +17,7 @@ static void loom_loop_1_total_arr(loom_set cells, loom_dat v, double *sum)
   double *const loom_d_v = (double *)loom__dat_values(v);
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 13 "ok_array_params.c"
     total_arr(loom_d_v + loom_i, &loom_g_sum);
 #line 24 "ok_array_params.seq.c"

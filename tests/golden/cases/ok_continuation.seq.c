@@ -32,7 +32,7 @@ static void loom_loop_1_update(loom_set cells, loom_dat qold, loom_dat q,
   double *const loom_d_adt = (double *)loom__dat_values(adt);
   double loom_g_rms = rms[0];
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_continuation.c"
     update(loom_d_qold + loom_i,
            loom_d_q + loom_i,

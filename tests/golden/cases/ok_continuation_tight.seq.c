@@ -26,7 +26,7 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_len = (double *)loom__dat_values(len);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 21 "ok_continuation_tight.c"
     edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0],
 #line 23 "ok_continuation_tight.c"

@@ -49,11 +49,12 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
         loom_g_g[loom_j] = 0;
       double loom_g_vmin = vmin[0];
       double loom_g_vmax = vmax[0];
-      for (int loom_i = loom_plan->block_start[loom_b];
-           loom_i < loom_plan->block_start[loom_b + 1]; loom_i++) {
+      const int loom_lo = loom_plan->block_start[loom_b];
+      const int loom_hi = loom_plan->block_start[loom_b + 1];
+      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 26 "ok_globals.c"
         stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
-#line 57 "ok_globals.openmp.c"
+#line 58 "ok_globals.openmp.c"
       }
       for (int loom_j = 0; loom_j < 3; loom_j++)
         loom_r_g[3 * loom_b + loom_j] = loom_g_g[loom_j];

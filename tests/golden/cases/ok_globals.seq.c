@@ -33,7 +33,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   double loom_g_vmin = vmin[0];
   double loom_g_vmax = vmax[0];
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "ok_globals.c"
     stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
 #line 40 "ok_globals.seq.c"

@@ -23,7 +23,7 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
   double *const loom_d_half = (double *)loom__dat_values(half);
   const int loom_n = loom__set_size(cells);
   #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
     int loom_idx = loom_i;
 #line 15 "ok_idx.c"
     number(&loom_idx, loom_d_id + loom_i, loom_d_half + loom_i);

@@ -19,7 +19,7 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 20 "ok_if0_ignored.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 26 "ok_if0_ignored.seq.c"

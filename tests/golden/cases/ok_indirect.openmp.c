@@ -37,11 +37,12 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
     for (int loom_k = loom_plan->colour_start[loom_c];
          loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
       const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      for (int loom_i = loom_plan->block_start[loom_b];
-           loom_i < loom_plan->block_start[loom_b + 1]; loom_i++) {
+      const int loom_lo = loom_plan->block_start[loom_b];
+      const int loom_hi = loom_plan->block_start[loom_b + 1];
+      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 21 "ok_indirect.c"
         flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 45 "ok_indirect.openmp.c"
+#line 46 "ok_indirect.openmp.c"
       }
     }
   }

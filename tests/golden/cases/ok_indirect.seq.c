@@ -26,7 +26,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_res = (double *)loom__dat_values(res);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 21 "ok_indirect.c"
     flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
 #line 33 "ok_indirect.seq.c"

@@ -17,7 +17,7 @@ static void loom_loop_1_k(loom_set s, loom_dat y)
   const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(s);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 11 "ok_lines_after_multiline.c"
     k(loom_d_y + loom_i);
 #line 24 "ok_lines_after_multiline.seq.c"
@@ -44,7 +44,7 @@ static void loom_loop_2_k(loom_set s, loom_dat y)
   const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(s);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "ok_lines_after_multiline.c"
     k(loom_d_y + loom_i);
 #line 51 "ok_lines_after_multiline.seq.c"

@@ -31,7 +31,7 @@ static void loom_loop_1_centroid(loom_set cells, loom_map pcell, loom_dat x,
   double *const loom_d_c = (double *)loom__dat_values(c);
   const int loom_n = loom__set_size(cells);
   #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
     const double *loom_a1[4] = {
         loom_d_x + 2 * loom_m_pcell[4 * loom_i + 0],
         loom_d_x + 2 * loom_m_pcell[4 * loom_i + 1],
@@ -70,8 +70,9 @@ static void loom_loop_2_spread(loom_set cells, loom_dat w, loom_map pcell,
     for (int loom_k = loom_plan->colour_start[loom_c];
          loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
       const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      for (int loom_i = loom_plan->block_start[loom_b];
-           loom_i < loom_plan->block_start[loom_b + 1]; loom_i++) {
+      const int loom_lo = loom_plan->block_start[loom_b];
+      const int loom_hi = loom_plan->block_start[loom_b + 1];
+      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
         double *loom_a2[4] = {
             loom_d_acc + loom_m_pcell[4 * loom_i + 0],
             loom_d_acc + loom_m_pcell[4 * loom_i + 1],
@@ -80,7 +81,7 @@ static void loom_loop_2_spread(loom_set cells, loom_dat w, loom_map pcell,
         };
 #line 28 "ok_map_all.c"
         spread(loom_d_w + loom_i, loom_a2);
-#line 84 "ok_map_all.openmp.c"
+#line 85 "ok_map_all.openmp.c"
       }
     }
   }

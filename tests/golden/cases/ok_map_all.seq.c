@@ -30,7 +30,7 @@ static void loom_loop_1_centroid(loom_set cells, loom_map pcell, loom_dat x,
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_c = (double *)loom__dat_values(c);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
     const double *loom_a1[4] = {
         loom_d_x + 2 * loom_m_pcell[4 * loom_i + 0],
         loom_d_x + 2 * loom_m_pcell[4 * loom_i + 1],
@@ -59,7 +59,7 @@ static void loom_loop_2_spread(loom_set cells, loom_dat w, loom_map pcell,
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_acc = (double *)loom__dat_values(acc);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
     double *loom_a2[4] = {
         loom_d_acc + loom_m_pcell[4 * loom_i + 0],
         loom_d_acc + loom_m_pcell[4 * loom_i + 1],

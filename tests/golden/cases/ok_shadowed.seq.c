@@ -21,7 +21,7 @@ static void loom_loop_1_copy2(loom_set cells, loom_dat x, loom_dat y)
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 20 "ok_shadowed.c"
     copy2(loom_d_x + 2 * loom_i, loom_d_y + loom_i);
 #line 28 "ok_shadowed.seq.c"
@@ -41,7 +41,7 @@ static void loom_loop_2_copy1(loom_set cells, loom_dat x, loom_dat y)
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_shadowed.c"
     copy1(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 48 "ok_shadowed.seq.c"

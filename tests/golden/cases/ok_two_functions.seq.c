@@ -23,7 +23,7 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "ok_two_functions.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 30 "ok_two_functions.seq.c"
@@ -43,7 +43,7 @@ static void loom_loop_2_axpy(loom_set cells, loom_dat x, loom_dat y)
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "ok_two_functions.c"
     axpy(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 50 "ok_two_functions.seq.c"
@@ -62,7 +62,7 @@ static void loom_loop_3_sum_up(loom_set cells, loom_dat y, double *s)
   double *const loom_d_y = (double *)loom__dat_values(y);
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 18 "ok_two_functions.c"
     sum_up(loom_d_y + loom_i, &loom_g_s);
 #line 69 "ok_two_functions.seq.c"
@@ -96,7 +96,7 @@ static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
   double *const loom_d_u = (double *)loom__dat_values(u);
   double *const loom_d_v = (double *)loom__dat_values(v);
   const int loom_n = loom__set_size(nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i++) {
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "ok_two_functions.c"
     copy(loom_d_u + loom_i, loom_d_v + loom_i);
 #line 103 "ok_two_functions.seq.c"
