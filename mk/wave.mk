@@ -1,0 +1,40 @@
+# The explicit wave example (samples/wave/; included by the top-level
+# Makefile, which defines BUILD, CC, CSTD, CFLAGS_APP, LOOMC and LIBLOOM).
+#
+#   make wave    build/samples/wave/: wave_mesh (the mesh generator),
+#                wave_seq and wave_openmp (wave.c through loomc), wave_ref
+#                (the plain-C baseline); also built by `make` (all)
+#
+# tests/e2e/wave.sh compares them.
+
+WAVE        := $(BUILD)/samples/wave
+CFLAGS_WAVE := $(CFLAGS_APP) -Isamples/wave
+WAVE_HDRS   := $(wildcard samples/wave/*.h)
+
+.PHONY: wave
+wave: $(WAVE)/wave_mesh $(WAVE)/wave_seq $(WAVE)/wave_openmp $(WAVE)/wave_ref
+all: wave
+
+$(WAVE)/wave_mesh: samples/wave/wave_mesh.c samples/wave/wave_host.h
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) -O2 -Wall -Wextra -Werror -Isamples/wave -o $@ $< -lm
+
+$(WAVE)/wave_seq.c: samples/wave/wave.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=seq -Isamples/wave $< -o $@
+-include $(WAVE)/wave_seq.d
+
+$(WAVE)/wave_seq: $(WAVE)/wave_seq.c $(LIBLOOM)
+	$(CC) $(CFLAGS_WAVE) -o $@ $< $(LIBLOOM) -lm
+
+$(WAVE)/wave_openmp.c: samples/wave/wave.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=openmp -Isamples/wave $< -o $@
+-include $(WAVE)/wave_openmp.d
+
+$(WAVE)/wave_openmp: $(WAVE)/wave_openmp.c $(LIBLOOM)
+	$(CC) $(CFLAGS_WAVE) -fopenmp -o $@ $< $(LIBLOOM) -lm
+
+$(WAVE)/wave_ref: samples/wave/wave_ref.c $(WAVE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_WAVE) -o $@ $< -lm
