@@ -3,9 +3,16 @@
 #
 #   tests/e2e/airfoil.sh small   generated 40x60 mesh, 300 iterations:
 #                                rms lines and final q bit-identical
+#   tests/e2e/airfoil.sh openmp  generated 40x60 mesh: the OpenMP build with
+#                                1-4 threads and several block sizes; q
+#                                bit-identical across thread counts, close
+#                                to seq (colour order changes the order of
+#                                increments), same rms lines
 #   tests/e2e/airfoil.sh ref     the reference mesh (generated, 720,000
 #                                cells), 1000 iterations: OP2's published rms
-#                                table exactly, and q bit-identical to ref
+#                                table exactly, and q bit-identical to ref;
+#                                OpenMP with 1 and 2 threads: the same
+#                                table, q bit-identical between them
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$root/build/samples/airfoil
@@ -25,8 +32,33 @@ run_pair() { # MESH ITERS: both programs at once, one core each
   [ -s "$tmp/q_seq.bin" ] || fail "no q written"
 }
 
+qdiff=$root/build/tests/qdiff
+
+# openmp_runs MESH ITERS BLOCK: q of 1..4 threads identical; rms as seq.
+openmp_runs() {
+  local t
+  for t in 1 2 3 4; do
+    OMP_NUM_THREADS=$t LOOM_BLOCK_SIZE=$3 "$bin/airfoil_openmp" "$1" "$2" "$tmp/q_omp$t.bin" \
+      >"$tmp/omp$t.out" 2>"$tmp/omp$t.err" || { cat "$tmp/omp$t.err"; fail "airfoil_openmp failed"; }
+    diff -u "$tmp/seq.out" "$tmp/omp$t.out" || fail "rms lines of openmp ($t threads, block $3) differ from seq"
+    [ "$t" = 1 ] && continue
+    "$qdiff" "$tmp/q_omp1.bin" "$tmp/q_omp$t.bin" >/dev/null ||
+      fail "q of $t threads differs from 1 thread (block $3)"
+  done
+  "$qdiff" "$tmp/q_seq.bin" "$tmp/q_omp1.bin" 1e-10 >"$tmp/qdiff.out" ||
+    { cat "$tmp/qdiff.out"; fail "openmp q far from seq (block $3)"; }
+}
+
 mode=${1:-small}
 case $mode in
+openmp)
+  "$bin/naca0012" -I 40 -J 60 "$tmp/mesh.dat" || fail "mesh generation"
+  "$bin/airfoil_seq" "$tmp/mesh.dat" 300 "$tmp/q_seq.bin" >"$tmp/seq.out" 2>/dev/null || fail "airfoil_seq failed"
+  for block in 1 7 64 512; do
+    openmp_runs "$tmp/mesh.dat" 300 "$block"
+  done
+  echo "airfoil openmp: PASS (1-4 threads x block sizes 1,7,64,512: q identical across threads; $(cut -d' ' -f2- "$tmp/qdiff.out"))"
+  ;;
 small)
   "$bin/naca0012" -I 40 -J 60 "$tmp/mesh.dat" || fail "mesh generation"
   run_pair "$tmp/mesh.dat" 300
@@ -52,7 +84,13 @@ ref)
 TABLE
   run_pair "$mesh" 1000
   diff -u "$tmp/expected" "$tmp/seq.out" || fail "rms table differs from OP2's"
-  echo "airfoil ref: PASS (OP2's rms table exact; q bit-identical to the reference)"
+  for t in 1 2; do
+    OMP_NUM_THREADS=$t "$bin/airfoil_openmp" "$mesh" 1000 "$tmp/q_omp$t.bin" >"$tmp/omp$t.out" 2>"$tmp/omp$t.err" ||
+      { cat "$tmp/omp$t.err"; fail "airfoil_openmp failed"; }
+    diff -u "$tmp/expected" "$tmp/omp$t.out" || fail "openmp ($t threads) rms table differs from OP2's"
+  done
+  "$qdiff" "$tmp/q_omp1.bin" "$tmp/q_omp2.bin" >/dev/null || fail "openmp q differs between 1 and 2 threads"
+  echo "airfoil ref: PASS (OP2's rms table exact for seq and openmp 1/2 threads; seq q bit-identical to the reference, openmp q identical for 1 and 2 threads)"
   ;;
 *) echo "usage: $0 small|ref" >&2; exit 2 ;;
 esac

@@ -1,9 +1,10 @@
 /*
  * qdiff.c — compares two raw files of doubles (Airfoil's q output):
  *   qdiff A B [TOL]
- * prints the largest relative difference max|a-b| / max(|a|,|b|, 1e-300)
- * and exits 0 when it is at most TOL (default 0: bitwise equal values), 1
- * otherwise, 2 on bad input (unreadable, different sizes).
+ * prints the largest difference relative to the size of the values,
+ * max|a-b| / max(|a|) (norm-wise: a component near zero is not compared
+ * with itself), and exits 0 when it is at most TOL (default 0: equal
+ * values), 1 otherwise, 2 on bad input (unreadable, different sizes).
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,10 +40,11 @@ int main(int argc, char **argv) {
   double *a = read_doubles(argv[1], &na), *b = read_doubles(argv[2], &nb);
   int rc = 2;
   if (a && b && na == nb && na > 0) {
-    double worst = 0.0;
+    double worst = 0.0, scale = 1e-300;
     long at = 0;
+    for (long i = 0; i < na; i++)
+      scale = fmax(scale, fabs(a[i]));
     for (long i = 0; i < na; i++) {
-      double scale = fmax(fmax(fabs(a[i]), fabs(b[i])), 1e-300);
       double d = a[i] == b[i] ? 0.0 : fabs(a[i] - b[i]) / scale;
       if (d > worst || d != d) {
         worst = d;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end tests: loomc's command line, the mesh generator, Airfoil.
+# End-to-end tests: loomc's command line, #line mapping (C compilers, gdb),
+# diagnostics.md against the golden cases, the mesh generator, Airfoil.
 # Set LOOM_E2E_QUICK=1 to skip the reference-mesh run (a few minutes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,8 +11,13 @@ step() {
   if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 step "$here/cli.sh" "$root/build/bin/loomc"
+step "$here/line_mapping.sh" "$root/build/bin/loomc"
+step "$here/gdb_step.sh" "$root/build/bin/loomc"
+step "$here/diag_coverage.sh"
 step "$here/mesh_ref.sh" "$root/build/samples/airfoil/naca0012"
 step "$here/airfoil.sh" small
+step "$here/airfoil.sh" openmp
+step "$here/wave.sh"
 if [ "${LOOM_E2E_QUICK:-0}" = 1 ]; then
   echo "== airfoil ref: skipped (LOOM_E2E_QUICK=1)"
 else
