@@ -66,7 +66,7 @@ check_map() {
       src[FNR] = $0; n = FNR
       # a directive line: #pragma loom ..., or a continuation of one
       dir[FNR] = $0 ~ /^[ \t]*#[ \t]*pragma[ \t]+loom([ \t]|$)/ || (cont && dir[FNR - 1])
-      cont = $0 ~ /\\$/
+      cont = $0 ~ /\\[ \t]*$/
       next
     }
     FNR == 1 { file = out_name; line = 1; last = 0; at = 0 }

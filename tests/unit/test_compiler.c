@@ -20,6 +20,11 @@ static const struct end_case end_cases[] = {
     {"#pragma loom x\nnext", 14},
     {"#pragma loom x \\\n  y\nnext", 20},
     {"#pragma loom x \\\r\n  y\r\nnext", 21},
+    /* blanks between the backslash and the newline: still a continuation,
+     * as for C compilers (found by fuzz/tokenizer_check) */
+    {"#pragma loom x \\ \t\n  y\nnext", 22},
+    {"#pragma loom x \\  \r\n  y\r\nnext", 23},
+    {"#pragma loom \"a\\ \n b\" c\nz", 23},
     {"#pragma loom x /* a\n b */ y\nz", 27},
     {"#pragma loom x // c \\\n still comment\nz", 36},
     {"#pragma loom \"a\\\"b\" c\nz", 21},
@@ -116,6 +121,10 @@ static const struct parse_case parse_cases[] = {
     {"par_loop(k over(s) args(read: a)", "expected ')'", NULL, NULL, 0, NULL},
     {"par_loop(k) over(s) args(read: a[m[x]])", "map slot", NULL, NULL, 0, NULL},
     {"par_loop(k) over(s) args(read: a[m[0000001]])", NULL, "k", "s", 1, "mr"},
+    /* continuations right before a token (libclang spells the token with
+     * them), and with blanks after the backslash (found by fuzzing) */
+    {"par_loop(k) over(s) args\\\n(read: a[m[\\\n0]]\\\n, b)", NULL, "k", "s", 2, "mrnr"},
+    {"par_loop(k) over(s) \\  \n args(read: a)", NULL, "k", "s", 1, "nr"},
     {"par_loop(k) over(s) args(read: a[m[10000000]])", "map slot 10000000 is too large",
      NULL, NULL, 0, NULL},
     {"par_loop(k) over(s) args(read: a[m[0]])  extra", "expected a par_loop clause",
