@@ -38,6 +38,8 @@ export LSAN_OPTIONS  := suppressions=$(abspath fuzz/lsan.supp):print_suppression
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 # The 720,000-cell Airfoil run takes too long instrumented; the small mesh runs.
 export LOOM_E2E_QUICK := 1
+# ... and the CMake package test installs the normal build.
+export LOOM_E2E_SANITIZE := 1
 endif
 
 CFLAGS_LOOMC := $(CSTD) $(WARN) $(OPT) -I$(LLVM)/include -DLOOM_VERSION='"$(VERSION)"' \

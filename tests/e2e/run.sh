@@ -18,6 +18,11 @@ step "$here/mesh_ref.sh" "$root/build/samples/airfoil/naca0012"
 step "$here/airfoil.sh" small
 step "$here/airfoil.sh" openmp
 step "$here/wave.sh"
+if [ "${LOOM_E2E_SANITIZE:-0}" = 1 ]; then
+  echo "== cmake_project: skipped under SANITIZE=1 (it installs the normal build)"
+else
+  step "$here/cmake_project.sh"
+fi
 if [ "${LOOM_E2E_QUICK:-0}" = 1 ]; then
   echo "== airfoil ref: skipped (LOOM_E2E_QUICK=1)"
 else
