@@ -35,9 +35,27 @@ static int write_all(int fd, const char *p, size_t n) {
   return 0;
 }
 
+/* Whether path exists and is not a regular file (a device, a pipe):
+ * renaming over it would replace it, so it is written in place. */
+static int is_special(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+static int write_in_place(const char *path, const strbuf *text) {
+  FILE *f = fopen(path, "wb");
+  if (!f)
+    return fail("open", path, NULL);
+  int ok = fwrite(text->data, 1, text->len, f) == text->len;
+  ok &= fclose(f) == 0;
+  return ok ? 0 : fail("write", path, NULL);
+}
+
 int output_write(const char *path, const strbuf *text) {
   if (strcmp(path, "-") == 0)
     return fwrite(text->data, 1, text->len, stdout) == text->len ? 0 : -1;
+  if (is_special(path))
+    return write_in_place(path, text);
   size_t n = strlen(path);
   char *tmp = malloc(n + 16);
   if (!tmp)
@@ -59,6 +77,6 @@ int output_write(const char *path, const strbuf *text) {
 }
 
 void output_remove_stale(const char *path) {
-  if (path && strcmp(path, "-") != 0)
+  if (path && strcmp(path, "-") != 0 && !is_special(path))
     unlink(path);
 }

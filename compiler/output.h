@@ -2,7 +2,9 @@
  * output.h — stage 7: write the generated file.
  *
  * The text is written to a temporary file beside the output and renamed
- * over it, so a failed run never leaves a partial or stale output.
+ * over it, so a failed run never leaves a partial or stale output.  An
+ * output that exists and is not a regular file (/dev/null, a pipe) is
+ * written in place instead: renaming over it would replace the device.
  */
 #ifndef LOOMC_OUTPUT_H
 #define LOOMC_OUTPUT_H

@@ -227,7 +227,8 @@ typedef struct loom__plan {
 const loom__plan *loom__plan_get(const char *loop, loom_set set, int nargs,
                                  const loom__plan_arg *args);
 
-/* Checks a plan exhaustively: every element in exactly one block, once;
+/* Checks a plan exhaustively (done for every plan built when
+ * $LOOM_CHECK_PLANS=1): every element in exactly one block, once;
  * no two blocks of one colour, and no two elements of one colour within a
  * block, write the same target element.  Returns LOOM_OK, or
  * LOOM_EMISMATCH after reporting the first violation. */

@@ -17,6 +17,7 @@
  * Settings: loom_init() reads the environment once per session:
  *   LOOM_BLOCK_SIZE  elements per plan block (an integer >= 1; default
  *                    LOOM_DEFAULT_BLOCK_SIZE)
+ *   LOOM_CHECK_PLANS 1: every plan built is verified by loom__plan_check
  *   LOOM_DIAG        1: one line on stderr per plan built (plan.c) and per
  *                    renumbering (renumber.c); 0 (the default): silent
  *   LOOM_RENUMBER    1: loom_renumber() at the first loop; 0: never
@@ -161,6 +162,9 @@ static int diag = 0;
 
 int loomrt_diag(void) { return diag; }
 
+static int plan_checks = 0;
+int loomrt_check_plans(void) { return plan_checks; }
+
 /* Reads the integer environment variable `var` into *out when it is set
  * and not empty; reports a value that is not an integer in [lo, hi]. */
 static int env_int(const char *var, long lo, long hi, int *out) {
@@ -192,14 +196,18 @@ int loom_init(int *argc, char ***argv) {
     return loom_error_(LOOM_ESTATE, "loom_init called twice without "
                                     "loom_exit in between");
   int block_size = LOOM_DEFAULT_BLOCK_SIZE, want_diag = 0, renumber = 0;
+  int check_plans = 0;
   int status = env_int("LOOM_BLOCK_SIZE", 1, INT_MAX, &block_size);
   if (status == LOOM_OK)
     status = env_int("LOOM_DIAG", 0, 1, &want_diag);
   if (status == LOOM_OK)
     status = env_int("LOOM_RENUMBER", 0, 1, &renumber);
+  if (status == LOOM_OK)
+    status = env_int("LOOM_CHECK_PLANS", 0, 1, &check_plans);
   if (status != LOOM_OK)
     return status;
   diag = want_diag;
+  plan_checks = check_plans;
   loomrt_plan_begin(block_size);
   loomrt_renumber_begin(renumber);
   state = STATE_ACTIVE;

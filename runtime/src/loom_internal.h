@@ -101,6 +101,8 @@ void *loomrt_registry_object(size_t i, loomrt_kind *kind);
 
 /* Nonzero when $LOOM_DIAG asked for diagnostics (read by loom_init). */
 int loomrt_diag(void);
+/* Nonzero when $LOOM_CHECK_PLANS=1: plans are verified when built. */
+int loomrt_check_plans(void);
 
 /* ---- sessions of the other files (called by loom_init / loom_exit) ----- */
 

@@ -460,6 +460,9 @@ const loom__plan *loom__plan_get(const char *loop, loom_set set, int nargs,
     }
   }
   plan_entry *p = plan_new(loop, set, nargs, args);
+  if (p && loomrt_check_plans() &&
+      loom__plan_check(&p->plan, set, nargs, args) != LOOM_OK)
+    return NULL;
   return p ? &p->plan : NULL;
 }
 

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define AIRFOIL_MESH_UNUSED __attribute__((unused))
@@ -333,11 +334,21 @@ static FILE *airfoil_create_temp(const char *path, char *tmp, size_t size) {
 
 /* Writes 4 * ncell doubles (the flow state, raw, in host byte order) to
  * `path`, through a temporary file renamed into place so a reader never
- * sees a partial file.  `path` must name a regular file in a writable
- * directory: the rename replaces whatever is there (even /dev/stdout when
- * run as root).  Returns 0, or nonzero after printing why. */
+ * sees a partial file.  A path that exists and is not a regular file
+ * (/dev/null, a pipe) is written in place: renaming over it would replace
+ * the device.  Returns 0, or nonzero after printing why. */
 AIRFOIL_MESH_UNUSED static int airfoil_write_q(const char *path,
                                                const double *q, int ncell) {
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    FILE *f = fopen(path, "wb");
+    size_t count = 4 * (size_t)ncell;
+    int failed = !f || fwrite(q, sizeof *q, count, f) != count;
+    failed |= f && fclose(f) != 0;
+    if (failed)
+      fprintf(stderr, "%s: write failed: %s\n", path, strerror(errno));
+    return failed;
+  }
   size_t size = strlen(path) + 16;
   char *tmp = malloc(size);
   if (!tmp) {

@@ -496,6 +496,14 @@ static int write_mesh_file(const char *out, const mesh_size *s,
         fprintf(stderr, "naca0012: %s: out of memory\n", out);
         return -1;
     }
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* renaming over a device would replace it */
+        fprintf(stderr, "naca0012: %s: not a regular file; write the mesh "
+                "to a file\n", out);
+        free(tmp);
+        return -1;
+    }
     memcpy(tmp, out, len);
     memcpy(tmp + len, suffix, sizeof suffix);
 

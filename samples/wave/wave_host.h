@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define WAVE_HOST_UNUSED __attribute__((unused))
@@ -294,6 +295,15 @@ WAVE_HOST_UNUSED static int wave_read_mesh(const char *path,
 /* Creates a new temporary file next to `path`, PATH.tmp.N with the first
  * free N (exclusive "x" mode); its name goes to *tmp (malloc'ed). */
 static FILE *wave_create_temp(const char *path, char **tmp) {
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* a device or a pipe: written in place, never renamed over */
+    *tmp = NULL;
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+      fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+    return fp;
+  }
   size_t size = strlen(path) + 16;
   *tmp = malloc(size);
   if (!*tmp) {
@@ -319,6 +329,13 @@ static FILE *wave_create_temp(const char *path, char **tmp) {
 /* Closes the temporary file and renames it to `path`, or removes it when
  * `failed` or when closing fails.  Returns 0, or nonzero after printing why. */
 static int wave_commit_temp(FILE *fp, char *tmp, const char *path, int failed) {
+  if (!tmp) { /* written in place */
+    failed |= ferror(fp) != 0;
+    failed |= fclose(fp) != 0;
+    if (failed)
+      fprintf(stderr, "%s: write failed\n", path);
+    return failed;
+  }
   int saved = errno;
   failed |= ferror(fp) != 0;
   if (fclose(fp) != 0 && !failed) {

@@ -7,7 +7,8 @@
 #                                1-4 threads and several block sizes; q
 #                                bit-identical across thread counts, close
 #                                to seq (colour order changes the order of
-#                                increments), same rms lines
+#                                increments), same rms lines; every plan
+#                                verified on the mesh (LOOM_CHECK_PLANS=1)
 #   tests/e2e/airfoil.sh ref     the reference mesh (generated, 720,000
 #                                cells), 1000 iterations: OP2's published rms
 #                                table exactly, and q bit-identical to ref;
@@ -38,7 +39,7 @@ qdiff=$root/build/tests/qdiff
 openmp_runs() {
   local t
   for t in 1 2 3 4; do
-    OMP_NUM_THREADS=$t LOOM_BLOCK_SIZE=$3 "$bin/airfoil_openmp" "$1" "$2" "$tmp/q_omp$t.bin" \
+    OMP_NUM_THREADS=$t LOOM_BLOCK_SIZE=$3 LOOM_CHECK_PLANS=1 "$bin/airfoil_openmp" "$1" "$2" "$tmp/q_omp$t.bin" \
       >"$tmp/omp$t.out" 2>"$tmp/omp$t.err" || { cat "$tmp/omp$t.err"; fail "airfoil_openmp failed"; }
     diff -u "$tmp/seq.out" "$tmp/omp$t.out" || fail "rms lines of openmp ($t threads, block $3) differ from seq"
     [ "$t" = 1 ] && continue
@@ -65,6 +66,12 @@ small)
   [ "$(wc -l <"$tmp/seq.out")" -eq 3 ] || fail "expected 3 rms lines"
   bytes=$(stat -c %s "$tmp/q_seq.bin")
   [ "$bytes" -eq $((3 * 40 * 60 * 4 * 8)) ] || fail "q has $bytes bytes"
+  mkfifo "$tmp/pipe"
+  cat "$tmp/pipe" >"$tmp/q_pipe.bin" &
+  "$bin/airfoil_seq" "$tmp/mesh.dat" 300 "$tmp/pipe" >/dev/null 2>&1 || fail "airfoil_seq OUT=pipe failed"
+  wait
+  [ -p "$tmp/pipe" ] || fail "OUT=pipe was replaced by a file"
+  cmp "$tmp/q_pipe.bin" "$tmp/q_seq.bin" || fail "q written into a pipe differs"
   echo "airfoil small: PASS (rms lines and $bytes bytes of q identical)"
   ;;
 ref)
@@ -85,7 +92,7 @@ TABLE
   run_pair "$mesh" 1000
   diff -u "$tmp/expected" "$tmp/seq.out" || fail "rms table differs from OP2's"
   for t in 1 2; do
-    OMP_NUM_THREADS=$t "$bin/airfoil_openmp" "$mesh" 1000 "$tmp/q_omp$t.bin" >"$tmp/omp$t.out" 2>"$tmp/omp$t.err" ||
+    OMP_NUM_THREADS=$t LOOM_CHECK_PLANS=1 "$bin/airfoil_openmp" "$mesh" 1000 "$tmp/q_omp$t.bin" >"$tmp/omp$t.out" 2>"$tmp/omp$t.err" ||
       { cat "$tmp/omp$t.err"; fail "airfoil_openmp failed"; }
     diff -u "$tmp/expected" "$tmp/omp$t.out" || fail "openmp ($t threads) rms table differs from OP2's"
   done

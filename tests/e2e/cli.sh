@@ -73,6 +73,16 @@ expect_exit 0 "" -- -MD -MF "$tmp/custom.d" -MT objs/dep.o -I "$root/samples/air
 if cmp -s "$tmp/custom.d" "$tmp/custom1.d"; then ok; else bad "-MD output not deterministic"; fi
 expect_exit 2 "-MD with '-o -' needs -MF FILE" -- -MD "$sample" -o -
 
+# An output that is not a regular file (a pipe, /dev/null) is written in
+# place, not replaced by a renamed temporary file.
+mkfifo "$tmp/pipe"
+cat "$tmp/pipe" >"$tmp/from_pipe" &
+reader=$!
+expect_exit 0 "" -- -I "$root/samples/airfoil" "$sample" -o "$tmp/pipe"
+wait "$reader"
+if [ -p "$tmp/pipe" ] && grep -q "loom_loop_1_save_soln" "$tmp/from_pipe"; then ok
+else bad "-o PIPE replaced the pipe or wrote nothing into it"; fi
+
 # -o - writes to stdout.
 "$loomc" -I "$root/samples/airfoil" "$sample" -o - >"$tmp/stdout.c" 2>"$tmp/err"
 if grep -q "loom_loop_1_save_soln" "$tmp/stdout.c"; then ok; else bad "-o - wrote nothing"; fi
