@@ -107,7 +107,7 @@ $(AIRFOIL)/airfoil_openmp.c: samples/airfoil/airfoil.c $(LOOMC)
 $(AIRFOIL)/airfoil_openmp: $(AIRFOIL)/airfoil_openmp.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -fopenmp -o $@ $< $(LIBLOOM) -lm
 
-$(AIRFOIL)/airfoil_ref: samples/airfoil/airfoil_ref.c samples/airfoil/*.h
+$(AIRFOIL)/airfoil_ref: samples/airfoil/airfoil_ref.c samples/airfoil/*.h samples/common/*.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_APP) -o $@ $< -lm
 

@@ -9,7 +9,7 @@
 
 WAVE        := $(BUILD)/samples/wave
 CFLAGS_WAVE := $(CFLAGS_APP) -Isamples/wave
-WAVE_HDRS   := $(wildcard samples/wave/*.h)
+WAVE_HDRS   := $(wildcard samples/wave/*.h samples/common/*.h)
 
 .PHONY: wave
 wave: $(WAVE)/wave_mesh $(WAVE)/wave_seq $(WAVE)/wave_openmp $(WAVE)/wave_ref

@@ -27,6 +27,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/text_reader.h"
+
 #if defined(__GNUC__) || defined(__clang__)
 #define AIRFOIL_MESH_UNUSED __attribute__((unused))
 #else
@@ -44,108 +46,13 @@ struct airfoil_mesh {
   double *x;   /* 2 coordinates per node */
 };
 
-/* ---- tokenizer --------------------------------------------------------- */
-
-enum { AIRFOIL_READ_BUF = 1 << 16, AIRFOIL_TOKEN_MAX = 64 };
-
-struct airfoil_reader {
-  FILE *fp;
-  const char *path;
-  long line;                  /* line of the current position, from 1 */
-  size_t pos, len;            /* window into buf */
-  char buf[AIRFOIL_READ_BUF];
-  char tok[AIRFOIL_TOKEN_MAX]; /* the last token (possibly truncated) */
-  long tok_line;              /* the line the last token started on */
-};
-
-/* The next character, or EOF. */
-static int airfoil_getc(struct airfoil_reader *r) {
-  if (r->pos == r->len) {
-    r->len = fread(r->buf, 1, sizeof r->buf, r->fp);
-    r->pos = 0;
-    if (r->len == 0)
-      return EOF;
-  }
-  return (unsigned char)r->buf[r->pos++];
-}
-
-static int airfoil_is_space(int c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
-         c == '\f';
-}
-
-/* Reads the next whitespace-separated token into r->tok; 0 at end of file.
- * A token too long for r->tok is truncated (it will not parse). */
-static int airfoil_next_token(struct airfoil_reader *r) {
-  int c;
-  while ((c = airfoil_getc(r)) != EOF && airfoil_is_space(c))
-    if (c == '\n')
-      r->line++;
-  r->tok_line = r->line;
-  size_t n = 0;
-  while (c != EOF && !airfoil_is_space(c)) {
-    if (n + 1 < sizeof r->tok)
-      r->tok[n++] = (char)c;
-    c = airfoil_getc(r);
-  }
-  if (c == '\n')
-    r->line++;
-  r->tok[n] = '\0';
-  return n > 0;
-}
-
-/* Reports a problem at the current token: "PATH:LINE: WHAT: expected
- * EXPECTED, found 'TOKEN'" (or "found end of file"). */
-static void airfoil_read_error(const struct airfoil_reader *r,
-                               const char *what, const char *expected,
-                               int at_eof) {
-  if (at_eof)
-    fprintf(stderr, "%s:%ld: %s: expected %s, found end of file\n", r->path,
-            r->tok_line, what, expected);
-  else
-    fprintf(stderr, "%s:%ld: %s: expected %s, found '%s'\n", r->path,
-            r->tok_line, what, expected, r->tok);
-}
-
-/* Parses the next token as an int in [lo, hi].  Returns 0, or
- * AIRFOIL_BAD (not such an int) or AIRFOIL_EOF; reports nothing, so the
- * caller can describe the number only when it is wrong. */
-enum { AIRFOIL_BAD = 1, AIRFOIL_EOF = 2 };
-
-static int airfoil_parse_int(struct airfoil_reader *r, long lo, long hi,
-                             int *out) {
-  if (!airfoil_next_token(r))
-    return AIRFOIL_EOF;
-  char *end;
-  errno = 0;
-  long v = strtol(r->tok, &end, 10);
-  if (*end != '\0' || end == r->tok || errno == ERANGE || v < lo || v > hi)
-    return AIRFOIL_BAD;
-  *out = (int)v;
-  return 0;
-}
-
-/* Parses the next token as a finite double; 0, AIRFOIL_BAD or AIRFOIL_EOF. */
-static int airfoil_parse_double(struct airfoil_reader *r, double *out) {
-  if (!airfoil_next_token(r))
-    return AIRFOIL_EOF;
-  char *end;
-  errno = 0;
-  double v = strtod(r->tok, &end);
-  if (*end != '\0' || end == r->tok || errno == ERANGE || v != v ||
-      v - v != 0.0)
-    return AIRFOIL_BAD;
-  *out = v;
-  return 0;
-}
-
 /* ---- sections ---------------------------------------------------------- */
 
 /* Reads `count` records of four ints; slot k of record i goes to
  * dest[k][i * stride[k]] and must lie in [0, limits[k]) (a limit of 0
  * means any int).  `section` and `record` name the records ("cells",
  * "cell"), slot_names the four numbers ("n1" ...). */
-static int airfoil_read_int_records(struct airfoil_reader *r, int count,
+static int airfoil_read_int_records(struct text_reader *r, int count,
                                     int *const dest[4], const int stride[4],
                                     const int limits[4], const char *section,
                                     const char *record,
@@ -155,7 +62,7 @@ static int airfoil_read_int_records(struct airfoil_reader *r, int count,
       long lo = limits[k] ? 0 : INT_MIN;
       long hi = limits[k] ? (long)limits[k] - 1 : INT_MAX;
       int *slot = dest[k] + (size_t)i * (size_t)stride[k];
-      int status = airfoil_parse_int(r, lo, hi, slot);
+      int status = text_parse_int(r, lo, hi, slot);
       if (status == 0)
         continue;
       char what[160], expected[64];
@@ -165,30 +72,30 @@ static int airfoil_read_int_records(struct airfoil_reader *r, int count,
         snprintf(expected, sizeof expected, "an index in [0, %d)", limits[k]);
       else
         snprintf(expected, sizeof expected, "an integer");
-      airfoil_read_error(r, what, expected, status == AIRFOIL_EOF);
+      text_read_error(r, what, expected, status == TEXT_EOF);
       return 1;
     }
   }
   return 0;
 }
 
-static int airfoil_read_header(struct airfoil_reader *r,
+static int airfoil_read_header(struct text_reader *r,
                                struct airfoil_mesh *m) {
   static const char *const names[4] = {"nnode", "ncell", "nedge", "nbedge"};
   int *fields[4] = {&m->nnode, &m->ncell, &m->nedge, &m->nbedge};
   for (int k = 0; k < 4; k++) {
     long lo = k < 2 ? 1 : 0; /* nodes and cells cannot be empty */
     /* at most INT_MAX / 4, so 4 * index fits in an int */
-    int status = airfoil_parse_int(r, lo, INT_MAX / 4, fields[k]);
+    int status = text_parse_int(r, lo, INT_MAX / 4, fields[k]);
     if (status == 0)
       continue;
     char what[64];
     snprintf(what, sizeof what, "header (nnode ncell nedge nbedge), %s",
              names[k]);
-    airfoil_read_error(r, what,
+    text_read_error(r, what,
                        lo ? "a count in [1, INT_MAX/4]"
                           : "a count in [0, INT_MAX/4]",
-                       status == AIRFOIL_EOF);
+                       status == TEXT_EOF);
     return 1;
   }
   return 0;
@@ -211,25 +118,25 @@ static int airfoil_alloc_mesh(struct airfoil_mesh *m, const char *path) {
   return 1;
 }
 
-static int airfoil_read_nodes(struct airfoil_reader *r,
+static int airfoil_read_nodes(struct text_reader *r,
                               struct airfoil_mesh *m) {
   for (int n = 0; n < m->nnode; n++) {
     for (int k = 0; k < 2; k++) {
-      int status = airfoil_parse_double(r, &m->x[2 * (size_t)n + (size_t)k]);
+      int status = text_parse_double(r, &m->x[2 * (size_t)n + (size_t)k]);
       if (status == 0)
         continue;
       char what[64];
       snprintf(what, sizeof what, "nodes section, node %d, %s", n,
                k ? "y" : "x");
-      airfoil_read_error(r, what, "a finite real number",
-                         status == AIRFOIL_EOF);
+      text_read_error(r, what, "a finite real number",
+                         status == TEXT_EOF);
       return 1;
     }
   }
   return 0;
 }
 
-static int airfoil_read_cells(struct airfoil_reader *r,
+static int airfoil_read_cells(struct text_reader *r,
                               struct airfoil_mesh *m) {
   static const char *const slots[4] = {"n1", "n2", "n3", "n4"};
   int *const dest[4] = {m->cell, m->cell + 1, m->cell + 2, m->cell + 3};
@@ -239,7 +146,7 @@ static int airfoil_read_cells(struct airfoil_reader *r,
                                   "cell", slots);
 }
 
-static int airfoil_read_edges(struct airfoil_reader *r,
+static int airfoil_read_edges(struct text_reader *r,
                               struct airfoil_mesh *m) {
   static const char *const slots[4] = {"n1", "n2", "c1", "c2"};
   int *const dest[4] = {m->edge, m->edge + 1, m->ecell, m->ecell + 1};
@@ -249,7 +156,7 @@ static int airfoil_read_edges(struct airfoil_reader *r,
                                   "edge", slots);
 }
 
-static int airfoil_read_bedges(struct airfoil_reader *r,
+static int airfoil_read_bedges(struct text_reader *r,
                                struct airfoil_mesh *m) {
   static const char *const slots[4] = {"n1", "n2", "c1", "bound"};
   int *const dest[4] = {m->bedge, m->bedge + 1, m->becell, m->bound};
@@ -260,10 +167,10 @@ static int airfoil_read_bedges(struct airfoil_reader *r,
 }
 
 /* Nothing but whitespace may follow the last boundary edge. */
-static int airfoil_read_end(struct airfoil_reader *r) {
-  if (!airfoil_next_token(r))
+static int airfoil_read_end(struct text_reader *r) {
+  if (!text_next_token(r))
     return 0;
-  airfoil_read_error(r, "after the last boundary edge",
+  text_read_error(r, "after the last boundary edge",
                      "end of file (do the header's counts match the file?)",
                      0);
   return 1;
@@ -289,7 +196,7 @@ AIRFOIL_MESH_UNUSED static void airfoil_free_mesh(struct airfoil_mesh *m) {
 AIRFOIL_MESH_UNUSED static int airfoil_read_mesh(const char *path,
                                                  struct airfoil_mesh *m) {
   memset(m, 0, sizeof *m);
-  struct airfoil_reader *r = malloc(sizeof *r);
+  struct text_reader *r = malloc(sizeof *r);
   if (!r) {
     fprintf(stderr, "%s: out of memory\n", path);
     return 1;

@@ -35,6 +35,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/text_reader.h"
+
 #if defined(__GNUC__) || defined(__clang__)
 #define WAVE_HOST_UNUSED __attribute__((unused))
 #else
@@ -105,134 +107,50 @@ WAVE_HOST_UNUSED static int wave_generate_mesh(int n, struct wave_mesh *m) {
 
 /* ---- reading a mesh file ----------------------------------------------- */
 
-enum { WAVE_READ_BUF = 1 << 16, WAVE_TOKEN_MAX = 64 };
-
-struct wave_reader {
-  FILE *fp;
-  const char *path;
-  long line;         /* line of the current position, from 1 */
-  size_t pos, len;   /* window into buf */
-  char buf[WAVE_READ_BUF];
-  char tok[WAVE_TOKEN_MAX]; /* the last token (possibly truncated) */
-  long tok_line;            /* the line the last token started on */
-};
-
-static int wave_getc(struct wave_reader *r) {
-  if (r->pos == r->len) {
-    r->len = fread(r->buf, 1, sizeof r->buf, r->fp);
-    r->pos = 0;
-    if (r->len == 0)
-      return EOF;
-  }
-  return (unsigned char)r->buf[r->pos++];
-}
-
-static int wave_is_space(int c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
-         c == '\f';
-}
-
-/* The next whitespace-separated token into r->tok; 0 at end of file. */
-static int wave_next_token(struct wave_reader *r) {
-  int c;
-  while ((c = wave_getc(r)) != EOF && wave_is_space(c))
-    if (c == '\n')
-      r->line++;
-  r->tok_line = r->line;
-  size_t n = 0;
-  while (c != EOF && !wave_is_space(c)) {
-    if (n + 1 < sizeof r->tok)
-      r->tok[n++] = (char)c;
-    c = wave_getc(r);
-  }
-  if (c == '\n')
-    r->line++;
-  r->tok[n] = '\0';
-  return n > 0;
-}
-
-static void wave_read_error(const struct wave_reader *r, const char *what,
-                            const char *expected, int at_eof) {
-  if (at_eof)
-    fprintf(stderr, "%s:%ld: %s: expected %s, found end of file\n", r->path,
-            r->tok_line, what, expected);
-  else
-    fprintf(stderr, "%s:%ld: %s: expected %s, found '%s'\n", r->path,
-            r->tok_line, what, expected, r->tok);
-}
-
-enum { WAVE_BAD = 1, WAVE_EOF = 2 };
-
-/* The next token as an int in [lo, hi]: 0, WAVE_BAD or WAVE_EOF. */
-static int wave_parse_int(struct wave_reader *r, long lo, long hi, int *out) {
-  if (!wave_next_token(r))
-    return WAVE_EOF;
-  char *end;
-  errno = 0;
-  long v = strtol(r->tok, &end, 10);
-  if (*end != '\0' || end == r->tok || errno == ERANGE || v < lo || v > hi)
-    return WAVE_BAD;
-  *out = (int)v;
-  return 0;
-}
-
-/* The next token as a finite double: 0, WAVE_BAD or WAVE_EOF. */
-static int wave_parse_double(struct wave_reader *r, double *out) {
-  if (!wave_next_token(r))
-    return WAVE_EOF;
-  char *end;
-  errno = 0;
-  double v = strtod(r->tok, &end);
-  if (*end != '\0' || end == r->tok || errno == ERANGE || !isfinite(v))
-    return WAVE_BAD;
-  *out = v;
-  return 0;
-}
-
-static int wave_read_header(struct wave_reader *r, struct wave_mesh *m) {
+static int wave_read_header(struct text_reader *r, struct wave_mesh *m) {
   static const char *const names[2] = {"nnode", "ncell"};
   static const char *const ranges[2] = {"a count in [3, INT_MAX/3]",
                                         "a count in [1, INT_MAX/3]"};
   int *fields[2] = {&m->nnode, &m->ncell};
   for (int k = 0; k < 2; k++) {
-    int status = wave_parse_int(r, k == 0 ? 3 : 1, INT_MAX / 3, fields[k]);
+    int status = text_parse_int(r, k == 0 ? 3 : 1, INT_MAX / 3, fields[k]);
     if (status == 0)
       continue;
     char what[64];
     snprintf(what, sizeof what, "header (nnode ncell), %s", names[k]);
-    wave_read_error(r, what, ranges[k], status == WAVE_EOF);
+    text_read_error(r, what, ranges[k], status == TEXT_EOF);
     return 1;
   }
   return 0;
 }
 
-static int wave_read_nodes(struct wave_reader *r, struct wave_mesh *m) {
+static int wave_read_nodes(struct text_reader *r, struct wave_mesh *m) {
   for (int n = 0; n < m->nnode; n++)
     for (int k = 0; k < 2; k++) {
-      int status = wave_parse_double(r, &m->x[2 * (size_t)n + (size_t)k]);
+      int status = text_parse_double(r, &m->x[2 * (size_t)n + (size_t)k]);
       if (status == 0)
         continue;
       char what[64];
       snprintf(what, sizeof what, "nodes section, node %d, %s", n,
                k ? "y" : "x");
-      wave_read_error(r, what, "a finite real number", status == WAVE_EOF);
+      text_read_error(r, what, "a finite real number", status == TEXT_EOF);
       return 1;
     }
   return 0;
 }
 
-static int wave_read_cells(struct wave_reader *r, struct wave_mesh *m) {
+static int wave_read_cells(struct text_reader *r, struct wave_mesh *m) {
   for (int c = 0; c < m->ncell; c++) {
     int *t = m->cell + 3 * (size_t)c;
     for (int k = 0; k < 3; k++) {
-      int status = wave_parse_int(r, 0, (long)m->nnode - 1, &t[k]);
+      int status = text_parse_int(r, 0, (long)m->nnode - 1, &t[k]);
       if (status == 0)
         continue;
       char what[64], expected[64];
       snprintf(what, sizeof what, "cells section, cell %d, n%d", c, k + 1);
       snprintf(expected, sizeof expected, "a node index in [0, %d)",
                m->nnode);
-      wave_read_error(r, what, expected, status == WAVE_EOF);
+      text_read_error(r, what, expected, status == TEXT_EOF);
       return 1;
     }
     double a2 = wave_area2(&m->x[2 * (size_t)t[0]], &m->x[2 * (size_t)t[1]],
@@ -249,10 +167,10 @@ static int wave_read_cells(struct wave_reader *r, struct wave_mesh *m) {
   return 0;
 }
 
-static int wave_read_end(struct wave_reader *r) {
-  if (!wave_next_token(r))
+static int wave_read_end(struct text_reader *r) {
+  if (!text_next_token(r))
     return 0;
-  wave_read_error(r, "after the last cell",
+  text_read_error(r, "after the last cell",
                   "end of file (do the header's counts match the file?)", 0);
   return 1;
 }
@@ -262,7 +180,7 @@ static int wave_read_end(struct wave_reader *r) {
 WAVE_HOST_UNUSED static int wave_read_mesh(const char *path,
                                            struct wave_mesh *m) {
   memset(m, 0, sizeof *m);
-  struct wave_reader *r = malloc(sizeof *r);
+  struct text_reader *r = malloc(sizeof *r);
   if (!r) {
     fprintf(stderr, "%s: out of memory\n", path);
     return 1;

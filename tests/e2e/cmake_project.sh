@@ -110,7 +110,7 @@ unset PKG_CONFIG_PATH
 
 # ---- 3. the CMake sample ----------------------------------------------------------
 mkdir -p "$tmp/src"
-cp -R "$root/samples/cmake-project" "$root/samples/airfoil" "$tmp/src/" || fail "copy of the samples"
+cp -R "$root/samples/cmake-project" "$root/samples/airfoil" "$root/samples/common" "$tmp/src/" || fail "copy of the samples"
 src=$tmp/src/cmake-project
 airfoil_dir=$tmp/src/airfoil
 
