@@ -196,30 +196,14 @@ AIRFOIL_MESH_UNUSED static void airfoil_free_mesh(struct airfoil_mesh *m) {
 AIRFOIL_MESH_UNUSED static int airfoil_read_mesh(const char *path,
                                                  struct airfoil_mesh *m) {
   memset(m, 0, sizeof *m);
-  struct text_reader *r = malloc(sizeof *r);
-  if (!r) {
-    fprintf(stderr, "%s: out of memory\n", path);
+  struct text_reader *r = text_open(path);
+  if (!r)
     return 1;
-  }
-  r->fp = fopen(path, "rb");
-  if (!r->fp) {
-    fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-    free(r);
-    return 1;
-  }
-  r->path = path;
-  r->line = 1;
-  r->pos = r->len = 0;
   int failed = airfoil_read_header(r, m) || airfoil_alloc_mesh(m, path) ||
                airfoil_read_nodes(r, m) || airfoil_read_cells(r, m) ||
                airfoil_read_edges(r, m) || airfoil_read_bedges(r, m) ||
                airfoil_read_end(r);
-  if (!failed && ferror(r->fp)) {
-    fprintf(stderr, "%s: read error\n", path);
-    failed = 1;
-  }
-  fclose(r->fp);
-  free(r);
+  failed = text_close(r, failed);
   if (failed)
     airfoil_free_mesh(m);
   return failed;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { TEXT_READ_BUF = 1 << 16, TEXT_TOKEN_MAX = 64 };
 
@@ -27,6 +28,36 @@ struct text_reader {
   char tok[TEXT_TOKEN_MAX]; /* the last token (possibly truncated) */
   long tok_line;            /* the line the last token started on */
 };
+
+/* Opens `path` for reading; NULL after printing why. */
+static struct text_reader *text_open(const char *path) {
+  struct text_reader *r = malloc(sizeof *r);
+  if (!r) {
+    fprintf(stderr, "%s: out of memory\n", path);
+    return NULL;
+  }
+  r->fp = fopen(path, "rb");
+  if (!r->fp) {
+    fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+    free(r);
+    return NULL;
+  }
+  r->path = path;
+  r->line = 1;
+  r->pos = r->len = 0;
+  return r;
+}
+
+/* Closes r; returns `failed`, or 1 after printing a read error. */
+static int text_close(struct text_reader *r, int failed) {
+  if (!failed && ferror(r->fp)) {
+    fprintf(stderr, "%s: read error\n", r->path);
+    failed = 1;
+  }
+  fclose(r->fp);
+  free(r);
+  return failed;
+}
 
 /* The next character, or EOF. */
 static int text_getc(struct text_reader *r) {

@@ -180,29 +180,13 @@ static int wave_read_end(struct text_reader *r) {
 WAVE_HOST_UNUSED static int wave_read_mesh(const char *path,
                                            struct wave_mesh *m) {
   memset(m, 0, sizeof *m);
-  struct text_reader *r = malloc(sizeof *r);
-  if (!r) {
-    fprintf(stderr, "%s: out of memory\n", path);
+  struct text_reader *r = text_open(path);
+  if (!r)
     return 1;
-  }
-  r->fp = fopen(path, "rb");
-  if (!r->fp) {
-    fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-    free(r);
-    return 1;
-  }
-  r->path = path;
-  r->line = 1;
-  r->pos = r->len = 0;
   int failed = wave_read_header(r, m) || wave_alloc_mesh(m, path) ||
                wave_read_nodes(r, m) || wave_read_cells(r, m) ||
                wave_read_end(r);
-  if (!failed && ferror(r->fp)) {
-    fprintf(stderr, "%s: read error\n", path);
-    failed = 1;
-  }
-  fclose(r->fp);
-  free(r);
+  failed = text_close(r, failed);
   if (failed)
     wave_free_mesh(m);
   return failed;
