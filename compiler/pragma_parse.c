@@ -111,7 +111,7 @@ static unsigned arg_length(const parser *p, const ptok *first) {
   return last->loc.offset + (unsigned)strlen(last->text) - first->loc.offset;
 }
 
-static void parse_arg(parser *p, access_mode mode, srcloc mode_loc) {
+static void parse_arg(parser *p, access_mode mode) {
   const ptok *name = expect_ident(p, "an argument (a dat, a global or 'idx')");
   if (!name)
     return;
@@ -131,7 +131,6 @@ static void parse_arg(parser *p, access_mode mode, srcloc mode_loc) {
     diag(DIAG_ERROR, name->loc, 3,
          "'idx' is read-only: it cannot follow '%s:' (put it before the first "
          "mode label or after 'read:')", mode_name(mode));
-    (void)mode_loc;
     return;
   }
   if (arg->kind != ARG_IDX && mode == MODE_NONE) {
@@ -150,7 +149,7 @@ static int is_label_at(const parser *p, int k) {
 }
 
 /* An optional `MODE:` label; updates *mode. */
-static void parse_mode_label(parser *p, access_mode *mode, srcloc *mode_loc) {
+static void parse_mode_label(parser *p, access_mode *mode) {
   const ptok *t = peek(p);
   if (!is_label_at(p, 0))
     return;
@@ -170,13 +169,11 @@ static void parse_mode_label(parser *p, access_mode *mode, srcloc *mode_loc) {
     return;
   }
   *mode = m;
-  *mode_loc = t->loc;
   p->pos += 2;
 }
 
 static void parse_args_clause(parser *p) {
   access_mode mode = MODE_NONE;
-  srcloc mode_loc = {0};
   const ptok *open = expect_punct(p, "(");
   if (!p->failed && is(peek(p), ")")) {
     p->failed = 1;
@@ -185,8 +182,8 @@ static void parse_args_clause(parser *p) {
     return;
   }
   while (!p->failed) {
-    parse_mode_label(p, &mode, &mode_loc);
-    parse_arg(p, mode, mode_loc);
+    parse_mode_label(p, &mode);
+    parse_arg(p, mode);
     if (p->failed || !is(peek(p), ","))
       break;
     p->pos++;

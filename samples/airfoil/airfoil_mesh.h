@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/out_file.h"
 #include "../common/text_reader.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -209,63 +210,16 @@ AIRFOIL_MESH_UNUSED static int airfoil_read_mesh(const char *path,
   return failed;
 }
 
-/* Creates a new temporary file next to `path`, named PATH.tmp.N with the
- * first free N (C11's exclusive "x" mode, so concurrent writers never
- * share one); its name goes to `tmp` (at least strlen(path) + 16 bytes). */
-static FILE *airfoil_create_temp(const char *path, char *tmp, size_t size) {
-  for (int n = 0; n < 1000; n++) {
-    snprintf(tmp, size, "%s.tmp.%d", path, n);
-    errno = 0;
-    FILE *fp = fopen(tmp, "wbx");
-    if (fp || errno != EEXIST)
-      return fp;
-  }
-  return NULL;
-}
-
 /* Writes 4 * ncell doubles (the flow state, raw, in host byte order) to
- * `path`, through a temporary file renamed into place so a reader never
- * sees a partial file.  A path that exists and is not a regular file
- * (/dev/null, a pipe) is written in place: renaming over it would replace
- * the device.  Returns 0, or nonzero after printing why. */
+ * `path` (see out_file.h).  Returns 0, or nonzero after printing why. */
 AIRFOIL_MESH_UNUSED static int airfoil_write_q(const char *path,
                                                const double *q, int ncell) {
-  struct stat st;
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    FILE *f = fopen(path, "wb");
-    size_t count = 4 * (size_t)ncell;
-    int failed = !f || fwrite(q, sizeof *q, count, f) != count;
-    failed |= f && fclose(f) != 0;
-    if (failed)
-      fprintf(stderr, "%s: write failed: %s\n", path, strerror(errno));
-    return failed;
-  }
-  size_t size = strlen(path) + 16;
-  char *tmp = malloc(size);
-  if (!tmp) {
-    fprintf(stderr, "%s: out of memory\n", path);
+  char *tmp;
+  FILE *fp = out_open(path, &tmp);
+  if (!fp)
     return 1;
-  }
-  FILE *fp = airfoil_create_temp(path, tmp, size);
-  if (!fp) {
-    fprintf(stderr, "%s: cannot create: %s\n", tmp, strerror(errno));
-    free(tmp);
-    return 1;
-  }
   size_t count = 4 * (size_t)ncell;
-  int failed = fwrite(q, sizeof *q, count, fp) != count;
-  failed |= fclose(fp) != 0;
-  if (failed)
-    fprintf(stderr, "%s: write failed: %s\n", tmp, strerror(errno));
-  else if (rename(tmp, path) != 0) {
-    fprintf(stderr, "%s: cannot rename to %s: %s\n", tmp, path,
-            strerror(errno));
-    failed = 1;
-  }
-  if (failed)
-    remove(tmp);
-  free(tmp);
-  return failed;
+  return out_commit(fp, tmp, path, fwrite(q, sizeof *q, count, fp) != count);
 }
 
 static void airfoil_usage(FILE *to, const char *prog) {

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../common/out_file.h"
 #include "../common/text_reader.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -192,77 +193,12 @@ WAVE_HOST_UNUSED static int wave_read_mesh(const char *path,
   return failed;
 }
 
-/* ---- writing files (temporary file renamed into place) ----------------- */
-
-/* Creates a new temporary file next to `path`, PATH.tmp.N with the first
- * free N (exclusive "x" mode); its name goes to *tmp (malloc'ed). */
-static FILE *wave_create_temp(const char *path, char **tmp) {
-  struct stat st;
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-    /* a device or a pipe: written in place, never renamed over */
-    *tmp = NULL;
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
-      fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-    return fp;
-  }
-  size_t size = strlen(path) + 16;
-  *tmp = malloc(size);
-  if (!*tmp) {
-    fprintf(stderr, "%s: out of memory\n", path);
-    return NULL;
-  }
-  FILE *fp = NULL;
-  for (int n = 0; n < 1000 && !fp; n++) {
-    snprintf(*tmp, size, "%s.tmp.%d", path, n);
-    errno = 0;
-    fp = fopen(*tmp, "wbx");
-    if (!fp && errno != EEXIST)
-      break;
-  }
-  if (!fp) {
-    fprintf(stderr, "%s: cannot create: %s\n", *tmp, strerror(errno));
-    free(*tmp);
-    *tmp = NULL;
-  }
-  return fp;
-}
-
-/* Closes the temporary file and renames it to `path`, or removes it when
- * `failed` or when closing fails.  Returns 0, or nonzero after printing why. */
-static int wave_commit_temp(FILE *fp, char *tmp, const char *path, int failed) {
-  if (!tmp) { /* written in place */
-    failed |= ferror(fp) != 0;
-    failed |= fclose(fp) != 0;
-    if (failed)
-      fprintf(stderr, "%s: write failed\n", path);
-    return failed;
-  }
-  int saved = errno;
-  failed |= ferror(fp) != 0;
-  if (fclose(fp) != 0 && !failed) {
-    saved = errno;
-    failed = 1;
-  }
-  if (failed)
-    fprintf(stderr, "%s: write failed: %s\n", tmp, strerror(saved));
-  else if (rename(tmp, path) != 0) {
-    fprintf(stderr, "%s: cannot rename to %s: %s\n", tmp, path,
-            strerror(errno));
-    failed = 1;
-  }
-  if (failed)
-    remove(tmp);
-  free(tmp);
-  return failed;
-}
-
 /* Writes the mesh in the file format above.  Returns 0, or nonzero after
  * printing why. */
 WAVE_HOST_UNUSED static int wave_write_mesh(const char *path,
                                             const struct wave_mesh *m) {
   char *tmp;
-  FILE *fp = wave_create_temp(path, &tmp);
+  FILE *fp = out_open(path, &tmp);
   if (!fp)
     return 1;
   int failed = fprintf(fp, "%d %d\n", m->nnode, m->ncell) < 0;
@@ -273,7 +209,7 @@ WAVE_HOST_UNUSED static int wave_write_mesh(const char *path,
     const int *t = m->cell + 3 * (size_t)c;
     failed = fprintf(fp, "%d %d %d\n", t[0], t[1], t[2]) < 0;
   }
-  return wave_commit_temp(fp, tmp, path, failed);
+  return out_commit(fp, tmp, path, failed);
 }
 
 /* Writes the final state, raw doubles in host byte order: for each node in
@@ -282,7 +218,7 @@ WAVE_HOST_UNUSED static int wave_write_mesh(const char *path,
 WAVE_HOST_UNUSED static int wave_write_state(const char *path, const double *p,
                                              const double *phi, int nnode) {
   char *tmp;
-  FILE *fp = wave_create_temp(path, &tmp);
+  FILE *fp = out_open(path, &tmp);
   if (!fp)
     return 1;
   int failed = 0;
@@ -290,7 +226,7 @@ WAVE_HOST_UNUSED static int wave_write_state(const char *path, const double *p,
     const double v[2] = {p[n], phi[n]};
     failed = fwrite(v, sizeof v[0], 2, fp) != 2;
   }
-  return wave_commit_temp(fp, tmp, path, failed);
+  return out_commit(fp, tmp, path, failed);
 }
 
 /* ---- the problem ------------------------------------------------------- */
