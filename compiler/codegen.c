@@ -418,9 +418,40 @@ static unsigned line_of_offset(const program *prog, unsigned off) {
   return line;
 }
 
-static void copy_user(cg *g, unsigned *from, unsigned to) {
+static void copy_text(cg *g, unsigned *from, unsigned to) {
   put(g, g->prog->text + *from, to - *from);
   *from = to;
+}
+
+/* A hint directive becomes a comment: it has done its work in loomc (a C
+ * compiler would warn about an unknown pragma). */
+static void emit_hint(cg *g, const hint *h, unsigned *pos) {
+  copy_text(g, pos, h->start);
+  strbuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "/* loom %s(", hint_name(h->kind));
+  for (int i = 0; i < h->nnames; i++)
+    sb_printf(&sb, "%s%s", i ? ", " : "", h->names[i]);
+  sb_puts(&sb, ") */");
+  puts_(g, sb.data);
+  sb_free(&sb);
+  unsigned first = h->loc.line, last = line_of_offset(g->prog, h->end);
+  if (last != first) {
+    puts_(g, "\n");
+    sb_printf(g->out, "#line %u %s", last + 1, quoted(g, g->prog->file));
+  }
+  *pos = h->end;
+}
+
+/* The user's text up to `to`, with the hint directives in it replaced. */
+static void copy_user(cg *g, unsigned *from, unsigned to) {
+  const vec *hints = &g->prog->hints;
+  for (int i = 0; i < hints->len; i++) {
+    const hint *h = hints->items[i];
+    if (h->start >= *from && h->end <= to)
+      emit_hint(g, h, from);
+  }
+  copy_text(g, from, to);
 }
 
 /* The loop functions of the function starting at loops[first]; returns the

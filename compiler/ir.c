@@ -22,3 +22,8 @@ int arg_writes_indirectly(const loop_arg *a) {
   return (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL) &&
          a->mode != MODE_READ;
 }
+
+const char *hint_name(hint_kind k) {
+  static const char *const names[] = {"pin", "pin_cse", "sync"};
+  return names[k];
+}

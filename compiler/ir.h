@@ -104,6 +104,11 @@ typedef struct loop {
   const char *func_name;
   unsigned func_start;    /* offset where generated code goes before it */
   srcloc func_loc;
+  /* An affine loop (`domain("<isl set>")` instead of `over(SET)`): the
+   * domain text and its location; NULL for a mesh loop. */
+  const char *domain;
+  srcloc domain_loc;
+  struct affine_loop *aff; /* affine.c's view of it */
 } loop;
 
 /* A global argument reduced by the loop (inc, min or max). */
@@ -111,6 +116,25 @@ int arg_is_reduction(const loop_arg *a);
 /* An argument written through a map: its loop needs colouring to run in
  * parallel. */
 int arg_writes_indirectly(const loop_arg *a);
+
+/* ---- hints: pin, pin_cse, sync ------------------------------------------ */
+
+typedef enum hint_kind { HINT_PIN, HINT_PIN_CSE, HINT_SYNC } hint_kind;
+
+const char *hint_name(hint_kind k); /* "pin", "pin_cse", "sync" */
+
+/* `#pragma loom pin(t)`, `pin_cse(t)` or `sync(a, b, ...)`: the names it
+ * lists, with their locations; objs[i] is filled in by resolve (NULL when
+ * the name is not a loom object, e.g. an affine loop's C array). */
+typedef struct hint {
+  hint_kind kind;
+  srcloc loc;          /* of '#' */
+  unsigned start, end; /* byte range of the whole directive */
+  const char **names;
+  srcloc *name_locs;
+  int nnames;
+  struct obj **objs;
+} hint;
 
 /* ---- directives (output of pragma_lex) --------------------------------- */
 
@@ -139,6 +163,7 @@ typedef struct program {
   size_t len;
   vec directives; /* directive* */
   vec loops;      /* loop* */
+  vec hints;      /* hint*, in file order */
 } program;
 
 #endif

@@ -239,11 +239,58 @@ static void unknown_directive(parser *p) {
   p->failed = 1;
   if (!t) {
     diag(DIAG_ERROR, p->d->loc, 1,
-         "expected a loom directive after '#pragma loom' (par_loop)");
+         "expected a loom directive after '#pragma loom' (par_loop, pin, "
+         "pin_cse or sync)");
     return;
   }
   diag(DIAG_ERROR, t->loc, (unsigned)strlen(t->text),
-       "unknown loom directive '%s': expected 'par_loop'", t->text);
+       "unknown loom directive '%s': expected 'par_loop', 'pin', 'pin_cse' "
+       "or 'sync'", t->text);
+}
+
+static int hint_kind_of(const ptok *t, hint_kind *k) {
+  static const char *const names[] = {"pin", "pin_cse", "sync"};
+  for (int i = 0; i < 3; i++)
+    if (is(t, names[i]) && t->kind == PT_IDENT) {
+      *k = (hint_kind)i;
+      return 1;
+    }
+  return 0;
+}
+
+/* `pin ( IDENT )`, `pin_cse ( IDENT )` or `sync ( IDENT { , IDENT } )`. */
+static hint *parse_hint(parser *p, hint_kind kind) {
+  const ptok *word = peek(p);
+  p->pos++;
+  vec names = {0};
+  expect_punct(p, "(");
+  while (!p->failed) {
+    const ptok *t = expect_ident(p, kind == HINT_SYNC ? "a dat or a global name"
+                                                      : "a temporary's name");
+    if (t)
+      vec_push(p->arena, &names, (void *)t);
+    if (p->failed || kind != HINT_SYNC || !is(peek(p), ","))
+      break;
+    p->pos++;
+  }
+  expect_punct(p, ")");
+  if (!p->failed && peek(p))
+    fail(p, "expected ", arena_printf(p->arena, "the end of the %s directive",
+                                      word->text));
+  if (p->failed)
+    return NULL;
+  hint *h = arena_alloc(p->arena, sizeof *h);
+  *h = (hint){kind, p->d->loc, p->d->start, p->d->end, NULL, NULL, names.len, NULL};
+  h->names = arena_alloc(p->arena, sizeof *h->names * (size_t)names.len);
+  h->name_locs = arena_alloc(p->arena, sizeof *h->name_locs * (size_t)names.len);
+  h->objs = arena_alloc(p->arena, sizeof *h->objs * (size_t)names.len);
+  for (int i = 0; i < names.len; i++) {
+    const ptok *t = names.items[i];
+    h->names[i] = t->text;
+    h->name_locs[i] = t->loc;
+    h->objs[i] = NULL;
+  }
+  return h;
 }
 
 loop *pragma_parse_directive(const directive *d, arena *a) {
@@ -274,7 +321,16 @@ loop *pragma_parse_directive(const directive *d, arena *a) {
 
 void pragma_parse(program *prog, arena *a) {
   for (int i = 0; i < prog->directives.len; i++) {
-    loop *lp = pragma_parse_directive(prog->directives.items[i], a);
+    const directive *d = prog->directives.items[i];
+    parser p = {d, a, 0, 0, NULL, {0}};
+    hint_kind kind;
+    if (hint_kind_of(peek(&p), &kind)) {
+      hint *h = parse_hint(&p, kind);
+      if (h)
+        vec_push(a, &prog->hints, h);
+      continue;
+    }
+    loop *lp = pragma_parse_directive(d, a);
     if (!lp)
       continue;
     lp->id = prog->loops.len + 1;

@@ -3,7 +3,9 @@
  *
  * Grammar (dsl-spec/grammar.md is the reference):
  *
- *   directive = "par_loop" "(" IDENT ")" clause { clause }
+ *   directive = "par_loop" "(" IDENT ")" clause { clause } | hint
+ *   hint      = ( "pin" | "pin_cse" ) "(" IDENT ")"
+ *             | "sync" "(" IDENT { "," IDENT } ")"
  *   clause    = "over" "(" IDENT ")" | "args" "(" arg_list ")"
  *   arg_list  = item { "," item }
  *   item      = [ MODE ":" ] arg
@@ -18,7 +20,8 @@
 /* Parses one directive; returns its loop, or NULL after a diagnostic. */
 loop *pragma_parse_directive(const directive *d, arena *a);
 
-/* Parses every directive of prog into prog->loops (ids in file order). */
+/* Parses every directive of prog into prog->loops (ids in file order) and
+ * prog->hints. */
 void pragma_parse(program *prog, arena *a);
 
 #endif

@@ -471,7 +471,52 @@ static int resolve_loop(resolver *r) {
   return 0;
 }
 
+/* ---- hints ------------------------------------------------------------------ */
+
+/* pin/pin_cse name a temporary (a loom dat) or, for affine loops, a C array
+ * (left NULL here: affine.c binds it); sync names dats and globals. */
+static void resolve_hint(resolver *r, hint *h) {
+  for (int i = 0; i < h->nnames; i++) {
+    const char *name = h->names[i];
+    sym *s = symtab_lookup(r->st, name, h->start);
+    r->use = h->name_locs[i];
+    r->use_len = (unsigned)strlen(name);
+    if (!s || clang_getCursorKind(s->cursor) == CXCursor_FunctionDecl) {
+      diag(DIAG_ERROR, h->name_locs[i], r->use_len,
+           s ? "'%s' is a function, not %s" : "use of undeclared identifier '%s' (expected %s)",
+           name, h->kind == HINT_SYNC ? "a dat or a global variable" : "a temporary");
+      continue;
+    }
+    enum CXCursorKind k = clang_getCursorKind(s->cursor);
+    int handle = (k == CXCursor_VarDecl || k == CXCursor_ParmDecl)
+                     ? handle_kind(r->fe, clang_getCursorType(s->cursor))
+                     : -1;
+    if (h->kind != HINT_SYNC && handle < 0)
+      continue;
+    obj *o = obj_of_sym(r, s);
+    if (o && (o->kind == OBJ_SET || o->kind == OBJ_MAP)) {
+      diag(DIAG_ERROR, h->name_locs[i], r->use_len, "'%s' is a %s; %s names %s",
+           name, obj_kind_name(o->kind), hint_name(h->kind),
+           h->kind == HINT_SYNC ? "dats and global variables" : "a temporary");
+      continue;
+    }
+    if (o && h->kind != HINT_SYNC && !o->is_temp) {
+      diag(DIAG_ERROR, h->name_locs[i], r->use_len,
+           "'%s' is a dat declared with loom_decl_dat; %s applies to "
+           "temporaries (declared with loom_decl_temp), whose values the "
+           "program does not keep", name, hint_name(h->kind));
+      note_decl(o);
+      continue;
+    }
+    h->objs[i] = o;
+  }
+}
+
 void resolve(const frontend *fe, const symtab *st, program *prog, arena *a) {
+  for (int i = 0; i < prog->hints.len; i++) {
+    resolver r = {fe, st, a, NULL, {0}, 0, clang_getNullCursor(), 0};
+    resolve_hint(&r, prog->hints.items[i]);
+  }
   vec ok = {0};
   for (int i = 0; i < prog->loops.len; i++) {
     resolver r = {fe, st, a, prog->loops.items[i], {0}, 0, clang_getNullCursor(), 0};
