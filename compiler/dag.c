@@ -3,6 +3,8 @@
  */
 #include "dag.h"
 
+#include <stdarg.h>
+
 #include <string.h>
 
 static const char *const section_names[SEC_COUNT] = {
@@ -255,6 +257,20 @@ static void link(builder *b) {
     }
 }
 
+void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *text = arena_alloc(a, (size_t)n + 1);
+  vsnprintf(text, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  va_end(ap);
+  note *nt = arena_alloc(a, sizeof *nt);
+  *nt = (note){loc, text};
+  vec_push(a, &d->notes, nt);
+}
+
 vec dag_build(const vec *regions, const char *target, arena *a) {
   vec dags = {0};
   for (int r = 0; r < regions->len; r++) {
@@ -354,6 +370,15 @@ void dag_write_report(FILE *f, const vec *dags) {
         fprintf(f, " %d", ((const comp *)c->preds.items[p])->id);
       fputc('\n', f);
     }
-    fputs("  schedule: program order (no transformation applied)\n", f);
+    fputs("  schedule: program order\n", f);
+    fputs("  transformations:", f);
+    if (d->notes.len == 0)
+      fputs(" none\n", f);
+    else
+      fputc('\n', f);
+    for (int i = 0; i < d->notes.len; i++) {
+      const note *n = d->notes.items[i];
+      fprintf(f, "    line %u: %s\n", n->loc.line, n->text);
+    }
   }
 }

@@ -47,10 +47,21 @@ typedef struct comp {
   int nsuccs;
 } comp;
 
+/* A transformation applied to a region, with its reason, for --report. */
+typedef struct note {
+  srcloc loc;       /* what it applies to (a loop's '#', a hint ...) */
+  const char *text; /* "fused update with adt_calc: ..." */
+} note;
+
 typedef struct dag {
   const region *r;
   vec comps; /* comp*, program order */
+  vec notes; /* note*: transformations, in the order they were applied */
 } dag;
+
+/* Records a transformation of d (printf-style text). */
+void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* The DAGs of the regions, for a target ("mpi" splits loops). */
 vec dag_build(const vec *regions, const char *target, arena *a);
