@@ -15,6 +15,10 @@
 
 struct cg {
   const program *prog;
+  const fusion *fu;
+  const char *elem; /* the element the kernel call being written is for */
+  const obj *into_obj; /* a pinned temporary being evaluated ... */
+  const char *into;    /* ... into this local */
   vec loop_tails; /* isl_loop_text*: open loops, innermost last */
   const backend *be;
   const char *out_name;
@@ -83,6 +87,17 @@ void cg_loop_end(cg *g) {
     cg_line(g, "%s", (const char *)t->tail.items[i]);
 }
 const char *cg_elem(const cg *g) { (void)g; return "loom_i"; }
+const obj *cg_set(const group *gr) { return ((const loop *)gr->loops.items[0])->set; }
+
+vec cg_args(cg *g, const group *gr) {
+  vec v = {0};
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    for (int k = 0; k < lp->nargs; k++)
+      vec_push(g->arena, &v, (void *)&lp->args[k]);
+  }
+  return v;
+}
 const char *cg_count(const cg *g) { (void)g; return "loom_n"; }
 arena *cg_arena(cg *g) { return g->arena; }
 
@@ -136,8 +151,21 @@ static void line_self(cg *g) {
 
 /* ---- names ------------------------------------------------------------------- */
 
-static const char *loop_fn(cg *g, const loop *lp) {
-  return arena_printf(g->arena, "loom_loop_%d_%s", lp->id, lp->kernel);
+static const char *group_fn(cg *g, const group *gr) {
+  const char *name = "loom_loop";
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    name = arena_printf(g->arena, "%s%s_%d_%s", name, i ? "_" : "", lp->id, lp->kernel);
+  }
+  return name;
+}
+
+/* The name string of a loop in run-time messages: `loom_loop` for a loop
+ * on its own, one per loop in a group or a pinned producer. */
+static const char *name_var(cg *g, const group *gr, const loop *lp) {
+  if (gr->loops.len == 1 && gr->loops.items[0] == lp)
+    return "loom_loop";
+  return arena_printf(g->arena, "loom_loop_%d", lp->id);
 }
 
 static const char *data_ptr(cg *g, const obj *dat) {
@@ -148,37 +176,69 @@ static const char *map_ptr(cg *g, const obj *map) {
   return arena_printf(g->arena, "loom_m_%s", map->name);
 }
 
-/* ---- the objects a loop passes ---------------------------------------------- */
+/* ---- the objects a group passes ----------------------------------------------- */
 
-/* Maps, dats and globals of a loop, each once, in order of first use. */
-static vec loop_objects(cg *g, const loop *lp) {
-  vec v = {0};
+static temp_fate fate(const cg *g, const obj *o) {
+  const temp_info *ti = o && o->kind == OBJ_DAT ? fusion_temp(g->fu, o) : NULL;
+  return ti ? ti->fate : TEMP_STORED;
+}
+
+/* The producer a consumer's argument evaluates (a pinned temporary). */
+static const loop *pinned_producer(const cg *g, const loop_arg *a) {
+  const temp_info *ti = a->obj && a->obj->kind == OBJ_DAT ? fusion_temp(g->fu, a->obj) : NULL;
+  return ti && ti->fate == TEMP_PINNED && a->mode == MODE_READ ? ti->producer : NULL;
+}
+
+static void add_object(cg *g, vec *v, const obj *o) {
+  for (int j = 0; o && j < v->len; j++)
+    if (v->items[j] == o)
+      return;
+  if (o)
+    vec_push(g->arena, v, (void *)o);
+}
+
+/* Maps, dats and globals of a loop, each once, in order of first use; for
+ * a pinned temporary, the set and objects of its producer instead. */
+static void add_loop_objects(cg *g, vec *v, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    const obj *objs[2] = {a->map, a->obj};
-    for (int k = 0; k < 2; k++) {
-      int seen = !objs[k];
-      for (int j = 0; j < v.len && !seen; j++)
-        seen = v.items[j] == objs[k];
-      if (!seen)
-        vec_push(g->arena, &v, (void *)objs[k]);
+    const loop *p = pinned_producer(g, a);
+    add_object(g, v, a->map);
+    if (!p) {
+      add_object(g, v, a->obj);
+      continue;
     }
+    add_object(g, v, p->set);
+    for (int k = 0; k < p->nargs; k++)
+      if (p->args[k].obj != a->obj) {
+        add_object(g, v, p->args[k].map);
+        add_object(g, v, p->args[k].obj);
+      }
   }
+}
+
+static vec group_objects(cg *g, const group *gr) {
+  vec v = {0};
+  for (int i = 0; i < gr->loops.len; i++)
+    add_loop_objects(g, &v, gr->loops.items[i]);
   return v;
 }
 
-static int global_is_read(const loop *lp, const obj *o) {
-  for (int i = 0; i < lp->nargs; i++)
-    if (lp->args[i].obj == o && lp->args[i].mode != MODE_READ)
-      return 0;
+static int global_is_read(const group *gr, const obj *o) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].obj == o && lp->args[i].mode != MODE_READ)
+        return 0;
+  }
   return 1;
 }
 
-static const char *param_decl(cg *g, const loop *lp, const obj *o) {
+static const char *param_decl(cg *g, const group *gr, const obj *o) {
   static const char *const handle[] = {"loom_set", "loom_map", "loom_dat"};
   if (o->kind != OBJ_GLOBAL)
     return arena_printf(g->arena, "%s %s", handle[o->kind], o->name);
-  return arena_printf(g->arena, "%s%s *%s", global_is_read(lp, o) ? "const " : "",
+  return arena_printf(g->arena, "%s%s *%s", global_is_read(gr, o) ? "const " : "",
                       o->type->c_name, o->name);
 }
 
@@ -219,52 +279,108 @@ static const char *join(cg *g, const char *head, vec *parts, int col) {
 
 /* ---- the loop function --------------------------------------------------------- */
 
-static void emit_signature(cg *g, const loop *lp, const vec *objs) {
+static void emit_signature(cg *g, const group *gr, const vec *objs) {
   vec params = {0};
-  vec_push(g->arena, &params, (void *)param_decl(g, lp, lp->set));
   for (int i = 0; i < objs->len; i++)
-    vec_push(g->arena, &params, (void *)param_decl(g, lp, objs->items[i]));
-  cg_line(g, "static void %s", join(g, loop_fn(g, lp), &params, 12));
+    vec_push(g->arena, &params, (void *)param_decl(g, gr, objs->items[i]));
+  cg_line(g, "static void %s", join(g, group_fn(g, gr), &params, 12));
 }
 
-static const char *check_call(cg *g, const loop *lp, const obj *o) {
+static int loop_uses(const loop *lp, const obj *o) {
+  if (lp->set == o)
+    return 1;
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == o || lp->args[i].map == o)
+      return 1;
+  return 0;
+}
+
+/* The loop whose argument brings o into the group: one of its loops, or a
+ * pinned producer one of them evaluates. */
+static const loop *owner_loop(cg *g, const group *gr, const obj *o) {
+  for (int i = 0; i < gr->loops.len; i++)
+    if (loop_uses(gr->loops.items[i], o))
+      return gr->loops.items[i];
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    for (int k = 0; k < lp->nargs; k++) {
+      const loop *p = pinned_producer(g, &lp->args[k]);
+      if (p && loop_uses(p, o))
+        return p;
+    }
+  }
+  return gr->loops.items[0];
+}
+
+static const char *check_call(cg *g, const group *gr, const obj *o) {
+  const loop *lp = owner_loop(g, gr, o);
+  const char *name = name_var(g, gr, lp);
+  if (o->kind == OBJ_SET)
+    return arena_printf(g->arena, "loom__check_set(%s, %s)", o->name, name);
   int pos = 0;
   for (int i = 0; i < lp->nargs && !pos; i++)
     if (lp->args[i].obj == o || lp->args[i].map == o)
       pos = lp->args[i].pos;
   if (o->kind == OBJ_MAP)
-    return arena_printf(g->arena, "loom__check_map(%s, %s, NULL, %d, loom_loop, %d)",
-                        o->name, lp->set->name, o->dim, pos);
+    return arena_printf(g->arena, "loom__check_map(%s, %s, NULL, %d, %s, %d)",
+                        o->name, lp->set->name, o->dim, name, pos);
   const char *set = lp->set->name;
   for (int i = 0; i < lp->nargs; i++)
     if (lp->args[i].obj == o && lp->args[i].map)
       set = arena_printf(g->arena, "loom__map_to(%s)", lp->args[i].map->name);
-  return arena_printf(g->arena, "loom__check_dat(%s, %s, %d, %s, loom_loop, %d)",
-                      o->name, set, o->dim, o->type->loom_name, pos);
+  return arena_printf(g->arena, "loom__check_dat(%s, %s, %d, %s, %s, %d)",
+                      o->name, set, o->dim, o->type->loom_name, name, pos);
+}
+
+static const char *loop_title(cg *g, const loop *lp) {
+  return quoted(g, arena_printf(g->arena, "%s at %s:%u", lp->kernel, g->prog->file,
+                                lp->loc.line));
+}
+
+/* The name strings: the group's (plans, timing), and one per loop when
+ * there are several. */
+static void emit_names(cg *g, const group *gr, const vec *objs) {
+  if (gr->loops.len == 1) {
+    cg_line(g, "static const char loom_loop[] = %s;", loop_title(g, gr->loops.items[0]));
+  } else {
+    const char *title = "";
+    for (int i = 0; i < gr->loops.len; i++)
+      title = arena_printf(g->arena, "%s%s%s", title, i ? " + " : "",
+                           ((const loop *)gr->loops.items[i])->kernel);
+    cg_line(g, "static const char loom_loop[] = %s;",
+            quoted(g, arena_printf(g->arena, "%s at %s:%u", title, g->prog->file,
+                                   gr->anchor->loc.line)));
+  }
+  vec named = {0};
+  for (int i = 0; i < objs->len; i++) {
+    const loop *lp = owner_loop(g, gr, objs->items[i]);
+    if (((const obj *)objs->items[i])->kind != OBJ_GLOBAL &&
+        strcmp(name_var(g, gr, lp), "loom_loop") != 0)
+      add_object(g, &named, (const obj *)lp);
+  }
+  for (int i = 0; i < named.len; i++)
+    cg_line(g, "static const char %s[] = %s;", name_var(g, gr, named.items[i]),
+            loop_title(g, named.items[i]));
 }
 
 /* Run-time checks that each object is what the loop was compiled for; a
  * failed check has been reported by libloom, and the loop does not run. */
-static void emit_checks(cg *g, const loop *lp, const vec *objs) {
+static void emit_checks(cg *g, const group *gr, const vec *objs) {
   vec checks = {0};
-  vec_push(g->arena, &checks,
-           arena_printf(g->arena, "loom__check_set(%s, loom_loop)", lp->set->name));
   for (int i = 0; i < objs->len; i++) {
     const obj *o = objs->items[i];
     if (o->kind != OBJ_GLOBAL)
-      vec_push(g->arena, &checks, (void *)check_call(g, lp, o));
+      vec_push(g->arena, &checks, (void *)check_call(g, gr, o));
   }
-  cg_line(g, "static const char loom_loop[] = %s;",
-          quoted(g, arena_printf(g->arena, "%s at %s:%u", lp->kernel,
-                                 g->prog->file, lp->loc.line)));
+  emit_names(g, gr, objs);
   for (int i = 0; i < checks.len; i++)
     cg_line(g, "%s%s != LOOM_OK%s", i ? "    " : "if (", (const char *)checks.items[i],
             i + 1 < checks.len ? " ||" : ")");
   cg_line(g, "  return;");
 }
 
-void cg_declare_count(cg *g, const loop *lp) {
-  cg_line(g, "const int %s = loom__set_size(%s);", cg_count(g), lp->set->name);
+void cg_declare_count(cg *g, const group *gr) {
+  cg_line(g, "const int %s = loom__set_size(%s);", cg_count(g), cg_set(gr)->name);
 }
 
 static void emit_pointers(cg *g, const vec *objs) {
@@ -272,7 +388,7 @@ static void emit_pointers(cg *g, const vec *objs) {
     const obj *o = objs->items[i];
     if (o->kind == OBJ_MAP)
       cg_line(g, "const int *const %s = loom__map_values(%s);", map_ptr(g, o), o->name);
-    else if (o->kind == OBJ_DAT)
+    else if (o->kind == OBJ_DAT && fate(g, o) == TEMP_STORED)
       cg_line(g, "%s *const %s = (%s *)loom__dat_values(%s);", o->type->c_name,
               data_ptr(g, o), o->type->c_name, o->name);
   }
@@ -286,21 +402,81 @@ static const char *offset(cg *g, const char *base, int dim, const char *index) {
 }
 
 static const char *map_entry(cg *g, const loop_arg *a, int slot) {
-  const char *elem = cg_elem(g);
   return arena_printf(g->arena, "%s[%d * %s + %d]", map_ptr(g, a->map), a->map->dim,
-                      elem, slot);
+                      g->elem, slot);
 }
 
 static const char *pointer_array(const cg *g, const loop_arg *a) {
   return arena_printf(g->arena, "loom_a%d", a->pos);
 }
 
-/* Locals the kernel call needs: idx, and the pointer arrays of map[*]. */
+/* The local a contracted temporary lives in, per element. */
+static const char *temp_local(cg *g, const obj *t) {
+  return arena_printf(g->arena, "loom_t_%s", t->name);
+}
+
+/* The local a pinned temporary is evaluated into, for argument a. */
+static const char *pin_local(cg *g, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_p%d", a->pos);
+}
+
+static void emit_kernel_call(cg *g, const loop *lp);
+
+/* The producer p of a pinned temporary, evaluated at element `elem` into
+ * `into`, in a block of its own. */
+static void emit_producer(cg *g, const loop *p, const obj *t, const char *elem,
+                          const char *into) {
+  const char *saved_elem = g->elem, *saved_into = g->into;
+  const obj *saved_t = g->into_obj;
+  g->elem = elem;
+  g->into = into;
+  g->into_obj = t;
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  emit_kernel_call(g, p);
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  g->elem = saved_elem;
+  g->into = saved_into;
+  g->into_obj = saved_t;
+}
+
+/* A pinned temporary read by argument a: its producer evaluated at each
+ * element the argument reads. */
+static void emit_pinned(cg *g, const loop_arg *a, const loop *p) {
+  const char *t = a->obj->type->c_name, *local = pin_local(g, a);
+  int d = a->obj->dim;
+  if (a->kind != ARG_MAPPED_ALL) {
+    cg_line(g, "%s %s[%d];", t, local, d);
+    emit_producer(g, p, a->obj, a->kind == ARG_MAPPED ? map_entry(g, a, a->slot) : g->elem,
+                  local);
+    return;
+  }
+  cg_line(g, "%s %s[%d][%d];", t, local, a->map->dim, d);
+  for (int s = 0; s < a->map->dim; s++)
+    emit_producer(g, p, a->obj, map_entry(g, a, s),
+                  arena_printf(g->arena, "%s[%d]", local, s));
+}
+
+/* Where argument a's data is: a local, or the dat's storage. */
+static const char *data_of(cg *g, const loop_arg *a, const char *index) {
+  if (g->into_obj == a->obj)
+    return g->into;
+  if (fate(g, a->obj) == TEMP_CONTRACTED)
+    return temp_local(g, a->obj);
+  return offset(g, data_ptr(g, a->obj), a->obj->dim, index);
+}
+
+/* Locals the kernel call needs: idx, pinned temporaries, and the pointer
+ * arrays of map[*]. */
 static void emit_call_locals(cg *g, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
+    const loop *p = pinned_producer(g, a);
     if (a->kind == ARG_IDX)
-      cg_line(g, "int loom_idx = %s;", cg_elem(g));
+      cg_line(g, "int loom_idx = %s;", g->elem);
+    if (p && a->obj != g->into_obj)
+      emit_pinned(g, a, p);
     if (a->kind != ARG_MAPPED_ALL)
       continue;
     const char *t = a->param_pointee;
@@ -308,8 +484,9 @@ static void emit_call_locals(cg *g, const loop *lp) {
     cg_line(g, "%s%s%s[%d] = {", t, n && t[n - 1] == '*' ? "" : " ",
             pointer_array(g, a), a->map->dim);
     for (int s = 0; s < a->map->dim; s++)
-      cg_line(g, "    %s%s", offset(g, data_ptr(g, a->obj), a->obj->dim,
-                                    map_entry(g, a, s)),
+      cg_line(g, "    %s%s",
+              p ? arena_printf(g->arena, "%s[%d]", pin_local(g, a), s)
+                : data_of(g, a, map_entry(g, a, s)),
               s + 1 < a->map->dim ? "," : "");
     cg_line(g, "};");
   }
@@ -330,9 +507,13 @@ static const char *kernel_arg(cg *g, const loop_arg *a) {
   case ARG_MAPPED_ALL:
     return pointer_array(g, a);
   case ARG_MAPPED:
-    return offset(g, data_ptr(g, a->obj), a->obj->dim, map_entry(g, a, a->slot));
+    if (pinned_producer(g, a) && a->obj != g->into_obj)
+      return pin_local(g, a);
+    return data_of(g, a, map_entry(g, a, a->slot));
   default:
-    return offset(g, data_ptr(g, a->obj), a->obj->dim, cg_elem(g));
+    if (pinned_producer(g, a) && a->obj != g->into_obj)
+      return pin_local(g, a);
+    return data_of(g, a, g->elem);
   }
 }
 
@@ -378,35 +559,118 @@ static void emit_kernel_call(cg *g, const loop *lp) {
   line_self(g);
 }
 
-static void emit_loop_function(cg *g, const loop *lp) {
-  vec objs = loop_objects(g, lp);
-  cg_line(g, "/* par_loop %s over %s (%s:%u) */", lp->kernel, lp->set->name,
-          comment_safe(g, g->prog->file), lp->loc.line);
-  emit_signature(g, lp, &objs);
+/* Locals of the contracted temporaries a group's loops produce. */
+static void emit_temp_locals(cg *g, const group *gr) {
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    for (int k = 0; k < lp->nargs; k++) {
+      const obj *t = lp->args[k].obj;
+      const temp_info *ti = t && t->kind == OBJ_DAT ? fusion_temp(g->fu, t) : NULL;
+      if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp)
+        cg_line(g, "%s %s[%d];", t->type->c_name, temp_local(g, t), t->dim);
+    }
+  }
+}
+
+/* Whether a loop's kernel call declares locals (idx, map[*] pointer
+ * arrays, pinned temporaries). */
+static int has_call_locals(cg *g, const loop *lp) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].kind == ARG_IDX || lp->args[i].kind == ARG_MAPPED_ALL ||
+        pinned_producer(g, &lp->args[i]))
+      return 1;
+  return 0;
+}
+
+/* The kernel calls, in order; in a group, the calls that declare locals
+ * are each in a block of their own. */
+static void emit_body(cg *g, const group *gr) {
+  emit_temp_locals(g, gr);
+  for (int i = 0; i < gr->loops.len; i++) {
+    int blocks = gr->loops.len > 1 && has_call_locals(g, gr->loops.items[i]);
+    if (blocks)
+      cg_line(g, "{");
+    cg_indent(g, blocks);
+    emit_kernel_call(g, gr->loops.items[i]);
+    cg_indent(g, -blocks);
+    if (blocks)
+      cg_line(g, "}");
+  }
+}
+
+static void emit_comment(cg *g, const group *gr) {
+  const loop *lp = gr->loops.items[0];
+  if (gr->loops.len == 1) {
+    cg_line(g, "/* par_loop %s over %s (%s:%u) */", lp->kernel, lp->set->name,
+            comment_safe(g, g->prog->file), lp->loc.line);
+    return;
+  }
+  const char *lines = "";
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *l = gr->loops.items[i];
+    lines = arena_printf(g->arena, "%s%s%s:%u", lines, i ? ", " : "", l->kernel, l->loc.line);
+  }
+  cg_line(g, "/* par_loops fused over %s (%s: %s) */", lp->set->name,
+          comment_safe(g, g->prog->file), lines);
+}
+
+static vec group_params(cg *g, const group *gr) {
+  vec objs = {0};
+  add_object(g, &objs, cg_set(gr));
+  vec rest = group_objects(g, gr);
+  for (int i = 0; i < rest.len; i++)
+    add_object(g, &objs, rest.items[i]);
+  return objs;
+}
+
+static void emit_group_function(cg *g, const group *gr) {
+  vec objs = group_params(g, gr);
+  emit_comment(g, gr);
+  emit_signature(g, gr, &objs);
   cg_line(g, "{");
   cg_indent(g, 1);
-  emit_checks(g, lp, &objs);
+  emit_checks(g, gr, &objs);
   cg_line(g, "const double loom_t0 = loom__wall();");
   emit_pointers(g, &objs);
-  g->be->loop_begin(g, lp);
-  g->be->iterate_begin(g, lp);
-  emit_kernel_call(g, lp);
-  g->be->iterate_end(g, lp);
-  g->be->loop_end(g, lp);
+  g->be->loop_begin(g, gr);
+  g->be->iterate_begin(g, gr);
+  emit_body(g, gr);
+  g->be->iterate_end(g, gr);
+  g->be->loop_end(g, gr);
   cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);
   cg_line(g, "}");
   cg_line(g, "%s", "");
 }
 
-/* The statement that replaces a directive. */
-static const char *loop_call(cg *g, const loop *lp) {
+/* The statement that replaces the directive of a group's last loop: the
+ * call, after the storage sharing of temporaries it writes first. */
+static const char *group_call(cg *g, const group *gr) {
   vec args = {0};
-  vec objs = loop_objects(g, lp);
-  vec_push(g->arena, &args, (void *)lp->set->name);
+  vec objs = group_params(g, gr);
   for (int i = 0; i < objs.len; i++)
     vec_push(g->arena, &args, (void *)call_arg(g, objs.items[i]));
-  return arena_printf(g->arena, "%s;", join(g, loop_fn(g, lp), &args, -1));
+  const char *share = "";
+  for (int i = 0; i < g->fu->temps.len; i++) {
+    const temp_info *ti = g->fu->temps.items[i];
+    for (int k = 0; ti->shares && k < gr->loops.len; k++)
+      if (gr->loops.items[k] == ti->first)
+        share = arena_printf(g->arena, "%sloom__dat_share(%s, %s); ", share, ti->t->name,
+                             ti->shares->name);
+  }
+  return arena_printf(g->arena, "%s%s;", share, join(g, group_fn(g, gr), &args, -1));
+}
+
+/* What replaces a loop's directive. */
+static const char *directive_text(cg *g, const loop *lp) {
+  const group *gr = fusion_group(g->fu, lp);
+  if (!gr)
+    return arena_printf(g->arena, "/* par_loop %s: pinned, evaluated inside its "
+                        "consumers */", lp->kernel);
+  if (gr->anchor == lp)
+    return group_call(g, gr);
+  return arena_printf(g->arena, "/* par_loop %s: fused into %s (line %u) */", lp->kernel,
+                      group_fn(g, gr), gr->anchor->loc.line);
 }
 
 /* ---- assembling the output ---------------------------------------------------- */
@@ -465,9 +729,12 @@ static int emit_function_group(cg *g, int first, unsigned *pos) {
     puts_(g, "\n");
   line_self(g);
   int last = first;
-  while (last < loops->len &&
-         ((const loop *)loops->items[last])->func_start == head->func_start)
-    emit_loop_function(g, loops->items[last++]);
+  for (; last < loops->len &&
+         ((const loop *)loops->items[last])->func_start == head->func_start; last++) {
+    const group *gr = fusion_group(g->fu, loops->items[last]);
+    if (gr && gr->anchor == loops->items[last])
+      emit_group_function(g, gr);
+  }
   line_user(g, line_of_offset(g->prog, head->func_start));
   for (unsigned c = 1; c < head->func_loc.col && !at_line_start; c++)
     puts_(g, " ");
@@ -476,7 +743,7 @@ static int emit_function_group(cg *g, int first, unsigned *pos) {
 
 static void emit_loop_call(cg *g, const loop *lp, unsigned *pos) {
   copy_user(g, pos, lp->start);
-  puts_(g, loop_call(g, lp));
+  puts_(g, directive_text(g, lp));
   unsigned first = lp->loc.line, last = line_of_offset(g->prog, lp->end);
   if (last != first) {
     puts_(g, "\n");
@@ -486,9 +753,10 @@ static void emit_loop_call(cg *g, const loop *lp, unsigned *pos) {
   *pos = lp->end;
 }
 
-void codegen(const program *prog, const backend *be, const char *out_name,
-             strbuf *out, arena *a) {
-  cg g = {.prog = prog, .be = be, .out_name = out_name, .out = out, .arena = a};
+void codegen(const program *prog, const fusion *fu, const backend *be,
+             const char *out_name, strbuf *out, arena *a) {
+  cg g = {.prog = prog, .fu = fu, .elem = "loom_i", .be = be, .out_name = out_name,
+          .out = out, .arena = a};
   sb_printf(out, "/* Generated by loomc %s (target %s) from %s. Do not edit. */\n",
             LOOM_VERSION, be->name, comment_safe(&g, prog->file));
   g.out_lines = 1;

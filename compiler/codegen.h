@@ -3,9 +3,13 @@
  *
  * The output is the user's file, byte for byte, except that:
  *  - before each function that holds loops, the loops' functions are
- *    defined (one static function per loop, `loom_loop_<id>_<kernel>`);
- *  - each `#pragma loom par_loop` directive is replaced by a call to its
- *    loop function, on the directive's line;
+ *    defined: one static function per group of fused loops (fuse.h),
+ *    `loom_loop_<id>_<kernel>` for a loop on its own,
+ *    `loom_loop_<id>_<kernel>__<id>_<kernel>...` for a fused group;
+ *  - the directive of a group's last loop is replaced by a call to the
+ *    group's function, on the directive's line; the directives of the
+ *    other loops of the group, and of pinned producers, by a comment
+ *    saying where their loop went;
  *  - `#line` directives map the user's text back to the user's file, the
  *    loop functions to the output file itself, and each kernel call (and
  *    each loop call) to the directive's line, so compiler errors and
@@ -18,21 +22,24 @@
 #ifndef LOOMC_CODEGEN_H
 #define LOOMC_CODEGEN_H
 
+#include "fuse.h"
 #include "ir.h"
 #include "strbuf.h"
 
 typedef struct cg cg;
 
+/* A backend sees a group: its loops run fused, element by element, over
+ * one set.  A loop on its own is a group of one. */
 typedef struct backend {
   const char *name;
   /* Before and after the element loop: set-up and completion of global
    * reductions, execution plans, ... */
-  void (*loop_begin)(cg *g, const loop *lp);
-  void (*loop_end)(cg *g, const loop *lp);
+  void (*loop_begin)(cg *g, const group *gr);
+  void (*loop_end)(cg *g, const group *gr);
   /* The loop over the iteration set: opens the element loop, in which the
    * current element is the C expression cg_elem() returns. */
-  void (*iterate_begin)(cg *g, const loop *lp);
-  void (*iterate_end)(cg *g, const loop *lp);
+  void (*iterate_begin)(cg *g, const group *gr);
+  void (*iterate_end)(cg *g, const group *gr);
 } backend;
 
 extern const backend backend_seq;
@@ -43,8 +50,8 @@ const backend *backend_for(const char *target);
 
 /* Writes the whole output for prog into out.  out_name is the name the
  * output file will have (for #line directives that point into it). */
-void codegen(const program *prog, const backend *be, const char *out_name,
-             strbuf *out, arena *a);
+void codegen(const program *prog, const fusion *fu, const backend *be,
+             const char *out_name, strbuf *out, arena *a);
 
 /* ---- for backends ----------------------------------------------------------- */
 
@@ -62,7 +69,11 @@ void cg_loop_end(cg *g);
 /* The number of elements, and its declaration (`const int NAME = ...;`)
  * for backends that loop over the whole set. */
 const char *cg_count(const cg *g);
-void cg_declare_count(cg *g, const loop *lp);
+void cg_declare_count(cg *g, const group *gr);
+/* The set the group's loops run over. */
+const obj *cg_set(const group *gr);
+/* Every argument of the group's loops, in order (loop_arg*). */
+vec cg_args(cg *g, const group *gr);
 arena *cg_arena(cg *g);
 /* The local a reduced global accumulates in: the kernel gets its address;
  * the backend declares it (before the element loop) and stores it back. */

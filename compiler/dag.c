@@ -224,6 +224,8 @@ static int depends(const comp *c, const comp *earlier) {
          overlap(&c->writes, &earlier->writes);
 }
 
+int dag_depends(const comp *c, const comp *earlier) { return depends(c, earlier); }
+
 /* Edges j -> i for every dependence, then only those not implied by a
  * path through a computation between them (transitive reduction). */
 static void link(builder *b) {

@@ -63,6 +63,9 @@ typedef struct dag {
 void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Whether c depends on the earlier computation c' (the rule above). */
+int dag_depends(const comp *c, const comp *earlier);
+
 /* The DAGs of the regions, for a target ("mpi" splits loops). */
 vec dag_build(const vec *regions, const char *target, arena *a);
 

@@ -12,6 +12,7 @@
  *   check        kernels checked against loops    check.c
  *   region       regions and their computations   region.c
  *   dag          dependences between them         dag.c (--emit-dag, --report)
+ *   fuse         fusion groups, temporaries       fuse.c (isl legality: domains.c)
  *   codegen      output C (shared walk + target)  codegen.c, target_*.c
  *   output       written atomically               output.c
  *   depfile      with -MD: the files read, for make depfile.c
@@ -25,6 +26,7 @@
 #include "codegen.h"
 #include "dag.h"
 #include "depfile.h"
+#include "fuse.h"
 #include "frontend.h"
 #include "output.h"
 #include "pragma_lex.h"
@@ -32,23 +34,25 @@
 #include "resolve.h"
 #include "symtab.h"
 
-/* --emit-dag and --report. */
-static void analyse(const frontend *fe, const symtab *st, const program *prog,
-                    const options *opt, arena *a) {
+/* Regions, their DAGs and the fusion groups; --emit-dag and --report. */
+static fusion *analyse(const frontend *fe, const symtab *st, const program *prog,
+                       const options *opt, arena *a) {
   vec regions = regions_build(fe, st, prog, a);
   vec dags = dag_build(&regions, opt->target, a);
-  if (opt->report)
+  fusion *fu = fuse(prog, &regions, &dags, opt->no_fuse, a);
+  if (opt->report && diag_error_count() == 0)
     dag_write_report(stdout, &dags);
-  if (!opt->emit_dag)
-    return;
+  if (!opt->emit_dag || diag_error_count() != 0)
+    return fu;
   FILE *f = strcmp(opt->emit_dag, "-") == 0 ? stdout : fopen(opt->emit_dag, "w");
   if (!f) {
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
-    return;
+    return fu;
   }
   dag_write_dot(f, &dags);
   if (f != stdout && fclose(f) != 0)
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
+  return fu;
 }
 
 static int translate(const options *opt, arena *a) {
@@ -64,10 +68,9 @@ static int translate(const options *opt, arena *a) {
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
   }
-  if (diag_error_count() == 0 && (opt->emit_dag || opt->report))
-    analyse(&fe, &st, &prog, opt, a);
+  fusion *fu = diag_error_count() == 0 ? analyse(&fe, &st, &prog, opt, a) : NULL;
   if (diag_error_count() == 0 && opt->output)
-    codegen(&prog, backend_for(opt->target),
+    codegen(&prog, fu, backend_for(opt->target),
             strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, &out, a);
   if (diag_error_count() == 0 && opt->output)
     output_write(opt->output, &out);

@@ -33,7 +33,10 @@ static const char usage_text[] =
     "  --emit-dag=FILE   write the dependency DAG of every region in\n"
     "                    Graphviz ('-' for stdout)\n"
     "  --report          print each region's computations, their sections\n"
-    "                    and dependences on stdout\n"
+    "                    and dependences, the schedule and the\n"
+    "                    transformations applied, on stdout\n"
+    "  --no-fuse         do not fuse loops (each loop runs on its own;\n"
+    "                    pin and pin_cse hints still apply)\n"
     "  -MD               also write the files the input depends on, as a\n"
     "                    make rule (default file: OUTPUT with suffix .d)\n"
     "  -MMD              like -MD, without system headers\n"
@@ -109,6 +112,10 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
   }
   if (strcmp(arg, "--report") == 0) {
     o->report = 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--no-fuse") == 0) {
+    o->no_fuse = 1;
     return OPT_RUN;
   }
   if (strncmp(arg, "--target=", 9) == 0) {

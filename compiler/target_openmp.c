@@ -18,9 +18,10 @@
 
 #include "codegen.h"
 
-static int needs_plan(const loop *lp) {
-  for (int i = 0; i < lp->nargs; i++)
-    if (arg_writes_indirectly(&lp->args[i]) || arg_is_reduction(&lp->args[i]))
+static int needs_plan(cg *g, const group *gr) {
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++)
+    if (arg_writes_indirectly(args.items[i]) || arg_is_reduction(args.items[i]))
       return 1;
   return 0;
 }
@@ -31,12 +32,12 @@ static const char *partials(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "loom_r_%s", a->obj->name);
 }
 
-/* The (map, slot) pairs the loop writes through, each once. */
-static void emit_conflicts(cg *g, const loop *lp) {
+/* The (map, slot) pairs the loops write through, each once. */
+static void emit_conflicts(cg *g, const group *gr) {
   arena *ar = cg_arena(g);
-  vec seen = {0};
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
+  vec seen = {0}, args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++) {
+    const loop_arg *a = args.items[i];
     if (!arg_writes_indirectly(a))
       continue;
     const char *pair = arena_printf(ar, "{%s, %d}", a->map->name, a->slot);
@@ -48,7 +49,7 @@ static void emit_conflicts(cg *g, const loop *lp) {
   }
   if (seen.len == 0) {
     cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, 0, NULL);",
-            lp->set->name);
+            cg_set(gr)->name);
     return;
   }
   cg_line(g, "const loom__plan_arg loom_writes[] = {");
@@ -56,13 +57,14 @@ static void emit_conflicts(cg *g, const loop *lp) {
     cg_line(g, "    %s%s", (const char *)seen.items[j], j + 1 < seen.len ? "," : "");
   cg_line(g, "};");
   cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, %d, loom_writes);",
-          lp->set->name, seen.len);
+          cg_set(gr)->name, seen.len);
 }
 
-static void emit_partials(cg *g, const loop *lp) {
+static void emit_partials(cg *g, const group *gr) {
   int slot = 0;
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++) {
+    const loop_arg *a = args.items[i];
     if (!arg_is_reduction(a))
       continue;
     const char *t = a->obj->type->c_name;
@@ -73,13 +75,13 @@ static void emit_partials(cg *g, const loop *lp) {
   }
 }
 
-static void omp_loop_begin(cg *g, const loop *lp) {
-  if (!needs_plan(lp))
+static void omp_loop_begin(cg *g, const group *gr) {
+  if (!needs_plan(g, gr))
     return;
-  emit_conflicts(g, lp);
+  emit_conflicts(g, gr);
   cg_line(g, "if (!loom_plan)");
   cg_line(g, "  return;");
-  emit_partials(g, lp);
+  emit_partials(g, gr);
 }
 
 /* A reduction's starting value in each block. */
@@ -89,9 +91,9 @@ static const char *identity(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "%s[%%s]", a->obj->name);
 }
 
-static void omp_iterate_begin(cg *g, const loop *lp) {
-  if (!needs_plan(lp)) {
-    cg_declare_count(g, lp);
+static void omp_iterate_begin(cg *g, const group *gr) {
+  if (!needs_plan(g, gr)) {
+    cg_declare_count(g, gr);
     cg_line(g, "#pragma omp parallel for simd schedule(static)");
     cg_loop_begin(g, "0", cg_count(g));
     return;
@@ -102,17 +104,19 @@ static void omp_iterate_begin(cg *g, const loop *lp) {
   cg_line(g, "       loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {");
   cg_indent(g, 2);
   cg_line(g, "const int loom_b = loom_plan->blocks_by_colour[loom_k];");
-  for (int k = 0; k < lp->nargs; k++)
-    if (arg_is_reduction(&lp->args[k]))
-      cg_declare_reduction_local(g, &lp->args[k], identity(g, &lp->args[k]));
+  vec args = cg_args(g, gr);
+  for (int k = 0; k < args.len; k++)
+    if (arg_is_reduction(args.items[k]))
+      cg_declare_reduction_local(g, args.items[k], identity(g, args.items[k]));
   cg_line(g, "const int loom_lo = loom_plan->block_start[loom_b];");
   cg_line(g, "const int loom_hi = loom_plan->block_start[loom_b + 1];");
   cg_loop_begin(g, "loom_lo", "loom_hi");
 }
 
-static void store_partials(cg *g, const loop *lp) {
-  for (int k = 0; k < lp->nargs; k++) {
-    const loop_arg *a = &lp->args[k];
+static void store_partials(cg *g, const group *gr) {
+  vec args = cg_args(g, gr);
+  for (int k = 0; k < args.len; k++) {
+    const loop_arg *a = args.items[k];
     if (!arg_is_reduction(a))
       continue;
     const char *local = cg_reduction_local(g, a);
@@ -126,11 +130,11 @@ static void store_partials(cg *g, const loop *lp) {
   }
 }
 
-static void omp_iterate_end(cg *g, const loop *lp) {
+static void omp_iterate_end(cg *g, const group *gr) {
   cg_loop_end(g);
-  if (!needs_plan(lp))
+  if (!needs_plan(g, gr))
     return;
-  store_partials(g, lp);
+  store_partials(g, gr);
   cg_indent(g, -2);
   cg_line(g, "  }");
   cg_line(g, "}");
@@ -145,9 +149,10 @@ static const char *combine(cg *g, const loop_arg *a, const char *x, const char *
                       a->mode == MODE_MIN ? "<" : ">", x, x, p);
 }
 
-static void omp_loop_end(cg *g, const loop *lp) {
-  for (int k = 0; k < lp->nargs; k++) {
-    const loop_arg *a = &lp->args[k];
+static void omp_loop_end(cg *g, const group *gr) {
+  vec args = cg_args(g, gr);
+  for (int k = 0; k < args.len; k++) {
+    const loop_arg *a = args.items[k];
     if (!arg_is_reduction(a))
       continue;
     arena *ar = cg_arena(g);

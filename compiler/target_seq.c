@@ -8,17 +8,19 @@
  */
 #include "codegen.h"
 
-static void seq_loop_begin(cg *g, const loop *lp) {
-  for (int i = 0; i < lp->nargs; i++)
-    if (arg_is_reduction(&lp->args[i]))
-      cg_declare_reduction_local(
-          g, &lp->args[i],
-          arena_printf(cg_arena(g), "%s[%%s]", lp->args[i].obj->name));
+static void seq_loop_begin(cg *g, const group *gr) {
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++) {
+    const loop_arg *a = args.items[i];
+    if (arg_is_reduction(a))
+      cg_declare_reduction_local(g, a, arena_printf(cg_arena(g), "%s[%%s]", a->obj->name));
+  }
 }
 
-static void seq_loop_end(cg *g, const loop *lp) {
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
+static void seq_loop_end(cg *g, const group *gr) {
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++) {
+    const loop_arg *a = args.items[i];
     if (!arg_is_reduction(a))
       continue;
     const char *local = cg_reduction_local(g, a);
@@ -31,13 +33,13 @@ static void seq_loop_end(cg *g, const loop *lp) {
   }
 }
 
-static void seq_iterate_begin(cg *g, const loop *lp) {
-  cg_declare_count(g, lp);
+static void seq_iterate_begin(cg *g, const group *gr) {
+  cg_declare_count(g, gr);
   cg_loop_begin(g, "0", cg_count(g));
 }
 
-static void seq_iterate_end(cg *g, const loop *lp) {
-  (void)lp;
+static void seq_iterate_end(cg *g, const group *gr) {
+  (void)gr;
   cg_loop_end(g);
 }
 

@@ -249,6 +249,10 @@ int loom__set_size(loom_set set);
 const int *loom__map_values(loom_map map);
 loom_set loom__map_to(loom_map map); /* the target set, NULL on NULL */
 void *loom__dat_values(loom_dat dat);
+/* Temporary t uses owner's storage from now on (same size; loomc emits
+ * this where their lifetimes in a block do not overlap).  The values of t
+ * before its next write are unspecified. */
+int loom__dat_share(loom_dat t, loom_dat owner);
 
 #ifdef __cplusplus
 }

@@ -71,7 +71,8 @@ const char *loomrt_dat_problem(loom_dat dat) {
 void loomrt_dat_free(loom_dat dat) {
   dat->magic = 0;
   free(dat->name);
-  free(dat->values);
+  if (!dat->owner)
+    free(dat->values);
   free(dat);
 }
 
@@ -162,6 +163,7 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
   dat->elem_size = elem_size;
   dat->bytes = bytes;
   dat->values = values;
+  dat->owner = NULL;
   return dat;
 }
 
@@ -252,6 +254,24 @@ int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
                        "loop %s (argument %d): expected set of dat '%s' %s",
                        loop, arg, dat->name, problem);
   return compare_dat(dat, set, dim, type, loop, arg);
+}
+
+int loom__dat_share(loom_dat t, loom_dat owner) {
+  int rc = dat_usable(t, "loom__dat_share");
+  if (rc == LOOM_OK)
+    rc = dat_usable(owner, "loom__dat_share");
+  if (rc != LOOM_OK || t->values == owner->values)
+    return rc;
+  if (t->bytes != owner->bytes || owner->owner)
+    return loom_error_(LOOM_EMISMATCH,
+                       "temporaries '%s' and '%s' cannot share storage: %s", t->name,
+                       owner->name, owner->owner ? "the second already uses another's"
+                                                 : "their sizes differ");
+  if (!t->owner)
+    free(t->values);
+  t->values = owner->values;
+  t->owner = owner;
+  return LOOM_OK;
 }
 
 void *loom__dat_values(loom_dat dat) {

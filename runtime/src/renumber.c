@@ -622,7 +622,7 @@ static void apply(world *w, void *tmp) {
   for (int d = 0; d < w->ndats; d++) {
     loom_dat dat = w->dats[d];
     const int *p = w->perm[set_index(w, dat->set)];
-    if (p && dat->bytes) {
+    if (p && dat->bytes && !dat->owner) { /* shared storage is permuted once */
       memcpy(tmp, dat->values, dat->bytes);
       loomrt_scatter_rows(dat->values, tmp, (size_t)dat->dim * dat->elem_size,
                           dat->set->size, p);

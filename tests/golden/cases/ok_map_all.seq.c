@@ -15,60 +15,51 @@ static void spread(const double *w, double **corner) {
 }
 
 #line 18 "ok_map_all.seq.c"
-/* par_loop centroid over cells (ok_map_all.c:27) */
-static void loom_loop_1_centroid(loom_set cells, loom_map pcell, loom_dat x,
-                                 loom_dat c)
+/* par_loops fused over cells (ok_map_all.c: centroid:27, spread:28) */
+static void loom_loop_1_centroid__2_spread(loom_set cells, loom_map pcell,
+                                           loom_dat x, loom_dat c, loom_dat w,
+                                           loom_dat acc)
 {
-  static const char loom_loop[] = "centroid at ok_map_all.c:27";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
-      loom__check_map(pcell, cells, NULL, 4, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(x, loom__map_to(pcell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(c, cells, 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
+  static const char loom_loop[] = "centroid + spread at ok_map_all.c:28";
+  static const char loom_loop_1[] = "centroid at ok_map_all.c:27";
+  static const char loom_loop_2[] = "spread at ok_map_all.c:28";
+  if (loom__check_set(cells, loom_loop_1) != LOOM_OK ||
+      loom__check_map(pcell, cells, NULL, 4, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_dat(x, loom__map_to(pcell), 2, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_dat(c, cells, 2, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK ||
+      loom__check_dat(w, cells, 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK ||
+      loom__check_dat(acc, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_c = (double *)loom__dat_values(c);
-  const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    const double *loom_a1[4] = {
-        loom_d_x + 2 * loom_m_pcell[4 * loom_i + 0],
-        loom_d_x + 2 * loom_m_pcell[4 * loom_i + 1],
-        loom_d_x + 2 * loom_m_pcell[4 * loom_i + 2],
-        loom_d_x + 2 * loom_m_pcell[4 * loom_i + 3]
-    };
-#line 27 "ok_map_all.c"
-    centroid(loom_a1, loom_d_c + 2 * loom_i);
-#line 43 "ok_map_all.seq.c"
-  }
-  loom__loop_done(loom_loop, loom_t0);
-}
-
-/* par_loop spread over cells (ok_map_all.c:28) */
-static void loom_loop_2_spread(loom_set cells, loom_dat w, loom_map pcell,
-                               loom_dat acc)
-{
-  static const char loom_loop[] = "spread at ok_map_all.c:28";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
-      loom__check_dat(w, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_map(pcell, cells, NULL, 4, loom_loop, 2) != LOOM_OK ||
-      loom__check_dat(acc, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_w = (double *)loom__dat_values(w);
-  const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_acc = (double *)loom__dat_values(acc);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double *loom_a2[4] = {
-        loom_d_acc + loom_m_pcell[4 * loom_i + 0],
-        loom_d_acc + loom_m_pcell[4 * loom_i + 1],
-        loom_d_acc + loom_m_pcell[4 * loom_i + 2],
-        loom_d_acc + loom_m_pcell[4 * loom_i + 3]
-    };
+    {
+      const double *loom_a1[4] = {
+          loom_d_x + 2 * loom_m_pcell[4 * loom_i + 0],
+          loom_d_x + 2 * loom_m_pcell[4 * loom_i + 1],
+          loom_d_x + 2 * loom_m_pcell[4 * loom_i + 2],
+          loom_d_x + 2 * loom_m_pcell[4 * loom_i + 3]
+      };
+#line 27 "ok_map_all.c"
+      centroid(loom_a1, loom_d_c + 2 * loom_i);
+#line 51 "ok_map_all.seq.c"
+    }
+    {
+      double *loom_a2[4] = {
+          loom_d_acc + loom_m_pcell[4 * loom_i + 0],
+          loom_d_acc + loom_m_pcell[4 * loom_i + 1],
+          loom_d_acc + loom_m_pcell[4 * loom_i + 2],
+          loom_d_acc + loom_m_pcell[4 * loom_i + 3]
+      };
 #line 28 "ok_map_all.c"
-    spread(loom_d_w + loom_i, loom_a2);
-#line 72 "ok_map_all.seq.c"
+      spread(loom_d_w + loom_i, loom_a2);
+#line 62 "ok_map_all.seq.c"
+    }
   }
   loom__loop_done(loom_loop, loom_t0);
 }
@@ -86,8 +77,8 @@ int main(int argc, char **argv) {
   loom_dat w = loom_decl_dat(cells, 1, double, wv, "w");
   loom_dat c = loom_decl_temp(cells, 2, double, "c");
   loom_dat acc = loom_decl_temp(nodes, 1, double, "acc");
-loom_loop_1_centroid(cells, pcell, x, c);
-loom_loop_2_spread(cells, w, pcell, acc);
+/* par_loop centroid: fused into loom_loop_1_centroid__2_spread (line 28) */
+loom_loop_1_centroid__2_spread(cells, pcell, x, c, w, acc);
   loom_exit();
   return 0;
 }

@@ -11,61 +11,31 @@ static void axpy(const double *x, double *y) { y[0] += 2.0 * x[0]; }
 static void sum_up(const double *y, double *s) { *s += y[0]; }
 
 #line 14 "ok_two_functions.seq.c"
-/* par_loop copy over cells (ok_two_functions.c:16) */
-static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
+/* par_loops fused over cells (ok_two_functions.c: copy:16, axpy:17, sum_up:18) */
+static void loom_loop_1_copy__2_axpy__3_sum_up(loom_set cells, loom_dat x,
+                                               loom_dat y, double *s)
 {
-  static const char loom_loop[] = "copy at ok_two_functions.c:16";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
-      loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
+  static const char loom_loop[] = "copy + axpy + sum_up at ok_two_functions.c:18";
+  static const char loom_loop_1[] = "copy at ok_two_functions.c:16";
+  if (loom__check_set(cells, loom_loop_1) != LOOM_OK ||
+      loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
-  double *const loom_d_y = (double *)loom__dat_values(y);
-  const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 16 "ok_two_functions.c"
-    copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 30 "ok_two_functions.seq.c"
-  }
-  loom__loop_done(loom_loop, loom_t0);
-}
-
-/* par_loop axpy over cells (ok_two_functions.c:17) */
-static void loom_loop_2_axpy(loom_set cells, loom_dat x, loom_dat y)
-{
-  static const char loom_loop[] = "axpy at ok_two_functions.c:17";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
-      loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_x = (double *)loom__dat_values(x);
-  double *const loom_d_y = (double *)loom__dat_values(y);
-  const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 17 "ok_two_functions.c"
-    axpy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 50 "ok_two_functions.seq.c"
-  }
-  loom__loop_done(loom_loop, loom_t0);
-}
-
-/* par_loop sum_up over cells (ok_two_functions.c:18) */
-static void loom_loop_3_sum_up(loom_set cells, loom_dat y, double *s)
-{
-  static const char loom_loop[] = "sum_up at ok_two_functions.c:18";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
-      loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+#line 16 "ok_two_functions.c"
+    copy(loom_d_x + loom_i, loom_d_y + loom_i);
+#line 33 "ok_two_functions.seq.c"
+#line 17 "ok_two_functions.c"
+    axpy(loom_d_x + loom_i, loom_d_y + loom_i);
+#line 36 "ok_two_functions.seq.c"
 #line 18 "ok_two_functions.c"
     sum_up(loom_d_y + loom_i, &loom_g_s);
-#line 69 "ok_two_functions.seq.c"
+#line 39 "ok_two_functions.seq.c"
   }
   *s = loom_g_s;
   loom__loop_done(loom_loop, loom_t0);
@@ -77,13 +47,13 @@ static double smooth(int n, const double *data) {
   loom_set cells = loom_decl_set(n, "cells");
   loom_dat x = loom_decl_dat(cells, 1, double, data, "x");
   loom_dat y = loom_decl_temp(cells, 1, double, "y");
-loom_loop_1_copy(cells, x, y);
-loom_loop_2_axpy(cells, x, y);
-loom_loop_3_sum_up(cells, y, &s);
+/* par_loop copy: fused into loom_loop_1_copy__2_axpy__3_sum_up (line 18) */
+/* par_loop axpy: fused into loom_loop_1_copy__2_axpy__3_sum_up (line 18) */
+loom_loop_1_copy__2_axpy__3_sum_up(cells, x, y, &s);
   return s;
 }
 
-#line 87 "ok_two_functions.seq.c"
+#line 57 "ok_two_functions.seq.c"
 /* par_loop copy over nodes (ok_two_functions.c:29) */
 static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
 {
@@ -99,7 +69,7 @@ static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "ok_two_functions.c"
     copy(loom_d_u + loom_i, loom_d_v + loom_i);
-#line 103 "ok_two_functions.seq.c"
+#line 73 "ok_two_functions.seq.c"
   }
   loom__loop_done(loom_loop, loom_t0);
 }

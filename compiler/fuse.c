@@ -1,0 +1,463 @@
+/*
+ * fuse.c — stage 8: fusion groups and temporaries (see fuse.h).
+ *
+ * Per region, in three passes:
+ *   1. hints: each pin/pin_cse hint is checked against the region (one
+ *      producer writing every element, no other use, inputs unchanged
+ *      until the last consumer); one that cannot be honoured is an error
+ *      that says why;
+ *   2. groups: greedily, each loop joins the group before it when isl
+ *      allows it (domains_fusable) and nothing between them in the region
+ *      depends on the group's loops; otherwise it starts a group;
+ *   3. temporaries without a hint are contracted or stored, and stored
+ *      ones with disjoint lifetimes share storage.
+ * Dependences between a region's items come from its DAG for the seq
+ * target, where item i is computation i.
+ */
+#include "fuse.h"
+
+#include <string.h>
+
+#include "domains.h"
+
+typedef struct fuser {
+  const program *prog;
+  const vec *regions;
+  arena *a;
+  fusion *f;
+  const region *r;
+  const dag *seq;   /* the region's DAG for seq: comps[i] is items[i] */
+  dag *notes;       /* the DAG the report prints */
+  int no_fuse;
+} fuser;
+
+/* ---- accesses ---------------------------------------------------------------- */
+
+static int reads_obj(const loop *lp, const obj *o) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == o && lp->args[i].mode != MODE_WRITE)
+      return 1;
+  return 0;
+}
+
+static const loop_arg *write_of(const loop *lp, const obj *o) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == o && lp->args[i].mode != MODE_READ)
+      return &lp->args[i];
+  return NULL;
+}
+
+static int uses_obj(const loop *lp, const obj *o) {
+  return reads_obj(lp, o) || write_of(lp, o);
+}
+
+static int comp_writes(const comp *c, const obj *o) {
+  for (int i = 0; i < c->writes.len; i++)
+    if (((const access *)c->writes.items[i])->o == o)
+      return 1;
+  return 0;
+}
+
+static const item *item_at(const fuser *u, int i) { return u->r->items.items[i]; }
+static const comp *comp_at(const fuser *u, int i) { return u->seq->comps.items[i]; }
+
+static int index_of(const fuser *u, const loop *lp) {
+  for (int i = 0; i < u->r->items.len; i++)
+    if (item_at(u, i)->kind == ITEM_LOOP && item_at(u, i)->lp == lp)
+      return i;
+  return -1;
+}
+
+/* ---- temporaries ----------------------------------------------------------------- */
+
+static temp_info *temp_of(const fuser *u, const obj *t) {
+  for (int i = 0; i < u->f->temps.len; i++) {
+    temp_info *ti = u->f->temps.items[i];
+    if (ti->t == t)
+      return ti;
+  }
+  return NULL;
+}
+
+/* Whether something outside this region's own loops uses t: a loop of
+ * another region, or host code anywhere. */
+static int used_elsewhere(const fuser *u, const obj *t) {
+  for (int i = 0; i < u->prog->loops.len; i++) {
+    const loop *lp = u->prog->loops.items[i];
+    if (uses_obj(lp, t) && index_of(u, lp) < 0)
+      return 1;
+  }
+  for (int r = 0; r < u->regions->len; r++) {
+    const region *reg = u->regions->items[r];
+    for (int i = 0; i < reg->items.len; i++) {
+      const item *it = reg->items.items[i];
+      for (int k = 0; it->kind == ITEM_HOST && k < it->objs.len; k++)
+        if (it->objs.items[k] == t)
+          return 1;
+    }
+  }
+  return 0;
+}
+
+/* The loops of the region that write t, and its readers. */
+static void producers(const fuser *u, const obj *t, vec *writers, vec *readers) {
+  for (int i = 0; i < u->r->items.len; i++) {
+    const item *it = item_at(u, i);
+    if (it->kind != ITEM_LOOP)
+      continue;
+    if (write_of(it->lp, t))
+      vec_push(u->a, writers, it->lp);
+    else if (reads_obj(it->lp, t))
+      vec_push(u->a, readers, it->lp);
+  }
+}
+
+/* Why loop p cannot be the only producer of t, or NULL. */
+static const char *producer_problem(const fuser *u, const obj *t, const vec *writers) {
+  if (writers->len == 0)
+    return arena_printf(u->a, "no par_loop of this block writes %s", t->name);
+  const loop *p = writers->items[0];
+  if (writers->len > 1)
+    return arena_printf(u->a, "%s is written by %s (line %u) and %s (line %u); it "
+                        "needs exactly one producer", t->name, p->kernel, p->loc.line,
+                        ((const loop *)writers->items[1])->kernel,
+                        ((const loop *)writers->items[1])->loc.line);
+  const loop_arg *w = write_of(p, t);
+  if (w->mode != MODE_WRITE || w->kind != ARG_DAT)
+    return arena_printf(u->a, "its producer %s (line %u) %s it; the producer must "
+                        "write every element directly (mode write)", p->kernel,
+                        p->loc.line, w->kind != ARG_DAT ? "writes through a map to"
+                                                         : mode_name(w->mode));
+  if (used_elsewhere(u, t))
+    return arena_printf(u->a, "%s is used outside the par_loops of this block "
+                        "(by host code or another block)", t->name);
+  return NULL;
+}
+
+/* pin: the producer must have no other effect, and its inputs must not
+ * change before the last consumer has read t. */
+static const char *pin_problem(const fuser *u, const loop *p, const vec *readers) {
+  for (int i = 0; i < p->nargs; i++) {
+    const loop_arg *a = &p->args[i];
+    if (a->mode != MODE_READ && a->kind != ARG_DAT)
+      return arena_printf(u->a, "its producer %s also %s %s; pinning would "
+                          "repeat that per use", p->kernel, mode_name(a->mode), a->name);
+  }
+  int from = index_of(u, p), to = from;
+  for (int i = 0; i < readers->len; i++) {
+    int k = index_of(u, readers->items[i]);
+    if (k < from)
+      return arena_printf(u->a, "%s (line %u) reads it before its producer runs",
+                          ((const loop *)readers->items[i])->kernel,
+                          ((const loop *)readers->items[i])->loc.line);
+    to = k > to ? k : to;
+  }
+  for (int k = from + 1; k <= to; k++)
+    for (int i = 0; i < p->nargs; i++) {
+      const loop_arg *a = &p->args[i];
+      if (a->mode == MODE_READ && a->obj && comp_writes(comp_at(u, k), a->obj))
+        return arena_printf(u->a, "%s, which its producer %s reads, is written at line "
+                            "%u, before the last use; a consumer would see the new value",
+                            a->name, p->kernel, item_at(u, k)->loc.line);
+    }
+  return NULL;
+}
+
+static temp_info *new_temp(fuser *u, const obj *t, temp_fate fate, const loop *p) {
+  temp_info *ti = arena_alloc(u->a, sizeof *ti);
+  *ti = (temp_info){t, fate, p, NULL, NULL};
+  vec_push(u->a, &u->f->temps, ti);
+  return ti;
+}
+
+static void apply_hint(fuser *u, const hint *h, const obj *t) {
+  vec writers = {0}, readers = {0};
+  producers(u, t, &writers, &readers);
+  if (writers.len == 0 && readers.len == 0)
+    return; /* another region's temporary */
+  const char *why = producer_problem(u, t, &writers);
+  const loop *p = writers.len ? writers.items[0] : NULL;
+  if (!why && h->kind == HINT_PIN)
+    why = pin_problem(u, p, &readers);
+  if (why) {
+    diag(DIAG_ERROR, h->name_locs[0], (unsigned)strlen(t->name),
+         "%s(%s) cannot be honoured: %s", hint_name(h->kind), t->name, why);
+    return;
+  }
+  new_temp(u, t, h->kind == HINT_PIN ? TEMP_PINNED : TEMP_STORED, p);
+  if (h->kind == HINT_PIN)
+    dag_note(u->notes, u->a, h->loc, "pin(%s): never stored; %s is evaluated inside "
+             "each consumer, at every element it reads", t->name, p->kernel);
+  else
+    dag_note(u->notes, u->a, h->loc, "pin_cse(%s): %s computes it once per element in "
+             "its own loop; consumers read it from memory", t->name, p->kernel);
+}
+
+static void apply_hints(fuser *u) {
+  for (int i = 0; i < u->prog->hints.len; i++) {
+    const hint *h = u->prog->hints.items[i];
+    if (h->kind != HINT_SYNC && h->objs[0] && !temp_of(u, h->objs[0]))
+      apply_hint(u, h, h->objs[0]);
+  }
+}
+
+/* ---- groups ------------------------------------------------------------------------ */
+
+static int is_pinned_producer(const fuser *u, const loop *lp) {
+  for (int i = 0; i < u->f->temps.len; i++) {
+    const temp_info *ti = u->f->temps.items[i];
+    if (ti->fate == TEMP_PINNED && ti->producer == lp)
+      return 1;
+  }
+  return 0;
+}
+
+static int reads_pinned(const fuser *u, const loop *lp) {
+  for (int i = 0; i < u->f->temps.len; i++) {
+    const temp_info *ti = u->f->temps.items[i];
+    if (ti->fate == TEMP_PINNED && reads_obj(lp, ti->t))
+      return 1;
+  }
+  return 0;
+}
+
+/* pin_cse(t): t's producer and its consumers stay apart. */
+static const obj *cse_between(const fuser *u, const group *g, const loop *lp) {
+  for (int i = 0; i < u->f->temps.len; i++) {
+    const temp_info *ti = u->f->temps.items[i];
+    if (ti->fate != TEMP_STORED || !ti->producer || !reads_obj(lp, ti->t))
+      continue;
+    for (int k = 0; k < g->loops.len; k++)
+      if (g->loops.items[k] == ti->producer)
+        return ti->t;
+  }
+  return NULL;
+}
+
+/* Why lp may not join g (NULL: it may).  last: the item index of g's last
+ * loop; at: lp's. */
+static const char *join_problem(fuser *u, const group *g, const loop *lp, int last, int at) {
+  const loop *head = g->loops.items[0];
+  if (head->set != lp->set || head->domain || lp->domain)
+    return "";
+  if (reads_pinned(u, lp) || reads_pinned(u, g->loops.items[g->loops.len - 1]))
+    return arena_printf(u->a, "%s evaluates a pinned temporary", lp->kernel);
+  const obj *t = cse_between(u, g, lp);
+  if (t)
+    return arena_printf(u->a, "pin_cse(%s) keeps its producer's loop apart", t->name);
+  for (int k = last + 1; k < at; k++)
+    for (int m = 0; m < g->loops.len; m++)
+      if (dag_depends(comp_at(u, k), comp_at(u, index_of(u, g->loops.items[m]))))
+        return arena_printf(u->a, "the %s at line %u depends on %s",
+                            item_at(u, k)->kind == ITEM_HOST ? "host statement"
+                            : item_at(u, k)->kind == ITEM_LOOP ? item_at(u, k)->lp->kernel
+                                                              : item_at(u, k)->what,
+                            item_at(u, k)->loc.line,
+                            ((const loop *)g->loops.items[m])->kernel);
+  const char *why = NULL;
+  int ok = domains_fusable(u->a, &g->loops, lp, &why);
+  if (ok < 0)
+    return "isl could not decide";
+  return ok ? NULL : why;
+}
+
+static group *new_group(fuser *u, const loop *lp) {
+  group *g = arena_alloc(u->a, sizeof *g);
+  vec_push(u->a, &g->loops, (void *)lp);
+  g->anchor = lp;
+  vec_push(u->a, &u->f->groups, g);
+  return g;
+}
+
+static const char *kernels(arena *a, const group *g) {
+  const char *s = "";
+  for (int i = 0; i < g->loops.len; i++)
+    s = arena_printf(a, "%s%s%s", s, i ? " + " : "", ((const loop *)g->loops.items[i])->kernel);
+  return s;
+}
+
+static void join(fuser *u, group *g, const loop *lp) {
+  dag_note(u->notes, u->a, lp->loc, "fused %s into %s over %s: every dependence "
+           "between them stays within one element (isl)", lp->kernel,
+           kernels(u->a, g), lp->set->name);
+  vec_push(u->a, &g->loops, (void *)lp);
+  g->anchor = lp;
+}
+
+static void form_groups(fuser *u) {
+  group *cur = NULL;
+  int last = -1;
+  for (int i = 0; i < u->r->items.len; i++) {
+    const item *it = item_at(u, i);
+    if (it->kind != ITEM_LOOP || is_pinned_producer(u, it->lp))
+      continue;
+    const char *why = cur && !u->no_fuse ? join_problem(u, cur, it->lp, last, i) : "";
+    if (why && *why)
+      dag_note(u->notes, u->a, it->lp->loc, "not fused %s with %s: %s", it->lp->kernel,
+               kernels(u->a, cur), why);
+    if (why)
+      cur = new_group(u, it->lp);
+    else
+      join(u, cur, it->lp);
+    last = i;
+  }
+}
+
+/* ---- temporaries without a hint ------------------------------------------------------ */
+
+static const group *group_of(const fusion *f, const loop *lp) {
+  for (int i = 0; i < f->groups.len; i++) {
+    const group *g = f->groups.items[i];
+    for (int k = 0; k < g->loops.len; k++)
+      if (g->loops.items[k] == lp)
+        return g;
+  }
+  return NULL;
+}
+
+/* Why t cannot be contracted into a local of its producer's group. */
+static const char *contract_problem(fuser *u, const obj *t, const vec *writers,
+                                    const vec *readers) {
+  const char *why = producer_problem(u, t, writers);
+  if (why)
+    return why;
+  const loop *p = writers->items[0];
+  const group *g = group_of(u->f, p);
+  if (readers->len == 0)
+    return arena_printf(u->a, "no par_loop of this block reads it (it is kept for "
+                        "later use)");
+  for (int i = 0; i < readers->len; i++) {
+    const loop *c = readers->items[i];
+    for (int k = 0; k < c->nargs; k++)
+      if (c->args[k].obj == t && c->args[k].kind != ARG_DAT)
+        return arena_printf(u->a, "%s reads it through map %s", c->kernel,
+                            c->args[k].map->name);
+    if (group_of(u->f, c) != g)
+      return arena_printf(u->a, "%s (line %u) is not fused with its producer %s",
+                          c->kernel, c->loc.line, p->kernel);
+    if (index_of(u, c) < index_of(u, p))
+      return arena_printf(u->a, "%s reads it before %s writes it", c->kernel, p->kernel);
+  }
+  return NULL;
+}
+
+static void decide_temp(fuser *u, const obj *t) {
+  vec writers = {0}, readers = {0};
+  producers(u, t, &writers, &readers);
+  const char *why = contract_problem(u, t, &writers, &readers);
+  const loop *p = writers.len ? writers.items[0] : NULL;
+  if (!why) {
+    new_temp(u, t, TEMP_CONTRACTED, p);
+    dag_note(u->notes, u->a, p->loc, "%s contracted to a local of the fused loop: its "
+             "producer %s and every consumer read and write only the current element",
+             t->name, p->kernel);
+    return;
+  }
+  new_temp(u, t, TEMP_STORED, p);
+  dag_note(u->notes, u->a, p ? p->loc : u->r->loc, "%s stored: %s", t->name, why);
+}
+
+static void decide_temps(fuser *u) {
+  for (int i = 0; i < u->r->items.len; i++) {
+    const item *it = item_at(u, i);
+    for (int k = 0; it->kind == ITEM_LOOP && k < it->lp->nargs; k++) {
+      const obj *o = it->lp->args[k].obj;
+      if (o && o->kind == OBJ_DAT && o->is_temp && !temp_of(u, o))
+        decide_temp(u, o);
+    }
+  }
+}
+
+/* ---- storage reuse --------------------------------------------------------------------- */
+
+/* Where the group of lp runs, in item order. */
+static int position(const fuser *u, const loop *lp) {
+  const group *g = group_of(u->f, lp);
+  return index_of(u, g ? g->anchor : lp);
+}
+
+/* A stored temporary's lifetime [*from, *to] in the region; 0 when it may
+ * not share storage (its first use is not a direct write of every element,
+ * or something outside the region uses it). */
+static int lifetime(const fuser *u, const obj *t, int *from, int *to, const loop **first) {
+  *from = -1;
+  *to = -1;
+  *first = NULL;
+  for (int i = 0; i < u->r->items.len; i++) {
+    const item *it = item_at(u, i);
+    if (it->kind != ITEM_LOOP || !uses_obj(it->lp, t))
+      continue;
+    int at = position(u, it->lp);
+    if (*from < 0 || at < *from) {
+      *from = at;
+      *first = it->lp;
+    }
+    *to = at > *to ? at : *to;
+  }
+  const loop_arg *w = *first ? write_of(*first, t) : NULL;
+  return w && w->mode == MODE_WRITE && w->kind == ARG_DAT && !reads_obj(*first, t) &&
+         !used_elsewhere(u, t);
+}
+
+static int same_shape(const obj *x, const obj *y) {
+  return x->set == y->set && x->dim == y->dim && strcmp(x->type->c_name, y->type->c_name) == 0;
+}
+
+static void share_storage(fuser *u, int first_temp) {
+  vec owners = {0}; /* temp_info*: storage holders, with their end */
+  vec ends = {0};
+  for (int i = first_temp; i < u->f->temps.len; i++) {
+    temp_info *ti = u->f->temps.items[i];
+    int from = -1, to = -1;
+    const loop *first = NULL;
+    if (ti->fate != TEMP_STORED || !lifetime(u, ti->t, &from, &to, &first))
+      continue;
+    int k = 0;
+    while (k < owners.len && !(same_shape(((temp_info *)owners.items[k])->t, ti->t) &&
+                               (int)(long)ends.items[k] < from))
+      k++;
+    if (k == owners.len) {
+      vec_push(u->a, &owners, ti);
+      vec_push(u->a, &ends, (void *)(long)to);
+      continue;
+    }
+    const temp_info *o = owners.items[k];
+    ends.items[k] = (void *)(long)to;
+    ti->shares = o->t;
+    ti->first = first;
+    dag_note(u->notes, u->a, first->loc, "%s reuses the storage of %s: their lifetimes "
+             "in this block do not overlap (%s is last used before %s first writes %s)",
+             ti->t->name, o->t->name, o->t->name, first->kernel, ti->t->name);
+  }
+}
+
+/* ---- driver --------------------------------------------------------------------------- */
+
+fusion *fuse(const program *prog, const vec *regions, vec *dags, int no_fuse, arena *a) {
+  fusion *f = arena_alloc(a, sizeof *f);
+  vec seq = dag_build(regions, "seq", a);
+  for (int r = 0; r < regions->len; r++) {
+    fuser u = {prog, regions, a, f, regions->items[r], seq.items[r], dags->items[r],
+               no_fuse};
+    int first_temp = f->temps.len;
+    apply_hints(&u);
+    form_groups(&u);
+    decide_temps(&u);
+    share_storage(&u, first_temp);
+  }
+  for (int i = 0; i < f->groups.len; i++)
+    ((group *)f->groups.items[i])->id = i + 1;
+  domains_done();
+  return f;
+}
+
+const group *fusion_group(const fusion *f, const loop *lp) { return group_of(f, lp); }
+
+const temp_info *fusion_temp(const fusion *f, const obj *t) {
+  for (int i = 0; i < f->temps.len; i++) {
+    const temp_info *ti = f->temps.items[i];
+    if (ti->t == t)
+      return ti;
+  }
+  return NULL;
+}
