@@ -664,9 +664,14 @@ static const char *group_call(cg *g, const group *gr) {
 /* What replaces a loop's directive. */
 static const char *directive_text(cg *g, const loop *lp) {
   const group *gr = fusion_group(g->fu, lp);
-  if (!gr)
-    return arena_printf(g->arena, "/* par_loop %s: pinned, evaluated inside its "
-                        "consumers */", lp->kernel);
+  if (!gr) {
+    const char *uses = "";
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].mode != MODE_READ)
+        uses = arena_printf(g->arena, "%s(void)%s; ", uses, lp->args[i].name);
+    return arena_printf(g->arena, "%s/* par_loop %s: pinned, evaluated inside its "
+                        "consumers */", uses, lp->kernel);
+  }
   if (gr->anchor == lp)
     return group_call(g, gr);
   return arena_printf(g->arena, "/* par_loop %s: fused into %s (line %u) */", lp->kernel,

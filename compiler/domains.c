@@ -113,9 +113,12 @@ static int check_pair(arena *a, const loop *p, const loop *l, const char **why) 
       if (ok < 0)
         return -1;
       if (!ok) {
-        *why = arena_printf(a, "%s %s and %s %s: an element would depend on "
-                            "other elements", p->kernel, how(a, x), l->kernel,
-                            how(a, y));
+        *why = arena_printf(a, "%s %s and %s %s: %s", p->kernel, how(a, x), l->kernel,
+                            how(a, y),
+                            x->kind == ARG_GLOBAL ? "fused, their updates of it would "
+                                                    "interleave in another order"
+                                                  : "an element would depend on other "
+                                                    "elements");
         return 0;
       }
     }

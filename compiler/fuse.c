@@ -240,8 +240,13 @@ static const char *join_problem(fuser *u, const group *g, const loop *lp, int la
   const loop *head = g->loops.items[0];
   if (head->set != lp->set || head->domain || lp->domain)
     return "";
-  if (reads_pinned(u, lp) || reads_pinned(u, g->loops.items[g->loops.len - 1]))
-    return arena_printf(u->a, "%s evaluates a pinned temporary", lp->kernel);
+  for (int i = 0; i < g->loops.len; i++)
+    if (reads_pinned(u, g->loops.items[i]))
+      return arena_printf(u->a, "%s evaluates a pinned temporary (loops that do "
+                          "are not fused)", ((const loop *)g->loops.items[i])->kernel);
+  if (reads_pinned(u, lp))
+    return arena_printf(u->a, "%s evaluates a pinned temporary (loops that do are "
+                        "not fused)", lp->kernel);
   const obj *t = cse_between(u, g, lp);
   if (t)
     return arena_printf(u->a, "pin_cse(%s) keeps its producer's loop apart", t->name);

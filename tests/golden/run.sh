@@ -9,6 +9,9 @@
 # A header NAME.h beside the case is copied with it.
 #   NAME.openmp.c  when present: the expected output of --target=openmp
 #                  (compiled with -fopenmp as well).
+#   NAME.report  when present: the expected `loomc --report` output (the
+#                region DAGs, the fusion groups and the fate of each
+#                temporary, with reasons), checked the same way.
 # Arguments for loomc may be given in NAME.args (one line).
 #
 #   tests/golden/run.sh [LOOMC]          run all cases
@@ -58,7 +61,21 @@ check_case() {
     if [ ! -s "$dir/$name.stderr" ]; then echo "FAIL $name: no diagnostic"; return 1; fi
   fi
   check_target "$name" "$dir" openmp || return 1
+  check_report "$name" "$dir" "$args" || return 1
   return 0
+}
+
+# check_report NAME DIR ARGS: the expectation NAME.report.
+check_report() {
+  local name=$1 dir=$2 args=$3 expect=$here/cases/$1.report
+  [ -f "$expect" ] || return 0
+  # shellcheck disable=SC2086
+  (cd "$dir" && "$loomc" --report $args "$name.c" >"$name.report" 2>"$name.report.stderr") ||
+    { echo "FAIL $name: --report failed"; cat "$dir/$name.report.stderr"; return 1; }
+  [ "${UPDATE:-0}" = 1 ] && cp "$dir/$name.report" "$expect"
+  if ! diff -u "$expect" "$dir/$name.report" >"$dir/diff"; then
+    echo "FAIL $name: --report differs"; cat "$dir/diff"; return 1
+  fi
 }
 
 # check_target NAME DIR TARGET: the extra expectation NAME.TARGET.c.
