@@ -62,7 +62,7 @@ REFMESH := $(AIRFOIL)/new_grid.dat
 
 .PHONY: all deps run test unit golden e2e bench clean
 all: $(LOOMC) $(LIBLOOM) $(MESHGEN) $(AIRFOIL)/airfoil_seq $(AIRFOIL)/airfoil_ref \
-     $(AIRFOIL)/airfoil_openmp
+     $(AIRFOIL)/airfoil_openmp $(AIRFOIL)/airfoil_nofuse
 
 deps:
 	@scripts/install-deps.sh
@@ -99,6 +99,15 @@ $(AIRFOIL)/airfoil_seq.c: samples/airfoil/airfoil.c $(LOOMC)
 $(AIRFOIL)/airfoil_seq: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
 
+# The same program without fusion: the baseline of the fusion benchmark.
+$(AIRFOIL)/airfoil_nofuse.c: samples/airfoil/airfoil.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=seq --no-fuse -Isamples/airfoil $< -o $@
+-include $(AIRFOIL)/airfoil_nofuse.d
+
+$(AIRFOIL)/airfoil_nofuse: $(AIRFOIL)/airfoil_nofuse.c $(LIBLOOM)
+	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
+
 $(AIRFOIL)/airfoil_openmp.c: samples/airfoil/airfoil.c $(LOOMC)
 	@mkdir -p $(@D)
 	$(LOOMC) -MMD --target=openmp -Isamples/airfoil $< -o $@
@@ -125,6 +134,7 @@ include tests/tests.mk
 # (default 3) interleaved runs per program; prints ratios to the baseline.
 bench: all $(REFMESH)
 	bench/translate.sh $(LOOMC) samples/airfoil/airfoil.c -Isamples/airfoil
+	bench/fusion.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 
 clean:
