@@ -17,6 +17,8 @@ struct cg {
   const program *prog;
   const fusion *fu;
   const char *elem; /* the element the kernel call being written is for */
+  const group *group; /* the group whose function is being written */
+  vec stmt_order;     /* its loops' indices, in the order isl scheduled them */
   const obj *into_obj; /* a pinned temporary being evaluated ... */
   const char *into;    /* ... into this local */
   vec loop_tails; /* isl_loop_text*: open loops, innermost last */
@@ -68,13 +70,14 @@ void cg_indent(cg *g, int delta) { g->indent += delta; }
 
 void cg_loop_begin(cg *g, const char *lo, const char *hi) {
   isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
-  if (isl_loop_range(g->arena, lo, hi, cg_elem(g), t) != 0) {
+  if (isl_loop_range(g->arena, lo, hi, cg_elem(g), g->group->loops.len, t) != 0) {
     diag(DIAG_ERROR, (srcloc){0}, 0, "isl could not generate the loop over [%s, %s)", lo, hi);
     return;
   }
   for (int i = 0; i < t->head.len; i++)
     cg_line(g, "%s", (const char *)t->head.items[i]);
   vec_push(g->arena, &g->loop_tails, t);
+  g->stmt_order = t->order;
   cg_indent(g, t->body_indent);
 }
 
@@ -586,7 +589,8 @@ static int has_call_locals(cg *g, const loop *lp) {
  * are each in a block of their own. */
 static void emit_body(cg *g, const group *gr) {
   emit_temp_locals(g, gr);
-  for (int i = 0; i < gr->loops.len; i++) {
+  for (int k = 0; k < g->stmt_order.len; k++) {
+    int i = (int)(long)g->stmt_order.items[k];
     int blocks = gr->loops.len > 1 && has_call_locals(g, gr->loops.items[i]);
     if (blocks)
       cg_line(g, "{");
@@ -625,6 +629,7 @@ static vec group_params(cg *g, const group *gr) {
 
 static void emit_group_function(cg *g, const group *gr) {
   vec objs = group_params(g, gr);
+  g->group = gr;
   emit_comment(g, gr);
   emit_signature(g, gr, &objs);
   cg_line(g, "{");

@@ -40,16 +40,24 @@ void isl_loops_done(void) {
   ctx = NULL;
 }
 
-/* The statement: a marker line, replaced by the kernel call. */
+/* A statement S<k>: a marker line naming k, replaced by the kernel call
+ * of the group's k-th loop. */
 static __isl_give isl_printer *print_body(__isl_take isl_printer *p,
                                           __isl_take isl_ast_print_options *o,
                                           __isl_keep isl_ast_node *node, void *user) {
-  (void)node;
   (void)user;
   isl_ast_print_options_free(o);
+  isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+  isl_ast_expr *callee = isl_ast_expr_get_op_arg(call, 0);
+  isl_id *id = isl_ast_expr_get_id(callee);
   p = isl_printer_start_line(p);
   p = isl_printer_print_str(p, BODY_MARKER);
-  return isl_printer_end_line(p);
+  p = isl_printer_print_str(p, id ? isl_id_get_name(id) + 1 : "0");
+  p = isl_printer_end_line(p);
+  isl_id_free(id);
+  isl_ast_expr_free(callee);
+  isl_ast_expr_free(call);
+  return p;
 }
 
 /* The C text of the AST of `schedule` over its domain. */
@@ -72,39 +80,45 @@ static char *print_ast(__isl_take isl_union_map *schedule, const char *iter) {
   return text;
 }
 
-/* Splits text at the marker line into out->head and out->tail. */
-static int split_at_marker(arena *a, const char *text, isl_loop_text *out) {
+/* Splits text at the marker lines into out->head and out->tail, and
+ * records the statements' order.  The markers must be consecutive lines
+ * (the statements of one loop body). */
+static int split_at_markers(arena *a, const char *text, isl_loop_text *out) {
   memset(out, 0, sizeof *out);
-  int after = 0;
+  int after = 0, gap = 0;
   for (const char *line = text; *line;) {
     const char *nl = strchr(line, '\n');
     size_t n = nl ? (size_t)(nl - line) : strlen(line);
-    if (memmem(line, n, BODY_MARKER, strlen(BODY_MARKER))) {
+    const char *m = memmem(line, n, BODY_MARKER, strlen(BODY_MARKER));
+    if (m) {
+      gap |= after && out->tail.len > 0;
       after = 1;
       out->body_indent = (int)(strspn(line, " ") / 2); /* isl indents by 2 */
-    }
-    else
+      vec_push(a, &out->order, (void *)(long)atoi(m + strlen(BODY_MARKER)));
+    } else {
       vec_push(a, after ? &out->tail : &out->head, arena_strndup(a, line, n));
+    }
     line += n + (nl != NULL);
   }
-  return after ? 0 : -1;
+  return after && !gap ? 0 : -1;
 }
 
-int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter,
+int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, int nstmts,
                    isl_loop_text *out) {
-  char spec[512];
-  if (lo[0] >= '0' && lo[0] <= '9') /* a constant, not a parameter */
-    snprintf(spec, sizeof spec, "[%s] -> { S[i] -> [i] : %s <= i < %s }", hi, lo, hi);
-  else
-    snprintf(spec, sizeof spec, "[%s, %s] -> { S[i] -> [i] : %s <= i < %s }", lo, hi,
-             lo, hi);
+  /* [lo, hi] -> { S0[i] -> [i, 0]; S1[i] -> [i, 1]; ... : lo <= i < hi } */
+  int param_lo = !(lo[0] >= '0' && lo[0] <= '9'); /* else a constant */
+  char *spec = arena_printf(a, "[%s%s%s] -> {", param_lo ? lo : "", param_lo ? ", " : "", hi);
+  for (int k = 0; k < nstmts; k++)
+    spec = arena_printf(a, "%s%s S%d[i] -> [i, %d] : %s <= i < %s", spec, k ? ";" : "", k,
+                        k, lo, hi);
+  spec = arena_printf(a, "%s }", spec);
   isl_union_map *schedule = isl_union_map_read_from_str(context(), spec);
   if (!schedule)
     return -1;
   char *text = print_ast(schedule, iter);
   if (!text)
     return -1;
-  int rc = split_at_marker(a, text, out);
+  int rc = split_at_markers(a, text, out);
   free(text);
   return rc;
 }
