@@ -28,6 +28,7 @@ typedef struct builder {
 
 static comp *new_comp(builder *b, const char *label, srcloc loc) {
   comp *c = arena_alloc(b->arena, sizeof *c);
+  c->kind = COMP_LOOP;
   c->label = label;
   c->loc = loc;
   vec_push(b->arena, &b->d->comps, c);
@@ -137,11 +138,22 @@ static vec halo_dats(builder *b, const loop *lp) {
   return v;
 }
 
-static void halo_comps(builder *b, const vec *dats, srcloc loc, int recv) {
+/* The sends (recv = 0) or the receives of a loop's exchanges; a receive
+ * is paired with the send of its dat (the sends are the last dats->len
+ * computations before the loop's [core]). */
+static void halo_comps(builder *b, const loop *lp, const vec *dats, int recv) {
+  int first_send = b->d->comps.len - dats->len - 1; /* when recv: before [core] */
   for (int i = 0; i < dats->len; i++) {
     const obj *o = dats->items[i];
     comp *c = new_comp(b, arena_printf(b->arena, "Halo%s(%s)", recv ? "Recv" : "Send",
-                                       o->name), loc);
+                                       o->name), lp->loc);
+    c->kind = recv ? COMP_HALO_RECV : COMP_HALO_SEND;
+    c->lp = lp;
+    c->o = o;
+    if (recv) {
+      c->partner = b->d->comps.items[first_send + i];
+      c->partner->partner = c;
+    }
     add(b->arena, &c->reads, o, recv ? 1u << SEC_NET : CO);
     add(b->arena, &c->writes, o,
         recv ? (1u << SEC_HALOEXEC) | (1u << SEC_HALOIMPORT) : 1u << SEC_NET);
@@ -156,6 +168,9 @@ static void reduction_comps(builder *b, const loop *lp) {
         continue;
       comp *c = new_comp(b, arena_printf(b->arena, "Reduction%s(%s)",
                                          pass ? "End" : "Begin", a->name), lp->loc);
+      c->kind = pass ? COMP_RED_END : COMP_RED_BEGIN;
+      c->lp = lp;
+      c->o = a->obj;
       add(b->arena, &c->reads, a->obj, pass ? 1u << SEC_NET : 1u << SEC_PARTIAL);
       if (pass)
         add(b->arena, &c->reads, a->obj, 1u << SEC_VALUE);
@@ -167,14 +182,17 @@ static void loop_comps(builder *b, const region *r, const loop *lp) {
   const char *name = loop_name(b, r, lp);
   if (!b->mpi || !loop_is_indirect(lp)) {
     comp *c = new_comp(b, arena_printf(b->arena, "%s[core,owned]", name), lp->loc);
+    c->lp = lp;
     loop_accesses(b, c, lp, CO);
   } else {
     vec halos = halo_dats(b, lp);
-    halo_comps(b, &halos, lp->loc, 0);
+    halo_comps(b, lp, &halos, 0);
     comp *core = new_comp(b, arena_printf(b->arena, "%s[core]", name), lp->loc);
+    core->lp = lp;
     loop_accesses(b, core, lp, 1u << SEC_CORE);
-    halo_comps(b, &halos, lp->loc, 1);
+    halo_comps(b, lp, &halos, 1);
     comp *owned = new_comp(b, arena_printf(b->arena, "%s[owned]", name), lp->loc);
+    owned->lp = lp;
     loop_accesses(b, owned, lp, 1u << SEC_OWNED);
     /* the owned half runs after the core half of the same loop (seed 001) */
     obj *order = arena_alloc(b->arena, sizeof *order);
@@ -186,20 +204,38 @@ static void loop_comps(builder *b, const region *r, const loop *lp) {
     reduction_comps(b, lp);
 }
 
-/* A host statement, or a nested statement: all of what its host code
- * names, and the union of what its loops access. */
+/* What host code may touch of an object: all of a dat (the handle may
+ * reach any function, which may even communicate), the C variable of a
+ * global. */
+static unsigned host_sections(const obj *o) {
+  return o->kind == OBJ_GLOBAL ? 1u << SEC_VALUE : ALL_DAT | (1u << SEC_NET);
+}
+
+static const char *sync_label(builder *b, const hint *h) {
+  char buf[256] = "";
+  for (int i = 0; i < h->nnames; i++)
+    if (strlen(buf) + strlen(h->names[i]) + 2 < sizeof buf) {
+      if (i)
+        strcat(buf, ",");
+      strcat(buf, h->names[i]);
+    }
+  return arena_printf(b->arena, "sync(%s)", buf);
+}
+
+/* A host statement, a sync, or a nested statement: what its host code
+ * reads and writes, and the union of what its loops access. */
 static void whole_comp(builder *b, const item *it) {
   const char *label =
-      it->kind == ITEM_HOST
+      it->kind == ITEM_SYNC ? sync_label(b, it->sync)
+      : it->kind == ITEM_HOST
           ? arena_printf(b->arena, "host(%s:%u)", it->loc.file, it->loc.line)
           : arena_printf(b->arena, "%s(%s:%u)", it->what, it->loc.file, it->loc.line);
   comp *c = new_comp(b, label, it->loc);
-  for (int i = 0; i < it->objs.len; i++) {
-    const obj *o = it->objs.items[i];
-    unsigned s = o->kind == OBJ_GLOBAL ? (1u << SEC_VALUE) : ALL_DAT;
-    add(b->arena, &c->reads, o, s);
-    add(b->arena, &c->writes, o, s);
-  }
+  c->kind = COMP_OTHER;
+  for (int i = 0; i < it->reads.len; i++)
+    add(b->arena, &c->reads, it->reads.items[i], host_sections(it->reads.items[i]));
+  for (int i = 0; i < it->writes.len; i++)
+    add(b->arena, &c->writes, it->writes.items[i], host_sections(it->writes.items[i]));
   int mpi = b->mpi;
   b->mpi = 0; /* inside, a loop is seen whole: [core,owned] */
   for (int i = 0; i < it->loops.len; i++)
@@ -229,10 +265,14 @@ int dag_depends(const comp *c, const comp *earlier) { return depends(c, earlier)
 /* Edges j -> i for every dependence, then only those not implied by a
  * path through a computation between them (transitive reduction). */
 static void link(builder *b) {
-  int n = b->d->comps.len;
+  vec active = {0}; /* removed computations have no edges */
+  for (int i = 0; i < b->d->comps.len; i++)
+    if (!((comp *)b->d->comps.items[i])->removed)
+      vec_push(b->arena, &active, b->d->comps.items[i]);
+  int n = active.len;
   unsigned char *dep = arena_alloc(b->arena, (size_t)n * (size_t)n + 1);
   unsigned char *reach = arena_alloc(b->arena, (size_t)n * (size_t)n + 1);
-  comp **c = (comp **)b->d->comps.items;
+  comp **c = (comp **)active.items;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < i; j++)
       dep[i * n + j] = (unsigned char)depends(c[i], c[j]);
@@ -259,6 +299,233 @@ static void link(builder *b) {
     }
 }
 
+/* ---- halo exchanges whose halo is up to date -------------------------------- */
+
+/* What the region knows, at a point of program order, of one dat's halo. */
+typedef struct halo_state {
+  const obj *d;
+  const loop *by;       /* the loop whose exchange made it up to date */
+  comp *send;           /* that exchange's HaloSend */
+  vec users;            /* loop*: by, and the loops whose exchange was merged */
+  const comp *reader;   /* first other computation since then that read d */
+  int valid;            /* up to date: exchanged, not written since */
+} halo_state;
+
+static int is_user(const halo_state *s, const loop *lp) {
+  for (int i = 0; i < s->users.len; i++)
+    if (s->users.items[i] == lp)
+      return 1;
+  return 0;
+}
+
+static halo_state *state_of(builder *b, vec *states, const obj *d) {
+  for (int i = 0; i < states->len; i++) {
+    halo_state *s = states->items[i];
+    if (s->d == d)
+      return s;
+  }
+  halo_state *s = arena_alloc(b->arena, sizeof *s);
+  s->d = d;
+  vec_push(b->arena, states, s);
+  return s;
+}
+
+/* A write of a dat's values (not just of its NET stub) makes its halo
+ * stale; a read by another loop than the exchanging one is remembered for
+ * the note. */
+static void halo_track(builder *b, vec *states, const comp *c) {
+  for (int i = 0; i < c->writes.len; i++) {
+    const access *a = c->writes.items[i];
+    if (a->o->kind == OBJ_DAT && (a->sections & ALL_DAT))
+      state_of(b, states, a->o)->valid = 0;
+  }
+  for (int i = 0; i < c->reads.len; i++) {
+    const access *a = c->reads.items[i];
+    if (a->o->kind != OBJ_DAT)
+      continue;
+    halo_state *s = state_of(b, states, a->o);
+    if (s->valid && !s->reader && !(c->lp && is_user(s, c->lp)))
+      s->reader = c;
+  }
+}
+
+static void halo_remove(builder *b, comp *send, halo_state *s) {
+  const char *d = send->o->name, *k = send->lp->kernel, *by = s->by->kernel;
+  unsigned line = s->by->loc.line;
+  send->removed = send->partner->removed = s->reader ? "removed" : "merged";
+  send->into = s->send;
+  send->partner->into = s->send->partner;
+  vec_push(b->arena, &s->users, (void *)send->lp);
+  if (s->reader)
+    dag_note(b->d, b->arena, send->loc,
+             "HaloSend(%s)/HaloRecv(%s) for %s removed: %s's halo is up to date "
+             "since the exchange for %s (line %u): %s reads %s in between, "
+             "nothing writes it", d, d, k, d, by, line, s->reader->label, d);
+  else
+    dag_note(b->d, b->arena, send->loc,
+             "HaloSend(%s)/HaloRecv(%s) for %s merged into the exchange for %s "
+             "(line %u): successive exchanges of %s, nothing else touches %s in "
+             "between", d, d, k, by, line, d, d);
+}
+
+/* In program order: an exchange of d is removed when an earlier exchange
+ * of d in the region made its halo up to date and nothing wrote d since.
+ * At the region's entry the halo's state is unknown (the run time's dirty
+ * bits decide), so the first exchange of each dat stays. */
+static void halo_elide(builder *b) {
+  vec states = {0};
+  for (int i = 0; i < b->d->comps.len; i++) {
+    comp *c = b->d->comps.items[i];
+    if (c->kind == COMP_HALO_SEND) {
+      halo_state *s = state_of(b, &states, c->o);
+      if (s->valid) {
+        halo_remove(b, c, s);
+      } else {
+        s->valid = 1;
+        s->by = c->lp;
+        s->send = c;
+        s->users = (vec){0};
+        vec_push(b->arena, &s->users, (void *)c->lp);
+        s->reader = NULL;
+      }
+    } else if (c->kind != COMP_HALO_RECV) {
+      halo_track(b, &states, c);
+    }
+  }
+}
+
+/* ---- the schedule ------------------------------------------------------------- */
+
+typedef enum placement { PLACE_EARLY, PLACE_PROGRAM, PLACE_LATE } placement;
+
+static placement placement_of(const comp *c) {
+  switch (c->kind) {
+  case COMP_HALO_SEND:
+  case COMP_RED_BEGIN: return PLACE_EARLY;
+  case COMP_HALO_RECV:
+  case COMP_RED_END: return PLACE_LATE;
+  default: return PLACE_PROGRAM;
+  }
+}
+
+typedef struct scheduler {
+  builder *b;
+  unsigned char *done; /* by id */
+} scheduler;
+
+static int ready(const scheduler *s, const comp *c) {
+  for (int i = 0; i < c->preds.len; i++)
+    if (!s->done[((const comp *)c->preds.items[i])->id])
+      return 0;
+  return 1;
+}
+
+static void place(scheduler *s, comp *c) {
+  s->done[c->id] = 1;
+  vec_push(s->b->arena, &s->b->d->order, c);
+}
+
+/* Every send (reduction begin) whose predecessors are done, first in
+ * program order, until none is left: as early as the DAG allows. */
+static void place_early(scheduler *s) {
+  const vec *all = &s->b->d->comps;
+  for (int i = 0; i < all->len; i++) {
+    comp *c = all->items[i];
+    if (!c->removed && !s->done[c->id] && placement_of(c) == PLACE_EARLY && ready(s, c)) {
+      place(s, c);
+      i = -1; /* it may have made an earlier one ready */
+    }
+  }
+}
+
+/* c, after whatever it needs that is not placed yet: a receive (reduction
+ * end) is placed only when something needs it, as late as the DAG allows. */
+static void need(scheduler *s, comp *c) {
+  if (s->done[c->id])
+    return;
+  for (int i = 0; i < c->preds.len; i++)
+    need(s, c->preds.items[i]);
+  place(s, c);
+  place_early(s);
+}
+
+/* The computation placed right before / after position p, or NULL. */
+static const comp *order_at(const dag *d, int p) {
+  return p >= 0 && p < d->order.len ? d->order.items[p] : NULL;
+}
+
+static const char *what_for(builder *b, const comp *c) {
+  return arena_printf(b->arena, "%s for %s", c->label, c->lp ? c->lp->kernel : "?");
+}
+
+/* A note for each send or begin placed before a computation that precedes
+ * it in program order, and each receive or end placed after one that
+ * follows it (computations in program order only: a send placed early
+ * does not make the receives it passes "moved"). */
+static void schedule_notes(builder *b) {
+  dag *d = b->d;
+  for (int p = 0; p < d->order.len; p++) {
+    const comp *c = d->order.items[p];
+    placement pl = placement_of(c);
+    if (pl == PLACE_EARLY) {
+      const comp *first = NULL; /* the first one it now precedes */
+      for (int q = p + 1; q < d->order.len && !first; q++)
+        if (((const comp *)d->order.items[q])->id < c->id &&
+            placement_of(d->order.items[q]) == PLACE_PROGRAM)
+          first = d->order.items[q];
+      if (!first)
+        continue;
+      const comp *after = order_at(d, p - 1);
+      dag_note(d, b->arena, c->loc,
+               "%s moved before %s: a %s starts as early as the DAG allows (%s%s)",
+               what_for(b, c), first->label,
+               c->kind == COMP_HALO_SEND ? "send" : "reduction",
+               c->preds.len ? "right after " : "at the region's start: it waits for nothing",
+               c->preds.len ? after->label : "");
+    } else if (pl == PLACE_LATE) {
+      const comp *last = NULL; /* the last one it now follows */
+      for (int q = p - 1; q >= 0 && !last; q--)
+        if (((const comp *)d->order.items[q])->id > c->id &&
+            placement_of(d->order.items[q]) == PLACE_PROGRAM)
+          last = d->order.items[q];
+      if (!last)
+        continue;
+      const comp *next = c->nsuccs ? order_at(d, p + 1) : NULL;
+      dag_note(d, b->arena, c->loc,
+               "%s moved after %s: a %s completes as late as the DAG allows (%s%s)",
+               what_for(b, c), last->label,
+               c->kind == COMP_HALO_RECV ? "receive" : "reduction",
+               next ? "right before " : "at the region's end: nothing in the region needs it",
+               next ? next->label : "");
+    }
+  }
+}
+
+/* The schedule: program order, except, for mpi, sends and reduction
+ * begins as early and receives and reduction ends as late as the DAG
+ * allows (seed 001: communication overlaps computation). */
+static void schedule(builder *b) {
+  dag *d = b->d;
+  scheduler s = {b, arena_alloc(b->arena, (size_t)d->comps.len + 1)};
+  if (!b->mpi) {
+    for (int i = 0; i < d->comps.len; i++)
+      place(&s, d->comps.items[i]);
+    return;
+  }
+  place_early(&s);
+  for (int i = 0; i < d->comps.len; i++) {
+    comp *c = d->comps.items[i];
+    if (!c->removed && placement_of(c) == PLACE_PROGRAM)
+      need(&s, c);
+  }
+  for (int i = 0; i < d->comps.len; i++) {
+    comp *c = d->comps.items[i];
+    if (!c->removed)
+      need(&s, c);
+  }
+  schedule_notes(b);
+}
+
 void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...) {
   va_list ap, ap2;
   va_start(ap, fmt);
@@ -280,6 +547,7 @@ vec dag_build(const vec *regions, const char *target, arena *a) {
     dag *d = arena_alloc(a, sizeof *d);
     d->r = reg;
     builder b = {a, strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0, d};
+    d->mpi = b.mpi;
     for (int i = 0; i < reg->items.len; i++) {
       const item *it = reg->items.items[i];
       if (it->kind == ITEM_LOOP)
@@ -287,7 +555,10 @@ vec dag_build(const vec *regions, const char *target, arena *a) {
       else
         whole_comp(&b, it);
     }
+    if (b.mpi)
+      halo_elide(&b);
     link(&b);
+    schedule(&b);
     vec_push(a, &dags, d);
   }
   return dags;
@@ -311,6 +582,36 @@ static const char *region_title(const region *r, char *buf, size_t n) {
   return buf;
 }
 
+static int is_program_order(const dag *d) {
+  for (int i = 0, k = 0; i < d->comps.len; i++) {
+    const comp *c = d->comps.items[i];
+    if (!c->removed && d->order.items[k++] != c)
+      return 0;
+  }
+  return 1;
+}
+
+static void write_schedule(FILE *f, const dag *d) {
+  if (!d->mpi) {
+    fputs("program order\n", f);
+    return;
+  }
+  for (int i = 0; i < d->order.len; i++)
+    fprintf(f, "%s%d", i ? " " : "", ((const comp *)d->order.items[i])->id);
+  fputs(is_program_order(d) ? " (program order)\n" : "\n", f);
+}
+
+/* An exchange another one was merged into, or made redundant. */
+static int absorbs(const dag *d, const comp *c) {
+  for (int i = 0; i < d->comps.len; i++)
+    if (((const comp *)d->comps.items[i])->into == c)
+      return 1;
+  return 0;
+}
+
+/* Removed computations are drawn dashed in red and unconnected, the
+ * exchange that replaces them in blue (seed 001's colours); the schedule
+ * and the transformations are comments. */
 void dag_write_dot(FILE *f, const vec *dags) {
   char title[512];
   fputs("digraph loom {\n  node [shape=box, fontname=\"monospace\"];\n", f);
@@ -318,16 +619,29 @@ void dag_write_dot(FILE *f, const vec *dags) {
     const dag *d = dags->items[r];
     fprintf(f, "  subgraph cluster_%d {\n    label=", r);
     dot_quoted(f, region_title(d->r, title, sizeof title));
-    fprintf(f, ";\n    r%d_top [label=\"top\", shape=plaintext];\n", r);
+    fprintf(f, ";\n    // schedule: ");
+    write_schedule(f, d);
+    for (int i = 0; i < d->notes.len; i++) {
+      const note *n = d->notes.items[i];
+      fprintf(f, "    // line %u: %s\n", n->loc.line, n->text);
+    }
+    fprintf(f, "    r%d_top [label=\"top\", shape=plaintext];\n", r);
     fprintf(f, "    r%d_bot [label=\"bot\", shape=plaintext];\n", r);
     for (int i = 0; i < d->comps.len; i++) {
       const comp *c = d->comps.items[i];
       fprintf(f, "    r%d_c%d [label=", r, c->id);
       dot_quoted(f, c->label);
-      fputs("];\n", f);
+      if (c->removed)
+        fprintf(f, ", style=dashed, color=red, fontcolor=red];  // %s\n", c->removed);
+      else if (absorbs(d, c))
+        fputs(", color=blue, fontcolor=blue];\n", f);
+      else
+        fputs("];\n", f);
     }
     for (int i = 0; i < d->comps.len; i++) {
       const comp *c = d->comps.items[i];
+      if (c->removed)
+        continue;
       if (c->preds.len == 0)
         fprintf(f, "    r%d_top -> r%d_c%d;\n", r, r, c->id);
       for (int p = 0; p < c->preds.len; p++)
@@ -354,15 +668,30 @@ static void write_accesses(FILE *f, const char *what, const vec *set) {
   fputc('\n', f);
 }
 
+static int removed_count(const dag *d) {
+  int n = 0;
+  for (int i = 0; i < d->comps.len; i++)
+    n += ((const comp *)d->comps.items[i])->removed != NULL;
+  return n;
+}
+
 void dag_write_report(FILE *f, const vec *dags) {
   char title[512];
   for (int r = 0; r < dags->len; r++) {
     const dag *d = dags->items[r];
-    fprintf(f, "region %s: %d computations\n", region_title(d->r, title, sizeof title),
+    fprintf(f, "region %s: %d computations", region_title(d->r, title, sizeof title),
             d->comps.len);
+    if (removed_count(d))
+      fprintf(f, " (%d removed)", removed_count(d));
+    fputc('\n', f);
     for (int i = 0; i < d->comps.len; i++) {
       const comp *c = d->comps.items[i];
-      fprintf(f, "  %2d. %s\n", c->id, c->label);
+      fprintf(f, "  %2d. %s", c->id, c->label);
+      if (c->removed) {
+        fprintf(f, "  [%s: see transformations]\n", c->removed);
+        continue;
+      }
+      fputc('\n', f);
       write_accesses(f, "      reads: ", &c->reads);
       write_accesses(f, "      writes:", &c->writes);
       fputs("      after: ", f);
@@ -372,7 +701,8 @@ void dag_write_report(FILE *f, const vec *dags) {
         fprintf(f, " %d", ((const comp *)c->preds.items[p])->id);
       fputc('\n', f);
     }
-    fputs("  schedule: program order\n", f);
+    fputs("  schedule: ", f);
+    write_schedule(f, d);
     fputs("  transformations:", f);
     if (d->notes.len == 0)
       fputs(" none\n", f);

@@ -1,5 +1,6 @@
 /*
- * dag.h — stage 7 (analysis): the dependency DAG of each region.
+ * dag.h — stage 7 (analysis): the dependency DAG of each region, its
+ * transformations and its schedule.
  *
  * Each item of a region becomes lazy computations (seed 001's model) with
  * read and write sets over sections of dats — CORE, OWNED, HALOEXEC,
@@ -7,12 +8,25 @@
  * (this rank's contribution to a reduction) and NET.  For --target=mpi an
  * indirect loop is split into HaloSend(d), KERNEL[core], HaloRecv(d) and
  * KERNEL[owned] (ordered after [core] by an ORDER(KERNEL) token), and a
- * reduction gets ReductionBegin(g)/ReductionEnd(g);
- * for the other targets a loop is one computation KERNEL[core,owned].
+ * reduction gets ReductionBegin(g)/ReductionEnd(g); for the other targets
+ * a loop is one computation KERNEL[core,owned].  Host statements, syncs and
+ * nested statements are one computation each (region.h says what they
+ * access).
  *
  * A computation c depends on an earlier c' when
  *   R(c) ∩ W(c') ∪ W(c) ∩ R(c') ∪ W(c) ∩ W(c')
  * is not empty.  The DAG keeps the transitive reduction of those edges.
+ *
+ * Transformations (--target=mpi), each recorded as a note with its reason:
+ *   1. halo exchanges of a dat whose halo is statically up to date are
+ *      removed (an earlier exchange of the dat in the region, no write of
+ *      it since); "merged" when nothing touched the dat in between (seed
+ *      001's successive exchanges), "removed" when something only read it;
+ *   2. the schedule: a topological order with HaloSend/ReductionBegin as
+ *      early and HaloRecv/ReductionEnd as late as the DAG allows, the other
+ *      computations in program order.
+ * Removed computations stay in `comps` (flagged) so that the report and
+ * the DOT can show them; they have no edges and are not scheduled.
  */
 #ifndef LOOMC_DAG_H
 #define LOOMC_DAG_H
@@ -38,12 +52,27 @@ typedef struct access {
   unsigned sections; /* bit (1 << section) */
 } access;
 
+typedef enum comp_kind {
+  COMP_LOOP,      /* KERNEL[core,owned], [core] or [owned] */
+  COMP_HALO_SEND, /* HaloSend(d) */
+  COMP_HALO_RECV, /* HaloRecv(d) */
+  COMP_RED_BEGIN, /* ReductionBegin(g) */
+  COMP_RED_END,   /* ReductionEnd(g) */
+  COMP_OTHER      /* host statement, sync, nested statement */
+} comp_kind;
+
 typedef struct comp {
   int id; /* 1-based in its region, in program order */
+  comp_kind kind;
   const char *label;
   srcloc loc;
-  vec reads, writes; /* access* */
-  vec preds;         /* comp*: direct predecessors after reduction */
+  const loop *lp;        /* the loop it is part of (COMP_LOOP, halo, reduction) */
+  const obj *o;          /* the dat or global of a halo or reduction computation */
+  struct comp *partner;  /* HaloSend <-> HaloRecv of one exchange */
+  const char *removed;   /* removed by a transformation: "merged", "removed" */
+  struct comp *into;     /* removed exchange: the kept one it relies on */
+  vec reads, writes;     /* access* */
+  vec preds;             /* comp*: direct predecessors after reduction */
   int nsuccs;
 } comp;
 
@@ -55,7 +84,9 @@ typedef struct note {
 
 typedef struct dag {
   const region *r;
-  vec comps; /* comp*, program order */
+  int mpi;   /* built for --target=mpi (or mpi+openmp) */
+  vec comps; /* comp*, program order, removed ones included */
+  vec order; /* comp*: the schedule (the computations not removed) */
   vec notes; /* note*: transformations, in the order they were applied */
 } dag;
 
@@ -66,14 +97,15 @@ void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...)
 /* Whether c depends on the earlier computation c' (the rule above). */
 int dag_depends(const comp *c, const comp *earlier);
 
-/* The DAGs of the regions, for a target ("mpi" splits loops). */
+/* The DAGs of the regions, for a target ("mpi" splits loops, removes
+ * redundant halo exchanges and schedules communication early/late). */
 vec dag_build(const vec *regions, const char *target, arena *a);
 
 /* Graphviz: one cluster per region, with top and bot nodes. */
 void dag_write_dot(FILE *f, const vec *dags);
 
-/* Human-readable: per region, its computations in schedule order with
- * their read/write sets and dependences. */
+/* Human-readable: per region, its computations with their read/write sets
+ * and dependences, the schedule and the transformations. */
 void dag_write_report(FILE *f, const vec *dags);
 
 #endif

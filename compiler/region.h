@@ -5,31 +5,49 @@
  * A region is the statement list of one compound statement that holds
  * loops.  Its items, in source order, are:
  *   - a loop (a par_loop directive standing in the region);
+ *   - a `#pragma loom sync(a, b)` standing in the region: it reads and
+ *     writes everything of the objects it names;
  *   - a nested statement (a `for`, an `if`, a block ...) that holds loops:
  *     one computation to this region, whose reads and writes are the union
- *     of everything inside it; its own compound statements are regions too;
- *   - a host statement that names a dat or a global argument of some loop
- *     (it reads and writes all of them: the statement may pass a handle to
- *     any function, or assign the variable);
+ *     of everything inside it (its loops, its host code, its syncs); its
+ *     own compound statements are regions too;
+ *   - a host statement that names a dat or a global argument of some loop.
+ *     What it accesses is read from the C expression (the host-code rule,
+ *     dsl-spec/semantics.md §9.2):
+ *       * a dat handle, used in any way, is read and written (the handle
+ *         may reach any function, which may do anything with the dat);
+ *       * a global's value used as an rvalue is read; `g = e` writes it;
+ *         `g op= e`, `++g`, `g--` read and write it; `&g`, or an array
+ *         global decaying to a pointer (`f(garr)`), reads and writes it;
+ *         `garr[i]` and `*garr` are accesses of the array's elements,
+ *         classified like a scalar's; an operand of sizeof or _Alignof is
+ *         not accessed;
+ *       * an assignment or ++/-- whose operator comes from a macro body
+ *         cannot be classified from the tokens: its operands are read and
+ *         written.
  * Host statements that name neither are not computations: they may move
- * across loops.
+ * across loops.  Calls of functions whose bodies loomc does not see are
+ * not computations unless they receive a dat handle or a global.
  */
 #ifndef LOOMC_REGION_H
 #define LOOMC_REGION_H
 
 #include "symtab.h"
 
-typedef enum item_kind { ITEM_LOOP, ITEM_NESTED, ITEM_HOST } item_kind;
+typedef enum item_kind { ITEM_LOOP, ITEM_NESTED, ITEM_HOST, ITEM_SYNC } item_kind;
 
 typedef struct region region;
 
 typedef struct item {
   item_kind kind;
-  loop *lp;        /* ITEM_LOOP */
-  srcloc loc;      /* of the loop's '#', or of the statement */
+  loop *lp;         /* ITEM_LOOP */
+  const hint *sync; /* ITEM_SYNC */
+  srcloc loc;       /* of the loop's or sync's '#', or of the statement */
   const char *what; /* a nested statement's keyword ("for", "if", ...) */
-  vec objs;        /* obj*: dats and globals named by host code in it */
-  vec loops;       /* loop*: the loops inside (nested) */
+  vec objs;         /* obj*: dats and globals named by host code or syncs */
+  vec reads;        /* obj*: those of objs it reads (host-code rule) */
+  vec writes;       /* obj*: those of objs it writes */
+  vec loops;        /* loop*: the loops inside (nested) */
 } item;
 
 struct region {
@@ -40,7 +58,8 @@ struct region {
 };
 
 /* The regions of every function holding loops, outermost first, in
- * source order.  prog->loops must be resolved and checked. */
+ * source order.  prog->loops must be resolved and checked, and
+ * prog->hints resolved. */
 vec regions_build(const frontend *fe, const symtab *st, const program *prog,
                   arena *a);
 
