@@ -91,7 +91,7 @@ static int used_elsewhere(const fuser *u, const obj *t) {
     const region *reg = u->regions->items[r];
     for (int i = 0; i < reg->items.len; i++) {
       const item *it = reg->items.items[i];
-      for (int k = 0; it->kind == ITEM_HOST && k < it->objs.len; k++)
+      for (int k = 0; (it->kind == ITEM_HOST || it->kind == ITEM_SYNC) && k < it->objs.len; k++)
         if (it->objs.items[k] == t)
           return 1;
     }
