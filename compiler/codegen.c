@@ -69,8 +69,14 @@ void cg_line(cg *g, const char *fmt, ...) {
 void cg_indent(cg *g, int delta) { g->indent += delta; }
 
 void cg_loop_begin(cg *g, const char *lo, const char *hi) {
+  cg_loop_begin_iter(g, lo, hi, cg_elem(g));
+}
+
+const group *cg_group(const cg *g) { return g->group; }
+
+void cg_loop_begin_iter(cg *g, const char *lo, const char *hi, const char *iter) {
   isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
-  if (isl_loop_range(g->arena, lo, hi, cg_elem(g), g->group->loops.len, t) != 0) {
+  if (isl_loop_range(g->arena, lo, hi, iter, g->group->loops.len, t) != 0) {
     diag(DIAG_ERROR, (srcloc){0}, 0, "isl could not generate the loop over [%s, %s)", lo, hi);
     return;
   }
@@ -461,13 +467,26 @@ static void emit_pinned(cg *g, const loop_arg *a, const loop *p) {
                   arena_printf(g->arena, "%s[%d]", local, s));
 }
 
-/* Where argument a's data is: a local, or the dat's storage. */
+/* Whether the backend redirects argument a (a write through a map). */
+static int redirected(const cg *g, const loop_arg *a) {
+  return g->be->write_target && a->mode != MODE_READ && a->map && !g->into_obj &&
+         fate(g, a->obj) != TEMP_CONTRACTED;
+}
+
+/* Where argument a's data is: a local, or the dat's storage (or what the
+ * backend puts there for a write through a map). */
 static const char *data_of(cg *g, const loop_arg *a, const char *index) {
   if (g->into_obj == a->obj)
     return g->into;
   if (fate(g, a->obj) == TEMP_CONTRACTED)
     return temp_local(g, a->obj);
-  return offset(g, data_ptr(g, a->obj), a->obj->dim, index);
+  const char *ptr = offset(g, data_ptr(g, a->obj), a->obj->dim, index);
+  return redirected(g, a) ? g->be->write_target(g, a, index, ptr) : ptr;
+}
+
+/* The local holding a redirected argument's pointer. */
+static const char *target_local(cg *g, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_w%d", a->pos);
 }
 
 /* Locals the kernel call needs: idx, pinned temporaries, and the pointer
@@ -480,6 +499,10 @@ static void emit_call_locals(cg *g, const loop *lp) {
       cg_line(g, "int loom_idx = %s;", g->elem);
     if (p && a->obj != g->into_obj)
       emit_pinned(g, a, p);
+    if (a->kind == ARG_MAPPED && !p && redirected(g, a))
+      cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, a));
+    if (a->kind == ARG_MAPPED && !p && redirected(g, a))
+      cg_line(g, "    %s;", data_of(g, a, map_entry(g, a, a->slot)));
     if (a->kind != ARG_MAPPED_ALL)
       continue;
     const char *t = a->param_pointee;
@@ -512,6 +535,8 @@ static const char *kernel_arg(cg *g, const loop_arg *a) {
   case ARG_MAPPED:
     if (pinned_producer(g, a) && a->obj != g->into_obj)
       return pin_local(g, a);
+    if (redirected(g, a))
+      return target_local(g, a);
     return data_of(g, a, map_entry(g, a, a->slot));
   default:
     if (pinned_producer(g, a) && a->obj != g->into_obj)

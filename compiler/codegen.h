@@ -40,6 +40,10 @@ typedef struct backend {
    * current element is the C expression cg_elem() returns. */
   void (*iterate_begin)(cg *g, const group *gr);
   void (*iterate_end)(cg *g, const group *gr);
+  /* Optional: the pointer a kernel gets for an argument writing through a
+   * map at target element `index`, instead of `ptr` (the target's data). */
+  const char *(*write_target)(cg *g, const loop_arg *a, const char *index,
+                              const char *ptr);
 } backend;
 
 extern const backend backend_seq;
@@ -65,6 +69,11 @@ const char *cg_elem(const cg *g);
  * written between them is the loop's statement. */
 void cg_loop_begin(cg *g, const char *lo, const char *hi);
 void cg_loop_end(cg *g);
+/* The same with another iterator than cg_elem() (the backend then defines
+ * cg_elem() from it at the top of the body). */
+void cg_loop_begin_iter(cg *g, const char *lo, const char *hi, const char *iter);
+/* The group whose function is being written. */
+const group *cg_group(const cg *g);
 
 /* The number of elements, and its declaration (`const int NAME = ...;`)
  * for backends that loop over the whole set. */

@@ -3,8 +3,14 @@
  * threads of one process, race-free and deterministic.
  *
  *  - A direct loop with no reduction: `#pragma omp parallel for simd`.
- *  - A loop that writes through a map, or reduces a global, runs on the
- *    runtime's execution plan (loom__plan_get): blocks of consecutive
+ *  - A loop whose only writes are increments through maps into one target
+ *    set (no direct write, no reduction) runs on an owner-computes plan
+ *    (loom__ocplan_get): the target set is split into one contiguous range
+ *    per thread; each thread runs, in order, the elements incrementing its
+ *    range and applies only those increments, the others going to a
+ *    scratch local.  Results are bit-identical to seq.
+ *  - Any other loop that writes through a map, or reduces a global, runs
+ *    on the runtime's colouring plan (loom__plan_get): blocks of consecutive
  *    elements, coloured so that blocks of one colour write disjoint target
  *    elements; colour after colour, the blocks of a colour run in
  *    parallel, the elements of a block in order.
@@ -17,6 +23,28 @@
 #include <string.h>
 
 #include "codegen.h"
+
+/* The target set of an owner-computes group, or NULL: every write is an
+ * increment through a map into that set, and no dat it increments is
+ * also read. */
+static const obj *oc_target(cg *g, const group *gr) {
+  const obj *target = NULL;
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++) {
+    const loop_arg *a = args.items[i];
+    if (a->mode == MODE_READ || a->kind == ARG_IDX)
+      continue;
+    if (!a->map || a->mode != MODE_INC || (target && a->map->to != target))
+      return NULL;
+    target = a->map->to;
+    for (int k = 0; k < args.len; k++) {
+      const loop_arg *b = args.items[k];
+      if (b->obj == a->obj && b->mode != MODE_INC)
+        return NULL;
+    }
+  }
+  return target;
+}
 
 static int needs_plan(cg *g, const group *gr) {
   vec args = cg_args(g, gr);
@@ -32,8 +60,9 @@ static const char *partials(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "loom_r_%s", a->obj->name);
 }
 
-/* The (map, slot) pairs the loops write through, each once. */
-static void emit_conflicts(cg *g, const group *gr) {
+/* The (map, slot) pairs the loops write through, each once, as
+ * loom_writes[]; returns how many. */
+static int emit_write_list(cg *g, const group *gr) {
   arena *ar = cg_arena(g);
   vec seen = {0}, args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++) {
@@ -47,17 +76,77 @@ static void emit_conflicts(cg *g, const group *gr) {
     if (!dup)
       vec_push(ar, &seen, (void *)pair);
   }
-  if (seen.len == 0) {
-    cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, 0, NULL);",
-            cg_set(gr)->name);
-    return;
-  }
   cg_line(g, "const loom__plan_arg loom_writes[] = {");
   for (int j = 0; j < seen.len; j++)
     cg_line(g, "    %s%s", (const char *)seen.items[j], j + 1 < seen.len ? "," : "");
   cg_line(g, "};");
+  return seen.len;
+}
+
+static void emit_ocplan(cg *g, const group *gr) {
+  int n = emit_write_list(g, gr);
+  cg_line(g, "const loom__ocplan *const loom_oc =");
+  cg_line(g, "    loom__ocplan_get(loom_loop, %s, omp_get_max_threads(), %d, loom_writes);",
+          cg_set(gr)->name, n);
+  cg_line(g, "if (!loom_oc)");
+  cg_line(g, "  return;");
+}
+
+/* The scratch local taking argument a's increments into other parts. */
+static const char *elsewhere(cg *g, const loop_arg *a) {
+  const loop *owner = NULL;
+  const group *gr = cg_group(g);
+  for (int i = 0; i < gr->loops.len && !owner; i++) {
+    const loop *lp = gr->loops.items[i];
+    if (a >= lp->args && a < lp->args + lp->nargs)
+      owner = lp;
+  }
+  return arena_printf(cg_arena(g), "loom_x%d_%d", owner ? owner->id : 0, a->pos);
+}
+
+static const char *oc_write_target(cg *g, const loop_arg *a, const char *index,
+                                   const char *ptr) {
+  if (!oc_target(g, cg_group(g)))
+    return ptr;
+  return arena_printf(cg_arena(g),
+                      "(unsigned)(%s - loom_lo) < (unsigned)(loom_hi - loom_lo) ? %s : %s",
+                      index, ptr, elsewhere(g, a));
+}
+
+static void oc_iterate_begin(cg *g, const group *gr) {
+  cg_line(g, "#pragma omp parallel num_threads(loom_oc->nparts)");
+  cg_line(g, "for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;");
+  cg_line(g, "     loom_p += omp_get_num_threads()) {");
+  cg_indent(g, 1);
+  cg_line(g, "const int loom_lo = loom_oc->part_lo[loom_p];");
+  cg_line(g, "const int loom_hi = loom_oc->part_lo[loom_p + 1];");
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++) {
+    const loop_arg *a = args.items[i];
+    if (a->mode == MODE_INC && a->map)
+      cg_line(g, "%s %s[%d]; /* increments into other parts */", a->obj->type->c_name,
+              elsewhere(g, a), a->obj->dim);
+  }
+  cg_line(g, "const int loom_k0 = loom_oc->elem_start[loom_p];");
+  cg_line(g, "const int loom_k1 = loom_oc->elem_start[loom_p + 1];");
+  cg_loop_begin_iter(g, "loom_k0", "loom_k1", "loom_k");
+  cg_line(g, "const int %s = loom_oc->elems[loom_k];", cg_elem(g));
+}
+
+/* The colouring plan, for the (map, slot) pairs the loops write through. */
+static void emit_conflicts(cg *g, const group *gr) {
+  vec args = cg_args(g, gr);
+  int any = 0;
+  for (int i = 0; i < args.len; i++)
+    any |= arg_writes_indirectly(args.items[i]);
+  if (!any) {
+    cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, 0, NULL);",
+            cg_set(gr)->name);
+    return;
+  }
+  int n = emit_write_list(g, gr);
   cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, %d, loom_writes);",
-          cg_set(gr)->name, seen.len);
+          cg_set(gr)->name, n);
 }
 
 static void emit_partials(cg *g, const group *gr) {
@@ -76,6 +165,10 @@ static void emit_partials(cg *g, const group *gr) {
 }
 
 static void omp_loop_begin(cg *g, const group *gr) {
+  if (oc_target(g, gr)) {
+    emit_ocplan(g, gr);
+    return;
+  }
   if (!needs_plan(g, gr))
     return;
   emit_conflicts(g, gr);
@@ -92,6 +185,10 @@ static const char *identity(cg *g, const loop_arg *a) {
 }
 
 static void omp_iterate_begin(cg *g, const group *gr) {
+  if (oc_target(g, gr)) {
+    oc_iterate_begin(g, gr);
+    return;
+  }
   if (!needs_plan(g, gr)) {
     cg_declare_count(g, gr);
     cg_line(g, "#pragma omp parallel for simd schedule(static)");
@@ -132,6 +229,11 @@ static void store_partials(cg *g, const group *gr) {
 
 static void omp_iterate_end(cg *g, const group *gr) {
   cg_loop_end(g);
+  if (oc_target(g, gr)) {
+    cg_indent(g, -1);
+    cg_line(g, "}");
+    return;
+  }
   if (!needs_plan(g, gr))
     return;
   store_partials(g, gr);
@@ -176,4 +278,5 @@ const backend backend_openmp = {
     .loop_end = omp_loop_end,
     .iterate_begin = omp_iterate_begin,
     .iterate_end = omp_iterate_end,
+    .write_target = oc_write_target,
 };

@@ -22,6 +22,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef _OPENMP
+#include <omp.h> /* code generated for --target=openmp asks for the threads */
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -234,6 +237,25 @@ const loom__plan *loom__plan_get(const char *loop, loom_set set, int nargs,
  * LOOM_EMISMATCH after reporting the first violation. */
 int loom__plan_check(const loom__plan *plan, loom_set set, int nargs,
                      const loom__plan_arg *args);
+
+/* An owner-computes plan (for a loop whose writes through maps are all
+ * increments into one target set): the target set split into nparts
+ * contiguous ranges [part_lo[p], part_lo[p+1]); part p runs elements
+ * elems[elem_start[p] .. elem_start[p+1]) (ascending), applying only the
+ * increments into its range.  Results are bit-identical to seq. */
+typedef struct loom__ocplan {
+  int nparts, nelems;
+  const int *part_lo;    /* nparts + 1 */
+  const int *elem_start; /* nparts + 1 */
+  const int *elems;
+} loom__ocplan;
+
+const loom__ocplan *loom__ocplan_get(const char *loop, loom_set set, int nparts,
+                                     int nargs, const loom__plan_arg *args);
+/* Checks an owner-computes plan exhaustively (also done for every plan
+ * built when $LOOM_CHECK_PLANS=1). */
+int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
+                       const loom__plan_arg *args);
 
 /* A scratch buffer of at least `bytes` bytes owned by the runtime, one per
  * `slot` (0..15), reused across calls and freed by loom_exit. */

@@ -110,6 +110,7 @@ int loomrt_check_plans(void);
 
 void loomrt_plan_begin(int block_size); /* plan.c: no plans, this size */
 void loomrt_plan_drop_all(void);        /* plan.c: frees every cached plan */
+void loomrt_ocplan_drop_all(void);      /* ocplan.c: the owner-computes ones */
 void loomrt_scratch_free_all(void);     /* scratch.c */
 void loomrt_profile_free(void);         /* profile.c: per-loop times */
 void loomrt_renumber_begin(int lazy);   /* renumber.c: $LOOM_RENUMBER */

@@ -110,6 +110,7 @@ static void entry_free(plan_entry *p) {
 }
 
 void loomrt_plan_drop_all(void) {
+  loomrt_ocplan_drop_all();
   while (plans) {
     plan_entry *next = plans->next;
     entry_free(plans);

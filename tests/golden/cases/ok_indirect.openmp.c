@@ -29,21 +29,28 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       {ecell, 0},
       {ecell, 1}
   };
-  const loom__plan *const loom_plan = loom__plan_get(loom_loop, edges, 2, loom_writes);
-  if (!loom_plan)
+  const loom__ocplan *const loom_oc =
+      loom__ocplan_get(loom_loop, edges, omp_get_max_threads(), 2, loom_writes);
+  if (!loom_oc)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+  #pragma omp parallel num_threads(loom_oc->nparts)
+  for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+       loom_p += omp_get_num_threads()) {
+    const int loom_lo = loom_oc->part_lo[loom_p];
+    const int loom_hi = loom_oc->part_lo[loom_p + 1];
+    double loom_x1_3[1]; /* increments into other parts */
+    double loom_x1_4[1]; /* increments into other parts */
+    const int loom_k0 = loom_oc->elem_start[loom_p];
+    const int loom_k1 = loom_oc->elem_start[loom_p + 1];
+    for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
+      const int loom_i = loom_oc->elems[loom_k];
+      double *const loom_w3 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 0] : loom_x1_3;
+      double *const loom_w4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
 #line 21 "ok_indirect.c"
-        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 46 "ok_indirect.openmp.c"
-      }
+      flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w3, loom_w4);
+#line 54 "ok_indirect.openmp.c"
     }
   }
   loom__loop_done(loom_loop, loom_t0);
