@@ -4,6 +4,7 @@
  */
 #include "codegen.h"
 
+#include "affine.h"
 #include "isl_loops.h"
 
 #include <stdarg.h>
@@ -133,6 +134,12 @@ static void line_self(cg *g) {
   sb_printf(g->out, "#line %d %s\n", g->out_lines + 2, quoted(g, g->out_name));
   g->out_lines++;
 }
+
+void cg_put(cg *g, const char *text) { puts_(g, text); }
+void cg_line_user(cg *g, unsigned line) { line_user(g, line); }
+void cg_line_self(cg *g) { line_self(g); }
+const char *cg_target(const cg *g) { return g->be->name; }
+const program *cg_program(const cg *g) { return g->prog; }
 
 /* ---- names ------------------------------------------------------------------- */
 
@@ -379,6 +386,8 @@ static void emit_kernel_call(cg *g, const loop *lp) {
 }
 
 static void emit_loop_function(cg *g, const loop *lp) {
+  if (lp->domain) /* affine: emitted at the directive (affine_emit.c) */
+    return;
   vec objs = loop_objects(g, lp);
   cg_line(g, "/* par_loop %s over %s (%s:%u) */", lp->kernel, lp->set->name,
           comment_safe(g, g->prog->file), lp->loc.line);
@@ -476,6 +485,11 @@ static int emit_function_group(cg *g, int first, unsigned *pos) {
 
 static void emit_loop_call(cg *g, const loop *lp, unsigned *pos) {
   copy_user(g, pos, lp->start);
+  if (lp->domain) {
+    affine_emit(g, lp);
+    *pos = lp->end;
+    return;
+  }
   puts_(g, loop_call(g, lp));
   unsigned first = lp->loc.line, last = line_of_offset(g->prog, lp->end);
   if (last != first) {

@@ -10,6 +10,7 @@
  *   symtab       declarations and their scopes    symtab.c (AST helpers: cursor.c)
  *   resolve      loop names bound to objects      resolve.c
  *   check        kernels checked against loops    check.c
+ *   affine       affine loops: temporaries, pin   affine.c (code: affine_emit.c)
  *   region       regions and their computations   region.c
  *   dag          dependences between them         dag.c (--emit-dag, --report)
  *   codegen      output C (shared walk + target)  codegen.c, target_*.c
@@ -21,6 +22,7 @@
  */
 #include <string.h>
 
+#include "affine.h"
 #include "check.h"
 #include "codegen.h"
 #include "dag.h"
@@ -39,6 +41,8 @@ static void analyse(const frontend *fe, const symtab *st, const program *prog,
   vec dags = dag_build(&regions, opt->target, a);
   if (opt->report)
     dag_write_report(stdout, &dags);
+  if (opt->report)
+    affine_write_report(stdout, prog);
   if (!opt->emit_dag)
     return;
   FILE *f = strcmp(opt->emit_dag, "-") == 0 ? stdout : fopen(opt->emit_dag, "w");
@@ -63,6 +67,7 @@ static int translate(const options *opt, arena *a) {
     symtab_build(&fe, &st, a);
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
+    affine_plan(&fe, &st, &prog, a);
   }
   if (diag_error_count() == 0 && (opt->emit_dag || opt->report))
     analyse(&fe, &st, &prog, opt, a);
