@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "affine.h"
 #include "cursor.h"
 #include "resolve.h"
 
@@ -26,6 +27,9 @@ static const char *describe_arg(const checker *c, const loop_arg *a) {
   case ARG_GLOBAL:
     return arena_printf(c->arena, "global '%s' of type %s%s", a->name,
                         a->obj->type->c_name, a->obj->is_array ? " array" : "");
+  case ARG_AFFINE:
+    return arena_printf(c->arena, "element '%s' of %s", affine_arg_text(c->arena, a),
+                        a->obj->type->c_name);
   case ARG_MAPPED_ALL:
     return arena_printf(c->arena, "all slots of dat '%s' of %s (an array of "
                         "pointers)", a->name, a->obj->type->c_name);

@@ -4,6 +4,7 @@
  */
 #include "codegen.h"
 
+#include "affine.h"
 #include "isl_loops.h"
 
 #include <stdarg.h>
@@ -157,6 +158,12 @@ static void line_self(cg *g) {
   sb_printf(g->out, "#line %d %s\n", g->out_lines + 2, quoted(g, g->out_name));
   g->out_lines++;
 }
+
+void cg_put(cg *g, const char *text) { puts_(g, text); }
+void cg_line_user(cg *g, unsigned line) { line_user(g, line); }
+void cg_line_self(cg *g) { line_self(g); }
+const char *cg_target(const cg *g) { return g->be->name; }
+const program *cg_program(const cg *g) { return g->prog; }
 
 /* ---- names ------------------------------------------------------------------- */
 
@@ -778,6 +785,11 @@ static int emit_function_group(cg *g, int first, unsigned *pos) {
 
 static void emit_loop_call(cg *g, const loop *lp, unsigned *pos) {
   copy_user(g, pos, lp->start);
+  if (lp->domain) { /* affine: its code stands at the directive (affine_emit.c) */
+    affine_emit(g, lp);
+    *pos = lp->end;
+    return;
+  }
   puts_(g, directive_text(g, lp));
   unsigned first = lp->loc.line, last = line_of_offset(g->prog, lp->end);
   if (last != first) {

@@ -84,6 +84,14 @@ const obj *cg_set(const group *gr);
 /* Every argument of the group's loops, in order (loop_arg*). */
 vec cg_args(cg *g, const group *gr);
 arena *cg_arena(cg *g);
+/* Raw text at the current position; `#line` to a line of the user's file
+ * or back to the output itself (each on a line of its own); the target's
+ * name; the program (for affine_emit.c, which writes whole blocks). */
+void cg_put(cg *g, const char *text);
+void cg_line_user(cg *g, unsigned line);
+void cg_line_self(cg *g);
+const char *cg_target(const cg *g);
+const program *cg_program(const cg *g);
 /* The local a reduced global accumulates in: the kernel gets its address;
  * the backend declares it (before the element loop) and stores it back. */
 const char *cg_reduction_local(cg *g, const loop_arg *a);

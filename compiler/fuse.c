@@ -130,7 +130,7 @@ static const char *producer_problem(const fuser *u, const obj *t, const vec *wri
                                                          : mode_name(w->mode));
   if (used_elsewhere(u, t))
     return arena_printf(u->a, "%s is used outside the par_loops of this block "
-                        "(by host code or another block)", t->name);
+                        "(by host code, a sync or another block)", t->name);
   return NULL;
 }
 
@@ -255,6 +255,7 @@ static const char *join_problem(fuser *u, const group *g, const loop *lp, int la
       if (dag_depends(comp_at(u, k), comp_at(u, index_of(u, g->loops.items[m]))))
         return arena_printf(u->a, "the %s at line %u depends on %s",
                             item_at(u, k)->kind == ITEM_HOST ? "host statement"
+                            : item_at(u, k)->kind == ITEM_SYNC ? "sync"
                             : item_at(u, k)->kind == ITEM_LOOP ? item_at(u, k)->lp->kernel
                                                               : item_at(u, k)->what,
                             item_at(u, k)->loc.line,
@@ -294,8 +295,8 @@ static void form_groups(fuser *u) {
   int last = -1;
   for (int i = 0; i < u->r->items.len; i++) {
     const item *it = item_at(u, i);
-    if (it->kind != ITEM_LOOP || is_pinned_producer(u, it->lp))
-      continue;
+    if (it->kind != ITEM_LOOP || is_pinned_producer(u, it->lp) || it->lp->domain)
+      continue; /* affine loops: their code is affine.c's */
     const char *why = cur && !u->no_fuse ? join_problem(u, cur, it->lp, last, i) : "";
     if (why && *why)
       dag_note(u->notes, u->a, it->lp->loc, "not fused %s with %s: %s", it->lp->kernel,

@@ -4,7 +4,7 @@
 #include "ir.h"
 
 const char *obj_kind_name(obj_kind k) {
-  static const char *const names[] = {"set", "map", "dat", "global"};
+  static const char *const names[] = {"set", "map", "dat", "global", "array"};
   return names[k];
 }
 

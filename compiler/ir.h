@@ -29,7 +29,13 @@ typedef struct elem_type {
 
 /* ---- declared objects -------------------------------------------------- */
 
-typedef enum obj_kind { OBJ_SET, OBJ_MAP, OBJ_DAT, OBJ_GLOBAL } obj_kind;
+typedef enum obj_kind {
+  OBJ_SET,
+  OBJ_MAP,
+  OBJ_DAT,
+  OBJ_GLOBAL,
+  OBJ_ARRAY /* a C array (or pointer) an affine loop subscripts */
+} obj_kind;
 
 /* A set, map or dat declared with loom_decl_*, or a C variable used as a
  * global argument. */
@@ -68,7 +74,8 @@ typedef enum arg_kind {
   ARG_GLOBAL,     /* C variable */
   ARG_MAPPED,     /* `dat[map[i]]` */
   ARG_MAPPED_ALL, /* `dat[map[*]]` */
-  ARG_IDX         /* `idx`: the iteration index */
+  ARG_IDX,        /* `idx`: the iteration index */
+  ARG_AFFINE      /* `A[i][j+1]`: an array element (affine loops) */
 } arg_kind;
 
 typedef struct loop_arg {
@@ -82,8 +89,12 @@ typedef struct loop_arg {
   srcloc map_loc;
   int slot; /* map slot; -1 for `*` */
   srcloc slot_loc;
-  obj *obj; /* the dat or global */
+  obj *obj; /* the dat or global (affine: the array) */
   obj *map;
+  /* ARG_AFFINE: the subscript expressions as written ("j + 1"). */
+  const char **subs;
+  srcloc *sub_locs;
+  int nsubs;
   /* Filled in by check: the kernel parameter this argument binds to. */
   const char *param_name;
   const char *param_pointee; /* spelling of the pointee type */

@@ -10,6 +10,7 @@
  *   symtab       declarations and their scopes    symtab.c (AST helpers: cursor.c)
  *   resolve      loop names bound to objects      resolve.c
  *   check        kernels checked against loops    check.c
+ *   affine       affine loops: temporaries, pin   affine.c (code: affine_emit.c)
  *   region       regions and their computations   region.c
  *   dag          dependences between them         dag.c (--emit-dag, --report)
  *   fuse         fusion groups, temporaries       fuse.c (isl legality: domains.c)
@@ -22,6 +23,7 @@
  */
 #include <string.h>
 
+#include "affine.h"
 #include "check.h"
 #include "codegen.h"
 #include "dag.h"
@@ -42,6 +44,8 @@ static fusion *analyse(const frontend *fe, const symtab *st, const program *prog
   fusion *fu = fuse(prog, &regions, &dags, opt->no_fuse, a);
   if (opt->report && diag_error_count() == 0)
     dag_write_report(stdout, &dags);
+  if (opt->report && diag_error_count() == 0)
+    affine_write_report(stdout, prog);
   if (!opt->emit_dag || diag_error_count() != 0)
     return fu;
   FILE *f = strcmp(opt->emit_dag, "-") == 0 ? stdout : fopen(opt->emit_dag, "w");
@@ -67,6 +71,7 @@ static int translate(const options *opt, arena *a) {
     symtab_build(&fe, &st, a);
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
+    affine_plan(&fe, &st, &prog, a);
   }
   fusion *fu = diag_error_count() == 0 ? analyse(&fe, &st, &prog, opt, a) : NULL;
   if (diag_error_count() == 0 && opt->output)

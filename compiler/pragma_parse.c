@@ -7,6 +7,7 @@
  * (or at the end of the directive when something is missing).
  */
 #include "pragma_parse.h"
+#include "strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ typedef struct parser {
   int failed;
   loop *lp;
   vec args; /* loop_arg* */
+  int affine; /* the directive has a domain(...) clause */
 } parser;
 
 static const ptok *peek_at(const parser *p, int k) {
@@ -104,6 +106,57 @@ static void parse_subscript(parser *p, loop_arg *arg) {
   expect_punct(p, "]");
 }
 
+/* Affine loops: `[ expr ] { [ expr ] }` after an array name; each expr is
+ * kept as text (its tokens joined by spaces) for isl, which checks that it
+ * is affine when resolve reads it. */
+static int is_affine_token(const ptok *t) {
+  if (t->kind == PT_IDENT)
+    return 1;
+  if (t->kind == PT_NUMBER)
+    return strspn(t->text, "0123456789") == strlen(t->text);
+  return t->kind == PT_PUNCT && strlen(t->text) == 1 && strchr("+-*()", t->text[0]);
+}
+
+static void parse_affine_subscripts(parser *p, loop_arg *arg) {
+  vec subs = {0}, locs = {0};
+  while (!p->failed && is(peek(p), "[")) {
+    p->pos++;
+    strbuf sb;
+    sb_init(&sb);
+    srcloc *at = arena_alloc(p->arena, sizeof *at);
+    int depth = 0;
+    for (const ptok *t; !p->failed && (t = peek(p)) && !(depth == 0 && is(t, "]"));) {
+      if (!is_affine_token(t) || (depth == 0 && is(t, ")"))) {
+        fail(p, "expected ", "an affine subscript (iteration variables, parameters, "
+                             "integers, '+', '-', '*' and parentheses)");
+        break;
+      }
+      depth += is(t, "(") - is(t, ")");
+      if (!sb.len)
+        *at = t->loc;
+      sb_printf(&sb, "%s%s", sb.len ? " " : "", t->text);
+      p->pos++;
+    }
+    if (!p->failed && !sb.len)
+      fail(p, "expected ", "an affine subscript (iteration variables, parameters, "
+                           "integers, '+', '-', '*' and parentheses)");
+    if (!p->failed) {
+      vec_push(p->arena, &subs, arena_strdup(p->arena, sb.data));
+      vec_push(p->arena, &locs, at);
+    }
+    sb_free(&sb);
+    expect_punct(p, "]");
+  }
+  arg->kind = ARG_AFFINE;
+  arg->nsubs = subs.len;
+  arg->subs = arena_alloc(p->arena, sizeof *arg->subs * (size_t)(subs.len + 1));
+  arg->sub_locs = arena_alloc(p->arena, sizeof *arg->sub_locs * (size_t)(subs.len + 1));
+  for (int i = 0; i < subs.len; i++) {
+    arg->subs[i] = subs.items[i];
+    arg->sub_locs[i] = *(srcloc *)locs.items[i];
+  }
+}
+
 static unsigned arg_length(const parser *p, const ptok *first) {
   const ptok *last = &p->d->toks[p->pos - 1];
   if (last->loc.line != first->loc.line)
@@ -112,7 +165,8 @@ static unsigned arg_length(const parser *p, const ptok *first) {
 }
 
 static void parse_arg(parser *p, access_mode mode) {
-  const ptok *name = expect_ident(p, "an argument (a dat, a global or 'idx')");
+  const ptok *name = expect_ident(p, p->affine ? "an argument (an array element such as 'x[i]')"
+                                               : "an argument (a dat, a global or 'idx')");
   if (!name)
     return;
   loop_arg *arg = arena_alloc(p->arena, sizeof *arg);
@@ -120,8 +174,14 @@ static void parse_arg(parser *p, access_mode mode) {
   arg->name = name->text;
   arg->loc = name->loc;
   arg->mode = mode;
-  arg->kind = is(name, "idx") ? ARG_IDX : ARG_NAME;
-  if (arg->kind == ARG_NAME && is(peek(p), "["))
+  arg->kind = is(name, "idx") && !p->affine ? ARG_IDX : ARG_NAME;
+  if (p->affine && !is(peek(p), "["))
+    fail(p, "expected ", arena_printf(p->arena, "'[' after '%s': an affine loop's "
+                                      "argument is an array element such as '%s[i]'",
+                                      name->text, name->text));
+  else if (p->affine)
+    parse_affine_subscripts(p, arg);
+  else if (arg->kind == ARG_NAME && is(peek(p), "["))
     parse_subscript(p, arg);
   if (p->failed)
     return;
@@ -205,11 +265,42 @@ static void duplicate_clause(parser *p, const ptok *t) {
        "duplicate '%s' clause in par_loop", t->text);
 }
 
+/* `domain ( "isl set" )`: the domain text without its quotes. */
+static void parse_domain_clause(parser *p) {
+  expect_punct(p, "(");
+  const ptok *t = peek(p);
+  if (!p->failed && (!t || t->kind != PT_STRING || t->text[0] != '"')) {
+    fail(p, "expected ", "an isl set in double quotes");
+    return;
+  }
+  if (p->failed)
+    return;
+  p->pos++;
+  p->lp->domain = arena_strndup(p->arena, t->text + 1, strlen(t->text) - 2);
+  p->lp->domain_loc = t->loc;
+  expect_punct(p, ")");
+}
+
 static void parse_clauses(parser *p) {
   int seen_over = 0, seen_args = 0;
+  const ptok *first_kind = NULL; /* over or domain */
   while (!p->failed && peek(p)) {
     const ptok *t = peek(p);
-    if (is(t, "over")) {
+    if ((is(t, "over") || is(t, "domain")) && first_kind && !is(t, first_kind->text)) {
+      p->failed = 1;
+      diag(DIAG_ERROR, t->loc, (unsigned)strlen(t->text),
+           "par_loop has both 'over(SET)' and 'domain(\"...\")': a loop runs over a "
+           "mesh set or over an isl domain, not both");
+      return;
+    }
+    if (is(t, "domain")) {
+      if (seen_over++)
+        return duplicate_clause(p, t);
+      first_kind = t;
+      p->pos++;
+      parse_domain_clause(p);
+    } else if (is(t, "over")) {
+      first_kind = t;
       if (seen_over++)
         return duplicate_clause(p, t);
       p->pos++;
@@ -294,7 +385,10 @@ static hint *parse_hint(parser *p, hint_kind kind) {
 }
 
 loop *pragma_parse_directive(const directive *d, arena *a) {
-  parser p = {d, a, 0, 0, NULL, {0}};
+  parser p = {d, a, 0, 0, NULL, {0}, 0};
+  for (int i = 0; i + 1 < d->ntoks; i++)
+    p.affine |= strcmp(d->toks[i].text, "domain") == 0 && d->toks[i].kind == PT_IDENT &&
+                strcmp(d->toks[i + 1].text, "(") == 0;
   if (!is(peek(&p), "par_loop")) {
     unknown_directive(&p);
     return NULL;
@@ -322,7 +416,7 @@ loop *pragma_parse_directive(const directive *d, arena *a) {
 void pragma_parse(program *prog, arena *a) {
   for (int i = 0; i < prog->directives.len; i++) {
     const directive *d = prog->directives.items[i];
-    parser p = {d, a, 0, 0, NULL, {0}};
+    parser p = {d, a, 0, 0, NULL, {0}, 0};
     hint_kind kind;
     if (hint_kind_of(peek(&p), &kind)) {
       hint *h = parse_hint(&p, kind);

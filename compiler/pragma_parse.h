@@ -7,10 +7,12 @@
  *   hint      = ( "pin" | "pin_cse" ) "(" IDENT ")"
  *             | "sync" "(" IDENT { "," IDENT } ")"
  *   clause    = "over" "(" IDENT ")" | "args" "(" arg_list ")"
+ *             | "domain" "(" STRING ")"          (an affine loop: no over)
  *   arg_list  = item { "," item }
  *   item      = [ MODE ":" ] arg
  *   MODE      = "read" | "write" | "rw" | "inc" | "min" | "max"
  *   arg       = "idx" | IDENT | IDENT "[" IDENT "[" ( INT | "*" ) "]" "]"
+ *   arg       = IDENT "[" affine "]" { "[" affine "]" }   (affine loops)
  */
 #ifndef LOOMC_PRAGMA_PARSE_H
 #define LOOMC_PRAGMA_PARSE_H

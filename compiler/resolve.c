@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "affine.h"
 #include "cursor.h"
 
 typedef struct resolver {
@@ -461,6 +462,8 @@ static int place(resolver *r) {
 static int resolve_loop(resolver *r) {
   if (place(r))
     return -1;
+  if (r->lp->domain)
+    return affine_resolve_loop(r->fe, r->st, r->lp, r->arena);
   r->lp->set = lookup_kind(r, r->lp->set_name, r->lp->set_loc, OBJ_SET, "a set");
   if (!r->lp->set)
     return -1;
@@ -506,6 +509,7 @@ static void resolve_hint(resolver *r, hint *h) {
            "temporaries (declared with loom_decl_temp), whose values the "
            "program does not keep", name, hint_name(h->kind));
       note_decl(o);
+      h->objs[i] = o; /* bound (to a loom object): not an affine array */
       continue;
     }
     h->objs[i] = o;

@@ -18,6 +18,7 @@ step "$here/mesh_ref.sh" "$root/build/samples/airfoil/naca0012"
 step "$here/airfoil.sh" small
 step "$here/airfoil.sh" openmp
 step "$here/wave.sh"
+step "$here/outer.sh"
 if [ "${LOOM_E2E_SANITIZE:-0}" = 1 ]; then
   echo "== cmake_project: skipped under SANITIZE=1 (it installs the normal build)"
 else

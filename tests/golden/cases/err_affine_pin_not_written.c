@@ -1,0 +1,8 @@
+/* pin of an array no affine loop writes. */
+static void copy(const double *a, double *b) { *b = *a; }
+static void add2(const double *a, const double *b, double *c) { *c = *a + *b; }
+
+void f(int n, const double *x, double *t, double *y) {
+#pragma loom pin(x)
+#pragma loom par_loop(copy) domain("[n] -> { [i] : 0 <= i < n }") args(read: x[i], write: y[i])
+}

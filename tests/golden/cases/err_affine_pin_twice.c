@@ -1,0 +1,10 @@
+/* Two hints on one temporary. */
+static void copy(const double *a, double *b) { *b = *a; }
+static void add2(const double *a, const double *b, double *c) { *c = *a + *b; }
+
+void f(int n, const double *x, double *t, double *y) {
+#pragma loom pin(t)
+#pragma loom pin_cse(t)
+#pragma loom par_loop(copy) domain("[n] -> { [i] : 0 <= i < n }") args(read: x[i], write: t[i])
+#pragma loom par_loop(copy) domain("[n] -> { [i] : 0 <= i < n }") args(read: t[i], write: y[i])
+}

@@ -1,0 +1,8 @@
+/* A subscript naming neither a variable nor a parameter. */
+static void copy(const double *a, double *b) { *b = *a; }
+static void add2(const double *a, const double *b, double *c) { *c = *a + *b; }
+
+void f(int n, const double *x, double *t, double *y) {
+  int q = 1;
+#pragma loom par_loop(copy) domain("[n] -> { [i] : 0 <= i < n }") args(read: x[i + q], write: y[i])
+}

@@ -1,0 +1,7 @@
+/* An array that is not declared. */
+static void copy(const double *a, double *b) { *b = *a; }
+static void add2(const double *a, const double *b, double *c) { *c = *a + *b; }
+
+void f(int n, const double *x, double *t, double *y) {
+#pragma loom par_loop(copy) domain("[n] -> { [i] : 0 <= i < n }") args(read: w[i], write: y[i])
+}
