@@ -1477,3 +1477,84 @@ Test(environment, diag_names_the_primary_set) {
   cr_assert(strstr(err, "loom: renumber: 4 of 4 sets renumbered in "),
             "stderr: '%s'", err);
 }
+
+/* ---- owner-computes plans ------------------------------------------------ */
+
+TestSuite(ocplan, .init = setup_active, .fini = teardown_active);
+
+/* Part p holds exactly the elements with an increment into its range. */
+static void assert_oc_parts(const loom__ocplan *oc, loom_map map) {
+  int n = loom_set_size(loom__map_to(map)), nel = oc->nelems;
+  cr_assert_eq(oc->part_lo[0], 0);
+  cr_assert_eq(oc->part_lo[oc->nparts], n);
+  int total = 0;
+  for (int p = 0; p < oc->nparts; p++) {
+    for (int k = oc->elem_start[p] + 1; k < oc->elem_start[p + 1]; k++)
+      cr_assert_lt(oc->elems[k - 1], oc->elems[k], "part %d is not ascending", p);
+    total += oc->elem_start[p + 1] - oc->elem_start[p];
+  }
+  cr_assert_geq(total, nel, "every element runs at least once");
+}
+
+Test(ocplan, random_and_airfoil_meshes_are_exact) {
+  for (int seed = 1; seed <= 4; seed++) {
+    rng_seed((uint64_t)seed);
+    loom_set cells = loom_decl_set(50 + 37 * seed, "cells");
+    loom_set edges = loom_decl_set(200 + 91 * seed, "edges");
+    loom_map m = random_map(edges, cells, 2, "ecell");
+    for (int np = 1; np <= 7; np++) {
+      loom__plan_arg args[] = {{m, -1}};
+      const loom__ocplan *oc = loom__ocplan_get("flux", edges, np, 1, args);
+      cr_assert_not_null(oc);
+      cr_assert_eq(oc->nparts, np);
+      cr_assert_eq(loom__ocplan_check(oc, edges, 1, args), LOOM_OK);
+      assert_oc_parts(oc, m);
+    }
+  }
+  struct quad q;
+  quad_build(&q, 40, 30, 0);
+  quad_declare(&q, 0);
+  loom__plan_arg args[] = {{q.pecell, 0}, {q.pecell, 1}};
+  const loom__ocplan *oc = loom__ocplan_get("res_calc", q.edges, 2, 2, args);
+  cr_assert_eq(loom__ocplan_check(oc, q.edges, 2, args), LOOM_OK);
+  /* a structured mesh split in two ranges of cells: only the edges along
+   * the cut run twice */
+  int dup = oc->elem_start[2] - oc->nelems;
+  cr_assert(dup > 0 && dup <= 2 * 40, "%d edges computed twice", dup);
+  quad_free(&q);
+}
+
+Test(ocplan, same_key_same_plan_and_checker_rejects_a_missing_element) {
+  rng_seed(9);
+  loom_set cells = loom_decl_set(60, "cells");
+  loom_set edges = loom_decl_set(240, "edges");
+  loom_map m = random_map(edges, cells, 2, "ecell");
+  loom__plan_arg args[] = {{m, 0}, {m, 1}};
+  const loom__ocplan *a = loom__ocplan_get("flux", edges, 3, 2, args);
+  cr_assert_eq(loom__ocplan_get("flux", edges, 3, 2, args), a, "cached");
+  cr_assert_neq(loom__ocplan_get("flux", edges, 2, 2, args), a, "nparts is in the key");
+  int n = a->elem_start[3];
+  int *elems = malloc((size_t)n * sizeof *elems);
+  memcpy(elems, a->elems, (size_t)n * sizeof *elems);
+  int *start = malloc(4 * sizeof *start);
+  memcpy(start, a->elem_start, 4 * sizeof *start);
+  memmove(elems + 1, elems + 2, (size_t)(n - 2) * sizeof *elems); /* drop one */
+  for (int p = 1; p <= 3; p++)
+    start[p]--;
+  loom__ocplan bad = {a->nparts, a->nelems, a->part_lo, start, elems};
+  install_capture();
+  cr_assert_eq(loom__ocplan_check(&bad, edges, 2, args), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "owner-computes plan: part 0 lacks element");
+  free(elems);
+  free(start);
+}
+
+Test(ocplan, rejects_maps_into_different_sets) {
+  loom_set a = loom_decl_set(4, "a"), b = loom_decl_set(4, "b"), e = loom_decl_set(4, "e");
+  int v[4] = {0, 1, 2, 3};
+  loom_map ma = loom_decl_map(e, a, 1, v, "ma"), mb = loom_decl_map(e, b, 1, v, "mb");
+  loom__plan_arg args[] = {{ma, 0}, {mb, 0}};
+  install_capture();
+  cr_assert_null(loom__ocplan_get("k", e, 2, 2, args));
+  expect_error(LOOM_EMISMATCH, "map 'mb'", "target set of the others");
+}
