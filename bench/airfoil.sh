@@ -14,6 +14,10 @@
 #   airfoil_ref    61.234  1.000
 #   airfoil_seq    60.432  0.987
 #   RATIO airfoil_seq/airfoil_ref = 0.987
+#   PAIRED airfoil_seq/airfoil_ref: median 0.991 over 3 rounds (0.987 to 0.998)
+#
+# The PAIRED line divides each run by the baseline's run of the same round
+# (slow phases of a shared machine then hit both) and gives the median.
 #
 # Every run's rms lines (stdout lines "ITER  RMS") must equal the
 # baseline's first run's, byte for byte; a failing run, a missing time or
@@ -117,4 +121,20 @@ for i in "${!progs[@]}"; do
   b=$(best "$i")
   ratio=$(awk -v a="$b" -v z="$base_best" 'BEGIN { if (z > 0) printf "%.3f", a / z; else print "nan" }')
   echo "RATIO ${names[$i]}/${names[0]} = $ratio"
+done
+# The same ratios round by round (each run against the baseline's run of
+# the same round, so slow phases of the machine hit both): the median, and
+# the range, over the rounds.
+for i in "${!progs[@]}"; do
+  ((i == 0)) && continue
+  paste "$workdir/times.$i" "$workdir/times.0" |
+    awk -v name="${names[$i]}/${names[0]}" '
+      { r[NR] = $1 / $2 }
+      END {
+        n = NR
+        for (a = 2; a <= n; a++) # insertion sort: POSIX awk has no asort
+          for (b = a; b > 1 && r[b - 1] > r[b]; b--) { t = r[b]; r[b] = r[b - 1]; r[b - 1] = t }
+        med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+        printf "PAIRED %s: median %.3f over %d rounds (%.3f to %.3f)\n", name, med, n, r[1], r[n]
+      }'
 done
