@@ -16,6 +16,7 @@
  * Byte counts are computed once, in size_t with overflow checks, and kept
  * in the dat; loom_dat_fetch insists on exactly that many bytes.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,7 +73,7 @@ void loomrt_dat_free(loom_dat dat) {
   dat->magic = 0;
   free(dat->name);
   if (!dat->owner)
-    free(dat->values);
+    free(dat->block);
   free(dat);
 }
 
@@ -126,17 +127,32 @@ static int dat_extent(loom_set set, int dim, size_t elem_size,
   return LOOM_OK;
 }
 
+/* Dats are staggered in memory: dat k starts (k * 320) mod 4096 bytes
+ * into a page (a multiple of 64, a cache line).  Large allocations all
+ * start at the same offset in a page, so the i-th elements of several dats
+ * would share their low 12 address bits; a loop storing to one and loading
+ * from another (more so a fused loop, with more streams) then stalls on
+ * false store-to-load dependences (4K aliasing) and conflicts in the
+ * cache's sets.  The offset costs at most 4 KiB per dat. */
+enum { STAGGER_STEP = 320, PAGE = 4096 };
+static unsigned dats_made = 0;
+
 /* Storage for a dat: a copy of `data` (in the set's storage order after
- * loom_renumber), or zeros when `data` is NULL. */
+ * loom_renumber), or zeros when `data` is NULL.  *block receives the
+ * allocation, which values point into. */
 static void *values_new(loom_set set, size_t row_bytes, const void *data,
-                        size_t bytes) {
+                        size_t bytes, void **block) {
   size_t n = bytes ? bytes : 1;
-  if (!data)
-    return calloc(n, 1);
-  void *values = malloc(n);
-  if (values && bytes && set->new_of_old)
+  size_t off = (size_t)(dats_made++ * STAGGER_STEP) % PAGE;
+  char *raw = data ? malloc(n + PAGE + 64) : calloc(n + PAGE + 64, 1);
+  *block = raw;
+  if (!raw)
+    return NULL;
+  /* to a cache line, then the dat's offset */
+  char *values = raw + (64 - (uintptr_t)raw % 64) % 64 + off;
+  if (bytes && data && set->new_of_old)
     loomrt_scatter_rows(values, data, row_bytes, set->size, set->new_of_old);
-  else if (values && bytes)
+  else if (bytes && data)
     memcpy(values, data, bytes);
   return values;
 }
@@ -146,11 +162,12 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
                         const char *name) {
   loom_dat dat = malloc(sizeof *dat);
   char *copy = loomrt_strdup(name);
-  void *values = values_new(set, (size_t)dim * elem_size, data, bytes);
+  void *block = NULL;
+  void *values = values_new(set, (size_t)dim * elem_size, data, bytes, &block);
   if (!dat || !copy || !values) {
     free(dat);
     free(copy);
-    free(values);
+    free(block);
     loom_error_(LOOM_ENOMEM, "dat '%s': out of memory allocating %zu bytes",
                 name, bytes);
     return NULL;
@@ -163,6 +180,7 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
   dat->elem_size = elem_size;
   dat->bytes = bytes;
   dat->values = values;
+  dat->block = block;
   dat->owner = NULL;
   return dat;
 }
@@ -268,8 +286,9 @@ int loom__dat_share(loom_dat t, loom_dat owner) {
                        owner->name, owner->owner ? "the second already uses another's"
                                                  : "their sizes differ");
   if (!t->owner)
-    free(t->values);
+    free(t->block);
   t->values = owner->values;
+  t->block = NULL;
   t->owner = owner;
   return LOOM_OK;
 }

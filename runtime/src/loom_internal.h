@@ -75,6 +75,7 @@ struct loom_dat_s {
   size_t elem_size; /* sizeof one value, matches `type` */
   size_t bytes;     /* size(set) * dim * elem_size */
   void *values;     /* `bytes` bytes, element-major; never NULL */
+  void *block;      /* the allocation values point into (see values_new) */
   loom_dat owner;   /* when values are another temporary's (storage reuse
                        decided by loomc): that temporary; NULL otherwise */
 };
