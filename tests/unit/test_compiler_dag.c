@@ -338,6 +338,7 @@ Test(dag, sync_forces_only_what_it_names) {
       "seq");
   const comp *s = comp_named(d, "sync(w)");
   cr_expect_eq(s->preds.len, 1, "the loop reads w: a sync writes it, so after it");
+  run_free(&r);
   const dag *d2 = dag_of(&r,
       "  loom_dat w2 = loom_decl_temp(edges, 1, double, \"w2\");\n"
       "#pragma loom par_loop(k_copy) over(edges) args(read: w2, write: w2)\n"
