@@ -29,11 +29,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affine.h"
 #include "check.h"
 #include "codegen.h"
+#include "dag.h"
+#include "fuse.h"
 #include "frontend.h"
 #include "pragma_lex.h"
 #include "pragma_parse.h"
+#include "region.h"
 #include "resolve.h"
 #include "symtab.h"
 
@@ -128,9 +132,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     symtab_build(&fe, &st, a);
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
+    affine_plan(&fe, &st, &prog, a);
+  }
+  fusion *fu = NULL;
+  if (diag_error_count() == 0) {
+    vec regions = regions_build(&fe, &st, &prog, a);
+    vec dags = dag_build(&regions, opt.target, a);
+    fu = fuse(&prog, &regions, &dags, 0, a);
   }
   if (diag_error_count() == 0)
-    codegen(&prog, backend_for(opt.target), opt.output, &out, a);
+    codegen(&prog, fu, backend_for(opt.target), opt.output, &out, a);
   if (diag_error_count() == 0 && prog.loops.len > 0)
     reparse(&opt, &out, a);
   sb_free(&out);
