@@ -56,7 +56,9 @@ CFLAGS_APP   := $(CSTD) -Wall -Wextra -Werror -O3 -fno-math-errno -g -Iruntime/i
 
 LOOMC_SRC := $(wildcard compiler/*.c)
 LOOMC_OBJ := $(LOOMC_SRC:compiler/%.c=$(BUILD)/obj/compiler/%.o)
-RT_SRC    := $(wildcard runtime/src/*.c)
+# libloom.a leaves out the MPI sources (runtime/src/mpi_*.c: mk/mpi.mk
+# builds libloom_mpi.a from them and the others, without nompi.c).
+RT_SRC    := $(filter-out runtime/src/mpi_%.c,$(wildcard runtime/src/*.c))
 RT_OBJ    := $(RT_SRC:runtime/src/%.c=$(BUILD)/obj/runtime/%.o)
 
 LOOMC   := $(BUILD)/bin/loomc

@@ -3,6 +3,7 @@
 #   unit    Criterion tests of the compiler stages and the runtime
 #   golden  input .c -> expected generated .c / expected diagnostics .err
 #   e2e     Airfoil seq vs ref bitwise, generated code -Werror, mesh generator
+#   mpi-test  libloom_mpi under mpirun at 1-4 ranks (mk/mpi.mk)
 
 CRITERION_CFLAGS := $(shell pkg-config --cflags criterion 2>/dev/null)
 CRITERION_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
@@ -79,5 +80,5 @@ e2e: all $(TESTBIN)/qdiff $(E2E_SETUP)
 
 test: deps
 	$(MAKE) all
-	$(MAKE) unit golden e2e
+	$(MAKE) unit golden e2e mpi-test
 	@echo "all test groups passed"

@@ -41,7 +41,8 @@ enum {
   LOOM_EINVAL = 1,   /* invalid argument: bad size, name, dim, index  */
   LOOM_ENOMEM = 2,   /* out of memory                                */
   LOOM_ESTATE = 3,   /* call out of order (before init, after exit)   */
-  LOOM_EMISMATCH = 4 /* object differs from what the loop was compiled for */
+  LOOM_EMISMATCH = 4, /* object differs from what the loop was compiled for */
+  LOOM_ECOMM = 5      /* an MPI call failed (libloom_mpi) */
 };
 
 /* Element types of dats, as recorded by loom_decl_dat(). */
@@ -127,7 +128,9 @@ int loom_dat_dim(loom_dat dat);
 
 /* Copies the dat's values (size(set) * dim elements, element-major) into
  * `buf` of `bytes` bytes.  Fails with LOOM_EINVAL, naming the dat, when
- * `bytes` is not exactly that size. */
+ * `bytes` is not exactly that size.  With libloom_mpi, after partitioning:
+ * the whole dat (the declared size of its set), gathered from the owners
+ * in declared order, on every rank; collective (every rank calls it). */
 int loom_dat_fetch(loom_dat dat, void *buf, size_t bytes);
 
 /* ---- parallel execution (OpenMP target) -------------------------------- */
@@ -172,6 +175,68 @@ int loom_block_size(void);
  * returns the declared order).  Returns LOOM_OK, LOOM_ENOMEM (nothing was
  * changed) or LOOM_ESTATE. */
 int loom_renumber(void);
+
+/* ---- distributed memory (MPI) ------------------------------------------ */
+
+/* libloom has two builds from the same sources: build/lib/libloom.a (no
+ * MPI: one process, every function below is a trivial stub) and
+ * build/lib/libloom_mpi.a (compiled with mpicc -DLOOM_MPI; link with
+ * `mpicc ... -lloom_mpi -lmetis -lptscotch -lscotch -lptscotcherr -lm`).
+ * dsl-spec/mpi.md is the reference; in short:
+ *
+ *  - loom_init calls MPI_Init_thread (FUNNELED) unless MPI is already
+ *    initialised, and loom_exit calls MPI_Finalize only if loom_init
+ *    initialised it (then loom_init cannot be called again: MPI cannot be
+ *    restarted; a program that wants several sessions calls MPI_Init
+ *    itself).  The runtime communicates on its own duplicate of
+ *    MPI_COMM_WORLD, with MPI_ERRORS_RETURN: every MPI failure is reported
+ *    like any other error, naming the call, the peer rank and the object.
+ *  - Every rank runs the same host program and declares the WHOLE mesh
+ *    (global sizes, global map and dat arrays, identical on every rank:
+ *    checked when partitioning).  The runtime partitions once, after the
+ *    declarations: at the first loop (loom__mpi_ready) or at an explicit
+ *    loom_partition().  From then on each rank stores only its local
+ *    elements (below); sets and maps can no longer be declared (LOOM_ESTATE),
+ *    dats and temporaries can (their data is still given in global,
+ *    declared order, and each rank keeps its rows).
+ *  - The default error handler prints "loom: rank R: error: MESSAGE" and
+ *    calls MPI_Abort, so an error on one rank ends the whole job.
+ *  - loom_set_size() keeps returning the declared (global) size;
+ *    loom_dat_fetch() gathers the whole dat, in declared order, on every
+ *    rank (collective: every rank must call it). */
+
+/* This process's rank and the number of ranks (0 and 1 without MPI, or
+ * before loom_init). */
+int loom_rank(void);
+int loom_nranks(void);
+
+/* Partitions the declared mesh over the ranks and migrates it (collective).
+ *  - `primary`: the set whose graph is partitioned; NULL picks the default,
+ *    the set loom_renumber would take as primary (the most maps into or
+ *    out of it; Airfoil: cells).  Its graph: two elements are adjacent when
+ *    a map from the set to itself links them or an element of another set
+ *    maps to both (Airfoil: cells sharing an edge).
+ *  - `method`: "metis" (METIS k-way, the default), "scotch" (Scotch's graph
+ *    partitioner, run on rank 0 and broadcast) or "block" (contiguous
+ *    ranges of the primary set's storage order: no dependency; after
+ *    LOOM_RENUMBER=1, an RCM-ordered set cut in slabs); NULL: the default.
+ *    $LOOM_PARTITIONER, when set, overrides `method` (a value that is none
+ *    of the three is an error naming the variable).
+ *  - The other sets' owners follow the maps: a set with a map into an
+ *    assigned set takes, per element, the owner of its first entry through
+ *    the first such map (Airfoil: an edge goes with the cell pecell[0]);
+ *    otherwise a set that an assigned set maps into takes, per element,
+ *    the owner of the lowest-numbered element mapping to it (preferring
+ *    maps from the primary; Airfoil: a node goes with the first cell of
+ *    pcell that has it); elements nothing maps to, and sets no map reaches,
+ *    are cut in blocks.
+ * Called once; later calls (and calls without MPI) return LOOM_OK and do
+ * nothing.  $LOOM_DIAG=1 prints the partition's quality on rank 0 (edge
+ * cut of the primary's graph, and per rank and set the owned, core,
+ * executed-halo and non-executed-halo counts).  Returns LOOM_OK, LOOM_EINVAL
+ * (unknown method, primary not a set), LOOM_EMISMATCH (ranks declared
+ * different meshes), LOOM_ENOMEM or LOOM_ESTATE. */
+int loom_partition(loom_set primary, const char *method);
 
 /* ---- timers ------------------------------------------------------------ */
 
@@ -266,7 +331,8 @@ void *loom__scratch(int slot, size_t bytes);
 double loom__wall(void);
 void loom__loop_done(const char *loop, double t0);
 
-/* Raw storage, element-major. */
+/* Raw storage, element-major.  loom__set_size: the number of elements
+ * (after MPI partitioning: the owned ones, see loom__set_owned). */
 int loom__set_size(loom_set set);
 const int *loom__map_values(loom_map map);
 loom_set loom__map_to(loom_map map); /* the target set, NULL on NULL */
@@ -275,6 +341,91 @@ void *loom__dat_values(loom_dat dat);
  * this where their lifetimes in a block do not overlap).  The values of t
  * before its next write are unspecified. */
 int loom__dat_share(loom_dat t, loom_dat owner);
+
+/* ---- distributed memory (generated code for --target=mpi) -------------- */
+
+/* Called at the start of every generated loop function: partitions the
+ * mesh at the first call (loom_partition(NULL, NULL), after a pending
+ * $LOOM_RENUMBER=1, which renumbers the global mesh first, so blocks and
+ * sections inherit its locality).  LOOM_OK, or the partition's status.
+ * Without MPI: LOOM_OK. */
+int loom__mpi_ready(void);
+
+/* Local numbering of a set after partitioning, one contiguous range per
+ * section (the isl domain [c, o, x] of the compiler):
+ *   [0, core)      core: owned elements whose every entry, through every
+ *                  map from the set, is an owned element (they need no
+ *                  halo data);
+ *   [core, owned)  owned boundary: the other owned elements;
+ *   [owned, exec)  executed halo: elements owned by another rank that
+ *                  some map from the set links to an element owned here
+ *                  (executed redundantly, so increments into owned
+ *                  elements are complete without reverse communication);
+ *   [exec, total)  non-executed halo: elements owned elsewhere, not in the
+ *                  executed halo, that an executed element (owned or
+ *                  executed halo, of any set) reaches through a map.
+ * Core and owned elements are in increasing global order; each halo
+ * section is ordered by owner rank, then global order.  Map rows of local
+ * elements in [0, exec) hold local indices of the target set (always
+ * < its total); rows in [exec, total) hold -1 (never executed).  Dats
+ * have `total` rows.  loom__set_size returns `owned` (the direct loop
+ * bound), loom_set_size the global size.  Before partitioning and
+ * without MPI: core == owned == exec == total == size. */
+int loom__set_core(loom_set set);
+int loom__set_owned(loom_set set);
+int loom__set_exec(loom_set set);
+int loom__set_total(loom_set set);
+/* The declared (global) index of each of the `total` local elements;
+ * NULL before partitioning and without MPI.  Borrowed. */
+const int *loom__set_global(loom_set set);
+
+/* Halo exchange of one dat: its values at the set's halo elements (both
+ * executed and non-executed halo) are received from their owners.  One
+ * message per neighbour rank and direction, non-blocking (MPI_Isend /
+ * MPI_Irecv), through send/receive buffers allocated at the dat's first
+ * exchange and reused.  A dat whose halo is clean is not exchanged: begin
+ * and end then do nothing.  Halos are clean after partitioning (every rank
+ * had the global values); generated code calls loom__dat_dirty(d) after a
+ * loop writes d (any mode but read), and loom__halo_end cleans it.
+ * Collective in program order: every rank must call these for the same
+ * dats in the same order (they do: the host program is the same).
+ * begin twice without end, or end without begin, is LOOM_ESTATE.  Without
+ * MPI: no-ops that return LOOM_OK. */
+int loom__halo_begin(loom_dat dat);
+int loom__halo_end(loom_dat dat);
+void loom__dat_dirty(loom_dat dat);
+int loom__dat_is_dirty(loom_dat dat); /* 1 dirty, 0 clean, -1 bad handle */
+/* Messages sent by this rank's halo exchanges so far in this session
+ * (for tests and diagnostics). */
+long loom__halo_messages(void);
+
+/* Global reductions of a loop's global arguments, non-blocking
+ * (MPI_Iallreduce in place): begin starts combining `count` values of
+ * `type` at `values` across ranks, end waits; between them the values
+ * must not be touched.  `values` holds this rank's contribution, which
+ * should start from the identity of the operation (0 for inc; generated
+ * code reduces into a local and then combines it with the user's
+ * variable), since every rank's contribution is combined.  Sums of
+ * floating-point values are not bit-identical to seq (MPI's order).
+ * Without MPI: begin records, end returns LOOM_OK (values unchanged). */
+enum { LOOM_REDUCE_INC = 1, LOOM_REDUCE_MIN = 2, LOOM_REDUCE_MAX = 3 };
+typedef struct loom__reduction {
+  void *values;
+  int count;
+  loom_type type;
+  int op;
+  int active; /* between begin and end */
+  /* MPI_Request storage (opaque; an MPI_Request fits in it). */
+  union {
+    void *p;
+    long long ll;
+    double d;
+    unsigned char bytes[32];
+  } request;
+} loom__reduction;
+int loom__reduce_begin(loom__reduction *r, void *values, int count,
+                       loom_type type, int op);
+int loom__reduce_end(loom__reduction *r);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@
  *   LOOM_DIAG        1: one line on stderr per plan built (plan.c) and per
  *                    renumbering (renumber.c); 0 (the default): silent
  *   LOOM_RENUMBER    1: loom_renumber() at the first loop; 0: never
+ *   LOOM_PARTITIONER (libloom_mpi) metis | scotch | block, read when the
+ *                    mesh is partitioned (mpi_partition.c)
  * An unset or empty variable means its default; any other value that is
  * not a valid integer in range makes loom_init fail with LOOM_EINVAL,
  * naming the variable and the value, and leaves the runtime inactive.
@@ -30,6 +32,11 @@
  * handler prints "loom: error: MESSAGE" on stderr and exits with status 1;
  * the error handler and the last error survive loom_exit() so that calls
  * after it are reported like any other.
+ *
+ * MPI (libloom_mpi, -DLOOM_MPI): loom_init starts MPI first (mpi_core.c)
+ * and loom_exit ends it last; the default handler prints the rank and
+ * calls MPI_Abort instead of exit.  These three hooks are the only MPI
+ * code here.
  */
 #include <errno.h>
 #include <limits.h>
@@ -49,6 +56,9 @@ static char last_error[LOOMRT_ERROR_MAX];
 static void default_handler(int status, const char *message, void *ctx) {
   (void)status;
   (void)ctx;
+#ifdef LOOM_MPI
+  loomrt_mpi_abort(message); /* "loom: rank R: error: ...", MPI_Abort */
+#endif
   fprintf(stderr, "loom: error: %s\n", message);
   fflush(stderr);
   exit(1);
@@ -163,6 +173,11 @@ static int diag = 0;
 int loomrt_diag(void) { return diag; }
 
 static int plan_checks = 0;
+static int partitioned = 0;
+
+int loomrt_partitioned(void) { return partitioned; }
+void loomrt_set_partitioned(void) { partitioned = 1; }
+
 int loomrt_check_plans(void) { return plan_checks; }
 
 /* Reads the integer environment variable `var` into *out when it is set
@@ -190,11 +205,16 @@ static int env_int(const char *var, long lo, long hi, int *out) {
 }
 
 int loom_init(int *argc, char ***argv) {
-  (void)argc; /* no runtime options yet; MPI_Init will take them */
-  (void)argv;
   if (state == STATE_ACTIVE)
     return loom_error_(LOOM_ESTATE, "loom_init called twice without "
                                     "loom_exit in between");
+#ifdef LOOM_MPI
+  if (loomrt_mpi_init(argc, argv) != LOOM_OK)
+    return LOOM_ESTATE; /* reported */
+#else
+  (void)argc; /* no runtime options */
+  (void)argv;
+#endif
   int block_size = LOOM_DEFAULT_BLOCK_SIZE, want_diag = 0, renumber = 0;
   int check_plans = 0;
   int status = env_int("LOOM_BLOCK_SIZE", 1, INT_MAX, &block_size);
@@ -208,6 +228,7 @@ int loom_init(int *argc, char ***argv) {
     return status;
   diag = want_diag;
   plan_checks = check_plans;
+  partitioned = 0;
   loomrt_plan_begin(block_size);
   loomrt_renumber_begin(renumber);
   state = STATE_ACTIVE;
@@ -225,6 +246,9 @@ int loom_exit(void) {
   loomrt_scratch_free_all();
   registry_free_all();
   state = STATE_EXITED;
+#ifdef LOOM_MPI
+  loomrt_mpi_exit(); /* halo and partition state, then MPI_Finalize */
+#endif
   return LOOM_OK;
 }
 

@@ -13,6 +13,10 @@
  * After loom_renumber() the storage is in the set's new order: data
  * declared later is scattered into it, and loom_dat_fetch gathers the
  * values back into the declared order.
+ * After MPI partitioning (mpi_migrate.c) the storage holds the set's
+ * local rows: data declared later is given in declared (global) order and
+ * each rank copies its rows (set->gid); loom_dat_fetch gathers all ranks'
+ * owned rows (mpi_halo.c).
  * Byte counts are computed once, in size_t with overflow checks, and kept
  * in the dat; loom_dat_fetch insists on exactly that many bytes.
  */
@@ -150,7 +154,9 @@ static void *values_new(loom_set set, size_t row_bytes, const void *data,
     return NULL;
   /* to a cache line, then the dat's offset */
   char *values = raw + (64 - (uintptr_t)raw % 64) % 64 + off;
-  if (bytes && data && set->new_of_old)
+  if (bytes && data && set->gid) /* after MPI partitioning: local rows */
+    loomrt_local_rows(values, data, row_bytes, set);
+  else if (bytes && data && set->new_of_old)
     loomrt_scatter_rows(values, data, row_bytes, set->size, set->new_of_old);
   else if (bytes && data)
     memcpy(values, data, bytes);
@@ -182,6 +188,7 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
   dat->values = values;
   dat->block = block;
   dat->owner = NULL;
+  dat->halo_dirty = 0;
   return dat;
 }
 
@@ -215,6 +222,10 @@ int loom_dat_fetch(loom_dat dat, void *buf, size_t bytes) {
   int status = dat_usable(dat, "loom_dat_fetch");
   if (status != LOOM_OK)
     return status;
+#ifdef LOOM_MPI
+  if (dat->set->gid) /* partitioned: gather from every rank */
+    return loomrt_mpi_fetch(dat, buf, bytes);
+#endif
   if (bytes != dat->bytes)
     return loom_error_(LOOM_EINVAL,
                        "dat '%s': loom_dat_fetch buffer is %zu bytes, "

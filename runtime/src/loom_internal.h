@@ -55,6 +55,14 @@ struct loom_set_s {
   int *new_of_old; /* NULL, or after loom_renumber (renumber.c): the
                       storage index of each element in declared order
                       (owned, `size` entries) */
+  /* After MPI partitioning (mpi_migrate.c; never set without MPI): `size`
+   * is the number of local elements (the `total` of loom.h), `gsize` the
+   * declared size, core <= owned <= exec <= size the section ends, and
+   * `gid` (owned, `size` entries) the declared index of each local
+   * element.  gid == NULL: not partitioned (gsize == size and the
+   * sections are the whole set). */
+  int gsize, core, owned, exec;
+  int *gid;
 };
 
 struct loom_map_s {
@@ -78,6 +86,7 @@ struct loom_dat_s {
   void *block;      /* the allocation values point into (see values_new) */
   loom_dat owner;   /* when values are another temporary's (storage reuse
                        decided by loomc): that temporary; NULL otherwise */
+  int halo_dirty;   /* MPI: the halo is stale (loom__dat_dirty) */
 };
 
 /* ---- errors (core.c) --------------------------------------------------- */
@@ -127,6 +136,36 @@ void loomrt_scatter_rows(void *dst, const void *src, size_t row_bytes, int n,
 /* The inverse: row new_of_old[i] of `src` goes to row i of `dst`. */
 void loomrt_gather_rows(void *dst, const void *src, size_t row_bytes, int n,
                         const int *new_of_old);
+
+/* Nonzero once the mesh was partitioned over MPI ranks (core.c; set by
+ * mpi_migrate.c, reset by loom_init): declaring sets and maps, and
+ * loom_renumber, are then refused. */
+int loomrt_partitioned(void);
+void loomrt_set_partitioned(void);
+
+/* The set loom_renumber would order first (renumber.c), or NULL when no
+ * map touches any set. */
+loom_set loomrt_primary_set(void);
+/* Set p's graph (renumber.c, design 2.) in CSR form: *xadj (n + 1
+ * entries) and *adjncy (xadj[n] entries), malloc'ed, no self-loops, rows
+ * de-duplicated.  LOOM_OK or LOOM_ENOMEM (not reported). */
+int loomrt_set_graph(loom_set p, int **xadj, int **adjncy);
+
+/* Copies the rows of a set's local elements out of an array in declared
+ * (global) order: dst row i = src row gid[i] (set.c; partitioned sets). */
+void loomrt_local_rows(void *dst, const void *src, size_t row_bytes,
+                       loom_set set);
+
+#ifdef LOOM_MPI
+/* ---- MPI hooks (mpi_*.c; only in libloom_mpi) -------------------------- */
+int loomrt_mpi_init(int *argc, char ***argv); /* from loom_init */
+void loomrt_mpi_exit(void);                   /* from loom_exit */
+/* The default error handler's end under MPI: prints "loom: rank R: error:
+ * MESSAGE" and calls MPI_Abort (exit(1) when MPI is not running). */
+void loomrt_mpi_abort(const char *message);
+/* loom_dat_fetch of a partitioned dat: gathers it on every rank. */
+int loomrt_mpi_fetch(loom_dat dat, void *buf, size_t bytes);
+#endif
 
 /* ---- helpers (core.c) -------------------------------------------------- */
 

@@ -132,6 +132,14 @@ loom_map loom_decl_map(loom_set from, loom_set to, int dim, const int *data,
       check_decl_shape(from, to, dim, name) != LOOM_OK ||
       map_extent(from, dim, name, &count, &bytes) != LOOM_OK)
     return NULL;
+  if (loomrt_partitioned()) {
+    loom_error_(LOOM_ESTATE,
+                "map '%s': declared after the mesh was partitioned over the "
+                "MPI ranks (declare every set and map before the first loop "
+                "and loom_partition)",
+                name);
+    return NULL;
+  }
   if (!data && count > 0) {
     loom_error_(LOOM_EINVAL,
                 "map '%s': data is NULL but set '%s' has %d elements x dim %d",

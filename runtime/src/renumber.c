@@ -50,6 +50,12 @@
  *
  * $LOOM_RENUMBER=1 (read by loom_init) makes the first loom__check_set or
  * loom__plan_get call loom_renumber(), unless it was called before.
+ *
+ * MPI: renumbering applies to the global mesh, before partitioning (which
+ * loom__mpi_ready does after a pending $LOOM_RENUMBER=1), so each rank's
+ * sections keep the RCM order; after partitioning it is refused.  The
+ * partitioner reuses this file's primary choice and graph
+ * (loomrt_primary_set, loomrt_set_graph).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -643,10 +649,66 @@ static void apply(world *w, void *tmp) {
   }
 }
 
+/* ---- for MPI partitioning (mpi_partition.c) ---------------------------- */
+
+loom_set loomrt_primary_set(void) {
+  world w;
+  loom_set primary = NULL;
+  if (world_load(&w) == LOOM_OK) {
+    int p = choose_primary(&w);
+    primary = p >= 0 ? w.sets[p] : NULL;
+  }
+  world_free(&w);
+  return primary;
+}
+
+int loomrt_set_graph(loom_set p, int **xadj, int **adjncy) {
+  world w;
+  graph g;
+  *xadj = NULL;
+  *adjncy = NULL;
+  int status = world_load(&w);
+  int pi = status == LOOM_OK ? set_index(&w, p) : -1;
+  if (status == LOOM_OK && pi < 0)
+    status = LOOM_EINVAL;
+  if (status == LOOM_OK)
+    status = graph_build(&w, pi, &g);
+  world_free(&w);
+  if (status != LOOM_OK)
+    return status;
+  int n = g.n;
+  size_t total = 0;
+  for (int v = 0; v < n; v++)
+    total += (size_t)g.deg[v];
+  *xadj = malloc(((size_t)n + 1) * sizeof **xadj);
+  *adjncy = malloc((total + 1) * sizeof **adjncy);
+  if (!*xadj || !*adjncy) {
+    free(*xadj);
+    free(*adjncy);
+    *xadj = *adjncy = NULL;
+    graph_free(&g);
+    return LOOM_ENOMEM;
+  }
+  size_t k = 0;
+  for (int v = 0; v < n; v++) {
+    (*xadj)[v] = (int)k;
+    for (int i = 0; i < g.deg[v]; i++)
+      (*adjncy)[k++] = g.adj[g.row[v] + (size_t)i];
+  }
+  (*xadj)[n] = (int)k;
+  graph_free(&g);
+  return LOOM_OK;
+}
+
 int loom_renumber(void) {
   int status = loomrt_require_active("loom_renumber");
   if (status != LOOM_OK)
     return status;
+  if (loomrt_partitioned())
+    return loom_error_(LOOM_ESTATE,
+                       "loom_renumber called after the mesh was partitioned "
+                       "over the MPI ranks (renumber first: LOOM_RENUMBER=1 "
+                       "does, at the first loop)");
   lazy_pending = 0;
   double t0, t1;
   loom_timers(NULL, &t0);

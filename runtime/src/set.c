@@ -4,9 +4,11 @@
  * Design
  * ------
  * A set is a name and a size (number of elements, >= 0).  It owns no data;
- * maps and dats refer to it by handle.  Later stages (partitioning, halos)
- * will add the section sizes (core / owned / executed halo) here; today the
- * whole set is one section.
+ * maps and dats refer to it by handle.  Its sections (core / owned /
+ * executed halo / non-executed halo, loom.h) are set by MPI partitioning
+ * (mpi_migrate.c): `size` then counts the local elements, `gsize` the
+ * declared ones and `gid` gives each local element's declared index.
+ * Without MPI (or before partitioning) the whole set is one section.
  *
  * After loom_renumber() a set also records where each element (in the
  * order of the declaration) is stored: `new_of_old` (renumber.c).
@@ -16,6 +18,7 @@
  * exists, the set.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "loom_internal.h"
 
@@ -31,6 +34,7 @@ void loomrt_set_free(loom_set set) {
   set->magic = 0;
   free(set->name);
   free(set->new_of_old);
+  free(set->gid);
   free(set);
 }
 
@@ -59,6 +63,9 @@ static loom_set set_new(int size, const char *name) {
   set->name = copy;
   set->size = size;
   set->new_of_old = NULL;
+  set->gsize = size;
+  set->core = set->owned = set->exec = size;
+  set->gid = NULL;
   return set;
 }
 
@@ -66,6 +73,14 @@ loom_set loom_decl_set(int size, const char *name) {
   if (loomrt_require_active("loom_decl_set") != LOOM_OK ||
       loomrt_check_name(name, "set") != LOOM_OK)
     return NULL;
+  if (loomrt_partitioned()) {
+    loom_error_(LOOM_ESTATE,
+                "set '%s': declared after the mesh was partitioned over the "
+                "MPI ranks (declare every set and map before the first loop "
+                "and loom_partition)",
+                name);
+    return NULL;
+  }
   if (size < 0) {
     loom_error_(LOOM_EINVAL, "set '%s': size is %d, must be >= 0", name,
                 size);
@@ -79,8 +94,8 @@ loom_set loom_decl_set(int size, const char *name) {
   return set;
 }
 
-int loom_set_size(loom_set set) {
-  return set_usable(set, "loom_set_size") == LOOM_OK ? set->size : -1;
+int loom_set_size(loom_set set) { /* declared (global) size */
+  return set_usable(set, "loom_set_size") == LOOM_OK ? set->gsize : -1;
 }
 
 const char *loom_set_name(loom_set set) {
@@ -98,6 +113,35 @@ int loom__check_set(loom_set set, const char *loop) {
   return loomrt_renumber_lazy(); /* $LOOM_RENUMBER=1: at the first loop */
 }
 
-int loom__set_size(loom_set set) {
-  return set_usable(set, "loom__set_size") == LOOM_OK ? set->size : -1;
+int loom__set_size(loom_set set) { /* owned elements */
+  return set_usable(set, "loom__set_size") == LOOM_OK ? set->owned : -1;
+}
+
+int loom__set_core(loom_set set) {
+  return set_usable(set, "loom__set_core") == LOOM_OK ? set->core : -1;
+}
+
+int loom__set_owned(loom_set set) {
+  return set_usable(set, "loom__set_owned") == LOOM_OK ? set->owned : -1;
+}
+
+int loom__set_exec(loom_set set) {
+  return set_usable(set, "loom__set_exec") == LOOM_OK ? set->exec : -1;
+}
+
+int loom__set_total(loom_set set) {
+  return set_usable(set, "loom__set_total") == LOOM_OK ? set->size : -1;
+}
+
+const int *loom__set_global(loom_set set) {
+  return set_usable(set, "loom__set_global") == LOOM_OK ? set->gid : NULL;
+}
+
+void loomrt_local_rows(void *dst, const void *src, size_t row_bytes,
+                       loom_set set) {
+  char *d = dst;
+  const char *s = src;
+  for (int i = 0; i < set->size; i++)
+    memcpy(d + (size_t)i * row_bytes, s + (size_t)set->gid[i] * row_bytes,
+           row_bytes);
 }

@@ -711,3 +711,47 @@ Test(timers, measure_a_sleep_and_accept_null) {
   loom_timers(&cpu0, NULL);
   loom_timers(NULL, &wall0);
 }
+
+/* ---- the MPI API without MPI (nompi.c) --------------------------------- */
+
+TestSuite(nompi, .init = setup_active, .fini = teardown_active);
+
+Test(nompi, one_rank_owns_every_element) {
+  struct mesh m = make_mesh();
+  cr_assert_eq(loom_rank(), 0);
+  cr_assert_eq(loom_nranks(), 1);
+  cr_assert_eq(loom_partition(NULL, "metis"), LOOM_OK);
+  cr_assert_eq(loom__mpi_ready(), LOOM_OK);
+  cr_assert_eq(loom__set_core(m.edges), 2);
+  cr_assert_eq(loom__set_owned(m.edges), 2);
+  cr_assert_eq(loom__set_exec(m.edges), 2);
+  cr_assert_eq(loom__set_total(m.edges), 2);
+  cr_assert_eq(loom__set_size(m.edges), 2);
+  cr_assert_eq(loom_set_size(m.edges), 2);
+  cr_assert_null(loom__set_global(m.edges));
+  /* sets and maps can still be declared: nothing was partitioned */
+  cr_assert_not_null(loom_decl_set(3, "later"));
+  expect_no_error();
+  cr_assert_eq(loom_partition((loom_set)(void *)m.p_x, NULL), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "loom_partition: primary set", "not a live set");
+}
+
+Test(nompi, halo_and_reductions_are_no_ops) {
+  struct mesh m = make_mesh();
+  loom__dat_dirty(m.p_q);
+  cr_assert_eq(loom__dat_is_dirty(m.p_q), 0);
+  cr_assert_eq(loom__halo_begin(m.p_q), LOOM_OK);
+  cr_assert_eq(loom__halo_end(m.p_q), LOOM_OK);
+  cr_assert_eq(loom__halo_messages(), 0);
+  double v[2] = {1.5, -2};
+  loom__reduction r;
+  cr_assert_eq(loom__reduce_begin(&r, v, 2, LOOM_DOUBLE, LOOM_REDUCE_INC),
+               LOOM_OK);
+  cr_assert_eq(loom__reduce_end(&r), LOOM_OK);
+  cr_assert(v[0] == 1.5 && v[1] == -2);
+  expect_no_error();
+  cr_assert_eq(loom__reduce_end(&r), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom__reduce_end without loom__reduce_begin");
+  cr_assert_eq(loom__halo_begin(NULL), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "loom__halo_begin: dat handle is NULL");
+}

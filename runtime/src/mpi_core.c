@@ -1,0 +1,391 @@
+/*
+ * mpi_core.c — libloom_mpi's session: MPI start and end, the runtime's
+ * communicator, MPI error checks, the abort path of the default error
+ * handler, and loom_partition / loom__mpi_ready, which run the steps of
+ * mpi_internal.h once.
+ *
+ * Design
+ * ------
+ * loom_init starts MPI (MPI_Init_thread, FUNNELED: MPI+OpenMP programs
+ * call MPI from the host thread only) unless the program did, and
+ * duplicates MPI_COMM_WORLD with MPI_ERRORS_RETURN, so the runtime's
+ * messages never match the program's and every MPI failure comes back as
+ * a return code that loomrt_mpi_check turns into a loom error naming the
+ * call and the object.  loom_exit frees the communicator and finalises MPI
+ * if loom_init started it.
+ *
+ * Before partitioning, the ranks check that they declared the same mesh
+ * (the contract of loom.h): the sizes of sets, the shapes and a checksum of
+ * maps, and a checksum of dats' data, compared with one MPI_Allreduce each
+ * of MIN and MAX; a difference is reported on every rank, naming the
+ * object.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+
+static MPI_Comm comm = MPI_COMM_NULL;
+static int my_rank = 0, nranks = 1;
+static int started_mpi = 0; /* loom_init called MPI_Init */
+
+MPI_Comm loomrt_mpi_comm(void) { return comm; }
+int loomrt_mpi_rank(void) { return my_rank; }
+int loomrt_mpi_size(void) { return nranks; }
+
+int loom_rank(void) { return my_rank; }
+int loom_nranks(void) { return nranks; }
+
+int loomrt_mpi_check(int rc, const char *fmt, ...) {
+  if (rc == MPI_SUCCESS)
+    return LOOM_OK;
+  char what[512], err[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  if (MPI_Error_string(rc, err, &len) != MPI_SUCCESS)
+    snprintf(err, sizeof err, "MPI error code %d", rc);
+  return loom_error_(LOOM_ECOMM, "%s failed: %s", what, err);
+}
+
+int loomrt_mpi_agree(int status, const char *step) {
+  int worst = status;
+  int rc = MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, comm);
+  if (rc != MPI_SUCCESS)
+    return loomrt_mpi_check(rc, "MPI_Allreduce (agreeing on %s)", step);
+  if (worst == LOOM_OK || status != LOOM_OK)
+    return status;
+  return loom_error_(LOOM_ESTATE, "%s failed on another rank (see its message)",
+                     step);
+}
+
+void loomrt_mpi_abort(const char *message) {
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (!init || fin)
+    return; /* the caller prints and exits */
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  fprintf(stderr, "loom: rank %d: error: %s\n", rank, message);
+  fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* ---- session ----------------------------------------------------------- */
+
+int loomrt_mpi_init(int *argc, char ***argv) {
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (fin)
+    return loom_error_(LOOM_ESTATE,
+                       "loom_init called after MPI was finalised (a loom_exit "
+                       "that started MPI ends it; call MPI_Init yourself to "
+                       "run several sessions)");
+  if (!init) {
+    int provided;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
+        MPI_SUCCESS)
+      return loom_error_(LOOM_ESTATE, "loom_init: MPI_Init_thread failed");
+    started_mpi = 1;
+  }
+  int status = loomrt_mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &comm),
+                                "loom_init: MPI_Comm_dup");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_check(
+        MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN),
+        "loom_init: MPI_Comm_set_errhandler");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_check(MPI_Comm_rank(comm, &my_rank),
+                              "loom_init: MPI_Comm_rank");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_check(MPI_Comm_size(comm, &nranks),
+                              "loom_init: MPI_Comm_size");
+  return status;
+}
+
+void loomrt_mpi_exit(void) {
+  loomrt_halo_state_free();
+  loomrt_halo_plans_free();
+  if (comm != MPI_COMM_NULL)
+    MPI_Comm_free(&comm);
+  comm = MPI_COMM_NULL;
+  my_rank = 0;
+  nranks = 1;
+  if (started_mpi)
+    MPI_Finalize();
+  started_mpi = 0;
+}
+
+/* ---- the mesh ---------------------------------------------------------- */
+
+static int index_of(loom_set *sets, int n, loom_set s) {
+  for (int i = 0; i < n; i++)
+    if (sets[i] == s)
+      return i;
+  return -1;
+}
+
+int loomrt_mesh_load(loomrt_mesh *mesh) {
+  memset(mesh, 0, sizeof *mesh);
+  mesh->primary = -1;
+  size_t n = loomrt_registry_count();
+  mesh->sets = malloc((n + 1) * sizeof *mesh->sets);
+  mesh->maps = malloc((n + 1) * sizeof *mesh->maps);
+  mesh->dats = malloc((n + 1) * sizeof *mesh->dats);
+  if (!mesh->sets || !mesh->maps || !mesh->dats)
+    return LOOM_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    loomrt_kind kind;
+    void *obj = loomrt_registry_object(i, &kind);
+    if (kind == LOOMRT_KIND_SET)
+      mesh->sets[mesh->nsets++] = obj;
+    else if (kind == LOOMRT_KIND_MAP)
+      mesh->maps[mesh->nmaps++] = obj;
+    else
+      mesh->dats[mesh->ndats++] = obj;
+  }
+  mesh->from = malloc(((size_t)mesh->nmaps + 1) * sizeof *mesh->from);
+  mesh->to = malloc(((size_t)mesh->nmaps + 1) * sizeof *mesh->to);
+  mesh->owner = calloc((size_t)mesh->nsets + 1, sizeof *mesh->owner);
+  if (!mesh->from || !mesh->to || !mesh->owner)
+    return LOOM_ENOMEM;
+  for (int m = 0; m < mesh->nmaps; m++) {
+    mesh->from[m] = index_of(mesh->sets, mesh->nsets, mesh->maps[m]->from);
+    mesh->to[m] = index_of(mesh->sets, mesh->nsets, mesh->maps[m]->to);
+  }
+  return LOOM_OK;
+}
+
+void loomrt_mesh_free(loomrt_mesh *mesh) {
+  if (mesh->owner)
+    for (int s = 0; s < mesh->nsets; s++)
+      free(mesh->owner[s]);
+  free(mesh->owner);
+  free(mesh->sets);
+  free(mesh->maps);
+  free(mesh->dats);
+  free(mesh->from);
+  free(mesh->to);
+  memset(mesh, 0, sizeof *mesh);
+}
+
+/* ---- every rank declared the same mesh --------------------------------- */
+
+static unsigned long long checksum(const void *data, size_t bytes) {
+  const unsigned char *p = data;
+  unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
+  for (size_t i = 0; i < bytes; i++)
+    h = (h ^ p[i]) * 1099511628211ULL;
+  return h;
+}
+
+/* One key per object: sets' sizes, maps' shape and entries, dats' shape
+ * and values. */
+static void mesh_keys(const loomrt_mesh *mesh, unsigned long long *key) {
+  int k = 0;
+  for (int s = 0; s < mesh->nsets; s++)
+    key[k++] = (unsigned long long)mesh->sets[s]->size;
+  for (int m = 0; m < mesh->nmaps; m++) {
+    const loom_map map = mesh->maps[m];
+    key[k++] = checksum(map->values, (size_t)map->from->size *
+                                         (size_t)map->dim * sizeof(int)) ^
+               ((unsigned long long)map->dim << 56) ^
+               ((unsigned long long)mesh->from[m] << 48) ^
+               ((unsigned long long)mesh->to[m] << 40);
+  }
+  for (int d = 0; d < mesh->ndats; d++)
+    key[k++] = checksum(mesh->dats[d]->values, mesh->dats[d]->bytes) ^
+               ((unsigned long long)mesh->dats[d]->dim << 56);
+}
+
+/* Reports object k of the key list, which differs between ranks. */
+static int report_difference(const loomrt_mesh *mesh, int k) {
+  if (k < mesh->nsets)
+    return loom_error_(LOOM_EMISMATCH,
+                       "set '%s': declared with different sizes on different "
+                       "ranks (%d here); every rank must declare the whole "
+                       "mesh",
+                       mesh->sets[k]->name, mesh->sets[k]->size);
+  k -= mesh->nsets;
+  if (k < mesh->nmaps)
+    return loom_error_(LOOM_EMISMATCH,
+                       "map '%s': declared with different entries on "
+                       "different ranks; every rank must declare the whole "
+                       "mesh",
+                       mesh->maps[k]->name);
+  k -= mesh->nmaps;
+  return loom_error_(LOOM_EMISMATCH,
+                     "dat '%s': declared with different values on different "
+                     "ranks; every rank must declare the whole mesh",
+                     mesh->dats[k]->name);
+}
+
+static int check_same_mesh(const loomrt_mesh *mesh) {
+  int counts[3] = {mesh->nsets, mesh->nmaps, mesh->ndats}, lo[3], hi[3];
+  int status = loomrt_mpi_check(
+      MPI_Allreduce(counts, lo, 3, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_check(
+        MPI_Allreduce(counts, hi, 3, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  if (status != LOOM_OK)
+    return status;
+  if (memcmp(lo, hi, sizeof lo) != 0)
+    return loom_error_(LOOM_EMISMATCH,
+                       "the ranks declared different meshes (%d sets, %d "
+                       "maps, %d dats here); every rank must declare the "
+                       "whole mesh",
+                       counts[0], counts[1], counts[2]);
+  int n = counts[0] + counts[1] + counts[2];
+  unsigned long long *key = malloc(3 * ((size_t)n + 1) * sizeof *key);
+  if (!key)
+    status = LOOM_ENOMEM;
+  status = loomrt_mpi_agree(status, "loom_partition (checking the mesh)");
+  if (status != LOOM_OK) {
+    free(key);
+    return status == LOOM_ENOMEM
+               ? loom_error_(status, "loom_partition: out of memory")
+               : status;
+  }
+  mesh_keys(mesh, key);
+  status = loomrt_mpi_check(MPI_Allreduce(key, key + n, n,
+                                          MPI_UNSIGNED_LONG_LONG, MPI_MIN,
+                                          comm),
+                            "MPI_Allreduce");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_check(MPI_Allreduce(key, key + 2 * n, n,
+                                            MPI_UNSIGNED_LONG_LONG, MPI_MAX,
+                                            comm),
+                              "MPI_Allreduce");
+  for (int k = 0; status == LOOM_OK && k < n; k++)
+    if (key[n + k] != key[2 * n + k])
+      status = report_difference(mesh, k);
+  free(key);
+  return status;
+}
+
+/* ---- partitioning ------------------------------------------------------ */
+
+static int parse_method(const char *method, loomrt_part_method *out) {
+  const char *env = getenv("LOOM_PARTITIONER");
+  const char *chosen = env && env[0] ? env : method;
+  if (!chosen || strcmp(chosen, "metis") == 0)
+    *out = LOOMRT_PART_METIS;
+  else if (strcmp(chosen, "scotch") == 0 || strcmp(chosen, "ptscotch") == 0)
+    *out = LOOMRT_PART_SCOTCH;
+  else if (strcmp(chosen, "block") == 0)
+    *out = LOOMRT_PART_BLOCK;
+  else if (chosen == env)
+    return loom_error_(LOOM_EINVAL,
+                       "environment variable LOOM_PARTITIONER is '%s', "
+                       "expected metis, scotch or block",
+                       env);
+  else
+    return loom_error_(LOOM_EINVAL,
+                       "loom_partition: method '%s' is not metis, scotch or "
+                       "block",
+                       method);
+  return LOOM_OK;
+}
+
+static const char *method_name(loomrt_part_method m) {
+  return m == LOOMRT_PART_METIS    ? "metis"
+         : m == LOOMRT_PART_SCOTCH ? "scotch"
+                                   : "block";
+}
+
+/* Prints, on rank 0, the partition's quality: the primary graph's edge cut
+ * and each rank's section sizes per set (collective). */
+static void print_quality(const loomrt_mesh *mesh, loomrt_part_method method,
+                          long long cut, double seconds) {
+  int n = 4 * mesh->nsets;
+  int *mine = malloc(((size_t)n + 1) * sizeof *mine);
+  int *all = my_rank == 0 ? malloc(((size_t)n * nranks + 1) * sizeof *all)
+                          : NULL;
+  int ok = mine && (my_rank != 0 || all);
+  for (int s = 0; ok && s < mesh->nsets; s++) {
+    const loom_set set = mesh->sets[s];
+    mine[4 * s] = set->core;
+    mine[4 * s + 1] = set->owned;
+    mine[4 * s + 2] = set->exec - set->owned;
+    mine[4 * s + 3] = set->size - set->exec;
+  }
+  if (ok && MPI_Gather(mine, n, MPI_INT, all, n, MPI_INT, 0, comm) ==
+                MPI_SUCCESS &&
+      my_rank == 0) {
+    const char *primary =
+        mesh->primary >= 0 ? mesh->sets[mesh->primary]->name : "(none)";
+    fprintf(stderr,
+            "loom: partition: %s over %d ranks, primary set '%s', edge cut "
+            "%lld, %.3f ms\n",
+            method_name(method), nranks, primary, cut, seconds * 1e3);
+    for (int s = 0; s < mesh->nsets; s++)
+      for (int r = 0; r < nranks; r++) {
+        const int *v = all + (size_t)r * n + 4 * s;
+        fprintf(stderr,
+                "loom: partition: set '%s' rank %d: owned %d (core %d), "
+                "exec halo %d, non-exec halo %d\n",
+                mesh->sets[s]->name, r, v[1], v[0], v[2], v[3]);
+      }
+    fflush(stderr);
+  }
+  free(mine);
+  free(all);
+}
+
+static int partition(loom_set primary, loomrt_part_method method) {
+  double t0 = MPI_Wtime();
+  loomrt_mesh mesh;
+  long long cut = -1;
+  int status = loomrt_mesh_load(&mesh);
+  if (status != LOOM_OK)
+    loom_error_(status, "loom_partition: out of memory");
+  status = loomrt_mpi_agree(status, "loom_partition (loading the mesh)");
+  if (status == LOOM_OK)
+    status = check_same_mesh(&mesh);
+  if (status == LOOM_OK) {
+    if (!primary)
+      primary = loomrt_primary_set();
+    mesh.primary = primary ? index_of(mesh.sets, mesh.nsets, primary) : -1;
+    status = loomrt_mpi_owners(&mesh, method, loomrt_diag(), &cut);
+  }
+  if (status == LOOM_OK)
+    status = loomrt_mpi_migrate(&mesh);
+  if (status == LOOM_OK) {
+    loomrt_set_partitioned();
+    loomrt_plan_drop_all(); /* plans were built on the global numbering */
+    if (loomrt_diag())
+      print_quality(&mesh, method, cut, MPI_Wtime() - t0);
+  }
+  loomrt_mesh_free(&mesh);
+  return status;
+}
+
+int loom_partition(loom_set primary, const char *method) {
+  int status = loomrt_require_active("loom_partition");
+  if (status != LOOM_OK || loomrt_partitioned())
+    return status;
+  const char *problem = primary ? loomrt_set_problem(primary) : NULL;
+  if (problem)
+    return loom_error_(LOOM_EINVAL, "loom_partition: primary set %s",
+                       problem);
+  loomrt_part_method m = LOOMRT_PART_METIS;
+  status = parse_method(method, &m);
+  if (status == LOOM_OK)
+    status = loomrt_renumber_lazy(); /* a pending LOOM_RENUMBER=1 first */
+  if (status != LOOM_OK)
+    return status;
+  return partition(primary, m);
+}
+
+int loom__mpi_ready(void) {
+  int status = loomrt_require_active("loom__mpi_ready");
+  if (status != LOOM_OK || loomrt_partitioned())
+    return status;
+  return loom_partition(NULL, NULL);
+}

@@ -1,0 +1,101 @@
+/*
+ * mpi_internal.h — private definitions shared by libloom_mpi's MPI files
+ * (mpi_core.c, mpi_partition.c, mpi_migrate.c, mpi_halo.c, mpi_reduce.c).
+ * Only compiled with -DLOOM_MPI (mpicc).
+ *
+ * Design
+ * ------
+ * Partitioning runs in three steps over the "mesh", the registered sets,
+ * maps and dats (all global and identical on every rank until then):
+ *   1. owners (mpi_partition.c): an owner rank for every element of every
+ *      set, computed identically on every rank (the primary set's
+ *      partition is computed on rank 0, or everywhere for "block", and
+ *      broadcast; the other sets follow the maps);
+ *   2. migration (mpi_migrate.c): each rank classifies the elements into
+ *      core / owned boundary / executed halo / non-executed halo, numbers
+ *      them locally section by section, rewrites maps and dats in place
+ *      with its local rows, and builds each set's halo plan (which local
+ *      rows go to and come from which rank) with one MPI_Alltoall(v);
+ *   3. exchanges (mpi_halo.c) use the halo plans; fetch uses the gather
+ *      lists kept with them.
+ * Element indices inside steps 1–2 are global *storage* indices (after a
+ * global loom_renumber, the RCM order; otherwise the declared order).
+ *
+ * Failures inside a collective step are agreed on (loomrt_mpi_agree) so
+ * that every rank returns the error instead of some waiting forever, when
+ * a user's error handler returns; the default handler aborts the job.
+ */
+#ifndef LOOM_MPI_INTERNAL_H
+#define LOOM_MPI_INTERNAL_H
+
+#include <mpi.h>
+
+#include "loom_internal.h"
+
+/* ---- session (mpi_core.c) ---------------------------------------------- */
+
+MPI_Comm loomrt_mpi_comm(void); /* the runtime's duplicate of WORLD */
+int loomrt_mpi_rank(void);
+int loomrt_mpi_size(void);
+
+/* LOOM_OK when rc is MPI_SUCCESS; otherwise reports LOOM_ECOMM with the
+ * formatted context ("MPI_Isend of dat 'q' to rank 2") and MPI's message. */
+int loomrt_mpi_check(int rc, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
+
+/* Agrees on a status across ranks (collective): LOOM_OK when every rank
+ * passes LOOM_OK; otherwise this rank's status, or, on a rank that was
+ * fine, LOOM_ESTATE after reporting that another rank failed in `step`. */
+int loomrt_mpi_agree(int status, const char *step);
+
+/* ---- the mesh ---------------------------------------------------------- */
+
+typedef struct loomrt_mesh {
+  loom_set *sets;
+  loom_map *maps;
+  loom_dat *dats;
+  int nsets, nmaps, ndats;
+  int *from, *to; /* per map: index of its sets */
+  int **owner;    /* per set: owner rank of each (storage) element */
+  int primary;    /* index of the primary set, or -1 */
+} loomrt_mesh;
+
+int loomrt_mesh_load(loomrt_mesh *mesh); /* LOOM_ENOMEM (not reported) */
+void loomrt_mesh_free(loomrt_mesh *mesh);
+
+/* ---- step 1: owners (mpi_partition.c) ---------------------------------- */
+
+typedef enum { LOOMRT_PART_METIS, LOOMRT_PART_SCOTCH, LOOMRT_PART_BLOCK }
+    loomrt_part_method;
+
+/* Fills mesh->owner for every set (collective).  *edge_cut receives the
+ * primary graph's edge cut on rank 0 when `diag` (else -1). */
+int loomrt_mpi_owners(loomrt_mesh *mesh, loomrt_part_method method, int diag,
+                      long long *edge_cut);
+
+/* ---- step 2: migration (mpi_migrate.c) --------------------------------- */
+
+/* A set's exchange lists, in local indices: for neighbour k, rows
+ * send_idx[send_start[k] .. send_start[k+1]) go to rank send_rank[k] and
+ * rows recv_idx[recv_start[k] ..) come from rank recv_rank[k]; both sides
+ * list them in the same order.  Neighbours with nothing to exchange are
+ * left out.  gather_*: every rank's owned elements, for loom_dat_fetch. */
+typedef struct loomrt_halo_plan {
+  loom_set set;
+  int nsend, nrecv;
+  int *send_rank, *send_start, *send_idx;
+  int *recv_rank, *recv_start, *recv_idx;
+  int *gather_count, *gather_displ; /* per rank: owned count, offset */
+  int *gather_gid;                  /* declared index of each, gsize */
+} loomrt_halo_plan;
+
+/* Classifies, numbers and migrates every set, map and dat (collective). */
+int loomrt_mpi_migrate(loomrt_mesh *mesh);
+/* The halo plan of a partitioned set (NULL if none). */
+const loomrt_halo_plan *loomrt_halo_plan_of(loom_set set);
+void loomrt_halo_plans_free(void);
+
+/* ---- step 3: exchanges (mpi_halo.c) ------------------------------------ */
+
+void loomrt_halo_state_free(void); /* per-dat buffers, message count */
+
+#endif /* LOOM_MPI_INTERNAL_H */

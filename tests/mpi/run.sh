@@ -1,0 +1,75 @@
+#!/bin/sh
+# MPI tests of libloom_mpi (make mpi-test): tests/unit/test_mpi.c at 1, 2,
+# 3 and 4 ranks with each partitioner, $LOOM_PARTITIONER overriding the
+# method, and failing ranks that must end the whole job (no hang) with a
+# message naming the rank and the cause.
+#
+#   tests/mpi/run.sh build/tests/test_mpi
+#
+# Runs as root too (OpenMPI's opt-in variables); shared-memory transport
+# only, no binding (the machine's cores are shared).
+set -u
+prog=${1:?usage: run.sh TEST_MPI}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPIRUN="mpirun --oversubscribe --bind-to none --mca btl self,vader --mca pml ob1"
+# OpenMPI's own allocations are not ours to check (SANITIZE=1 builds).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
+fail=0
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+for n in 1 2 3 4; do
+  if timeout 60 $MPIRUN -np $n "$prog" >"$out" 2>"$err"; then
+    echo "mpi-test: $n rank(s): $(grep -E "^(PASS|FAIL):" "$out")"
+  else
+    cat "$out" "$err"
+    echo "mpi-test: $n rank(s): FAILED"
+    fail=1
+  fi
+done
+
+# A global RCM renumbering before partitioning (declared order everywhere
+# the program can see it).
+if LOOM_RENUMBER=1 timeout 60 $MPIRUN -np 3 -x LOOM_RENUMBER "$prog" >"$out" 2>"$err"; then
+  echo "mpi-test: LOOM_RENUMBER=1: $(grep -E "^(PASS|FAIL):" "$out")"
+else
+  cat "$out" "$err"; echo "mpi-test: LOOM_RENUMBER=1: FAILED"; fail=1
+fi
+
+# $LOOM_PARTITIONER overrides the method the program asks for.
+# ($LOOM_DIAG=1 prints the method used and the partition's quality.)
+if LOOM_DIAG=1 LOOM_PARTITIONER=block timeout 60 $MPIRUN -np 3 -x LOOM_DIAG -x LOOM_PARTITIONER \
+     "$prog" metis >"$out" 2>"$err" &&
+   grep -q "loom: partition: block over 3 ranks, primary set 'cells', edge cut 2" "$err" &&
+   ! grep -q "loom: partition: metis" "$err"; then
+  echo "mpi-test: LOOM_PARTITIONER=block: $(grep -E "^(PASS|FAIL):" "$out")"
+else
+  cat "$out" "$err"; echo "mpi-test: LOOM_PARTITIONER=block: FAILED"; fail=1
+fi
+if LOOM_PARTITIONER=nonsense timeout 60 $MPIRUN -np 2 -x LOOM_PARTITIONER "$prog" block >"$out" 2>"$err"; then
+  echo "mpi-test: LOOM_PARTITIONER=nonsense: accepted (FAILED)"; fail=1
+elif grep -q "LOOM_PARTITIONER is 'nonsense'" "$err"; then
+  echo "mpi-test: LOOM_PARTITIONER=nonsense: rejected, PASS"
+else
+  cat "$err"; echo "mpi-test: LOOM_PARTITIONER=nonsense: FAILED"; fail=1
+fi
+
+# A failing rank ends the job, naming itself and the cause.
+expect_abort() { # mode np pattern
+  timeout 60 $MPIRUN -np "$2" "$prog" "$1" >"$out" 2>"$err"
+  rc=$?
+  if [ $rc -eq 124 ]; then
+    echo "mpi-test: $1 at $2 ranks: hung (FAILED)"; fail=1
+  elif [ $rc -eq 0 ]; then
+    echo "mpi-test: $1 at $2 ranks: exit status 0 (FAILED)"; fail=1
+  elif grep -q "$3" "$err"; then
+    echo "mpi-test: $1 at $2 ranks: aborted with \"$(grep -m1 "$3" "$err")\", PASS"
+  else
+    cat "$err"; echo "mpi-test: $1 at $2 ranks: no message matching '$3' (FAILED)"; fail=1
+  fi
+}
+expect_abort --fail 3 "loom: rank 1: error: map 'pecell': entry 5 (element 2, slot 1) is 99"
+expect_abort --mismatch 2 "loom: rank [01]: error: .*different"
+
+[ $fail -eq 0 ] && echo "mpi-test: all passed"
+exit $fail
