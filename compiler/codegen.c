@@ -32,7 +32,7 @@ struct cg {
 };
 
 const backend *backend_for(const char *target) {
-  static const backend *const all[] = {&backend_seq, &backend_openmp};
+  static const backend *const all[] = {&backend_seq, &backend_openmp, &backend_mpi};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(all[i]->name, target) == 0)
       return all[i];
@@ -670,9 +670,12 @@ static void emit_group_function(cg *g, const group *gr) {
   cg_line(g, "const double loom_t0 = loom__wall();");
   emit_pointers(g, &objs);
   g->be->loop_begin(g, gr);
-  g->be->iterate_begin(g, gr);
-  emit_body(g, gr);
-  g->be->iterate_end(g, gr);
+  int parts = g->be->parts ? g->be->parts(g, gr) : 1;
+  for (int part = 0; part < parts; part++) {
+    g->be->iterate_begin(g, gr, part);
+    emit_body(g, gr);
+    g->be->iterate_end(g, gr, part);
+  }
   g->be->loop_end(g, gr);
   cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);

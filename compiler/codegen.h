@@ -36,10 +36,14 @@ typedef struct backend {
    * reductions, execution plans, ... */
   void (*loop_begin)(cg *g, const group *gr);
   void (*loop_end)(cg *g, const group *gr);
-  /* The loop over the iteration set: opens the element loop, in which the
-   * current element is the C expression cg_elem() returns. */
-  void (*iterate_begin)(cg *g, const group *gr);
-  void (*iterate_end)(cg *g, const group *gr);
+  /* How many element loops the group runs as (NULL: one); each part is
+   * written as iterate_begin, the kernel calls, iterate_end. */
+  int (*parts)(cg *g, const group *gr);
+  /* The loop over (part `part` of) the iteration set: opens the element
+   * loop, in which the current element is the C expression cg_elem()
+   * returns. */
+  void (*iterate_begin)(cg *g, const group *gr, int part);
+  void (*iterate_end)(cg *g, const group *gr, int part);
   /* Optional: the pointer a kernel gets for an argument writing through a
    * map at target element `index`, instead of `ptr` (the target's data). */
   const char *(*write_target)(cg *g, const loop_arg *a, const char *index,
@@ -48,6 +52,7 @@ typedef struct backend {
 
 extern const backend backend_seq;
 extern const backend backend_openmp;
+extern const backend backend_mpi;
 
 /* The backend of a target name, or NULL. */
 const backend *backend_for(const char *target);

@@ -24,8 +24,7 @@ static const char usage_text[] =
     "  --target=TARGET   code to generate:\n"
     "                      seq         sequential C (default)\n"
     "                      openmp      OpenMP threads (build with -fopenmp)\n"
-    "                      mpi         DAG and report only (--emit-dag,\n"
-    "                                  --report); no code yet\n"
+    "                      mpi         MPI ranks (link libloom_mpi.a)\n"
     "                      mpi+openmp  not yet available\n"
     "  -I DIR            add DIR to the include search path\n"
     "  -D NAME[=VALUE]   define a macro\n"
@@ -60,7 +59,7 @@ static int check_target(const char *t) {
     return OPT_RUN;
   if (strcmp(t, "mpi+openmp") == 0)
     return usage_error("target '%s' is not yet available; the available "
-                       "targets are 'seq', 'openmp' and 'mpi' (analysis only)",
+                       "targets are 'seq', 'openmp' and 'mpi'",
                        t);
   return usage_error("unknown target '%s'; expected 'seq', 'openmp' or 'mpi'", t);
 }
@@ -158,9 +157,6 @@ int options_parse(int argc, char **argv, options *o, arena *a) {
   if (!o->input)
     return usage_error("%s", "no input file");
   int analysis = o->emit_dag || o->report;
-  if (strcmp(o->target, "mpi") == 0 && o->output)
-    return usage_error("%s", "code generation for target 'mpi' is not yet "
-                             "available: use --emit-dag=FILE or --report");
   if (!o->output && !analysis)
     return usage_error("%s", "no output file: use -o OUTPUT.c");
   if (o->deps && !o->output)

@@ -113,7 +113,8 @@ static const char *oc_write_target(cg *g, const loop_arg *a, const char *index,
                       index, ptr, elsewhere(g, a));
 }
 
-static void oc_iterate_begin(cg *g, const group *gr) {
+static void oc_iterate_begin(cg *g, const group *gr, int part) {
+  (void)part;
   cg_line(g, "#pragma omp parallel num_threads(loom_oc->nparts)");
   cg_line(g, "for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;");
   cg_line(g, "     loom_p += omp_get_num_threads()) {");
@@ -184,9 +185,10 @@ static const char *identity(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "%s[%%s]", a->obj->name);
 }
 
-static void omp_iterate_begin(cg *g, const group *gr) {
+static void omp_iterate_begin(cg *g, const group *gr, int part) {
+  (void)part;
   if (oc_target(g, gr)) {
-    oc_iterate_begin(g, gr);
+    oc_iterate_begin(g, gr, part);
     return;
   }
   if (!needs_plan(g, gr)) {
@@ -227,7 +229,8 @@ static void store_partials(cg *g, const group *gr) {
   }
 }
 
-static void omp_iterate_end(cg *g, const group *gr) {
+static void omp_iterate_end(cg *g, const group *gr, int part) {
+  (void)part;
   cg_loop_end(g);
   if (oc_target(g, gr)) {
     cg_indent(g, -1);

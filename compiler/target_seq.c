@@ -33,12 +33,14 @@ static void seq_loop_end(cg *g, const group *gr) {
   }
 }
 
-static void seq_iterate_begin(cg *g, const group *gr) {
+static void seq_iterate_begin(cg *g, const group *gr, int part) {
+  (void)part;
   cg_declare_count(g, gr);
   cg_loop_begin(g, "0", cg_count(g));
 }
 
-static void seq_iterate_end(cg *g, const group *gr) {
+static void seq_iterate_end(cg *g, const group *gr, int part) {
+  (void)part;
   (void)gr;
   cg_loop_end(g);
 }

@@ -106,18 +106,21 @@ int main(int argc, char **argv) {
     args(read: p_qold, write: p_q, rw: p_res, read: p_adt, inc: rms)
 
     rms = sqrt(rms / (double)m.ncell);
-    if (iter % 100 == 0)
+    if (iter % 100 == 0 && loom_rank() == 0) /* with MPI: rank 0 prints */
       printf(" %d  %10.5e\n", iter, rms);
   }
 
   loom_timers(NULL, &wall1);
   fflush(stdout);
-  fprintf(stderr, "airfoil: main loop wall time %.6f s\n", wall1 - wall0);
+  if (loom_rank() == 0)
+    fprintf(stderr, "airfoil: main loop wall time %.6f s\n", wall1 - wall0);
 
+  /* loom_dat_fetch gathers q in the declared numbering on every rank;
+   * rank 0 writes it */
   int status = 0;
   if (out_path) {
     if (loom_dat_fetch(p_q, q, 4 * (size_t)m.ncell * sizeof(double)) != LOOM_OK ||
-        airfoil_write_q(out_path, q, m.ncell))
+        (loom_rank() == 0 && airfoil_write_q(out_path, q, m.ncell)))
       status = 1;
   }
   free(q);

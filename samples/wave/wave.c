@@ -77,20 +77,22 @@ int main(int argc, char **argv) {
     if (wave_reports(step, args.niter)) {
       double sum = 0.0;
 #pragma loom par_loop(sqnorm) over(nodes) args(read: p, inc: sum)
-      printf(" %d  %10.5e\n", step, sqrt(sum / (double)m.nnode));
+      if (loom_rank() == 0) /* with MPI: rank 0 prints */
+        printf(" %d  %10.5e\n", step, sqrt(sum / (double)m.nnode));
     }
   }
 
   loom_timers(NULL, &wall1);
   fflush(stdout);
-  fprintf(stderr, "wave: main loop wall time %.6f s\n", wall1 - wall0);
+  if (loom_rank() == 0)
+    fprintf(stderr, "wave: main loop wall time %.6f s\n", wall1 - wall0);
 
   int status = 0;
   if (args.out_path) {
     size_t bytes = (size_t)m.nnode * sizeof(double);
     if (loom_dat_fetch(p, p0, bytes) != LOOM_OK ||
         loom_dat_fetch(phi, phi0, bytes) != LOOM_OK ||
-        wave_write_state(args.out_path, p0, phi0, m.nnode))
+        (loom_rank() == 0 && wave_write_state(args.out_path, p0, phi0, m.nnode)))
       status = 1;
   }
   free(p0);

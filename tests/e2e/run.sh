@@ -19,6 +19,7 @@ step "$here/airfoil.sh" small
 step "$here/airfoil.sh" openmp
 step "$here/wave.sh"
 step "$here/outer.sh"
+step "$here/mpi.sh"
 if [ "${LOOM_E2E_SANITIZE:-0}" = 1 ]; then
   echo "== cmake_project: skipped under SANITIZE=1 (it installs the normal build)"
 else

@@ -9,6 +9,7 @@
 # A header NAME.h beside the case is copied with it.
 #   NAME.openmp.c  when present: the expected output of --target=openmp
 #                  (compiled with -fopenmp as well).
+#   NAME.mpi.c     when present: the expected output of --target=mpi.
 #   NAME.report  when present: the expected `loomc --report` output (the
 #                region DAGs, the fusion groups and the fate of each
 #                temporary, with reasons), checked the same way.
@@ -61,6 +62,7 @@ check_case() {
     if [ ! -s "$dir/$name.stderr" ]; then echo "FAIL $name: no diagnostic"; return 1; fi
   fi
   check_target "$name" "$dir" openmp || return 1
+  check_target "$name" "$dir" mpi || return 1
   check_report "$name" "$dir" "$args" || return 1
   return 0
 }
@@ -89,7 +91,9 @@ check_target() {
   if ! diff -u "$expect" "$dir/$name.$target.c" >"$dir/diff"; then
     echo "FAIL $name: --target=$target code differs"; cat "$dir/diff"; return 1
   fi
-  if ! "$cc" -std=c11 -fopenmp -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.$target.c" -o "$dir/$name.$target.o" 2>"$dir/cc.log"; then
+  local omp=""
+  [ "$target" = openmp ] && omp=-fopenmp
+  if ! "$cc" -std=c11 $omp -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.$target.c" -o "$dir/$name.$target.o" 2>"$dir/cc.log"; then
     echo "FAIL $name: --target=$target code does not compile cleanly"; cat "$dir/cc.log"; return 1
   fi
 }

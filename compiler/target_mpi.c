@@ -1,0 +1,185 @@
+/*
+ * target_mpi.c — the MPI backend (links libloom_mpi.a): every rank runs
+ * the loop on its own part of the mesh, owner-computes, the loop's halo
+ * exchanges overlapped with its core elements.
+ *
+ * The runtime numbers each set on each rank as core | owned boundary |
+ * executed halo | non-executed halo (dsl-spec/mpi.md), the ranges
+ * [0, c), [c, o), [o, x) of the loop's isl domain.  A group runs as:
+ *
+ *   loom__mpi_ready()              partitions at the first loop
+ *   loom__halo_begin(d) ...        for each dat read through a map (and,
+ *                                  when the executed halo runs, each dat
+ *                                  read directly): sent only when dirty
+ *   elements [0, c)                core: they read no halo
+ *   loom__halo_end(d) ...
+ *   elements [c, o)                owned boundary, or [c, x) when the
+ *                                  group increments or writes through a
+ *                                  map: the executed halo's contributions
+ *                                  to owned elements are this rank's
+ *   loom__dat_dirty(d) ...         every dat written: its halo is stale
+ *   reductions                     a local from the identity over owned
+ *                                  elements, then MPI_Iallreduce
+ *                                  (loom__reduce_begin/end), folded into
+ *                                  the variable
+ *
+ * The exchanges of one loop overlap its own core elements; moving them
+ * across loops by the region's schedule (dag.c) is not done yet.
+ */
+#include <string.h>
+
+#include "codegen.h"
+
+static int writes_through_map(cg *g, const group *gr) {
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++)
+    if (arg_writes_indirectly(args.items[i]))
+      return 1;
+  return 0;
+}
+
+/* Whether dat argument a needs its halo: read through a map, or read
+ * directly by executed-halo elements. */
+static int needs_halo(const loop_arg *a, int exec) {
+  if (!a->obj || a->obj->kind != OBJ_DAT || a->mode == MODE_WRITE || a->mode == MODE_INC)
+    return 0;
+  return a->map != NULL || exec;
+}
+
+/* Calls `fmt` (one %s: the dat) once per distinct dat selected. */
+static void each_dat(cg *g, const group *gr, int (*pick)(const loop_arg *, int), int exec,
+                     const char *fmt) {
+  vec args = cg_args(g, gr), seen = {0};
+  for (int i = 0; i < args.len; i++) {
+    const loop_arg *a = args.items[i];
+    int dup = 0;
+    for (int k = 0; k < seen.len && !dup; k++)
+      dup = seen.items[k] == a->obj;
+    if (dup || !pick(a, exec))
+      continue;
+    vec_push(cg_arena(g), &seen, (void *)a->obj);
+    cg_line(g, fmt, a->obj->name);
+  }
+}
+
+/* Whether the group reads any halo. */
+static int reads_halo(cg *g, const group *gr) {
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++)
+    if (needs_halo(args.items[i], writes_through_map(g, gr)))
+      return 1;
+  return 0;
+}
+
+static int written_dat(const loop_arg *a, int exec) {
+  (void)exec;
+  return a->obj && a->obj->kind == OBJ_DAT && a->mode != MODE_READ;
+}
+
+static const char *identity(cg *g, const loop_arg *a) {
+  if (a->mode == MODE_INC)
+    return "0";
+  return arena_printf(cg_arena(g), "%s[%%s]", a->obj->name);
+}
+
+/* What the MPI code cannot do yet: reduce while running the executed
+ * halo (its elements would count twice), and `idx` (a local number). */
+static void check_supported(cg *g, const group *gr) {
+  int exec = writes_through_map(g, gr);
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++) {
+    const loop_arg *a = args.items[i];
+    if ((exec && arg_is_reduction(a)) || a->kind == ARG_IDX)
+      diag(DIAG_ERROR, a->loc, a->len ? a->len : 1,
+           a->kind == ARG_IDX
+               ? "'idx' is not supported with --target=mpi yet (elements are "
+                 "renumbered per rank)"
+               : "reducing '%s' in a loop that writes through a map is not supported "
+                 "with --target=mpi yet",
+           a->name);
+  }
+}
+
+static void mpi_loop_begin(cg *g, const group *gr) {
+  check_supported(g, gr);
+  cg_line(g, "if (loom__mpi_ready() != LOOM_OK)");
+  cg_line(g, "  return;");
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++)
+    if (arg_is_reduction(args.items[i]))
+      cg_declare_reduction_local(g, args.items[i], identity(g, args.items[i]));
+  int exec = writes_through_map(g, gr);
+  if (reads_halo(g, gr))
+    cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set(gr)->name);
+  cg_line(g, "const int loom_end = loom__set_%s(%s);", exec ? "exec" : "owned",
+          cg_set(gr)->name);
+  each_dat(g, gr, needs_halo, exec, "loom__halo_begin(%s);");
+}
+
+/* Two element loops around the halo exchanges; one when there is none. */
+static int mpi_parts(cg *g, const group *gr) { return reads_halo(g, gr) ? 2 : 1; }
+
+static void mpi_iterate_begin(cg *g, const group *gr, int part) {
+  if (!reads_halo(g, gr)) {
+    cg_loop_begin(g, "0", "loom_end");
+    return;
+  }
+  if (part == 0) {
+    cg_line(g, "/* core elements: they read no halo */");
+    cg_loop_begin(g, "0", "loom_core");
+    return;
+  }
+  each_dat(g, gr, needs_halo, writes_through_map(g, gr), "loom__halo_end(%s);");
+  cg_line(g, "/* owned boundary%s */",
+          writes_through_map(g, gr) ? " and executed halo" : "");
+  cg_loop_begin(g, "loom_core", "loom_end");
+}
+
+static void mpi_iterate_end(cg *g, const group *gr, int part) {
+  (void)gr;
+  (void)part;
+  cg_loop_end(g);
+}
+
+static const char *reduce_op(const loop_arg *a) {
+  return a->mode == MODE_INC ? "LOOM_REDUCE_INC"
+         : a->mode == MODE_MIN ? "LOOM_REDUCE_MIN" : "LOOM_REDUCE_MAX";
+}
+
+/* The rank's partial result reduced over all ranks, folded into the
+ * variable: added for inc, the result itself for min and max (which
+ * started from the variable). */
+static void emit_reduction(cg *g, const loop_arg *a) {
+  const char *local = cg_reduction_local(g, a), *name = a->obj->name;
+  int d = a->obj->dim;
+  cg_line(g, "{");
+  cg_line(g, "  loom__reduction loom_r;");
+  cg_line(g, "  if (loom__reduce_begin(&loom_r, %s%s, %d, %s, %s) != LOOM_OK ||", d == 1 ? "&" : "",
+          local, d, a->obj->type->loom_name, reduce_op(a));
+  cg_line(g, "      loom__reduce_end(&loom_r) != LOOM_OK)");
+  cg_line(g, "    return;");
+  const char *op = a->mode == MODE_INC ? "+=" : "=";
+  if (d == 1)
+    cg_line(g, "  *%s %s %s;", name, op, local);
+  else
+    cg_line(g, "  for (int loom_j = 0; loom_j < %d; loom_j++)\n    %s[loom_j] %s %s[loom_j];",
+            d, name, op, local);
+  cg_line(g, "}");
+}
+
+static void mpi_loop_end(cg *g, const group *gr) {
+  each_dat(g, gr, written_dat, 0, "loom__dat_dirty(%s);");
+  vec args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++)
+    if (arg_is_reduction(args.items[i]))
+      emit_reduction(g, args.items[i]);
+}
+
+const backend backend_mpi = {
+    .name = "mpi",
+    .loop_begin = mpi_loop_begin,
+    .loop_end = mpi_loop_end,
+    .parts = mpi_parts,
+    .iterate_begin = mpi_iterate_begin,
+    .iterate_end = mpi_iterate_end,
+};
