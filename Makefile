@@ -143,6 +143,7 @@ bench: all $(REFMESH)
 	bench/translate.sh $(LOOMC) samples/airfoil/airfoil.c -Isamples/airfoil
 	bench/fusion.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
+	if [ -x $(AIRFOIL)/airfoil_mpi ]; then bench/mpi.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL); fi
 
 clean:
 	rm -rf $(BUILD)

@@ -22,6 +22,7 @@
  * loom_dat_fetch: MPI_Allgatherv of every rank's owned rows (a contiguous
  * datatype of one row), then each row is stored at its declared index.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,8 +41,24 @@ typedef struct exchange {
 static exchange *exchanges = NULL;
 static int nexchanges = 0;
 static long messages = 0;
+static long ended = 0;     /* exchanges ended that sent anything */
+static double waited = 0;  /* seconds spent in MPI_Waitall of halo ends */
+
+/* Under LOOM_DIAG=1, at exit: what this rank's halo ends cost. */
+static void report_waits(void) {
+  if (!loomrt_diag() || !ended)
+    return;
+  fprintf(stderr, "loom: rank %d: halo: %ld exchanges, %ld messages, %.3f s waiting in "
+          "halo ends\n", loomrt_mpi_rank(), ended, messages, waited);
+  fflush(stderr);
+}
+
+double loom__halo_wait(void) { return waited; }
 
 void loomrt_halo_state_free(void) {
+  report_waits();
+  ended = 0;
+  waited = 0;
   while (exchanges) {
     exchange *x = exchanges;
     exchanges = x->next;
@@ -194,9 +211,12 @@ int loom__halo_end(loom_dat dat) {
   if (!x->active)
     return LOOM_OK;
   const loomrt_halo_plan *p = loomrt_halo_plan_of(dat->set);
+  double t0 = MPI_Wtime();
   status = loomrt_mpi_check(
       MPI_Waitall(p->nsend + p->nrecv, x->req, MPI_STATUSES_IGNORE),
       "MPI_Waitall of the halo exchange of dat '%s'", dat->name);
+  waited += MPI_Wtime() - t0;
+  ended++;
   if (status != LOOM_OK)
     return status;
   unpack(p, dat, x->recvbuf);

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Airfoil on MPI ranks against Loom seq and the hand-written reference, from
+# one run of bench/airfoil.sh (baseline: airfoil_ref):
+#   airfoil_ref, airfoil_seq, airfoil_mpi under mpirun -np 2,
+# then one run of airfoil_mpi at 2 ranks with LOOM_DIAG=1: per rank, the
+# partition, the time spent waiting in halo ends (loom__halo_end) and each
+# loop's time (the computation, which includes those waits).
+#
+#   bench/mpi.sh MESH ITERS BINDIR      (BENCH_REPEAT as for airfoil.sh)
+set -euo pipefail
+mesh=$1 iters=$2 bin=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpi-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+launch="mpirun --oversubscribe --bind-to core --mca btl self,vader --mca pml ob1 -np 2"
+printf '#!/bin/sh\nexec %s %s "$@"\n' "$launch" "$bin/airfoil_mpi" >"$tmp/airfoil_mpi_2r"
+chmod +x "$tmp/airfoil_mpi_2r"
+
+"$here/airfoil.sh" "$mesh" "$iters" "$bin/airfoil_ref" "$bin/airfoil_seq" "$tmp/airfoil_mpi_2r"
+
+echo
+echo "airfoil_mpi, 2 ranks, LOOM_DIAG=1 (halo waits, then each rank's loop times):"
+LOOM_DIAG=1 $launch "$bin/airfoil_mpi" "$mesh" "$iters" 2>&1 >/dev/null |
+  grep -E 'partition|halo:|^loop |^total|at samples' || true
