@@ -11,7 +11,10 @@
  *   loom__halo_begin(d) ...        for each dat read through a map (and,
  *                                  when the executed halo runs, each dat
  *                                  read directly): sent only when dirty
- *   elements [0, c)                core: they read no halo
+ *   elements [0, c)                core: they read no halo; every 4096
+ *                                  elements, loom__halo_progress() lets
+ *                                  MPI transfer messages too large to go
+ *                                  eagerly (else they wait for the end)
  *   loom__halo_end(d) ...
  *   elements [c, o)                owned boundary, or [c, x) when the
  *                                  group increments or writes through a
@@ -127,6 +130,9 @@ static void mpi_iterate_begin(cg *g, const group *gr, int part) {
   if (part == 0) {
     cg_line(g, "/* core elements: they read no halo */");
     cg_loop_begin(g, "0", "loom_core");
+    cg_line(g, "if ((%s & 4095) == 4095) /* let MPI move the halo messages along */",
+            cg_elem(g));
+    cg_line(g, "  loom__halo_progress();");
     return;
   }
   each_dat(g, gr, needs_halo, writes_through_map(g, gr), "loom__halo_end(%s);");

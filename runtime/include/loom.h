@@ -398,6 +398,10 @@ int loom__dat_is_dirty(loom_dat dat); /* 1 dirty, 0 clean, -1 bad handle */
 /* Messages sent by this rank's halo exchanges so far in this session
  * (for tests and diagnostics). */
 long loom__halo_messages(void);
+/* Lets MPI move the exchanges in flight along (MPI_Testall): called by
+ * generated code between strips of core elements, so that messages too
+ * large to be sent eagerly are transferred while the core computes. */
+int loom__halo_progress(void);
 /* Seconds this rank has spent waiting in loom__halo_end (printed per rank
  * at loom_exit under LOOM_DIAG=1, with the exchanges and messages). */
 double loom__halo_wait(void);

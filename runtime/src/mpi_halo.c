@@ -44,12 +44,16 @@ static long messages = 0;
 static long ended = 0;     /* exchanges ended that sent anything */
 static double waited = 0;  /* seconds spent in MPI_Waitall of halo ends */
 
+static int sync_exchanges(void);
+
 /* Under LOOM_DIAG=1, at exit: what this rank's halo ends cost. */
 static void report_waits(void) {
   if (!loomrt_diag() || !ended)
     return;
-  fprintf(stderr, "loom: rank %d: halo: %ld exchanges, %ld messages, %.3f s waiting in "
-          "halo ends\n", loomrt_mpi_rank(), ended, messages, waited);
+  fprintf(stderr, "loom: rank %d: halo: %ld exchanges, %ld messages, %.3f s waiting %s\n",
+          loomrt_mpi_rank(), ended, messages, waited,
+          sync_exchanges() ? "for them in halo begins (LOOM_HALO_SYNC=1: no overlap)"
+                           : "in halo ends");
   fflush(stderr);
 }
 
@@ -170,6 +174,46 @@ static int post(const loomrt_halo_plan *p, exchange *x) {
   return status;
 }
 
+int loom__halo_progress(void) {
+  int status = LOOM_OK;
+  for (exchange *x = exchanges; x && status == LOOM_OK; x = x->next) {
+    if (!x->in_flight || !x->active)
+      continue;
+    const loomrt_halo_plan *p = loomrt_halo_plan_of(x->dat->set);
+    int done = 0; /* the requests stay for loom__halo_end's MPI_Waitall */
+    status = loomrt_mpi_check(
+        MPI_Testall(p->nsend + p->nrecv, x->req, &done, MPI_STATUSES_IGNORE),
+        "MPI_Testall of the halo exchange of dat '%s'", x->dat->name);
+  }
+  return status;
+}
+
+/* Whether exchanges complete in loom__halo_begin ($LOOM_HALO_SYNC=1):
+ * the measure of what the overlap saves. */
+static int sync_exchanges(void) {
+  static int mode = -1;
+  if (mode < 0) {
+    const char *v = getenv("LOOM_HALO_SYNC");
+    mode = v && strcmp(v, "1") == 0;
+  }
+  return mode;
+}
+
+/* Waits for x's messages (timed), and unpacks what arrived. */
+static int complete(const loomrt_halo_plan *p, exchange *x, loom_dat dat) {
+  double t0 = MPI_Wtime();
+  int status = loomrt_mpi_check(
+      MPI_Waitall(p->nsend + p->nrecv, x->req, MPI_STATUSES_IGNORE),
+      "MPI_Waitall of the halo exchange of dat '%s'", dat->name);
+  waited += MPI_Wtime() - t0;
+  ended++;
+  if (status != LOOM_OK)
+    return status;
+  unpack(p, dat, x->recvbuf);
+  dat->halo_dirty = 0;
+  return LOOM_OK;
+}
+
 int loom__halo_begin(loom_dat dat) {
   int status = dat_ok(dat, "loom__halo_begin");
   if (status == LOOM_OK)
@@ -192,7 +236,14 @@ int loom__halo_begin(loom_dat dat) {
   x->active = dat->halo_dirty;
   if (!x->active)
     return LOOM_OK; /* clean halo: nothing to send */
-  return post(p, x);
+  status = post(p, x);
+  if (status != LOOM_OK || !sync_exchanges())
+    return status;
+  /* LOOM_HALO_SYNC=1: no overlap, the exchange completes here (its time
+   * is the message time the overlap hides) */
+  status = complete(p, x, dat);
+  x->active = 0;
+  return status;
 }
 
 int loom__halo_end(loom_dat dat) {
@@ -210,18 +261,7 @@ int loom__halo_end(loom_dat dat) {
   x->in_flight = 0;
   if (!x->active)
     return LOOM_OK;
-  const loomrt_halo_plan *p = loomrt_halo_plan_of(dat->set);
-  double t0 = MPI_Wtime();
-  status = loomrt_mpi_check(
-      MPI_Waitall(p->nsend + p->nrecv, x->req, MPI_STATUSES_IGNORE),
-      "MPI_Waitall of the halo exchange of dat '%s'", dat->name);
-  waited += MPI_Wtime() - t0;
-  ended++;
-  if (status != LOOM_OK)
-    return status;
-  unpack(p, dat, x->recvbuf);
-  dat->halo_dirty = 0;
-  return LOOM_OK;
+  return complete(loomrt_halo_plan_of(dat->set), x, dat);
 }
 
 /* ---- fetch ------------------------------------------------------------- */

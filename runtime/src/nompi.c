@@ -55,6 +55,8 @@ int loom__dat_is_dirty(loom_dat dat) {
 
 double loom__halo_wait(void) { return 0.0; }
 
+int loom__halo_progress(void) { return LOOM_OK; }
+
 long loom__halo_messages(void) { return 0; }
 
 int loom__reduce_begin(loom__reduction *r, void *values, int count,

@@ -32,16 +32,18 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
   loom__halo_begin(x);
   /* core elements: they read no halo */
   for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
+    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+      loom__halo_progress();
 #line 21 "ok_indirect.c"
     flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 38 "ok_indirect.mpi.c"
+#line 40 "ok_indirect.mpi.c"
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 21 "ok_indirect.c"
     flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 45 "ok_indirect.mpi.c"
+#line 47 "ok_indirect.mpi.c"
   }
   loom__dat_dirty(res);
   loom__loop_done(loom_loop, loom_t0);
