@@ -81,9 +81,7 @@ void loomrt_dat_free(loom_dat dat) {
   free(dat);
 }
 
-/* LOOM_OK when the runtime is active and `dat` is live; otherwise reports
- * an error naming `call`. */
-static int dat_usable(loom_dat dat, const char *call) {
+int loomrt_dat_usable(loom_dat dat, const char *call) {
   int status = loomrt_require_active(call);
   if (status != LOOM_OK)
     return status;
@@ -211,15 +209,15 @@ loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
 /* ---- queries ----------------------------------------------------------- */
 
 const char *loom_dat_name(loom_dat dat) {
-  return dat_usable(dat, "loom_dat_name") == LOOM_OK ? dat->name : NULL;
+  return loomrt_dat_usable(dat, "loom_dat_name") == LOOM_OK ? dat->name : NULL;
 }
 
 int loom_dat_dim(loom_dat dat) {
-  return dat_usable(dat, "loom_dat_dim") == LOOM_OK ? dat->dim : -1;
+  return loomrt_dat_usable(dat, "loom_dat_dim") == LOOM_OK ? dat->dim : -1;
 }
 
 int loom_dat_fetch(loom_dat dat, void *buf, size_t bytes) {
-  int status = dat_usable(dat, "loom_dat_fetch");
+  int status = loomrt_dat_usable(dat, "loom_dat_fetch");
   if (status != LOOM_OK)
     return status;
 #ifdef LOOM_MPI
@@ -286,9 +284,9 @@ int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
 }
 
 int loom__dat_share(loom_dat t, loom_dat owner) {
-  int rc = dat_usable(t, "loom__dat_share");
+  int rc = loomrt_dat_usable(t, "loom__dat_share");
   if (rc == LOOM_OK)
-    rc = dat_usable(owner, "loom__dat_share");
+    rc = loomrt_dat_usable(owner, "loom__dat_share");
   if (rc != LOOM_OK || t->values == owner->values)
     return rc;
   if (t->bytes != owner->bytes || owner->owner)
@@ -305,5 +303,5 @@ int loom__dat_share(loom_dat t, loom_dat owner) {
 }
 
 void *loom__dat_values(loom_dat dat) {
-  return dat_usable(dat, "loom__dat_values") == LOOM_OK ? dat->values : NULL;
+  return loomrt_dat_usable(dat, "loom__dat_values") == LOOM_OK ? dat->values : NULL;
 }

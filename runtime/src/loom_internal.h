@@ -188,6 +188,9 @@ const char *loomrt_loop_label(const char *loop);
  * wrong with it, for a message: "is NULL" or "is not a live set (...)".
  * Never report. */
 const char *loomrt_set_problem(loom_set set);
+/* LOOM_OK when the runtime is active and `dat` is live; otherwise reports
+ * an error naming `call` (dat.c). */
+int loomrt_dat_usable(loom_dat dat, const char *call);
 const char *loomrt_map_problem(loom_map map);
 const char *loomrt_dat_problem(loom_dat dat);
 

@@ -77,24 +77,14 @@ void loomrt_halo_state_free(void) {
 
 long loom__halo_messages(void) { return messages; }
 
-/* LOOM_OK when `dat` is a live dat of an active runtime. */
-static int dat_ok(loom_dat dat, const char *call) {
-  int status = loomrt_require_active(call);
-  if (status != LOOM_OK)
-    return status;
-  const char *problem = loomrt_dat_problem(dat);
-  if (problem)
-    return loom_error_(LOOM_EINVAL, "%s: dat handle %s", call, problem);
-  return LOOM_OK;
-}
 
 void loom__dat_dirty(loom_dat dat) {
-  if (dat_ok(dat, "loom__dat_dirty") == LOOM_OK)
+  if (loomrt_dat_usable(dat, "loom__dat_dirty") == LOOM_OK)
     dat->halo_dirty = 1;
 }
 
 int loom__dat_is_dirty(loom_dat dat) {
-  return dat_ok(dat, "loom__dat_is_dirty") == LOOM_OK ? dat->halo_dirty : -1;
+  return loomrt_dat_usable(dat, "loom__dat_is_dirty") == LOOM_OK ? dat->halo_dirty : -1;
 }
 
 /* The exchange record of a dat, created (with its buffers) if needed. */
@@ -215,7 +205,7 @@ static int complete(const loomrt_halo_plan *p, exchange *x, loom_dat dat) {
 }
 
 int loom__halo_begin(loom_dat dat) {
-  int status = dat_ok(dat, "loom__halo_begin");
+  int status = loomrt_dat_usable(dat, "loom__halo_begin");
   if (status == LOOM_OK)
     status = loom__mpi_ready(); /* partitions if no loop did yet */
   if (status != LOOM_OK)
@@ -247,7 +237,7 @@ int loom__halo_begin(loom_dat dat) {
 }
 
 int loom__halo_end(loom_dat dat) {
-  int status = dat_ok(dat, "loom__halo_end");
+  int status = loomrt_dat_usable(dat, "loom__halo_end");
   if (status != LOOM_OK)
     return status;
   exchange *x = exchanges;

@@ -30,27 +30,17 @@ int loom_partition(loom_set primary, const char *method) {
 
 int loom__mpi_ready(void) { return loomrt_require_active("loom__mpi_ready"); }
 
-/* LOOM_OK when `dat` is a live dat of an active runtime. */
-static int dat_ok(loom_dat dat, const char *call) {
-  int status = loomrt_require_active(call);
-  if (status != LOOM_OK)
-    return status;
-  const char *problem = loomrt_dat_problem(dat);
-  if (problem)
-    return loom_error_(LOOM_EINVAL, "%s: dat handle %s", call, problem);
-  return LOOM_OK;
-}
 
-int loom__halo_begin(loom_dat dat) { return dat_ok(dat, "loom__halo_begin"); }
-int loom__halo_end(loom_dat dat) { return dat_ok(dat, "loom__halo_end"); }
+int loom__halo_begin(loom_dat dat) { return loomrt_dat_usable(dat, "loom__halo_begin"); }
+int loom__halo_end(loom_dat dat) { return loomrt_dat_usable(dat, "loom__halo_end"); }
 
 void loom__dat_dirty(loom_dat dat) {
-  if (dat_ok(dat, "loom__dat_dirty") == LOOM_OK)
+  if (loomrt_dat_usable(dat, "loom__dat_dirty") == LOOM_OK)
     dat->halo_dirty = 0; /* one rank: there is no halo to go stale */
 }
 
 int loom__dat_is_dirty(loom_dat dat) {
-  return dat_ok(dat, "loom__dat_is_dirty") == LOOM_OK ? 0 : -1;
+  return loomrt_dat_usable(dat, "loom__dat_is_dirty") == LOOM_OK ? 0 : -1;
 }
 
 double loom__halo_wait(void) { return 0.0; }
