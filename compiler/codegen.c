@@ -503,7 +503,8 @@ static void emit_call_locals(cg *g, const loop *lp) {
     const loop_arg *a = &lp->args[i];
     const loop *p = pinned_producer(g, a);
     if (a->kind == ARG_IDX)
-      cg_line(g, "int loom_idx = %s;", g->elem);
+      cg_line(g, "int loom_idx = %s;",
+              g->be->idx_value ? g->be->idx_value(g, lp, g->elem) : g->elem);
     if (p && a->obj != g->into_obj)
       emit_pinned(g, a, p);
     if (a->kind == ARG_MAPPED && !p && redirected(g, a))

@@ -48,6 +48,9 @@ typedef struct backend {
    * map at target element `index`, instead of `ptr` (the target's data). */
   const char *(*write_target)(cg *g, const loop_arg *a, const char *index,
                               const char *ptr);
+  /* Optional: the value of `idx` for element `elem` of lp's set (default:
+   * elem itself). */
+  const char *(*idx_value)(cg *g, const loop *lp, const char *elem);
 } backend;
 
 extern const backend backend_seq;

@@ -26,8 +26,9 @@
  *                                  (loom__reduce_begin/end), folded into
  *                                  the variable
  *
- * The exchanges of one loop overlap its own core elements; moving them
- * across loops by the region's schedule (dag.c) is not done yet.
+ * `idx` passes the element's declared number (loom__set_global).  The
+ * exchanges of one loop overlap its own core elements; moving them across
+ * loops by the region's schedule (dag.c) is not done yet.
  */
 #include <string.h>
 
@@ -86,20 +87,16 @@ static const char *identity(cg *g, const loop_arg *a) {
 }
 
 /* What the MPI code cannot do yet: reduce while running the executed
- * halo (its elements would count twice), and `idx` (a local number). */
+ * halo (its elements would count twice). */
 static void check_supported(cg *g, const group *gr) {
   int exec = writes_through_map(g, gr);
   vec args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++) {
     const loop_arg *a = args.items[i];
-    if ((exec && arg_is_reduction(a)) || a->kind == ARG_IDX)
+    if (exec && arg_is_reduction(a))
       diag(DIAG_ERROR, a->loc, a->len ? a->len : 1,
-           a->kind == ARG_IDX
-               ? "'idx' is not supported with --target=mpi yet (elements are "
-                 "renumbered per rank)"
-               : "reducing '%s' in a loop that writes through a map is not supported "
-                 "with --target=mpi yet",
-           a->name);
+           "reducing '%s' in a loop that writes through a map is not supported "
+           "with --target=mpi yet", a->name);
   }
 }
 
@@ -181,6 +178,14 @@ static void mpi_loop_end(cg *g, const group *gr) {
       emit_reduction(g, args.items[i]);
 }
 
+/* `idx` is the element's declared (global) number, as in seq: the rank's
+ * local element `elem` maps to it through loom__set_global. */
+static const char *mpi_idx_value(cg *g, const loop *lp, const char *elem) {
+  /* NULL when linked with the serial libloom: then local == declared */
+  return arena_printf(cg_arena(g), "loom__set_global(%s) ? loom__set_global(%s)[%s] : %s",
+                      lp->set->name, lp->set->name, elem, elem);
+}
+
 const backend backend_mpi = {
     .name = "mpi",
     .loop_begin = mpi_loop_begin,
@@ -188,4 +193,5 @@ const backend backend_mpi = {
     .parts = mpi_parts,
     .iterate_begin = mpi_iterate_begin,
     .iterate_end = mpi_iterate_end,
+    .idx_value = mpi_idx_value,
 };
