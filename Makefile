@@ -48,9 +48,10 @@ LDLIBS_LOOMC := -L$(LLVM)/lib -lclang -Wl,-rpath,$(LLVM)/lib -lisl -lgmp
 CFLAGS_RT    := $(CSTD) $(WARN) $(OPT) -Iruntime/include
 # The Airfoil programs: the same flags for the Loom build and the baseline.
 # -fno-math-errno: sqrt needs no errno check, so loops calling it keep no
-# call path (results are unchanged: sqrt is correctly rounded either way).
-# Without it a fused loop calling adt_calc spills around that call and
-# loses what fusion saves.
+# call path to libm (results are unchanged: sqrt is correctly rounded
+# either way).  It made the fused Airfoil loops no slower than their parts
+# in short runs; the larger cause of their slowdown was 4K aliasing between
+# dats, which libloom now avoids (runtime/src/dat.c).
 CFLAGS_APP   := $(CSTD) -Wall -Wextra -Werror -O3 -fno-math-errno -g -Iruntime/include \
                 -Isamples/airfoil
 

@@ -115,6 +115,12 @@ const char *cg_reduction_local(cg *g, const loop_arg *a) {
   return arena_printf(g->arena, "loom_g_%s", a->obj->name);
 }
 
+const char *cg_reduction_identity(cg *g, const loop_arg *a) {
+  if (a->mode == MODE_INC)
+    return "0";
+  return arena_printf(g->arena, "%s[%%s]", a->obj->name);
+}
+
 void cg_declare_reduction_local(cg *g, const loop_arg *a, const char *init) {
   const char *t = a->obj->type->c_name, *local = cg_reduction_local(g, a);
   if (a->obj->dim == 1) {
@@ -205,13 +211,16 @@ static const loop *pinned_producer(const cg *g, const loop_arg *a) {
   return ti && ti->fate == TEMP_PINNED && a->mode == MODE_READ ? ti->producer : NULL;
 }
 
-static void add_object(cg *g, vec *v, const obj *o) {
-  for (int j = 0; o && j < v->len; j++)
-    if (v->items[j] == o)
+/* Appends p to v unless it is NULL or already there. */
+static void push_once(cg *g, vec *v, const void *p) {
+  for (int j = 0; p && j < v->len; j++)
+    if (v->items[j] == p)
       return;
-  if (o)
-    vec_push(g->arena, v, (void *)o);
+  if (p)
+    vec_push(g->arena, v, (void *)p);
 }
+
+static void add_object(cg *g, vec *v, const obj *o) { push_once(g, v, o); }
 
 /* Maps, dats and globals of a loop, each once, in order of first use; for
  * a pinned temporary, the set and objects of its producer instead. */
@@ -372,7 +381,7 @@ static void emit_names(cg *g, const group *gr, const vec *objs) {
     const loop *lp = owner_loop(g, gr, objs->items[i]);
     if (((const obj *)objs->items[i])->kind != OBJ_GLOBAL &&
         strcmp(name_var(g, gr, lp), "loom_loop") != 0)
-      add_object(g, &named, (const obj *)lp);
+      push_once(g, &named, lp);
   }
   for (int i = 0; i < named.len; i++)
     cg_line(g, "static const char %s[] = %s;", name_var(g, gr, named.items[i]),

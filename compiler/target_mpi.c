@@ -80,12 +80,6 @@ static int written_dat(const loop_arg *a, int exec) {
   return a->obj && a->obj->kind == OBJ_DAT && a->mode != MODE_READ;
 }
 
-static const char *identity(cg *g, const loop_arg *a) {
-  if (a->mode == MODE_INC)
-    return "0";
-  return arena_printf(cg_arena(g), "%s[%%s]", a->obj->name);
-}
-
 /* What the MPI code cannot do yet: reduce while running the executed
  * halo (its elements would count twice). */
 static void check_supported(cg *g, const group *gr) {
@@ -107,7 +101,7 @@ static void mpi_loop_begin(cg *g, const group *gr) {
   vec args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++)
     if (arg_is_reduction(args.items[i]))
-      cg_declare_reduction_local(g, args.items[i], identity(g, args.items[i]));
+      cg_declare_reduction_local(g, args.items[i], cg_reduction_identity(g, args.items[i]));
   int exec = writes_through_map(g, gr);
   if (reads_halo(g, gr))
     cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set(gr)->name);

@@ -178,13 +178,6 @@ static void omp_loop_begin(cg *g, const group *gr) {
   emit_partials(g, gr);
 }
 
-/* A reduction's starting value in each block. */
-static const char *identity(cg *g, const loop_arg *a) {
-  if (a->mode == MODE_INC)
-    return "0";
-  return arena_printf(cg_arena(g), "%s[%%s]", a->obj->name);
-}
-
 static void omp_iterate_begin(cg *g, const group *gr, int part) {
   (void)part;
   if (oc_target(g, gr)) {
@@ -206,7 +199,7 @@ static void omp_iterate_begin(cg *g, const group *gr, int part) {
   vec args = cg_args(g, gr);
   for (int k = 0; k < args.len; k++)
     if (arg_is_reduction(args.items[k]))
-      cg_declare_reduction_local(g, args.items[k], identity(g, args.items[k]));
+      cg_declare_reduction_local(g, args.items[k], cg_reduction_identity(g, args.items[k]));
   cg_line(g, "const int loom_lo = loom_plan->block_start[loom_b];");
   cg_line(g, "const int loom_hi = loom_plan->block_start[loom_b + 1];");
   cg_loop_begin(g, "loom_lo", "loom_hi");
