@@ -14,7 +14,7 @@ LOOMC_LIB_OBJ := $(filter-out $(BUILD)/obj/compiler/main.o,$(LOOMC_OBJ))
 # tests/e2e/*.sh find loomc and the programs under <root>/build/.  With
 # SANITIZE=1 they run from $(BUILD)/e2e-root: links to this tree's files, and
 # a build/ whose bin, samples and tests are the sanitized ones and whose lib
-# is the normal libloom (the scripts that build generated code with their own
+# is the normal libloom and libloom_mpi (the scripts that build generated code with their own
 # compilers cannot link instrumented objects).
 ifeq ($(SANITIZE),1)
 E2E_ROOT  := $(BUILD)/e2e-root
@@ -22,7 +22,8 @@ E2E_SETUP := e2e-root
 E2E_RUN   := $(E2E_ROOT)/tests/e2e/run.sh
 .PHONY: e2e-root
 e2e-root:
-	$(MAKE) SANITIZE=0 CC='$(CC_PLAIN)' build/lib/libloom.a
+	$(MAKE) SANITIZE=0 CC='$(CC_PLAIN)' build/lib/libloom.a \
+	    $(if $(shell command -v $(MPICC) 2>/dev/null),build/lib/libloom_mpi.a)
 	rm -rf $(E2E_ROOT)
 	mkdir -p $(E2E_ROOT)/build
 	for f in $(filter-out build,$(wildcard *)); do ln -s $(CURDIR)/$$f $(E2E_ROOT)/$$f; done
