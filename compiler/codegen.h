@@ -10,6 +10,9 @@
  *    group's function, on the directive's line; the directives of the
  *    other loops of the group, and of pinned producers, by a comment
  *    saying where their loop went;
+ *  - with --target=mpi, the statements the region's schedule places
+ *    (halo sends, reduction folds: place.h) are inserted before the
+ *    statement or call they must precede, on its line;
  *  - `#line` directives map the user's text back to the user's file, the
  *    loop functions to the output file itself, and each kernel call (and
  *    each loop call) to the directive's line, so compiler errors and
@@ -32,6 +35,8 @@ typedef struct cg cg;
  * one set.  A loop on its own is a group of one. */
 typedef struct backend {
   const char *name;
+  /* Optional: file-scope declarations before the group's function. */
+  void (*prelude)(cg *g, const group *gr);
   /* Before and after the element loop: set-up and completion of global
    * reductions, execution plans, ... */
   void (*loop_begin)(cg *g, const group *gr);
@@ -60,10 +65,12 @@ extern const backend backend_mpi;
 /* The backend of a target name, or NULL. */
 const backend *backend_for(const char *target);
 
-/* Writes the whole output for prog into out.  out_name is the name the
- * output file will have (for #line directives that point into it). */
-void codegen(const program *prog, const fusion *fu, const backend *be,
-             const char *out_name, strbuf *out, arena *a);
+/* Writes the whole output for prog into out.  insertions: the statements
+ * the regions' schedules place into the user's text (place.h; NULL for
+ * none).  out_name is the name the output file will have (for #line
+ * directives that point into it). */
+void codegen(const program *prog, const fusion *fu, const vec *insertions,
+             const backend *be, const char *out_name, strbuf *out, arena *a);
 
 /* ---- for backends ----------------------------------------------------------- */
 

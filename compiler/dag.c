@@ -86,6 +86,8 @@ static void loop_accesses(builder *b, comp *c, const loop *lp, unsigned part) {
        * be in the executed halo */
       r = !split ? COX : part == (1u << SEC_CORE) ? CO : COX;
       w = !split ? COX : part == (1u << SEC_CORE) ? (1u << SEC_CORE) : OX;
+    } else if (split && part == (1u << SEC_OWNED) && loop_executes_halo(lp)) {
+      r = w = OX; /* the owned part runs the executed halo too */
     }
     if (reads_mode(a->mode))
       add(b->arena, &c->reads, a->obj, r);
@@ -122,9 +124,10 @@ static const char *loop_name(builder *b, const region *r, const loop *lp) {
   return lp->kernel;
 }
 
-/* Dats a loop reads through a map (read or rw): their halos are
- * exchanged.  A dat only incremented through a map needs no exchange
- * before the loop: each rank computes its contributions. */
+/* The dats whose halos a loop needs before its owned part
+ * (loop_arg_needs_halo): read through a map, or read directly by a loop
+ * that runs its executed halo.  A dat only incremented through a map needs
+ * no exchange before the loop: each rank computes its contributions. */
 static vec halo_dats(builder *b, const loop *lp) {
   vec v = {0};
   for (int i = 0; i < lp->nargs; i++) {
@@ -132,7 +135,7 @@ static vec halo_dats(builder *b, const loop *lp) {
     int dup = 0;
     for (int j = 0; j < v.len; j++)
       dup |= v.items[j] == a->obj;
-    if (is_mapped(a) && (a->mode == MODE_READ || a->mode == MODE_RW) && !dup)
+    if (loop_arg_needs_halo(lp, a) && !dup)
       vec_push(b->arena, &v, a->obj);
   }
   return v;
@@ -232,6 +235,7 @@ static void whole_comp(builder *b, const item *it) {
           : arena_printf(b->arena, "%s(%s:%u)", it->what, it->loc.file, it->loc.line);
   comp *c = new_comp(b, label, it->loc);
   c->kind = COMP_OTHER;
+  c->barrier = it->leaves;
   for (int i = 0; i < it->reads.len; i++)
     add(b->arena, &c->reads, it->reads.items[i], host_sections(it->reads.items[i]));
   for (int i = 0; i < it->writes.len; i++)
@@ -256,6 +260,8 @@ static int overlap(const vec *x, const vec *y) {
 }
 
 static int depends(const comp *c, const comp *earlier) {
+  if (c->barrier || earlier->barrier)
+    return 1;
   return overlap(&c->reads, &earlier->writes) || overlap(&c->writes, &earlier->reads) ||
          overlap(&c->writes, &earlier->writes);
 }
@@ -370,8 +376,9 @@ static void halo_remove(builder *b, comp *send, halo_state *s) {
 
 /* In program order: an exchange of d is removed when an earlier exchange
  * of d in the region made its halo up to date and nothing wrote d since.
- * At the region's entry the halo's state is unknown (the run time's dirty
- * bits decide), so the first exchange of each dat stays. */
+ * At the region's entry, and after a barrier (control may enter there),
+ * the halo's state is unknown (the run time's dirty bits decide), so the
+ * next exchange of each dat stays. */
 static void halo_elide(builder *b) {
   vec states = {0};
   for (int i = 0; i < b->d->comps.len; i++) {
@@ -388,6 +395,9 @@ static void halo_elide(builder *b) {
         vec_push(b->arena, &s->users, (void *)c->lp);
         s->reader = NULL;
       }
+    } else if (c->barrier) {
+      for (int k = 0; k < states.len; k++) /* control may enter here */
+        ((halo_state *)states.items[k])->valid = 0;
     } else if (c->kind != COMP_HALO_RECV) {
       halo_track(b, &states, c);
     }
@@ -550,10 +560,13 @@ vec dag_build(const vec *regions, const char *target, arena *a) {
     d->mpi = b.mpi;
     for (int i = 0; i < reg->items.len; i++) {
       const item *it = reg->items.items[i];
+      int first = d->comps.len;
       if (it->kind == ITEM_LOOP)
         loop_comps(&b, reg, it->lp);
       else
         whole_comp(&b, it);
+      for (int k = first; k < d->comps.len; k++)
+        ((comp *)d->comps.items[k])->item = i;
     }
     if (b.mpi)
       halo_elide(&b);
@@ -692,6 +705,8 @@ void dag_write_report(FILE *f, const vec *dags) {
         continue;
       }
       fputc('\n', f);
+      if (c->barrier)
+        fputs("      barrier (a jump, a label or loom_exit): nothing moves across it\n", f);
       write_accesses(f, "      reads: ", &c->reads);
       write_accesses(f, "      writes:", &c->writes);
       fputs("      after: ", f);

@@ -15,7 +15,8 @@
  *
  * A computation c depends on an earlier c' when
  *   R(c) ∩ W(c') ∪ W(c) ∩ R(c') ∪ W(c) ∩ W(c')
- * is not empty.  The DAG keeps the transitive reduction of those edges.
+ * is not empty, or when either is a barrier (a statement by which control
+ * may leave or enter the region).  The DAG keeps the transitive reduction of those edges.
  *
  * Transformations (--target=mpi), each recorded as a note with its reason:
  *   1. halo exchanges of a dat whose halo is statically up to date are
@@ -72,6 +73,9 @@ typedef struct comp {
   const char *removed;   /* removed by a transformation: "merged", "removed" */
   struct comp *into;     /* removed exchange: the kept one it relies on */
   vec reads, writes;     /* access* */
+  int item;              /* index of its item in the region */
+  int barrier;           /* control may leave or enter there (region.h):
+                            depends on, and is depended on by, everything */
   vec preds;             /* comp*: direct predecessors after reduction */
   int nsuccs;
 } comp;

@@ -240,6 +240,11 @@ static const char *join_problem(fuser *u, const group *g, const loop *lp, int la
   const loop *head = g->loops.items[0];
   if (head->set != lp->set || head->domain || lp->domain)
     return "";
+  if (u->notes->mpi && loop_executes_halo(head) != loop_executes_halo(lp)) {
+    const loop *x = loop_executes_halo(head) ? head : lp, *y = x == head ? lp : head;
+    return arena_printf(u->a, "with MPI, %s runs its executed halo (it writes "
+                        "through a map) and %s does not", x->kernel, y->kernel);
+  }
   for (int i = 0; i < g->loops.len; i++)
     if (reads_pinned(u, g->loops.items[i]))
       return arena_printf(u->a, "%s evaluates a pinned temporary (loops that do "
@@ -252,7 +257,10 @@ static const char *join_problem(fuser *u, const group *g, const loop *lp, int la
     return arena_printf(u->a, "pin_cse(%s) keeps its producer's loop apart", t->name);
   for (int k = last + 1; k < at; k++)
     for (int m = 0; m < g->loops.len; m++)
-      if (dag_depends(comp_at(u, k), comp_at(u, index_of(u, g->loops.items[m]))))
+      if (comp_at(u, k)->barrier)
+        return arena_printf(u->a, "the statement at line %u is a barrier (a jump, a "
+                            "label or loom_exit)", item_at(u, k)->loc.line);
+      else if (dag_depends(comp_at(u, k), comp_at(u, index_of(u, g->loops.items[m]))))
         return arena_printf(u->a, "the %s at line %u depends on %s",
                             item_at(u, k)->kind == ITEM_HOST ? "host statement"
                             : item_at(u, k)->kind == ITEM_SYNC ? "sync"

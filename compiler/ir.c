@@ -23,6 +23,19 @@ int arg_writes_indirectly(const loop_arg *a) {
          a->mode != MODE_READ;
 }
 
+int loop_executes_halo(const loop *lp) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (arg_writes_indirectly(&lp->args[i]))
+      return 1;
+  return 0;
+}
+
+int loop_arg_needs_halo(const loop *lp, const loop_arg *a) {
+  if (!a->obj || a->obj->kind != OBJ_DAT || (a->mode != MODE_READ && a->mode != MODE_RW))
+    return 0;
+  return a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL || loop_executes_halo(lp);
+}
+
 const char *hint_name(hint_kind k) {
   static const char *const names[] = {"pin", "pin_cse", "sync"};
   return names[k];

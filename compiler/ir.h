@@ -127,6 +127,15 @@ int arg_is_reduction(const loop_arg *a);
 /* An argument written through a map: its loop needs colouring to run in
  * parallel. */
 int arg_writes_indirectly(const loop_arg *a);
+/* With MPI: whether lp runs its executed halo too (it writes through a
+ * map: the halo elements' contributions to owned elements are this
+ * rank's to compute). */
+int loop_executes_halo(const loop *lp);
+/* With MPI: whether the dat of lp's argument a needs a current halo before
+ * lp's owned part runs: read (read or rw) through a map, or read directly
+ * by a loop that runs its executed halo.  The DAG's HaloSend/HaloRecv and
+ * the generated exchanges both follow this. */
+int loop_arg_needs_halo(const loop *lp, const loop_arg *a);
 
 /* ---- hints: pin, pin_cse, sync ------------------------------------------ */
 

@@ -14,6 +14,7 @@
  *   region       regions and their computations   region.c
  *   dag          dependences between them         dag.c (--emit-dag, --report)
  *   fuse         fusion groups, temporaries       fuse.c (isl legality: domains.c)
+ *   place        mpi: sends/folds into the text   place.c
  *   codegen      output C (shared walk + target)  codegen.c, target_*.c
  *   output       written atomically               output.c
  *   depfile      with -MD: the files read, for make depfile.c
@@ -31,17 +32,20 @@
 #include "fuse.h"
 #include "frontend.h"
 #include "output.h"
+#include "place.h"
 #include "pragma_lex.h"
 #include "pragma_parse.h"
 #include "resolve.h"
 #include "symtab.h"
 
-/* Regions, their DAGs and the fusion groups; --emit-dag and --report. */
+/* Regions, their DAGs, the fusion groups and the placement of the
+ * schedules' communication; --emit-dag and --report. */
 static fusion *analyse(const frontend *fe, const symtab *st, const program *prog,
-                       const options *opt, arena *a) {
+                       const options *opt, vec *insertions, arena *a) {
   vec regions = regions_build(fe, st, prog, a);
   vec dags = dag_build(&regions, opt->target, a);
   fusion *fu = fuse(prog, &regions, &dags, opt->no_fuse, a);
+  *insertions = place_comms(&dags, fu, a);
   if (opt->report && diag_error_count() == 0)
     dag_write_report(stdout, &dags);
   if (opt->report && diag_error_count() == 0)
@@ -73,9 +77,10 @@ static int translate(const options *opt, arena *a) {
     check_kernels(&fe, &st, &prog, a);
     affine_plan(&fe, &st, &prog, a);
   }
-  fusion *fu = diag_error_count() == 0 ? analyse(&fe, &st, &prog, opt, a) : NULL;
+  vec insertions = {0};
+  fusion *fu = diag_error_count() == 0 ? analyse(&fe, &st, &prog, opt, &insertions, a) : NULL;
   if (diag_error_count() == 0 && opt->output)
-    codegen(&prog, fu, backend_for(opt->target),
+    codegen(&prog, fu, &insertions, backend_for(opt->target),
             strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, &out, a);
   if (diag_error_count() == 0 && opt->output)
     output_write(opt->output, &out);

@@ -329,6 +329,70 @@ static enum CXChildVisitResult find_compounds(CXCursor c, CXCursor parent,
   return CXChildVisit_Continue;
 }
 
+/* Whether stmt is a barrier: control may leave it other than by its end,
+ * or enter it other than at its start — a return, a goto, a label (or a
+ * case of a switch outside stmt), a break not bound by a loop or switch
+ * inside stmt, a continue not bound by a loop inside it — or it calls
+ * loom_exit(), which ends the session.  Calls that do not return (exit,
+ * longjmp) are not seen. */
+typedef struct jumps {
+  int in_loop, in_switch, found;
+} jumps;
+
+static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  jumps *j = data, inner = *j;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_ReturnStmt:
+  case CXCursor_GotoStmt:
+  case CXCursor_IndirectGotoStmt:
+  case CXCursor_LabelStmt:
+    j->found = 1;
+    return CXChildVisit_Break;
+  case CXCursor_BreakStmt:
+    j->found = !j->in_loop && !j->in_switch;
+    return j->found ? CXChildVisit_Break : CXChildVisit_Continue;
+  case CXCursor_ContinueStmt:
+    j->found = !j->in_loop;
+    return j->found ? CXChildVisit_Break : CXChildVisit_Continue;
+  case CXCursor_CallExpr: { /* loom_exit() ends the session: nothing may
+                               stay pending across it */
+    CXString name = clang_getCursorSpelling(c);
+    j->found = strcmp(clang_getCString(name), "loom_exit") == 0;
+    clang_disposeString(name);
+    if (j->found)
+      return CXChildVisit_Break;
+    break;
+  }
+  case CXCursor_CaseStmt:
+  case CXCursor_DefaultStmt:
+    if (!j->in_switch) { /* a label of a switch around the region */
+      j->found = 1;
+      return CXChildVisit_Break;
+    }
+    break;
+  case CXCursor_ForStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt:
+    inner.in_loop = 1;
+    break;
+  case CXCursor_SwitchStmt:
+    inner.in_switch = 1;
+    break;
+  default:
+    break;
+  }
+  clang_visitChildren(c, find_jump, &inner);
+  j->found = inner.found;
+  return j->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static int leaves_region(CXCursor stmt) {
+  jumps j = {0, 0, 0};
+  find_jump(stmt, clang_getNullCursor(), &j);
+  return j.found;
+}
+
 static item *new_item(builder *b, item_kind kind, srcloc loc) {
   item *it = arena_alloc(b->arena, sizeof *it);
   it->kind = kind;
@@ -347,7 +411,10 @@ static item *statement_item(builder *b, CXCursor stmt, int depth) {
   vec syncs = syncs_in(b, start, end);
   for (int i = 0; i < syncs.len; i++)
     sync_accesses(b, syncs.items[i], it);
-  if (inner.len == 0 && it->objs.len == 0)
+  it->leaves = leaves_region(stmt);
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(stmt)), NULL, NULL,
+                             NULL, &it->start);
+  if (inner.len == 0 && it->objs.len == 0 && !it->leaves)
     return NULL;
   it->loops = inner;
   it->what = keyword(clang_getCursorKind(stmt));
@@ -373,10 +440,12 @@ static void add_directives_between(builder *b, region *r, unsigned from, unsigne
     if (lp && (!h || lp->start < h->start)) {
       it = new_item(b, ITEM_LOOP, lp->loc);
       it->lp = lp;
+      it->start = lp->start;
       i++;
     } else {
       it = new_item(b, ITEM_SYNC, h->loc);
       it->sync = h;
+      it->start = h->start;
       sync_accesses(b, h, it);
       j++;
     }
@@ -391,6 +460,12 @@ static void build_region(builder *b, CXCursor compound, int depth) {
     return;
   region *r = arena_alloc(b->arena, sizeof *r);
   r->loc = frontend_cursor_loc(b->fe, compound);
+  r->end = end > start ? end - 1 : start;
+  while (r->end > start && b->prog->text[r->end] != '}')
+    r->end--;
+  r->end_line = r->loc.line;
+  for (unsigned i = r->loc.offset; i < r->end; i++)
+    r->end_line += b->prog->text[i] == '\n';
   r->depth = depth;
   const func_def *f = symtab_function_at(b->st, start);
   r->func = f ? f->name : "?";

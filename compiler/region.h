@@ -25,8 +25,14 @@
  *       * an assignment or ++/-- whose operator comes from a macro body
  *         cannot be classified from the tokens: its operands are read and
  *         written.
- * Host statements that name neither are not computations: they may move
- * across loops.  Calls of functions whose bodies loomc does not see are
+ *   - a statement from which control may leave the region, or by which
+ *     it may enter (return, goto, a label, break or continue not bound
+ *     inside the statement), or that calls loom_exit(), whatever it names:
+ *     a barrier, that nothing moves across (a loop moved past it, or a
+ *     reduction or halo exchange still pending there, would be skipped or
+ *     outlive the session).
+ * Other host statements that name neither are not computations: they may
+ * move across loops.  Calls of functions whose bodies loomc does not see are
  * not computations unless they receive a dat handle or a global.
  */
 #ifndef LOOMC_REGION_H
@@ -43,16 +49,24 @@ typedef struct item {
   loop *lp;         /* ITEM_LOOP */
   const hint *sync; /* ITEM_SYNC */
   srcloc loc;       /* of the loop's or sync's '#', or of the statement */
+  unsigned start;   /* offset where its text starts (a statement's first
+                       token, or the macro invocation it comes from) */
   const char *what; /* a nested statement's keyword ("for", "if", ...) */
   vec objs;         /* obj*: dats and globals named by host code or syncs */
   vec reads;        /* obj*: those of objs it reads (host-code rule) */
   vec writes;       /* obj*: those of objs it writes */
   vec loops;        /* loop*: the loops inside (nested) */
+  int leaves;       /* host or nested: a barrier — control may leave the
+                       region from inside it, or enter it (return, goto,
+                       a label, break or continue not bound inside it),
+                       or it calls loom_exit() */
 } item;
 
 struct region {
   const char *func; /* the function it is in */
   srcloc loc;       /* of its '{' */
+  unsigned end;     /* offset of its '}' */
+  unsigned end_line; /* line of its '}' */
   int depth;        /* 0 for a function body */
   vec items;        /* item* */
 };

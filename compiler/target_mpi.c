@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "place.h"
 
 static int writes_through_map(cg *g, const group *gr) {
   vec args = cg_args(g, gr);
@@ -42,41 +43,39 @@ static int writes_through_map(cg *g, const group *gr) {
   return 0;
 }
 
-/* Whether dat argument a needs its halo: read through a map, or read
- * directly by executed-halo elements. */
-static int needs_halo(const loop_arg *a, int exec) {
-  if (!a->obj || a->obj->kind != OBJ_DAT || a->mode == MODE_WRITE || a->mode == MODE_INC)
-    return 0;
-  return a->map != NULL || exec;
-}
-
-/* Calls `fmt` (one %s: the dat) once per distinct dat selected. */
-static void each_dat(cg *g, const group *gr, int (*pick)(const loop_arg *, int), int exec,
+/* Calls `fmt` (one %s: the dat) once per distinct dat whose argument
+ * `pick` selects, over the group's loops. */
+static void each_dat(cg *g, const group *gr, int (*pick)(const loop *, const loop_arg *),
                      const char *fmt) {
-  vec args = cg_args(g, gr), seen = {0};
-  for (int i = 0; i < args.len; i++) {
-    const loop_arg *a = args.items[i];
-    int dup = 0;
-    for (int k = 0; k < seen.len && !dup; k++)
-      dup = seen.items[k] == a->obj;
-    if (dup || !pick(a, exec))
-      continue;
-    vec_push(cg_arena(g), &seen, (void *)a->obj);
-    cg_line(g, fmt, a->obj->name);
+  vec seen = {0};
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      const loop_arg *a = &lp->args[i];
+      int dup = 0;
+      for (int k = 0; k < seen.len && !dup; k++)
+        dup = seen.items[k] == a->obj;
+      if (dup || !pick(lp, a))
+        continue;
+      vec_push(cg_arena(g), &seen, (void *)a->obj);
+      cg_line(g, fmt, a->obj->name);
+    }
   }
 }
 
 /* Whether the group reads any halo. */
-static int reads_halo(cg *g, const group *gr) {
-  vec args = cg_args(g, gr);
-  for (int i = 0; i < args.len; i++)
-    if (needs_halo(args.items[i], writes_through_map(g, gr)))
-      return 1;
+static int reads_halo(const group *gr) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (loop_arg_needs_halo(lp, &lp->args[i]))
+        return 1;
+  }
   return 0;
 }
 
-static int written_dat(const loop_arg *a, int exec) {
-  (void)exec;
+static int written_dat(const loop *lp, const loop_arg *a) {
+  (void)lp;
   return a->obj && a->obj->kind == OBJ_DAT && a->mode != MODE_READ;
 }
 
@@ -103,30 +102,33 @@ static void mpi_loop_begin(cg *g, const group *gr) {
     if (arg_is_reduction(args.items[i]))
       cg_declare_reduction_local(g, args.items[i], cg_reduction_identity(g, args.items[i]));
   int exec = writes_through_map(g, gr);
-  if (reads_halo(g, gr))
+  if (reads_halo(gr))
     cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set(gr)->name);
   cg_line(g, "const int loom_end = loom__set_%s(%s);", exec ? "exec" : "owned",
           cg_set(gr)->name);
-  each_dat(g, gr, needs_halo, exec, "loom__halo_begin(%s);");
 }
 
 /* Two element loops around the halo exchanges; one when there is none. */
-static int mpi_parts(cg *g, const group *gr) { return reads_halo(g, gr) ? 2 : 1; }
+static int mpi_parts(cg *g, const group *gr) {
+  (void)g;
+  return reads_halo(gr) ? 2 : 1;
+}
 
 static void mpi_iterate_begin(cg *g, const group *gr, int part) {
-  if (!reads_halo(g, gr)) {
+  if (!reads_halo(gr)) {
     cg_loop_begin(g, "0", "loom_end");
     return;
   }
   if (part == 0) {
-    cg_line(g, "/* core elements: they read no halo */");
+    cg_line(g, "/* core elements: they read no halo (its exchange began at the "
+               "point the region's schedule chose) */");
     cg_loop_begin(g, "0", "loom_core");
     cg_line(g, "if ((%s & 4095) == 4095) /* let MPI move the halo messages along */",
             cg_elem(g));
     cg_line(g, "  loom__halo_progress();");
     return;
   }
-  each_dat(g, gr, needs_halo, writes_through_map(g, gr), "loom__halo_end(%s);");
+  each_dat(g, gr, loop_arg_needs_halo, "loom__halo_end(%s);");
   cg_line(g, "/* owned boundary%s */",
           writes_through_map(g, gr) ? " and executed halo" : "");
   cg_loop_begin(g, "loom_core", "loom_end");
@@ -143,33 +145,39 @@ static const char *reduce_op(const loop_arg *a) {
          : a->mode == MODE_MIN ? "LOOM_REDUCE_MIN" : "LOOM_REDUCE_MAX";
 }
 
-/* The rank's partial result reduced over all ranks, folded into the
- * variable: added for inc, the result itself for min and max (which
- * started from the variable). */
-static void emit_reduction(cg *g, const loop_arg *a) {
-  const char *local = cg_reduction_local(g, a), *name = a->obj->name;
-  int d = a->obj->dim;
-  cg_line(g, "{");
-  cg_line(g, "  loom__reduction loom_r;");
-  cg_line(g, "  if (loom__reduce_begin(&loom_r, %s%s, %d, %s, %s) != LOOM_OK ||", d == 1 ? "&" : "",
-          local, d, a->obj->type->loom_name, reduce_op(a));
-  cg_line(g, "      loom__reduce_end(&loom_r) != LOOM_OK)");
-  cg_line(g, "    return;");
-  const char *op = a->mode == MODE_INC ? "+=" : "=";
-  if (d == 1)
-    cg_line(g, "  *%s %s %s;", name, op, local);
-  else
-    cg_line(g, "  for (int loom_j = 0; loom_j < %d; loom_j++)\n    %s[loom_j] %s %s[loom_j];",
-            d, name, op, local);
-  cg_line(g, "}");
+/* The rank's partial result starts combining over all ranks; the region's
+ * schedule folds it into the variable later (place.h). */
+static void emit_reduction(cg *g, const loop *lp, const loop_arg *a) {
+  const char *local = cg_reduction_local(g, a);
+  cg_line(g, "if (loom__reduce_start(&%s, %s%s, %d, %s, %s) != LOOM_OK)",
+           place_reduction_handle(cg_arena(g), lp, a->obj), a->obj->dim == 1 ? "&" : "",
+           local, a->obj->dim, a->obj->type->loom_name, reduce_op(a));
+  cg_line(g, "  return;");
+  if (a->mode == MODE_INC) /* its identity is 0, not the variable's value */
+    cg_line(g, "(void)%s; /* folded in by loom__reduce_fold */", a->obj->name);
+}
+
+/* File scope, before the group's function: the handles of its reductions,
+ * which live from their start to their fold. */
+static void mpi_prelude(cg *g, const group *gr) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (arg_is_reduction(&lp->args[i]))
+        cg_line(g, "static loom__reduction %s; /* %s of %s (line %u) */",
+                place_reduction_handle(cg_arena(g), lp, lp->args[i].obj),
+                mode_name(lp->args[i].mode), lp->args[i].obj->name, lp->loc.line);
+  }
 }
 
 static void mpi_loop_end(cg *g, const group *gr) {
-  each_dat(g, gr, written_dat, 0, "loom__dat_dirty(%s);");
-  vec args = cg_args(g, gr);
-  for (int i = 0; i < args.len; i++)
-    if (arg_is_reduction(args.items[i]))
-      emit_reduction(g, args.items[i]);
+  each_dat(g, gr, written_dat, "loom__dat_dirty(%s);");
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (arg_is_reduction(&lp->args[i]))
+        emit_reduction(g, lp, &lp->args[i]);
+  }
 }
 
 /* `idx` is the element's declared (global) number, as in seq: the rank's
@@ -182,6 +190,7 @@ static const char *mpi_idx_value(cg *g, const loop *lp, const char *elem) {
 
 const backend backend_mpi = {
     .name = "mpi",
+    .prelude = mpi_prelude,
     .loop_begin = mpi_loop_begin,
     .loop_end = mpi_loop_end,
     .parts = mpi_parts,

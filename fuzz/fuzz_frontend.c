@@ -36,6 +36,7 @@
 #include "fuse.h"
 #include "frontend.h"
 #include "pragma_lex.h"
+#include "place.h"
 #include "pragma_parse.h"
 #include "region.h"
 #include "resolve.h"
@@ -135,13 +136,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     affine_plan(&fe, &st, &prog, a);
   }
   fusion *fu = NULL;
+  vec insertions = {0};
   if (diag_error_count() == 0) {
     vec regions = regions_build(&fe, &st, &prog, a);
     vec dags = dag_build(&regions, opt.target, a);
     fu = fuse(&prog, &regions, &dags, 0, a);
+    insertions = place_comms(&dags, fu, a);
   }
   if (diag_error_count() == 0)
-    codegen(&prog, fu, backend_for(opt.target), opt.output, &out, a);
+    codegen(&prog, fu, &insertions, backend_for(opt.target), opt.output, &out, a);
   if (diag_error_count() == 0 && prog.loops.len > 0)
     reparse(&opt, &out, a);
   sb_free(&out);

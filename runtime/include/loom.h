@@ -389,8 +389,9 @@ const int *loom__set_global(loom_set set);
  * loop writes d (any mode but read), and loom__halo_end cleans it.
  * Collective in program order: every rank must call these for the same
  * dats in the same order (they do: the host program is the same).
- * begin twice without end, or end without begin, is LOOM_ESTATE.  Without
- * MPI: no-ops that return LOOM_OK. */
+ * begin twice without end is LOOM_ESTATE.  end without begin makes a stale
+ * halo current on the spot, without overlap (loom__halo_unscheduled counts
+ * those).  Without MPI: no-ops that return LOOM_OK. */
 int loom__halo_begin(loom_dat dat);
 int loom__halo_end(loom_dat dat);
 void loom__dat_dirty(loom_dat dat);
@@ -398,6 +399,8 @@ int loom__dat_is_dirty(loom_dat dat); /* 1 dirty, 0 clean, -1 bad handle */
 /* Messages sent by this rank's halo exchanges so far in this session
  * (for tests and diagnostics). */
 long loom__halo_messages(void);
+/* Exchanges made by a halo end without a begin, so far in this session. */
+long loom__halo_unscheduled(void);
 /* Lets MPI move the exchanges in flight along (MPI_Testall): called by
  * generated code between strips of core elements, so that messages too
  * large to be sent eagerly are transferred while the core computes. */
@@ -422,6 +425,7 @@ typedef struct loom__reduction {
   loom_type type;
   int op;
   int active; /* between begin and end */
+  int copied; /* values is loom__reduce_start's copy */
   /* MPI_Request storage (opaque; an MPI_Request fits in it). */
   union {
     void *p;
@@ -433,6 +437,17 @@ typedef struct loom__reduction {
 int loom__reduce_begin(loom__reduction *r, void *values, int count,
                        loom_type type, int op);
 int loom__reduce_end(loom__reduction *r);
+/* The same for a result needed later than the loop (the region's schedule
+ * places the end where host code first uses the variable, dsl-spec/mpi.md):
+ * start copies the `count` values (this rank's partial result) and starts
+ * combining the copy; fold waits, folds the result into `var` — added for
+ * inc, stored for min and max (whose partial results started from the
+ * variable's value) — and frees the copy.  fold on a reduction that was not
+ * started does nothing; starting one again before its fold is an error.
+ * `r` must live until fold (the generated code makes it a static). */
+int loom__reduce_start(loom__reduction *r, const void *values, int count,
+                       loom_type type, int op);
+int loom__reduce_fold(loom__reduction *r, void *var);
 
 #ifdef __cplusplus
 }

@@ -199,4 +199,10 @@ void loomrt_set_free(loom_set set);
 void loomrt_map_free(loom_map map);
 void loomrt_dat_free(loom_dat dat);
 
+/* reduce_fold.c: the size of a loom_type (0 for an unknown one), and a
+ * combined reduction result folded into the user's variable. */
+size_t loomrt_type_size(loom_type type);
+void loomrt_reduce_fold(void *var, const void *values, int count, loom_type type,
+                        int op);
+
 #endif /* LOOM_INTERNAL_H */

@@ -11,7 +11,9 @@
  * after packing the owned rows into the send buffer; loom__halo_end waits
  * for all of them, unpacks the receive buffer into the halo rows and marks
  * the dat clean.  On a clean dat both do nothing (no message): that is the
- * dirty bit's whole point, counted by loom__halo_messages.
+ * dirty bit's whole point, counted by loom__halo_messages.  An end without
+ * a begin makes a stale halo current on the spot (no overlap; counted by
+ * loom__halo_unscheduled), so a loop always reads a current halo.
  *
  * Per dat, an exchange record holds the send and receive buffers (sized
  * once, from the plan, at the first exchange, and reused), the requests,
@@ -42,6 +44,7 @@ static exchange *exchanges = NULL;
 static int nexchanges = 0;
 static long messages = 0;
 static long ended = 0;     /* exchanges ended that sent anything */
+static long unscheduled = 0; /* of those, exchanged in a halo end (no begin) */
 static double waited = 0;  /* seconds spent in MPI_Waitall of halo ends */
 
 static int sync_exchanges(void);
@@ -50,8 +53,9 @@ static int sync_exchanges(void);
 static void report_waits(void) {
   if (!loomrt_diag() || !ended)
     return;
-  fprintf(stderr, "loom: rank %d: halo: %ld exchanges, %ld messages, %.3f s waiting %s\n",
-          loomrt_mpi_rank(), ended, messages, waited,
+  fprintf(stderr, "loom: rank %d: halo: %ld exchanges (%ld without a scheduled begin), "
+          "%ld messages, %.3f s waiting %s\n",
+          loomrt_mpi_rank(), ended, unscheduled, messages, waited,
           sync_exchanges() ? "for them in halo begins (LOOM_HALO_SYNC=1: no overlap)"
                            : "in halo ends");
   fflush(stderr);
@@ -62,10 +66,15 @@ double loom__halo_wait(void) { return waited; }
 void loomrt_halo_state_free(void) {
   report_waits();
   ended = 0;
+  unscheduled = 0;
   waited = 0;
   while (exchanges) {
     exchange *x = exchanges;
     exchanges = x->next;
+    if (x->in_flight && x->active) /* never ended: its buffers are MPI's */
+      MPI_Waitall(loomrt_halo_plan_of(x->dat->set)->nsend +
+                      loomrt_halo_plan_of(x->dat->set)->nrecv,
+                  x->req, MPI_STATUSES_IGNORE);
     free(x->sendbuf);
     free(x->recvbuf);
     free(x->req);
@@ -236,6 +245,24 @@ int loom__halo_begin(loom_dat dat) {
   return status;
 }
 
+/* A halo end with no begin (the region's schedule found the halo up to
+ * date, or control reached the loop another way): a stale halo is
+ * exchanged here, without overlap, and counted (LOOM_DIAG=1). */
+static int exchange_now(loom_dat dat) {
+  unscheduled++;
+  int status = loom__halo_begin(dat);
+  if (status != LOOM_OK)
+    return status;
+  exchange *x = exchanges;
+  while (x->dat != dat)
+    x = x->next;
+  x->in_flight = 0;
+  if (!x->active)
+    return LOOM_OK;
+  x->active = 0;
+  return complete(loomrt_halo_plan_of(dat->set), x, dat);
+}
+
 int loom__halo_end(loom_dat dat) {
   int status = loomrt_dat_usable(dat, "loom__halo_end");
   if (status != LOOM_OK)
@@ -244,15 +271,15 @@ int loom__halo_end(loom_dat dat) {
   while (x && x->dat != dat)
     x = x->next;
   if (!x || !x->in_flight)
-    return loom_error_(LOOM_ESTATE,
-                       "loom__halo_end: dat '%s' has no exchange in flight "
-                       "(loom__halo_begin was not called)",
-                       dat->name);
+    return dat->halo_dirty ? exchange_now(dat) : LOOM_OK;
   x->in_flight = 0;
   if (!x->active)
     return LOOM_OK;
+  x->active = 0;
   return complete(loomrt_halo_plan_of(dat->set), x, dat);
 }
+
+long loom__halo_unscheduled(void) { return unscheduled; }
 
 /* ---- fetch ------------------------------------------------------------- */
 

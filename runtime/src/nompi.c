@@ -49,6 +49,8 @@ int loom__halo_progress(void) { return LOOM_OK; }
 
 long loom__halo_messages(void) { return 0; }
 
+long loom__halo_unscheduled(void) { return 0; }
+
 int loom__reduce_begin(loom__reduction *r, void *values, int count,
                        loom_type type, int op) {
   if (!r)

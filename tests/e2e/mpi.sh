@@ -6,7 +6,9 @@
 #       - the printed rms / norm lines equal seq's (rank 0 prints them),
 #       - the final state written by rank 0 (gathered in the declared
 #         numbering) is within 1e-12 relative of seq's (qdiff, per value);
-#   - at 1 rank the state is bit-identical to seq.
+#   - at 1 rank the state is bit-identical to seq;
+#   - every halo exchange was begun by a send the region's schedule placed
+#     (LOOM_DIAG=1: "0 without a scheduled begin" on every rank).
 #   tests/e2e/mpi.sh
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,8 +39,13 @@ check() {
   local name=$1 seq_out=$2 seq_state=$3 np=$4 part=$5
   shift 5
   local out=$tmp/$name.$np.$part
-  LOOM_PARTITIONER=$part mpi "$np" "$@" "$out.state" >"$out.out" 2>"$out.err" ||
+  LOOM_DIAG=1 LOOM_PARTITIONER=$part mpi "$np" "$@" "$out.state" >"$out.out" 2>"$out.err" ||
     { tail -5 "$out.err"; fail "$name at $np ranks ($part) failed"; }
+  # every exchange began where the region's schedule placed its send
+  if [ "$np" -gt 1 ]; then
+    [ "$(grep -c 'halo: [0-9]* exchanges (0 without a scheduled begin)' "$out.err")" = "$np" ] ||
+      { grep 'halo:' "$out.err"; fail "$name at $np ranks ($part): exchanges without a scheduled begin"; }
+  fi
   diff -q "$seq_out" "$out.out" >/dev/null ||
     { diff "$seq_out" "$out.out" | head -5; fail "$name at $np ranks ($part): printed lines differ from seq"; }
   local d

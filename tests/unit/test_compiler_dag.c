@@ -110,7 +110,7 @@ Test(dag, dependence_rule) {
     run r;
     const dag *d = dag_of(&r, body, "seq");
     if (c->depends < 0) { /* same label twice: the second depends on the first */
-      cr_assert_eq(d->comps.len, 2, "case %zu", i);
+      cr_assert_eq(d->comps.len, 4, "case %zu: two loops, loom_exit, return", i);
       cr_expect(is_pred(d->comps.items[1], d->comps.items[0]), "case %zu", i);
     } else {
       const comp *a = comp_named(d, c->first), *b = comp_named(d, c->second);
@@ -125,7 +125,7 @@ Test(dag, mpi_splits_indirect_loops_as_seed_001) {
   const dag *d = dag_of(&r,
       "#pragma loom par_loop(k_edge) over(edges) args(read: x[e2n_map[0]], x[e2n_map[1]], write: w)",
       "mpi");
-  cr_assert_eq(d->comps.len, 4);
+  cr_assert_eq(d->comps.len, 6, "four parts, loom_exit and return (barriers)");
   const comp *send = comp_named(d, "HaloSend(x)"), *core = comp_named(d, "k_edge[core]");
   const comp *recv = comp_named(d, "HaloRecv(x)"), *owned = comp_named(d, "k_edge[owned]");
   cr_expect(is_pred(recv, send));
@@ -146,7 +146,7 @@ Test(dag, nested_statement_is_one_computation) {
   vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
   cr_assert_eq(regions.len, 2);
   const region *outer = regions.items[0], *inner = regions.items[1];
-  cr_assert_eq(outer->items.len, 3, "loop, for, and the return naming gsum");
+  cr_assert_eq(outer->items.len, 4, "loop, for, loom_exit and the return naming gsum");
   cr_expect_eq(((const item *)outer->items.items[0])->kind, ITEM_LOOP);
   cr_expect_eq(((const item *)outer->items.items[1])->kind, ITEM_NESTED);
   cr_expect_eq(((const item *)outer->items.items[2])->kind, ITEM_HOST);
@@ -243,7 +243,7 @@ Test(dag, host_rule_reads_and_writes) {
     run r;
     int nhost;
     const item *it = host_item(&r, c->stmt, &nhost);
-    cr_expect_eq(nhost, 2, "case %zu (%s)", i, c->stmt);
+    cr_expect_eq(nhost, 3, "case %zu (%s): it, loom_exit, return", i, c->stmt);
     cr_expect(names(&it->objs, c->name), "case %zu (%s): names %s", i, c->stmt, c->name);
     cr_expect_eq(names(&it->reads, c->name), c->reads, "case %zu (%s): reads", i, c->stmt);
     cr_expect_eq(names(&it->writes, c->name), c->writes, "case %zu (%s): writes", i,
@@ -259,7 +259,7 @@ Test(dag, host_rule_unevaluated_and_unrelated_are_not_computations) {
     run r;
     int nhost;
     host_item(&r, stmts[i], &nhost);
-    cr_expect_eq(nhost, 1, "case %zu (%s): only the final return", i, stmts[i]);
+    cr_expect_eq(nhost, 2, "case %zu (%s): only loom_exit and the return", i, stmts[i]);
     run_free(&r);
   }
 }
@@ -277,7 +277,8 @@ Test(dag, host_read_waits_only_for_the_reduction) {
   const comp *copy = comp_named(d, "k_copy[core,owned]");
   cr_expect(is_pred(host, end));
   cr_expect_eq(host->preds.len, 1);
-  cr_expect_eq(host->nsuccs, 0, "nothing waits for a read of gsum");
+  cr_expect_eq(host->nsuccs, 1, "only the barrier loom_exit waits for a read of gsum");
+  cr_expect(comp_named(d, "host(")->barrier == 0);
   cr_expect_eq(copy->preds.len, 1, "k_copy waits only for k_sum (it writes w)");
   run_free(&r);
 }
@@ -289,7 +290,7 @@ Test(dag, host_write_orders_against_readers_and_reducers) {
       "  gsum = 0.0;\n"
       "#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n",
       "seq");
-  cr_assert_eq(d->comps.len, 4, "and the final return, which reads gsum");
+  cr_assert_eq(d->comps.len, 5, "and loom_exit and the final return, which reads gsum");
   const comp *first = d->comps.items[0], *host = d->comps.items[1], *second = d->comps.items[2];
   cr_expect(is_pred(host, first));
   cr_expect(is_pred(second, host));
@@ -312,7 +313,7 @@ Test(dag, sync_is_an_item_at_its_position) {
   vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
   cr_assert_eq(regions.len, 1, "a block holding only a sync is no region");
   const region *body = regions.items[0];
-  cr_assert_eq(body->items.len, 5, "loop, sync, loop, if, return");
+  cr_assert_eq(body->items.len, 6, "loop, sync, loop, if, loom_exit, return");
   const item *sync = body->items.items[1], *nested = body->items.items[3];
   cr_expect_eq(sync->kind, ITEM_SYNC);
   cr_expect(names(&sync->reads, "w") && names(&sync->writes, "w"));
@@ -414,7 +415,7 @@ Test(dag, halo_first_exchange_stays_and_seq_has_none) {
   cr_expect_eq(removed(d, "removed") + removed(d, "merged"), 0);
   run_free(&r);
   d = dag_of(&r, EDGE_READ_X EDGE_READ_X, "seq");
-  cr_expect_eq(d->comps.len, 2);
+  cr_expect_eq(d->comps.len, 4, "two loops, loom_exit, return");
   cr_expect_eq(d->notes.len, 0);
   run_free(&r);
 }
@@ -474,8 +475,8 @@ Test(dag, schedule_keeps_program_order_otherwise) {
       "#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n"
       "  xs[0] = gsum;\n",
       "seq");
-  cr_assert_eq(d->order.len, 4);
-  for (int i = 0; i < 4; i++)
+  cr_assert_eq(d->order.len, 5);
+  for (int i = 0; i < 5; i++)
     cr_expect_eq(d->order.items[i], d->comps.items[i]);
   cr_expect_eq(d->notes.len, 0);
   run_free(&r);
@@ -491,4 +492,52 @@ Test(dag, schedule_end_with_no_consumer_goes_last) {
   cr_expect_eq(pos(d, "ReductionEnd(gsum)") + 1, pos(d, "host("));
   cr_expect(pos(d, "k_copy[core,owned]") < pos(d, "ReductionEnd(gsum)"));
   run_free(&r);
+}
+
+/* ---- barriers ---------------------------------------------------------------- */
+
+struct barrier_case {
+  const char *stmt; /* after a loop, in the body of a for */
+  int barrier;      /* it is an item, a barrier */
+};
+
+static const struct barrier_case barrier_cases[] = {
+    {"if (xs[0] > 1.0) break;", 1},
+    {"if (xs[0] > 1.0) continue;", 1},
+    {"if (xs[0] > 1.0) return 1;", 1},
+    {"if (xs[0] > 1.0) goto out;", 1},
+    {"loom_exit();", 1},
+    {"for (int j = 0; j < 2; j++) { if (xs[j] > 0.0) break; }", 0},
+    {"while (xs[0] > 1.0) { xs[0] -= 1.0; continue; }", 0},
+    {"switch ((int)xs[0]) { case 1: xs[1] = 0.0; break; default: break; }", 0},
+    {"switch ((int)xs[0]) { case 1: continue; default: break; }", 1},
+    {"xs[0] = 2.0;", 0},
+};
+
+Test(dag, barriers_are_the_statements_control_may_leave_by) {
+  for (size_t i = 0; i < sizeof barrier_cases / sizeof barrier_cases[0]; i++) {
+    const struct barrier_case *c = &barrier_cases[i];
+    char body[1024];
+    snprintf(body, sizeof body,
+             "  for (int it = 0; it < 2; it++) {\n"
+             "#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n"
+             "    %s\n"
+             "#pragma loom par_loop(k_copy) over(edges) args(read: w, write: w)\n"
+             "  }\n"
+             "out:;\n",
+             c->stmt);
+    run r;
+    const dag *d = dag_of(&r, body, "mpi");
+    int nbarrier = 0;
+    const comp *barrier = NULL;
+    for (int k = 0; k < d->comps.len; k++)
+      if (((const comp *)d->comps.items[k])->barrier && nbarrier++ == 0)
+        barrier = d->comps.items[k];
+    cr_expect_eq(nbarrier, c->barrier, "case %zu (%s)", i, c->stmt);
+    if (barrier) { /* the reduction ends before it; the next loop waits for it */
+      cr_expect(reaches(comp_named(d, "ReductionEnd(gsum)"), barrier), "case %zu", i);
+      cr_expect(reaches(barrier, comp_named(d, "k_copy[core,owned]")), "case %zu", i);
+    }
+    run_free(&r);
+  }
 }

@@ -323,6 +323,37 @@ static int expected_sends(const mesh *m, const world *w, int s, int r) {
   return n;
 }
 
+/* A halo end without a begin: nothing on a clean halo; a stale one is
+ * exchanged on the spot, and counted as unscheduled. */
+static void check_end_without_begin(const mesh *m, const world *w, int s) {
+  loom_dat d = w->val[s];
+  double *v = loom__dat_values(d);
+  const int *gid = loom__set_global(w->set[s]);
+  int o = loom__set_owned(w->set[s]), t = loom__set_total(w->set[s]);
+  long before = loom__halo_messages(), unscheduled = loom__halo_unscheduled();
+  EXPECT(loom__halo_end(d) == LOOM_OK, "end without begin on a clean halo failed");
+  EXPECT(loom__halo_messages() == before && loom__halo_unscheduled() == unscheduled,
+         "end without begin on the clean halo of %s exchanged it", m->set_name[s]);
+  for (int l = 0; l < o; l++)
+    v[2 * l] = 3000.0 * me - gid[l];
+  for (int l = o; l < t; l++)
+    v[2 * l] = -9;
+  loom__dat_dirty(d);
+  EXPECT(loom__halo_end(d) == LOOM_OK, "end without begin on a stale halo failed");
+  EXPECT(loom__dat_is_dirty(d) == 0, "stale halo still dirty after an end");
+  EXPECT(loom__halo_unscheduled() == unscheduled + 1, "unscheduled count %ld, expected %ld",
+         loom__halo_unscheduled(), unscheduled + 1);
+  EXPECT(loom__halo_messages() - before == expected_sends(m, w, s, me),
+         "end without begin on %s: %ld messages, expected %d", m->set_name[s],
+         loom__halo_messages() - before, expected_sends(m, w, s, me));
+  for (int l = o; l < t; l++)
+    EXPECT(v[2 * l] == 3000.0 * w->owner[s][gid[l]] - gid[l],
+           "set %s: halo row %d after an end without begin is %g", m->set_name[s], l,
+           v[2 * l]);
+  for (int l = 0; l < t; l++) /* back to check_halo's values, for check_fetch */
+    v[2 * l] = 1000.0 * w->owner[s][gid[l]] + gid[l];
+}
+
 static void check_halo(const mesh *m, const world *w) {
   for (int s = 0; s < m->nsets; s++) {
     loom_dat d = w->val[s];
@@ -363,6 +394,7 @@ static void check_halo(const mesh *m, const world *w) {
     loom__halo_end(d);
     EXPECT(loom__halo_messages() == before, "second exchange of %s sent %ld",
            m->set_name[s], loom__halo_messages() - before);
+    check_end_without_begin(m, w, s);
   }
 }
 
@@ -395,6 +427,37 @@ static void check_increments(const mesh *m, const world *w) {
   }
 }
 
+/* start copies the partial result (the caller's storage may go), fold
+ * adds an inc into the variable and stores min and max; a fold without a
+ * start leaves the variable; a second start before the fold fails. */
+static void quiet(int status, const char *message, void *ctx) {
+  (void)status, (void)message, (void)ctx;
+}
+
+static void check_start_fold(void) {
+  static loom__reduction rs, rmin;
+  double part[2] = {1.0, (double)me}, var[2] = {10.0, 20.0};
+  int lo = me, var_min = 1 << 30;
+  EXPECT(loom__reduce_start(&rs, part, 2, LOOM_DOUBLE, LOOM_REDUCE_INC) == LOOM_OK &&
+             loom__reduce_start(&rmin, &lo, 1, LOOM_INT, LOOM_REDUCE_MIN) == LOOM_OK,
+         "reduce_start failed");
+  part[0] = part[1] = -1e9; /* start took a copy */
+  lo = 1 << 20;
+  loom_error_handler old = loom_set_error_handler(quiet, NULL);
+  EXPECT(loom__reduce_start(&rs, part, 2, LOOM_DOUBLE, LOOM_REDUCE_INC) == LOOM_ESTATE,
+         "a second start before the fold did not fail");
+  loom_set_error_handler(old, NULL);
+  EXPECT(loom__reduce_fold(&rs, var) == LOOM_OK && loom__reduce_fold(&rmin, &var_min) == LOOM_OK,
+         "reduce_fold failed");
+  double ranks_sum = (double)nranks * (nranks - 1) / 2;
+  EXPECT(var[0] == 10.0 + nranks && var[1] == 20.0 + ranks_sum,
+         "inc fold: %g %g, expected %g %g", var[0], var[1], 10.0 + nranks, 20.0 + ranks_sum);
+  EXPECT(var_min == 0, "min fold: %d, expected 0", var_min);
+  var[0] = 5.0;
+  EXPECT(loom__reduce_fold(&rs, var) == LOOM_OK && var[0] == 5.0,
+         "a fold without a start changed the variable");
+}
+
 static void check_reductions(const mesh *m, const world *w) {
   loom_set set = w->set[0];
   const int *gid = loom__set_global(set);
@@ -422,6 +485,7 @@ static void check_reductions(const mesh *m, const world *w) {
   EXPECT(isum == n * (n - 1) / 2, "int inc: %d", isum);
   EXPECT(mn == 0 && mx == n - 1, "min %d max %d, expected 0 and %d", mn, mx,
          n - 1);
+  check_start_fold();
 }
 
 static void check_fetch(const mesh *m, const world *w) {

@@ -755,3 +755,36 @@ Test(nompi, halo_and_reductions_are_no_ops) {
   cr_assert_eq(loom__halo_begin(NULL), LOOM_EINVAL);
   expect_error(LOOM_EINVAL, "loom__halo_begin: dat handle is NULL");
 }
+
+/* Without MPI, start/fold fold the rank's own partial result: added for
+ * inc (each loom_type), stored for min and max; the partial is copied at
+ * start; fold without start does nothing. */
+Test(nompi, reduce_start_and_fold) {
+  struct mesh m = make_mesh();
+  (void)m;
+  static loom__reduction rd, ri, rc, rmax;
+  double pd[2] = {1.5, -2}, vd[2] = {10, 20};
+  int pi = 7, vi = 1;
+  unsigned char pc = 200, vc = 50;
+  float pmax = 3.5f, vmax = -1.0f;
+  cr_assert_eq(loom__reduce_start(&rd, pd, 2, LOOM_DOUBLE, LOOM_REDUCE_INC), LOOM_OK);
+  cr_assert_eq(loom__reduce_start(&ri, &pi, 1, LOOM_INT, LOOM_REDUCE_INC), LOOM_OK);
+  cr_assert_eq(loom__reduce_start(&rc, &pc, 1, LOOM_UCHAR, LOOM_REDUCE_INC), LOOM_OK);
+  cr_assert_eq(loom__reduce_start(&rmax, &pmax, 1, LOOM_FLOAT, LOOM_REDUCE_MAX), LOOM_OK);
+  pd[0] = pd[1] = 1e9; /* start copied the partial results */
+  pi = 0;
+  cr_assert_eq(loom__reduce_start(&rd, pd, 2, LOOM_DOUBLE, LOOM_REDUCE_INC), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom__reduce_start: the reduction was started again before "
+                            "its result was folded (loom__reduce_fold)");
+  cr_assert_eq(loom__reduce_fold(&rd, vd), LOOM_OK);
+  cr_assert_eq(loom__reduce_fold(&ri, &vi), LOOM_OK);
+  cr_assert_eq(loom__reduce_fold(&rc, &vc), LOOM_OK);
+  cr_assert_eq(loom__reduce_fold(&rmax, &vmax), LOOM_OK);
+  cr_assert(vd[0] == 11.5 && vd[1] == 18, "double inc: %g %g", vd[0], vd[1]);
+  cr_assert_eq(vi, 8);
+  cr_assert_eq(vc, (unsigned char)250);
+  cr_assert(vmax == 3.5f, "max: %g", (double)vmax);
+  cr_assert_eq(loom__reduce_fold(&rd, vd), LOOM_OK); /* not started: nothing */
+  cr_assert(vd[0] == 11.5);
+  expect_no_error();
+}

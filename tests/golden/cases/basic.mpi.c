@@ -9,6 +9,7 @@ static void scale(const double *x, double *y, double *sum) {
 }
 
 #line 12 "basic.mpi.c"
+static loom__reduction loom_reduction_1_sum; /* inc of sum (line 16) */
 /* par_loop scale over cells (basic.c:16) */
 static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
                               double *sum)
@@ -28,16 +29,12 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 16 "basic.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);
-#line 32 "basic.mpi.c"
+#line 33 "basic.mpi.c"
   }
   loom__dat_dirty(y);
-  {
-    loom__reduction loom_r;
-    if (loom__reduce_begin(&loom_r, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK ||
-        loom__reduce_end(&loom_r) != LOOM_OK)
-      return;
-    *sum += loom_g_sum;
-  }
+  if (loom__reduce_start(&loom_reduction_1_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+    return;
+  (void)sum; /* folded in by loom__reduce_fold */
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -50,6 +47,6 @@ int main(int argc, char **argv) {
   loom_dat x = loom_decl_dat(cells, 1, double, data, "x");
   loom_dat y = loom_decl_temp(cells, 1, double, "y");
 loom_loop_1_scale(cells, x, y, &sum);
-  loom_exit();
+  loom__reduce_fold(&loom_reduction_1_sum, &sum); loom_exit();
   return sum == 20.0 ? 0 : 1;
 }

@@ -17,6 +17,9 @@ static void stats(const double *v, const double *scale, double *sums,
 }
 
 #line 20 "ok_globals.mpi.c"
+static loom__reduction loom_reduction_1_g; /* inc of g (line 25) */
+static loom__reduction loom_reduction_1_vmin; /* min of vmin (line 25) */
+static loom__reduction loom_reduction_1_vmax; /* max of vmax (line 25) */
 /* par_loop stats over cells (ok_globals.c:25) */
 static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
                               double *g, double *vmin, double *vmax)
@@ -38,30 +41,15 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 26 "ok_globals.c"
     stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
-#line 42 "ok_globals.mpi.c"
+#line 45 "ok_globals.mpi.c"
   }
-  {
-    loom__reduction loom_r;
-    if (loom__reduce_begin(&loom_r, loom_g_g, 3, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK ||
-        loom__reduce_end(&loom_r) != LOOM_OK)
-      return;
-    for (int loom_j = 0; loom_j < 3; loom_j++)
-    g[loom_j] += loom_g_g[loom_j];
-  }
-  {
-    loom__reduction loom_r;
-    if (loom__reduce_begin(&loom_r, &loom_g_vmin, 1, LOOM_DOUBLE, LOOM_REDUCE_MIN) != LOOM_OK ||
-        loom__reduce_end(&loom_r) != LOOM_OK)
-      return;
-    *vmin = loom_g_vmin;
-  }
-  {
-    loom__reduction loom_r;
-    if (loom__reduce_begin(&loom_r, &loom_g_vmax, 1, LOOM_DOUBLE, LOOM_REDUCE_MAX) != LOOM_OK ||
-        loom__reduce_end(&loom_r) != LOOM_OK)
-      return;
-    *vmax = loom_g_vmax;
-  }
+  if (loom__reduce_start(&loom_reduction_1_g, loom_g_g, 3, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+    return;
+  (void)g; /* folded in by loom__reduce_fold */
+  if (loom__reduce_start(&loom_reduction_1_vmin, &loom_g_vmin, 1, LOOM_DOUBLE, LOOM_REDUCE_MIN) != LOOM_OK)
+    return;
+  if (loom__reduce_start(&loom_reduction_1_vmax, &loom_g_vmax, 1, LOOM_DOUBLE, LOOM_REDUCE_MAX) != LOOM_OK)
+    return;
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -76,6 +64,6 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_dat(cells, 1, double, data, "v");
 loom_loop_1_stats(cells, v, &scale, g, &vmin, &vmax);
 #line 27 "ok_globals.c"
-  loom_exit();
+  loom__reduce_fold(&loom_reduction_1_g, g); loom__reduce_fold(&loom_reduction_1_vmin, &vmin); loom__reduce_fold(&loom_reduction_1_vmax, &vmax); loom_exit();
   return g[2] == 4.0 && vmin < vmax ? 0 : 1;
 }
