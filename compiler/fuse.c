@@ -136,7 +136,40 @@ static const char *producer_problem(const fuser *u, const obj *t, const vec *wri
 
 /* pin: the producer must have no other effect, and its inputs must not
  * change before the last consumer has read t. */
-static const char *pin_problem(const fuser *u, const loop *p, const vec *readers) {
+/* With MPI, a pinned producer runs inside its consumers' functions, at
+ * the elements they read: its own halo reads, or its inputs at halo
+ * elements, would need exchanges that no loop of its own ends. */
+static const char *pin_mpi_problem(const fuser *u, const loop *p, const obj *t,
+                                   const vec *readers) {
+  const loop_arg *input = NULL;
+  for (int i = 0; i < p->nargs; i++) {
+    const loop_arg *a = &p->args[i];
+    if (a->mode == MODE_READ && a->obj && a->obj->kind == OBJ_DAT) {
+      if (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL)
+        return arena_printf(u->a, "with --target=mpi, its producer %s reads %s through "
+                            "a map, whose halo exchange needs a loop of its own",
+                            p->kernel, a->name);
+      input = input ? input : a;
+    }
+  }
+  for (int i = 0; input && i < readers->len; i++) {
+    const loop *c = readers->items[i];
+    for (int k = 0; k < c->nargs; k++) {
+      const loop_arg *a = &c->args[k];
+      if (a->obj == t && (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL ||
+                          loop_executes_halo(c)))
+        return arena_printf(u->a, "with --target=mpi, %s (line %u) evaluates it at halo "
+                            "elements, where its producer's input %s is not exchanged",
+                            c->kernel, c->loc.line, input->name);
+    }
+  }
+  return NULL;
+}
+
+static const char *pin_problem(const fuser *u, const loop *p, const obj *t,
+                               const vec *readers) {
+  if (u->notes->mpi && pin_mpi_problem(u, p, t, readers))
+    return pin_mpi_problem(u, p, t, readers);
   for (int i = 0; i < p->nargs; i++) {
     const loop_arg *a = &p->args[i];
     if (a->mode != MODE_READ && a->kind != ARG_DAT)
@@ -178,7 +211,7 @@ static void apply_hint(fuser *u, const hint *h, const obj *t) {
   const char *why = producer_problem(u, t, &writers);
   const loop *p = writers.len ? writers.items[0] : NULL;
   if (!why && h->kind == HINT_PIN)
-    why = pin_problem(u, p, &readers);
+    why = pin_problem(u, p, t, &readers);
   if (why) {
     diag(DIAG_ERROR, h->name_locs[0], (unsigned)strlen(t->name),
          "%s(%s) cannot be honoured: %s", hint_name(h->kind), t->name, why);
