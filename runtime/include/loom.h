@@ -268,57 +268,99 @@ int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
  * consecutive elements and colours them so that no two blocks of one
  * colour write the same element of a target set through a map; the
  * elements of each block are coloured the same way.  Colours are found
- * with 32-bit masks, in passes of 32 colours.  A plan is built once per
- * (loop, set, written maps, block size) and cached until loom_exit. */
+ * with 32-bit masks, in passes of 32 colours.  A plan covers a range
+ * [lo, hi) of the set's elements (the whole set, or one section of an MPI
+ * partition: core, then the rest of the executed elements) and reads only
+ * the map rows of elements in its range.  A plan is built once per
+ * (loop, set, range, written maps, block size) and cached until
+ * loom_exit. */
 typedef struct loom__plan_arg {
   loom_map map; /* a map a loop argument writes through */
   int slot;     /* the slot it writes, or -1 for all slots */
 } loom__plan_arg;
 
 typedef struct loom__plan {
-  int nelems, nblocks, block_size;
-  const int *block_start;   /* nblocks + 1: block b is [start[b], start[b+1]) */
+  int nelems, nblocks, block_size; /* nelems == hi - lo */
+  const int *block_start;   /* nblocks + 1: block b is [start[b], start[b+1]),
+                               absolute element indices: start[0] == lo,
+                               start[nblocks] == hi */
   int ncolours;             /* block colours */
   const int *colour_start;  /* ncolours + 1: ranges of blocks_by_colour */
   const int *blocks_by_colour; /* block ids, colour by colour, ascending */
   const int *block_colour;  /* nblocks */
-  const int *elem_colour;   /* nelems: colour of each element in its block */
+  const int *elem_colour;   /* nelems: colour of element e in its block is
+                               elem_colour[e - lo] */
   const int *block_elem_colours; /* nblocks: element colours used per block */
   int max_elem_colours;
   const char *loop;         /* the `loop` it was built for (for messages) */
+  int lo, hi;               /* the elements covered: [lo, hi) of the set */
 } loom__plan;
 
-/* The plan of a loop (`loop` names it, as for the checks; its address is
- * part of the cache key).  nargs may be 0 (a loop that needs blocks only,
- * for deterministic reductions; one colour); an empty set has no blocks
- * and no colours.  NULL after an error was reported. */
+/* The plan of a loop over the whole set: exactly
+ * loom__plan_get_range(loop, set, 0, loom__set_total(set), nargs, args)
+ * (the set's size without MPI; every local element after partitioning). */
 const loom__plan *loom__plan_get(const char *loop, loom_set set, int nargs,
                                  const loom__plan_arg *args);
 
-/* Checks a plan exhaustively (done for every plan built when
- * $LOOM_CHECK_PLANS=1): every element in exactly one block, once;
- * no two blocks of one colour, and no two elements of one colour within a
- * block, write the same target element.  Returns LOOM_OK, or
- * LOOM_EMISMATCH after reporting the first violation. */
+/* The plan of a loop over the elements [lo, hi) of `set` (`loop` names
+ * it, as for the checks; its address is part of the cache key, with lo
+ * and hi: two ranges of one loop are two plans).  Blocks split [lo, hi)
+ * into runs of the block size, the last one shorter; only the map rows of
+ * elements in [lo, hi) are read (with MPI, the rows of non-executed halo
+ * elements hold -1); the colour masks still cover the whole target sets.
+ * nargs may be 0 (a loop that needs blocks only, for deterministic
+ * reductions; one colour); an empty range has no blocks and no colours.
+ * 0 <= lo <= hi <= loom__set_total(set), else LOOM_EINVAL (naming the
+ * loop).  NULL after an error was reported. */
+const loom__plan *loom__plan_get_range(const char *loop, loom_set set, int lo,
+                                       int hi, int nargs,
+                                       const loom__plan_arg *args);
+
+/* Checks a plan exhaustively against its own range [lo, hi) (done for
+ * every plan built when $LOOM_CHECK_PLANS=1), reading only the map rows
+ * of elements in range: every element of [lo, hi) in exactly one block,
+ * once, and no block outside it; no two blocks of one colour, and no two
+ * elements of one colour within a block, write the same target element.
+ * Returns LOOM_OK, or LOOM_EMISMATCH after reporting the first
+ * violation. */
 int loom__plan_check(const loom__plan *plan, loom_set set, int nargs,
                      const loom__plan_arg *args);
 
 /* An owner-computes plan (for a loop whose writes through maps are all
- * increments into one target set): the target set split into nparts
- * contiguous ranges [part_lo[p], part_lo[p+1]); part p runs elements
- * elems[elem_start[p] .. elem_start[p+1]) (ascending), applying only the
- * increments into its range.  Results are bit-identical to seq. */
+ * increments into one target set): the whole target set split into
+ * nparts contiguous ranges [part_lo[p], part_lo[p+1]); part p runs
+ * elements elems[elem_start[p] .. elem_start[p+1]) (absolute indices from
+ * [lo, hi), ascending), applying only the increments into its range.
+ * Results are bit-identical to seq. */
 typedef struct loom__ocplan {
-  int nparts, nelems;
+  int nparts, nelems;    /* nelems == hi - lo */
   const int *part_lo;    /* nparts + 1 */
   const int *elem_start; /* nparts + 1 */
   const int *elems;
+  int lo, hi;            /* the elements covered: [lo, hi) of the set */
 } loom__ocplan;
 
+/* The owner-computes plan of a loop over the whole set: exactly
+ * loom__ocplan_get_range(loop, set, 0, loom__set_total(set), nparts,
+ * nargs, args). */
 const loom__ocplan *loom__ocplan_get(const char *loop, loom_set set, int nparts,
                                      int nargs, const loom__plan_arg *args);
-/* Checks an owner-computes plan exhaustively (also done for every plan
- * built when $LOOM_CHECK_PLANS=1). */
+/* The owner-computes plan of a loop over the elements [lo, hi) of `set`:
+ * the parts still split the whole target set, balanced by the increments
+ * of the elements in range; only their map rows are read.  Cached per
+ * (loop, set, range, nparts, written maps).  0 <= lo <= hi <=
+ * loom__set_total(set), else LOOM_EINVAL (naming the loop); an empty
+ * range gives parts with no elements.  NULL after an error was
+ * reported. */
+const loom__ocplan *loom__ocplan_get_range(const char *loop, loom_set set,
+                                           int lo, int hi, int nparts,
+                                           int nargs,
+                                           const loom__plan_arg *args);
+/* Checks an owner-computes plan exhaustively against its own range (also
+ * done for every plan built when $LOOM_CHECK_PLANS=1), reading only the
+ * map rows of elements in range: the parts' ranges partition the target
+ * set, and part p lists, ascending and once each, exactly the elements of
+ * the range that increment a target in its range, and nothing else. */
 int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
                        const loom__plan_arg *args);
 

@@ -125,6 +125,17 @@ void loomrt_scratch_free_all(void);     /* scratch.c */
 void loomrt_profile_free(void);         /* profile.c: per-loop times */
 void loomrt_renumber_begin(int lazy);   /* renumber.c: $LOOM_RENUMBER */
 
+/* ---- plan ranges (plan.c; used by ocplan.c too) ------------------------- */
+
+/* LOOM_OK when 0 <= lo <= hi <= set->size (the set is live); otherwise
+ * reports LOOM_EINVAL naming `call` and the loop, and returns it. */
+int loomrt_check_range(const char *call, const char *loop, loom_set set,
+                       int lo, int hi);
+/* For the $LOOM_DIAG line of a plan: "" when [lo, hi) is the whole set,
+ * otherwise " [lo, hi) of SIZE", written into buf; returns buf. */
+const char *loomrt_range_note(char *buf, size_t size, loom_set set, int lo,
+                              int hi);
+
 /* Applies a pending $LOOM_RENUMBER=1 (renumber.c): called where a loop
  * starts (loom__check_set, loom__plan_get).  LOOM_OK or a reported status. */
 int loomrt_renumber_lazy(void);

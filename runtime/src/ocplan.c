@@ -15,8 +15,23 @@
  * bit-identical to seq, whatever the number of parts.  Each part sweeps
  * its elements once, in mesh order, instead of once per colour.
  *
- * Plans are cached per (loop, set, nparts, written maps) and freed with
- * the colouring plans (loomrt_plan_drop_all).
+ * Like a colouring plan (plan.c), a plan covers a range [lo, hi) of the
+ * iteration set (loom__ocplan_get: the whole set), e.g. one section of an
+ * MPI partition: only the map rows of elements in [lo, hi) are read (the
+ * rows of non-executed halo elements hold -1), the ranges are balanced by
+ * the increments of those elements only, and elems[] lists absolute
+ * indices from [lo, hi).  The parts still split the whole target set.
+ *
+ * Plans are cached per (loop, set, lo, hi, nparts, written maps) and freed
+ * with the colouring plans (loomrt_plan_drop_all).
+ *
+ * Checker.  For each part, it walks the range and recomputes which
+ * elements increment a target in the part's range: the part's list must
+ * be exactly those, ascending; every listed element must lie in the range.
+ * The range is [lo, lo + nelems), within the set, and hi must agree with
+ * it: checked last, so that a plan built by a positional initializer that
+ * predates lo and hi (both then 0) is still judged by its elements.
+ * Cost: O(nparts * entries of the range).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +43,7 @@ typedef struct oc_entry {
   struct oc_entry *next;
   const char *loop; /* key */
   loom_set set;
+  int lo, hi; /* the range of elements */
   int nparts, nargs;
   loom__plan_arg *args;
   loom__ocplan plan; /* value */
@@ -52,9 +68,10 @@ void loomrt_ocplan_drop_all(void) {
   }
 }
 
-static int oc_key(const oc_entry *p, const char *loop, loom_set set, int nparts, int nargs,
-                  const loom__plan_arg *args) {
-  if (p->loop != loop || p->set != set || p->nparts != nparts || p->nargs != nargs)
+static int oc_key(const oc_entry *p, const char *loop, loom_set set, int lo, int hi,
+                  int nparts, int nargs, const loom__plan_arg *args) {
+  if (p->loop != loop || p->set != set || p->lo != lo || p->hi != hi ||
+      p->nparts != nparts || p->nargs != nargs)
     return 0;
   for (int i = 0; i < nargs; i++)
     if (p->args[i].map != args[i].map || p->args[i].slot != args[i].slot)
@@ -62,24 +79,24 @@ static int oc_key(const oc_entry *p, const char *loop, loom_set set, int nparts,
   return 1;
 }
 
-static int oc_check_args(const char *loop, loom_set set, int nparts, int nargs,
-                         const loom__plan_arg *args) {
+/* Checks the iteration set and the written maps of `call`. */
+static int oc_check_args(const char *call, const char *loop, loom_set set, int nparts,
+                         int nargs, const loom__plan_arg *args) {
   const char *problem = loomrt_set_problem(set);
   if (problem)
-    return loom_error_(LOOM_EINVAL, "loom__ocplan_get: loop %s: iteration set %s", loop,
-                       problem);
+    return loom_error_(LOOM_EINVAL, "%s: loop %s: iteration set %s", call, loop, problem);
   if (nparts < 1 || nargs < 1 || !args)
-    return loom_error_(LOOM_EINVAL, "loom__ocplan_get: loop %s: %d parts, %d maps", loop,
-                       nparts, nargs);
+    return loom_error_(LOOM_EINVAL, "%s: loop %s: %d parts, %d maps", call, loop, nparts,
+                       nargs);
   for (int i = 0; i < nargs; i++) {
     problem = loomrt_map_problem(args[i].map);
     if (problem)
-      return loom_error_(LOOM_EINVAL, "loom__ocplan_get: loop %s: map %s", loop, problem);
+      return loom_error_(LOOM_EINVAL, "%s: loop %s: map %s", call, loop, problem);
     if (args[i].map->from != set || args[i].map->to != args[0].map->to ||
         args[i].slot < -1 || args[i].slot >= args[i].map->dim)
       return loom_error_(LOOM_EMISMATCH,
-                         "loom__ocplan_get: loop %s: map '%s' (slot %d) does not map "
-                         "set '%s' into the target set of the others", loop,
+                         "%s: loop %s: map '%s' (slot %d) does not map set '%s' into "
+                         "the target set of the others", call, loop,
                          args[i].map->name, args[i].slot, set->name);
   }
   return LOOM_OK;
@@ -97,13 +114,13 @@ static int oc_check_args(const char *loop, loom_set set, int nparts, int nargs,
     }                                                                          \
   }
 
-/* Ranges of the target set with about equal numbers of increments;
- * part_of[t] is the part owning target t. */
+/* Ranges of the target set with about equal numbers of increments from
+ * the elements in [lo, hi); part_of[t] is the part owning target t. */
 static void split_targets(oc_entry *p, int ntargets, int *part_of) {
   long *weight = calloc((size_t)ntargets + 1, sizeof *weight);
   long total = 0;
   if (weight)
-    for (int e = 0; e < p->set->size; e++)
+    for (int e = p->lo; e < p->hi; e++)
       FOR_TARGETS(p, e, t, weight[t]++);
   for (int t = 0; t < ntargets; t++)
     total += weight ? weight[t] : 1;
@@ -122,9 +139,9 @@ static void split_targets(oc_entry *p, int ntargets, int *part_of) {
   free(weight);
 }
 
-/* The elements of each part, in increasing order. */
+/* The elements of [lo, hi) of each part, in increasing order. */
 static int fill_parts(oc_entry *p, const int *part_of) {
-  int n = p->set->size, np = p->nparts;
+  int np = p->nparts;
   int *count = calloc((size_t)np + 1, sizeof *count), *seen = malloc((size_t)np * sizeof *seen);
   if (!count || !seen) {
     free(count);
@@ -134,7 +151,7 @@ static int fill_parts(oc_entry *p, const int *part_of) {
   for (int pass = 0; pass < 2; pass++) {
     for (int q = 0; q < np; q++)
       seen[q] = -1;
-    for (int e = 0; e < n; e++)
+    for (int e = p->lo; e < p->hi; e++)
       FOR_TARGETS(p, e, t, {
         int q = part_of[t];
         if (seen[q] != e) {
@@ -170,12 +187,14 @@ static int oc_build(oc_entry *p) {
     rc = fill_parts(p, part_of);
   }
   free(part_of);
-  p->plan = (loom__ocplan){p->nparts, p->set->size, p->part_lo, p->elem_start, p->elems};
+  p->plan = (loom__ocplan){.nparts = p->nparts, .nelems = p->hi - p->lo,
+                           .part_lo = p->part_lo, .elem_start = p->elem_start,
+                           .elems = p->elems, .lo = p->lo, .hi = p->hi};
   return rc;
 }
 
-static oc_entry *oc_new(const char *loop, loom_set set, int nparts, int nargs,
-                        const loom__plan_arg *args) {
+static oc_entry *oc_new(const char *loop, loom_set set, int lo, int hi, int nparts,
+                        int nargs, const loom__plan_arg *args) {
   oc_entry *p = calloc(1, sizeof *p);
   if (p)
     p->args = malloc((size_t)nargs * sizeof *p->args);
@@ -186,7 +205,8 @@ static oc_entry *oc_new(const char *loop, loom_set set, int nparts, int nargs,
     return NULL;
   }
   memcpy(p->args, args, (size_t)nargs * sizeof *args);
-  *p = (oc_entry){NULL, loop, set, nparts, nargs, p->args, {0}, NULL, NULL, NULL};
+  *p = (oc_entry){.loop = loop, .set = set, .lo = lo, .hi = hi, .nparts = nparts,
+                  .nargs = nargs, .args = p->args};
   if (oc_build(p) != LOOM_OK) {
     oc_free(p);
     loom_error_(LOOM_ENOMEM, "loop %s: out of memory building the owner-computes plan "
@@ -196,58 +216,128 @@ static oc_entry *oc_new(const char *loop, loom_set set, int nparts, int nargs,
   p->next = ocplans;
   ocplans = p;
   if (loomrt_diag()) {
-    int total = p->elem_start[nparts];
-    fprintf(stderr, "loom: plan %s: set '%s' %d elements, %d owner-computes parts, %d "
+    int total = p->elem_start[nparts], n = hi - lo;
+    char range[64];
+    fprintf(stderr, "loom: plan %s: set '%s' %d elements%s, %d owner-computes parts, %d "
             "elements computed twice or more (%.2f%%)\n", loomrt_loop_label(loop),
-            set->name, set->size, nparts, total - set->size,
-            set->size ? 100.0 * (total - set->size) / set->size : 0.0);
+            set->name, n, loomrt_range_note(range, sizeof range, set, lo, hi), nparts,
+            total - n, n ? 100.0 * (total - n) / n : 0.0);
     fflush(stderr);
   }
   return p;
 }
 
-const loom__ocplan *loom__ocplan_get(const char *loop, loom_set set, int nparts, int nargs,
+/* The plan for [lo, hi) of `set` (the whole set when `whole`, after the
+ * set was checked), from the cache or built; `call` names the entry point
+ * for messages.  NULL after reporting. */
+static const loom__ocplan *oc_lookup(const char *call, const char *loop, loom_set set,
+                                     int whole, int lo, int hi, int nparts, int nargs,
                                      const loom__plan_arg *args) {
-  if (loomrt_require_active("loom__ocplan_get") != LOOM_OK ||
-      oc_check_args(loomrt_loop_label(loop), set, nparts, nargs, args) != LOOM_OK ||
+  const char *label = loomrt_loop_label(loop);
+  if (loomrt_require_active(call) != LOOM_OK ||
+      oc_check_args(call, label, set, nparts, nargs, args) != LOOM_OK)
+    return NULL;
+  if (whole) {
+    lo = 0;
+    hi = set->size;
+  }
+  if (loomrt_check_range(call, label, set, lo, hi) != LOOM_OK ||
       loomrt_renumber_lazy() != LOOM_OK)
     return NULL;
   for (oc_entry *p = ocplans; p; p = p->next)
-    if (oc_key(p, loop, set, nparts, nargs, args))
+    if (oc_key(p, loop, set, lo, hi, nparts, nargs, args))
       return &p->plan;
-  oc_entry *p = oc_new(loop, set, nparts, nargs, args);
+  oc_entry *p = oc_new(loop, set, lo, hi, nparts, nargs, args);
   if (p && loomrt_check_plans() && loom__ocplan_check(&p->plan, set, nargs, args) != LOOM_OK)
     return NULL;
   return p ? &p->plan : NULL;
 }
 
+const loom__ocplan *loom__ocplan_get(const char *loop, loom_set set, int nparts, int nargs,
+                                     const loom__plan_arg *args) {
+  return oc_lookup("loom__ocplan_get", loop, set, 1, 0, 0, nparts, nargs, args);
+}
+
+const loom__ocplan *loom__ocplan_get_range(const char *loop, loom_set set, int lo, int hi,
+                                           int nparts, int nargs,
+                                           const loom__plan_arg *args) {
+  return oc_lookup("loom__ocplan_get_range", loop, set, 0, lo, hi, nparts, nargs, args);
+}
+
 /* ---- checking ---------------------------------------------------------- */
 
-/* Every element is in exactly the parts owning one of its targets, each
- * part's list ascending, the ranges a partition of the target set. */
-int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
-                       const loom__plan_arg *args) {
-  oc_entry probe = {NULL, NULL, set, plan->nparts, nargs, (loom__plan_arg *)args,
-                    {0}, NULL, NULL, NULL};
-  int ntargets = args[0].map->to->size, np = plan->nparts;
+#define OC_VIOLATION(...) loom_error_(LOOM_EMISMATCH, __VA_ARGS__)
+
+/* The range [lo, lo + nelems) lies in the set; the parts' ranges are a
+ * partition of the target set and their element lists are well formed
+ * (counts ascending, every listed element in the range). */
+static int oc_check_layout(const loom__ocplan *plan, loom_set set, int ntargets) {
+  int np = plan->nparts, lo = plan->lo;
+  if (lo < 0 || plan->nelems < 0 || lo > set->size - plan->nelems)
+    return OC_VIOLATION("owner-computes plan: its %d elements from %d are not a range "
+                        "of the %d elements of set '%s'", plan->nelems, lo, set->size,
+                        set->name);
   if (plan->part_lo[0] != 0 || plan->part_lo[np] != ntargets)
-    return loom_error_(LOOM_EMISMATCH, "owner-computes plan: ranges do not cover the "
-                       "target set");
+    return OC_VIOLATION("owner-computes plan: ranges do not cover the target set");
+  if (plan->elem_start[0] != 0)
+    return OC_VIOLATION("owner-computes plan: part 0's elements start at %d, not 0",
+                        plan->elem_start[0]);
   for (int q = 0; q < np; q++) {
     if (plan->part_lo[q] > plan->part_lo[q + 1])
-      return loom_error_(LOOM_EMISMATCH, "owner-computes plan: part %d's range is "
-                         "reversed", q);
-    int at = plan->elem_start[q];
-    for (int e = 0; e < set->size; e++) {
-      int mine = 0;
-      FOR_TARGETS(&probe, e, t, mine |= t >= plan->part_lo[q] && t < plan->part_lo[q + 1]);
-      if (mine && (at >= plan->elem_start[q + 1] || plan->elems[at++] != e))
-        return loom_error_(LOOM_EMISMATCH, "owner-computes plan: part %d lacks element "
-                           "%d (or has it out of order)", q, e);
-    }
-    if (at != plan->elem_start[q + 1])
-      return loom_error_(LOOM_EMISMATCH, "owner-computes plan: part %d has elements it "
-                         "does not need", q);
+      return OC_VIOLATION("owner-computes plan: part %d's range is reversed", q);
+    if (plan->elem_start[q] > plan->elem_start[q + 1])
+      return OC_VIOLATION("owner-computes plan: part %d's element list is reversed", q);
+    for (int k = plan->elem_start[q]; k < plan->elem_start[q + 1]; k++)
+      if (plan->elems[k] < lo || plan->elems[k] >= lo + plan->nelems)
+        return OC_VIOLATION("owner-computes plan: part %d lists element %d, outside "
+                            "the plan's range [%d, %d)", q, plan->elems[k], lo,
+                            lo + plan->nelems);
   }
   return LOOM_OK;
+}
+
+/* Part q lists exactly the elements of the range with an increment into
+ * its targets, ascending (rows of the range only). */
+static int oc_check_part(const loom__ocplan *plan, const oc_entry *probe, int q) {
+  int at = plan->elem_start[q], tlo = plan->part_lo[q], thi = plan->part_lo[q + 1];
+  for (int e = plan->lo; e < plan->lo + plan->nelems; e++) {
+    int mine = 0;
+    FOR_TARGETS(probe, e, t, mine |= t >= tlo && t < thi);
+    if (mine && (at >= plan->elem_start[q + 1] || plan->elems[at++] != e))
+      return OC_VIOLATION("owner-computes plan: part %d lacks element %d (or has it out "
+                          "of order)", q, e);
+  }
+  if (at != plan->elem_start[q + 1])
+    return OC_VIOLATION("owner-computes plan: part %d has elements it does not need", q);
+  return LOOM_OK;
+}
+
+/* Every element of the range is in exactly the parts owning one of its
+ * targets, each part's list ascending, the ranges a partition of the
+ * target set; then hi agrees with lo + nelems. */
+int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
+                       const loom__plan_arg *args) {
+  int status = loomrt_require_active("loom__ocplan_check");
+  if (status != LOOM_OK)
+    return status;
+  if (!plan)
+    return loom_error_(LOOM_EINVAL, "loom__ocplan_check: plan is NULL");
+  if (!plan->part_lo || !plan->elem_start || (plan->nparts < 1) ||
+      (!plan->elems && plan->elem_start[plan->nparts] > 0))
+    return OC_VIOLATION("owner-computes plan: %d parts, or an array is NULL",
+                        plan->nparts);
+  status = oc_check_args("loom__ocplan_check", loomrt_loop_label(NULL), set, plan->nparts,
+                         nargs, args);
+  if (status == LOOM_OK)
+    status = oc_check_layout(plan, set, args[0].map->to->size);
+  if (status != LOOM_OK)
+    return status;
+  oc_entry probe = {.set = set, .lo = plan->lo, .hi = plan->lo + plan->nelems,
+                    .nparts = plan->nparts, .nargs = nargs, .args = (loom__plan_arg *)args};
+  for (int q = 0; q < plan->nparts && status == LOOM_OK; q++)
+    status = oc_check_part(plan, &probe, q);
+  if (status == LOOM_OK && plan->hi != plan->lo + plan->nelems)
+    status = OC_VIOLATION("owner-computes plan: covers [%d, %d) but has %d elements",
+                          plan->lo, plan->hi, plan->nelems);
+  return status;
 }

@@ -1,11 +1,21 @@
 /*
  * plan.c — execution plans: blocks, two-level colouring, the plan cache
- * and the exhaustive plan checker (loom__plan_get, loom__plan_check), and
- * the block size (loom_set_block_size, loom_block_size).
+ * and the exhaustive plan checker (loom__plan_get, loom__plan_get_range,
+ * loom__plan_check), and the block size (loom_set_block_size,
+ * loom_block_size).
  *
  * Design
  * ------
- * A plan splits the iteration set into blocks of `block_size` consecutive
+ * A plan covers a range [lo, hi) of the iteration set: the whole set
+ * (loom__plan_get is loom__plan_get_range(.., 0, size, ..)), or with MPI
+ * one section of the local numbering (core | owned | executed halo |
+ * non-executed halo), e.g. [0, core) then [core, exec).  The map rows of
+ * the elements outside the range are never read (those of non-executed
+ * halo elements hold -1).  Blocks and block_start use absolute element
+ * indices; elem_colour is indexed by e - lo.  Target sets are not cut:
+ * the masks below cover every target element.
+ *
+ * The plan splits its range into blocks of `block_size` consecutive
  * elements (the last one shorter) and colours them as PyOP2 and OP2 do:
  *
  *  - Targets.  Each plan argument (map, slot) names target elements: the
@@ -28,7 +38,7 @@
  *    are cleared again, so the total cost stays linear in the entries.
  *
  *  - nargs == 0: blocks only; every block has colour 0 and every element
- *    colour 0 (one colour; none for an empty set).
+ *    colour 0 (one colour; none for an empty range).
  *
  * Block and element colours are therefore greedy in ascending order of
  * block (element) id, which makes plans deterministic.  blocks_by_colour
@@ -36,25 +46,30 @@
  * sort of block_colour).
  *
  * Cache.  A linked list of plans keyed by (loop string address, set,
- * block size, the argument list compared entry by entry).  Lookups move
- * the hit to the front.  loom_set_block_size() with a new size, a
+ * range lo and hi, block size, the argument list compared entry by
+ * entry): two ranges of one loop are two plans, and loom__plan_get hits
+ * the plan of loom__plan_get_range(.., 0, size, ..).  Lookups move the
+ * hit to the front.  loom_set_block_size() with a new size, a
  * renumbering (renumber.c) and loom_exit() drop every plan; a pointer to a
  * dropped plan must not be used any more (generated code asks for the
  * plan at every loop).
  *
  * Checker.  Independent of the builder's colouring (they share only
  * make_views, the layout of the target elements; the unit tests check
- * plans against a brute force as well): first the structure (blocks
- * contiguous, non-empty, at most block_size long and covering [0, n)
- * exactly, so every element is in exactly one block once; colours in
- * range; blocks_by_colour/colour_start consistent with block_colour;
- * element colour counts consistent), then the colour property with
- * "stamp" arrays over the target elements: blocks are visited colour by
- * colour and each target element remembers the colour and block that
- * last wrote it, so a second block of the same colour writing it is a
- * violation; elements are visited block by block and, within a block,
- * colour by colour (a counting sort), with a stamp per (block, colour).
- * Cost: linear in the entries plus the target sets' sizes.
+ * plans against a brute force as well): first the range (lo <= hi within
+ * the set, nelems == hi - lo) and the structure (blocks contiguous,
+ * non-empty, at most block_size long and covering the plan's own
+ * [lo, hi) exactly, so every element of the range is in exactly one block
+ * once and no block reaches outside it: only rows in range are read
+ * next; colours in range; blocks_by_colour/colour_start consistent with
+ * block_colour; element colour counts consistent), then the colour
+ * property with "stamp" arrays over the target elements: blocks are
+ * visited colour by colour and each target element remembers the colour
+ * and block that last wrote it, so a second block of the same colour
+ * writing it is a violation; elements are visited block by block and,
+ * within a block, colour by colour (a counting sort), with a stamp per
+ * (block, colour).  Cost: linear in the entries plus the target sets'
+ * sizes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +104,7 @@ typedef struct plan_entry {
   /* key */
   const char *loop;
   loom_set set;
+  int lo, hi; /* the range of elements */
   int block_size;
   int nargs;
   loom__plan_arg *args; /* owned copy, NULL when nargs == 0 */
@@ -124,9 +140,9 @@ void loomrt_plan_begin(int size) {
 }
 
 static int key_matches(const plan_entry *p, const char *loop, loom_set set,
-                       int nargs, const loom__plan_arg *args) {
-  if (p->loop != loop || p->set != set || p->block_size != block_size ||
-      p->nargs != nargs)
+                       int lo, int hi, int nargs, const loom__plan_arg *args) {
+  if (p->loop != loop || p->set != set || p->lo != lo || p->hi != hi ||
+      p->block_size != block_size || p->nargs != nargs)
     return 0;
   for (int i = 0; i < nargs; i++)
     if (p->args[i].map != args[i].map || p->args[i].slot != args[i].slot)
@@ -167,6 +183,27 @@ static int check_args(const char *call, const char *loop, loom_set set,
                          call, loop, i, args[i].slot, map->name, map->dim);
   }
   return LOOM_OK;
+}
+
+/* ---- ranges ------------------------------------------------------------ */
+
+int loomrt_check_range(const char *call, const char *loop, loom_set set,
+                       int lo, int hi) {
+  if (lo < 0 || lo > hi || hi > set->size)
+    return loom_error_(LOOM_EINVAL,
+                       "%s: loop %s: range [%d, %d) is not within the %d "
+                       "elements of set '%s' (need 0 <= lo <= hi <= %d)",
+                       call, loop, lo, hi, set->size, set->name, set->size);
+  return LOOM_OK;
+}
+
+const char *loomrt_range_note(char *buf, size_t size, loom_set set, int lo,
+                              int hi) {
+  if (lo == 0 && hi == set->size)
+    buf[0] = '\0';
+  else
+    snprintf(buf, size, " [%d, %d) of %d", lo, hi, set->size);
+  return buf;
 }
 
 /* One argument, ready for the inner loops. */
@@ -282,22 +319,23 @@ static int colour_blocks(const loom__plan *pl, int *bcol, uint32_t *mask,
   return ncolours;
 }
 
-/* Colours the elements of block b (masks clear on entry and on return);
- * returns the number of colours the block uses. */
+/* Colours the elements [first, end) of a block into ecol[e - first]
+ * (masks clear on entry and on return); returns the number of colours the
+ * block uses. */
 static int colour_elements(int first, int end, int *ecol, uint32_t *mask,
                            const target_view *views, int nv) {
   int ncolours = 0, left = end - first;
   for (int e = first; e < end; e++)
-    ecol[e] = -1;
+    ecol[e - first] = -1;
   for (int offset = 0; left > 0; offset += 32) {
     for (int e = first; e < end; e++) {
-      if (ecol[e] >= 0)
+      if (ecol[e - first] >= 0)
         continue;
       uint32_t m = or_masks(mask, views, nv, e);
       if (m == UINT32_MAX)
         continue;
       int c = lowest_zero_bit(m);
-      ecol[e] = offset + c;
+      ecol[e - first] = offset + c;
       if (offset + c + 1 > ncolours)
         ncolours = offset + c + 1;
       left--;
@@ -328,8 +366,10 @@ static void index_colours(loom__plan *pl, const int *bcol, int *cstart,
  * LOOM_ENOMEM (not reported). */
 static int build(plan_entry *p) {
   loom__plan *pl = &p->plan;
-  int n = p->set->size, bs = p->block_size;
+  int lo = p->lo, n = p->hi - p->lo, bs = p->block_size;
   pl->loop = p->loop;
+  pl->lo = lo;
+  pl->hi = p->hi;
   pl->nelems = n;
   pl->block_size = bs;
   pl->nblocks = (int)(((long long)n + bs - 1) / bs);
@@ -345,8 +385,8 @@ static int build(plan_entry *p) {
   int *bstart = p->per_block, *bcol = bstart + nbz + 1,
       *belem = bcol + nbz, *ecol = p->per_elem;
   for (int b = 0; b < nb; b++)
-    bstart[b] = (int)((long long)b * bs);
-  bstart[nb] = n;
+    bstart[b] = lo + (int)((long long)b * bs);
+  bstart[nb] = p->hi;
   pl->block_start = bstart;
 
   size_t ntargets = make_views(p->nargs, p->args, views);
@@ -366,7 +406,8 @@ static int build(plan_entry *p) {
     memset(mask, 0, ntargets * sizeof *mask);
     pl->max_elem_colours = 0;
     for (int b = 0; b < nb; b++) {
-      belem[b] = colour_elements(bstart[b], bstart[b + 1], ecol, mask, views,
+      belem[b] = colour_elements(bstart[b], bstart[b + 1],
+                                 ecol + (bstart[b] - lo), mask, views,
                                  p->nargs);
       if (belem[b] > pl->max_elem_colours)
         pl->max_elem_colours = belem[b];
@@ -399,8 +440,8 @@ static int build(plan_entry *p) {
 }
 
 /* A new plan for the key, in the cache; NULL after reporting. */
-static plan_entry *plan_new(const char *loop, loom_set set, int nargs,
-                            const loom__plan_arg *args) {
+static plan_entry *plan_new(const char *loop, loom_set set, int lo, int hi,
+                            int nargs, const loom__plan_arg *args) {
   double t0, t1;
   loom_timers(NULL, &t0);
   plan_entry *p = calloc(1, sizeof *p);
@@ -418,6 +459,8 @@ static plan_entry *plan_new(const char *loop, loom_set set, int nargs,
   }
   p->loop = loop;
   p->set = set;
+  p->lo = lo;
+  p->hi = hi;
   p->block_size = block_size;
   p->nargs = nargs;
   if (build(p) != LOOM_OK) {
@@ -425,7 +468,7 @@ static plan_entry *plan_new(const char *loop, loom_set set, int nargs,
     loom_error_(LOOM_ENOMEM,
                 "loop %s: out of memory building the plan of set '%s' (%d "
                 "elements)",
-                loomrt_loop_label(loop), set->name, set->size);
+                loomrt_loop_label(loop), set->name, hi - lo);
     return NULL;
   }
   p->next = plans;
@@ -433,10 +476,12 @@ static plan_entry *plan_new(const char *loop, loom_set set, int nargs,
   loom_timers(NULL, &t1);
   if (loomrt_diag()) {
     const loom__plan *pl = &p->plan;
+    char range[64];
     fprintf(stderr,
-            "loom: plan %s: set '%s' %d elements, %d blocks of %d, %d block "
+            "loom: plan %s: set '%s' %d elements%s, %d blocks of %d, %d block "
             "colours, up to %d element colours, built in %.3f ms\n",
-            loomrt_loop_label(loop), set->name, pl->nelems, pl->nblocks,
+            loomrt_loop_label(loop), set->name, pl->nelems,
+            loomrt_range_note(range, sizeof range, set, lo, hi), pl->nblocks,
             pl->block_size, pl->ncolours, pl->max_elem_colours,
             (t1 - t0) * 1e3);
     fflush(stderr);
@@ -444,41 +489,75 @@ static plan_entry *plan_new(const char *loop, loom_set set, int nargs,
   return p;
 }
 
-const loom__plan *loom__plan_get(const char *loop, loom_set set, int nargs,
-                                 const loom__plan_arg *args) {
-  if (loomrt_require_active("loom__plan_get") != LOOM_OK ||
-      check_args("loom__plan_get", loomrt_loop_label(loop), set, nargs,
-                 args) != LOOM_OK ||
+/* The plan for [lo, hi) of `set` (the whole set when `whole`, after the
+ * set was checked), from the cache or built; `call` names the entry point
+ * for messages.  NULL after reporting. */
+static const loom__plan *plan_lookup(const char *call, const char *loop,
+                                     loom_set set, int whole, int lo, int hi,
+                                     int nargs, const loom__plan_arg *args) {
+  const char *label = loomrt_loop_label(loop);
+  if (loomrt_require_active(call) != LOOM_OK ||
+      check_args(call, label, set, nargs, args) != LOOM_OK)
+    return NULL;
+  if (whole) {
+    lo = 0;
+    hi = set->size;
+  }
+  if (loomrt_check_range(call, label, set, lo, hi) != LOOM_OK ||
       loomrt_renumber_lazy() != LOOM_OK)
     return NULL;
   for (plan_entry **link = &plans; *link; link = &(*link)->next) {
     plan_entry *p = *link;
-    if (key_matches(p, loop, set, nargs, args)) {
+    if (key_matches(p, loop, set, lo, hi, nargs, args)) {
       *link = p->next; /* move to the front */
       p->next = plans;
       plans = p;
       return &p->plan;
     }
   }
-  plan_entry *p = plan_new(loop, set, nargs, args);
+  plan_entry *p = plan_new(loop, set, lo, hi, nargs, args);
   if (p && loomrt_check_plans() &&
       loom__plan_check(&p->plan, set, nargs, args) != LOOM_OK)
     return NULL;
   return p ? &p->plan : NULL;
 }
 
+const loom__plan *loom__plan_get(const char *loop, loom_set set, int nargs,
+                                 const loom__plan_arg *args) {
+  return plan_lookup("loom__plan_get", loop, set, 1, 0, 0, nargs, args);
+}
+
+const loom__plan *loom__plan_get_range(const char *loop, loom_set set, int lo,
+                                       int hi, int nargs,
+                                       const loom__plan_arg *args) {
+  return plan_lookup("loom__plan_get_range", loop, set, 0, lo, hi, nargs,
+                     args);
+}
+
 /* ---- checking ---------------------------------------------------------- */
 
 #define VIOLATION(...) loom_error_(LOOM_EMISMATCH, __VA_ARGS__)
 
-/* The structure of a plan: blocks, colour ranges, colour counts. */
+/* The range of a plan: within the set, nelems consistent with it. */
+static int check_plan_range(const loom__plan *pl, loom_set set,
+                            const char *loop) {
+  const char *s = set->name;
+  if (pl->lo < 0 || pl->lo > pl->hi || pl->hi > set->size)
+    return VIOLATION("loop %s: plan for set '%s': covers [%d, %d), not a "
+                     "range of the set's %d elements",
+                     loop, s, pl->lo, pl->hi, set->size);
+  if (pl->nelems != pl->hi - pl->lo)
+    return VIOLATION("loop %s: plan for set '%s': has %d elements, its range "
+                     "[%d, %d) has %d",
+                     loop, s, pl->nelems, pl->lo, pl->hi, pl->hi - pl->lo);
+  return LOOM_OK;
+}
+
+/* The structure of a plan (its range already checked): blocks, colour
+ * ranges, colour counts. */
 static int check_structure(const loom__plan *pl, loom_set set,
                            const char *loop) {
   const char *s = set->name;
-  if (pl->nelems != set->size)
-    return VIOLATION("loop %s: plan for set '%s': has %d elements, the set "
-                     "has %d",
-                     loop, s, pl->nelems, set->size);
   if (pl->block_size < 1 || pl->nblocks < 0 || pl->ncolours < 0)
     return VIOLATION("loop %s: plan for set '%s': block size %d, %d blocks, "
                      "%d colours",
@@ -490,10 +569,10 @@ static int check_structure(const loom__plan *pl, loom_set set,
       (pl->nelems > 0 && !pl->elem_colour))
     return VIOLATION("loop %s: plan for set '%s': an array is NULL", loop, s);
   const int *start = pl->block_start;
-  if (start[0] != 0)
+  if (start[0] != pl->lo)
     return VIOLATION("loop %s: plan for set '%s': block 0 starts at element "
-                     "%d, not 0",
-                     loop, s, start[0]);
+                     "%d, not at the range's start %d",
+                     loop, s, start[0], pl->lo);
   for (int b = 0; b < nb; b++) {
     long long len = (long long)start[b + 1] - start[b];
     if (len == 0)
@@ -510,10 +589,10 @@ static int check_structure(const loom__plan *pl, loom_set set,
                        "more than the block size %d",
                        loop, s, b, start[b], start[b + 1], pl->block_size);
   }
-  if (start[nb] != pl->nelems)
+  if (start[nb] != pl->hi)
     return VIOLATION("loop %s: plan for set '%s': the blocks end at element "
-                     "%d, not at the set's size %d",
-                     loop, s, start[nb], pl->nelems);
+                     "%d, not at the range's end %d",
+                     loop, s, start[nb], pl->hi);
   if (nb > 0 && nc < 1)
     return VIOLATION("loop %s: plan for set '%s': %d blocks but no colour",
                      loop, s, nb);
@@ -556,11 +635,13 @@ static int check_structure(const loom__plan *pl, loom_set set,
                        loop, s, b, k, len);
     if (k > max)
       max = k;
-    for (int e = start[b]; e < start[b + 1]; e++)
-      if (pl->elem_colour[e] < 0 || pl->elem_colour[e] >= k)
+    for (int e = start[b]; e < start[b + 1]; e++) {
+      int c = pl->elem_colour[e - pl->lo];
+      if (c < 0 || c >= k)
         return VIOLATION("loop %s: plan for set '%s': element %d of block %d "
                          "has colour %d, outside the block's [0, %d)",
-                         loop, s, e, b, pl->elem_colour[e], k);
+                         loop, s, e, b, c, k);
+    }
   }
   if (pl->max_elem_colours != max)
     return VIOLATION("loop %s: plan for set '%s': max_elem_colours is %d, "
@@ -615,6 +696,8 @@ static int check_colours(const loom__plan *pl, loom_set set, int nargs,
                          const loom__plan_arg *args, const char *loop) {
   int nb = pl->nblocks, status = LOOM_OK;
   const int *start = pl->block_start;
+  const int *ecol = pl->elem_colour; /* ecol[e - lo], e in [lo, hi) */
+  int lo = pl->lo;
   target_view *views = malloc(((size_t)nargs + 1) * sizeof *views);
   size_t nt = views ? make_views(nargs, args, views) + 1 : 1;
   int maxlen = 0;
@@ -651,16 +734,16 @@ static int check_colours(const loom__plan *pl, loom_set set, int nargs,
     int k = pl->block_elem_colours[b];
     memset(count, 0, ((size_t)k + 1) * sizeof *count);
     for (int e = start[b]; e < start[b + 1]; e++)
-      count[pl->elem_colour[e] + 1]++;
+      count[ecol[e - lo] + 1]++;
     for (int c = 0; c < k; c++)
       count[c + 1] += count[c];
     for (int e = start[b]; e < start[b + 1]; e++)
-      sorted[count[pl->elem_colour[e]]++] = e;
+      sorted[count[ecol[e - lo]]++] = e;
     for (int i = 0; i < start[b + 1] - start[b] && status == LOOM_OK; i++) {
       int e = sorted[i];
-      int g = group + pl->elem_colour[e];
-      status = stamp_element(&st, views, nargs, g, b, e, 0,
-                             pl->elem_colour[e], loop, set);
+      int g = group + ecol[e - lo];
+      status = stamp_element(&st, views, nargs, g, b, e, 0, ecol[e - lo], loop,
+                             set);
     }
     group += k;
   }
@@ -683,6 +766,8 @@ int loom__plan_check(const loom__plan *plan, loom_set set, int nargs,
     return loom_error_(LOOM_EINVAL, "loom__plan_check: plan is NULL");
   const char *loop = loomrt_loop_label(plan->loop);
   status = check_args("loom__plan_check", loop, set, nargs, args);
+  if (status == LOOM_OK)
+    status = check_plan_range(plan, set, loop);
   if (status == LOOM_OK)
     status = check_structure(plan, set, loop);
   if (status == LOOM_OK)

@@ -12,6 +12,12 @@
  * here), and "star" meshes where every element writes one target element
  * (so n elements need n colours: more than 32 forces further passes).
  *
+ * Range plans (loom__plan_get_range, loom__ocplan_get_range) are built on
+ * meshes whose map rows outside the range hold -1, as MPI's non-executed
+ * halo rows do, and checked by the checkers, by brute force over the
+ * range, and against the whole-set plan of the sub-mesh made of the rows
+ * in range (the plan must depend on those rows only).
+ *
  * Renumbering is checked by simulating loops by hand over the raw
  * storage (loom__dat_values / loom__map_values) before and after, on a
  * randomly numbered grid, and by the bandwidth of the maps.
@@ -1541,7 +1547,7 @@ Test(ocplan, same_key_same_plan_and_checker_rejects_a_missing_element) {
   memmove(elems + 1, elems + 2, (size_t)(n - 2) * sizeof *elems); /* drop one */
   for (int p = 1; p <= 3; p++)
     start[p]--;
-  loom__ocplan bad = {a->nparts, a->nelems, a->part_lo, start, elems};
+  loom__ocplan bad = {a->nparts, a->nelems, a->part_lo, start, elems, a->lo, a->hi};
   install_capture();
   cr_assert_eq(loom__ocplan_check(&bad, edges, 2, args), LOOM_EMISMATCH);
   expect_error(LOOM_EMISMATCH, "owner-computes plan: part 0 lacks element");
@@ -1557,4 +1563,691 @@ Test(ocplan, rejects_maps_into_different_sets) {
   install_capture();
   cr_assert_null(loom__ocplan_get("k", e, 2, 2, args));
   expect_error(LOOM_EMISMATCH, "map 'mb'", "target set of the others");
+}
+
+/* ---- range plans --------------------------------------------------------- */
+
+TestSuite(range, .init = setup_active, .fini = teardown_active);
+
+/* A mesh for range plans: `it` (n elements) with maps[0] (dims[0] slots
+ * into ta), maps[1] (dims[1] slots into tb) and maps[2] (1 slot into ta),
+ * and their declared rows. */
+struct rmesh {
+  int n;
+  loom_set it, ta, tb;
+  loom_map maps[3];
+  int dims[3];
+  int *orig[3];
+};
+
+static void rmesh_build(struct rmesh *r, int seed, int n) {
+  rng_seed((uint64_t)seed + 200);
+  r->n = n;
+  r->it = loom_decl_set(n, "it");
+  r->ta = loom_decl_set(10 + rng_below(150), "ta");
+  r->tb = loom_decl_set(5 + rng_below(40), "tb");
+  r->dims[0] = 2 + rng_below(3);
+  r->dims[1] = 2 + rng_below(3);
+  r->dims[2] = 1;
+  r->maps[0] = random_map(r->it, r->ta, r->dims[0], "ma");
+  r->maps[1] = random_map(r->it, r->tb, r->dims[1], "mb");
+  r->maps[2] = random_map(r->it, r->ta, 1, "mc");
+  for (int k = 0; k < 3; k++)
+    r->orig[k] = dup_ints(loom__map_values(r->maps[k]), n * r->dims[k]);
+}
+
+static void rmesh_free(struct rmesh *r) {
+  for (int k = 0; k < 3; k++)
+    free(r->orig[k]);
+}
+
+/* The rows of `map` (n rows of dim slots) in [lo, hi) as declared, the
+ * others -1, as MPI leaves the rows of non-executed halo elements (the
+ * runtime checks entries at declaration only). */
+static void poison_outside(loom_map map, const int *orig, int n, int dim,
+                           int lo, int hi) {
+  int *v = (int *)loom__map_values(map);
+  for (int e = 0; e < n; e++)
+    for (int s = 0; s < dim; s++)
+      v[(size_t)e * dim + s] =
+          e >= lo && e < hi ? orig[(size_t)e * dim + s] : -1;
+}
+
+static void rmesh_poison(struct rmesh *r, int lo, int hi) {
+  for (int k = 0; k < 3; k++)
+    poison_outside(r->maps[k], r->orig[k], r->n, r->dims[k], lo, hi);
+}
+
+/* The sub-mesh of [lo, hi): a set of hi - lo elements whose maps sub[k]
+ * hold the declared rows [lo, hi) of r's maps, into the same targets. */
+static loom_set rmesh_slice(const struct rmesh *r, int lo, int hi,
+                            loom_map sub[3]) {
+  loom_set s = loom_decl_set(hi - lo, "slice");
+  for (int k = 0; k < 3; k++) {
+    sub[k] = loom_decl_map(s, loom__map_to(r->maps[k]), r->dims[k],
+                           r->orig[k] + (size_t)lo * r->dims[k], "slice_map");
+    cr_assert_not_null(sub[k], "%s", captured.message);
+  }
+  return s;
+}
+
+/* pa with every map of r replaced by its counterpart in sub. */
+static pargs on_slice(const struct rmesh *r, const pargs *pa,
+                      const loom_map sub[3]) {
+  pargs q = *pa;
+  for (int a = 0; a < pa->nargs; a++) {
+    int k = 0;
+    while (r->maps[k] != pa->args[a].map)
+      k++;
+    q.args[a].map = sub[k];
+  }
+  return q;
+}
+
+/* The argument lists of the random-mesh tests. */
+static int rmesh_lists(const struct rmesh *r, pargs lists[6]) {
+  loom_map ma = r->maps[0], mb = r->maps[1], mc = r->maps[2];
+  int da = r->dims[0], db = r->dims[1];
+  const pargs l[6] = {
+      {0, {{NULL, 0}}, {0}},
+      {1, {{ma, -1}}, {da}},
+      {2, {{ma, 0}, {ma, 1}}, {da, da}},
+      {2, {{ma, -1}, {mb, -1}}, {da, db}},
+      {2, {{ma, 0}, {mc, 0}}, {da, 1}}, /* share ta's masks */
+      {3, {{mb, 0}, {mc, 0}, {ma, da - 1}}, {db, 1, da}},
+  };
+  memcpy(lists, l, sizeof l);
+  return 6;
+}
+
+/* The documented layout of a range plan: blocks of bs from lo, every
+ * element of [lo, hi) in exactly one block and none of the others, the
+ * colour index consistent, element colours (at e - lo) in range. */
+static void assert_range_layout(const loom__plan *pl, int n, int lo, int hi,
+                                int bs) {
+  cr_assert_eq(pl->lo, lo);
+  cr_assert_eq(pl->hi, hi);
+  cr_assert_eq(pl->nelems, hi - lo);
+  cr_assert_eq(pl->block_size, bs);
+  cr_assert_eq(pl->nblocks, (hi - lo + bs - 1) / bs);
+  int *seen = calloc((size_t)n + 1, sizeof *seen);
+  for (int b = 0; b < pl->nblocks; b++) {
+    cr_assert_eq(pl->block_start[b], lo + b * bs, "block %d", b);
+    cr_assert_lt(pl->block_start[b], pl->block_start[b + 1], "block %d", b);
+    for (int e = pl->block_start[b]; e < pl->block_start[b + 1]; e++) {
+      cr_assert(e >= 0 && e < n, "block %d has element %d", b, e);
+      seen[e]++;
+    }
+  }
+  cr_assert_eq(pl->block_start[0], lo);
+  cr_assert_eq(pl->block_start[pl->nblocks], hi);
+  for (int e = 0; e < n; e++)
+    cr_assert_eq(seen[e], e >= lo && e < hi, "element %d is in %d blocks, "
+                 "range [%d, %d)", e, seen[e], lo, hi);
+  free(seen);
+  cr_assert_eq(pl->colour_start[0], 0);
+  cr_assert_eq(pl->colour_start[pl->ncolours], pl->nblocks);
+  for (int c = 0; c < pl->ncolours; c++)
+    for (int k = pl->colour_start[c]; k < pl->colour_start[c + 1]; k++)
+      cr_assert_eq(pl->block_colour[pl->blocks_by_colour[k]], c);
+  int max = 0;
+  for (int b = 0; b < pl->nblocks; b++) {
+    int k = pl->block_elem_colours[b];
+    max = k > max ? k : max;
+    for (int e = pl->block_start[b]; e < pl->block_start[b + 1]; e++)
+      cr_assert(pl->elem_colour[e - lo] >= 0 && pl->elem_colour[e - lo] < k);
+  }
+  cr_assert_eq(pl->max_elem_colours, max);
+}
+
+/* 1 when the range plan's colours are race-free, comparing every pair of
+ * elements of its range (only their rows are read). */
+static int brute_force_range_ok(const loom__plan *pl, const pargs *pa) {
+  int lo = pl->lo, hi = pl->hi;
+  int *block_of = malloc(((size_t)pl->nelems + 1) * sizeof *block_of);
+  for (int b = 0; b < pl->nblocks; b++)
+    for (int e = pl->block_start[b]; e < pl->block_start[b + 1]; e++)
+      block_of[e - lo] = b;
+  int ok = 1;
+  for (int e = lo; e < hi && ok; e++)
+    for (int f = e + 1; f < hi && ok; f++) {
+      int be = block_of[e - lo], bf = block_of[f - lo];
+      int same = be == bf
+                     ? pl->elem_colour[e - lo] == pl->elem_colour[f - lo]
+                     : pl->block_colour[be] == pl->block_colour[bf];
+      if (same && conflict(pa, e, f))
+        ok = 0;
+    }
+  free(block_of);
+  return ok;
+}
+
+/* Plans a and b are equal, a's blocks `shift` elements further on. */
+static void assert_same_plan(const loom__plan *a, const loom__plan *b,
+                             int shift) {
+  cr_assert_eq(a->nelems, b->nelems);
+  cr_assert_eq(a->nblocks, b->nblocks);
+  cr_assert_eq(a->block_size, b->block_size);
+  cr_assert_eq(a->ncolours, b->ncolours);
+  cr_assert_eq(a->max_elem_colours, b->max_elem_colours);
+  for (int k = 0; k <= a->nblocks; k++)
+    cr_assert_eq(a->block_start[k], b->block_start[k] + shift, "block %d", k);
+  for (int k = 0; k < a->nblocks; k++) {
+    cr_assert_eq(a->block_colour[k], b->block_colour[k], "block %d", k);
+    cr_assert_eq(a->block_elem_colours[k], b->block_elem_colours[k]);
+    cr_assert_eq(a->blocks_by_colour[k], b->blocks_by_colour[k]);
+  }
+  for (int c = 0; c <= a->ncolours; c++)
+    cr_assert_eq(a->colour_start[c], b->colour_start[c]);
+  for (int i = 0; i < a->nelems; i++)
+    cr_assert_eq(a->elem_colour[i], b->elem_colour[i], "element %d",
+                 i + shift);
+}
+
+static const int some_ranges[][2] = {{0, 300},  {0, 123},   {123, 300},
+                                     {37, 250}, {299, 300}, {5, 6},
+                                     {64, 192}};
+enum { NRANGES = sizeof some_ranges / sizeof some_ranges[0] };
+
+/* Range plans on random meshes whose rows outside the range are -1: the
+ * checker accepts them, the layout is as documented, the brute force
+ * agrees, and each equals the whole-set plan of its sub-mesh. */
+Test(range, colouring_plans_on_random_meshes) {
+  static const int block_sizes[] = {1, 7, 64};
+  static const char loop[] = "ranged", sloop[] = "sliced";
+  for (int seed = 1; seed <= 3; seed++) {
+    struct rmesh r;
+    rmesh_build(&r, seed, 300);
+    pargs lists[6];
+    int nlists = rmesh_lists(&r, lists);
+    for (int ri = 0; ri < NRANGES; ri++) {
+      int lo = some_ranges[ri][0], hi = some_ranges[ri][1];
+      rmesh_poison(&r, lo, hi);
+      loom_map sub[3];
+      loom_set s = rmesh_slice(&r, lo, hi, sub);
+      for (size_t bi = 0; bi < sizeof block_sizes / sizeof *block_sizes; bi++) {
+        int bs = block_sizes[bi];
+        cr_assert_eq(loom_set_block_size(bs), LOOM_OK);
+        for (int li = 0; li < nlists; li++) {
+          const pargs *pa = &lists[li];
+          const loom__plan *pl =
+              loom__plan_get_range(loop, r.it, lo, hi, pa->nargs, pa->args);
+          cr_assert_not_null(pl, "%s", captured.message);
+          assert_range_layout(pl, r.n, lo, hi, bs);
+          cr_assert_eq(loom__plan_check(pl, r.it, pa->nargs, pa->args),
+                       LOOM_OK, "seed %d [%d, %d) bs %d list %d: %s", seed, lo,
+                       hi, bs, li, captured.message);
+          cr_assert(brute_force_range_ok(pl, pa), "seed %d [%d, %d) bs %d "
+                    "list %d", seed, lo, hi, bs, li);
+          pargs q = on_slice(&r, pa, sub);
+          const loom__plan *ps = loom__plan_get(sloop, s, q.nargs, q.args);
+          cr_assert_not_null(ps, "%s", captured.message);
+          assert_same_plan(pl, ps, lo);
+        }
+      }
+    }
+    rmesh_free(&r);
+  }
+  expect_no_error();
+}
+
+/* Owner-computes plans: the parts split the whole target set; every
+ * listed element is in [lo, hi), ascending, and increments something in
+ * its part's range; every increment of an element of the range (written
+ * slots) is applied by exactly one part. */
+static void assert_oc_range(const loom__ocplan *oc, const pargs *pa, int lo,
+                            int hi, int ntargets) {
+  int np = oc->nparts, nslots = 0;
+  cr_assert_eq(oc->lo, lo);
+  cr_assert_eq(oc->hi, hi);
+  cr_assert_eq(oc->nelems, hi - lo);
+  cr_assert_eq(oc->part_lo[0], 0);
+  cr_assert_eq(oc->part_lo[np], ntargets);
+  cr_assert_eq(oc->elem_start[0], 0);
+  for (int a = 0; a < pa->nargs; a++)
+    nslots += pa->dims[a];
+  int *applied = calloc((size_t)(hi - lo) * nslots + 1, sizeof *applied);
+  for (int p = 0; p < np; p++) {
+    int tlo = oc->part_lo[p], thi = oc->part_lo[p + 1];
+    cr_assert_leq(tlo, thi);
+    cr_assert_leq(oc->elem_start[p], oc->elem_start[p + 1]);
+    for (int k = oc->elem_start[p]; k < oc->elem_start[p + 1]; k++) {
+      int e = oc->elems[k], useful = 0;
+      cr_assert(e >= lo && e < hi, "part %d lists element %d, range [%d, %d)",
+                p, e, lo, hi);
+      if (k > oc->elem_start[p])
+        cr_assert_lt(oc->elems[k - 1], e, "part %d is not ascending", p);
+      for (int a = 0, base = 0; a < pa->nargs; base += pa->dims[a], a++) {
+        const int *v = loom__map_values(pa->args[a].map);
+        int d = pa->dims[a], sl = pa->args[a].slot;
+        for (int sx = sl < 0 ? 0 : sl; sx < (sl < 0 ? d : sl + 1); sx++) {
+          int t = v[(size_t)e * d + sx];
+          cr_assert(t >= 0 && t < ntargets);
+          if (t >= tlo && t < thi) {
+            applied[(size_t)(e - lo) * nslots + base + sx]++;
+            useful = 1;
+          }
+        }
+      }
+      cr_assert(useful, "part %d runs element %d for nothing", p, e);
+    }
+  }
+  for (int e = lo; e < hi; e++)
+    for (int a = 0, base = 0; a < pa->nargs; base += pa->dims[a], a++) {
+      int d = pa->dims[a], sl = pa->args[a].slot;
+      for (int sx = sl < 0 ? 0 : sl; sx < (sl < 0 ? d : sl + 1); sx++)
+        cr_assert_eq(applied[(size_t)(e - lo) * nslots + base + sx], 1,
+                     "the increment of element %d through argument %d slot "
+                     "%d is applied %d times", e, a, sx,
+                     applied[(size_t)(e - lo) * nslots + base + sx]);
+    }
+  free(applied);
+}
+
+/* Owner-computes range plans on random meshes with rows outside the range
+ * at -1: exact (above), accepted by the checker, and equal to the plan of
+ * the sub-mesh (so balanced by the increments in range only). */
+Test(range, owner_computes_plans_on_random_meshes) {
+  static const char loop[] = "flux", sloop[] = "flux_slice";
+  for (int seed = 1; seed <= 3; seed++) {
+    struct rmesh r;
+    rmesh_build(&r, seed, 300);
+    int da = r.dims[0], nta = loom_set_size(r.ta);
+    const pargs lists[] = {
+        {1, {{r.maps[0], -1}}, {da}},
+        {2, {{r.maps[0], 1}, {r.maps[2], 0}}, {da, 1}},
+    };
+    for (int ri = 0; ri < NRANGES; ri++) {
+      int lo = some_ranges[ri][0], hi = some_ranges[ri][1];
+      rmesh_poison(&r, lo, hi);
+      loom_map sub[3];
+      loom_set s = rmesh_slice(&r, lo, hi, sub);
+      for (size_t li = 0; li < sizeof lists / sizeof *lists; li++)
+        for (int np = 1; np <= 5; np++) {
+          const pargs *pa = &lists[li];
+          const loom__ocplan *oc = loom__ocplan_get_range(
+              loop, r.it, lo, hi, np, pa->nargs, pa->args);
+          cr_assert_not_null(oc, "%s", captured.message);
+          cr_assert_eq(oc->nparts, np);
+          cr_assert_eq(loom__ocplan_check(oc, r.it, pa->nargs, pa->args),
+                       LOOM_OK, "seed %d [%d, %d) list %zu np %d: %s", seed,
+                       lo, hi, li, np, captured.message);
+          assert_oc_range(oc, pa, lo, hi, nta);
+          pargs q = on_slice(&r, pa, sub);
+          const loom__ocplan *os =
+              loom__ocplan_get(sloop, s, np, q.nargs, q.args);
+          cr_assert_not_null(os, "%s", captured.message);
+          for (int p = 0; p <= np; p++) {
+            cr_assert_eq(oc->part_lo[p], os->part_lo[p], "part %d", p);
+            cr_assert_eq(oc->elem_start[p], os->elem_start[p], "part %d", p);
+          }
+          for (int k = 0; k < oc->elem_start[np]; k++)
+            cr_assert_eq(oc->elems[k], os->elems[k] + lo);
+        }
+    }
+    rmesh_free(&r);
+  }
+  expect_no_error();
+}
+
+Test(range, two_ranges_are_two_cached_plans) {
+  rng_seed(21);
+  loom_set it = loom_decl_set(500, "it");
+  loom_set t = loom_decl_set(40, "t");
+  loom_map m = random_map(it, t, 3, "m");
+  loom__plan_arg args[] = {{m, -1}};
+  static const char loop[] = "res_calc at r.c:1";
+  const loom__plan *core = loom__plan_get_range(loop, it, 0, 200, 1, args);
+  const loom__plan *rest = loom__plan_get_range(loop, it, 200, 500, 1, args);
+  const loom__plan *whole = loom__plan_get(loop, it, 1, args);
+  const loom__plan *others[] = {
+      loom__plan_get_range(loop, it, 0, 201, 1, args),
+      loom__plan_get_range(loop, it, 1, 200, 1, args),
+      loom__plan_get_range(loop, it, 200, 200, 1, args)};
+  const loom__plan *all[] = {core, rest, whole, others[0], others[1],
+                             others[2]};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+    cr_assert_not_null(all[i], "%zu: %s", i, captured.message);
+    for (size_t j = 0; j < i; j++)
+      cr_assert_neq(all[i], all[j], "plans %zu and %zu are one", j, i);
+  }
+  cr_assert_eq(core->lo, 0);
+  cr_assert_eq(core->hi, 200);
+  cr_assert_eq(rest->lo, 200);
+  cr_assert_eq(rest->hi, 500);
+  cr_assert_eq(loom__plan_get_range(loop, it, 200, 500, 1, args), rest);
+  cr_assert_eq(loom__plan_get_range(loop, it, 0, 200, 1, args), core);
+  cr_assert_eq(loom__plan_get(loop, it, 1, args), whole);
+  cr_assert_eq(loom__plan_get_range(loop, it, 0, 500, 1, args), whole,
+               "the whole set is the range [0, size)");
+
+  loom__plan_arg inc[] = {{m, 0}, {m, 2}};
+  const loom__ocplan *oc_core =
+      loom__ocplan_get_range(loop, it, 0, 200, 3, 2, inc);
+  const loom__ocplan *oc_rest =
+      loom__ocplan_get_range(loop, it, 200, 500, 3, 2, inc);
+  const loom__ocplan *oc_whole = loom__ocplan_get(loop, it, 3, 2, inc);
+  cr_assert(oc_core && oc_rest && oc_whole, "%s", captured.message);
+  cr_assert_neq(oc_core, oc_rest);
+  cr_assert_neq(oc_core, oc_whole);
+  cr_assert_neq(oc_rest, oc_whole);
+  cr_assert_eq(loom__ocplan_get_range(loop, it, 0, 200, 3, 2, inc), oc_core);
+  cr_assert_eq(loom__ocplan_get_range(loop, it, 200, 500, 3, 2, inc), oc_rest);
+  cr_assert_eq(loom__ocplan_get_range(loop, it, 0, 500, 3, 2, inc), oc_whole);
+  cr_assert_eq(loom__ocplan_get(loop, it, 3, 2, inc), oc_whole);
+  expect_no_error();
+}
+
+/* loom__plan_get and range(0, size), cached under two loop names: the
+ * same blocks and colours (owner-computes: the same parts). */
+Test(range, the_whole_set_is_the_range_0_size) {
+  static const int block_sizes[] = {1, 16, 512};
+  struct rmesh r;
+  rmesh_build(&r, 7, 1000);
+  pargs lists[6];
+  int nlists = rmesh_lists(&r, lists);
+  for (size_t bi = 0; bi < sizeof block_sizes / sizeof *block_sizes; bi++) {
+    cr_assert_eq(loom_set_block_size(block_sizes[bi]), LOOM_OK);
+    for (int li = 0; li < nlists; li++) {
+      const pargs *pa = &lists[li];
+      const loom__plan *w = loom__plan_get("whole", r.it, pa->nargs, pa->args);
+      const loom__plan *g =
+          loom__plan_get_range("range", r.it, 0, r.n, pa->nargs, pa->args);
+      cr_assert(w && g && w != g, "%s", captured.message);
+      cr_assert_eq(w->lo, 0);
+      cr_assert_eq(w->hi, r.n);
+      cr_assert_eq(g->lo, 0);
+      cr_assert_eq(g->hi, r.n);
+      assert_same_plan(g, w, 0);
+      assert_layout(w, r.n, block_sizes[bi]);
+    }
+  }
+  loom__plan_arg inc[] = {{r.maps[0], -1}, {r.maps[2], 0}};
+  for (int np = 1; np <= 4; np++) {
+    const loom__ocplan *w = loom__ocplan_get("whole", r.it, np, 2, inc);
+    const loom__ocplan *g =
+        loom__ocplan_get_range("range", r.it, 0, r.n, np, 2, inc);
+    cr_assert(w && g && w != g, "%s", captured.message);
+    cr_assert_eq(w->lo, 0);
+    cr_assert_eq(w->hi, r.n);
+    cr_assert_eq(w->nelems, g->nelems);
+    cr_assert_arr_eq(w->part_lo, g->part_lo, (size_t)(np + 1) * sizeof(int));
+    cr_assert_arr_eq(w->elem_start, g->elem_start,
+                     (size_t)(np + 1) * sizeof(int));
+    cr_assert_arr_eq(w->elems, g->elems,
+                     (size_t)w->elem_start[np] * sizeof(int));
+  }
+  rmesh_free(&r);
+  expect_no_error();
+}
+
+Test(range, empty_ranges) {
+  rng_seed(23);
+  loom_set it = loom_decl_set(100, "it");
+  loom_set t = loom_decl_set(10, "t");
+  loom_map m = random_map(it, t, 2, "m");
+  int *orig = dup_ints(loom__map_values(m), 200);
+  loom__plan_arg args[] = {{m, -1}};
+  static const int los[] = {0, 50, 100};
+  for (size_t i = 0; i < sizeof los / sizeof *los; i++) {
+    int lo = los[i];
+    poison_outside(m, orig, 100, 2, lo, lo); /* every row is -1 */
+    for (int nargs = 0; nargs <= 1; nargs++) {
+      const loom__plan *pl =
+          loom__plan_get_range("empty", it, lo, lo, nargs, args);
+      cr_assert_not_null(pl, "%s", captured.message);
+      cr_assert_eq(pl->lo, lo);
+      cr_assert_eq(pl->hi, lo);
+      cr_assert_eq(pl->nelems, 0);
+      cr_assert_eq(pl->nblocks, 0);
+      cr_assert_eq(pl->ncolours, 0);
+      cr_assert_eq(pl->max_elem_colours, 0);
+      cr_assert_eq(pl->block_start[0], lo);
+      cr_assert_eq(pl->colour_start[0], 0);
+      cr_assert_eq(loom__plan_check(pl, it, nargs, args), LOOM_OK, "%s",
+                   captured.message);
+    }
+    const loom__ocplan *oc = loom__ocplan_get_range("empty", it, lo, lo, 3, 1,
+                                                    args);
+    cr_assert_not_null(oc, "%s", captured.message);
+    cr_assert_eq(oc->nelems, 0);
+    cr_assert_eq(oc->lo, lo);
+    cr_assert_eq(oc->hi, lo);
+    cr_assert_eq(oc->part_lo[0], 0);
+    cr_assert_eq(oc->part_lo[3], 10);
+    for (int p = 0; p < 3; p++) {
+      cr_assert_leq(oc->part_lo[p], oc->part_lo[p + 1]);
+      cr_assert_eq(oc->elem_start[p + 1], 0);
+    }
+    cr_assert_eq(loom__ocplan_check(oc, it, 1, args), LOOM_OK, "%s",
+                 captured.message);
+  }
+  free(orig);
+  expect_no_error();
+}
+
+Test(range, invalid_ranges_are_rejected) {
+  rng_seed(24);
+  loom_set it = loom_decl_set(10, "it");
+  loom_set t = loom_decl_set(10, "t");
+  loom_map m = random_map(it, t, 2, "m");
+  loom__plan_arg args[] = {{m, -1}};
+  static const int bad[][2] = {{-1, 5}, {5, 4}, {0, 11},  {11, 11},
+                               {-3, -1}, {10, 9}, {-1, 0}, {3, 2147483647}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    int lo = bad[i][0], hi = bad[i][1];
+    char range[64];
+    snprintf(range, sizeof range, "range [%d, %d)", lo, hi);
+    cr_assert_null(loom__plan_get_range("res_calc", it, lo, hi, 1, args));
+    expect_error(LOOM_EINVAL, "loom__plan_get_range", "loop res_calc", range,
+                 "set 'it'");
+    cr_assert_null(loom__plan_get_range("res_calc", it, lo, hi, 0, NULL));
+    expect_error(LOOM_EINVAL, "loop res_calc", range);
+    cr_assert_null(
+        loom__ocplan_get_range("res_calc", it, lo, hi, 2, 1, args));
+    expect_error(LOOM_EINVAL, "loom__ocplan_get_range", "loop res_calc", range,
+                 "set 'it'");
+  }
+  /* the set is checked before its size is read */
+  cr_assert_null(loom__plan_get_range("res_calc", NULL, 0, 0, 0, NULL));
+  expect_error(LOOM_EINVAL, "loom__plan_get_range", "iteration set is NULL");
+  cr_assert_null(loom__ocplan_get_range("res_calc", NULL, 0, 0, 2, 1, args));
+  expect_error(LOOM_EINVAL, "loom__ocplan_get_range", "iteration set is NULL");
+  /* nothing was cached: valid ranges still work */
+  cr_assert_not_null(loom__plan_get_range("res_calc", it, 0, 10, 1, args));
+  cr_assert_not_null(
+      loom__ocplan_get_range("res_calc", it, 10, 10, 2, 1, args));
+  expect_no_error();
+}
+
+/* The checkers judge a range plan by its own [lo, hi): corruptions inside
+ * the range, blocks or elements outside it, and an inconsistent range are
+ * rejected, with rows outside the range at -1. */
+Test(range, checkers_reject_corrupt_range_plans) {
+  rng_seed(25);
+  struct quad m;
+  quad_build(&m, 12, 10, 1);
+  quad_declare(&m, 0);
+  int n = m.nedge, lo = n / 3 + 1, hi = 2 * n / 3 + 3;
+  cr_assert_neq((hi - lo) % 16, 0);
+  int *orig = dup_ints(loom__map_values(m.pecell), 2 * n);
+  poison_outside(m.pecell, orig, n, 2, lo, hi);
+  loom_set_block_size(16);
+  pargs pa = {2, {{m.pecell, 0}, {m.pecell, 1}}, {2, 2}};
+  const loom__plan *pl =
+      loom__plan_get_range("res_calc", m.edges, lo, hi, 2, pa.args);
+  cr_assert_not_null(pl);
+  cr_assert_eq(loom__plan_check(pl, m.edges, 2, pa.args), LOOM_OK, "%s",
+               captured.message);
+  int e, f, b, b2;
+  cr_assert(find_conflicting_elements(pl, &pa, &e, &f));
+  cr_assert(find_conflicting_blocks(pl, &pa, &b, &b2));
+  enum { ECOL, BCOL, START, END, LO_UP, HI_OUT, NELEMS, NCASES };
+  char start[96], end[96], lo_up[96];
+  snprintf(start, sizeof start, "block 0 starts at element %d, not at the "
+           "range's start %d", lo - 1, lo);
+  snprintf(end, sizeof end, "the blocks end at element %d, not at the "
+           "range's end %d", hi + 1, hi);
+  snprintf(lo_up, sizeof lo_up, "block 0 starts at element %d, not at the "
+           "range's start %d", lo, lo + 1);
+  const char *const needles[NCASES] = {
+      [ECOL] = "both have colour", [BCOL] = "both have colour",
+      [START] = start, [END] = end, [LO_UP] = lo_up,
+      [HI_OUT] = "not a range of the set's", [NELEMS] = "its range"};
+  for (int k = 0; k < NCASES; k++) {
+    plan_copy c;
+    copy_plan(&c, pl);
+    switch (k) {
+    case ECOL:
+      c.elem_colour[f - lo] = c.elem_colour[e - lo];
+      break;
+    case BCOL:
+      c.block_colour[b2] = c.block_colour[b];
+      reindex(&c);
+      break;
+    case START: /* block 0 reaches below the range */
+      c.block_start[0] = lo - 1;
+      break;
+    case END: /* the last block reaches beyond it */
+      c.block_start[c.plan.nblocks] = hi + 1;
+      break;
+    case LO_UP: /* element lo is in a block but not in the range */
+      c.plan.lo = lo + 1;
+      c.plan.nelems--;
+      break;
+    case HI_OUT:
+      c.plan.hi = n + 1;
+      c.plan.nelems = n + 1 - lo;
+      break;
+    case NELEMS:
+      c.plan.nelems++;
+      break;
+    }
+    cr_assert_eq(loom__plan_check(&c.plan, m.edges, 2, pa.args),
+                 LOOM_EMISMATCH, "case %d accepted", k);
+    expect_error(LOOM_EMISMATCH, "loop res_calc", "plan for set 'edges'",
+                 needles[k]);
+    free_copy(&c);
+  }
+
+  const loom__ocplan *oc =
+      loom__ocplan_get_range("res_calc", m.edges, lo, hi, 3, 2, pa.args);
+  cr_assert_not_null(oc);
+  cr_assert_eq(loom__ocplan_check(oc, m.edges, 2, pa.args), LOOM_OK, "%s",
+               captured.message);
+  int total = oc->elem_start[3];
+  cr_assert_gt(oc->elem_start[1], 1);
+  enum { OC_OUTSIDE, OC_MISSING, OC_HI, OC_RANGE, OC_NCASES };
+  char outside[96];
+  snprintf(outside, sizeof outside, "part 0 lists element %d, outside the "
+           "plan's range [%d, %d)", lo - 1, lo, hi);
+  const char *const oc_needles[OC_NCASES] = {
+      [OC_OUTSIDE] = outside, [OC_MISSING] = "part 0 lacks element",
+      [OC_HI] = "but has", [OC_RANGE] = "not a range"};
+  for (int k = 0; k < OC_NCASES; k++) {
+    int *elems = dup_ints(oc->elems, total), *es = dup_ints(oc->elem_start, 4);
+    loom__ocplan c = *oc;
+    c.elems = elems;
+    c.elem_start = es;
+    switch (k) {
+    case OC_OUTSIDE:
+      elems[0] = lo - 1;
+      break;
+    case OC_MISSING: /* the part's second element dropped */
+      memmove(elems + 1, elems + 2, (size_t)(total - 2) * sizeof *elems);
+      for (int p = 1; p <= 3; p++)
+        es[p]--;
+      break;
+    case OC_HI:
+      c.hi = hi + 1;
+      break;
+    case OC_RANGE:
+      c.lo = n - 1;
+      c.hi = n - 1 + c.nelems;
+      break;
+    }
+    cr_assert_eq(loom__ocplan_check(&c, m.edges, 2, pa.args), LOOM_EMISMATCH,
+                 "case %d accepted", k);
+    expect_error(LOOM_EMISMATCH, "owner-computes plan", oc_needles[k]);
+    free(elems);
+    free(es);
+  }
+  free(orig);
+  quad_free(&m);
+}
+
+Test(environment, range_calls_outside_a_session) {
+  cr_assert_null(loom__plan_get_range("l", NULL, 0, 0, 0, NULL));
+  expect_error(LOOM_ESTATE, "loom__plan_get_range", "before loom_init");
+  cr_assert_null(loom__ocplan_get_range("l", NULL, 0, 0, 1, 0, NULL));
+  expect_error(LOOM_ESTATE, "loom__ocplan_get_range", "before loom_init");
+}
+
+/* $LOOM_CHECK_PLANS=1 verifies every plan built, range plans included, on
+ * rows outside the range at -1 (no false alarm, no row out of range). */
+Test(environment, check_plans_verifies_range_plans) {
+  setenv("LOOM_CHECK_PLANS", "1", 1);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  loom_set_block_size(32);
+  struct rmesh r;
+  rmesh_build(&r, 9, 400);
+  pargs lists[6];
+  int nlists = rmesh_lists(&r, lists);
+  static const int ranges[][2] = {{0, 150}, {150, 320}, {320, 400}, {200, 200}};
+  loom__plan_arg inc[] = {{r.maps[0], -1}, {r.maps[2], 0}};
+  for (size_t ri = 0; ri < sizeof ranges / sizeof *ranges; ri++) {
+    int lo = ranges[ri][0], hi = ranges[ri][1];
+    rmesh_poison(&r, lo, hi);
+    for (int li = 0; li < nlists; li++)
+      cr_assert_not_null(loom__plan_get_range("checked", r.it, lo, hi,
+                                              lists[li].nargs, lists[li].args),
+                         "%s", captured.message);
+    cr_assert_not_null(
+        loom__ocplan_get_range("checked", r.it, lo, hi, 3, 2, inc), "%s",
+        captured.message);
+  }
+  rmesh_free(&r);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  unsetenv("LOOM_CHECK_PLANS");
+  expect_no_error();
+}
+
+static void child_diag_range(void) {
+  setenv("LOOM_DIAG", "1", 1);
+  setenv("LOOM_BLOCK_SIZE", "64", 1);
+  if (loom_init(NULL, NULL) != LOOM_OK)
+    _exit(3);
+  loom_set it = loom_decl_set(100, "spokes");
+  loom_set hub = loom_decl_set(1, "hub");
+  int zero[100] = {0};
+  loom__plan_arg args[] = {{loom_decl_map(it, hub, 1, zero, "m"), 0}};
+  static const char loop[] = "star_calc at s.c:9";
+  loom__plan_get_range(loop, it, 25, 75, 1, args);
+  loom__plan_get_range(loop, it, 0, 100, 1, args); /* the whole set */
+  loom__ocplan_get_range(loop, it, 25, 75, 2, 1, args);
+  loom_exit();
+}
+
+Test(environment, diag_lines_name_the_range) {
+  char err[4096];
+  install_capture();
+  cr_assert_eq(run_child(child_diag_range, err, sizeof err), 0);
+  static const char *const lines[] = {
+      "loom: plan star_calc at s.c:9: set 'spokes' 50 elements [25, 75) of "
+      "100, 1 blocks of 64, 1 block colours, up to 50 element colours, built "
+      "in ",
+      "loom: plan star_calc at s.c:9: set 'spokes' 100 elements, 2 blocks of "
+      "64, 2 block colours, up to 64 element colours, built in ",
+      "loom: plan star_calc at s.c:9: set 'spokes' 50 elements [25, 75) of "
+      "100, 2 owner-computes parts, 0 elements computed twice or more "
+      "(0.00%)\n"};
+  const char *at = err;
+  for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+    cr_assert_eq(strncmp(at, lines[i], strlen(lines[i])), 0,
+                 "line %zu: stderr: '%s'", i, err);
+    at = strchr(at, '\n');
+    cr_assert_not_null(at);
+    at++;
+  }
+  cr_assert_str_eq(at, "", "more lines than plans built: '%s'", err);
 }
