@@ -35,7 +35,8 @@ struct cg {
 };
 
 const backend *backend_for(const char *target) {
-  static const backend *const all[] = {&backend_seq, &backend_openmp, &backend_mpi};
+  static const backend *const all[] = {&backend_seq, &backend_openmp, &backend_mpi,
+                                       &backend_mpi_openmp};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(all[i]->name, target) == 0)
       return all[i];
@@ -124,15 +125,19 @@ const char *cg_reduction_identity(cg *g, const loop_arg *a) {
   return arena_printf(g->arena, "%s[%%s]", a->obj->name);
 }
 
-void cg_declare_reduction_local(cg *g, const loop_arg *a, const char *init) {
-  const char *t = a->obj->type->c_name, *local = cg_reduction_local(g, a);
+void cg_declare_local(cg *g, const loop_arg *a, const char *name, const char *init) {
+  const char *t = a->obj->type->c_name;
   if (a->obj->dim == 1) {
-    cg_line(g, "%s %s = %s;", t, local, arena_printf(g->arena, init, "0"));
+    cg_line(g, "%s %s = %s;", t, name, arena_printf(g->arena, init, "0"));
     return;
   }
-  cg_line(g, "%s %s[%d];", t, local, a->obj->dim);
+  cg_line(g, "%s %s[%d];", t, name, a->obj->dim);
   cg_line(g, "for (int loom_j = 0; loom_j < %d; loom_j++)", a->obj->dim);
-  cg_line(g, "  %s[loom_j] = %s;", local, arena_printf(g->arena, init, "loom_j"));
+  cg_line(g, "  %s[loom_j] = %s;", name, arena_printf(g->arena, init, "loom_j"));
+}
+
+void cg_declare_reduction_local(cg *g, const loop_arg *a, const char *init) {
+  cg_declare_local(g, a, cg_reduction_local(g, a), init);
 }
 
 static const char *quoted(cg *g, const char *path) {

@@ -61,6 +61,7 @@ typedef struct backend {
 extern const backend backend_seq;
 extern const backend backend_openmp;
 extern const backend backend_mpi;
+extern const backend backend_mpi_openmp;
 
 /* The backend of a target name, or NULL. */
 const backend *backend_for(const char *target);
@@ -113,6 +114,8 @@ const char *cg_reduction_local(cg *g, const loop_arg *a);
 /* Declares that local, of the global's type and dim, set to `init` (a C
  * expression giving one element; "%s" in it stands for the element). */
 void cg_declare_reduction_local(cg *g, const loop_arg *a, const char *init);
+/* The same declaration under another name. */
+void cg_declare_local(cg *g, const loop_arg *a, const char *name, const char *init);
 /* The `init` a partial result starts from, for backends that combine
  * partials: 0 for inc, the global's value for min and max. */
 const char *cg_reduction_identity(cg *g, const loop_arg *a);

@@ -25,7 +25,7 @@ static const char usage_text[] =
     "                      seq         sequential C (default)\n"
     "                      openmp      OpenMP threads (build with -fopenmp)\n"
     "                      mpi         MPI ranks (link libloom_mpi.a)\n"
-    "                      mpi+openmp  not yet available\n"
+    "                      mpi+openmp  MPI ranks of OpenMP threads (both)\n"
     "  -I DIR            add DIR to the include search path\n"
     "  -D NAME[=VALUE]   define a macro\n"
     "  -U NAME           undefine a macro\n"
@@ -55,13 +55,11 @@ static int usage_error(const char *fmt, const char *arg) {
 }
 
 static int check_target(const char *t) {
-  if (strcmp(t, "seq") == 0 || strcmp(t, "openmp") == 0 || strcmp(t, "mpi") == 0)
+  if (strcmp(t, "seq") == 0 || strcmp(t, "openmp") == 0 || strcmp(t, "mpi") == 0 ||
+      strcmp(t, "mpi+openmp") == 0)
     return OPT_RUN;
-  if (strcmp(t, "mpi+openmp") == 0)
-    return usage_error("target '%s' is not yet available; the available "
-                       "targets are 'seq', 'openmp' and 'mpi'",
-                       t);
-  return usage_error("unknown target '%s'; expected 'seq', 'openmp' or 'mpi'", t);
+  return usage_error("unknown target '%s'; expected 'seq', 'openmp', 'mpi' or 'mpi+openmp'",
+                     t);
 }
 
 /* -I/-D/-U, joined ("-Idir") or separate ("-I dir"). */

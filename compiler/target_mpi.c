@@ -32,8 +32,8 @@
  */
 #include <string.h>
 
-#include "codegen.h"
 #include "place.h"
+#include "target_openmp.h"
 
 static int writes_through_map(cg *g, const group *gr) {
   vec args = cg_args(g, gr);
@@ -93,6 +93,15 @@ static void check_supported(cg *g, const group *gr) {
   }
 }
 
+/* mpi+openmp: the threads' block partials are combined into this rank's
+ * total, loom_rank_NAME; mpi: the kernel accumulates into it directly. */
+static int threaded(const cg *g) { return strcmp(cg_target(g), "mpi+openmp") == 0; }
+
+static const char *rank_total(cg *g, const loop_arg *a) {
+  return threaded(g) ? arena_printf(cg_arena(g), "loom_rank_%s", a->obj->name)
+                     : cg_reduction_local(g, a);
+}
+
 static void mpi_loop_begin(cg *g, const group *gr) {
   check_supported(g, gr);
   cg_line(g, "if (loom__mpi_ready() != LOOM_OK)");
@@ -100,7 +109,8 @@ static void mpi_loop_begin(cg *g, const group *gr) {
   vec args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++)
     if (arg_is_reduction(args.items[i]))
-      cg_declare_reduction_local(g, args.items[i], cg_reduction_identity(g, args.items[i]));
+      cg_declare_local(g, args.items[i], rank_total(g, args.items[i]),
+                       cg_reduction_identity(g, args.items[i]));
   int exec = writes_through_map(g, gr);
   if (reads_halo(gr))
     cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set(gr)->name);
@@ -140,6 +150,36 @@ static void mpi_iterate_end(cg *g, const group *gr, int part) {
   cg_loop_end(g);
 }
 
+/* mpi+openmp: each part runs on the threads, on plans for its range (map
+ * rows beyond the executed halo are not valid); the core part lets MPI
+ * progress from the main thread. */
+static omp_range part_range(const group *gr, int part) {
+  int two = reads_halo(gr);
+  return (omp_range){two && part == 1 ? "loom_core" : "0", two && part == 0 ? "loom_core"
+                                                                             : "loom_end",
+                     1, two && part == 0, "loom_rank_%s"};
+}
+
+static void mpiomp_iterate_begin(cg *g, const group *gr, int part) {
+  if (reads_halo(gr) && part == 1) {
+    each_dat(g, gr, loop_arg_needs_halo, "loom__halo_end(%s);");
+    cg_line(g, "/* owned boundary%s */", writes_through_map(g, gr) ? " and executed halo" : "");
+  } else if (reads_halo(gr)) {
+    cg_line(g, "/* core elements: they read no halo */");
+  }
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  omp_range r = part_range(gr, part);
+  omp_range_begin(g, gr, &r);
+}
+
+static void mpiomp_iterate_end(cg *g, const group *gr, int part) {
+  omp_range r = part_range(gr, part);
+  omp_range_end(g, gr, &r);
+  cg_indent(g, -1);
+  cg_line(g, "}");
+}
+
 static const char *reduce_op(const loop_arg *a) {
   return a->mode == MODE_INC ? "LOOM_REDUCE_INC"
          : a->mode == MODE_MIN ? "LOOM_REDUCE_MIN" : "LOOM_REDUCE_MAX";
@@ -148,7 +188,7 @@ static const char *reduce_op(const loop_arg *a) {
 /* The rank's partial result starts combining over all ranks; the region's
  * schedule folds it into the variable later (place.h). */
 static void emit_reduction(cg *g, const loop *lp, const loop_arg *a) {
-  const char *local = cg_reduction_local(g, a);
+  const char *local = rank_total(g, a);
   cg_line(g, "if (loom__reduce_start(&%s, %s%s, %d, %s, %s) != LOOM_OK)",
            place_reduction_handle(cg_arena(g), lp, a->obj), a->obj->dim == 1 ? "&" : "",
            local, a->obj->dim, a->obj->type->loom_name, reduce_op(a));
@@ -187,6 +227,18 @@ static const char *mpi_idx_value(cg *g, const loop *lp, const char *elem) {
   return arena_printf(cg_arena(g), "loom__set_global(%s) ? loom__set_global(%s)[%s] : %s",
                       lp->set->name, lp->set->name, elem, elem);
 }
+
+const backend backend_mpi_openmp = {
+    .name = "mpi+openmp",
+    .prelude = mpi_prelude,
+    .loop_begin = mpi_loop_begin,
+    .loop_end = mpi_loop_end,
+    .parts = mpi_parts,
+    .iterate_begin = mpiomp_iterate_begin,
+    .iterate_end = mpiomp_iterate_end,
+    .write_target = omp_write_target,
+    .idx_value = mpi_idx_value,
+};
 
 const backend backend_mpi = {
     .name = "mpi",

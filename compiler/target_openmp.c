@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "codegen.h"
+#include "target_openmp.h"
 
 /* The target set of an owner-computes group, or NULL: every write is an
  * increment through a map into that set, and no dat it increments is
@@ -83,11 +83,16 @@ static int emit_write_list(cg *g, const group *gr) {
   return seen.len;
 }
 
-static void emit_ocplan(cg *g, const group *gr) {
+static void emit_ocplan(cg *g, const group *gr, const omp_range *r) {
   int n = emit_write_list(g, gr);
   cg_line(g, "const loom__ocplan *const loom_oc =");
-  cg_line(g, "    loom__ocplan_get(loom_loop, %s, omp_get_max_threads(), %d, loom_writes);",
-          cg_set(gr)->name, n);
+  if (r->ranged) {
+    cg_line(g, "    loom__ocplan_get_range(loom_loop, %s, %s, %s, omp_get_max_threads(),",
+            cg_set(gr)->name, r->lo, r->hi);
+    cg_line(g, "                           %d, loom_writes);", n);
+  } else
+    cg_line(g, "    loom__ocplan_get(loom_loop, %s, omp_get_max_threads(), %d, loom_writes);",
+            cg_set(gr)->name, n);
   cg_line(g, "if (!loom_oc)");
   cg_line(g, "  return;");
 }
@@ -104,8 +109,7 @@ static const char *elsewhere(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "loom_x%d_%d", owner ? owner->id : 0, a->pos);
 }
 
-static const char *oc_write_target(cg *g, const loop_arg *a, const char *index,
-                                   const char *ptr) {
+const char *omp_write_target(cg *g, const loop_arg *a, const char *index, const char *ptr) {
   if (!oc_target(g, cg_group(g)))
     return ptr;
   return arena_printf(cg_arena(g),
@@ -113,8 +117,8 @@ static const char *oc_write_target(cg *g, const loop_arg *a, const char *index,
                       index, ptr, elsewhere(g, a));
 }
 
-static void oc_iterate_begin(cg *g, const group *gr, int part) {
-  (void)part;
+static void oc_iterate_begin(cg *g, const group *gr, const omp_range *r) {
+  emit_ocplan(g, gr, r);
   cg_line(g, "#pragma omp parallel num_threads(loom_oc->nparts)");
   cg_line(g, "for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;");
   cg_line(g, "     loom_p += omp_get_num_threads()) {");
@@ -132,22 +136,29 @@ static void oc_iterate_begin(cg *g, const group *gr, int part) {
   cg_line(g, "const int loom_k1 = loom_oc->elem_start[loom_p + 1];");
   cg_loop_begin_iter(g, "loom_k0", "loom_k1", "loom_k");
   cg_line(g, "const int %s = loom_oc->elems[loom_k];", cg_elem(g));
+  if (r->progress) {
+    cg_line(g, "if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */");
+    cg_line(g, "  loom__halo_progress();");
+  }
 }
 
 /* The colouring plan, for the (map, slot) pairs the loops write through. */
-static void emit_conflicts(cg *g, const group *gr) {
+static void emit_conflicts(cg *g, const group *gr, const omp_range *r) {
   vec args = cg_args(g, gr);
   int any = 0;
   for (int i = 0; i < args.len; i++)
     any |= arg_writes_indirectly(args.items[i]);
-  if (!any) {
-    cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, 0, NULL);",
-            cg_set(gr)->name);
-    return;
-  }
-  int n = emit_write_list(g, gr);
-  cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, %d, loom_writes);",
-          cg_set(gr)->name, n);
+  int n = any ? emit_write_list(g, gr) : 0;
+  const char *list = any ? "loom_writes" : "NULL";
+  if (r->ranged) {
+    cg_line(g, "const loom__plan *const loom_plan =");
+    cg_line(g, "    loom__plan_get_range(loom_loop, %s, %s, %s, %d, %s);", cg_set(gr)->name,
+            r->lo, r->hi, n, list);
+  } else
+    cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, %d, %s);",
+            cg_set(gr)->name, n, list);
+  cg_line(g, "if (!loom_plan)");
+  cg_line(g, "  return;");
 }
 
 static void emit_partials(cg *g, const group *gr) {
@@ -165,31 +176,22 @@ static void emit_partials(cg *g, const group *gr) {
   }
 }
 
-static void omp_loop_begin(cg *g, const group *gr) {
-  if (oc_target(g, gr)) {
-    emit_ocplan(g, gr);
+static void direct_begin(cg *g, const omp_range *r) {
+  if (r->progress) {
+    cg_line(g, "#pragma omp parallel for schedule(static)");
+    cg_loop_begin(g, r->lo, r->hi);
+    cg_line(g, "if (omp_get_thread_num() == 0 && (%s & 4095) == 4095) /* MPI: main thread */",
+            cg_elem(g));
+    cg_line(g, "  loom__halo_progress();");
     return;
   }
-  if (!needs_plan(g, gr))
-    return;
-  emit_conflicts(g, gr);
-  cg_line(g, "if (!loom_plan)");
-  cg_line(g, "  return;");
-  emit_partials(g, gr);
+  cg_line(g, "#pragma omp parallel for simd schedule(static)");
+  cg_loop_begin(g, r->lo, r->hi);
 }
 
-static void omp_iterate_begin(cg *g, const group *gr, int part) {
-  (void)part;
-  if (oc_target(g, gr)) {
-    oc_iterate_begin(g, gr, part);
-    return;
-  }
-  if (!needs_plan(g, gr)) {
-    cg_declare_count(g, gr);
-    cg_line(g, "#pragma omp parallel for simd schedule(static)");
-    cg_loop_begin(g, "0", cg_count(g));
-    return;
-  }
+static void colours_begin(cg *g, const group *gr, const omp_range *r) {
+  emit_conflicts(g, gr, r);
+  emit_partials(g, gr);
   cg_line(g, "for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {");
   cg_line(g, "  #pragma omp parallel for schedule(static)");
   cg_line(g, "  for (int loom_k = loom_plan->colour_start[loom_c];");
@@ -203,6 +205,15 @@ static void omp_iterate_begin(cg *g, const group *gr, int part) {
   cg_line(g, "const int loom_lo = loom_plan->block_start[loom_b];");
   cg_line(g, "const int loom_hi = loom_plan->block_start[loom_b + 1];");
   cg_loop_begin(g, "loom_lo", "loom_hi");
+}
+
+void omp_range_begin(cg *g, const group *gr, const omp_range *r) {
+  if (oc_target(g, gr))
+    oc_iterate_begin(g, gr, r);
+  else if (!needs_plan(g, gr))
+    direct_begin(g, r);
+  else
+    colours_begin(g, gr, r);
 }
 
 static void store_partials(cg *g, const group *gr) {
@@ -222,8 +233,41 @@ static void store_partials(cg *g, const group *gr) {
   }
 }
 
-static void omp_iterate_end(cg *g, const group *gr, int part) {
-  (void)part;
+/* Folds one partial `p` into the element `x`, as the body of a loop
+ * (`pad`: its indentation). */
+static void combine(cg *g, const loop_arg *a, const char *pad, const char *x, const char *p) {
+  if (a->mode == MODE_INC) {
+    cg_line(g, "%s%s += %s;", pad, x, p);
+    return;
+  }
+  cg_line(g, "%sif (%s %s %s)", pad, p, a->mode == MODE_MIN ? "<" : ">", x);
+  cg_line(g, "%s  %s = %s;", pad, x, p);
+}
+
+/* The block partials, in block order, into the global (r->into NULL) or
+ * the local r->into names. */
+static void combine_partials(cg *g, const group *gr, const omp_range *r) {
+  vec args = cg_args(g, gr);
+  arena *ar = cg_arena(g);
+  for (int k = 0; k < args.len; k++) {
+    const loop_arg *a = args.items[k];
+    if (!arg_is_reduction(a))
+      continue;
+    int d = a->obj->dim;
+    const char *into = r->into ? arena_printf(ar, r->into, a->obj->name) : a->obj->name;
+    cg_line(g, "for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)");
+    if (d == 1) {
+      combine(g, a, "  ", r->into ? into : arena_printf(ar, "%s[0]", into),
+              arena_printf(ar, "%s[loom_b]", partials(g, a)));
+      continue;
+    }
+    cg_line(g, "  for (int loom_j = 0; loom_j < %d; loom_j++)", d);
+    combine(g, a, "    ", arena_printf(ar, "%s[loom_j]", into),
+            arena_printf(ar, "%s[%d * loom_b + loom_j]", partials(g, a), d));
+  }
+}
+
+void omp_range_end(cg *g, const group *gr, const omp_range *r) {
   cg_loop_end(g);
   if (oc_target(g, gr)) {
     cg_indent(g, -1);
@@ -235,44 +279,42 @@ static void omp_iterate_end(cg *g, const group *gr, int part) {
   store_partials(g, gr);
   cg_indent(g, -2);
   cg_line(g, "  }");
+  if (r->progress)
+    cg_line(g, "  loom__halo_progress(); /* between colours: the main thread */");
   cg_line(g, "}");
+  combine_partials(g, gr, r);
 }
 
-/* Folds one partial `p` into the global element `x`. */
-static const char *combine(cg *g, const loop_arg *a, const char *x, const char *p) {
-  arena *ar = cg_arena(g);
-  if (a->mode == MODE_INC)
-    return arena_printf(ar, "%s += %s;", x, p);
-  return arena_printf(ar, "if (%s %s %s)\n      %s = %s;", p,
-                      a->mode == MODE_MIN ? "<" : ">", x, x, p);
+/* ---- the openmp backend: the whole set, one range ------------------------------ */
+
+static omp_range whole(cg *g) {
+  return (omp_range){"0", cg_count(g), 0, 0, NULL};
 }
 
-static void omp_loop_end(cg *g, const group *gr) {
-  vec args = cg_args(g, gr);
-  for (int k = 0; k < args.len; k++) {
-    const loop_arg *a = args.items[k];
-    if (!arg_is_reduction(a))
-      continue;
-    arena *ar = cg_arena(g);
-    int d = a->obj->dim;
-    cg_line(g, "for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)");
-    if (d == 1) {
-      cg_line(g, "  %s", combine(g, a, arena_printf(ar, "%s[0]", a->obj->name),
-                                 arena_printf(ar, "%s[loom_b]", partials(g, a))));
-      continue;
-    }
-    cg_line(g, "  for (int loom_j = 0; loom_j < %d; loom_j++)", d);
-    cg_line(g, "    %s", combine(g, a, arena_printf(ar, "%s[loom_j]", a->obj->name),
-                                 arena_printf(ar, "%s[%d * loom_b + loom_j]",
-                                              partials(g, a), d)));
-  }
+static void omp_iterate_begin(cg *g, const group *gr, int part) {
+  (void)part;
+  omp_range r = whole(g);
+  if (!oc_target(g, gr) && !needs_plan(g, gr))
+    cg_declare_count(g, gr);
+  omp_range_begin(g, gr, &r);
+}
+
+static void omp_iterate_end(cg *g, const group *gr, int part) {
+  (void)part;
+  omp_range r = whole(g);
+  omp_range_end(g, gr, &r);
+}
+
+static void omp_loop_nothing(cg *g, const group *gr) {
+  (void)g;
+  (void)gr;
 }
 
 const backend backend_openmp = {
     .name = "openmp",
-    .loop_begin = omp_loop_begin,
-    .loop_end = omp_loop_end,
+    .loop_begin = omp_loop_nothing,
+    .loop_end = omp_loop_nothing,
     .iterate_begin = omp_iterate_begin,
     .iterate_end = omp_iterate_end,
-    .write_target = oc_write_target,
+    .write_target = omp_write_target,
 };

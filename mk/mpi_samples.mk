@@ -1,24 +1,33 @@
-# The samples built for --target=mpi (included by the top-level Makefile,
-# after mk/mpi.mk): build/samples/airfoil/airfoil_mpi and
-# build/samples/wave/wave_mpi, run with mpirun -np N and the same
-# arguments as their seq builds.
+# The samples built for --target=mpi and --target=mpi+openmp (included by
+# the top-level Makefile, after mk/mpi.mk):
+#   build/samples/airfoil/airfoil_mpi, airfoil_mpi_openmp
+#   build/samples/wave/wave_mpi, wave_mpi_openmp
+# run with mpirun -np N (and OMP_NUM_THREADS for the threaded ones) and the
+# same arguments as their seq builds.
+
+MPI_SAMPLES := $(AIRFOIL)/airfoil_mpi $(AIRFOIL)/airfoil_mpi_openmp \
+               $(BUILD)/samples/wave/wave_mpi $(BUILD)/samples/wave/wave_mpi_openmp
 
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
-all: $(AIRFOIL)/airfoil_mpi $(BUILD)/samples/wave/wave_mpi
+all: $(MPI_SAMPLES)
 endif
 
-$(AIRFOIL)/airfoil_mpi.c: samples/airfoil/airfoil.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=mpi -Isamples/airfoil $< -o $@
--include $(AIRFOIL)/airfoil_mpi.d
+# $(call mpi_program,PROGRAM,SOURCE,TARGET,CFLAGS,LOOMC_INCLUDES)
+define mpi_program
+$(1).c: $(2) $$(LOOMC)
+	@mkdir -p $$(@D)
+	$$(LOOMC) -MMD --target=$(3) $(5) $$< -o $$@
+-include $(1).d
 
-$(AIRFOIL)/airfoil_mpi: $(AIRFOIL)/airfoil_mpi.c $(LIBLOOM_MPI)
-	$(MPICC_CMD) $(CFLAGS_APP) -o $@ $< $(LIBLOOM_MPI) $(LOOM_MPI_LIBS)
+$(1): $(1).c $$(LIBLOOM_MPI)
+	$$(MPICC_CMD) $(4) -o $$@ $$< $$(LIBLOOM_MPI) $$(LOOM_MPI_LIBS)
+endef
 
-$(BUILD)/samples/wave/wave_mpi.c: samples/wave/wave.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=mpi -Isamples/wave -Isamples/airfoil $< -o $@
--include $(BUILD)/samples/wave/wave_mpi.d
-
-$(BUILD)/samples/wave/wave_mpi: $(BUILD)/samples/wave/wave_mpi.c $(LIBLOOM_MPI)
-	$(MPICC_CMD) $(CFLAGS_WAVE) -o $@ $< $(LIBLOOM_MPI) $(LOOM_MPI_LIBS)
+$(eval $(call mpi_program,$(AIRFOIL)/airfoil_mpi,samples/airfoil/airfoil.c,mpi,\
+  $$(CFLAGS_APP),-Isamples/airfoil))
+$(eval $(call mpi_program,$(AIRFOIL)/airfoil_mpi_openmp,samples/airfoil/airfoil.c,mpi+openmp,\
+  $$(CFLAGS_APP) -fopenmp,-Isamples/airfoil))
+$(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi,samples/wave/wave.c,mpi,\
+  $$(CFLAGS_WAVE),-Isamples/wave -Isamples/airfoil))
+$(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi_openmp,samples/wave/wave.c,mpi+openmp,\
+  $$(CFLAGS_WAVE) -fopenmp,-Isamples/wave -Isamples/airfoil))

@@ -246,7 +246,7 @@ void loom_timers(double *cpu, double *wall);
 
 /* Prints, on stdout, the wall time spent in each loop so far (calls,
  * seconds, share of the total), in order of first call.  loom_exit prints
- * the same table on stdout when $LOOM_DIAG=1. */
+ * the same table on stdout when $LOOM_DIAG=1 (with MPI, on rank 0 only). */
 void loom_timing_output(void);
 
 /* ======================================================================== */

@@ -239,7 +239,7 @@ int loom_exit(void) {
   int status = loomrt_require_active("loom_exit");
   if (status != LOOM_OK)
     return status;
-  if (diag)
+  if (diag && loom_rank() == 0) /* with MPI, rank 0's table stands for all */
     loom_timing_output();
   loomrt_profile_free();
   loomrt_plan_drop_all();

@@ -10,6 +10,8 @@
 #   NAME.openmp.c  when present: the expected output of --target=openmp
 #                  (compiled with -fopenmp as well).
 #   NAME.mpi.c     when present: the expected output of --target=mpi.
+#   NAME.mpi+openmp.c  when present: the expected output of
+#                  --target=mpi+openmp (compiled with -fopenmp).
 #   NAME.report  when present: the expected `loomc --report` output (the
 #                region DAGs, the fusion groups and the fate of each
 #                temporary, with reasons), checked the same way.
@@ -63,6 +65,7 @@ check_case() {
   fi
   check_target "$name" "$dir" openmp || return 1
   check_target "$name" "$dir" mpi || return 1
+  check_target "$name" "$dir" mpi+openmp || return 1
   check_report "$name" "$dir" "$args" || return 1
   return 0
 }
@@ -92,7 +95,7 @@ check_target() {
     echo "FAIL $name: --target=$target code differs"; cat "$dir/diff"; return 1
   fi
   local omp=""
-  [ "$target" = openmp ] && omp=-fopenmp
+  case $target in *openmp) omp=-fopenmp ;; esac
   if ! "$cc" -std=c11 $omp -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.$target.c" -o "$dir/$name.$target.o" 2>"$dir/cc.log"; then
     echo "FAIL $name: --target=$target code does not compile cleanly"; cat "$dir/cc.log"; return 1
   fi
