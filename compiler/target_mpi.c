@@ -79,18 +79,14 @@ static int written_dat(const loop *lp, const loop_arg *a) {
   return a->obj && a->obj->kind == OBJ_DAT && a->mode != MODE_READ;
 }
 
-/* What the MPI code cannot do yet: reduce while running the executed
- * halo (its elements would count twice). */
-static void check_supported(cg *g, const group *gr) {
-  int exec = writes_through_map(g, gr);
+/* Whether the group runs its executed halo and reduces: the executed
+ * halo's contributions to the reductions must then be left out. */
+static int split_reductions(cg *g, const group *gr) {
   vec args = cg_args(g, gr);
-  for (int i = 0; i < args.len; i++) {
-    const loop_arg *a = args.items[i];
-    if (exec && arg_is_reduction(a))
-      diag(DIAG_ERROR, a->loc, a->len ? a->len : 1,
-           "reducing '%s' in a loop that writes through a map is not supported "
-           "with --target=mpi yet", a->name);
-  }
+  for (int i = 0; i < args.len && writes_through_map(g, gr); i++)
+    if (arg_is_reduction(args.items[i]))
+      return 1;
+  return 0;
 }
 
 /* mpi+openmp: the threads' block partials are combined into this rank's
@@ -103,7 +99,6 @@ static const char *rank_total(cg *g, const loop_arg *a) {
 }
 
 static void mpi_loop_begin(cg *g, const group *gr) {
-  check_supported(g, gr);
   cg_line(g, "if (loom__mpi_ready() != LOOM_OK)");
   cg_line(g, "  return;");
   vec args = cg_args(g, gr);
@@ -116,68 +111,129 @@ static void mpi_loop_begin(cg *g, const group *gr) {
     cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set(gr)->name);
   cg_line(g, "const int loom_end = loom__set_%s(%s);", exec ? "exec" : "owned",
           cg_set(gr)->name);
+  if (split_reductions(g, gr))
+    cg_line(g, "const int loom_owned = loom__set_owned(%s);", cg_set(gr)->name);
 }
 
-/* Two element loops around the halo exchanges; one when there is none. */
+/* The element loops of a group:
+ *   [0, core)        core elements (only when a halo is read): no halo
+ *                    read, the exchanges travel meanwhile;
+ *   [core, end)      after the halo ends: the owned boundary, and the
+ *                    executed halo when the group writes through a map;
+ *   [owned, exec)    when such a group also reduces: the executed halo on
+ *                    its own, its contributions to reductions discarded
+ *                    (their owners count those elements).
+ */
+typedef struct part {
+  const char *lo, *hi;
+  int core, after_halo, discard;
+} part;
+
+static int parts_of(cg *g, const group *gr, part *out) {
+  int n = 0, split = split_reductions(g, gr);
+  const char *end = split ? "loom_owned" : "loom_end";
+  if (reads_halo(gr)) {
+    out[n++] = (part){"0", "loom_core", 1, 0, 0};
+    out[n++] = (part){"loom_core", end, 0, 1, 0};
+  } else {
+    out[n++] = (part){"0", end, 0, 0, 0};
+  }
+  if (split)
+    out[n++] = (part){"loom_owned", "loom_end", 0, 0, 1};
+  return n;
+}
+
+static part part_at(cg *g, const group *gr, int k) {
+  part ps[3];
+  parts_of(g, gr, ps);
+  return ps[k];
+}
+
 static int mpi_parts(cg *g, const group *gr) {
-  (void)g;
-  return reads_halo(gr) ? 2 : 1;
+  part ps[3];
+  return parts_of(g, gr, ps);
 }
 
-static void mpi_iterate_begin(cg *g, const group *gr, int part) {
-  if (!reads_halo(gr)) {
-    cg_loop_begin(g, "0", "loom_end");
-    return;
-  }
-  if (part == 0) {
-    cg_line(g, "/* core elements: they read no halo (its exchange began at the "
-               "point the region's schedule chose) */");
-    cg_loop_begin(g, "0", "loom_core");
-    cg_line(g, "if ((%s & 4095) == 4095) /* let MPI move the halo messages along */",
-            cg_elem(g));
-    cg_line(g, "  loom__halo_progress();");
-    return;
-  }
-  each_dat(g, gr, loop_arg_needs_halo, "loom__halo_end(%s);");
-  cg_line(g, "/* owned boundary%s */",
-          writes_through_map(g, gr) ? " and executed halo" : "");
-  cg_loop_begin(g, "loom_core", "loom_end");
+/* The name of a discarded reduction local: the kernels' own (mpi, in a
+ * block of its own) or one the threads' partials are combined into. */
+static const char *discard_local(cg *g, const loop_arg *a, int threads) {
+  return threads ? arena_printf(cg_arena(g), "loom_halo_%s", a->obj->name)
+                 : cg_reduction_local(g, a);
 }
 
-static void mpi_iterate_end(cg *g, const group *gr, int part) {
-  (void)gr;
-  (void)part;
+/* What precedes a part's loop: the halo ends, a comment, and a block (for
+ * the discarded executed halo, with its own reduction locals; for the
+ * threads, to scope each part's plan). */
+static void part_begin(cg *g, const group *gr, const part *p, int threads) {
+  if (p->after_halo)
+    each_dat(g, gr, loop_arg_needs_halo, "loom__halo_end(%s);");
+  if (p->core)
+    cg_line(g, "/* core elements: they read no halo (its exchange began at the point "
+               "the region's schedule chose) */");
+  else if (p->discard)
+    cg_line(g, "/* executed halo: its increments are this rank's to compute, its "
+               "reductions its owners' */");
+  else if (p->after_halo)
+    cg_line(g, "/* owned boundary%s */", writes_through_map(g, gr) && !split_reductions(g, gr)
+                                             ? " and executed halo" : "");
+  if (!p->discard && !threads)
+    return;
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  vec args = cg_args(g, gr);
+  for (int i = 0; p->discard && i < args.len; i++)
+    if (arg_is_reduction(args.items[i]))
+      cg_declare_local(g, args.items[i], discard_local(g, args.items[i], threads),
+                       cg_reduction_identity(g, args.items[i]));
+}
+
+static void part_end(cg *g, const group *gr, const part *p, int threads) {
+  vec args = cg_args(g, gr);
+  for (int i = 0; p->discard && threads && i < args.len; i++)
+    if (arg_is_reduction(args.items[i]))
+      cg_line(g, "(void)%s;", discard_local(g, args.items[i], threads));
+  if (!p->discard && !threads)
+    return;
+  cg_indent(g, -1);
+  cg_line(g, "}");
+}
+
+static void mpi_iterate_begin(cg *g, const group *gr, int k) {
+  part p = part_at(g, gr, k);
+  part_begin(g, gr, &p, 0);
+  cg_loop_begin(g, p.lo, p.hi);
+  if (!p.core)
+    return;
+  cg_line(g, "if ((%s & 4095) == 4095) /* let MPI move the halo messages along */",
+          cg_elem(g));
+  cg_line(g, "  loom__halo_progress();");
+}
+
+static void mpi_iterate_end(cg *g, const group *gr, int k) {
+  part p = part_at(g, gr, k);
   cg_loop_end(g);
+  part_end(g, gr, &p, 0);
 }
 
 /* mpi+openmp: each part runs on the threads, on plans for its range (map
  * rows beyond the executed halo are not valid); the core part lets MPI
  * progress from the main thread. */
-static omp_range part_range(const group *gr, int part) {
-  int two = reads_halo(gr);
-  return (omp_range){two && part == 1 ? "loom_core" : "0", two && part == 0 ? "loom_core"
-                                                                             : "loom_end",
-                     1, two && part == 0, "loom_rank_%s"};
+static omp_range part_range(const part *p) {
+  return (omp_range){p->lo, p->hi, 1, p->core, p->discard ? "loom_halo_%s" : "loom_rank_%s"};
 }
 
-static void mpiomp_iterate_begin(cg *g, const group *gr, int part) {
-  if (reads_halo(gr) && part == 1) {
-    each_dat(g, gr, loop_arg_needs_halo, "loom__halo_end(%s);");
-    cg_line(g, "/* owned boundary%s */", writes_through_map(g, gr) ? " and executed halo" : "");
-  } else if (reads_halo(gr)) {
-    cg_line(g, "/* core elements: they read no halo */");
-  }
-  cg_line(g, "{");
-  cg_indent(g, 1);
-  omp_range r = part_range(gr, part);
+static void mpiomp_iterate_begin(cg *g, const group *gr, int k) {
+  part p = part_at(g, gr, k);
+  omp_range r = part_range(&p);
+  part_begin(g, gr, &p, 1);
   omp_range_begin(g, gr, &r);
 }
 
-static void mpiomp_iterate_end(cg *g, const group *gr, int part) {
-  omp_range r = part_range(gr, part);
+static void mpiomp_iterate_end(cg *g, const group *gr, int k) {
+  part p = part_at(g, gr, k);
+  omp_range r = part_range(&p);
   omp_range_end(g, gr, &r);
-  cg_indent(g, -1);
-  cg_line(g, "}");
+  part_end(g, gr, &p, 1);
 }
 
 static const char *reduce_op(const loop_arg *a) {

@@ -29,7 +29,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo */
+  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
   {
     const loom__plan_arg loom_writes[] = {
         {ecell, 0},

@@ -1,5 +1,7 @@
-/* Error (--target=mpi): a loop that increments through a map runs its
- * executed halo, whose elements a reduction would count on two ranks. */
+/* OK: a loop that increments through a map and reduces a global.  With
+ * --target=mpi it runs its executed halo (the increments to owned cells
+ * are this rank's to compute) in a part of its own, whose contributions
+ * to `total` are discarded: the owners of those edges count them. */
 #include <loom.h>
 
 static void spread(const double *w, double *a, double *b, double *total) {
