@@ -113,8 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   arena *a = arena_new();
   options opt = {0};
   opt.input = "fuzz.c";
-  opt.output = "fuzz.seq.c";
-  opt.target = "seq";
+  /* every target, chosen by the input (its length) */
+  static const char *const targets[] = {"seq", "openmp", "mpi", "mpi+openmp"};
+  opt.target = targets[size % 4];
+  opt.output = "fuzz.out.c";
   opt.input_text = text;
   opt.input_len = pre + size;
 
