@@ -269,14 +269,16 @@ static void duplicate_clause(parser *p, const ptok *t) {
 static void parse_domain_clause(parser *p) {
   expect_punct(p, "(");
   const ptok *t = peek(p);
-  if (!p->failed && (!t || t->kind != PT_STRING || t->text[0] != '"')) {
+  size_t n = t ? strlen(t->text) : 0;
+  if (!p->failed && (!t || t->kind != PT_STRING || t->text[0] != '"' || n < 2 ||
+                     t->text[n - 1] != '"')) {
     fail(p, "expected ", "an isl set in double quotes");
     return;
   }
   if (p->failed)
     return;
   p->pos++;
-  p->lp->domain = arena_strndup(p->arena, t->text + 1, strlen(t->text) - 2);
+  p->lp->domain = arena_strndup(p->arena, t->text + 1, n - 2);
   p->lp->domain_loc = t->loc;
   expect_punct(p, ")");
 }

@@ -527,11 +527,12 @@ static void check_loc(srcloc l, unsigned len) {
 
 static void check_loop(const loop *lp, const directive *d, unsigned len) {
   CHECK(lp->kernel && lp->kernel[0]);
-  CHECK(lp->set_name && lp->set_name[0]);
+  /* a mesh loop has a set; an affine loop a domain instead */
+  CHECK(lp->domain ? !lp->set_name : lp->set_name && lp->set_name[0]);
   CHECK(lp->nargs >= 1 && lp->args);
   CHECK(lp->start == d->start && lp->end == d->end);
   check_loc(lp->kernel_loc, len);
-  check_loc(lp->set_loc, len);
+  check_loc(lp->domain ? lp->domain_loc : lp->set_loc, len);
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
     CHECK(a->pos == i + 1);
@@ -553,6 +554,11 @@ static void check_loop(const loop *lp, const directive *d, unsigned len) {
       check_loc(a->slot_loc, len);
       CHECK(a->kind == ARG_MAPPED ? a->slot >= 0 && a->slot < 1000000
                                   : a->slot == -1);
+      break;
+    case ARG_AFFINE:
+      CHECK(lp->domain != NULL);
+      CHECK(a->mode >= MODE_READ && a->mode <= MODE_MAX);
+      CHECK(a->nsubs >= 0);
       break;
     default:
       CHECK(!"unexpected argument kind from the parser");
