@@ -1,34 +1,38 @@
 /*
- * target_mpi.c — the MPI backend (links libloom_mpi.a): every rank runs
- * the loop on its own part of the mesh, owner-computes, the loop's halo
- * exchanges overlapped with its core elements.
+ * target_mpi.c — the MPI backends (link libloom_mpi.a): every rank runs
+ * the loop on its own part of the mesh, owner-computes; `mpi+openmp` runs
+ * each part on the rank's threads as well.
  *
  * The runtime numbers each set on each rank as core | owned boundary |
  * executed halo | non-executed halo (dsl-spec/mpi.md), the ranges
- * [0, c), [c, o), [o, x) of the loop's isl domain.  A group runs as:
+ * [0, c), [c, o), [o, x) of the loop's isl domain.  The exchanges begin
+ * in the caller, where the region's schedule put their sends (place.h).
+ * A group runs as:
  *
  *   loom__mpi_ready()              partitions at the first loop
- *   loom__halo_begin(d) ...        for each dat read through a map (and,
- *                                  when the executed halo runs, each dat
- *                                  read directly): sent only when dirty
- *   elements [0, c)                core: they read no halo; every 4096
- *                                  elements, loom__halo_progress() lets
- *                                  MPI transfer messages too large to go
- *                                  eagerly (else they wait for the end)
- *   loom__halo_end(d) ...
+ *   elements [0, c)                core (when a halo is read): they read
+ *                                  no halo; every 4096 elements (between
+ *                                  colours, with threads) the main thread
+ *                                  lets MPI move the messages along
+ *   loom__halo_end(d) ...          each dat read through a map, or read
+ *                                  directly when the executed halo runs
  *   elements [c, o)                owned boundary, or [c, x) when the
- *                                  group increments or writes through a
- *                                  map: the executed halo's contributions
- *                                  to owned elements are this rank's
+ *                                  group writes through a map: the
+ *                                  executed halo's contributions to owned
+ *                                  elements are this rank's
+ *   elements [o, x)                ... in a part of its own when the group
+ *                                  also reduces: its contributions to the
+ *                                  reductions are discarded (the owners
+ *                                  count those elements)
  *   loom__dat_dirty(d) ...         every dat written: its halo is stale
- *   reductions                     a local from the identity over owned
- *                                  elements, then MPI_Iallreduce
- *                                  (loom__reduce_begin/end), folded into
- *                                  the variable
+ *   loom__reduce_start(...)        each reduction, from the identity over
+ *                                  owned elements, on a file-scope handle;
+ *                                  the caller folds it in where the
+ *                                  schedule ends it (loom__reduce_fold)
  *
- * `idx` passes the element's declared number (loom__set_global).  The
- * exchanges of one loop overlap its own core elements; moving them across
- * loops by the region's schedule (dag.c) is not done yet.
+ * With threads, each part runs on plans for its own range
+ * (target_openmp.h), the map rows of non-executed elements being invalid.
+ * `idx` passes the element's declared number (loom__set_global).
  */
 #include <string.h>
 
