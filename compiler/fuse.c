@@ -168,8 +168,9 @@ static const char *pin_mpi_problem(const fuser *u, const loop *p, const obj *t,
 
 static const char *pin_problem(const fuser *u, const loop *p, const obj *t,
                                const vec *readers) {
-  if (u->notes->mpi && pin_mpi_problem(u, p, t, readers))
-    return pin_mpi_problem(u, p, t, readers);
+  const char *mpi = u->notes->mpi ? pin_mpi_problem(u, p, t, readers) : NULL;
+  if (mpi)
+    return mpi;
   for (int i = 0; i < p->nargs; i++) {
     const loop_arg *a = &p->args[i];
     if (a->mode != MODE_READ && a->kind != ARG_DAT)
@@ -316,7 +317,7 @@ static group *new_group(fuser *u, const loop *lp) {
   return g;
 }
 
-static const char *kernels(arena *a, const group *g) {
+const char *fusion_group_kernels(arena *a, const group *g) {
   const char *s = "";
   for (int i = 0; i < g->loops.len; i++)
     s = arena_printf(a, "%s%s%s", s, i ? " + " : "", ((const loop *)g->loops.items[i])->kernel);
@@ -326,7 +327,7 @@ static const char *kernels(arena *a, const group *g) {
 static void join(fuser *u, group *g, const loop *lp) {
   dag_note(u->notes, u->a, lp->loc, "fused %s into %s over %s: every dependence "
            "between them stays within one element (isl)", lp->kernel,
-           kernels(u->a, g), lp->set->name);
+           fusion_group_kernels(u->a, g), lp->set->name);
   vec_push(u->a, &g->loops, (void *)lp);
   g->anchor = lp;
 }
@@ -341,7 +342,7 @@ static void form_groups(fuser *u) {
     const char *why = cur && !u->no_fuse ? join_problem(u, cur, it->lp, last, i) : "";
     if (why && *why)
       dag_note(u->notes, u->a, it->lp->loc, "not fused %s with %s: %s", it->lp->kernel,
-               kernels(u->a, cur), why);
+               fusion_group_kernels(u->a, cur), why);
     if (why)
       cur = new_group(u, it->lp);
     else

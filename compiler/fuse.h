@@ -54,6 +54,8 @@ fusion *fuse(const program *prog, const vec *regions, vec *dags, int no_fuse,
 
 /* The group of a loop; NULL for a pinned producer (no code of its own). */
 const group *fusion_group(const fusion *f, const loop *lp);
+/* The kernels of a group, "a + b" (for messages). */
+const char *fusion_group_kernels(arena *a, const group *g);
 /* What became of a temporary; NULL when it is not one a region decides. */
 const temp_info *fusion_temp(const fusion *f, const obj *t);
 

@@ -49,14 +49,6 @@ static unsigned point_offset(const placer *p, int k) {
   return ((const item *)reg(p)->items.items[k])->start;
 }
 
-/* The kernels of a group, "a + b". */
-static const char *kernels(const placer *p, const group *g) {
-  const char *s = "";
-  for (int i = 0; i < g->loops.len; i++)
-    s = arena_printf(p->a, "%s%s%s", s, i ? " + " : "", ((const loop *)g->loops.items[i])->kernel);
-  return s;
-}
-
 static const char *loop_point_text(const placer *p, const item *it) {
   const group *g = fusion_group(p->fu, it->lp);
   if (!g)
@@ -64,9 +56,11 @@ static const char *loop_point_text(const placer *p, const item *it) {
                         it->lp->kernel);
   if (g->anchor != it->lp)
     return arena_printf(p->a, "at line %u, where %s stood (it runs in the call of %s "
-                        "at line %u)", it->loc.line, it->lp->kernel, kernels(p, g),
+                        "at line %u)", it->loc.line, it->lp->kernel,
+                        fusion_group_kernels(p->a, g),
                         g->anchor->loc.line);
-  return arena_printf(p->a, "before the call of %s (line %u)", kernels(p, g), it->loc.line);
+  return arena_printf(p->a, "before the call of %s (line %u)", fusion_group_kernels(p->a, g),
+                      it->loc.line);
 }
 
 /* A description of point k for the notes. */
