@@ -71,10 +71,9 @@ void loomrt_halo_state_free(void) {
   while (exchanges) {
     exchange *x = exchanges;
     exchanges = x->next;
+    const loomrt_halo_plan *p = loomrt_halo_plan_of(x->dat->set);
     if (x->in_flight && x->active) /* never ended: its buffers are MPI's */
-      MPI_Waitall(loomrt_halo_plan_of(x->dat->set)->nsend +
-                      loomrt_halo_plan_of(x->dat->set)->nrecv,
-                  x->req, MPI_STATUSES_IGNORE);
+      MPI_Waitall(p->nsend + p->nrecv, x->req, MPI_STATUSES_IGNORE);
     free(x->sendbuf);
     free(x->recvbuf);
     free(x->req);
@@ -251,16 +250,7 @@ int loom__halo_begin(loom_dat dat) {
 static int exchange_now(loom_dat dat) {
   unscheduled++;
   int status = loom__halo_begin(dat);
-  if (status != LOOM_OK)
-    return status;
-  exchange *x = exchanges;
-  while (x->dat != dat)
-    x = x->next;
-  x->in_flight = 0;
-  if (!x->active)
-    return LOOM_OK;
-  x->active = 0;
-  return complete(loomrt_halo_plan_of(dat->set), x, dat);
+  return status != LOOM_OK ? status : loom__halo_end(dat);
 }
 
 int loom__halo_end(loom_dat dat) {
