@@ -33,7 +33,8 @@
 typedef struct exchange {
   loom_dat dat;
   char *sendbuf, *recvbuf;
-  MPI_Request *req; /* nsend + nrecv */
+  MPI_Request *req; /* nreq = the plan's nsend + nrecv */
+  int nreq;         /* kept here: loom_exit frees the dats before this */
   int tag;
   int in_flight; /* between begin and end */
   int active;    /* messages were posted by begin */
@@ -71,9 +72,8 @@ void loomrt_halo_state_free(void) {
   while (exchanges) {
     exchange *x = exchanges;
     exchanges = x->next;
-    const loomrt_halo_plan *p = loomrt_halo_plan_of(x->dat->set);
     if (x->in_flight && x->active) /* never ended: its buffers are MPI's */
-      MPI_Waitall(p->nsend + p->nrecv, x->req, MPI_STATUSES_IGNORE);
+      MPI_Waitall(x->nreq, x->req, MPI_STATUSES_IGNORE);
     free(x->sendbuf);
     free(x->recvbuf);
     free(x->req);
@@ -122,6 +122,7 @@ static exchange *exchange_of(loom_dat dat, const loomrt_halo_plan *p) {
     return NULL;
   }
   x->dat = dat;
+  x->nreq = p->nsend + p->nrecv;
   x->tag = 1 + nexchanges++ % 30000; /* MPI guarantees tags up to 32767 */
   x->next = exchanges;
   exchanges = x;
@@ -177,10 +178,9 @@ int loom__halo_progress(void) {
   for (exchange *x = exchanges; x && status == LOOM_OK; x = x->next) {
     if (!x->in_flight || !x->active)
       continue;
-    const loomrt_halo_plan *p = loomrt_halo_plan_of(x->dat->set);
     int done = 0; /* the requests stay for loom__halo_end's MPI_Waitall */
     status = loomrt_mpi_check(
-        MPI_Testall(p->nsend + p->nrecv, x->req, &done, MPI_STATUSES_IGNORE),
+        MPI_Testall(x->nreq, x->req, &done, MPI_STATUSES_IGNORE),
         "MPI_Testall of the halo exchange of dat '%s'", x->dat->name);
   }
   return status;
@@ -201,7 +201,7 @@ static int sync_exchanges(void) {
 static int complete(const loomrt_halo_plan *p, exchange *x, loom_dat dat) {
   double t0 = MPI_Wtime();
   int status = loomrt_mpi_check(
-      MPI_Waitall(p->nsend + p->nrecv, x->req, MPI_STATUSES_IGNORE),
+      MPI_Waitall(x->nreq, x->req, MPI_STATUSES_IGNORE),
       "MPI_Waitall of the halo exchange of dat '%s'", dat->name);
   waited += MPI_Wtime() - t0;
   ended++;

@@ -103,7 +103,7 @@ TABLE
       ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
       mpirun --oversubscribe --bind-to none --mca btl self,vader --mca pml ob1 -np 2 \
       "$bin/airfoil_mpi" "$mesh" 1000 "$tmp/q_mpi.bin" >"$tmp/mpi.out" 2>"$tmp/mpi.err" ||
-      { tail -5 "$tmp/mpi.err"; fail "airfoil_mpi at 2 ranks failed"; }
+      { cat "$tmp/mpi.err"; fail "airfoil_mpi at 2 ranks failed"; }
     diff -u "$tmp/expected" "$tmp/mpi.out" || fail "mpi (2 ranks) rms table differs from OP2's"
     d=$("$qdiff" "$tmp/q_seq.bin" "$tmp/q_mpi.bin" | tail -n 1)
     awk -v line="$d" 'BEGIN { n = split(line, w, " "); for (i = 1; i <= n; i++)

@@ -30,6 +30,9 @@ done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # OpenMPI's own allocations are not ours to check (SANITIZE=1 builds).
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
+# what the ranks printed, without mpirun's own framed notice (the cause
+# is in the ranks' lines: a runtime error, a sanitizer report)
+ranks_said() { awk '/^--------------------/ { inside = !inside; next } !inside' "$1" | tail -n 40; }
 mpi() { # NP PROG ARGS...
   local np=$1
   shift
@@ -43,7 +46,7 @@ check() {
   shift 5
   local out=$tmp/$name.$np.$part
   LOOM_DIAG=1 LOOM_PARTITIONER=$part mpi "$np" "$@" "$out.state" >"$out.out" 2>"$out.err" ||
-    { tail -5 "$out.err"; fail "$name at $np ranks ($part) failed"; }
+    { ranks_said "$out.err"; fail "$name at $np ranks ($part) failed"; }
   # every exchange began where the region's schedule placed its send
   if [ "$np" -gt 1 ]; then
     [ "$(grep -c 'halo: [0-9]* exchanges (0 without a scheduled begin)' "$out.err")" = "$np" ] ||
