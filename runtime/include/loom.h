@@ -216,8 +216,9 @@ int loom_nranks(void);
  *    out of it; Airfoil: cells).  Its graph: two elements are adjacent when
  *    a map from the set to itself links them or an element of another set
  *    maps to both (Airfoil: cells sharing an edge).
- *  - `method`: "metis" (METIS k-way, the default), "scotch" (Scotch's graph
- *    partitioner, run on rank 0 and broadcast) or "block" (contiguous
+ *  - `method`: "metis" (METIS k-way on rank 0, broadcast; the default),
+ *    "scotch" (PT-Scotch's distributed SCOTCH_dgraphPart, every rank
+ *    giving a block of the graph's vertices) or "block" (contiguous
  *    ranges of the primary set's storage order: no dependency; after
  *    LOOM_RENUMBER=1, an RCM-ordered set cut in slabs); NULL: the default.
  *    $LOOM_PARTITIONER, when set, overrides `method` (a value that is none

@@ -8,16 +8,19 @@
  * set loom_renumber would order first) is partitioned on its graph
  * (loomrt_set_graph: elements adjacent when a map from the set to itself
  * links them or an element of another set maps to both):
- *   metis   METIS_PartGraphKway (default options, 0-based) on rank 0;
- *   scotch  Scotch's sequential graph partitioner (SCOTCH_graphPart with
- *           the default strategy) on rank 0 — linked from the PT-Scotch
- *           distribution; the graph is small next to the mesh every rank
- *           already holds, so distributing it (SCOTCH_dgraphPart) would buy
- *           nothing here;
+ *   metis   METIS_PartGraphKway (default options, 0-based) on rank 0,
+ *           its result broadcast with its status first (a failure there
+ *           is an error on every rank rather than a hang);
+ *   scotch  PT-Scotch's distributed partitioner (SCOTCH_dgraphPart, the
+ *           default strategy) on all ranks: rank r hands it the block
+ *           [r n / P, (r + 1) n / P) of the graph's vertices with their
+ *           edges (global numbers), and the parts are gathered on every
+ *           rank (MPI_Allgatherv); each step's status is agreed first
+ *           (MPI_Allreduce), so no rank is left alone in a collective;
  *   block   element i to rank floor(i * P / n), on every rank.
- * Rank 0's result is broadcast with its status first, so a failure there
- * is an error on every rank rather than a hang.  A graph without edges, a
- * single rank, or fewer elements than ranks, falls back to block.
+ * Every rank holds the declared mesh, so each builds the graph it needs
+ * (rank 0 only for metis).  A graph without edges, a single rank, or fewer
+ * elements than ranks, falls back to block.
  *
  * Other sets follow (identically on every rank, no communication):
  * repeatedly, the first unassigned set (declaration order) with a map into
@@ -32,7 +35,7 @@
 #include <string.h>
 
 #include <metis.h>
-#include <scotch.h>
+#include <ptscotch.h> /* SCOTCH_dgraph*; includes scotch.h and mpi.h */
 
 #include "mpi_internal.h"
 
@@ -52,8 +55,11 @@ static int metis_owners(const int *xadj, const int *adj, int n, int nparts,
   idx_t *x = malloc(((size_t)n + 1) * sizeof *x);
   idx_t *a = malloc(((size_t)xadj[n] + 1) * sizeof *a);
   idx_t *part = malloc(((size_t)n + 1) * sizeof *part);
-  int status = LOOM_ENOMEM;
-  if (x && a && part) {
+  int status = LOOM_OK;
+  if (!x || !a || !part) {
+    status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory for "
+                                      "METIS's copy of the graph");
+  } else {
     for (int i = 0; i <= n; i++)
       x[i] = xadj[i];
     for (int i = 0; i < xadj[n]; i++)
@@ -77,47 +83,139 @@ static int metis_owners(const int *xadj, const int *adj, int n, int nparts,
   return status;
 }
 
-static int scotch_owners(const int *xadj, const int *adj, int n, int nparts,
-                         int *owner) {
-  SCOTCH_Graph graph;
-  SCOTCH_Strat strat;
-  SCOTCH_Num *vert = malloc(((size_t)n + 1) * sizeof *vert);
-  SCOTCH_Num *edge = malloc(((size_t)xadj[n] + 1) * sizeof *edge);
-  SCOTCH_Num *part = malloc(((size_t)n + 1) * sizeof *part);
-  if (!vert || !edge || !part) {
-    free(vert);
-    free(edge);
-    free(part);
-    return LOOM_ENOMEM;
+/* Every rank's status is the worst of all ranks' (a failure on one rank
+ * is an error everywhere, never a rank left alone in a collective). */
+static int agree(int status, const char *what, const char *set) {
+  int mine = status, worst = status;
+  int rc = MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, loomrt_mpi_comm());
+  if (rc != MPI_SUCCESS)
+    return loomrt_mpi_check(rc, "MPI_Allreduce of the %s status", what);
+  if (mine == LOOM_OK && worst != LOOM_OK)
+    return loom_error_(worst, "loom_partition: %s of set '%s' failed on "
+                              "another rank (see its message)",
+                       what, set);
+  return worst == LOOM_OK ? LOOM_OK : mine;
+}
+
+/* The rank's block of the graph's vertices, [lo, hi): what it hands to
+ * PT-Scotch as its part of the distributed graph (global numbers). */
+static void vertex_block(int n, int *lo, int *hi) {
+  int p = loomrt_mpi_size(), r = loomrt_mpi_rank();
+  *lo = (int)((long long)r * n / p);
+  *hi = (int)((long long)(r + 1) * n / p);
+}
+
+/* PT-Scotch's handles; the context asks for a deterministic run with a
+ * fixed random seed, so the same mesh on as many ranks gives the same
+ * partition every run (its default need not). */
+static int scotch_begin(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
+                        SCOTCH_Dgraph *bound, SCOTCH_Strat *strat) {
+  MPI_Comm comm = loomrt_mpi_comm();
+  if (SCOTCH_contextInit(context) != 0)
+    return 0;
+  if (SCOTCH_dgraphInit(graph, comm) == 0) {
+    if (SCOTCH_dgraphInit(bound, comm) == 0) {
+      if (SCOTCH_stratInit(strat) == 0 &&
+          SCOTCH_contextOptionSetNum(context, SCOTCH_OPTIONNUMDETERMINISTIC,
+                                     1) == 0 &&
+          SCOTCH_contextOptionSetNum(context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED,
+                                     1) == 0)
+        return 1;
+      SCOTCH_dgraphExit(bound);
+    }
+    SCOTCH_dgraphExit(graph);
   }
-  for (int i = 0; i <= n; i++)
-    vert[i] = xadj[i];
-  for (int i = 0; i < xadj[n]; i++)
-    edge[i] = adj[i];
+  SCOTCH_contextExit(context);
+  return 0;
+}
+
+static void scotch_end(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
+                       SCOTCH_Dgraph *bound, SCOTCH_Strat *strat) {
+  SCOTCH_stratExit(strat);
+  SCOTCH_dgraphExit(bound);
+  SCOTCH_dgraphExit(graph);
+  SCOTCH_contextExit(context);
+}
+
+/* SCOTCH_dgraphPart on the distributed graph, each rank's part of it
+ * returned in part (hi - lo entries). */
+static int ptscotch_part(const int *xadj, const int *adj, int lo, int hi,
+                         int nparts, const char *name, SCOTCH_Num *part) {
+  int nl = hi - lo, ne = xadj[hi] - xadj[lo];
+  SCOTCH_Num *vert = malloc(((size_t)nl + 1) * sizeof *vert);
+  SCOTCH_Num *edge = malloc(((size_t)ne + 1) * sizeof *edge);
   int status = LOOM_OK;
-  if (SCOTCH_graphInit(&graph) != 0 || SCOTCH_stratInit(&strat) != 0)
-    status = LOOM_ENOMEM;
-  if (status == LOOM_OK &&
-      (SCOTCH_graphBuild(&graph, 0, n, vert, vert + 1, NULL, NULL, xadj[n],
-                         edge, NULL) != 0 ||
-       SCOTCH_graphPart(&graph, nparts, &strat, part) != 0))
-    status = loom_error_(LOOM_EINVAL,
-                         "loom_partition: Scotch failed to partition %d "
-                         "elements into %d parts",
-                         n, nparts);
-  for (int i = 0; status == LOOM_OK && i < n; i++)
-    owner[i] = (int)part[i];
-  SCOTCH_stratExit(&strat);
-  SCOTCH_graphExit(&graph);
+  if (!vert || !edge)
+    status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory for "
+                                      "PT-Scotch's part of the graph");
+  for (int i = 0; status == LOOM_OK && i <= nl; i++)
+    vert[i] = xadj[lo + i] - xadj[lo];
+  for (int k = 0; status == LOOM_OK && k < ne; k++)
+    edge[k] = adj[xadj[lo] + k];
+  status = agree(status, "building the distributed graph", name);
+  SCOTCH_Dgraph graph, bound;
+  SCOTCH_Strat strat;
+  SCOTCH_Context context;
+  int inited = 0;
+  if (status == LOOM_OK) {
+    inited = scotch_begin(&context, &graph, &bound, &strat);
+    int ok = inited &&
+             SCOTCH_dgraphBuild(&graph, 0, nl, nl, vert, vert + 1, NULL, NULL,
+                                ne, ne, edge, NULL, NULL) == 0 &&
+             SCOTCH_contextBindDgraph(&context, &graph, &bound) == 0 &&
+             SCOTCH_dgraphPart(&bound, nparts, &strat, part) == 0;
+    status = ok ? LOOM_OK
+                : loom_error_(LOOM_EINVAL, "loom_partition: PT-Scotch "
+                                           "(SCOTCH_dgraphPart) failed to "
+                                           "partition set '%s' into %d parts",
+                              name, nparts);
+  }
+  if (inited)
+    scotch_end(&context, &graph, &bound, &strat);
   free(vert);
   free(edge);
-  free(part);
   return status;
 }
 
-/* Rank 0's part: the graph, the partition and (diag) its edge cut. */
-static int partition_on_root(loom_set set, loomrt_part_method method,
-                             int diag, int *owner, long long *edge_cut) {
+/* PT-Scotch: every rank gives its block of vertices, the parts are
+ * gathered into owner on every rank. */
+static int ptscotch_owners(const int *xadj, const int *adj, int n, int nparts,
+                           const char *name, int *owner) {
+  int lo, hi;
+  vertex_block(n, &lo, &hi);
+  SCOTCH_Num *part = malloc(((size_t)(hi - lo) + 1) * sizeof *part);
+  int *count = malloc(((size_t)nparts + 1) * sizeof *count);
+  int *first = malloc(((size_t)nparts + 1) * sizeof *first);
+  int status = LOOM_OK;
+  if (!part || !count || !first)
+    status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory for "
+                                      "the PT-Scotch partition");
+  status = agree(status, "partitioning", name);
+  if (status == LOOM_OK)
+    status = agree(ptscotch_part(xadj, adj, lo, hi, nparts, name, part),
+                   "partitioning", name);
+  for (int i = lo; status == LOOM_OK && i < hi; i++)
+    owner[i] = (int)part[i - lo];
+  for (int r = 0; status == LOOM_OK && r < nparts; r++) {
+    first[r] = (int)((long long)r * n / nparts);
+    count[r] = (int)((long long)(r + 1) * n / nparts) - first[r];
+  }
+  if (status == LOOM_OK)
+    status = loomrt_mpi_check(
+        MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, owner, count, first,
+                       MPI_INT, loomrt_mpi_comm()),
+        "MPI_Allgatherv of the PT-Scotch partition");
+  free(part);
+  free(count);
+  free(first);
+  return status;
+}
+
+/* The graph of set (when the method or diag needs it), the owners by the
+ * method, and the edge cut; on every rank for scotch (PT-Scotch is
+ * collective), on rank 0 only otherwise. */
+static int partition_set(loom_set set, loomrt_part_method method, int diag,
+                         int *owner, long long *edge_cut) {
   int nparts = loomrt_mpi_size(), n = set->size;
   int *xadj = NULL, *adj = NULL;
   int status = LOOM_OK;
@@ -127,16 +225,15 @@ static int partition_on_root(loom_set set, loomrt_part_method method,
                          "loom_partition: out of memory building the graph "
                          "of set '%s'",
                          set->name);
+  if (method == LOOMRT_PART_SCOTCH)
+    status = agree(status, "building the graph", set->name);
   int trivial = !xadj || xadj[n] == 0 || nparts == 1 || n < nparts;
   if (status == LOOM_OK && (method == LOOMRT_PART_BLOCK || trivial))
     block_owners(owner, n, nparts);
   else if (status == LOOM_OK && method == LOOMRT_PART_METIS)
     status = metis_owners(xadj, adj, n, nparts, owner);
   else if (status == LOOM_OK)
-    status = scotch_owners(xadj, adj, n, nparts, owner);
-  if (status == LOOM_ENOMEM)
-    loom_error_(status, "loom_partition: out of memory partitioning set '%s'",
-                set->name);
+    status = ptscotch_owners(xadj, adj, n, nparts, set->name, owner);
   if (status == LOOM_OK && xadj) {
     long long cut = 0;
     for (int v = 0; v < n; v++)
@@ -154,9 +251,11 @@ static int primary_owners(loomrt_mesh *mesh, loomrt_part_method method,
   loom_set set = mesh->sets[mesh->primary];
   int *owner = mesh->owner[mesh->primary];
   MPI_Comm comm = loomrt_mpi_comm();
+  if (method == LOOMRT_PART_SCOTCH) /* collective: agreed inside */
+    return partition_set(set, method, diag, owner, edge_cut);
   int status = LOOM_OK;
   if (loomrt_mpi_rank() == 0)
-    status = partition_on_root(set, method, diag, owner, edge_cut);
+    status = partition_set(set, method, diag, owner, edge_cut);
   else if (method == LOOMRT_PART_BLOCK)
     block_owners(owner, set->size, loomrt_mpi_size());
   int rc = MPI_Bcast(&status, 1, MPI_INT, 0, comm);
