@@ -217,12 +217,13 @@ int loom_nranks(void);
  *    a map from the set to itself links them or an element of another set
  *    maps to both (Airfoil: cells sharing an edge).
  *  - `method`: "metis" (METIS k-way on rank 0, broadcast; the default),
- *    "scotch" (PT-Scotch's distributed SCOTCH_dgraphPart, every rank
+ *    "scotch" (Scotch's SCOTCH_graphPart on rank 0, broadcast),
+ *    "ptscotch" (PT-Scotch's distributed SCOTCH_dgraphPart, every rank
  *    giving a block of the graph's vertices) or "block" (contiguous
  *    ranges of the primary set's storage order: no dependency; after
  *    LOOM_RENUMBER=1, an RCM-ordered set cut in slabs); NULL: the default.
  *    $LOOM_PARTITIONER, when set, overrides `method` (a value that is none
- *    of the three is an error naming the variable).
+ *    of the four is an error naming the variable).
  *  - The other sets' owners follow the maps: a set with a map into an
  *    assigned set takes, per element, the owner of its first entry through
  *    the first such map (Airfoil: an edge goes with the cell pecell[0]);

@@ -276,26 +276,29 @@ static int parse_method(const char *method, loomrt_part_method *out) {
   const char *chosen = env && env[0] ? env : method;
   if (!chosen || strcmp(chosen, "metis") == 0)
     *out = LOOMRT_PART_METIS;
-  else if (strcmp(chosen, "scotch") == 0 || strcmp(chosen, "ptscotch") == 0)
+  else if (strcmp(chosen, "scotch") == 0)
     *out = LOOMRT_PART_SCOTCH;
+  else if (strcmp(chosen, "ptscotch") == 0)
+    *out = LOOMRT_PART_PTSCOTCH;
   else if (strcmp(chosen, "block") == 0)
     *out = LOOMRT_PART_BLOCK;
   else if (chosen == env)
     return loom_error_(LOOM_EINVAL,
                        "environment variable LOOM_PARTITIONER is '%s', "
-                       "expected metis, scotch or block",
+                       "expected metis, scotch, ptscotch or block",
                        env);
   else
     return loom_error_(LOOM_EINVAL,
-                       "loom_partition: method '%s' is not metis, scotch or "
-                       "block",
+                       "loom_partition: method '%s' is not metis, scotch, "
+                       "ptscotch or block",
                        method);
   return LOOM_OK;
 }
 
 static const char *method_name(loomrt_part_method m) {
   return m == LOOMRT_PART_METIS    ? "metis"
-         : m == LOOMRT_PART_SCOTCH ? "scotch"
+         : m == LOOMRT_PART_SCOTCH   ? "scotch"
+         : m == LOOMRT_PART_PTSCOTCH ? "ptscotch"
                                    : "block";
 }
 

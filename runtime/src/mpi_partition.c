@@ -11,15 +11,19 @@
  *   metis   METIS_PartGraphKway (default options, 0-based) on rank 0,
  *           its result broadcast with its status first (a failure there
  *           is an error on every rank rather than a hang);
- *   scotch  PT-Scotch's distributed partitioner (SCOTCH_dgraphPart, the
- *           default strategy) on all ranks: rank r hands it the block
+ *   scotch  Scotch's sequential SCOTCH_graphPart (default strategy) on
+ *           rank 0, broadcast the same way;
+ *   ptscotch  PT-Scotch's distributed SCOTCH_dgraphPart (default
+ *           strategy) on all ranks: rank r hands it the block
  *           [r n / P, (r + 1) n / P) of the graph's vertices with their
  *           edges (global numbers), and the parts are gathered on every
  *           rank (MPI_Allgatherv); each step's status is agreed first
  *           (MPI_Allreduce), so no rank is left alone in a collective;
  *   block   element i to rank floor(i * P / n), on every rank.
- * Every rank holds the declared mesh, so each builds the graph it needs
- * (rank 0 only for metis).  A graph without edges, a single rank, or fewer
+ * Both Scotch runs are asked to be deterministic with a fixed seed (a
+ * Scotch context), so a mesh partitions the same on every run.  Every
+ * rank holds the declared mesh, so each builds the graph it needs (rank 0
+ * only, but for ptscotch).  A graph without edges, a single rank, or fewer
  * elements than ranks, falls back to block.
  *
  * Other sets follow (identically on every rank, no communication):
@@ -105,21 +109,75 @@ static void vertex_block(int n, int *lo, int *hi) {
   *hi = (int)((long long)(r + 1) * n / p);
 }
 
-/* PT-Scotch's handles; the context asks for a deterministic run with a
- * fixed random seed, so the same mesh on as many ranks gives the same
- * partition every run (its default need not). */
-static int scotch_begin(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
-                        SCOTCH_Dgraph *bound, SCOTCH_Strat *strat) {
-  MPI_Comm comm = loomrt_mpi_comm();
+/* A Scotch context asking for a deterministic run with a fixed random
+ * seed: the same mesh on as many ranks gives the same partition every run
+ * (Scotch's default need not).  1 when it is ready. */
+static int scotch_context(SCOTCH_Context *context) {
   if (SCOTCH_contextInit(context) != 0)
+    return 0;
+  if (SCOTCH_contextOptionSetNum(context, SCOTCH_OPTIONNUMDETERMINISTIC, 1) ==
+          0 &&
+      SCOTCH_contextOptionSetNum(context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1) ==
+          0)
+    return 1;
+  SCOTCH_contextExit(context);
+  return 0;
+}
+
+/* Scotch's sequential partitioner (SCOTCH_graphPart, the default
+ * strategy) on the whole graph: rank 0's part for "scotch". */
+static int scotch_owners(const int *xadj, const int *adj, int n, int nparts,
+                         int *owner) {
+  SCOTCH_Num *vert = malloc(((size_t)n + 1) * sizeof *vert);
+  SCOTCH_Num *edge = malloc(((size_t)xadj[n] + 1) * sizeof *edge);
+  SCOTCH_Num *part = malloc(((size_t)n + 1) * sizeof *part);
+  int status = vert && edge && part ? LOOM_OK : LOOM_ENOMEM;
+  for (int i = 0; status == LOOM_OK && i <= n; i++)
+    vert[i] = xadj[i];
+  for (int k = 0; status == LOOM_OK && k < xadj[n]; k++)
+    edge[k] = adj[k];
+  SCOTCH_Context context;
+  SCOTCH_Graph graph, bound;
+  SCOTCH_Strat strat;
+  if (status == LOOM_OK && scotch_context(&context)) {
+    int ok = SCOTCH_graphInit(&graph) == 0 && SCOTCH_graphInit(&bound) == 0 &&
+             SCOTCH_stratInit(&strat) == 0 &&
+             SCOTCH_graphBuild(&graph, 0, n, vert, vert + 1, NULL, NULL,
+                               xadj[n], edge, NULL) == 0 &&
+             SCOTCH_contextBindGraph(&context, &graph, &bound) == 0 &&
+             SCOTCH_graphPart(&bound, nparts, &strat, part) == 0;
+    if (!ok)
+      status = loom_error_(LOOM_EINVAL, "loom_partition: Scotch "
+                                        "(SCOTCH_graphPart) failed to "
+                                        "partition %d elements into %d parts",
+                           n, nparts);
+    SCOTCH_stratExit(&strat);
+    SCOTCH_graphExit(&bound);
+    SCOTCH_graphExit(&graph);
+    SCOTCH_contextExit(&context);
+  } else if (status == LOOM_OK) {
+    status = LOOM_ENOMEM;
+  }
+  if (status == LOOM_ENOMEM)
+    loom_error_(status, "loom_partition: out of memory for Scotch's copy of "
+                        "the graph");
+  for (int i = 0; status == LOOM_OK && i < n; i++)
+    owner[i] = (int)part[i];
+  free(vert);
+  free(edge);
+  free(part);
+  return status;
+}
+
+/* PT-Scotch's handles, bound to a deterministic context; 1 when ready. */
+static int ptscotch_begin(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
+                          SCOTCH_Dgraph *bound, SCOTCH_Strat *strat) {
+  MPI_Comm comm = loomrt_mpi_comm();
+  if (!scotch_context(context))
     return 0;
   if (SCOTCH_dgraphInit(graph, comm) == 0) {
     if (SCOTCH_dgraphInit(bound, comm) == 0) {
-      if (SCOTCH_stratInit(strat) == 0 &&
-          SCOTCH_contextOptionSetNum(context, SCOTCH_OPTIONNUMDETERMINISTIC,
-                                     1) == 0 &&
-          SCOTCH_contextOptionSetNum(context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED,
-                                     1) == 0)
+      if (SCOTCH_stratInit(strat) == 0)
         return 1;
       SCOTCH_dgraphExit(bound);
     }
@@ -129,8 +187,8 @@ static int scotch_begin(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
   return 0;
 }
 
-static void scotch_end(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
-                       SCOTCH_Dgraph *bound, SCOTCH_Strat *strat) {
+static void ptscotch_end(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
+                         SCOTCH_Dgraph *bound, SCOTCH_Strat *strat) {
   SCOTCH_stratExit(strat);
   SCOTCH_dgraphExit(bound);
   SCOTCH_dgraphExit(graph);
@@ -158,7 +216,7 @@ static int ptscotch_part(const int *xadj, const int *adj, int lo, int hi,
   SCOTCH_Context context;
   int inited = 0;
   if (status == LOOM_OK) {
-    inited = scotch_begin(&context, &graph, &bound, &strat);
+    inited = ptscotch_begin(&context, &graph, &bound, &strat);
     int ok = inited &&
              SCOTCH_dgraphBuild(&graph, 0, nl, nl, vert, vert + 1, NULL, NULL,
                                 ne, ne, edge, NULL, NULL) == 0 &&
@@ -171,7 +229,7 @@ static int ptscotch_part(const int *xadj, const int *adj, int lo, int hi,
                               name, nparts);
   }
   if (inited)
-    scotch_end(&context, &graph, &bound, &strat);
+    ptscotch_end(&context, &graph, &bound, &strat);
   free(vert);
   free(edge);
   return status;
@@ -212,8 +270,8 @@ static int ptscotch_owners(const int *xadj, const int *adj, int n, int nparts,
 }
 
 /* The graph of set (when the method or diag needs it), the owners by the
- * method, and the edge cut; on every rank for scotch (PT-Scotch is
- * collective), on rank 0 only otherwise. */
+ * method, and the edge cut; on every rank for ptscotch (collective), on
+ * rank 0 only otherwise. */
 static int partition_set(loom_set set, loomrt_part_method method, int diag,
                          int *owner, long long *edge_cut) {
   int nparts = loomrt_mpi_size(), n = set->size;
@@ -225,13 +283,15 @@ static int partition_set(loom_set set, loomrt_part_method method, int diag,
                          "loom_partition: out of memory building the graph "
                          "of set '%s'",
                          set->name);
-  if (method == LOOMRT_PART_SCOTCH)
+  if (method == LOOMRT_PART_PTSCOTCH)
     status = agree(status, "building the graph", set->name);
   int trivial = !xadj || xadj[n] == 0 || nparts == 1 || n < nparts;
   if (status == LOOM_OK && (method == LOOMRT_PART_BLOCK || trivial))
     block_owners(owner, n, nparts);
   else if (status == LOOM_OK && method == LOOMRT_PART_METIS)
     status = metis_owners(xadj, adj, n, nparts, owner);
+  else if (status == LOOM_OK && method == LOOMRT_PART_SCOTCH)
+    status = scotch_owners(xadj, adj, n, nparts, owner);
   else if (status == LOOM_OK)
     status = ptscotch_owners(xadj, adj, n, nparts, set->name, owner);
   if (status == LOOM_OK && xadj) {
@@ -251,7 +311,7 @@ static int primary_owners(loomrt_mesh *mesh, loomrt_part_method method,
   loom_set set = mesh->sets[mesh->primary];
   int *owner = mesh->owner[mesh->primary];
   MPI_Comm comm = loomrt_mpi_comm();
-  if (method == LOOMRT_PART_SCOTCH) /* collective: agreed inside */
+  if (method == LOOMRT_PART_PTSCOTCH) /* collective: agreed inside */
     return partition_set(set, method, diag, owner, edge_cut);
   int status = LOOM_OK;
   if (loomrt_mpi_rank() == 0)

@@ -4,7 +4,7 @@
  * meshes.  Run under mpirun at any number of ranks (tests/mpi/run.sh runs
  * 1, 2, 3 and 4); not Criterion, whose forked tests do not mix with MPI.
  *
- *   test_mpi [metis|scotch|block ...]   the meshes with each partitioner
+ *   test_mpi [metis|scotch|ptscotch|block ...]   the meshes with each partitioner
  *                                       (default: all three)
  *   test_mpi --fail                     rank 1 (or 0) declares a bad map:
  *                                       the job must end, naming the rank
@@ -624,9 +624,9 @@ int main(int argc, char **argv) {
     return run_failure(1);
   if (argc > 4 && strcmp(argv[1], "--big") == 0)
     return run_big(atoi(argv[2]), atoi(argv[3]), argv[4]);
-  const char *all[] = {"metis", "scotch", "block"};
+  const char *all[] = {"metis", "scotch", "ptscotch", "block"};
   const char **methods = argc > 1 ? (const char **)argv + 1 : all;
-  int nmethods = argc > 1 ? argc - 1 : 3;
+  int nmethods = argc > 1 ? argc - 1 : 4;
   for (int k = 0; k < nmethods; k++) {
     mesh c = chain(13), q = quads(6, 5);
     run_mesh(&c, methods[k]);
