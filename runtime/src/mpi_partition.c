@@ -20,10 +20,10 @@
  *           rank (MPI_Allgatherv); each step's status is agreed first
  *           (MPI_Allreduce), so no rank is left alone in a collective;
  *   block   element i to rank floor(i * P / n), on every rank.
- * Both Scotch runs are asked to be deterministic with a fixed seed (a
- * Scotch context), so a mesh partitions the same on every run.  Every
- * rank holds the declared mesh, so each builds the graph it needs (rank 0
- * only, but for ptscotch).  A graph without edges, a single rank, or fewer
+ * Both Scotch runs are asked to be deterministic with a fixed seed and one
+ * thread (a Scotch context), so a mesh partitions the same on every run.
+ * Every rank holds the declared mesh, so each builds the graph it needs
+ * (rank 0 only, but for ptscotch).  A graph without edges, a single rank, or fewer
  * elements than ranks, falls back to block.
  *
  * Other sets follow (identically on every rank, no communication):
@@ -110,15 +110,19 @@ static void vertex_block(int n, int *lo, int *hi) {
 }
 
 /* A Scotch context asking for a deterministic run with a fixed random
- * seed: the same mesh on as many ranks gives the same partition every run
- * (Scotch's default need not).  1 when it is ready. */
+ * seed, so the same mesh on as many ranks gives the same partition every
+ * run (Scotch's default need not), on the calling thread only: PT-Scotch's
+ * own threads would call MPI concurrently, which the runtime's
+ * MPI_THREAD_FUNNELED does not allow (it crashed a later collective at 4
+ * ranks).  1 when it is ready. */
 static int scotch_context(SCOTCH_Context *context) {
   if (SCOTCH_contextInit(context) != 0)
     return 0;
   if (SCOTCH_contextOptionSetNum(context, SCOTCH_OPTIONNUMDETERMINISTIC, 1) ==
           0 &&
       SCOTCH_contextOptionSetNum(context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1) ==
-          0)
+          0 &&
+      SCOTCH_contextThreadSpawn(context, 1, NULL) == 0)
     return 1;
   SCOTCH_contextExit(context);
   return 0;
