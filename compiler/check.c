@@ -214,6 +214,37 @@ static int check_body(checker *c, CXCursor def) {
   return c->body_errors > before ? -1 : 0;
 }
 
+/* ---- the kernel's work ------------------------------------------------------ */
+
+static int is_operator(const char *s) {
+  static const char *const ops[] = {"+", "-", "*", "/", "+=", "-=", "*=", "/="};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(s, ops[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* Arithmetic operators and calls in the tokens of the kernel's body. */
+static int kernel_ops(const checker *c, CXCursor def) {
+  CXCursor body = cursor_last_child(def);
+  if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+    return 0;
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(c->fe->tu, clang_getCursorExtent(body), &toks, &n);
+  int count = 0, ident = 0; /* ident: the previous token is an identifier */
+  for (unsigned i = 0; i < n; i++) {
+    CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
+    const char *s = clang_getCString(sp);
+    int punct = clang_getTokenKind(toks[i]) == CXToken_Punctuation;
+    count += punct && (is_operator(s) || (ident && strcmp(s, "(") == 0));
+    ident = clang_getTokenKind(toks[i]) == CXToken_Identifier;
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(c->fe->tu, toks, n);
+  return count;
+}
+
 /* ---- the kernel ------------------------------------------------------------ */
 
 /* The kernel's definition, or a null cursor after a diagnostic. */
@@ -264,6 +295,7 @@ static int check_loop(checker *c) {
   for (int i = 0; i < c->lp->nargs; i++)
     if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
       return -1;
+  c->lp->kernel_ops = kernel_ops(c, def);
   return check_body(c, def);
 }
 

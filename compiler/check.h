@@ -6,7 +6,8 @@
  * match the loop's arguments in number and in type: a pointer to the dat's
  * or global's element type (a pointer to such pointers for `dat[map[*]]`,
  * a pointer to int for `idx`), const exactly when the argument is read.  A
- * kernel must not assign to a file-scope variable.
+ * kernel must not assign to a file-scope variable.  Each loop records the
+ * arithmetic operators and calls of its kernel's body (loop.kernel_ops).
  */
 #ifndef LOOMC_CHECK_H
 #define LOOMC_CHECK_H

@@ -7,6 +7,7 @@
 
 #include "affine.h"
 #include "isl_loops.h"
+#include "vectorize.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -24,6 +25,8 @@ struct cg {
   const obj *into_obj; /* a pinned temporary being evaluated ... */
   const char *into;    /* ... into this local */
   vec loop_tails; /* isl_loop_text*: open loops, innermost last */
+  const isl_loop_text *strips; /* the open loop over strips, if any: the
+                                  group runs strip by strip (vectorize.h) */
   const backend *be;
   const char *out_name;
   strbuf *out;
@@ -73,29 +76,69 @@ void cg_line(cg *g, const char *fmt, ...) {
 
 void cg_indent(cg *g, int delta) { g->indent += delta; }
 
-void cg_loop_begin(cg *g, const char *lo, const char *hi) {
-  cg_loop_begin_iter(g, lo, hi, cg_elem(g));
-}
-
-const group *cg_group(const cg *g) { return g->group; }
-
-void cg_loop_begin_iter(cg *g, const char *lo, const char *hi, const char *iter) {
-  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
-  if (isl_loop_range(g->arena, lo, hi, iter, g->group->loops.len, t) != 0) {
+/* Writes the head of a loop isl generated (rc: its status) and opens its
+ * body; NULL after an isl error. */
+static isl_loop_text *open_loop(cg *g, isl_loop_text *t, int rc, const char *lo,
+                                const char *hi) {
+  if (rc != 0) {
     diag(DIAG_ERROR, (srcloc){0}, 0, "isl could not generate the loop over [%s, %s)", lo, hi);
-    return;
+    return NULL;
   }
   for (int i = 0; i < t->head.len; i++)
     cg_line(g, "%s", (const char *)t->head.items[i]);
   vec_push(g->arena, &g->loop_tails, t);
-  g->stmt_order = t->order;
   cg_indent(g, t->body_indent);
+  return t;
+}
+
+/* A group with staged loops runs over strips: the loop over the strips'
+ * first elements, loom_s, and the strip's end, loom_e. */
+static void strips_begin(cg *g, const char *lo, const char *hi) {
+  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
+  int rc = isl_loop_strips(g->arena, lo, hi, "loom_s", STRIP_WIDTH, t);
+  if (!open_loop(g, t, rc, lo, hi))
+    return;
+  g->strips = t;
+  cg_line(g, "const int loom_e = loom_s + %d < %s ? loom_s + %d : %s;", STRIP_WIDTH, hi,
+          STRIP_WIDTH, hi);
+}
+
+void cg_loop_begin(cg *g, const char *lo, const char *hi) {
+  if (cg_runs_strips(g->group))
+    strips_begin(g, lo, hi);
+  else
+    cg_loop_begin_iter(g, lo, hi, cg_elem(g));
+}
+
+const group *cg_group(const cg *g) { return g->group; }
+
+int cg_runs_strips(const group *gr) { return gr->staged.len > 0; }
+
+const char *cg_every(cg *g, int n) {
+  if (g->strips)
+    return arena_printf(g->arena, "(loom_s & %d) < %d", n - 1, STRIP_WIDTH);
+  return arena_printf(g->arena, "(%s & %d) == %d", cg_elem(g), n - 1, n - 1);
+}
+
+void cg_loop_begin_iter(cg *g, const char *lo, const char *hi, const char *iter) {
+  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
+  if (open_loop(g, t, isl_loop_range(g->arena, lo, hi, iter, g->group->loops.len, t), lo, hi))
+    g->stmt_order = t->order;
+}
+
+/* The loop over one strip's elements, [loom_s, loom_e), for one statement. */
+static void strip_elements_begin(cg *g) {
+  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
+  open_loop(g, t, isl_loop_range(g->arena, "loom_s", "loom_e", cg_elem(g), 1, t), "loom_s",
+            "loom_e");
 }
 
 void cg_loop_end(cg *g) {
   if (g->loop_tails.len == 0)
     return;
   isl_loop_text *t = g->loop_tails.items[--g->loop_tails.len];
+  if (t == g->strips)
+    g->strips = NULL;
   cg_indent(g, -t->body_indent);
   for (int i = 0; i < t->tail.len; i++)
     cg_line(g, "%s", (const char *)t->tail.items[i]);
@@ -443,9 +486,20 @@ static const char *pointer_array(const cg *g, const loop_arg *a) {
   return arena_printf(g->arena, "loom_a%d", a->pos);
 }
 
-/* The local a contracted temporary lives in, per element. */
+/* The local a contracted temporary lives in, per element (per strip, a
+ * row per element). */
 static const char *temp_local(cg *g, const obj *t) {
   return arena_printf(g->arena, "loom_t_%s", t->name);
+}
+
+/* The element's row in a strip's local array. */
+static const char *strip_row(cg *g, const char *local) {
+  return arena_printf(g->arena, "%s[%s - loom_s]", local, cg_elem(g));
+}
+
+/* The local argument a of lp is gathered into, per strip. */
+static const char *gather_local(cg *g, const loop *lp, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_g%d_%d", lp->id, a->pos);
 }
 
 /* The local a pinned temporary is evaluated into, for argument a. */
@@ -503,7 +557,7 @@ static const char *data_of(cg *g, const loop_arg *a, const char *index) {
   if (g->into_obj == a->obj)
     return g->into;
   if (fate(g, a->obj) == TEMP_CONTRACTED)
-    return temp_local(g, a->obj);
+    return g->strips ? strip_row(g, temp_local(g, a->obj)) : temp_local(g, a->obj);
   const char *ptr = offset(g, data_ptr(g, a->obj), a->obj->dim, index);
   return redirected(g, a) ? g->be->write_target(g, a, index, ptr) : ptr;
 }
@@ -543,7 +597,9 @@ static void emit_call_locals(cg *g, const loop *lp) {
   }
 }
 
-static const char *kernel_arg(cg *g, const loop_arg *a) {
+static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
+  if (g->strips && vectorize_gathers(g->group, lp, a))
+    return strip_row(g, gather_local(g, lp, a));
   switch (a->kind) {
   case ARG_IDX:
     return "&loom_idx";
@@ -606,7 +662,7 @@ static void emit_kernel_call(cg *g, const loop *lp) {
   sb_init(&w.line);
   sb_printf(&w.line, "%s(", lp->kernel);
   for (int i = 0; i < lp->nargs; i++)
-    call_add(&w, kernel_arg(g, &lp->args[i]), lp->args[i].loc.line, i == 0);
+    call_add(&w, kernel_arg(g, lp, &lp->args[i]), lp->args[i].loc.line, i == 0);
   call_flush(&w, ");");
   sb_free(&w.line);
   line_self(g);
@@ -619,7 +675,9 @@ static void emit_temp_locals(cg *g, const group *gr) {
     for (int k = 0; k < lp->nargs; k++) {
       const obj *t = lp->args[k].obj;
       const temp_info *ti = t && t->kind == OBJ_DAT ? fusion_temp(g->fu, t) : NULL;
-      if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp)
+      if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp && g->strips)
+        cg_line(g, "%s %s[%d][%d];", t->type->c_name, temp_local(g, t), STRIP_WIDTH, t->dim);
+      else if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp)
         cg_line(g, "%s %s[%d];", t->type->c_name, temp_local(g, t), t->dim);
     }
   }
@@ -635,9 +693,58 @@ static int has_call_locals(cg *g, const loop *lp) {
   return 0;
 }
 
+/* Copies lp's reads through maps, for the strip's elements, into their
+ * gather locals. */
+static void emit_gathers(cg *g, const loop *lp) {
+  cg_line(g, "/* %s (line %u): its reads through maps, gathered for the strip */",
+          lp->kernel, lp->loc.line);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (vectorize_gathers(g->group, lp, a))
+      cg_line(g, "%s %s[%d][%d];", a->obj->type->c_name, gather_local(g, lp, a),
+              STRIP_WIDTH, a->obj->dim);
+  }
+  strip_elements_begin(g);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (!vectorize_gathers(g->group, lp, a))
+      continue;
+    const char *row = strip_row(g, gather_local(g, lp, a)), *src = data_ptr(g, a->obj);
+    const char *at = map_entry(g, a, a->slot);
+    if (a->obj->dim == 1) {
+      cg_line(g, "%s[0] = %s[%s];", row, src, at);
+      continue;
+    }
+    cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", a->obj->dim);
+    cg_line(g, "  %s[loom_v] = %s[%d * %s + loom_v];", row, src, a->obj->dim, at);
+  }
+  cg_loop_end(g);
+}
+
+/* The body of the loop over strips: each loop of the group in turn over
+ * the strip's elements, a staged one after its gathers (vectorize.h). */
+static void emit_strip_body(cg *g, const group *gr) {
+  emit_temp_locals(g, gr);
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    int staged = vectorize_staged(gr, lp);
+    if (staged)
+      emit_gathers(g, lp);
+    if (staged && g->be->simd)
+      cg_line(g, "%s", g->be->simd);
+    strip_elements_begin(g);
+    emit_kernel_call(g, lp);
+    cg_loop_end(g);
+  }
+}
+
 /* The kernel calls, in order; in a group, the calls that declare locals
  * are each in a block of their own. */
 static void emit_body(cg *g, const group *gr) {
+  if (g->strips) {
+    emit_strip_body(g, gr);
+    return;
+  }
   emit_temp_locals(g, gr);
   for (int k = 0; k < g->stmt_order.len; k++) {
     int i = (int)(long)g->stmt_order.items[k];

@@ -29,6 +29,9 @@ typedef struct group {
   int id;           /* 1-based, in file order of the anchors */
   vec loops;        /* loop*: fused element by element, in order */
   const loop *anchor; /* the loop whose directive becomes the call */
+  vec staged;       /* loop*: those whose reads through maps are gathered
+                       per strip (vectorize.h); when there are any, the
+                       group runs strip by strip */
 } group;
 
 typedef enum temp_fate { TEMP_STORED, TEMP_CONTRACTED, TEMP_PINNED } temp_fate;

@@ -120,6 +120,9 @@ typedef struct loop {
   const char *domain;
   srcloc domain_loc;
   struct affine_loop *aff; /* affine.c's view of it */
+  /* Filled in by check: the arithmetic operators and calls in the
+   * kernel's body, its work per element as vectorize.c weighs it. */
+  int kernel_ops;
 } loop;
 
 /* A global argument reduced by the loop (inc, min or max). */

@@ -103,15 +103,14 @@ static int split_at_markers(arena *a, const char *text, isl_loop_text *out) {
   return after && !gap ? 0 : -1;
 }
 
-int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, int nstmts,
-                   isl_loop_text *out) {
-  /* [lo, hi] -> { S0[i] -> [i, 0]; S1[i] -> [i, 1]; ... : lo <= i < hi } */
-  int param_lo = !(lo[0] >= '0' && lo[0] <= '9'); /* else a constant */
-  char *spec = arena_printf(a, "[%s%s%s] -> {", param_lo ? lo : "", param_lo ? ", " : "", hi);
-  for (int k = 0; k < nstmts; k++)
-    spec = arena_printf(a, "%s%s S%d[i] -> [i, %d] : %s <= i < %s", spec, k ? ";" : "", k,
-                        k, lo, hi);
-  spec = arena_printf(a, "%s }", spec);
+/* The parameters of a range: "[lo, hi]", or "[hi]" when lo is a constant. */
+static const char *range_params(arena *a, const char *lo, const char *hi) {
+  int param_lo = !(lo[0] >= '0' && lo[0] <= '9');
+  return arena_printf(a, "[%s%s%s]", param_lo ? lo : "", param_lo ? ", " : "", hi);
+}
+
+/* The loop text of the schedule written as `spec`. */
+static int loop_text(arena *a, const char *spec, const char *iter, isl_loop_text *out) {
   isl_union_map *schedule = isl_union_map_read_from_str(context(), spec);
   if (!schedule)
     return -1;
@@ -121,4 +120,23 @@ int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, i
   int rc = split_at_markers(a, text, out);
   free(text);
   return rc;
+}
+
+int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, int nstmts,
+                   isl_loop_text *out) {
+  /* [lo, hi] -> { S0[i] -> [i, 0]; S1[i] -> [i, 1]; ... : lo <= i < hi } */
+  char *spec = arena_printf(a, "%s -> {", range_params(a, lo, hi));
+  for (int k = 0; k < nstmts; k++)
+    spec = arena_printf(a, "%s%s S%d[i] -> [i, %d] : %s <= i < %s", spec, k ? ";" : "", k,
+                        k, lo, hi);
+  return loop_text(a, arena_printf(a, "%s }", spec), iter, out);
+}
+
+int isl_loop_strips(arena *a, const char *lo, const char *hi, const char *iter, int width,
+                    isl_loop_text *out) {
+  /* [lo, hi] -> { S0[i] -> [i] : lo <= i < hi and exists k : i = lo + width k } */
+  return loop_text(a, arena_printf(a, "%s -> { S0[i] -> [i] : %s <= i < %s and exists k : "
+                                   "i = %s + %d k }", range_params(a, lo, hi), lo, hi, lo,
+                                   width),
+                   iter, out);
 }

@@ -29,6 +29,13 @@ typedef struct isl_loop_text {
 int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, int nstmts,
                    isl_loop_text *out);
 
+/* The loop over the first elements of the strips of `width` elements of
+ * [lo, hi), `for (iter = lo; iter < hi; iter += width)`, from the schedule
+ *     [lo, hi] -> { S0[i] -> [i] : lo <= i < hi and exists k : i = lo + width k }
+ * (vectorize.h).  Returns 0, or -1 on an isl error. */
+int isl_loop_strips(arena *a, const char *lo, const char *hi, const char *iter, int width,
+                    isl_loop_text *out);
+
 /* Frees the isl context (created on first use). */
 void isl_loops_done(void);
 

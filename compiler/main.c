@@ -14,6 +14,7 @@
  *   region       regions and their computations   region.c
  *   dag          dependences between them         dag.c (--emit-dag, --report)
  *   fuse         fusion groups, temporaries       fuse.c (isl legality: domains.c)
+ *   vectorize    strips and gathers               vectorize.c
  *   place        mpi: sends/folds into the text   place.c
  *   codegen      output C (shared walk + target)  codegen.c, target_*.c
  *   output       written atomically               output.c
@@ -37,6 +38,7 @@
 #include "pragma_parse.h"
 #include "resolve.h"
 #include "symtab.h"
+#include "vectorize.h"
 
 /* Regions, their DAGs, the fusion groups and the placement of the
  * schedules' communication; --emit-dag and --report. */
@@ -45,6 +47,7 @@ static fusion *analyse(const frontend *fe, const symtab *st, const program *prog
   vec regions = regions_build(fe, st, prog, a);
   vec dags = dag_build(&regions, opt->target, a);
   fusion *fu = fuse(prog, &regions, &dags, opt->no_fuse, a);
+  vectorize(fu, &regions, &dags, opt->no_vectorize, a);
   *insertions = place_comms(&dags, fu, a);
   if (opt->report && diag_error_count() == 0)
     dag_write_report(stdout, &dags);

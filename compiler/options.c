@@ -36,6 +36,9 @@ static const char usage_text[] =
     "                    transformations applied, on stdout\n"
     "  --no-fuse         do not fuse loops (each loop runs on its own;\n"
     "                    pin and pin_cse hints still apply)\n"
+  "  --no-vectorize    do not gather reads through maps into strips for\n"
+  "                    the C compiler to vectorize (each element's kernel\n"
+  "                    reads the mesh directly)\n"
     "  -MD               also write the files the input depends on, as a\n"
     "                    make rule (default file: OUTPUT with suffix .d)\n"
     "  -MMD              like -MD, without system headers\n"
@@ -113,6 +116,10 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
   }
   if (strcmp(arg, "--no-fuse") == 0) {
     o->no_fuse = 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--no-vectorize") == 0) {
+    o->no_vectorize = 1;
     return OPT_RUN;
   }
   if (strncmp(arg, "--target=", 9) == 0) {

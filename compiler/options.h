@@ -17,6 +17,7 @@ typedef struct options {
   const char *emit_dag;   /* --emit-dag=FILE ("-": stdout) */
   int report;             /* --report: the regions' DAGs on stdout */
   int no_fuse;            /* --no-fuse: every loop runs on its own */
+  int no_vectorize;       /* --no-vectorize: no strips, no gathers */
   /* For tools that translate a buffer instead of a file (fuzzing, tests):
    * when set, the main file's contents are taken from here. */
   const char *input_text;

@@ -207,8 +207,7 @@ static void mpi_iterate_begin(cg *g, const group *gr, int k) {
   cg_loop_begin(g, p.lo, p.hi);
   if (!p.core)
     return;
-  cg_line(g, "if ((%s & 4095) == 4095) /* let MPI move the halo messages along */",
-          cg_elem(g));
+  cg_line(g, "if (%s) /* let MPI move the halo messages along */", cg_every(g, 4096));
   cg_line(g, "  loom__halo_progress();");
 }
 
@@ -297,6 +296,7 @@ const backend backend_mpi_openmp = {
     .iterate_end = mpiomp_iterate_end,
     .write_target = omp_write_target,
     .idx_value = mpi_idx_value,
+    .simd = "#pragma omp simd",
 };
 
 const backend backend_mpi = {

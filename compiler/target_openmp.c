@@ -176,17 +176,17 @@ static void emit_partials(cg *g, const group *gr) {
   }
 }
 
-static void direct_begin(cg *g, const omp_range *r) {
-  if (r->progress) {
-    cg_line(g, "#pragma omp parallel for schedule(static)");
-    cg_loop_begin(g, r->lo, r->hi);
-    cg_line(g, "if (omp_get_thread_num() == 0 && (%s & 4095) == 4095) /* MPI: main thread */",
-            cg_elem(g));
-    cg_line(g, "  loom__halo_progress();");
-    return;
-  }
-  cg_line(g, "#pragma omp parallel for simd schedule(static)");
+/* A direct loop: its elements (or strips, whose kernel loops are simd)
+ * shared among the threads. */
+static void direct_begin(cg *g, const group *gr, const omp_range *r) {
+  int simd = !r->progress && !cg_runs_strips(gr);
+  cg_line(g, "#pragma omp parallel for%s schedule(static)", simd ? " simd" : "");
   cg_loop_begin(g, r->lo, r->hi);
+  if (!r->progress)
+    return;
+  cg_line(g, "if (omp_get_thread_num() == 0 && %s) /* MPI: main thread */",
+          cg_every(g, 4096));
+  cg_line(g, "  loom__halo_progress();");
 }
 
 static void colours_begin(cg *g, const group *gr, const omp_range *r) {
@@ -211,7 +211,7 @@ void omp_range_begin(cg *g, const group *gr, const omp_range *r) {
   if (oc_target(g, gr))
     oc_iterate_begin(g, gr, r);
   else if (!needs_plan(g, gr))
-    direct_begin(g, r);
+    direct_begin(g, gr, r);
   else
     colours_begin(g, gr, r);
 }
@@ -317,4 +317,5 @@ const backend backend_openmp = {
     .iterate_begin = omp_iterate_begin,
     .iterate_end = omp_iterate_end,
     .write_target = omp_write_target,
+    .simd = "#pragma omp simd",
 };

@@ -41,6 +41,7 @@
 #include "region.h"
 #include "resolve.h"
 #include "symtab.h"
+#include "vectorize.h"
 
 static FILE *devnull;
 
@@ -143,6 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     vec regions = regions_build(&fe, &st, &prog, a);
     vec dags = dag_build(&regions, opt.target, a);
     fu = fuse(&prog, &regions, &dags, 0, a);
+    vectorize(fu, &regions, &dags, 0, a);
     insertions = place_comms(&dags, fu, a);
   }
   if (diag_error_count() == 0)
