@@ -67,10 +67,16 @@ LIBLOOM := $(BUILD)/lib/libloom.a
 AIRFOIL := $(BUILD)/samples/airfoil
 MESHGEN := $(AIRFOIL)/naca0012
 REFMESH := $(AIRFOIL)/new_grid.dat
+# Airfoil seq with loomc's transformations turned off: the baselines of
+# the fusion benchmark (bench/fusion.sh).
+AIRFOIL_VARIANTS := nofuse novec plain
+LOOMC_OPTS_nofuse := --no-fuse
+LOOMC_OPTS_novec  := --no-vectorize
+LOOMC_OPTS_plain  := --no-fuse --no-vectorize
 
 .PHONY: all deps run test unit golden e2e bench clean
 all: $(LOOMC) $(LIBLOOM) $(MESHGEN) $(AIRFOIL)/airfoil_seq $(AIRFOIL)/airfoil_ref \
-     $(AIRFOIL)/airfoil_openmp $(AIRFOIL)/airfoil_nofuse
+     $(AIRFOIL)/airfoil_openmp $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%)
 
 deps:
 	@scripts/install-deps.sh
@@ -107,13 +113,13 @@ $(AIRFOIL)/airfoil_seq.c: samples/airfoil/airfoil.c $(LOOMC)
 $(AIRFOIL)/airfoil_seq: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
 
-# The same program without fusion: the baseline of the fusion benchmark.
-$(AIRFOIL)/airfoil_nofuse.c: samples/airfoil/airfoil.c $(LOOMC)
+# The same program with transformations turned off (AIRFOIL_VARIANTS).
+$(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%.c): $(AIRFOIL)/airfoil_%.c: samples/airfoil/airfoil.c $(LOOMC)
 	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=seq --no-fuse -Isamples/airfoil $< -o $@
--include $(AIRFOIL)/airfoil_nofuse.d
+	$(LOOMC) -MMD --target=seq $(LOOMC_OPTS_$*) -Isamples/airfoil $< -o $@
+-include $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%.d)
 
-$(AIRFOIL)/airfoil_nofuse: $(AIRFOIL)/airfoil_nofuse.c $(LIBLOOM)
+$(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%): $(AIRFOIL)/airfoil_%: $(AIRFOIL)/airfoil_%.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
 
 $(AIRFOIL)/airfoil_openmp.c: samples/airfoil/airfoil.c $(LOOMC)
