@@ -12,10 +12,8 @@
 #include <isl/set.h>
 #include <isl/union_map.h>
 
-#include "dag.h"
 #include "domains.h"
-#include "fuse.h"
-#include "region.h"
+#include "fuse_harness.h"
 
 #define FUSE_KERNELS                                                           \
   "static void k_copy(const double *a, double *b) { b[0] = a[0]; b[1] = a[1]; }\n" \
@@ -27,12 +25,6 @@
   "static void k_scatter(const double *w, double *a, double *b) {\n"           \
   "  a[0] += *w; b[0] -= *w;\n}\n"
 
-typedef struct fused {
-  run r;
-  vec regions, dags;
-  fusion *fu;
-} fused;
-
 /* Runs everything up to fusion on `body` (inside main). */
 static void fuse_body(fused *f, const char *body, int no_fuse) {
   static char src[8192];
@@ -42,17 +34,7 @@ static void fuse_body(fused *f, const char *body, int no_fuse) {
                                  "  loom_dat u = loom_decl_temp(edges, 1, double, \"u\");\n"
                                  "%s"),
            body);
-  run_source(&f->r, src, TO_CHECK);
-  cr_assert_eq(f->r.errors, 0, "%s", f->r.diags);
-  f->regions = regions_build(&f->r.fe, &f->r.st, &f->r.prog, f->r.arena);
-  f->dags = dag_build(&f->regions, "seq", f->r.arena);
-  free(f->r.diags);
-  FILE *mem = open_memstream(&f->r.diags, &f->r.diags_len);
-  diag_set_stream(mem);
-  f->fu = fuse(&f->r.prog, &f->regions, &f->dags, no_fuse, f->r.arena);
-  f->r.errors = diag_error_count();
-  diag_set_stream(NULL);
-  fclose(mem);
+  cr_assert_eq(run_to_fusion(f, src, no_fuse), 0, "%s", f->r.diags);
 }
 
 static const loop *loop_n(const fused *f, int id) { return f->r.prog.loops.items[id - 1]; }

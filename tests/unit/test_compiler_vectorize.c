@@ -9,10 +9,8 @@
 
 #include <criterion/criterion.h>
 
-#include "dag.h"
-#include "fuse.h"
+#include "fuse_harness.h"
 #include "isl_loops.h"
-#include "region.h"
 #include "vectorize.h"
 
 /* k_len: 18 operators and calls — enough work for the 4 values it gathers
@@ -32,11 +30,7 @@
   "static void k_self(const double *a, double *y) {\n"                        \
   "  y[0] = sqrt(a[0] * a[0] + a[1] * a[1]) * (y[0] + 1.0) - y[1] / 3.0;\n}\n"
 
-typedef struct vectorized {
-  run r;
-  vec regions, dags;
-  fusion *fu;
-} vectorized;
+typedef fused vectorized;
 
 /* Runs everything up to vectorization on `body` (inside main). */
 static void vectorize_body(vectorized *v, const char *body, int disabled) {
@@ -48,11 +42,8 @@ static void vectorize_body(vectorized *v, const char *body, int disabled) {
                    "  loom_dat u = loom_decl_temp(edges, 1, double, \"u\");\n"
                    "%s"),
            body);
-  run_source(&v->r, src, TO_CHECK);
+  cr_assert_eq(run_to_fusion(v, src, 0), 0, "%s", v->r.diags);
   cr_assert_eq(v->r.errors, 0, "%s", v->r.diags);
-  v->regions = regions_build(&v->r.fe, &v->r.st, &v->r.prog, v->r.arena);
-  v->dags = dag_build(&v->regions, "seq", v->r.arena);
-  v->fu = fuse(&v->r.prog, &v->regions, &v->dags, 0, v->r.arena);
   vectorize(v->fu, &v->regions, &v->dags, disabled, v->r.arena);
 }
 
