@@ -2,7 +2,9 @@
  * target_openmp.c — the OpenMP backend: loops run in parallel on the
  * threads of one process, race-free and deterministic.
  *
- *  - A direct loop with no reduction: `#pragma omp parallel for simd`.
+ *  - A direct loop with no reduction: `#pragma omp parallel for simd`; in
+ *    strips (vectorize.h), `parallel for` over the strips, the staged
+ *    kernels' loops marked `omp simd` (the backend's simd line).
  *  - A loop whose only writes are increments through maps into one target
  *    set (no direct write, no reduction) runs on an owner-computes plan
  *    (loom__ocplan_get): the target set is split into one contiguous range
