@@ -675,10 +675,9 @@ static void emit_temp_locals(cg *g, const group *gr) {
     for (int k = 0; k < lp->nargs; k++) {
       const obj *t = lp->args[k].obj;
       const temp_info *ti = t && t->kind == OBJ_DAT ? fusion_temp(g->fu, t) : NULL;
-      if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp && g->strips)
-        cg_line(g, "%s %s[%d][%d];", t->type->c_name, temp_local(g, t), STRIP_WIDTH, t->dim);
-      else if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp)
-        cg_line(g, "%s %s[%d];", t->type->c_name, temp_local(g, t), t->dim);
+      if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp)
+        cg_line(g, "%s %s%s[%d];", t->type->c_name, temp_local(g, t),
+                g->strips ? arena_printf(g->arena, "[%d]", STRIP_WIDTH) : "", t->dim);
     }
   }
 }

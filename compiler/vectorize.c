@@ -91,18 +91,9 @@ static const char *gathered(const loop *lp, arena *a) {
   return s;
 }
 
-static group *group_of(fusion *fu, const loop *lp) {
-  for (int i = 0; i < fu->groups.len; i++) {
-    group *g = fu->groups.items[i];
-    for (int k = 0; k < g->loops.len; k++)
-      if (g->loops.items[k] == lp)
-        return g;
-  }
-  return NULL;
-}
-
 static void decide(fusion *fu, const loop *lp, dag *notes, arena *a) {
-  group *g = group_of(fu, lp);
+  /* fu is this stage's to amend: its groups are not const here */
+  group *g = (group *)fusion_group(fu, lp);
   const char *why = g ? problem(fu, lp, a) : NULL;
   if (!g)
     return; /* a pinned producer: it runs inside its consumers */
