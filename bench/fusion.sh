@@ -21,6 +21,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 echo
 echo "per-loop times, airfoil_plain (loomc --no-fuse --no-vectorize):"
-LOOM_DIAG=1 "$bin/airfoil_plain" "$mesh" "$iters" 2>/dev/null | sed -n '/^loop /,$p'
+LOOM_DIAG=1 "$bin/airfoil_plain" "$mesh" "$iters" 2>&1 >/dev/null | sed -n '/^loop /,$p'
 echo "per-loop times, airfoil_seq (fused and vectorized):"
-LOOM_DIAG=1 "$bin/airfoil_seq" "$mesh" "$iters" 2>/dev/null | sed -n '/^loop /,$p'
+LOOM_DIAG=1 "$bin/airfoil_seq" "$mesh" "$iters" 2>&1 >/dev/null | sed -n '/^loop /,$p'

@@ -27,7 +27,7 @@ variant openmp_2t_rcm OMP_NUM_THREADS=2 OMP_PROC_BIND=true LOOM_RENUMBER=1
 
 echo
 echo "per-loop times, airfoil_seq:"
-LOOM_DIAG=1 "$bin/airfoil_seq" "$mesh" "$iters" 2>/dev/null | sed -n '/^loop /,$p'
+LOOM_DIAG=1 "$bin/airfoil_seq" "$mesh" "$iters" 2>&1 >/dev/null | sed -n '/^loop /,$p'
 echo "per-loop times, airfoil_openmp, 2 threads:"
-LOOM_DIAG=1 OMP_NUM_THREADS=2 OMP_PROC_BIND=true "$bin/airfoil_openmp" "$mesh" "$iters" 2>/dev/null |
+LOOM_DIAG=1 OMP_NUM_THREADS=2 OMP_PROC_BIND=true "$bin/airfoil_openmp" "$mesh" "$iters" 2>&1 >/dev/null |
   sed -n '/^loop /,$p'

@@ -185,10 +185,10 @@ int loom_renumber(void);
  * dsl-spec/mpi.md is the reference; in short:
  *
  *  - loom_init calls MPI_Init_thread (FUNNELED) unless MPI is already
- *    initialised, and loom_exit calls MPI_Finalize only if loom_init
- *    initialised it (then loom_init cannot be called again: MPI cannot be
- *    restarted; a program that wants several sessions calls MPI_Init
- *    itself).  The runtime communicates on its own duplicate of
+ *    initialised; MPI that loom_init started is finalised when the process
+ *    exits (atexit), not by loom_exit, so a later loom_init starts a new
+ *    session on it, as without MPI (a program that initialised MPI itself
+ *    finalises it itself).  The runtime communicates on its own duplicate of
  *    MPI_COMM_WORLD, with MPI_ERRORS_RETURN: every MPI failure is reported
  *    like any other error, naming the call, the peer rank and the object.
  *  - Every rank runs the same host program and declares the WHOLE mesh
@@ -248,7 +248,8 @@ void loom_timers(double *cpu, double *wall);
 
 /* Prints, on stdout, the wall time spent in each loop so far (calls,
  * seconds, share of the total), in order of first call.  loom_exit prints
- * the same table on stdout when $LOOM_DIAG=1 (with MPI, on rank 0 only). */
+ * the same table on stderr, with the other diagnostics, when $LOOM_DIAG=1
+ * (with MPI, on rank 0 only). */
 void loom_timing_output(void);
 
 /* ======================================================================== */
@@ -277,7 +278,9 @@ int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
  * (loop, set, range, written maps, block size) and cached until
  * loom_exit. */
 typedef struct loom__plan_arg {
-  loom_map map; /* a map a loop argument writes through */
+  loom_map map; /* a map a loop argument writes through; NULL (slot 0): the
+                   loop's own element, for a dat the loop writes directly and
+                   also through a map (its increments must not meet either) */
   int slot;     /* the slot it writes, or -1 for all slots */
 } loom__plan_arg;
 
@@ -317,6 +320,28 @@ const loom__plan *loom__plan_get(const char *loop, loom_set set, int nargs,
 const loom__plan *loom__plan_get_range(const char *loop, loom_set set, int lo,
                                        int hi, int nargs,
                                        const loom__plan_arg *args);
+
+/* Checks that the accesses of a loop to one dat through maps, of which one
+ * at least is `rw` (its plan arguments), reach each target element from
+ * one element of the iteration set only: otherwise the value left would
+ * depend on the order of the elements, and the error names the target and
+ * the two elements (their declared numbers).  Every executed element is
+ * checked: the set, or with MPI the rank's [0, exec).  Done once per
+ * (loop, set, arguments); LOOM_OK, or a status after the error was
+ * reported. */
+int loom__check_unique(const char *loop, loom_set set, int nargs,
+                       const loom__plan_arg *args);
+/* The writes of a loop to one dat through maps with mode `write` (its plan
+ * arguments): for each element of the target set (its rows in the order
+ * of the arguments' distinct target sets, as for plans: one set here),
+ * the element of the iteration set that writes it last in declared order
+ * — the one whose write is kept, whatever the order elements run in (-1:
+ * none writes it).  Built once per (loop, set, arguments), valid until the
+ * numbering changes (renumbering, partitioning); NULL after an error was
+ * reported.  Generated code lets the other elements write to a scratch
+ * local. */
+const int *loom__write_winners(const char *loop, loom_set set, int nargs,
+                               const loom__plan_arg *args);
 
 /* Checks a plan exhaustively against its own range [lo, hi) (done for
  * every plan built when $LOOM_CHECK_PLANS=1), reading only the map rows
@@ -419,8 +444,10 @@ int loom__set_core(loom_set set);
 int loom__set_owned(loom_set set);
 int loom__set_exec(loom_set set);
 int loom__set_total(loom_set set);
-/* The declared (global) index of each of the `total` local elements;
- * NULL before partitioning and without MPI.  Borrowed. */
+/* The declared (global) index of each of the `total` local elements (of
+ * each element in storage order, after loom_renumber without MPI); NULL
+ * when every element's index is its declared one (neither partitioned
+ * nor renumbered).  Borrowed: valid until the next renumbering. */
 const int *loom__set_global(loom_set set);
 
 /* Halo exchange of one dat: its values at the set's halo elements (both

@@ -158,9 +158,65 @@ static void free_entry(const struct registry_entry *entry) {
   }
 }
 
+/* ---- retired objects ---------------------------------------------------- */
+
+/* loom_exit retires every object: its storage is freed, its header and
+ * name are kept here until the process exits, so that a handle kept past
+ * loom_exit is reported by name — never read after free, and never, the
+ * memory reused, naming an object of a later session.  A few dozen bytes
+ * per object declared. */
+static struct registry_entry *graveyard = NULL;
+static size_t graveyard_count = 0, graveyard_cap = 0;
+
+static void graveyard_free(void) {
+  while (graveyard_count > 0)
+    free_entry(&graveyard[--graveyard_count]);
+  free(graveyard);
+  graveyard = NULL;
+  graveyard_cap = 0;
+}
+
+/* Retires an entry into the graveyard; frees it whole when the graveyard
+ * cannot grow (its handles are then caught only as "not a live" object). */
+static void retire_entry(const struct registry_entry *entry) {
+  if (graveyard_count == graveyard_cap) {
+    size_t cap = graveyard_cap ? graveyard_cap * 2 : 64, bytes;
+    struct registry_entry *grown = NULL;
+    if (loomrt_mul_size(cap, sizeof *graveyard, &bytes))
+      grown = realloc(graveyard, bytes);
+    if (!grown) {
+      free_entry(entry);
+      return;
+    }
+    graveyard = grown;
+    graveyard_cap = cap;
+  }
+  switch (entry->kind) {
+  case LOOMRT_KIND_SET:
+    loomrt_set_retire(entry->object);
+    break;
+  case LOOMRT_KIND_MAP:
+    loomrt_map_retire(entry->object);
+    break;
+  case LOOMRT_KIND_DAT:
+    loomrt_dat_retire(entry->object);
+    break;
+  }
+  graveyard[graveyard_count++] = *entry;
+}
+
+const char *loomrt_stale(char *buf, const char *kind, const char *name) {
+  snprintf(buf, LOOMRT_STALE_MAX,
+           "is stale: %s '%s' belongs to a session that loom_exit ended", kind, name);
+  return buf;
+}
+
 static void registry_free_all(void) {
+  static int at_exit = 0;
+  if (!at_exit)
+    at_exit = atexit(graveyard_free) == 0;
   while (registry_count > 0)
-    free_entry(&registry[--registry_count]);
+    retire_entry(&registry[--registry_count]);
   free(registry);
   registry = NULL;
   registry_cap = 0;
@@ -240,7 +296,7 @@ int loom_exit(void) {
   if (status != LOOM_OK)
     return status;
   if (diag && loom_rank() == 0) /* with MPI, rank 0's table stands for all */
-    loom_timing_output();
+    loomrt_timing_write(stderr); /* diagnostics never mix with the output */
   loomrt_profile_free();
   loomrt_plan_drop_all();
   loomrt_scratch_free_all();

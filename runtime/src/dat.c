@@ -66,18 +66,28 @@ static const char *type_name(loom_type type) {
 /* ---- handles ----------------------------------------------------------- */
 
 const char *loomrt_dat_problem(loom_dat dat) {
+  static char stale[LOOMRT_STALE_MAX];
   if (!dat)
     return "is NULL";
+  if (dat->magic == LOOMRT_RETIRED_DAT)
+    return loomrt_stale(stale, "dat", dat->name);
   if (dat->magic != LOOMRT_MAGIC_DAT)
     return "is not a live dat (freed by loom_exit, or not a loom_dat)";
   return NULL;
 }
 
-void loomrt_dat_free(loom_dat dat) {
-  dat->magic = 0;
-  free(dat->name);
+void loomrt_dat_retire(loom_dat dat) {
+  dat->magic = LOOMRT_RETIRED_DAT;
   if (!dat->owner)
     free(dat->block);
+  dat->block = dat->values = NULL;
+  dat->owner = NULL;
+}
+
+void loomrt_dat_free(loom_dat dat) {
+  loomrt_dat_retire(dat);
+  dat->magic = 0;
+  free(dat->name);
   free(dat);
 }
 

@@ -4,11 +4,13 @@
  * Design
  * ------
  * Every object (set, map, dat) is a heap struct whose first member is a
- * magic number identifying its kind while it is alive; it is cleared when
- * the object is freed, so a handle that outlived loom_exit() is usually
- * caught instead of silently used.  Each object is recorded in the registry
- * of core.c when it is created, and loom_exit() frees the registry in
- * reverse order of creation.  Objects never own other objects: a map or a
+ * magic number identifying its kind while it is alive.  Each object is
+ * recorded in the registry of core.c when it is created, and loom_exit()
+ * retires the registry in reverse order of creation: each object's storage
+ * is freed and its magic becomes a RETIRED one, but its header and name
+ * stay until the process exits (core.c's graveyard), so a handle kept past
+ * loom_exit() is reported by name — never read after free, never aliasing
+ * an object of a later session.  Objects never own other objects: a map or a
  * dat points at its sets but does not free them.
  *
  * Errors go through loom_error_(), which formats the message into the
@@ -26,6 +28,7 @@
 #define LOOM_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "loom.h"
@@ -36,10 +39,15 @@
 #define LOOMRT_PRINTF(fmt, args)
 #endif
 
-/* Magic numbers: the first member of every live object. */
+/* Magic numbers: the first member of every live object, and of every
+ * object loom_exit retired (its storage freed, its header and name kept
+ * until the process exits, so that a stale handle is reported by name). */
 #define LOOMRT_MAGIC_SET UINT32_C(0x4c4d5331) /* "LMS1" */
 #define LOOMRT_MAGIC_MAP UINT32_C(0x4c4d4d31) /* "LMM1" */
 #define LOOMRT_MAGIC_DAT UINT32_C(0x4c4d4431) /* "LMD1" */
+#define LOOMRT_RETIRED_SET UINT32_C(0x4c4d5358) /* "LMSX" */
+#define LOOMRT_RETIRED_MAP UINT32_C(0x4c4d4d58) /* "LMMX" */
+#define LOOMRT_RETIRED_DAT UINT32_C(0x4c4d4458) /* "LMDX" */
 
 /* Kinds of registered objects. */
 typedef enum loomrt_kind {
@@ -63,6 +71,9 @@ struct loom_set_s {
    * sections are the whole set). */
   int gsize, core, owned, exec;
   int *gid;
+  int *declared; /* renumbered, not partitioned: the declared index of each
+                    storage element (the inverse of new_of_old, owned),
+                    built on demand by loom__set_global; NULL otherwise */
 };
 
 struct loom_map_s {
@@ -123,6 +134,7 @@ void loomrt_plan_drop_all(void);        /* plan.c: frees every cached plan */
 void loomrt_ocplan_drop_all(void);      /* ocplan.c: the owner-computes ones */
 void loomrt_scratch_free_all(void);     /* scratch.c */
 void loomrt_profile_free(void);         /* profile.c: per-loop times */
+void loomrt_timing_write(FILE *f);      /* profile.c: their table */
 void loomrt_renumber_begin(int lazy);   /* renumber.c: $LOOM_RENUMBER */
 
 /* ---- plan ranges (plan.c; used by ocplan.c too) ------------------------- */
@@ -195,9 +207,15 @@ const char *loomrt_loop_label(const char *loop);
 
 /* ---- object handles (set.c, map.c, dat.c) ------------------------------ */
 
+/* The problem of a handle retired by loom_exit, written into buf (of
+ * LOOMRT_STALE_MAX bytes): "is stale: KIND 'NAME' belongs to a session
+ * that loom_exit ended". */
+enum { LOOMRT_STALE_MAX = 320 };
+const char *loomrt_stale(char *buf, const char *kind, const char *name);
+
 /* NULL when the handle is a live object of that kind; otherwise what is
- * wrong with it, for a message: "is NULL" or "is not a live set (...)".
- * Never report. */
+ * wrong with it, for a message: "is NULL", "is stale: set 'cells' ..." or
+ * "is not a live set (...)".  Never report. */
 const char *loomrt_set_problem(loom_set set);
 /* LOOM_OK when the runtime is active and `dat` is live; otherwise reports
  * an error naming `call` (dat.c). */
@@ -205,10 +223,15 @@ int loomrt_dat_usable(loom_dat dat, const char *call);
 const char *loomrt_map_problem(loom_map map);
 const char *loomrt_dat_problem(loom_dat dat);
 
-/* Free one object (called by loom_exit for each registered object). */
+/* Free one object whole (a retired one too). */
 void loomrt_set_free(loom_set set);
 void loomrt_map_free(loom_map map);
 void loomrt_dat_free(loom_dat dat);
+/* Retire one object (called by loom_exit for each registered object): its
+ * storage is freed, its header and name kept, its magic a RETIRED one. */
+void loomrt_set_retire(loom_set set);
+void loomrt_map_retire(loom_map map);
+void loomrt_dat_retire(loom_dat dat);
 
 /* reduce_fold.c: the size of a loom_type (0 for an unknown one), and a
  * combined reduction result folded into the user's variable. */

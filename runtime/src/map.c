@@ -20,17 +20,26 @@
 #include "loom_internal.h"
 
 const char *loomrt_map_problem(loom_map map) {
+  static char stale[LOOMRT_STALE_MAX];
   if (!map)
     return "is NULL";
+  if (map->magic == LOOMRT_RETIRED_MAP)
+    return loomrt_stale(stale, "map", map->name);
   if (map->magic != LOOMRT_MAGIC_MAP)
     return "is not a live map (freed by loom_exit, or not a loom_map)";
   return NULL;
 }
 
+void loomrt_map_retire(loom_map map) {
+  map->magic = LOOMRT_RETIRED_MAP;
+  free(map->values);
+  map->values = NULL;
+}
+
 void loomrt_map_free(loom_map map) {
+  loomrt_map_retire(map);
   map->magic = 0;
   free(map->name);
-  free(map->values);
   free(map);
 }
 

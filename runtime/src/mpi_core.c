@@ -11,8 +11,10 @@
  * duplicates MPI_COMM_WORLD with MPI_ERRORS_RETURN, so the runtime's
  * messages never match the program's and every MPI failure comes back as
  * a return code that loomrt_mpi_check turns into a loom error naming the
- * call and the object.  loom_exit frees the communicator and finalises MPI
- * if loom_init started it.
+ * call and the object.  loom_exit frees the communicator; MPI, when
+ * loom_init started it, is finalised at the process's exit (atexit), so
+ * that a later loom_init starts a new session on it (MPI cannot be
+ * initialised twice).
  *
  * Before partitioning, the ranks check that they declared the same mesh
  * (the contract of loom.h): the sizes of sets, the shapes and a checksum of
@@ -30,6 +32,16 @@
 static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank = 0, nranks = 1;
 static int started_mpi = 0; /* loom_init called MPI_Init */
+
+/* At the process's exit: MPI_Finalize, when loom_init started MPI and the
+ * program did not finalise it since. */
+static void finalize_at_exit(void) {
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (init && !fin)
+    MPI_Finalize();
+}
 
 MPI_Comm loomrt_mpi_comm(void) { return comm; }
 int loomrt_mpi_rank(void) { return my_rank; }
@@ -83,15 +95,16 @@ int loomrt_mpi_init(int *argc, char ***argv) {
   MPI_Initialized(&init);
   MPI_Finalized(&fin);
   if (fin)
-    return loom_error_(LOOM_ESTATE,
-                       "loom_init called after MPI was finalised (a loom_exit "
-                       "that started MPI ends it; call MPI_Init yourself to "
-                       "run several sessions)");
+    return loom_error_(LOOM_ESTATE, "loom_init called after the program finalised "
+                                    "MPI (MPI cannot be started again)");
   if (!init) {
     int provided;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) !=
         MPI_SUCCESS)
       return loom_error_(LOOM_ESTATE, "loom_init: MPI_Init_thread failed");
+    if (!started_mpi && atexit(finalize_at_exit) != 0)
+      return loom_error_(LOOM_ESTATE, "loom_init: cannot register MPI_Finalize "
+                                      "for the process's exit");
     started_mpi = 1;
   }
   int status = loomrt_mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &comm),
@@ -117,9 +130,7 @@ void loomrt_mpi_exit(void) {
   comm = MPI_COMM_NULL;
   my_rank = 0;
   nranks = 1;
-  if (started_mpi)
-    MPI_Finalize();
-  started_mpi = 0;
+  /* MPI itself stays up for a later session: finalize_at_exit ends it */
 }
 
 /* ---- the mesh ---------------------------------------------------------- */

@@ -125,8 +125,11 @@ static void entry_free(plan_entry *p) {
   free(p);
 }
 
+static void uniques_drop_all(void);
+
 void loomrt_plan_drop_all(void) {
   loomrt_ocplan_drop_all();
+  uniques_drop_all();
   while (plans) {
     plan_entry *next = plans->next;
     entry_free(plans);
@@ -167,6 +170,8 @@ static int check_args(const char *call, const char *loop, loom_set set,
                        call, loop, nargs);
   for (int i = 0; i < nargs; i++) {
     loom_map map = args[i].map;
+    if (!map && args[i].slot == 0)
+      continue; /* the loop's own element */
     problem = loomrt_map_problem(map);
     if (problem)
       return loom_error_(LOOM_EINVAL, "%s: loop %s: plan argument %d: map %s",
@@ -208,34 +213,42 @@ const char *loomrt_range_note(char *buf, size_t size, loom_set set, int lo,
 
 /* One argument, ready for the inner loops. */
 typedef struct target_view {
-  const int *values; /* the map's entries */
+  const int *values; /* the map's entries; NULL: the element itself */
   int dim;
   int lo, hi;  /* the slots written: [lo, hi) */
   size_t base; /* where the target set's elements start in the masks */
-  loom_map map;
+  loom_map map; /* NULL for the element itself */
+  loom_set to;  /* the target set */
 } target_view;
 
+/* The target element e writes through slot s of view v. */
+static inline int target_of(const target_view *v, int e, int s) {
+  return v->values ? v->values[(size_t)e * (size_t)v->dim + (size_t)s] : e;
+}
+
 /* Fills views[0..nargs) and returns the number of target elements (the
- * sizes of the distinct target sets, added). */
-static size_t make_views(int nargs, const loom__plan_arg *args,
+ * sizes of the distinct target sets, added).  A plan argument without a
+ * map is the loop's own element, of the iteration set `set`. */
+static size_t make_views(loom_set set, int nargs, const loom__plan_arg *args,
                          target_view *views) {
   size_t total = 0;
   for (int i = 0; i < nargs; i++) {
     loom_map map = args[i].map;
     target_view *v = &views[i];
-    v->values = map->values;
-    v->dim = map->dim;
-    v->lo = args[i].slot < 0 ? 0 : args[i].slot;
-    v->hi = args[i].slot < 0 ? map->dim : args[i].slot + 1;
+    v->values = map ? map->values : NULL;
+    v->dim = map ? map->dim : 1;
+    v->lo = args[i].slot < 0 ? 0 : map ? args[i].slot : 0;
+    v->hi = args[i].slot < 0 ? v->dim : v->lo + 1;
     v->map = map;
+    v->to = map ? map->to : set;
     int j = 0;
-    while (j < i && args[j].map->to != map->to)
+    while (j < i && views[j].to != v->to)
       j++;
     if (j < i) {
       v->base = views[j].base;
     } else {
       v->base = total;
-      total += (size_t)map->to->size;
+      total += (size_t)v->to->size;
     }
   }
   return total;
@@ -247,10 +260,9 @@ static uint32_t or_masks(const uint32_t *mask, const target_view *views,
   uint32_t m = 0;
   for (int a = 0; a < nv; a++) {
     const target_view *v = &views[a];
-    const int *row = v->values + (size_t)e * (size_t)v->dim;
     const uint32_t *base = mask + v->base;
     for (int s = v->lo; s < v->hi; s++)
-      m |= base[row[s]];
+      m |= base[target_of(v, e, s)];
   }
   return m;
 }
@@ -260,10 +272,11 @@ static void update_masks(uint32_t *mask, const target_view *views, int nv,
                          int e, uint32_t keep, uint32_t bit) {
   for (int a = 0; a < nv; a++) {
     const target_view *v = &views[a];
-    const int *row = v->values + (size_t)e * (size_t)v->dim;
     uint32_t *base = mask + v->base;
-    for (int s = v->lo; s < v->hi; s++)
-      base[row[s]] = (base[row[s]] & keep) | bit;
+    for (int s = v->lo; s < v->hi; s++) {
+      int t = target_of(v, e, s);
+      base[t] = (base[t] & keep) | bit;
+    }
   }
 }
 
@@ -389,7 +402,7 @@ static int build(plan_entry *p) {
   bstart[nb] = p->hi;
   pl->block_start = bstart;
 
-  size_t ntargets = make_views(p->nargs, p->args, views);
+  size_t ntargets = make_views(p->set, p->nargs, p->args, views);
   uint32_t *mask = NULL;
   if (p->nargs > 0 && nb > 0) {
     mask = calloc(ntargets ? ntargets : 1, sizeof *mask);
@@ -534,6 +547,164 @@ const loom__plan *loom__plan_get_range(const char *loop, loom_set set, int lo,
                      args);
 }
 
+/* ---- writes through maps that meet ------------------------------------------ */
+
+/* Per (loop, set, plan arguments): for loom__check_unique, that the writes
+ * reach each target once; for loom__write_winners, the winner of each
+ * target.  Dropped with the plans (renumbering and partitioning change the
+ * numbering). */
+typedef struct unique_entry {
+  struct unique_entry *next;
+  const char *loop;
+  loom_set set;
+  int nargs;
+  loom__plan_arg args[8];
+  int *winner; /* loom__write_winners: per target element, or NULL */
+} unique_entry;
+
+static unique_entry *uniques = NULL;
+
+static void uniques_drop_all(void) {
+  while (uniques) {
+    unique_entry *next = uniques->next;
+    free(uniques->winner);
+    free(uniques);
+    uniques = next;
+  }
+}
+
+static unique_entry *unique_find(const char *loop, loom_set set, int nargs,
+                                 const loom__plan_arg *args, int winners) {
+  for (unique_entry *u = uniques; u; u = u->next)
+    if (u->loop == loop && u->set == set && u->nargs == nargs &&
+        !u->winner == !winners &&
+        memcmp(u->args, args, (size_t)nargs * sizeof *args) == 0)
+      return u;
+  return NULL;
+}
+
+static int unique_known(const char *loop, loom_set set, int nargs,
+                        const loom__plan_arg *args) {
+  return unique_find(loop, set, nargs, args, 0) != NULL;
+}
+
+/* The declared number of local element e of `set`, for messages. */
+static int declared(loom_set set, int e) {
+  const int *g = loom__set_global(set);
+  return g ? g[e] : e;
+}
+
+/* The first target reached by two elements, reported; LOOM_OK if none. */
+static int find_meeting(const char *loop, loom_set set, int n,
+                        const target_view *views, int nv, int *owner) {
+  for (int e = 0; e < n; e++)
+    for (int a = 0; a < nv; a++) {
+      const target_view *v = &views[a];
+      for (int s = v->lo; s < v->hi; s++) {
+        int t = target_of(v, e, s);
+        int *o = &owner[v->base + (size_t)t];
+        if (*o >= 0 && *o != e)
+          return loom_error_(
+              LOOM_EINVAL,
+              "loop %s writes element %d of set '%s' (mode write or rw, through "
+              "map '%s') from elements %d and %d of set '%s': the result would "
+              "depend on the order of the elements; use 'inc', or a map that "
+              "reaches each element from one element only",
+              loop, declared(v->to, t), v->to->name, v->map ? v->map->name : "?",
+              declared(set, *o), declared(set, e), set->name);
+        *o = e;
+      }
+    }
+  return LOOM_OK;
+}
+
+int loom__check_unique(const char *loop, loom_set set, int nargs,
+                       const loom__plan_arg *args) {
+  const char *label = loomrt_loop_label(loop);
+  if (loomrt_require_active("loom__check_unique") != LOOM_OK ||
+      check_args("loom__check_unique", label, set, nargs, args) != LOOM_OK)
+    return LOOM_EINVAL;
+  if (nargs > 8)
+    return loom_error_(LOOM_EINVAL, "loom__check_unique: loop %s: %d plan arguments, "
+                       "at most 8", label, nargs);
+  if (unique_known(loop, set, nargs, args))
+    return LOOM_OK;
+  target_view views[8];
+  size_t nt = make_views(set, nargs, args, views);
+  int *owner = malloc((nt + 1) * sizeof *owner);
+  unique_entry *u = malloc(sizeof *u);
+  if (!owner || !u) {
+    free(owner);
+    free(u);
+    return loom_error_(LOOM_ENOMEM, "loop %s: out of memory checking its writes "
+                       "through maps", label);
+  }
+  for (size_t t = 0; t < nt; t++)
+    owner[t] = -1;
+  /* every executed element: without MPI the set, with it [0, exec) */
+  int status = find_meeting(label, set, loom__set_exec(set), views, nargs, owner);
+  free(owner);
+  if (status != LOOM_OK) {
+    free(u);
+    return status;
+  }
+  *u = (unique_entry){uniques, loop, set, nargs, {{0}}, NULL};
+  memcpy(u->args, args, (size_t)nargs * sizeof *args);
+  uniques = u;
+  return LOOM_OK;
+}
+
+/* winner[base + t]: the element with the highest declared number among
+ * those writing target t through the views (-1: none). */
+static void find_winners(loom_set set, int n, const target_view *views, int nv,
+                         int *winner) {
+  const int *declared_of = loom__set_global(set);
+  for (int e = 0; e < n; e++)
+    for (int a = 0; a < nv; a++) {
+      const target_view *v = &views[a];
+      for (int s = v->lo; s < v->hi; s++) {
+        int *w = &winner[v->base + (size_t)target_of(v, e, s)];
+        if (*w < 0 || (declared_of ? declared_of[e] > declared_of[*w] : e > *w))
+          *w = e;
+      }
+    }
+}
+
+const int *loom__write_winners(const char *loop, loom_set set, int nargs,
+                               const loom__plan_arg *args) {
+  const char *label = loomrt_loop_label(loop);
+  if (loomrt_require_active("loom__write_winners") != LOOM_OK ||
+      check_args("loom__write_winners", label, set, nargs, args) != LOOM_OK)
+    return NULL;
+  if (nargs < 1 || nargs > 8) {
+    loom_error_(LOOM_EINVAL, "loom__write_winners: loop %s: %d plan arguments, "
+                "1 to 8", label, nargs);
+    return NULL;
+  }
+  const unique_entry *known = unique_find(loop, set, nargs, args, 1);
+  if (known)
+    return known->winner;
+  target_view views[8];
+  size_t nt = make_views(set, nargs, args, views);
+  unique_entry *u = malloc(sizeof *u);
+  int *winner = malloc((nt + 1) * sizeof *winner);
+  if (!u || !winner) {
+    free(u);
+    free(winner);
+    loom_error_(LOOM_ENOMEM, "loop %s: out of memory for the winners of its writes "
+                "through maps", label);
+    return NULL;
+  }
+  for (size_t t = 0; t < nt; t++)
+    winner[t] = -1;
+  /* every executed element: without MPI the set, with it [0, exec) */
+  find_winners(set, loom__set_exec(set), views, nargs, winner);
+  *u = (unique_entry){uniques, loop, set, nargs, {{0}}, winner};
+  memcpy(u->args, args, (size_t)nargs * sizeof *args);
+  uniques = u;
+  return winner;
+}
+
 /* ---- checking ---------------------------------------------------------- */
 
 #define VIOLATION(...) loom_error_(LOOM_EMISMATCH, __VA_ARGS__)
@@ -664,26 +835,30 @@ static int stamp_element(stamps *st, const target_view *views, int nv, int g,
                          const char *loop, loom_set set) {
   for (int a = 0; a < nv; a++) {
     const target_view *v = &views[a];
-    const int *row = v->values + (size_t)e * (size_t)v->dim;
     for (int s = v->lo; s < v->hi; s++) {
-      size_t t = v->base + (size_t)row[s];
+      int target = target_of(v, e, s);
+      size_t t = v->base + (size_t)target;
       int clash = st->stamp[t] == g &&
                   (blocks ? st->block[t] != b : st->elem[t] != e);
+      char how[128];
+      if (v->map)
+        snprintf(how, sizeof how, "through map '%s' slot %d", v->map->name, s);
+      else
+        snprintf(how, sizeof how, "directly");
       if (clash && blocks)
         return VIOLATION(
             "loop %s: plan for set '%s': blocks %d and %d both have colour "
             "%d and write element %d of set '%s' (element %d of block %d, "
-            "and element %d of block %d through map '%s' slot %d)",
-            loop, set->name, st->block[t], b, colour, row[s],
-            v->map->to->name, st->elem[t], st->block[t], e, b, v->map->name,
-            s);
+            "and element %d of block %d %s)",
+            loop, set->name, st->block[t], b, colour, target, v->to->name,
+            st->elem[t], st->block[t], e, b, how);
       if (clash)
         return VIOLATION(
             "loop %s: plan for set '%s': elements %d and %d of block %d both "
             "have colour %d and write element %d of set '%s' (element %d "
-            "through map '%s' slot %d)",
-            loop, set->name, st->elem[t], e, b, colour, row[s],
-            v->map->to->name, e, v->map->name, s);
+            "%s)",
+            loop, set->name, st->elem[t], e, b, colour, target, v->to->name, e,
+            how);
       st->stamp[t] = g;
       st->block[t] = b;
       st->elem[t] = e;
@@ -699,7 +874,7 @@ static int check_colours(const loom__plan *pl, loom_set set, int nargs,
   const int *ecol = pl->elem_colour; /* ecol[e - lo], e in [lo, hi) */
   int lo = pl->lo;
   target_view *views = malloc(((size_t)nargs + 1) * sizeof *views);
-  size_t nt = views ? make_views(nargs, args, views) + 1 : 1;
+  size_t nt = views ? make_views(set, nargs, args, views) + 1 : 1;
   int maxlen = 0;
   for (int b = 0; b < nb; b++)
     if (start[b + 1] - start[b] > maxlen)

@@ -55,16 +55,19 @@ void loom__loop_done(const char *loop, double t0) {
   }
 }
 
-void loom_timing_output(void) {
+void loomrt_timing_write(FILE *f) {
   double total = 0.0;
   for (const record *r = records; r; r = r->next)
     total += r->seconds;
-  printf("%-48s %8s %12s %7s\n", "loop", "calls", "seconds", "share");
+  fprintf(f, "%-48s %8s %12s %7s\n", "loop", "calls", "seconds", "share");
   for (const record *r = records; r; r = r->next)
-    printf("%-48s %8ld %12.4f %6.1f%%\n", r->loop, r->calls, r->seconds,
-           total > 0 ? 100.0 * r->seconds / total : 0.0);
-  printf("%-48s %8s %12.4f\n", "total", "", total);
+    fprintf(f, "%-48s %8ld %12.4f %6.1f%%\n", r->loop, r->calls, r->seconds,
+            total > 0 ? 100.0 * r->seconds / total : 0.0);
+  fprintf(f, "%-48s %8s %12.4f\n", "total", "", total);
+  fflush(f);
 }
+
+void loom_timing_output(void) { loomrt_timing_write(stdout); }
 
 void loomrt_profile_free(void) {
   for (record *r = records, *next; r; r = next) {

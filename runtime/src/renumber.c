@@ -639,6 +639,8 @@ static void apply(world *w, void *tmp) {
     int *p = w->perm[s];
     if (!p)
       continue;
+    free(set->declared); /* loom__set_global builds it again */
+    set->declared = NULL;
     if (set->new_of_old) {
       for (int i = 0; i < set->size; i++)
         set->new_of_old[i] = p[set->new_of_old[i]];

@@ -23,18 +23,28 @@
 #include "loom_internal.h"
 
 const char *loomrt_set_problem(loom_set set) {
+  static char stale[LOOMRT_STALE_MAX];
   if (!set)
     return "is NULL";
+  if (set->magic == LOOMRT_RETIRED_SET)
+    return loomrt_stale(stale, "set", set->name);
   if (set->magic != LOOMRT_MAGIC_SET)
     return "is not a live set (freed by loom_exit, or not a loom_set)";
   return NULL;
 }
 
-void loomrt_set_free(loom_set set) {
-  set->magic = 0;
-  free(set->name);
+void loomrt_set_retire(loom_set set) {
+  set->magic = LOOMRT_RETIRED_SET;
   free(set->new_of_old);
   free(set->gid);
+  free(set->declared);
+  set->new_of_old = set->gid = set->declared = NULL;
+}
+
+void loomrt_set_free(loom_set set) {
+  loomrt_set_retire(set);
+  set->magic = 0;
+  free(set->name);
   free(set);
 }
 
@@ -66,6 +76,7 @@ static loom_set set_new(int size, const char *name) {
   set->gsize = size;
   set->core = set->owned = set->exec = size;
   set->gid = NULL;
+  set->declared = NULL;
   return set;
 }
 
@@ -133,8 +144,25 @@ int loom__set_total(loom_set set) {
   return set_usable(set, "loom__set_total") == LOOM_OK ? set->size : -1;
 }
 
+/* The declared index of each element: after partitioning the set's gid;
+ * after renumbering alone the inverse of new_of_old, built once (dropped
+ * when the set is renumbered again); NULL when they are the same. */
 const int *loom__set_global(loom_set set) {
-  return set_usable(set, "loom__set_global") == LOOM_OK ? set->gid : NULL;
+  if (set_usable(set, "loom__set_global") != LOOM_OK)
+    return NULL;
+  if (set->gid || !set->new_of_old)
+    return set->gid;
+  if (!set->declared) {
+    set->declared = malloc(((size_t)set->size + 1) * sizeof *set->declared);
+    if (!set->declared) {
+      loom_error_(LOOM_ENOMEM, "set '%s': out of memory for its declared numbers",
+                  set->name);
+      return NULL;
+    }
+    for (int i = 0; i < set->size; i++)
+      set->declared[set->new_of_old[i]] = i;
+  }
+  return set->declared;
 }
 
 void loomrt_local_rows(void *dst, const void *src, size_t row_bytes,

@@ -155,6 +155,36 @@ Test(lifecycle, handles_are_rejected_after_exit) {
   expect_error(LOOM_ESTATE, "loom_exit", "after loom_exit");
 }
 
+/* A handle kept from an earlier session, used in a later one: named, never
+ * read after free, never aliasing the new session's objects (which reuse
+ * no retired header's memory). */
+Test(lifecycle, stale_handles_are_named_in_a_later_session) {
+  double d[8] = {0};
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  loom_set cells = loom_decl_set(4, "cells");
+  loom_map self = loom_decl_map(cells, cells, 1, (int[]){1, 2, 3, 0}, "self");
+  loom_dat x = loom_decl_dat(cells, 2, double, d, "x");
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  for (int i = 0; i < 50; i++) { /* many new objects: none reuses a header */
+    loom_set c2 = loom_decl_set(4, "cells2");
+    loom_dat y = loom_decl_dat(c2, 2, double, d, "y");
+    cr_assert(c2 != cells && (void *)c2 != (void *)x && (void *)y != (void *)x &&
+              (void *)y != (void *)cells && (void *)c2 != (void *)self);
+  }
+  expect_no_error();
+  cr_assert_null(loom_dat_name(x));
+  expect_error(LOOM_EINVAL, "loom_dat_name", "is stale: dat 'x' belongs to a session "
+                                             "that loom_exit ended");
+  cr_assert_eq(loom_set_size(cells), -1);
+  expect_error(LOOM_EINVAL, "set 'cells'", "stale");
+  cr_assert_null(loom_map_name(self));
+  expect_error(LOOM_EINVAL, "map 'self'", "stale");
+  cr_assert_eq(loom__check_dat(x, cells, 2, LOOM_DOUBLE, "k at t.c:3", 1), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "loop k at t.c:3 (argument 1): dat is stale: dat 'x'");
+  cr_assert_eq(loom_exit(), LOOM_OK);
+}
+
 Test(lifecycle, reinit_after_exit_starts_a_new_session) {
   cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
   cr_assert_not_null(loom_decl_set(1, "a"));
