@@ -74,7 +74,7 @@ LOOMC_OPTS_nofuse := --no-fuse
 LOOMC_OPTS_novec  := --no-vectorize
 LOOMC_OPTS_plain  := --no-fuse --no-vectorize
 
-.PHONY: all deps run test unit golden e2e bench clean
+.PHONY: all deps run test unit golden e2e regress bench clean
 all: $(LOOMC) $(LIBLOOM) $(MESHGEN) $(AIRFOIL)/airfoil_seq $(AIRFOIL)/airfoil_ref \
      $(AIRFOIL)/airfoil_openmp $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%)
 

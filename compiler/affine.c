@@ -329,6 +329,7 @@ static const char *build_access(resolver *r, const loop_arg *a) {
 static obj *array_obj(resolver *r, const loop_arg *a, sym *s, CXType elem) {
   obj *o = arena_alloc(r->arena, sizeof *o);
   o->kind = OBJ_ARRAY;
+  o->var = s->canon;
   o->name = a->name;
   o->loc = frontend_cursor_loc(r->fe, s->cursor);
   o->type = elem_type_of(elem);
@@ -382,6 +383,7 @@ static int bind_arg(resolver *r, int i) {
 
 typedef struct innermost {
   unsigned at, start, end;
+  CXCursor repeat; /* the innermost for, while or do around it */
 } innermost;
 
 static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientData data) {
@@ -392,10 +394,13 @@ static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientD
   unsigned e = frontend_offset(clang_getRangeEnd(ext));
   if (s > in->at || in->at >= e)
     return CXChildVisit_Continue;
-  if (clang_getCursorKind(c) == CXCursor_CompoundStmt) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_CompoundStmt) {
     in->start = s;
     in->end = e;
   }
+  if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+    in->repeat = c;
   return CXChildVisit_Recurse;
 }
 
@@ -410,11 +415,17 @@ int affine_resolve_loop(const frontend *fe, const symtab *st, loop *lp, arena *a
   isl_ctx_free(r.ctx);
   if (rc)
     return -1;
-  innermost in = {lp->start, 0, 0};
+  innermost in = {lp->start, 0, 0, clang_getNullCursor()};
   const func_def *f = symtab_function_at(st, lp->start);
   clang_visitChildren(f->cursor, find_block, &in);
   al->block_start = in.start;
   al->block_end = in.end;
+  if (!clang_Cursor_isNull(in.repeat)) {
+    al->repeat_line = frontend_cursor_loc(fe, in.repeat).line;
+    al->repeat_what = clang_getCursorKind(in.repeat) == CXCursor_ForStmt     ? "for"
+                      : clang_getCursorKind(in.repeat) == CXCursor_WhileStmt ? "while"
+                                                                             : "do";
+  }
   lp->aff = al;
   return 0;
 }
@@ -792,6 +803,21 @@ static const char *coverage_obstacle(planner *p, const affine_temp *t) {
   return why;
 }
 
+/* pin of a producer that increments or updates its temporary (inc, rw)
+ * inside a loop statement: each run of the producer starts from the values
+ * the previous one left in memory, which a pinned producer never stores. */
+static const char *carried_obstacle(planner *p, const affine_temp *t) {
+  const loop *prod = t->producer;
+  access_mode m = prod->args[t->prod_arg].mode;
+  if (m == MODE_WRITE || !prod->aff->repeat_line)
+    return NULL;
+  return arena_printf(p->arena, "its producer (line %u) %s it inside the %s at line %u, "
+                      "so each iteration starts from the values the last one left; pinned, "
+                      "they would never be stored (pin_cse or no hint store them)",
+                      prod->loc.line, m == MODE_INC ? "increments" : "updates",
+                      prod->aff->repeat_what, prod->aff->repeat_line);
+}
+
 static const char *obstacle(planner *p, const aff_temp *ti, temp_choice kind) {
   const affine_temp *t = &ti->t;
   const char *why = producer_obstacle(p, ti);
@@ -801,6 +827,8 @@ static const char *obstacle(planner *p, const aff_temp *ti, temp_choice kind) {
     why = inputs_obstacle(p, t);
   if (!why && kind == TEMP_PIN)
     why = coverage_obstacle(p, t);
+  if (!why && kind == TEMP_PIN)
+    why = carried_obstacle(p, t);
   if (!why && kind == TEMP_PIN_CSE && t->consumers.len > 1) {
     const char *lines = "";
     for (int c = 0; c < t->consumers.len; c++)
@@ -867,6 +895,8 @@ static void choose(planner *p, aff_temp *ti) {
                        "iterations (%s over [%s]): pin would recompute it at each",
                        con->loc.line, uses, dims);
   else if ((why = coverage_obstacle(p, t)) != NULL)
+    ;
+  else if ((why = carried_obstacle(p, t)) != NULL)
     ;
   else {
     t->choice = TEMP_PIN;

@@ -58,6 +58,9 @@ typedef struct affine_loop {
   int nparams;
   affine_arg *args; /* one per loop argument */
   unsigned block_start, block_end; /* the compound statement it stands in */
+  unsigned repeat_line;    /* the innermost for, while or do around it in its
+                              function (0: none): its line ... */
+  const char *repeat_what; /* ... and keyword */
   affine_temp *moved;  /* a producer computed in its consumer (pin, pin_cse) */
   vec uses;            /* affine_temp*: temporaries this loop evaluates */
   vec temps;           /* affine_temp*: temporaries it produces (--report) */

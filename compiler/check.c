@@ -8,6 +8,7 @@
 #include "affine.h"
 #include "cursor.h"
 #include "resolve.h"
+#include "summary.h"
 
 typedef struct checker {
   const frontend *fe;
@@ -15,6 +16,8 @@ typedef struct checker {
   arena *arena;
   loop *lp;
   vec checked_bodies; /* CXCursor* of kernels whose bodies were walked */
+  vec written;        /* sym*: file-scope variables the kernel's own body
+                         writes (each reported there) */
   int body_errors;
 } checker;
 
@@ -161,16 +164,17 @@ static CXCursor written_expr(const checker *c, CXCursor e) {
   return clang_getNullCursor();
 }
 
-/* The variable at the root of an lvalue (x, x[i], x.f, (x)), or null. */
+/* The variable at the root of an lvalue (x, x[i], x.f, *x, (x)), or null. */
 static CXCursor root_variable(CXCursor e) {
   for (;;) {
     e = cursor_strip_expr(e);
     enum CXCursorKind k = clang_getCursorKind(e);
     if (k == CXCursor_DeclRefExpr)
       return clang_getCursorReferenced(e);
-    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr &&
+        k != CXCursor_UnaryOperator && k != CXCursor_CStyleCastExpr)
       return clang_getNullCursor();
-    e = cursor_first_child(e);
+    e = k == CXCursor_CStyleCastExpr ? cursor_last_child(e) : cursor_first_child(e);
   }
 }
 
@@ -190,6 +194,9 @@ static enum CXChildVisitResult visit_kernel_body(CXCursor e, CXCursor parent,
   CXCursor v = root_variable(lhs);
   if (!clang_Cursor_isNull(v) && is_file_scope_var(v)) {
     const char *name = frontend_spelling(c->fe, v);
+    sym *s = symtab_of_cursor(c->st, v);
+    if (s)
+      vec_push(c->arena, &c->written, s);
     diag(DIAG_ERROR, frontend_cursor_loc(c->fe, e), 0,
          "kernel '%s' writes file-scope variable '%s': file-scope variables "
          "are constants inside kernels (pass it as a global argument to "
@@ -201,6 +208,9 @@ static enum CXChildVisitResult visit_kernel_body(CXCursor e, CXCursor parent,
   return CXChildVisit_Recurse;
 }
 
+static void callee_writes(checker *c, CXCursor def);
+static void warn_inline(const checker *c, CXCursor def);
+
 /* Walks a kernel's body once, however many loops call it. */
 static int check_body(checker *c, CXCursor def) {
   for (int i = 0; i < c->checked_bodies.len; i++)
@@ -210,8 +220,174 @@ static int check_body(checker *c, CXCursor def) {
   *keep = def;
   vec_push(c->arena, &c->checked_bodies, keep);
   int before = c->body_errors;
+  c->written = (vec){0};
   clang_visitChildren(def, visit_kernel_body, c);
+  callee_writes(c, def);
+  warn_inline(c, def);
   return c->body_errors > before ? -1 : 0;
+}
+
+/* ---- what the kernel reads beyond its arguments -------------------------------- */
+
+static int written_in_body(const checker *c, const sym *s) {
+  for (int i = 0; i < c->written.len; i++)
+    if (c->written.items[i] == s)
+      return 1;
+  return 0;
+}
+
+/* The object of a file-scope variable a kernel reads: its own (a global
+ * argument's, or one built by an earlier kernel), or a new OBJ_VAR. */
+static obj *variable_obj(checker *c, sym *s) {
+  if (s->canon->obj)
+    return s->canon->obj;
+  obj *o = arena_alloc(c->arena, sizeof *o);
+  o->kind = OBJ_VAR;
+  o->name = s->name;
+  o->loc = frontend_cursor_loc(c->fe, s->cursor);
+  o->var = s->canon;
+  o->dim = 1;
+  s->canon->obj = o;
+  return o;
+}
+
+/* A variable that can change: not const, not the C library's. */
+static int may_change(const sym *s) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(s->cursor));
+  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+    t = clang_getArrayElementType(t);
+  return !clang_isConstQualifiedType(t) &&
+         !clang_Location_isInSystemHeader(clang_getCursorLocation(s->cursor));
+}
+
+/* The file-scope variables the kernel reads, and a function it calls
+ * whose body loomc does not see, from its summary. */
+static void kernel_state(checker *c, CXCursor def) {
+  const summary *sm = summary_of(c->fe, c->st, def, c->arena);
+  if (!sm)
+    return;
+  for (int i = 0; i < sm->reads.len; i++)
+    if (may_change(sm->reads.items[i]))
+      vec_push(c->arena, &c->lp->kernel_vars, variable_obj(c, sm->reads.items[i]));
+  c->lp->kernel_unseen = sm->unseen;
+  c->lp->kernel_unseen_loc = sm->unseen_loc;
+}
+
+/* A write of a file-scope variable by a function the kernel calls is an
+ * error, like one in its own body (reported there). */
+static void callee_writes(checker *c, CXCursor def) {
+  const summary *sm = summary_of(c->fe, c->st, def, c->arena);
+  for (int i = 0; sm && i < sm->writes.len; i++) {
+    const sym *s = sm->writes.items[i];
+    if (written_in_body(c, s))
+      continue;
+    diag(DIAG_ERROR, c->lp->kernel_loc, (unsigned)strlen(c->lp->kernel),
+         "kernel '%s' calls a function that writes file-scope variable '%s': "
+         "file-scope variables are constants inside kernels (pass it as a global "
+         "argument to reduce into it)", c->lp->kernel, s->name);
+    diag(DIAG_NOTE, frontend_cursor_loc(c->fe, s->cursor), 0, "'%s' declared here",
+         s->name);
+    c->body_errors++;
+  }
+}
+
+/* A plain `inline` definition (no `static`, no `extern` on any declaration)
+ * is, in C unlike C++, no external definition: a call the C compiler does
+ * not inline (at -O0, say) finds no function to link. */
+static int c99_inline(const checker *c, CXCursor def) {
+  if (!clang_Cursor_isFunctionInlined(def))
+    return 0;
+  CXCursor first = clang_getCanonicalCursor(def);
+  for (int i = 0; i < c->st->syms.len; i++) {
+    const sym *s = c->st->syms.items[i];
+    if (clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl ||
+        !clang_equalCursors(clang_getCanonicalCursor(s->cursor), first))
+      continue;
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(s->cursor);
+    if (sc == CX_SC_Static || sc == CX_SC_Extern || !clang_Cursor_isFunctionInlined(s->cursor))
+      return 0;
+  }
+  return 1;
+}
+
+static void warn_inline(const checker *c, CXCursor def) {
+  if (!c99_inline(c, def))
+    return;
+  diag(DIAG_WARNING, frontend_cursor_loc(c->fe, def), 0,
+       "kernel '%s' is an inline definition ('inline' without 'static' or 'extern'): "
+       "in C, unlike C++, it is not an external definition, so the program fails to "
+       "link wherever the C compiler does not inline the call (at -O0, say); declare "
+       "it 'static inline'", c->lp->kernel);
+  diag(DIAG_NOTE, c->lp->kernel_loc, (unsigned)strlen(c->lp->kernel),
+       "kernel '%s' is called by this par_loop", c->lp->kernel);
+}
+
+/* ---- one dat, several accesses ------------------------------------------------ */
+
+static int arg_mapped(const loop_arg *a) {
+  return a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL;
+}
+
+/* Whether the accesses of one dat by a loop's arguments have a meaning
+ * that does not depend on the order of the elements: all reads, all
+ * increments (they commute), all direct (each element its own values), or
+ * all writes through maps (write or rw; the runtime checks that no target
+ * is reached by two elements). */
+static int order_free(const loop *lp, const obj *d) {
+  int n = 0, reads = 0, incs = 0, direct = 0, mapped_writes = 0;
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (a->obj != d || a->kind == ARG_IDX)
+      continue;
+    n++;
+    reads += a->mode == MODE_READ;
+    incs += a->mode == MODE_INC;
+    direct += a->kind == ARG_DAT;
+    mapped_writes += arg_mapped(a) && (a->mode == MODE_WRITE || a->mode == MODE_RW);
+  }
+  return reads == n || incs == n || direct == n || mapped_writes == n;
+}
+
+static const char *verb(access_mode m) {
+  return m == MODE_READ    ? "reads"
+         : m == MODE_WRITE ? "writes"
+         : m == MODE_RW    ? "updates"
+                           : "increments";
+}
+
+/* A dat written by the loop and reached through a map by another of its
+ * arguments: an element could meet values another element writes, so the
+ * result would depend on the order of the elements (and differ between
+ * targets).  An error, at the access through the map. */
+static int check_order(checker *c) {
+  const loop *lp = c->lp;
+  if (lp->domain)
+    return 0; /* affine loops: isl's exact dependences */
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i], *m = NULL, *w = NULL;
+    if (a->kind == ARG_IDX || !a->obj || a->obj->kind != OBJ_DAT || order_free(lp, a->obj))
+      continue;
+    for (int x = 0; x < lp->nargs; x++) /* a mapped one and a writing one */
+      for (int y = 0; y < lp->nargs; y++) {
+        const loop_arg *p = &lp->args[x], *q = &lp->args[y];
+        if (p->obj == a->obj && q->obj == a->obj && arg_mapped(p) && q->mode != MODE_READ &&
+            (!m || (m == w && p != q))) {
+          m = p;
+          w = q;
+        }
+      }
+    const loop_arg *other = w;
+    for (int k = 0; m == w && k < lp->nargs; k++)
+      if (lp->args[k].obj == a->obj && &lp->args[k] != m)
+        other = &lp->args[k];
+    diag(DIAG_ERROR, m->loc, m->len,
+         "argument %d %s dat '%s' through map '%s', and argument %d %s it: an element "
+         "could meet values that another element writes, so the result would depend on "
+         "the order of the elements (use two dats, or only 'inc', which commutes)",
+         m->pos, verb(m->mode), a->name, m->map->name, other->pos, verb(other->mode));
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- the kernel's work ------------------------------------------------------ */
@@ -296,11 +472,16 @@ static int check_loop(checker *c) {
     if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
       return -1;
   c->lp->kernel_ops = kernel_ops(c, def);
-  return check_body(c, def);
+  if (check_order(c))
+    return -1;
+  if (check_body(c, def))
+    return -1;
+  kernel_state(c, def);
+  return 0;
 }
 
 void check_kernels(const frontend *fe, const symtab *st, program *prog, arena *a) {
-  checker c = {fe, st, a, NULL, {0}, 0};
+  checker c = {fe, st, a, NULL, {0}, {0}, 0};
   vec ok = {0};
   for (int i = 0; i < prog->loops.len; i++) {
     c.lp = prog->loops.items[i];

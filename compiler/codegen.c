@@ -155,6 +155,18 @@ vec cg_args(cg *g, const group *gr) {
   }
   return v;
 }
+static void push_once(cg *g, vec *v, const void *p);
+
+vec cg_halo_dats(cg *g, const group *gr) {
+  vec v = {0};
+  for (int l = 0; l < gr->loops.len; l++) {
+    vec d = effects_halo_dats(g->arena, gr->loops.items[l], g->fu);
+    for (int i = 0; i < d.len; i++)
+      push_once(g, &v, d.items[i]);
+  }
+  return v;
+}
+
 const char *cg_count(const cg *g) { (void)g; return "loom_n"; }
 arena *cg_arena(cg *g) { return g->arena; }
 
@@ -272,6 +284,8 @@ static void push_once(cg *g, vec *v, const void *p) {
 }
 
 static void add_object(cg *g, vec *v, const obj *o) { push_once(g, v, o); }
+
+static vec called_loops(cg *g, const group *gr);
 
 /* Maps, dats and globals of a loop, each once, in order of first use; for
  * a pinned temporary, the set and objects of its producer instead. */
@@ -459,10 +473,39 @@ void cg_declare_count(cg *g, const group *gr) {
   cg_line(g, "const int %s = loom__set_size(%s);", cg_count(g), cg_set(gr)->name);
 }
 
-static void emit_pointers(cg *g, const vec *objs) {
+/* Whether the code of a loop's argument a reads its map's entries: not a
+ * pinned temporary evaluated by a producer that never looks at the element
+ * (it reads no dat, no idx: only globals and what it writes). */
+static int arg_reads_map(const cg *g, const loop_arg *a) {
+  const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
+  for (int k = 0; p && k < p->nargs; k++)
+    if (p->args[k].obj != a->obj && p->args[k].kind != ARG_GLOBAL)
+      return 1;
+  return !p;
+}
+
+/* Whether the group's code reads the entries of map m (a map passed only
+ * to be checked, for a pinned producer that ignores the element, is not). */
+static int map_read(const cg *g, const group *gr, const obj *m) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      const loop_arg *a = &lp->args[i];
+      const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
+      if (a->map == m && arg_reads_map(g, a))
+        return 1;
+      for (int k = 0; p && k < p->nargs; k++)
+        if (p->args[k].map == m)
+          return 1;
+    }
+  }
+  return 0;
+}
+
+static void emit_pointers(cg *g, const group *gr, const vec *objs) {
   for (int i = 0; i < objs->len; i++) {
     const obj *o = objs->items[i];
-    if (o->kind == OBJ_MAP)
+    if (o->kind == OBJ_MAP && map_read(g, gr, o))
       cg_line(g, "const int *const %s = loom__map_values(%s);", map_ptr(g, o), o->name);
     else if (o->kind == OBJ_DAT && fate(g, o) == TEMP_STORED)
       cg_line(g, "%s *const %s = (%s *)loom__dat_values(%s);", o->type->c_name,
@@ -500,6 +543,11 @@ static const char *strip_row(cg *g, const char *local) {
 /* The local argument a of lp is gathered into, per strip. */
 static const char *gather_local(cg *g, const loop *lp, const loop_arg *a) {
   return arena_printf(g->arena, "loom_g%d_%d", lp->id, a->pos);
+}
+
+/* The local holding argument a's idx (the element's, or through a map). */
+static const char *idx_local(cg *g, const loop_arg *a) {
+  return a->map ? arena_printf(g->arena, "loom_idx%d", a->pos) : "loom_idx";
 }
 
 /* The local a pinned temporary is evaluated into, for argument a. */
@@ -546,25 +594,87 @@ static void emit_pinned(cg *g, const loop_arg *a, const loop *p) {
 }
 
 /* Whether the backend redirects argument a (a write through a map). */
+/* Whether argument a writes through a map with mode write: the element
+ * writes its target only when it is the target's winner (the last writer
+ * in declared order, loom__write_winners), else into a scratch local. */
+static int guarded(const cg *g, const loop_arg *a) {
+  return a->mode == MODE_WRITE && a->map && a->kind != ARG_IDX && !g->into_obj &&
+         fate(g, a->obj) == TEMP_STORED;
+}
+
 static int redirected(const cg *g, const loop_arg *a) {
-  return g->be->write_target && a->mode != MODE_READ && a->map && !g->into_obj &&
-         fate(g, a->obj) != TEMP_CONTRACTED;
+  return guarded(g, a) || (g->be->write_target && a->mode != MODE_READ && a->map &&
+                           a->kind != ARG_IDX && !g->into_obj &&
+                           fate(g, a->obj) != TEMP_CONTRACTED);
+}
+
+/* The loop (of the group, or a pinned producer it evaluates) whose
+ * argument a is. */
+static const loop *arg_loop(cg *g, const loop_arg *a) {
+  vec loops = called_loops(g, g->group);
+  for (int i = 0; i < loops.len; i++) {
+    const loop *lp = loops.items[i];
+    if (a >= lp->args && a < lp->args + lp->nargs)
+      return lp;
+  }
+  return NULL;
+}
+
+/* The first argument of a's loop on a's dat: it names the winners of the
+ * loop's writes to the dat. */
+static const loop_arg *first_on(const loop *lp, const loop_arg *a) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == a->obj && lp->args[i].kind != ARG_IDX)
+      return &lp->args[i];
+  return a;
+}
+
+static const char *winners(cg *g, const loop *lp, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_win%d_%d", lp->id, first_on(lp, a)->pos);
+}
+
+/* The scratch local a losing write of argument a goes to (slot: of a[*]). */
+static const char *loser(cg *g, const loop *lp, const loop_arg *a, int slot) {
+  const char *x = arena_printf(g->arena, "loom_x%d_%d", lp->id, a->pos);
+  return slot < 0 ? x : arena_printf(g->arena, "%s[%d]", x, slot);
 }
 
 /* Where argument a's data is: a local, or the dat's storage (or what the
- * backend puts there for a write through a map). */
-static const char *data_of(cg *g, const loop_arg *a, const char *index) {
+ * backend puts there for a write through a map; for a guarded write, the
+ * storage for the target's winner, a scratch local for the others). */
+static const char *data_of(cg *g, const loop_arg *a, const char *index, int slot) {
   if (g->into_obj == a->obj)
     return g->into;
   if (fate(g, a->obj) == TEMP_CONTRACTED)
     return g->strips ? strip_row(g, temp_local(g, a->obj)) : temp_local(g, a->obj);
   const char *ptr = offset(g, data_ptr(g, a->obj), a->obj->dim, index);
+  if (guarded(g, a)) {
+    const loop *lp = arg_loop(g, a);
+    return arena_printf(g->arena, "%s[%s] == %s ? %s : %s", winners(g, lp, a), index,
+                        g->elem, ptr, loser(g, lp, a, slot));
+  }
   return redirected(g, a) ? g->be->write_target(g, a, index, ptr) : ptr;
 }
 
-/* The local holding a redirected argument's pointer. */
-static const char *target_local(cg *g, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_w%d", a->pos);
+/* The local holding a redirected argument's pointer (named by its loop:
+ * the loops of a group share one scope). */
+static const char *target_local(cg *g, const loop *lp, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_w%d_%d", lp->id, a->pos);
+}
+
+/* The declared numbers of a set's elements (loom__set_global): the local
+ * of the group's function holding them, for idx. */
+static const char *gid_local(cg *g, const obj *set) {
+  return arena_printf(g->arena, "loom_gid_%s", set->name);
+}
+
+/* `idx`: the declared number of the element (idx[map[i]]: of the element
+ * reached through slot i), whatever the storage order (renumbering, MPI
+ * partitioning): the element itself where loom__set_global gives none. */
+static const char *idx_value(cg *g, const loop *lp, const loop_arg *a) {
+  const char *e = a->map ? map_entry(g, a, a->slot) : g->elem;
+  const char *gid = gid_local(g, a->map ? a->map->to : lp->set);
+  return arena_printf(g->arena, "%s ? %s[%s] : %s", gid, gid, e, e);
 }
 
 /* Locals the kernel call needs: idx, pinned temporaries, and the pointer
@@ -574,14 +684,18 @@ static void emit_call_locals(cg *g, const loop *lp) {
     const loop_arg *a = &lp->args[i];
     const loop *p = pinned_producer(g, a);
     if (a->kind == ARG_IDX)
-      cg_line(g, "int loom_idx = %s;",
-              g->be->idx_value ? g->be->idx_value(g, lp, g->elem) : g->elem);
+      cg_line(g, "const int %s = %s;", idx_local(g, a), idx_value(g, lp, a));
     if (p && a->obj != g->into_obj)
       emit_pinned(g, a, p);
+    if (guarded(g, a))
+      cg_line(g, "%s %s%s[%d]; /* a write another element wins */", a->obj->type->c_name,
+              loser(g, lp, a, -1),
+              a->kind == ARG_MAPPED_ALL ? arena_printf(g->arena, "[%d]", a->map->dim) : "",
+              a->obj->dim);
     if (a->kind == ARG_MAPPED && !p && redirected(g, a))
-      cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, a));
+      cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, lp, a));
     if (a->kind == ARG_MAPPED && !p && redirected(g, a))
-      cg_line(g, "    %s;", data_of(g, a, map_entry(g, a, a->slot)));
+      cg_line(g, "    %s;", data_of(g, a, map_entry(g, a, a->slot), -1));
     if (a->kind != ARG_MAPPED_ALL)
       continue;
     const char *t = a->param_pointee;
@@ -591,7 +705,7 @@ static void emit_call_locals(cg *g, const loop *lp) {
     for (int s = 0; s < a->map->dim; s++)
       cg_line(g, "    %s%s",
               p ? arena_printf(g->arena, "%s[%d]", pin_local(g, a), s)
-                : data_of(g, a, map_entry(g, a, s)),
+                : data_of(g, a, map_entry(g, a, s), s),
               s + 1 < a->map->dim ? "," : "");
     cg_line(g, "};");
   }
@@ -602,7 +716,7 @@ static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
     return strip_row(g, gather_local(g, lp, a));
   switch (a->kind) {
   case ARG_IDX:
-    return "&loom_idx";
+    return arena_printf(g->arena, "&%s", idx_local(g, a));
   case ARG_GLOBAL:
     if (!arg_is_reduction(a) && strncmp(a->param_pointee, "const", 5) != 0)
       /* a read global into a non-const parameter: loomc warned */
@@ -617,12 +731,12 @@ static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
     if (pinned_producer(g, a) && a->obj != g->into_obj)
       return pin_local(g, a);
     if (redirected(g, a))
-      return target_local(g, a);
-    return data_of(g, a, map_entry(g, a, a->slot));
+      return target_local(g, lp, a);
+    return data_of(g, a, map_entry(g, a, a->slot), -1);
   default:
     if (pinned_producer(g, a) && a->obj != g->into_obj)
       return pin_local(g, a);
-    return data_of(g, a, g->elem);
+    return data_of(g, a, g->elem, -1);
   }
 }
 
@@ -774,6 +888,82 @@ static void emit_comment(cg *g, const group *gr) {
           comment_safe(g, g->prog->file), lines);
 }
 
+/* The loops whose kernels the group calls: its own, and the pinned
+ * producers they evaluate. */
+static vec called_loops(cg *g, const group *gr) {
+  vec v = {0};
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    push_once(g, &v, lp);
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].kind != ARG_IDX)
+        push_once(g, &v, pinned_producer(g, &lp->args[i]));
+  }
+  return v;
+}
+
+/* The declared numbers of the sets whose elements idx arguments number:
+ * one local per set, after the backend's set-up (partitioning, with MPI,
+ * makes them). */
+static void emit_gids(cg *g, const group *gr) {
+  vec loops = called_loops(g, gr), sets = {0};
+  for (int l = 0; l < loops.len; l++) {
+    const loop *lp = loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      const loop_arg *a = &lp->args[i];
+      const obj *set = a->map ? a->map->to : lp->set;
+      int seen = 0;
+      for (int k = 0; k < sets.len; k++)
+        seen |= sets.items[k] == set;
+      if (a->kind != ARG_IDX || seen)
+        continue;
+      vec_push(g->arena, &sets, (void *)set);
+      cg_line(g, "const int *const %s = loom__set_global(%s);", gid_local(g, set),
+              a->map ? arena_printf(g->arena, "loom__map_to(%s)", a->map->name)
+                     : set->name);
+    }
+  }
+}
+
+/* For each loop and dat it writes with mode write or rw through maps (all
+ * its accesses to the dat are such: check.c): with rw, the check that no
+ * two elements reach one target (loom__check_unique), since the value left
+ * would depend on their order; with write only, the winner of each target
+ * (loom__write_winners): the last writer in declared order, whatever
+ * order the elements run in. */
+static void emit_map_writes(cg *g, const group *gr) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      const loop_arg *a = &lp->args[i];
+      if (!arg_writes_indirectly(a) || a->mode == MODE_INC || first_on(lp, a) != a ||
+          fate(g, a->obj) != TEMP_STORED)
+        continue;
+      const char *list = "";
+      int n = 0, rw = 0;
+      for (int k = i; k < lp->nargs; k++)
+        if (lp->args[k].obj == a->obj) {
+          list = arena_printf(g->arena, "%s%s{%s, %d}", list, n++ ? ", " : "",
+                              lp->args[k].map->name, lp->args[k].slot);
+          rw |= lp->args[k].mode == MODE_RW;
+        }
+      const char *name = arena_printf(g->arena, "loom_wl%d_%d", lp->id, a->pos);
+      cg_line(g, "const loom__plan_arg %s[] = {%s}; /* %s through maps */", name, list,
+              a->name);
+      if (rw) {
+        cg_line(g, "if (loom__check_unique(%s, %s, %d, %s) != LOOM_OK)", name_var(g, gr, lp),
+                lp->set->name, n, name);
+        cg_line(g, "  return;");
+        continue;
+      }
+      cg_line(g, "const int *const %s = loom__write_winners(%s, %s, %d, %s);",
+              winners(g, lp, a), name_var(g, gr, lp), lp->set->name, n, name);
+      cg_line(g, "if (!%s)", winners(g, lp, a));
+      cg_line(g, "  return;");
+    }
+  }
+}
+
 static vec group_params(cg *g, const group *gr) {
   vec objs = {0};
   add_object(g, &objs, cg_set(gr));
@@ -794,8 +984,10 @@ static void emit_group_function(cg *g, const group *gr) {
   cg_indent(g, 1);
   emit_checks(g, gr, &objs);
   cg_line(g, "const double loom_t0 = loom__wall();");
-  emit_pointers(g, &objs);
+  emit_pointers(g, gr, &objs);
   g->be->loop_begin(g, gr);
+  emit_gids(g, gr);
+  emit_map_writes(g, gr);
   int parts = g->be->parts ? g->be->parts(g, gr) : 1;
   for (int part = 0; part < parts; part++) {
     g->be->iterate_begin(g, gr, part);
@@ -833,7 +1025,7 @@ static const char *directive_text(cg *g, const loop *lp) {
   if (!gr) {
     const char *uses = "";
     for (int i = 0; i < lp->nargs; i++)
-      if (lp->args[i].mode != MODE_READ)
+      if (lp->args[i].mode != MODE_READ && lp->args[i].kind != ARG_IDX)
         uses = arena_printf(g->arena, "%s(void)%s; ", uses, lp->args[i].name);
     return arena_printf(g->arena, "%s/* par_loop %s: pinned, evaluated inside its "
                         "consumers */", uses, lp->kernel);

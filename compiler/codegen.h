@@ -53,9 +53,6 @@ typedef struct backend {
    * map at target element `index`, instead of `ptr` (the target's data). */
   const char *(*write_target)(cg *g, const loop_arg *a, const char *index,
                               const char *ptr);
-  /* Optional: the value of `idx` for element `elem` of lp's set (default:
-   * elem itself). */
-  const char *(*idx_value)(cg *g, const loop *lp, const char *elem);
   /* Optional: the line before the loop that runs a staged kernel over a
    * strip's gathered values (vectorize.h), e.g. "#pragma omp simd". */
   const char *simd;
@@ -110,6 +107,9 @@ void cg_declare_count(cg *g, const group *gr);
 const obj *cg_set(const group *gr);
 /* Every argument of the group's loops, in order (loop_arg*). */
 vec cg_args(cg *g, const group *gr);
+/* With MPI: the dats whose halos the group needs before its owned part
+ * (obj*, each once; effects.h, pinned temporaries' producers included). */
+vec cg_halo_dats(cg *g, const group *gr);
 arena *cg_arena(cg *g);
 /* Raw text at the current position; `#line` to a line of the user's file
  * or back to the output itself (each on a line of its own); the target's

@@ -22,6 +22,7 @@ typedef struct builder {
   arena *arena;
   int mpi;
   dag *d;
+  const struct fusion *pins; /* the pinned temporaries (effects.h) */
 } builder;
 
 /* ---- computations ------------------------------------------------------- */
@@ -52,8 +53,6 @@ static void add(arena *a, vec *set, const obj *o, unsigned sections) {
   vec_push(a, set, x);
 }
 
-static int reads_mode(access_mode m) { return m != MODE_WRITE; }
-static int writes_mode(access_mode m) { return m != MODE_READ; }
 static int is_mapped(const loop_arg *a) {
   return a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL;
 }
@@ -65,34 +64,36 @@ static int loop_is_indirect(const loop *lp) {
   return 0;
 }
 
-/* The accesses of one part of a loop: `part` is CO (not split), or
- * 1<<SEC_CORE / 1<<SEC_OWNED for the two halves of a split loop. */
-static void loop_accesses(builder *b, comp *c, const loop *lp, unsigned part) {
+/* The sections of effect e of a part of loop lp: `part` is CO (not
+ * split), or 1<<SEC_CORE / 1<<SEC_OWNED for the two halves of a split
+ * loop; `write`: the sections it writes (else those it reads). */
+static unsigned effect_sections(const builder *b, const loop *lp, const effect *e,
+                                unsigned part, int write) {
   int split = part != CO;
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (a->kind == ARG_IDX)
-      continue;
-    if (a->kind == ARG_GLOBAL) {
-      unsigned s = arg_is_reduction(a) && b->mpi ? 1u << SEC_PARTIAL : 1u << SEC_VALUE;
-      add(b->arena, &c->reads, a->obj, s);
-      if (arg_is_reduction(a))
-        add(b->arena, &c->writes, a->obj, s);
-      continue;
-    }
-    unsigned r = part, w = part;
-    if (is_mapped(a)) {
-      /* a core element's neighbours are core or owned; an owned one's may
-       * be in the executed halo */
-      r = !split ? COX : part == (1u << SEC_CORE) ? CO : COX;
-      w = !split ? COX : part == (1u << SEC_CORE) ? (1u << SEC_CORE) : OX;
-    } else if (split && part == (1u << SEC_OWNED) && loop_executes_halo(lp)) {
-      r = w = OX; /* the owned part runs the executed halo too */
-    }
-    if (reads_mode(a->mode))
-      add(b->arena, &c->reads, a->obj, r);
-    if (writes_mode(a->mode))
-      add(b->arena, &c->writes, a->obj, w);
+  if (e->via == VIA_WHOLE) /* a global's value, or its rank's partial */
+    return e->o->kind == OBJ_GLOBAL && e->mode != MODE_READ && b->mpi ? 1u << SEC_PARTIAL
+                                                                     : 1u << SEC_VALUE;
+  if (e->via == VIA_MAP) {
+    /* a core element's neighbours are core or owned; an owned one's may
+     * be in the executed halo */
+    if (write)
+      return !split ? COX : part == (1u << SEC_CORE) ? (1u << SEC_CORE) : OX;
+    return !split ? COX : part == (1u << SEC_CORE) ? CO : COX;
+  }
+  if (split && part == (1u << SEC_OWNED) && loop_executes_halo(lp))
+    return OX; /* the owned part runs the executed halo too */
+  return part;
+}
+
+/* The accesses of one part of a loop, from its effects (effects.h). */
+static void loop_accesses(builder *b, comp *c, const loop *lp, unsigned part) {
+  vec fx = effects_of_loop(b->arena, lp, b->pins);
+  for (int i = 0; i < fx.len; i++) {
+    const effect *e = fx.items[i];
+    if (effect_reads(e))
+      add(b->arena, &c->reads, e->o, effect_sections(b, lp, e, part, 0));
+    if (effect_writes(e))
+      add(b->arena, &c->writes, e->o, effect_sections(b, lp, e, part, 1));
   }
 }
 
@@ -101,7 +102,7 @@ static const char *written(arena *a, const loop *lp) {
   char buf[256] = "";
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *x = &lp->args[i];
-    if (x->obj && writes_mode(x->mode) && x->kind != ARG_GLOBAL &&
+    if (x->obj && x->mode != MODE_READ && x->kind != ARG_GLOBAL && x->kind != ARG_IDX &&
         !strstr(buf, x->name) && strlen(buf) + strlen(x->name) + 2 < sizeof buf) {
       if (buf[0])
         strcat(buf, ",");
@@ -122,23 +123,6 @@ static const char *loop_name(builder *b, const region *r, const loop *lp) {
       return arena_printf(b->arena, "%s(%s)", lp->kernel, mine);
   }
   return lp->kernel;
-}
-
-/* The dats whose halos a loop needs before its owned part
- * (loop_arg_needs_halo): read through a map, or read directly by a loop
- * that runs its executed halo.  A dat only incremented through a map needs
- * no exchange before the loop: each rank computes its contributions. */
-static vec halo_dats(builder *b, const loop *lp) {
-  vec v = {0};
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    int dup = 0;
-    for (int j = 0; j < v.len; j++)
-      dup |= v.items[j] == a->obj;
-    if (loop_arg_needs_halo(lp, a) && !dup)
-      vec_push(b->arena, &v, a->obj);
-  }
-  return v;
 }
 
 /* The sends (recv = 0) or the receives of a loop's exchanges; a receive
@@ -183,12 +167,17 @@ static void reduction_comps(builder *b, const loop *lp) {
 
 static void loop_comps(builder *b, const region *r, const loop *lp) {
   const char *name = loop_name(b, r, lp);
+  if (effects_pinned_away(b->pins, lp)) { /* it runs inside its consumers */
+    comp *c = new_comp(b, arena_printf(b->arena, "%s[pinned]", name), lp->loc);
+    c->lp = lp;
+    return;
+  }
   if (!b->mpi || !loop_is_indirect(lp)) {
     comp *c = new_comp(b, arena_printf(b->arena, "%s[core,owned]", name), lp->loc);
     c->lp = lp;
     loop_accesses(b, c, lp, CO);
   } else {
-    vec halos = halo_dats(b, lp);
+    vec halos = effects_halo_dats(b->arena, lp, b->pins);
     halo_comps(b, lp, &halos, 0);
     comp *core = new_comp(b, arena_printf(b->arena, "%s[core]", name), lp->loc);
     core->lp = lp;
@@ -208,10 +197,30 @@ static void loop_comps(builder *b, const region *r, const loop *lp) {
 }
 
 /* What host code may touch of an object: all of a dat (the handle may
- * reach any function, which may even communicate), the C variable of a
- * global. */
+ * reach any function, which may even communicate), the value of a C
+ * variable (a global, an array, a file-scope variable, the unseen
+ * state). */
 static unsigned host_sections(const obj *o) {
-  return o->kind == OBJ_GLOBAL ? 1u << SEC_VALUE : ALL_DAT | (1u << SEC_NET);
+  return o->kind == OBJ_DAT ? ALL_DAT | (1u << SEC_NET) : 1u << SEC_VALUE;
+}
+
+/* With MPI, a loop inside a nested statement also exchanges halos and
+ * reduces: the statement begins and ends those exchanges, so no exchange
+ * of the same dat may be in flight across it (a send hoisted above it),
+ * and it writes the reduced globals. */
+static void nested_comm(builder *b, comp *c, const loop *lp) {
+  vec halos = effects_halo_dats(b->arena, lp, b->pins);
+  for (int i = 0; i < halos.len; i++) {
+    add(b->arena, &c->reads, halos.items[i], 1u << SEC_NET);
+    add(b->arena, &c->writes, halos.items[i],
+        (1u << SEC_NET) | (1u << SEC_HALOEXEC) | (1u << SEC_HALOIMPORT));
+  }
+  for (int i = 0; i < lp->nargs; i++)
+    if (arg_is_reduction(&lp->args[i])) {
+      unsigned all = (1u << SEC_PARTIAL) | (1u << SEC_NET) | (1u << SEC_VALUE);
+      add(b->arena, &c->reads, lp->args[i].obj, all);
+      add(b->arena, &c->writes, lp->args[i].obj, all);
+    }
 }
 
 static const char *sync_label(builder *b, const hint *h) {
@@ -243,8 +252,12 @@ static void whole_comp(builder *b, const item *it) {
   int mpi = b->mpi;
   b->mpi = 0; /* inside, a loop is seen whole: [core,owned] */
   for (int i = 0; i < it->loops.len; i++)
-    loop_accesses(b, c, it->loops.items[i], CO);
+    if (!effects_pinned_away(b->pins, it->loops.items[i]))
+      loop_accesses(b, c, it->loops.items[i], CO);
   b->mpi = mpi;
+  for (int i = 0; mpi && i < it->loops.len; i++)
+    if (!effects_pinned_away(b->pins, it->loops.items[i]))
+      nested_comm(b, c, it->loops.items[i]);
 }
 
 /* ---- dependences ---------------------------------------------------------- */
@@ -253,9 +266,16 @@ static int overlap(const vec *x, const vec *y) {
   for (int i = 0; i < x->len; i++)
     for (int j = 0; j < y->len; j++) {
       const access *a = x->items[i], *b = y->items[j];
-      if (a->o == b->o && (a->sections & b->sections))
+      if ((a->sections & b->sections) && effects_overlap(a->o, b->o))
         return 1;
     }
+  return 0;
+}
+
+int dag_writes(const comp *c, const obj *o) {
+  for (int i = 0; i < c->writes.len; i++)
+    if (effects_overlap(((const access *)c->writes.items[i])->o, o))
+      return 1;
   return 0;
 }
 
@@ -550,13 +570,15 @@ void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...) {
   vec_push(a, &d->notes, nt);
 }
 
-vec dag_build(const vec *regions, const char *target, arena *a) {
+vec dag_build(const vec *regions, const char *target, const struct fusion *pins,
+              arena *a) {
   vec dags = {0};
   for (int r = 0; r < regions->len; r++) {
     const region *reg = regions->items[r];
     dag *d = arena_alloc(a, sizeof *d);
     d->r = reg;
-    builder b = {a, strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0, d};
+    builder b = {a, strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0, d,
+                 pins};
     d->mpi = b.mpi;
     for (int i = 0; i < reg->items.len; i++) {
       const item *it = reg->items.items[i];
@@ -707,6 +729,10 @@ void dag_write_report(FILE *f, const vec *dags) {
       fputc('\n', f);
       if (c->barrier)
         fputs("      barrier (a jump, a label or loom_exit): nothing moves across it\n", f);
+      if (c->kind == COMP_LOOP && c->lp->kernel_unseen)
+        fprintf(f, "      its kernel calls %s, whose body loomc does not see: it reads "
+                   "the unseen state (<unseen>), which host code that loomc cannot see "
+                   "through may write\n", c->lp->kernel_unseen);
       write_accesses(f, "      reads: ", &c->reads);
       write_accesses(f, "      writes:", &c->writes);
       fputs("      after: ", f);

@@ -3,9 +3,11 @@
  * transformations and its schedule.
  *
  * Each item of a region becomes lazy computations (seed 001's model) with
- * read and write sets over sections of dats — CORE, OWNED, HALOEXEC,
- * HALOIMPORT and NET — and of globals — VALUE (the C variable), PARTIAL
- * (this rank's contribution to a reduction) and NET.  For --target=mpi an
+ * read and write sets — a loop's from its effects (effects.h) — over
+ * sections of dats — CORE, OWNED, HALOEXEC, HALOIMPORT and NET — of
+ * globals — VALUE (the C variable), PARTIAL (this rank's contribution to a
+ * reduction) and NET — and the VALUE of arrays, file-scope variables and
+ * the unseen state, which overlaps every C variable.  For --target=mpi an
  * indirect loop is split into HaloSend(d), KERNEL[core], HaloRecv(d) and
  * KERNEL[owned] (ordered after [core] by an ORDER(KERNEL) token), and a
  * reduction gets ReductionBegin(g)/ReductionEnd(g); for the other targets
@@ -34,6 +36,7 @@
 
 #include <stdio.h>
 
+#include "effects.h"
 #include "region.h"
 
 typedef enum section {
@@ -100,10 +103,15 @@ void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...)
 
 /* Whether c depends on the earlier computation c' (the rule above). */
 int dag_depends(const comp *c, const comp *earlier);
+/* Whether c writes something that may be o (effects_overlap). */
+int dag_writes(const comp *c, const obj *o);
 
 /* The DAGs of the regions, for a target ("mpi" splits loops, removes
- * redundant halo exchanges and schedules communication early/late). */
-vec dag_build(const vec *regions, const char *target, arena *a);
+ * redundant halo exchanges and schedules communication early/late).  The
+ * computations' accesses are their effects (effects.h); `pins` (NULL:
+ * none) says which temporaries are pinned. */
+vec dag_build(const vec *regions, const char *target, const struct fusion *pins,
+              arena *a);
 
 /* Graphviz: one cluster per region, with top and bot nodes. */
 void dag_write_dot(FILE *f, const vec *dags);

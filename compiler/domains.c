@@ -8,6 +8,8 @@
  */
 #include "domains.h"
 
+#include "effects.h"
+
 #include <isl/ctx.h>
 #include <isl/map.h>
 #include <isl/options.h>
@@ -54,35 +56,46 @@ const char *domain_text(arena *a, const loop *lp) {
                       stmt(a, lp), s);
 }
 
-const char *access_text(arena *a, const loop *lp, const loop_arg *arg) {
+/* The access relation of an effect (effects.h) of lp. */
+static const char *effect_access(arena *a, const loop *lp, const effect *e) {
   const char *x = bound(a, lp->set), *s = stmt(a, lp);
-  if (arg->kind == ARG_GLOBAL)
-    return arena_printf(a, "[%s] -> { %s[e] -> %s[0] : 0 <= e < %s }", x, s,
-                        array(a, arg->obj), x);
-  if (arg->kind == ARG_MAPPED || arg->kind == ARG_MAPPED_ALL) {
-    const char *y = bound(a, arg->obj->set);
+  if (e->via == VIA_WHOLE)
+    return arena_printf(a, "[%s] -> { %s[e] -> %s[0] : 0 <= e < %s }", x, s, array(a, e->o),
+                        x);
+  if (e->via == VIA_MAP) {
+    const char *y = bound(a, e->o->set);
     if (strcmp(x, y) == 0)
       return arena_printf(a, "[%s] -> { %s[e] -> %s[f] : 0 <= e < %s and 0 <= f < %s }",
-                          x, s, array(a, arg->obj), x, x);
+                          x, s, array(a, e->o), x, x);
     return arena_printf(a, "[%s, %s] -> { %s[e] -> %s[f] : 0 <= e < %s and 0 <= f < %s }",
-                        x, y, s, array(a, arg->obj), x, y);
+                        x, y, s, array(a, e->o), x, y);
   }
-  return arena_printf(a, "[%s] -> { %s[e] -> %s[e] : 0 <= e < %s }", x, s,
-                      array(a, arg->obj), x);
+  return arena_printf(a, "[%s] -> { %s[e] -> %s[e] : 0 <= e < %s }", x, s, array(a, e->o),
+                      x);
+}
+
+const char *access_text(arena *a, const loop *lp, const loop_arg *arg) {
+  vec fx = effects_of_loop(a, lp, NULL);
+  for (int i = 0; i < fx.len; i++)
+    if (((const effect *)fx.items[i])->arg == arg)
+      return effect_access(a, lp, fx.items[i]);
+  return NULL;
 }
 
 /* ---- legality ------------------------------------------------------------- */
 
-static int writes(const loop_arg *a) { return a->mode != MODE_READ; }
-
-/* Whether every dependence between p's access `pa` and l's access `la`
+/* Whether every dependence between p's effect `pe` and l's effect `le`
  * (of one object, one of them writing) maps an element to itself:
  *   D = pa . la^-1  ⊆  { P[e] -> L[e] }.
- * 1 yes, 0 no, -1 on an isl error. */
-static int same_element(arena *a, const loop *p, const loop_arg *pa, const loop *l,
-                        const loop_arg *la) {
-  isl_union_map *ap = isl_union_map_read_from_str(context(), access_text(a, p, pa));
-  isl_union_map *al = isl_union_map_read_from_str(context(), access_text(a, l, la));
+ * 1 yes, 0 no, -1 on an isl error.  Two objects that may be the same
+ * memory without being one object (effects_overlap: the unseen state and
+ * a variable) are not compared: every element may meet every other. */
+static int same_element(arena *a, const loop *p, const effect *pe, const loop *l,
+                        const effect *le) {
+  if (pe->o != le->o)
+    return 0;
+  isl_union_map *ap = isl_union_map_read_from_str(context(), effect_access(a, p, pe));
+  isl_union_map *al = isl_union_map_read_from_str(context(), effect_access(a, l, le));
   isl_union_map *d = isl_union_map_apply_range(ap, isl_union_map_reverse(al));
   isl_union_map *same = isl_union_map_read_from_str(
       context(), arena_printf(a, "{ %s[e] -> %s[e] }", stmt(a, p), stmt(a, l)));
@@ -92,33 +105,25 @@ static int same_element(arena *a, const loop *p, const loop_arg *pa, const loop 
   return ok == isl_bool_error ? -1 : ok == isl_bool_true;
 }
 
-static const char *how(arena *a, const loop_arg *x) {
-  const char *verb = x->mode == MODE_READ ? "reads" : x->mode == MODE_WRITE ? "writes"
-                     : x->mode == MODE_RW ? "updates" : x->mode == MODE_INC ? "increments"
-                     : "reduces";
-  if (x->kind == ARG_MAPPED || x->kind == ARG_MAPPED_ALL)
-    return arena_printf(a, "%s %s through map %s", verb, x->name, x->map->name);
-  return arena_printf(a, "%s %s", verb, x->name);
-}
-
-/* The first pair of conflicting accesses of p and l that is not within
+/* The first pair of conflicting effects of p and l that is not within
  * one element; NULL when there is none. */
 static int check_pair(arena *a, const loop *p, const loop *l, const char **why) {
-  for (int i = 0; i < p->nargs; i++)
-    for (int j = 0; j < l->nargs; j++) {
-      const loop_arg *x = &p->args[i], *y = &l->args[j];
-      if (!x->obj || x->obj != y->obj || !(writes(x) || writes(y)))
+  vec px = effects_of_loop(a, p, NULL), lx = effects_of_loop(a, l, NULL);
+  for (int i = 0; i < px.len; i++)
+    for (int j = 0; j < lx.len; j++) {
+      const effect *x = px.items[i], *y = lx.items[j];
+      if (!effects_overlap(x->o, y->o) || !(effect_writes(x) || effect_writes(y)))
         continue;
       int ok = same_element(a, p, x, l, y);
       if (ok < 0)
         return -1;
       if (!ok) {
-        *why = arena_printf(a, "%s %s and %s %s: %s", p->kernel, how(a, x), l->kernel,
-                            how(a, y),
-                            x->kind == ARG_GLOBAL ? "fused, their updates of it would "
-                                                    "interleave in another order"
-                                                  : "an element would depend on other "
-                                                    "elements");
+        *why = arena_printf(a, "%s %s and %s %s: %s", p->kernel, effect_text(a, x),
+                            l->kernel, effect_text(a, y),
+                            x->via == VIA_WHOLE ? "fused, their updates of it would "
+                                                  "interleave in another order"
+                                                : "an element would depend on other "
+                                                  "elements");
         return 0;
       }
     }

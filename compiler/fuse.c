@@ -1,15 +1,18 @@
 /*
- * fuse.c — stage 8: fusion groups and temporaries (see fuse.h).
+ * fuse.c — stage 8: pins, fusion groups and temporaries (see fuse.h).
  *
- * Per region, in three passes:
- *   1. hints: each pin/pin_cse hint is checked against the region (one
- *      producer writing every element, no other use, inputs unchanged
- *      until the last consumer); one that cannot be honoured is an error
- *      that says why;
- *   2. groups: greedily, each loop joins the group before it when isl
- *      allows it (domains_fusable) and nothing between them in the region
- *      depends on the group's loops; otherwise it starts a group;
- *   3. temporaries without a hint are contracted or stored, and stored
+ *   1. hints: each pin/pin_cse hint is checked against its region's DAG in
+ *      program order, built without pins (one producer writing every
+ *      element, no other effect, inputs unchanged until the last
+ *      consumer); one that cannot be honoured is an error that says why;
+ *   2. the DAGs for the target are built knowing the pinned temporaries
+ *      (a consumer reads what their producers read: effects.h);
+ *   3. groups: greedily, each loop joins the group before it when isl
+ *      allows it (domains_fusable, over the loops' effects), nothing
+ *      between them in the region depends on the group's loops, and with
+ *      MPI no halo exchange must come between them; otherwise it starts a
+ *      group;
+ *   4. temporaries without a hint are contracted or stored, and stored
  *      ones with disjoint lifetimes share storage.
  * Dependences between a region's items come from its DAG for the seq
  * target, where item i is computation i.
@@ -29,6 +32,7 @@ typedef struct fuser {
   const dag *seq;   /* the region's DAG for seq: comps[i] is items[i] */
   dag *notes;       /* the DAG the report prints */
   int no_fuse;
+  int mpi;          /* for --target=mpi or mpi+openmp */
 } fuser;
 
 /* ---- accesses ---------------------------------------------------------------- */
@@ -49,13 +53,6 @@ static const loop_arg *write_of(const loop *lp, const obj *o) {
 
 static int uses_obj(const loop *lp, const obj *o) {
   return reads_obj(lp, o) || write_of(lp, o);
-}
-
-static int comp_writes(const comp *c, const obj *o) {
-  for (int i = 0; i < c->writes.len; i++)
-    if (((const access *)c->writes.items[i])->o == o)
-      return 1;
-  return 0;
 }
 
 static const item *item_at(const fuser *u, int i) { return u->r->items.items[i]; }
@@ -128,54 +125,56 @@ static const char *producer_problem(const fuser *u, const obj *t, const vec *wri
                         "write every element directly (mode write)", p->kernel,
                         p->loc.line, w->kind != ARG_DAT ? "writes through a map to"
                                                          : mode_name(w->mode));
+  if (reads_obj(p, t))
+    return arena_printf(u->a, "its producer %s (line %u) also reads it; the producer "
+                        "must write every element without reading it", p->kernel,
+                        p->loc.line);
   if (used_elsewhere(u, t))
     return arena_printf(u->a, "%s is used outside the par_loops of this block "
                         "(by host code, a sync or another block)", t->name);
   return NULL;
 }
 
-/* pin: the producer must have no other effect, and its inputs must not
- * change before the last consumer has read t. */
 /* With MPI, a pinned producer runs inside its consumers' functions, at
- * the elements they read: its own halo reads, or its inputs at halo
- * elements, would need exchanges that no loop of its own ends. */
+ * the elements they read, halo elements among them: its inputs are
+ * exchanged there (effects.h), but a consumer that reads the temporary
+ * through a map reaches elements beyond the executed halo, whose own map
+ * rows no rank holds — there the producer cannot read through a map. */
 static const char *pin_mpi_problem(const fuser *u, const loop *p, const obj *t,
                                    const vec *readers) {
-  const loop_arg *input = NULL;
-  for (int i = 0; i < p->nargs; i++) {
-    const loop_arg *a = &p->args[i];
-    if (a->mode == MODE_READ && a->obj && a->obj->kind == OBJ_DAT) {
-      if (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL)
-        return arena_printf(u->a, "with --target=mpi, its producer %s reads %s through "
-                            "a map, whose halo exchange needs a loop of its own",
-                            p->kernel, a->name);
-      input = input ? input : a;
-    }
-  }
-  for (int i = 0; input && i < readers->len; i++) {
+  const loop_arg *mapped = NULL;
+  for (int i = 0; i < p->nargs && !mapped; i++)
+    if (p->args[i].kind == ARG_MAPPED || p->args[i].kind == ARG_MAPPED_ALL)
+      mapped = &p->args[i];
+  for (int i = 0; mapped && i < readers->len; i++) {
     const loop *c = readers->items[i];
     for (int k = 0; k < c->nargs; k++) {
       const loop_arg *a = &c->args[k];
-      if (a->obj == t && (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL ||
-                          loop_executes_halo(c)))
-        return arena_printf(u->a, "with --target=mpi, %s (line %u) evaluates it at halo "
-                            "elements, where its producer's input %s is not exchanged",
-                            c->kernel, c->loc.line, input->name);
+      if (a->obj == t && (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL))
+        return arena_printf(u->a, "with --target=mpi, %s (line %u) reads it through map "
+                            "%s and its producer %s reads %s through map %s: at halo "
+                            "elements that map's rows are not held by any rank",
+                            c->kernel, c->loc.line, a->map->name, p->kernel, mapped->name,
+                            mapped->map->name);
     }
   }
   return NULL;
 }
 
+/* pin: the producer must have no effect but its write of t (it runs once
+ * per use), no consumer may read t before it, and nothing it reads may
+ * change before the last consumer has evaluated it. */
 static const char *pin_problem(const fuser *u, const loop *p, const obj *t,
                                const vec *readers) {
-  const char *mpi = u->notes->mpi ? pin_mpi_problem(u, p, t, readers) : NULL;
+  const char *mpi = u->mpi ? pin_mpi_problem(u, p, t, readers) : NULL;
   if (mpi)
     return mpi;
-  for (int i = 0; i < p->nargs; i++) {
-    const loop_arg *a = &p->args[i];
-    if (a->mode != MODE_READ && a->kind != ARG_DAT)
-      return arena_printf(u->a, "its producer %s also %s %s; pinning would "
-                          "repeat that per use", p->kernel, mode_name(a->mode), a->name);
+  vec fx = effects_of_loop(u->a, p, NULL);
+  for (int i = 0; i < fx.len; i++) {
+    const effect *e = fx.items[i];
+    if (effect_writes(e) && e->o != t)
+      return arena_printf(u->a, "its producer %s also %s; pinning would repeat that "
+                          "per use", p->kernel, effect_text(u->a, e));
   }
   int from = index_of(u, p), to = from;
   for (int i = 0; i < readers->len; i++) {
@@ -187,12 +186,12 @@ static const char *pin_problem(const fuser *u, const loop *p, const obj *t,
     to = k > to ? k : to;
   }
   for (int k = from + 1; k <= to; k++)
-    for (int i = 0; i < p->nargs; i++) {
-      const loop_arg *a = &p->args[i];
-      if (a->mode == MODE_READ && a->obj && comp_writes(comp_at(u, k), a->obj))
+    for (int i = 0; i < fx.len; i++) {
+      const effect *e = fx.items[i];
+      if (effect_reads(e) && dag_writes(comp_at(u, k), e->o))
         return arena_printf(u->a, "%s, which its producer %s reads, is written at line "
                             "%u, before the last use; a consumer would see the new value",
-                            a->name, p->kernel, item_at(u, k)->loc.line);
+                            e->o->name, p->kernel, item_at(u, k)->loc.line);
     }
   return NULL;
 }
@@ -268,17 +267,33 @@ static const obj *cse_between(const fuser *u, const group *g, const loop *lp) {
   return NULL;
 }
 
+/* With MPI: lp needs the halo of a dat that a loop of g writes — the
+ * exchange must come between them, which one loop cannot hold. */
+static const char *exchange_between(const fuser *u, const group *g, const loop *lp) {
+  vec halos = effects_halo_dats(u->a, lp, u->f);
+  for (int i = 0; i < halos.len; i++)
+    for (int k = 0; k < g->loops.len; k++)
+      if (write_of(g->loops.items[k], halos.items[i]))
+        return arena_printf(u->a, "with MPI, %s needs %s's halo exchanged after %s "
+                            "writes it", lp->kernel, ((const obj *)halos.items[i])->name,
+                            ((const loop *)g->loops.items[k])->kernel);
+  return NULL;
+}
+
 /* Why lp may not join g (NULL: it may).  last: the item index of g's last
  * loop; at: lp's. */
 static const char *join_problem(fuser *u, const group *g, const loop *lp, int last, int at) {
   const loop *head = g->loops.items[0];
   if (head->set != lp->set || head->domain || lp->domain)
     return "";
-  if (u->notes->mpi && loop_executes_halo(head) != loop_executes_halo(lp)) {
+  if (u->mpi && loop_executes_halo(head) != loop_executes_halo(lp)) {
     const loop *x = loop_executes_halo(head) ? head : lp, *y = x == head ? lp : head;
     return arena_printf(u->a, "with MPI, %s runs its executed halo (it writes "
                         "through a map) and %s does not", x->kernel, y->kernel);
   }
+  const char *comm = u->mpi ? exchange_between(u, g, lp) : NULL;
+  if (comm)
+    return comm;
   for (int i = 0; i < g->loops.len; i++)
     if (reads_pinned(u, g->loops.items[i]))
       return arena_printf(u->a, "%s evaluates a pinned temporary (loops that do "
@@ -481,14 +496,30 @@ static void share_storage(fuser *u, int first_temp) {
 
 /* ---- driver --------------------------------------------------------------------------- */
 
-fusion *fuse(const program *prog, const vec *regions, vec *dags, int no_fuse, arena *a) {
+static int is_mpi(const char *target) {
+  return strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0;
+}
+
+/* The hints, per region, checked against the DAGs `seq` (program order,
+ * no pins), which receive their notes. */
+static fusion *fuse_hints(const program *prog, const vec *regions, vec *seq, int mpi,
+                          arena *a) {
   fusion *f = arena_alloc(a, sizeof *f);
-  vec seq = dag_build(regions, "seq", a);
+  for (int r = 0; r < regions->len; r++) {
+    fuser u = {prog, regions, a, f, regions->items[r], seq->items[r], seq->items[r], 0, mpi};
+    apply_hints(&u);
+  }
+  return f;
+}
+
+/* Groups, contraction and storage sharing, per region. */
+static void fuse_groups(fusion *f, const program *prog, const vec *regions, vec *dags,
+                        int no_fuse, int mpi, arena *a) {
+  vec seq = dag_build(regions, "seq", f, a);
   for (int r = 0; r < regions->len; r++) {
     fuser u = {prog, regions, a, f, regions->items[r], seq.items[r], dags->items[r],
-               no_fuse};
+               no_fuse, mpi};
     int first_temp = f->temps.len;
-    apply_hints(&u);
     form_groups(&u);
     decide_temps(&u);
     share_storage(&u, first_temp);
@@ -496,6 +527,21 @@ fusion *fuse(const program *prog, const vec *regions, vec *dags, int no_fuse, ar
   for (int i = 0; i < f->groups.len; i++)
     ((group *)f->groups.items[i])->id = i + 1;
   domains_done();
+}
+
+fusion *fuse(const program *prog, const vec *regions, const char *target, int no_fuse,
+             vec *dags, arena *a) {
+  vec seq = dag_build(regions, "seq", NULL, a);
+  fusion *f = fuse_hints(prog, regions, &seq, is_mpi(target), a);
+  *dags = dag_build(regions, target, f, a);
+  for (int r = 0; r < dags->len; r++) { /* the hints' notes first */
+    dag *d = dags->items[r], *s = seq.items[r];
+    vec notes = s->notes;
+    for (int i = 0; i < d->notes.len; i++)
+      vec_push(a, &notes, d->notes.items[i]);
+    d->notes = notes;
+  }
+  fuse_groups(f, prog, regions, dags, no_fuse, is_mpi(target), a);
   return f;
 }
 

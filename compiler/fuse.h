@@ -49,11 +49,13 @@ typedef struct fusion {
   vec temps;  /* temp_info* */
 } fusion;
 
-/* Groups the loops of the regions.  dags: the DAGs of the same regions
- * (for any target), which receive the notes.  Hints that cannot be
- * honoured are reported as errors. */
-fusion *fuse(const program *prog, const vec *regions, vec *dags, int no_fuse,
-             arena *a);
+/* Decides the pinned and pin_cse temporaries (the hints, checked against
+ * the regions' DAGs in program order), builds the regions' DAGs for the
+ * target knowing them, into *dags, then groups the loops and decides the
+ * other temporaries.  The DAGs receive the notes (--report).  Hints that
+ * cannot be honoured are reported as errors. */
+fusion *fuse(const program *prog, const vec *regions, const char *target, int no_fuse,
+             vec *dags, arena *a);
 
 /* The group of a loop; NULL for a pinned producer (no code of its own). */
 const group *fusion_group(const fusion *f, const loop *lp);

@@ -4,7 +4,7 @@
 #include "ir.h"
 
 const char *obj_kind_name(obj_kind k) {
-  static const char *const names[] = {"set", "map", "dat", "global", "array"};
+  static const char *const names[] = {"set", "map", "dat", "global", "array", "variable"};
   return names[k];
 }
 
@@ -28,12 +28,6 @@ int loop_executes_halo(const loop *lp) {
     if (arg_writes_indirectly(&lp->args[i]))
       return 1;
   return 0;
-}
-
-int loop_arg_needs_halo(const loop *lp, const loop_arg *a) {
-  if (!a->obj || a->obj->kind != OBJ_DAT || (a->mode != MODE_READ && a->mode != MODE_RW))
-    return 0;
-  return a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL || loop_executes_halo(lp);
 }
 
 const char *hint_name(hint_kind k) {

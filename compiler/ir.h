@@ -34,7 +34,9 @@ typedef enum obj_kind {
   OBJ_MAP,
   OBJ_DAT,
   OBJ_GLOBAL,
-  OBJ_ARRAY /* a C array (or pointer) an affine loop subscripts */
+  OBJ_ARRAY, /* a C array (or pointer) an affine loop subscripts */
+  OBJ_VAR    /* a file-scope variable a kernel reads (a constant to kernels),
+                or the state loomc cannot see (effects.h) */
 } obj_kind;
 
 /* A set, map or dat declared with loom_decl_*, or a C variable used as a
@@ -50,6 +52,9 @@ typedef struct obj {
   int is_array;          /* global declared as an array */
   int is_const;          /* global declared const */
   int is_temp;           /* dat declared with loom_decl_temp */
+  const void *var;       /* global, array, variable: the C variable (its
+                            symbol): objects of one variable are one for
+                            dependences */
 } obj;
 
 const char *obj_kind_name(obj_kind k); /* "set", "map", ... */
@@ -74,7 +79,8 @@ typedef enum arg_kind {
   ARG_GLOBAL,     /* C variable */
   ARG_MAPPED,     /* `dat[map[i]]` */
   ARG_MAPPED_ALL, /* `dat[map[*]]` */
-  ARG_IDX,        /* `idx`: the iteration index */
+  ARG_IDX,        /* `idx`: the iteration index; `idx[map[i]]` (map set):
+                     the index of the element reached through slot i */
   ARG_AFFINE      /* `A[i][j+1]`: an array element (affine loops) */
 } arg_kind;
 
@@ -123,6 +129,13 @@ typedef struct loop {
   /* Filled in by check: the arithmetic operators and calls in the
    * kernel's body, its work per element as vectorize.c weighs it. */
   int kernel_ops;
+  /* Filled in by check, from the kernel's summary (summary.h): the
+   * file-scope variables it reads (obj*: OBJ_VAR, or the OBJ_GLOBAL of a
+   * variable that is also a global argument), also through the functions
+   * it calls; and a function it calls whose body loomc does not see. */
+  vec kernel_vars;
+  const char *kernel_unseen;
+  srcloc kernel_unseen_loc;
 } loop;
 
 /* A global argument reduced by the loop (inc, min or max). */
@@ -134,11 +147,6 @@ int arg_writes_indirectly(const loop_arg *a);
  * map: the halo elements' contributions to owned elements are this
  * rank's to compute). */
 int loop_executes_halo(const loop *lp);
-/* With MPI: whether the dat of lp's argument a needs a current halo before
- * lp's owned part runs: read (read or rw) through a map, or read directly
- * by a loop that runs its executed halo.  The DAG's HaloSend/HaloRecv and
- * the generated exchanges both follow this. */
-int loop_arg_needs_halo(const loop *lp, const loop_arg *a);
 
 /* ---- hints: pin, pin_cse, sync ------------------------------------------ */
 

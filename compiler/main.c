@@ -11,9 +11,10 @@
  *   resolve      loop names bound to objects      resolve.c
  *   check        kernels checked against loops    check.c
  *   affine       affine loops: temporaries, pin   affine.c (code: affine_emit.c)
- *   region       regions and their computations   region.c
- *   dag          dependences between them         dag.c (--emit-dag, --report)
- *   fuse         fusion groups, temporaries       fuse.c (isl legality: domains.c)
+ *   region       regions and their computations   region.c (C effects: cwalk.c,
+ *                                                 summary.c)
+ *   fuse         pins, the DAGs, fusion groups,   fuse.c (effects: effects.c;
+ *                temporaries                      DAG: dag.c; isl: domains.c)
  *   vectorize    strips and gathers               vectorize.c
  *   place        mpi: sends/folds into the text   place.c
  *   codegen      output C (shared walk + target)  codegen.c, target_*.c
@@ -45,8 +46,8 @@
 static fusion *analyse(const frontend *fe, const symtab *st, const program *prog,
                        const options *opt, vec *insertions, arena *a) {
   vec regions = regions_build(fe, st, prog, a);
-  vec dags = dag_build(&regions, opt->target, a);
-  fusion *fu = fuse(prog, &regions, &dags, opt->no_fuse, a);
+  vec dags;
+  fusion *fu = fuse(prog, &regions, opt->target, opt->no_fuse, &dags, a);
   vectorize(fu, &regions, &dags, opt->no_vectorize, a);
   *insertions = place_comms(&dags, fu, a);
   if (opt->report && diag_error_count() == 0)

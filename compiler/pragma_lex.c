@@ -93,32 +93,39 @@ unsigned directive_end(const char *t, unsigned len, unsigned i) {
   return i;
 }
 
-/* Whether only blanks and block comments precede offset on its physical
- * line (comments are white space to the preprocessor), and that line does
- * not continue the previous one. */
+/* Whether only blanks and block comments precede offset on its logical
+ * line: back over blanks and comments (white space to the preprocessor) to
+ * the start of the file or to a newline; a newline escaped by a backslash
+ * (a continuation) only joins the previous physical line, where the same
+ * holds.  As C's translation phases do it: lines are spliced (phase 2)
+ * before comments become spaces (phase 3), and a directive is a line whose
+ * first token is '#' (phase 4). */
 static int starts_line(const char *t, unsigned off) {
   for (;;) {
-    while (off > 0 && (t[off - 1] == ' ' || t[off - 1] == '\t'))
+    while (off > 0 && is_blank(t[off - 1]))
       off--;
-    if (off < 2 || t[off - 1] != '/' || t[off - 2] != '*')
-      break;
-    off -= 2; /* back over a comment ending here */
-    while (off >= 2 && !(t[off - 2] == '/' && t[off - 1] == '*'))
-      off--;
-    if (off < 2)
+    if (off >= 2 && t[off - 1] == '/' && t[off - 2] == '*') {
+      off -= 2; /* back over a comment ending here */
+      while (off >= 2 && !(t[off - 2] == '/' && t[off - 1] == '*'))
+        off--;
+      if (off < 2)
+        return 0;
+      off -= 2;
+      continue;
+    }
+    if (off == 0)
+      return 1;
+    if (t[off - 1] != '\n')
       return 0;
-    off -= 2;
+    unsigned p = off - 1;
+    if (p > 0 && t[p - 1] == '\r')
+      p--;
+    while (p > 0 && is_blank(t[p - 1]))
+      p--;
+    if (!(p > 0 && t[p - 1] == '\\'))
+      return 1;
+    off = p - 1; /* a continuation: the previous physical line goes on */
   }
-  if (off == 0)
-    return 1;
-  if (t[off - 1] != '\n')
-    return 0;
-  unsigned p = off - 1;
-  if (p > 0 && t[p - 1] == '\r')
-    p--;
-  while (p > 0 && is_blank(t[p - 1]))
-    p--;
-  return !(p > 0 && t[p - 1] == '\\');
 }
 
 static unsigned tok_offset(const lexer *lx, unsigned i) {

@@ -106,6 +106,20 @@ static void parse_subscript(parser *p, loop_arg *arg) {
   expect_punct(p, "]");
 }
 
+/* `idx[map[i]]`: the number of the element reached through slot i (OP2's
+ * op_arg_idx(i, map)); one slot, an int each. */
+static void parse_idx_subscript(parser *p, loop_arg *arg) {
+  parse_subscript(p, arg);
+  if (!p->failed && arg->kind == ARG_MAPPED_ALL) {
+    p->failed = 1;
+    diag(DIAG_ERROR, arg->slot_loc, 1,
+         "'idx[%s[*]]' is not supported: pass the slots one by one "
+         "('idx[%s[0]]', 'idx[%s[1]]', ...), each an int", arg->map_name,
+         arg->map_name, arg->map_name);
+  }
+  arg->kind = ARG_IDX;
+}
+
 /* Affine loops: `[ expr ] { [ expr ] }` after an array name; each expr is
  * kept as text (its tokens joined by spaces) for isl, which checks that it
  * is affine when resolve reads it. */
@@ -183,6 +197,8 @@ static void parse_arg(parser *p, access_mode mode) {
     parse_affine_subscripts(p, arg);
   else if (arg->kind == ARG_NAME && is(peek(p), "["))
     parse_subscript(p, arg);
+  else if (arg->kind == ARG_IDX && is(peek(p), "["))
+    parse_idx_subscript(p, arg);
   if (p->failed)
     return;
   arg->len = arg_length(p, name);

@@ -5,21 +5,21 @@
  * compound statement whose extent holds its directive, and stands between
  * that statement's children, ordered by offset.
  *
- * What host code reads and writes is found by one walk over the
- * statement's expression tree carrying the context of each subexpression
- * (read as a value, stored into, updated, address escaping, unevaluated):
- * a name's access is decided by the context it appears in, so `rms = 0.0`
- * writes rms while `printf("%g", rms)` only reads it.  libclang 14 has no
- * operator-kind query, so `=` versus `==`, and prefix/postfix ++/--, are
- * read from the tokens (as check.c does): the operator is the one token
- * between the operands (before or after a unary operator's operand).  When
- * that token is part of a macro invocation (`SET(g)`, `ASSIGN(g, 1.0)`),
- * the operator is spelled in the macro and cannot be told: its operands
- * are taken as read and written.
+ * What host code reads and writes is found by cwalk.h's walk of the
+ * statement, and recorded on the objects loomc knows (dats, globals,
+ * arrays, the file-scope variables kernels read); a call is followed into
+ * the summary of the function called (summary.h); the unseen state
+ * (effects.h) is written by a call of a function loomc does not see and by
+ * a store through a pointer that names none of those objects.
  */
 #include "region.h"
 
 #include <string.h>
+
+#include "cursor.h"
+#include "cwalk.h"
+#include "effects.h"
+#include "summary.h"
 
 typedef struct builder {
   const frontend *fe;
@@ -29,10 +29,6 @@ typedef struct builder {
   vec regions;
   vec macros; /* range*: the macro expansions of the main file */
 } builder;
-
-typedef struct range {
-  unsigned start, end;
-} range;
 
 static void extent(CXCursor c, unsigned *start, unsigned *end) {
   CXSourceRange r = clang_getCursorExtent(c);
@@ -62,231 +58,117 @@ static vec syncs_in(const builder *b, unsigned start, unsigned end) {
   return v;
 }
 
-static void add_unique(arena *a, vec *v, void *p) {
+static void add_unique(arena *a, vec *v, const void *p) {
   for (int i = 0; i < v->len; i++)
     if (v->items[i] == p)
       return;
-  vec_push(a, v, p);
+  vec_push(a, v, (void *)p);
 }
 
 /* ---- what host code accesses ---------------------------------------------- */
-
-typedef enum ctx {
-  CTX_READ,   /* its value is used */
-  CTX_STORE,  /* the left operand of `=` */
-  CTX_UPDATE, /* of `op=`, `++`, `--` */
-  CTX_ESCAPE, /* its address is taken (`&g`, an array decaying) */
-  CTX_NONE    /* unevaluated (sizeof, _Alignof) */
-} ctx;
-
-enum { USE_READ = 1, USE_WRITE = 2 };
-
-static const unsigned ctx_use[] = {USE_READ, USE_WRITE, USE_READ | USE_WRITE,
-                                   USE_READ | USE_WRITE, 0};
 
 typedef struct accesses {
   const builder *b;
   item *it;
 } accesses;
 
-static void record(accesses *x, obj *o, unsigned use) {
+static void record(accesses *x, const obj *o, unsigned use) {
   if (!use)
     return;
   arena *a = x->b->arena;
   add_unique(a, &x->it->objs, o);
-  if (use & USE_READ)
+  if (use & CW_READ)
     add_unique(a, &x->it->reads, o);
-  if (use & USE_WRITE)
+  if (use & CW_WRITE)
     add_unique(a, &x->it->writes, o);
 }
 
-static enum CXChildVisitResult take_cursor(CXCursor c, CXCursor parent,
-                                           CXClientData data) {
-  (void)parent;
-  void **v = data;
-  arena *a = v[0];
-  CXCursor *keep = arena_alloc(a, sizeof *keep);
-  *keep = c;
-  vec_push(a, v[1], keep);
-  return CXChildVisit_Continue;
+/* A name in host code: a dat handle, used in any way, reads and writes
+ * the dat (the handle may reach any function); a global, array or
+ * variable is accessed as the context says; a store through a pointer
+ * that is none of them writes the unseen state. */
+static void host_var(cwalk *w, CXCursor decl, unsigned use, int through) {
+  accesses *x = w->data;
+  sym *s = symtab_of_cursor(x->b->st, decl);
+  const obj *o = s ? s->obj : NULL;
+  if (o && o->kind == OBJ_DAT)
+    record(x, o, CW_READ | CW_WRITE);
+  else if (o && (o->kind == OBJ_GLOBAL || o->kind == OBJ_ARRAY || o->kind == OBJ_VAR))
+    record(x, o, use);
+  else if (through && (use & CW_WRITE))
+    record(x, effects_unseen(), CW_WRITE);
 }
 
-/* The children of c, in order (CXCursor*). */
-static vec kids(arena *a, CXCursor c) {
-  vec v = {0};
-  void *data[2] = {a, &v};
-  clang_visitChildren(c, take_cursor, data);
-  return v;
-}
-
-static unsigned start_of(CXCursor c) {
-  return frontend_offset(clang_getRangeStart(clang_getCursorExtent(c)));
-}
-
-static unsigned end_of(CXCursor c) {
-  return frontend_offset(clang_getRangeEnd(clang_getCursorExtent(c)));
-}
-
-static enum CXChildVisitResult take_macro(CXCursor c, CXCursor parent,
-                                          CXClientData data) {
-  (void)parent;
-  builder *b = data;
-  if (clang_getCursorKind(c) == CXCursor_MacroExpansion &&
-      frontend_in_main_file(b->fe, clang_getCursorLocation(c))) {
-    range *r = arena_alloc(b->arena, sizeof *r);
-    r->start = start_of(c);
-    r->end = end_of(c);
-    vec_push(b->arena, &b->macros, r);
+/* Whether expression e is the address of a variable (`&v`, `&v[i]`, an
+ * array `v` decaying): the walk records that variable as read and written,
+ * so a function storing through it is accounted for. */
+static int named_address(CXCursor e) {
+  e = cursor_strip_expr(e);
+  enum CXCursorKind k = clang_getCursorKind(e);
+  if (k == CXCursor_DeclRefExpr) {
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(e)).kind;
+    return t == CXType_ConstantArray || t == CXType_IncompleteArray ||
+           t == CXType_VariableArray;
   }
-  return CXChildVisit_Continue;
-}
-
-/* Whether the token at offset `off` is part of a macro invocation. */
-static int in_macro(const builder *b, unsigned off) {
-  for (int i = 0; i < b->macros.len; i++) {
-    const range *r = b->macros.items[i];
-    if (r->start <= off && off < r->end)
+  if (k != CXCursor_UnaryOperator)
+    return 0;
+  CXCursor operand = cursor_first_child(e);
+  for (;;) { /* &v, &v[i], &v.f */
+    operand = cursor_strip_expr(operand);
+    k = clang_getCursorKind(operand);
+    if (k == CXCursor_DeclRefExpr)
       return 1;
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+      return 0;
+    if (clang_getCanonicalType(clang_getCursorType(cursor_first_child(operand))).kind ==
+        CXType_Pointer)
+      return 0; /* p[i], p->f: through a pointer value */
+    operand = cursor_first_child(operand);
   }
-  return 0;
 }
 
-/* The one token of e's extent in [from, to) that is not part of a macro
- * invocation, into buf (empty when there is none, or more than one:
- * then the operator is spelled in a macro). */
-static void token_in(const builder *b, CXCursor e, unsigned from, unsigned to,
-                     char *buf, size_t size) {
-  CXToken *toks;
-  unsigned n, found = 0;
-  buf[0] = '\0';
-  clang_tokenize(b->fe->tu, clang_getCursorExtent(e), &toks, &n);
-  for (unsigned i = 0; i < n; i++) {
-    unsigned off = frontend_offset(clang_getTokenLocation(b->fe->tu, toks[i]));
-    if (off < from || off >= to)
-      continue;
-    if (found++ || in_macro(b, off)) {
-      buf[0] = '\0';
-      break;
-    }
-    CXString sp = clang_getTokenSpelling(b->fe->tu, toks[i]);
-    strncpy(buf, clang_getCString(sp), size - 1);
-    buf[size - 1] = '\0';
-    clang_disposeString(sp);
-  }
-  clang_disposeTokens(b->fe->tu, toks, n);
-}
-
-static void walk(accesses *x, CXCursor c, ctx cx, int subscripted);
-static void walk_all_sub(accesses *x, const vec *v, ctx cx, int subscripted);
-
-static void walk_all(accesses *x, const vec *v, int from, ctx cx) {
-  for (int i = from; i < v->len; i++)
-    walk(x, *(CXCursor *)v->items[i], cx, 0);
-}
-
-static void name_use(accesses *x, CXCursor ref, ctx cx, int subscripted) {
-  sym *s = symtab_of_cursor(x->b->st, clang_getCursorReferenced(ref));
-  obj *o = s ? s->obj : NULL;
-  if (!o || cx == CTX_NONE)
+/* A call: what the function's summary says it reads and writes of the
+ * objects loomc knows; a function loomc does not see reads and writes the
+ * unseen state, and so does one that stores through a parameter given a
+ * pointer that is no variable's address. */
+static void host_call(cwalk *w, CXCursor callee, CXCursor call) {
+  accesses *x = w->data;
+  const summary *sm = summary_of(x->b->fe, x->b->st, callee, x->b->arena);
+  if (!sm)
     return;
-  if (o->kind == OBJ_DAT)
-    record(x, o, USE_READ | USE_WRITE); /* any use of the handle */
-  else if (o->kind == OBJ_GLOBAL)
-    record(x, o, o->is_array && !subscripted ? USE_READ | USE_WRITE : ctx_use[cx]);
-}
-
-/* `a = b` stores into a; any other binary operator reads both.  The
- * operator is the token between the operands. */
-static void binary(accesses *x, CXCursor e, const vec *k, ctx cx) {
-  if (k->len != 2)
-    return walk_all(x, k, 0, cx);
-  CXCursor lhs = *(CXCursor *)k->items[0], rhs = *(CXCursor *)k->items[1];
-  char op[8];
-  token_in(x->b, e, end_of(lhs), start_of(rhs), op, sizeof op);
-  if (!op[0]) { /* cannot tell: could be `=` */
-    walk_all(x, k, 0, CTX_ESCAPE);
-  } else if (strcmp(op, "=") == 0) {
-    walk(x, lhs, CTX_STORE, 0);
-    walk(x, rhs, cx, 0);
-  } else {
-    walk_all(x, k, 0, cx);
+  for (int i = 0; i < sm->reads.len; i++) {
+    const obj *o = ((const sym *)sm->reads.items[i])->obj;
+    if (o)
+      record(x, o, CW_READ);
+  }
+  for (int i = 0; i < sm->writes.len; i++) {
+    const obj *o = ((const sym *)sm->writes.items[i])->obj;
+    if (o)
+      record(x, o, CW_WRITE);
+  }
+  if (sm->unseen)
+    record(x, effects_unseen(), CW_READ | CW_WRITE);
+  else if (sm->deref_store)
+    record(x, effects_unseen(), CW_WRITE);
+  int n = clang_Cursor_getNumArguments(call);
+  for (int i = 0; sm->param_store && i < n; i++) {
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+    if (clang_getCanonicalType(clang_getCursorType(arg)).kind == CXType_Pointer &&
+        !named_address(arg))
+      record(x, effects_unseen(), CW_WRITE);
   }
 }
 
-/* The operator is the token before the operand (prefix) or after it. */
-static void unary(accesses *x, CXCursor e, const vec *k, ctx cx) {
-  if (k->len != 1)
-    return walk_all(x, k, 0, cx);
-  CXCursor operand = *(CXCursor *)k->items[0];
-  char pre[8], post[8];
-  token_in(x->b, e, start_of(e), start_of(operand), pre, sizeof pre);
-  token_in(x->b, e, end_of(operand), end_of(e), post, sizeof post);
-  if (!strcmp(pre, "++") || !strcmp(pre, "--") || !strcmp(post, "++") ||
-      !strcmp(post, "--"))
-    walk(x, operand, CTX_UPDATE, 0);
-  else if (!strcmp(pre, "&"))
-    walk(x, operand, CTX_ESCAPE, 0);
-  else if (!strcmp(pre, "*")) /* *garr: an element, like garr[0] */
-    walk(x, operand, cx, 1);
-  else if (pre[0])
-    walk(x, operand, CTX_READ, 0);
-  else /* cannot tell: could be ++ or & */
-    walk(x, operand, CTX_ESCAPE, 0);
-}
-
-/* The accesses of expression or statement c, appearing in context cx;
- * `subscripted`: c is the base of a subscript or the operand of `*`. */
-static void walk(accesses *x, CXCursor c, ctx cx, int subscripted) {
-  enum CXCursorKind kind = clang_getCursorKind(c);
-  if (kind == CXCursor_DeclRefExpr)
-    return name_use(x, c, cx, subscripted);
-  vec k = kids(x->b->arena, c);
-  ctx inner = cx == CTX_NONE ? CTX_NONE : CTX_READ;
-  switch (kind) {
-  case CXCursor_ParenExpr:
-  case CXCursor_UnexposedExpr: /* implicit conversions */
-    return walk_all_sub(x, &k, cx, subscripted);
-  case CXCursor_ArraySubscriptExpr:
-    if (k.len == 2) {
-      walk(x, *(CXCursor *)k.items[0], cx, 1);
-      walk(x, *(CXCursor *)k.items[1], inner, 0);
-      return;
-    }
-    break;
-  case CXCursor_MemberRefExpr:
-    return walk_all_sub(x, &k, cx, 1);
-  case CXCursor_UnaryExpr: /* sizeof, _Alignof: not evaluated */
-    return walk_all(x, &k, 0, CTX_NONE);
-  case CXCursor_BinaryOperator:
-    if (cx != CTX_NONE)
-      return binary(x, c, &k, inner);
-    break;
-  case CXCursor_CompoundAssignOperator:
-    if (cx != CTX_NONE && k.len == 2) {
-      walk(x, *(CXCursor *)k.items[0], CTX_UPDATE, 0);
-      walk(x, *(CXCursor *)k.items[1], CTX_READ, 0);
-      return;
-    }
-    break;
-  case CXCursor_UnaryOperator:
-    if (cx != CTX_NONE)
-      return unary(x, c, &k, cx);
-    break;
-  default:
-    break;
-  }
-  walk_all(x, &k, 0, inner);
-}
-
-static void walk_all_sub(accesses *x, const vec *v, ctx cx, int subscripted) {
-  for (int i = 0; i < v->len; i++)
-    walk(x, *(CXCursor *)v->items[i], cx, subscripted);
+static void host_deref_store(cwalk *w, CXCursor at) {
+  (void)at;
+  record(w->data, effects_unseen(), CW_WRITE);
 }
 
 /* What the host code of a statement reads and writes, into it. */
 static void host_accesses(const builder *b, CXCursor stmt, item *it) {
   accesses x = {b, it};
-  walk(&x, stmt, CTX_READ, 0);
+  cwalk w = {b->fe, b->arena, &b->macros, host_var, host_call, host_deref_store, &x};
+  cwalk_run(&w, stmt);
 }
 
 /* A sync reads and writes everything of the objects it names. */
@@ -294,7 +176,7 @@ static void sync_accesses(const builder *b, const hint *h, item *it) {
   accesses x = {b, it};
   for (int i = 0; i < h->nnames; i++)
     if (h->objs && h->objs[i])
-      record(&x, h->objs[i], USE_READ | USE_WRITE);
+      record(&x, h->objs[i], CW_READ | CW_WRITE);
 }
 
 /* ---- regions ------------------------------------------------------------------ */
@@ -470,7 +352,7 @@ static void build_region(builder *b, CXCursor compound, int depth) {
   const func_def *f = symtab_function_at(b->st, start);
   r->func = f ? f->name : "?";
   vec_push(b->arena, &b->regions, r);
-  vec ch = kids(b->arena, compound);
+  vec ch = cwalk_kids(b->arena, compound);
   unsigned pos = start;
   for (int i = 0; i < ch.len; i++) {
     CXCursor c = *(CXCursor *)ch.items[i];
@@ -497,8 +379,7 @@ static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent,
 
 vec regions_build(const frontend *fe, const symtab *st, const program *prog,
                   arena *a) {
-  builder b = {fe, st, prog, a, {0}, {0}};
-  clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), take_macro, &b);
+  builder b = {fe, st, prog, a, {0}, cwalk_macros(fe, a)};
   for (int i = 0; i < st->funcs.len; i++) {
     const func_def *f = st->funcs.items[i];
     CXCursor body = clang_getNullCursor();

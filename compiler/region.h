@@ -11,29 +11,33 @@
  *     one computation to this region, whose reads and writes are the union
  *     of everything inside it (its loops, its host code, its syncs); its
  *     own compound statements are regions too;
- *   - a host statement that names a dat or a global argument of some loop.
- *     What it accesses is read from the C expression (the host-code rule,
- *     dsl-spec/semantics.md §9.2):
+ *   - a host statement that accesses a dat, a global argument of some
+ *     loop, an array of an affine loop, a file-scope variable that some
+ *     kernel reads, or the unseen state (effects.h).  What it accesses is
+ *     read from the C code (cwalk.h; dsl-spec/semantics.md §9.2):
  *       * a dat handle, used in any way, is read and written (the handle
  *         may reach any function, which may do anything with the dat);
- *       * a global's value used as an rvalue is read; `g = e` writes it;
+ *       * a variable's value used as an rvalue is read; `g = e` writes it;
  *         `g op= e`, `++g`, `g--` read and write it; `&g`, or an array
- *         global decaying to a pointer (`f(garr)`), reads and writes it;
+ *         decaying to a pointer (`f(garr)`), reads and writes it;
  *         `garr[i]` and `*garr` are accesses of the array's elements,
  *         classified like a scalar's; an operand of sizeof or _Alignof is
  *         not accessed;
  *       * an assignment or ++/-- whose operator comes from a macro body
  *         cannot be classified from the tokens: its operands are read and
- *         written.
+ *         written;
+ *       * a call accesses what the called function's summary says
+ *         (summary.h): the variables it reads and writes, through the
+ *         calls it makes; a function loomc does not see reads and writes
+ *         the unseen state, and so does a store through a pointer that is
+ *         none of the objects above.
  *   - a statement from which control may leave the region, or by which
  *     it may enter (return, goto, a label, break or continue not bound
  *     inside the statement), or that calls loom_exit(), whatever it names:
  *     a barrier, that nothing moves across (a loop moved past it, or a
  *     reduction or halo exchange still pending there, would be skipped or
  *     outlive the session).
- * Other host statements that name neither are not computations: they may
- * move across loops.  Calls of functions whose bodies loomc does not see are
- * not computations unless they receive a dat handle or a global.
+ * Other host statements are not computations: they may move across loops.
  */
 #ifndef LOOMC_REGION_H
 #define LOOMC_REGION_H
@@ -52,7 +56,7 @@ typedef struct item {
   unsigned start;   /* offset where its text starts (a statement's first
                        token, or the macro invocation it comes from) */
   const char *what; /* a nested statement's keyword ("for", "if", ...) */
-  vec objs;         /* obj*: dats and globals named by host code or syncs */
+  vec objs;         /* obj*: the objects host code or syncs access */
   vec reads;        /* obj*: those of objs it reads (host-code rule) */
   vec writes;       /* obj*: those of objs it writes */
   vec loops;        /* loop*: the loops inside (nested) */

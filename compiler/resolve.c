@@ -249,6 +249,7 @@ static obj *global_error(resolver *r, const obj *o, const char *why) {
 
 static obj *build_global(resolver *r, sym *s) {
   obj *o = new_obj(r, s, OBJ_GLOBAL);
+  o->var = s->canon;
   CXType declared = clang_getCursorType(s->cursor);
   CXType t = clang_getCanonicalType(declared);
   /* qualifiers of an array may sit on the array type or on its elements */
@@ -276,21 +277,25 @@ static obj *build_global(resolver *r, sym *s) {
   return o;
 }
 
+/* The object a symbol denotes, built on first use from the declaration
+ * visible there; stored on the variable's first declaration, so that all
+ * declarations of a file-scope variable denote one object. */
 static obj *obj_of_sym(resolver *r, sym *s) {
-  if (s->obj || s->obj_failed)
-    return s->obj;
+  sym *home = s->canon;
+  if (home->obj || home->obj_failed)
+    return home->obj;
   enum CXCursorKind k = clang_getCursorKind(s->cursor);
   int kind = -1;
   if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl)
     kind = handle_kind(r->fe, clang_getCursorType(s->cursor));
   if (k == CXCursor_FunctionDecl)
-    s->obj = NULL;
+    home->obj = NULL;
   else if (kind < 0)
-    s->obj = build_global(r, s);
+    home->obj = build_global(r, s);
   else
-    s->obj = build_handle(r, s, kind);
-  s->obj_failed = s->obj == NULL;
-  return s->obj;
+    home->obj = build_handle(r, s, kind);
+  home->obj_failed = home->obj == NULL;
+  return home->obj;
 }
 
 /* ---- binding loop names --------------------------------------------------- */
@@ -400,9 +405,32 @@ static int bind_name(resolver *r, loop_arg *a) {
   return check_dat_set(a, r->lp->set, "the loop is over");
 }
 
+/* `idx[map[i]]`: the map maps from the loop's set; i is one of its slots. */
+static int bind_idx(resolver *r, loop_arg *a) {
+  a->map = lookup_kind(r, a->map_name, a->map_loc, OBJ_MAP, "a map");
+  if (!a->map)
+    return -1;
+  if (a->slot >= a->map->dim) {
+    diag(DIAG_ERROR, a->slot_loc, 0,
+         "map slot %d is out of range: map '%s' has %d slot%s (0 to %d)", a->slot,
+         a->map->name, a->map->dim, a->map->dim == 1 ? "" : "s", a->map->dim - 1);
+    return -1;
+  }
+  if (a->map->from != r->lp->set) {
+    diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
+         "map '%s' maps from set '%s', but the loop is over set '%s'", a->map->name,
+         a->map->from->name, r->lp->set->name);
+    note_decl(a->map);
+    return -1;
+  }
+  return 0;
+}
+
 static int bind_arg(resolver *r, loop_arg *a) {
   int rc = 0;
-  if (a->kind == ARG_NAME)
+  if (a->kind == ARG_IDX && a->map_name)
+    rc = bind_idx(r, a);
+  else if (a->kind == ARG_NAME)
     rc = bind_name(r, a);
   else if (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL)
     rc = bind_mapped(r, a);

@@ -33,6 +33,7 @@ static void add_sym(walk *w, CXCursor c) {
   s->decl_off = s->in_main ? frontend_offset(clang_getCursorLocation(c)) : 0;
   s->scope_start = w->scope_start;
   s->scope_end = w->scope_end;
+  s->canon = s;
   vec_push(w->arena, &w->st->syms, s);
 }
 
@@ -93,9 +94,36 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent,
   return CXChildVisit_Continue;
 }
 
+static sym *exact(const symtab *st, CXCursor c) {
+  for (int i = 0; i < st->syms.len; i++) {
+    sym *s = st->syms.items[i];
+    if (clang_equalCursors(s->cursor, c))
+      return s;
+  }
+  return NULL;
+}
+
+/* A file-scope variable declared several times (`extern double gam;` in a
+ * header, `double gam = 1.4;` in the file) is one object: each of its
+ * symbols points to the first one. */
+static void link_redeclarations(symtab *st) {
+  for (int i = 0; i < st->syms.len; i++) {
+    sym *s = st->syms.items[i];
+    if (!s->file_scope || clang_getCursorKind(s->cursor) != CXCursor_VarDecl)
+      continue;
+    CXCursor first = clang_getCanonicalCursor(s->cursor);
+    if (clang_equalCursors(first, s->cursor))
+      continue;
+    sym *c = exact(st, first);
+    if (c)
+      s->canon = c->canon;
+  }
+}
+
 void symtab_build(const frontend *fe, symtab *st, arena *a) {
   walk w = {fe, st, a, 0, ~0u, 1};
   clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), visit_top, &w);
+  link_redeclarations(st);
 }
 
 static int visible(const sym *s, unsigned at) {
@@ -124,12 +152,8 @@ sym *symtab_lookup(const symtab *st, const char *name, unsigned at) {
 }
 
 sym *symtab_of_cursor(const symtab *st, CXCursor c) {
-  for (int i = 0; i < st->syms.len; i++) {
-    sym *s = st->syms.items[i];
-    if (clang_equalCursors(s->cursor, c))
-      return s;
-  }
-  return NULL;
+  sym *s = exact(st, c);
+  return s ? s->canon : NULL;
 }
 
 const func_def *symtab_function_at(const symtab *st, unsigned at) {

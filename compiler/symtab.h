@@ -21,6 +21,9 @@ typedef struct sym {
   unsigned scope_start, scope_end; /* where it is visible (main file) */
   obj *obj;                      /* built on first use by resolve */
   int obj_failed;                /* building it reported an error */
+  struct sym *canon;             /* a file-scope variable declared more than
+                                    once: the symbol of its first declaration,
+                                    which holds its obj (else itself) */
 } sym;
 
 /* A function definition of the main file (where loops stand). */
@@ -32,15 +35,18 @@ typedef struct func_def {
 } func_def;
 
 typedef struct symtab {
-  vec syms;  /* sym* */
-  vec funcs; /* func_def* */
+  vec syms;      /* sym* */
+  vec funcs;     /* func_def* */
+  vec summaries; /* summary.c's cache */
 } symtab;
 
 void symtab_build(const frontend *fe, symtab *st, arena *a);
 
 /* The declaration of `name` visible at main-file offset `at`, or NULL. */
 sym *symtab_lookup(const symtab *st, const char *name, unsigned at);
-/* The symbol of a declaration cursor (e.g. from clang_getCursorReferenced). */
+/* The symbol of a declaration cursor (e.g. from clang_getCursorReferenced);
+ * for a file-scope variable declared more than once, the symbol of its
+ * first declaration, whatever declaration c is. */
 sym *symtab_of_cursor(const symtab *st, CXCursor c);
 /* The main-file function definition containing offset `at`, or NULL. */
 const func_def *symtab_function_at(const symtab *st, unsigned at);

@@ -32,7 +32,6 @@
  *
  * With threads, each part runs on plans for its own range
  * (target_openmp.h), the map rows of non-executed elements being invalid.
- * `idx` passes the element's declared number (loom__set_global).
  */
 #include <string.h>
 
@@ -67,15 +66,7 @@ static void each_dat(cg *g, const group *gr, int (*pick)(const loop *, const loo
 }
 
 /* Whether the group reads any halo. */
-static int reads_halo(const group *gr) {
-  for (int l = 0; l < gr->loops.len; l++) {
-    const loop *lp = gr->loops.items[l];
-    for (int i = 0; i < lp->nargs; i++)
-      if (loop_arg_needs_halo(lp, &lp->args[i]))
-        return 1;
-  }
-  return 0;
-}
+static int reads_halo(cg *g, const group *gr) { return cg_halo_dats(g, gr).len > 0; }
 
 static int written_dat(const loop *lp, const loop_arg *a) {
   (void)lp;
@@ -110,7 +101,7 @@ static void mpi_loop_begin(cg *g, const group *gr) {
       cg_declare_local(g, args.items[i], rank_total(g, args.items[i]),
                        cg_reduction_identity(g, args.items[i]));
   int exec = writes_through_map(g, gr);
-  if (reads_halo(gr))
+  if (reads_halo(g, gr))
     cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set(gr)->name);
   cg_line(g, "const int loom_end = loom__set_%s(%s);", exec ? "exec" : "owned",
           cg_set(gr)->name);
@@ -135,7 +126,7 @@ typedef struct part {
 static int parts_of(cg *g, const group *gr, part *out) {
   int n = 0, split = split_reductions(g, gr);
   const char *end = split ? "loom_owned" : "loom_end";
-  if (reads_halo(gr)) {
+  if (reads_halo(g, gr)) {
     out[n++] = (part){"0", "loom_core", 1, 0, 0};
     out[n++] = (part){"loom_core", end, 0, 1, 0};
   } else {
@@ -169,7 +160,8 @@ static const char *discard_local(cg *g, const loop_arg *a, int threads) {
  * threads, to scope each part's plan). */
 static void part_begin(cg *g, const group *gr, const part *p, int threads) {
   if (p->after_halo)
-    each_dat(g, gr, loop_arg_needs_halo, "loom__halo_end(%s);");
+    for (int i = 0; i < cg_halo_dats(g, gr).len; i++)
+      cg_line(g, "loom__halo_end(%s);", ((const obj *)cg_halo_dats(g, gr).items[i])->name);
   if (p->core)
     cg_line(g, "/* core elements: they read no halo (its exchange began at the point "
                "the region's schedule chose) */");
@@ -278,14 +270,6 @@ static void mpi_loop_end(cg *g, const group *gr) {
   }
 }
 
-/* `idx` is the element's declared (global) number, as in seq: the rank's
- * local element `elem` maps to it through loom__set_global. */
-static const char *mpi_idx_value(cg *g, const loop *lp, const char *elem) {
-  /* NULL when linked with the serial libloom: then local == declared */
-  return arena_printf(cg_arena(g), "loom__set_global(%s) ? loom__set_global(%s)[%s] : %s",
-                      lp->set->name, lp->set->name, elem, elem);
-}
-
 const backend backend_mpi_openmp = {
     .name = "mpi+openmp",
     .prelude = mpi_prelude,
@@ -295,7 +279,6 @@ const backend backend_mpi_openmp = {
     .iterate_begin = mpiomp_iterate_begin,
     .iterate_end = mpiomp_iterate_end,
     .write_target = omp_write_target,
-    .idx_value = mpi_idx_value,
     .simd = "#pragma omp simd",
 };
 
@@ -307,5 +290,4 @@ const backend backend_mpi = {
     .parts = mpi_parts,
     .iterate_begin = mpi_iterate_begin,
     .iterate_end = mpi_iterate_end,
-    .idx_value = mpi_idx_value,
 };

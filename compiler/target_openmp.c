@@ -62,16 +62,32 @@ static const char *partials(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "loom_r_%s", a->obj->name);
 }
 
+/* Whether a is a direct write of a dat the group also writes through a
+ * map (`inc: x, x[next[0]]`): the element's own values must be coloured
+ * with the targets of the others. */
+static int writes_own_and_mapped(const vec *args, const loop_arg *a) {
+  if (a->kind != ARG_DAT || a->mode == MODE_READ)
+    return 0;
+  for (int k = 0; k < args->len; k++) {
+    const loop_arg *b = args->items[k];
+    if (b->obj == a->obj && arg_writes_indirectly(b))
+      return 1;
+  }
+  return 0;
+}
+
 /* The (map, slot) pairs the loops write through, each once, as
- * loom_writes[]; returns how many. */
+ * loom_writes[] ({NULL, 0}: the element itself, written directly where
+ * the dat is also written through a map); returns how many. */
 static int emit_write_list(cg *g, const group *gr) {
   arena *ar = cg_arena(g);
   vec seen = {0}, args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++) {
     const loop_arg *a = args.items[i];
-    if (!arg_writes_indirectly(a))
+    int own = writes_own_and_mapped(&args, a);
+    if (!arg_writes_indirectly(a) && !own)
       continue;
-    const char *pair = arena_printf(ar, "{%s, %d}", a->map->name, a->slot);
+    const char *pair = own ? "{NULL, 0}" : arena_printf(ar, "{%s, %d}", a->map->name, a->slot);
     int dup = 0;
     for (int j = 0; j < seen.len && !dup; j++)
       dup = strcmp(seen.items[j], pair) == 0;

@@ -18,14 +18,6 @@ static int pinned(const fusion *fu, const loop_arg *a) {
   return ti && ti->fate == TEMP_PINNED;
 }
 
-/* lp's argument writing o, or NULL. */
-static const loop_arg *writer_of(const loop *lp, const obj *o) {
-  for (int i = 0; i < lp->nargs; i++)
-    if (lp->args[i].obj == o && lp->args[i].mode != MODE_READ)
-      return &lp->args[i];
-  return NULL;
-}
-
 /* Why lp's elements may not run as a strip on gathered values (NULL: they
  * may).  lp reads through a map. */
 static const char *problem(const fusion *fu, const loop *lp, arena *a) {
@@ -45,11 +37,6 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
                           "gathered)", x->name, x->map->name);
     if (pinned(fu, x))
       return arena_printf(a, "it evaluates the pinned temporary %s", x->name);
-    const loop_arg *w = reads_through_map(x) ? writer_of(lp, x->obj) : NULL;
-    if (w)
-      return arena_printf(a, "it writes %s, which it also reads through map %s (a "
-                          "gather would not see the strip's own writes)", x->name,
-                          x->map->name);
     writes |= x->mode != MODE_READ && x->kind == ARG_DAT;
   }
   if (!writes)

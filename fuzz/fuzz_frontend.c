@@ -142,8 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vec insertions = {0};
   if (diag_error_count() == 0) {
     vec regions = regions_build(&fe, &st, &prog, a);
-    vec dags = dag_build(&regions, opt.target, a);
-    fu = fuse(&prog, &regions, &dags, 0, a);
+    vec dags;
+    fu = fuse(&prog, &regions, opt.target, 0, &dags, a);
     vectorize(fu, &regions, &dags, 0, a);
     insertions = place_comms(&dags, fu, a);
   }

@@ -1,7 +1,10 @@
 /* `#pragma loom sync(r, rms)` forces every pending computation on r and
  * on rms, and nothing else: it reads and writes all of both, so it comes
  * after the loops that write r or reduce rms, and before the later loop
- * that reads r; the loop on s is not ordered against it. */
+ * that reads r; the loop on s is not ordered against it.  write_to_disk,
+ * whose body loomc does not see, reads and writes the unseen state, which
+ * may be any C variable (rms) but no dat: after the sync, and not ordered
+ * against the loops, which read no variable. */
 #include <loom.h>
 
 static void scale(const double *q, double *r) { *r = 2.0 * *q; }
@@ -22,7 +25,7 @@ int main(int argc, char **argv) {
 #pragma loom par_loop(sumsq) over(cells) args(read: q, inc: rms)
 #pragma loom par_loop(copy) over(cells) args(read: q, write: s)
 #pragma loom sync(r, rms)
-  write_to_disk("out.dat"); /* names no dat nor global: not a computation */
+  write_to_disk("out.dat"); /* unseen: waits for rms, not for r */
 #pragma loom par_loop(copy) over(cells) args(read: r, write: q)
   loom_exit();
   return 0;

@@ -64,8 +64,10 @@ check_map() {
     function fail(msg) { errors++; if (errors <= 10) print "FAIL: " (ended ? "" : out_name ":" FNR ": ") msg }
     FNR == NR {
       src[FNR] = $0; n = FNR
-      # a directive line: #pragma loom ..., or a continuation of one
-      dir[FNR] = $0 ~ /^[ \t]*#[ \t]*pragma[ \t]+loom([ \t]|$)/ || (cont && dir[FNR - 1])
+      # a directive line: #pragma loom ... (after blanks and comments), or a
+      # continuation of one
+      dir[FNR] = $0 ~ /^[ \t]*(\/\*([^*]|\*+[^*\/])*\*+\/[ \t]*)*#[ \t]*pragma[ \t]+loom([ \t]|$)/ ||
+                 (cont && dir[FNR - 1])
       cont = $0 ~ /\\[ \t]*$/
       next
     }

@@ -25,11 +25,10 @@ static int run_to_fusion(fused *f, const char *src, int no_fuse) {
   if (f->r.errors)
     return f->r.errors;
   f->regions = regions_build(&f->r.fe, &f->r.st, &f->r.prog, f->r.arena);
-  f->dags = dag_build(&f->regions, "seq", f->r.arena);
   free(f->r.diags);
   FILE *mem = open_memstream(&f->r.diags, &f->r.diags_len);
   diag_set_stream(mem);
-  f->fu = fuse(&f->r.prog, &f->regions, &f->dags, no_fuse, f->r.arena);
+  f->fu = fuse(&f->r.prog, &f->regions, "seq", no_fuse, &f->dags, f->r.arena);
   f->r.errors = diag_error_count();
   diag_set_stream(NULL);
   fclose(mem);

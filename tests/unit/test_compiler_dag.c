@@ -30,7 +30,7 @@ static const dag *dag_of(run *r, const char *body, const char *target) {
   cr_assert_eq(r->errors, 0, "%s", r->diags);
   vec regions = regions_build(&r->fe, &r->st, &r->prog, r->arena);
   cr_assert(regions.len > 0);
-  vec dags = dag_build(&regions, target, r->arena);
+  vec dags = dag_build(&regions, target, NULL, r->arena);
   return dags.items[dags.len - 1];
 }
 
@@ -151,7 +151,7 @@ Test(dag, nested_statement_is_one_computation) {
   cr_expect_eq(((const item *)outer->items.items[1])->kind, ITEM_NESTED);
   cr_expect_eq(((const item *)outer->items.items[2])->kind, ITEM_HOST);
   cr_expect_eq(inner->depth, 1);
-  vec dags = dag_build(&regions, "seq", r.arena);
+  vec dags = dag_build(&regions, "seq", NULL, r.arena);
   const dag *d = dags.items[0];
   cr_expect(is_pred(d->comps.items[1], d->comps.items[0]), "the for reads w");
   run_free(&r);
@@ -160,7 +160,7 @@ Test(dag, nested_statement_is_one_computation) {
 /* ---- the host-code rule ---------------------------------------------------- */
 
 #define HOST_KERNELS                                                           \
-  DAG_KERNELS                                                                  \
+  "#include <stdio.h>\n" DAG_KERNELS                                            \
   "static void k_arr(const double *a, double *g) { g[0] += *a; }\n"            \
   "extern void use(double v);\n"                                               \
   "extern void take(double *p);\n"                                             \
@@ -254,12 +254,32 @@ Test(dag, host_rule_reads_and_writes) {
 
 Test(dag, host_rule_unevaluated_and_unrelated_are_not_computations) {
   static const char *const stmts[] = {"xs[0] = sizeof gsum;", "xs[0] = sizeof(garr[0]);",
-                                      "use(xs[0]);", "take(xs);"};
+                                      "xs[1] = xs[0] + 1.0;", "printf(\"%g\", xs[0]);"};
   for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++) {
     run r;
     int nhost;
     host_item(&r, stmts[i], &nhost);
     cr_expect_eq(nhost, 2, "case %zu (%s): only loom_exit and the return", i, stmts[i]);
+    run_free(&r);
+  }
+}
+
+/* A call of a function loomc does not see (use, take: declared, defined
+ * elsewhere), and a store through a pointer that names no object, read and
+ * write the unseen state: they are computations, of nothing else. */
+Test(dag, host_rule_unseen_calls_and_pointer_stores_write_the_unseen_state) {
+  static const struct {
+    const char *stmt;
+    int reads;
+  } cases[] = {{"use(xs[0]);", 1}, {"take(xs);", 1}, {"{ double *p = xs; p[1] = 2.0; }", 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run r;
+    int nhost;
+    const item *it = host_item(&r, cases[i].stmt, &nhost);
+    cr_expect_eq(nhost, 3, "case %zu (%s): it, loom_exit, return", i, cases[i].stmt);
+    cr_expect(names(&it->writes, "<unseen>"), "case %zu: writes the unseen state", i);
+    cr_expect_eq(names(&it->reads, "<unseen>"), cases[i].reads, "case %zu: reads", i);
+    cr_expect_eq(it->objs.len, 1, "case %zu: nothing else", i);
     run_free(&r);
   }
 }
@@ -321,7 +341,7 @@ Test(dag, sync_is_an_item_at_its_position) {
   cr_expect_eq(((const item *)body->items.items[2])->kind, ITEM_LOOP);
   cr_expect_eq(nested->kind, ITEM_HOST, "an if holding a sync");
   cr_expect(names(&nested->writes, "x"));
-  vec dags = dag_build(&regions, "seq", r.arena);
+  vec dags = dag_build(&regions, "seq", NULL, r.arena);
   const dag *d = dags.items[0];
   const comp *s = d->comps.items[1];
   cr_expect_str_eq(s->label, "sync(w,gsum)");

@@ -103,10 +103,6 @@ static const struct decision_case decision_cases[] = {
     {"#pragma loom par_loop(k_inc) over(edges) "
      "args(read: x[e2n_map[0]], x[e2n_map[1]], inc: y[e2n_map[0]])\n",
      0, "it increments y through map e2n_map"},
-    /* writes what it reads through a map */
-    {"  loom_map n2n = loom_decl_map(nodes, nodes, 1, e2n, \"n2n\");\n"
-     "#pragma loom par_loop(k_self) over(nodes) args(read: y[n2n[0]], rw: y)\n",
-     0, "it writes y, which it also reads through map n2n"},
 };
 
 /* (A table walked in one test: Criterion's parameters would cross into

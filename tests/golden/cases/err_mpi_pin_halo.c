@@ -1,6 +1,7 @@
-/* Error (--target=mpi): pin(t) where the consumer reads t through a map: it
- * would evaluate the producer at halo elements, whose input x is not
- * exchanged by any loop of its own.  Without MPI this is pin_mapped. */
+/* Error (--target=mpi): pin(t) where the consumer reads t through a map
+ * and the producer reads x through a map too: at the halo elements the
+ * consumer reaches, the producer's map rows are held by no rank.  With a
+ * direct producer this is pin_mpi_halo. */
 #include <loom.h>
 
 static inline void copy(const double *x, double *y) { y[0] = x[0]; }
@@ -25,7 +26,7 @@ int main(int argc, char **argv) {
   loom_dat e = loom_decl_dat(edges, 1, double, data, "e");
   loom_dat t = loom_decl_temp(cells, 1, double, "t");
 #pragma loom pin(t)
-#pragma loom par_loop(scale) over(cells) args(read: x, write: t)
+#pragma loom par_loop(scale) over(cells) args(read: x[cnext[0]], write: t)
 #pragma loom par_loop(gather) over(edges) args(read: t[ecell[0]], t[ecell[1]], write: e)
   (void)ecell, (void)cnext, (void)x, (void)y, (void)z, (void)e;
   loom_exit();

@@ -21,13 +21,14 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
   const double loom_t0 = loom__wall();
   int *const loom_d_id = (int *)loom__dat_values(id);
   double *const loom_d_half = (double *)loom__dat_values(half);
+  const int *const loom_gid_cells = loom__set_global(cells);
   const int loom_n = loom__set_size(cells);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    int loom_idx = loom_i;
+    const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 15 "ok_idx.c"
     number(&loom_idx, loom_d_id + loom_i, loom_d_half + loom_i);
-#line 31 "ok_idx.openmp.c"
+#line 32 "ok_idx.openmp.c"
   }
   loom__loop_done(loom_loop, loom_t0);
 }

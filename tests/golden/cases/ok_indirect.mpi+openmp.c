@@ -53,12 +53,12 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
         const int loom_i = loom_oc->elems[loom_k];
         if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */
           loom__halo_progress();
-        double *const loom_w3 =
+        double *const loom_w1_3 =
             (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 0] : loom_x1_3;
-        double *const loom_w4 =
+        double *const loom_w1_4 =
             (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
 #line 21 "ok_indirect.c"
-        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w3, loom_w4);
+        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w1_3, loom_w1_4);
 #line 63 "ok_indirect.mpi+openmp.c"
       }
     }
@@ -86,12 +86,12 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       const int loom_k1 = loom_oc->elem_start[loom_p + 1];
       for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
         const int loom_i = loom_oc->elems[loom_k];
-        double *const loom_w3 =
+        double *const loom_w1_3 =
             (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 0] : loom_x1_3;
-        double *const loom_w4 =
+        double *const loom_w1_4 =
             (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
 #line 21 "ok_indirect.c"
-        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w3, loom_w4);
+        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w1_3, loom_w1_4);
 #line 96 "ok_indirect.mpi+openmp.c"
       }
     }

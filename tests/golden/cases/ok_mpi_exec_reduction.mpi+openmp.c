@@ -56,12 +56,12 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
         const int loom_lo = loom_plan->block_start[loom_b];
         const int loom_hi = loom_plan->block_start[loom_b + 1];
         for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-          double *const loom_w2 =
+          double *const loom_w1_2 =
               loom_d_acc + loom_m_ecell[2 * loom_i + 0];
-          double *const loom_w3 =
+          double *const loom_w1_3 =
               loom_d_acc + loom_m_ecell[2 * loom_i + 1];
 #line 24 "ok_mpi_exec_reduction.c"
-          spread(loom_d_w + loom_i, loom_w2, loom_w3, &loom_g_total);
+          spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
 #line 66 "ok_mpi_exec_reduction.mpi+openmp.c"
         }
         loom_r_total[loom_b] = loom_g_total;
@@ -94,12 +94,12 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
         const int loom_lo = loom_plan->block_start[loom_b];
         const int loom_hi = loom_plan->block_start[loom_b + 1];
         for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-          double *const loom_w2 =
+          double *const loom_w1_2 =
               loom_d_acc + loom_m_ecell[2 * loom_i + 0];
-          double *const loom_w3 =
+          double *const loom_w1_3 =
               loom_d_acc + loom_m_ecell[2 * loom_i + 1];
 #line 24 "ok_mpi_exec_reduction.c"
-          spread(loom_d_w + loom_i, loom_w2, loom_w3, &loom_g_total);
+          spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
 #line 104 "ok_mpi_exec_reduction.mpi+openmp.c"
         }
         loom_r_total[loom_b] = loom_g_total;
@@ -131,12 +131,12 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
         const int loom_lo = loom_plan->block_start[loom_b];
         const int loom_hi = loom_plan->block_start[loom_b + 1];
         for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-          double *const loom_w2 =
+          double *const loom_w1_2 =
               loom_d_acc + loom_m_ecell[2 * loom_i + 0];
-          double *const loom_w3 =
+          double *const loom_w1_3 =
               loom_d_acc + loom_m_ecell[2 * loom_i + 1];
 #line 24 "ok_mpi_exec_reduction.c"
-          spread(loom_d_w + loom_i, loom_w2, loom_w3, &loom_g_total);
+          spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
 #line 141 "ok_mpi_exec_reduction.mpi+openmp.c"
         }
         loom_r_total[loom_b] = loom_g_total;

@@ -18,11 +18,12 @@ static void loom_loop_1_number(loom_set cells, loom_dat y)
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(cells);
+  const int *const loom_gid_cells = loom__set_global(cells);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
-    int loom_idx = loom__set_global(cells) ? loom__set_global(cells)[loom_i] : loom_i;
+    const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 10 "ok_mpi_idx.c"
     number(&loom_idx, loom_d_y + loom_i);
-#line 26 "ok_mpi_idx.mpi.c"
+#line 27 "ok_mpi_idx.mpi.c"
   }
   loom__dat_dirty(y);
   loom__loop_done(loom_loop, loom_t0);

@@ -15,12 +15,13 @@ static void loom_loop_1_number(loom_set cells, loom_dat y)
     return;
   const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const int *const loom_gid_cells = loom__set_global(cells);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    int loom_idx = loom_i;
+    const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 10 "ok_mpi_idx.c"
     number(&loom_idx, loom_d_y + loom_i);
-#line 24 "ok_mpi_idx.seq.c"
+#line 25 "ok_mpi_idx.seq.c"
   }
   loom__loop_done(loom_loop, loom_t0);
 }

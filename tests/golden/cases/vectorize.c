@@ -1,4 +1,4 @@
-/* Vectorization (vectorize.h): area reads its nodes through a map and does enough arithmetic per value: it is staged, so its group (area + scale) runs in strips, the nodes gathered per strip, t contracted into a strip array.  Not staged: flux increments through a map, norm reduces, smooth writes what it reads through a map, copy does too little. */
+/* Vectorization (vectorize.h): area reads its nodes through a map and does enough arithmetic per value: it is staged, so its group (area + scale) runs in strips, the nodes gathered per strip, t contracted into a strip array.  Not staged: flux increments through a map, norm reduces, copy does too little. */
 #include <loom.h>
 #include <math.h>
 
@@ -17,7 +17,6 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
   r2[0] -= y1[0] - y2[0];
 }
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
-static inline void smooth(const double *n, double *r) { r[0] = 0.5 * (r[0] + n[0]); }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
 int main(int argc, char **argv) {
@@ -46,7 +45,6 @@ int main(int argc, char **argv) {
 #pragma loom par_loop(flux) over(edges) \
     args(read: y[ecell[0]], y[ecell[1]], inc: r[ecell[0]], r[ecell[1]])
 #pragma loom par_loop(norm) over(cells) args(read: r[cnext[0]], inc: s)
-#pragma loom par_loop(smooth) over(cells) args(read: r[cnext[0]], rw: r)
 #pragma loom par_loop(copy) over(cells) args(read: r[cnext[0]], write: z)
   loom_exit();
   return s > 0.0 ? 0 : 1;

@@ -19,18 +19,17 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
   r2[0] -= y1[0] - y2[0];
 }
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
-static inline void smooth(const double *n, double *r) { r[0] = 0.5 * (r[0] + n[0]); }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 26 "vectorize_disabled.seq.c"
-/* par_loops fused over cells (vectorize_disabled.c: area:43, scale:45) */
+#line 25 "vectorize_disabled.seq.c"
+/* par_loops fused over cells (vectorize_disabled.c: area:42, scale:44) */
 static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
                                       loom_dat x, loom_dat w, loom_dat t,
                                       loom_dat y)
 {
-  static const char loom_loop[] = "area + scale at vectorize_disabled.c:45";
-  static const char loom_loop_1[] = "area at vectorize_disabled.c:43";
-  static const char loom_loop_2[] = "scale at vectorize_disabled.c:45";
+  static const char loom_loop[] = "area + scale at vectorize_disabled.c:44";
+  static const char loom_loop_1[] = "area at vectorize_disabled.c:42";
+  static const char loom_loop_2[] = "scale at vectorize_disabled.c:44";
   if (loom__check_set(cells, loom_loop_1) != LOOM_OK ||
       loom__check_map(cnode, cells, NULL, 3, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(cnode), 2, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
@@ -43,27 +42,28 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const int *const loom_gid_cells = loom__set_global(cells);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
     double loom_t_t[1];
     {
-      int loom_idx = loom_i;
-#line 44 "vectorize_disabled.c"
+      const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+#line 43 "vectorize_disabled.c"
       area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t);
 #line 54 "vectorize_disabled.seq.c"
     }
-#line 45 "vectorize_disabled.c"
+#line 44 "vectorize_disabled.c"
     scale(loom_t_t, loom_d_y + loom_i);
 #line 58 "vectorize_disabled.seq.c"
   }
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* par_loop flux over edges (vectorize_disabled.c:46) */
+/* par_loop flux over edges (vectorize_disabled.c:45) */
 static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat r)
 {
-  static const char loom_loop[] = "flux at vectorize_disabled.c:46";
+  static const char loom_loop[] = "flux at vectorize_disabled.c:45";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
@@ -75,80 +75,44 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
   double *const loom_d_r = (double *)loom__dat_values(r);
   const int loom_n = loom__set_size(edges);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 47 "vectorize_disabled.c"
+#line 46 "vectorize_disabled.c"
     flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
 #line 81 "vectorize_disabled.seq.c"
   }
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* par_loop norm over cells (vectorize_disabled.c:48) */
-static void loom_loop_4_norm(loom_set cells, loom_map cnext, loom_dat r,
-                             double *s)
+/* par_loops fused over cells (vectorize_disabled.c: norm:47, copy:48) */
+static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
+                                     loom_dat r, double *s, loom_dat z)
 {
-  static const char loom_loop[] = "norm at vectorize_disabled.c:48";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
-      loom__check_map(cnext, cells, NULL, 1, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(r, loom__map_to(cnext), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  const int *const loom_m_cnext = loom__map_values(cnext);
-  double *const loom_d_r = (double *)loom__dat_values(r);
-  double loom_g_s = s[0];
-  const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 48 "vectorize_disabled.c"
-    norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 103 "vectorize_disabled.seq.c"
-  }
-  *s = loom_g_s;
-  loom__loop_done(loom_loop, loom_t0);
-}
-
-/* par_loop smooth over cells (vectorize_disabled.c:49) */
-static void loom_loop_5_smooth(loom_set cells, loom_map cnext, loom_dat r)
-{
-  static const char loom_loop[] = "smooth at vectorize_disabled.c:49";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
-      loom__check_map(cnext, cells, NULL, 1, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(r, loom__map_to(cnext), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  const int *const loom_m_cnext = loom__map_values(cnext);
-  double *const loom_d_r = (double *)loom__dat_values(r);
-  const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 49 "vectorize_disabled.c"
-    smooth(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_r + loom_i);
-#line 124 "vectorize_disabled.seq.c"
-  }
-  loom__loop_done(loom_loop, loom_t0);
-}
-
-/* par_loop copy over cells (vectorize_disabled.c:50) */
-static void loom_loop_6_copy(loom_set cells, loom_map cnext, loom_dat r,
-                             loom_dat z)
-{
-  static const char loom_loop[] = "copy at vectorize_disabled.c:50";
-  if (loom__check_set(cells, loom_loop) != LOOM_OK ||
-      loom__check_map(cnext, cells, NULL, 1, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(r, loom__map_to(cnext), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
+  static const char loom_loop[] = "norm + copy at vectorize_disabled.c:48";
+  static const char loom_loop_4[] = "norm at vectorize_disabled.c:47";
+  static const char loom_loop_5[] = "copy at vectorize_disabled.c:48";
+  if (loom__check_set(cells, loom_loop_4) != LOOM_OK ||
+      loom__check_map(cnext, cells, NULL, 1, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_dat(r, loom__map_to(cnext), 1, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_z = (double *)loom__dat_values(z);
+  double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 50 "vectorize_disabled.c"
+#line 47 "vectorize_disabled.c"
+    norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
+#line 107 "vectorize_disabled.seq.c"
+#line 48 "vectorize_disabled.c"
     copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 147 "vectorize_disabled.seq.c"
+#line 110 "vectorize_disabled.seq.c"
   }
+  *s = loom_g_s;
   loom__loop_done(loom_loop, loom_t0);
 }
 
-#line 23 "vectorize_disabled.c"
+#line 22 "vectorize_disabled.c"
 int main(int argc, char **argv) {
   static double xy[8] = {0, 0, 1, 0, 1, 1, 0, 1};
   static double ones[4] = {1, 1, 1, 1};
@@ -169,14 +133,13 @@ int main(int argc, char **argv) {
   loom_dat r = loom_decl_dat(cells, 1, double, ones, "r");
   loom_dat z = loom_decl_dat(cells, 1, double, ones, "z");
   loom_dat t = loom_decl_temp(cells, 1, double, "t");
-/* par_loop area: fused into loom_loop_1_area__2_scale (line 45) */
-#line 45 "vectorize_disabled.c"
+/* par_loop area: fused into loom_loop_1_area__2_scale (line 44) */
+#line 44 "vectorize_disabled.c"
 loom_loop_1_area__2_scale(cells, cnode, x, w, t, y);
 loom_loop_3_flux(edges, ecell, y, r);
-#line 48 "vectorize_disabled.c"
-loom_loop_4_norm(cells, cnext, r, &s);
-loom_loop_5_smooth(cells, cnext, r);
-loom_loop_6_copy(cells, cnext, r, z);
+#line 47 "vectorize_disabled.c"
+/* par_loop norm: fused into loom_loop_4_norm__5_copy (line 48) */
+loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
