@@ -3,6 +3,7 @@
 #   unit    Criterion tests of the compiler stages and the runtime
 #   golden  input .c -> expected generated .c / expected diagnostics .err
 #   e2e     Airfoil seq vs ref bitwise, generated code -Werror, mesh generator
+#   regress programs Loom once got wrong, on every target (tests/regress)
 #   mpi-test  libloom_mpi under mpirun at 1-4 ranks (mk/mpi.mk)
 
 CRITERION_CFLAGS := $(shell pkg-config --cflags criterion 2>/dev/null)
@@ -79,7 +80,12 @@ golden: $(LOOMC) $(LIBLOOM)
 e2e: all $(TESTBIN)/qdiff $(E2E_SETUP)
 	$(E2E_RUN)
 
+# With SANITIZE=1 through the e2e root: the instrumented loomc, the normal
+# runtime libraries (the generated programs are built with cc and mpicc).
+regress: all $(E2E_SETUP)
+	tests/regress/run.sh $(if $(filter 1,$(SANITIZE)),$(E2E_ROOT))
+
 test: deps
 	$(MAKE) all
-	$(MAKE) unit golden e2e mpi-test
+	$(MAKE) unit golden e2e regress mpi-test
 	@echo "all test groups passed"
