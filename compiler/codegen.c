@@ -157,6 +157,16 @@ vec cg_args(cg *g, const group *gr) {
 }
 static void push_once(cg *g, vec *v, const void *p);
 
+vec cg_effects(cg *g, const group *gr) {
+  vec v = {0};
+  for (int l = 0; l < gr->loops.len; l++) {
+    vec fx = effects_of_loop(g->arena, gr->loops.items[l], g->fu);
+    for (int i = 0; i < fx.len; i++)
+      vec_push(g->arena, &v, fx.items[i]);
+  }
+  return v;
+}
+
 vec cg_halo_dats(cg *g, const group *gr) {
   vec v = {0};
   for (int l = 0; l < gr->loops.len; l++) {

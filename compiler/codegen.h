@@ -25,6 +25,7 @@
 #ifndef LOOMC_CODEGEN_H
 #define LOOMC_CODEGEN_H
 
+#include "effects.h"
 #include "fuse.h"
 #include "ir.h"
 #include "strbuf.h"
@@ -107,6 +108,9 @@ void cg_declare_count(cg *g, const group *gr);
 const obj *cg_set(const group *gr);
 /* Every argument of the group's loops, in order (loop_arg*). */
 vec cg_args(cg *g, const group *gr);
+/* The effects of the group's loops (effects.h), in order, the pinned
+ * temporaries' producers' included (effect*). */
+vec cg_effects(cg *g, const group *gr);
 /* With MPI: the dats whose halos the group needs before its owned part
  * (obj*, each once; effects.h, pinned temporaries' producers included). */
 vec cg_halo_dats(cg *g, const group *gr);

@@ -28,31 +28,35 @@
 
 /* The target set of an owner-computes group, or NULL: every write is an
  * increment through a map into that set, and no dat it increments is
- * also read. */
+ * also read (its effects, effects.h). */
 static const obj *oc_target(cg *g, const group *gr) {
   const obj *target = NULL;
-  vec args = cg_args(g, gr);
-  for (int i = 0; i < args.len; i++) {
-    const loop_arg *a = args.items[i];
-    if (a->mode == MODE_READ || a->kind == ARG_IDX)
+  vec fx = cg_effects(g, gr);
+  for (int i = 0; i < fx.len; i++) {
+    const effect *e = fx.items[i];
+    if (!effect_writes(e))
       continue;
-    if (!a->map || a->mode != MODE_INC || (target && a->map->to != target))
+    if (e->via != VIA_MAP || e->mode != MODE_INC || (target && e->map->to != target))
       return NULL;
-    target = a->map->to;
-    for (int k = 0; k < args.len; k++) {
-      const loop_arg *b = args.items[k];
-      if (b->obj == a->obj && b->mode != MODE_INC)
+    target = e->map->to;
+    for (int k = 0; k < fx.len; k++) {
+      const effect *f = fx.items[k];
+      if (f->o == e->o && f->mode != MODE_INC)
         return NULL;
     }
   }
   return target;
 }
 
+/* A plan is needed to write through maps, and for reductions (their
+ * partials are per block). */
 static int needs_plan(cg *g, const group *gr) {
-  vec args = cg_args(g, gr);
-  for (int i = 0; i < args.len; i++)
-    if (arg_writes_indirectly(args.items[i]) || arg_is_reduction(args.items[i]))
+  vec fx = cg_effects(g, gr);
+  for (int i = 0; i < fx.len; i++) {
+    const effect *e = fx.items[i];
+    if (effect_writes(e) && (e->via == VIA_MAP || e->o->kind == OBJ_GLOBAL))
       return 1;
+  }
   return 0;
 }
 
@@ -62,15 +66,15 @@ static const char *partials(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "loom_r_%s", a->obj->name);
 }
 
-/* Whether a is a direct write of a dat the group also writes through a
- * map (`inc: x, x[next[0]]`): the element's own values must be coloured
- * with the targets of the others. */
-static int writes_own_and_mapped(const vec *args, const loop_arg *a) {
-  if (a->kind != ARG_DAT || a->mode == MODE_READ)
+/* Whether e writes a dat at the element itself that the group also
+ * writes through a map (`inc: x, x[next[0]]`): the element's own values
+ * must be coloured with the targets of the others. */
+static int writes_own_and_mapped(const vec *fx, const effect *e) {
+  if (e->via != VIA_ELEM || !effect_writes(e))
     return 0;
-  for (int k = 0; k < args->len; k++) {
-    const loop_arg *b = args->items[k];
-    if (b->obj == a->obj && arg_writes_indirectly(b))
+  for (int k = 0; k < fx->len; k++) {
+    const effect *f = fx->items[k];
+    if (f->o == e->o && f->via == VIA_MAP && effect_writes(f))
       return 1;
   }
   return 0;
@@ -81,13 +85,13 @@ static int writes_own_and_mapped(const vec *args, const loop_arg *a) {
  * the dat is also written through a map); returns how many. */
 static int emit_write_list(cg *g, const group *gr) {
   arena *ar = cg_arena(g);
-  vec seen = {0}, args = cg_args(g, gr);
-  for (int i = 0; i < args.len; i++) {
-    const loop_arg *a = args.items[i];
-    int own = writes_own_and_mapped(&args, a);
-    if (!arg_writes_indirectly(a) && !own)
+  vec seen = {0}, fx = cg_effects(g, gr);
+  for (int i = 0; i < fx.len; i++) {
+    const effect *e = fx.items[i];
+    int own = writes_own_and_mapped(&fx, e);
+    if (!(effect_writes(e) && e->via == VIA_MAP) && !own)
       continue;
-    const char *pair = own ? "{NULL, 0}" : arena_printf(ar, "{%s, %d}", a->map->name, a->slot);
+    const char *pair = own ? "{NULL, 0}" : arena_printf(ar, "{%s, %d}", e->map->name, e->slot);
     int dup = 0;
     for (int j = 0; j < seen.len && !dup; j++)
       dup = strcmp(seen.items[j], pair) == 0;
@@ -162,10 +166,10 @@ static void oc_iterate_begin(cg *g, const group *gr, const omp_range *r) {
 
 /* The colouring plan, for the (map, slot) pairs the loops write through. */
 static void emit_conflicts(cg *g, const group *gr, const omp_range *r) {
-  vec args = cg_args(g, gr);
+  vec fx = cg_effects(g, gr);
   int any = 0;
-  for (int i = 0; i < args.len; i++)
-    any |= arg_writes_indirectly(args.items[i]);
+  for (int i = 0; i < fx.len; i++)
+    any |= effect_writes(fx.items[i]) && ((const effect *)fx.items[i])->via == VIA_MAP;
   int n = any ? emit_write_list(g, gr) : 0;
   const char *list = any ? "loom_writes" : "NULL";
   if (r->ranged) {
