@@ -127,35 +127,86 @@ static int named_address(CXCursor e) {
   }
 }
 
+/* Whether a call may store through its argument `arg` (number i): a
+ * function loomc sees does when its summary stores through a parameter; a
+ * function of the C library or one loomc does not see, when the parameter
+ * points to non-const values (or `arg` does, passed to `...`) — not
+ * `free`, which reads and writes no value, and not an object of a
+ * library's own (a FILE *, an opaque handle such as a loom_set). */
+static int stores_through(CXCursor callee, const summary *sm, CXCursor arg, unsigned i) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+  if (t.kind != CXType_Pointer)
+    return 0;
+  if (sm && !sm->unseen)
+    return sm->param_store;
+  if (!clang_Cursor_isNull(callee)) {
+    CXString name = clang_getCursorSpelling(callee);
+    int is_free = strcmp(clang_getCString(name), "free") == 0;
+    clang_disposeString(name);
+    if (is_free && summary_is_system(callee))
+      return 0;
+    CXType ft = clang_getCursorType(callee);
+    int np = clang_getNumArgTypes(ft);
+    if (np >= 0 && i < (unsigned)np)
+      t = clang_getCanonicalType(clang_getArgType(ft, i));
+  }
+  if (t.kind != CXType_Pointer)
+    return 0;
+  CXType pointee = clang_getPointeeType(t);
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(pointee));
+  if (clang_getCursorKind(decl) == CXCursor_StructDecl &&
+      (clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) ||
+       clang_Type_getSizeOf(pointee) == CXTypeLayoutError_Incomplete))
+    return 0; /* a FILE, a loom handle: the library's own object */
+  return !clang_isConstQualifiedType(pointee);
+}
+
+/* A pointer argument a call may store through: the object its variable
+ * denotes (a pointer variable loomc knows: an affine array, a file-scope
+ * variable) is read and written; a variable's address (`&g`, `garr`) was
+ * recorded by the walk; any other pointer writes the unseen state. */
+static void store_through(accesses *x, CXCursor arg) {
+  if (named_address(arg))
+    return;
+  CXCursor e = cursor_strip_expr(arg);
+  while (clang_getCursorKind(e) == CXCursor_CStyleCastExpr)
+    e = cursor_strip_expr(cursor_last_child(e));
+  sym *s = clang_getCursorKind(e) == CXCursor_DeclRefExpr
+               ? symtab_of_cursor(x->b->st, clang_getCursorReferenced(e))
+               : NULL;
+  const obj *o = s ? s->obj : NULL;
+  if (o && o->kind != OBJ_SET && o->kind != OBJ_MAP)
+    record(x, o, CW_READ | CW_WRITE);
+  else
+    record(x, effects_unseen(), CW_WRITE);
+}
+
 /* A call: what the function's summary says it reads and writes of the
  * objects loomc knows; a function loomc does not see reads and writes the
- * unseen state, and so does one that stores through a parameter given a
- * pointer that is no variable's address. */
+ * unseen state; and what the call may store through its pointer
+ * arguments (stores_through). */
 static void host_call(cwalk *w, CXCursor callee, CXCursor call) {
   accesses *x = w->data;
   const summary *sm = summary_of(x->b->fe, x->b->st, callee, x->b->arena);
-  if (!sm)
-    return;
-  for (int i = 0; i < sm->reads.len; i++) {
+  for (int i = 0; sm && i < sm->reads.len; i++) {
     const obj *o = ((const sym *)sm->reads.items[i])->obj;
     if (o)
       record(x, o, CW_READ);
   }
-  for (int i = 0; i < sm->writes.len; i++) {
+  for (int i = 0; sm && i < sm->writes.len; i++) {
     const obj *o = ((const sym *)sm->writes.items[i])->obj;
     if (o)
       record(x, o, CW_WRITE);
   }
-  if (sm->unseen)
+  if (sm && sm->unseen)
     record(x, effects_unseen(), CW_READ | CW_WRITE);
-  else if (sm->deref_store)
+  else if (sm && sm->deref_store)
     record(x, effects_unseen(), CW_WRITE);
   int n = clang_Cursor_getNumArguments(call);
-  for (int i = 0; sm->param_store && i < n; i++) {
+  for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
-    if (clang_getCanonicalType(clang_getCursorType(arg)).kind == CXType_Pointer &&
-        !named_address(arg))
-      record(x, effects_unseen(), CW_WRITE);
+    if (stores_through(callee, sm, arg, (unsigned)i))
+      store_through(x, arg);
   }
 }
 

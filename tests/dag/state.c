@@ -6,8 +6,13 @@
  * does not see (load_settings) or a store through a pointer (*p = 2.0).
  * Each orders the loops that read what it writes, and only those: kcopy
  * reads no variable and is ordered against none of them, so it fuses into
- * kscale's group past `scale = 100.0` no more than kscale itself moves. */
+ * kscale's group past `scale = 100.0` no more than kscale itself moves.
+ * A C library call writes what its non-const pointer arguments point to
+ * (memcpy into table, which kdot reads through), nothing else (fprintf to
+ * stderr is no computation). */
 #include <loom.h>
+#include <stdio.h>
+#include <string.h>
 
 double scale, gain = 1.0;
 extern void load_settings(const char *path);
@@ -17,6 +22,8 @@ static double amplify(double v) { return gain * v; }
 static void kscale(const double *q, double *r) { *r = scale * *q; }
 static void kgain(const double *q, double *s) { *s = amplify(*q); }
 static void kcopy(const double *q, double *u) { *u = *q; }
+static double *table;
+static void kdot(const double *q, double *u) { *u = table[0] * *q; }
 
 int main(int argc, char **argv) {
   double qv[4] = {1, 2, 3, 4};
@@ -38,6 +45,11 @@ int main(int argc, char **argv) {
 #pragma loom par_loop(kscale) over(cells) args(read: q, write: r)
   *p = 2.0;
 #pragma loom par_loop(kgain) over(cells) args(read: q, write: s)
+  table = qv;
+#pragma loom par_loop(kdot) over(cells) args(read: q, write: u)
+  memcpy(table, qv + 1, sizeof(double));
+  fprintf(stderr, "table changed\n");
+#pragma loom par_loop(kdot) over(cells) args(read: q, write: u)
   (void)r, (void)s, (void)u;
   loom_exit();
   return 0;
