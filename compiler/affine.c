@@ -23,6 +23,9 @@
  */
 #include "affine.h"
 
+#include "effects.h"
+#include "region.h"
+
 #include <isl/aff.h>
 #include <isl/options.h>
 #include <isl/space.h>
@@ -208,6 +211,22 @@ static int check_params(resolver *r, const vec *params, const vec *offs) {
   return 0;
 }
 
+/* The object of a domain parameter (an integer variable): the one it
+ * already is, or a new variable object. */
+static obj *param_obj(resolver *r, sym *s) {
+  sym *home = s->canon;
+  if (home->obj)
+    return home->obj;
+  obj *o = arena_alloc(r->arena, sizeof *o);
+  o->kind = OBJ_VAR;
+  o->name = s->name;
+  o->loc = frontend_cursor_loc(r->fe, s->cursor);
+  o->var = home;
+  o->dim = 1;
+  home->obj = o;
+  return o;
+}
+
 /* The domain read by isl, with its tuple named; fills al's names. */
 static int read_domain(resolver *r) {
   loop *lp = r->lp;
@@ -240,6 +259,9 @@ static int read_domain(resolver *r) {
                  "and an upper bound (for each value of the parameters)");
     rc = -1;
   }
+  for (int i = 0; !rc && i < params.len; i++)
+    vec_push(r->arena, &lp->domain_vars,
+             param_obj(r, symtab_lookup(r->st, params.items[i], lp->start)));
   if (!rc) {
     al->ndims = n;
     al->dims = arena_alloc(r->arena, sizeof *al->dims * (size_t)n);
@@ -326,8 +348,18 @@ static const char *build_access(resolver *r, const loop_arg *a) {
   return text;
 }
 
+/* The object of an array (one per variable, so that host code naming it
+ * reaches the loops' accesses: region.c), unless the variable is already
+ * another kind of object (a global argument too) or has another element
+ * type at this number of subscripts: then one of its own, the same
+ * variable for dependences (obj.var). */
 static obj *array_obj(resolver *r, const loop_arg *a, sym *s, CXType elem) {
+  sym *home = s->canon;
+  if (home->obj && home->obj->kind == OBJ_ARRAY && home->obj->type == elem_type_of(elem))
+    return home->obj;
   obj *o = arena_alloc(r->arena, sizeof *o);
+  if (!home->obj)
+    home->obj = o;
   o->kind = OBJ_ARRAY;
   o->var = s->canon;
   o->name = a->name;
@@ -422,6 +454,9 @@ int affine_resolve_loop(const frontend *fe, const symtab *st, loop *lp, arena *a
   al->block_end = in.end;
   if (!clang_Cursor_isNull(in.repeat)) {
     al->repeat_line = frontend_cursor_loc(fe, in.repeat).line;
+    CXSourceRange ext = clang_getCursorExtent(in.repeat);
+    al->repeat_start = frontend_offset(clang_getRangeStart(ext));
+    al->repeat_end = frontend_offset(clang_getRangeEnd(ext));
     al->repeat_what = clang_getCursorKind(in.repeat) == CXCursor_ForStmt     ? "for"
                       : clang_getCursorKind(in.repeat) == CXCursor_WhileStmt ? "while"
                                                                              : "do";
@@ -511,16 +546,10 @@ typedef struct planner {
   const frontend *fe;
   const symtab *st;
   program *prog;
+  const vec *regions; /* region*: their items' effects (effects.h) */
   arena *arena;
   vec temps; /* affine_temp* */
 } planner;
-
-static unsigned line_at(const program *prog, unsigned off) {
-  unsigned line = 1;
-  for (unsigned i = 0; i < off && i < prog->len; i++)
-    line += prog->text[i] == '\n';
-  return line;
-}
 
 static int loop_reads(const loop *lp, const sym *array) {
   for (int i = 0; i < lp->nargs; i++)
@@ -536,21 +565,7 @@ static int loop_writes(const loop *lp, const sym *array) {
   return 0;
 }
 
-/* A name a loop passes with a writing mode (any loop kind). */
-static int loop_writes_name(const loop *lp, const char *name) {
-  for (int i = 0; i < lp->nargs; i++)
-    if (lp->args[i].name && strcmp(lp->args[i].name, name) == 0 &&
-        writes(lp->args[i].mode))
-      return 1;
-  return 0;
-}
 
-static int loop_names(const loop *lp, const char *name) {
-  for (int i = 0; i < lp->nargs; i++)
-    if (lp->args[i].name && strcmp(lp->args[i].name, name) == 0)
-      return 1;
-  return 0;
-}
 
 /* One array object per declaration, shared by every loop that passes it. */
 static void share_objects(planner *p) {
@@ -621,74 +636,18 @@ static void find_temps(planner *p) {
 
 /* ---- plan: what stands in the way ------------------------------------------------------ */
 
-/* The line of the first use of `name` by host code in [from, to) of the
- * main file: comments, literals and preprocessing lines (directives) are
- * skipped; `free(name)` is not a use when skip_free.  0 when none. */
-static unsigned host_use(const program *prog, unsigned from, unsigned to, const char *name,
-                         int skip_free) {
-  const char *s = prog->text;
-  size_t n = strlen(name);
-  int line_start = 1;
-  for (unsigned i = from; i < to && i < prog->len; i++) {
-    char c = s[i];
-    if (c == '\n') {
-      line_start = 1;
-      continue;
-    }
-    if (c == ' ' || c == '\t' || c == '\r')
-      continue;
-    if (line_start && c == '#') { /* a preprocessing line, with continuations */
-      while (i < to && s[i] != '\n')
-        i += (s[i] == '\\' && s[i + 1] == '\n') ? 2 : 1;
-      continue;
-    }
-    line_start = 0;
-    if (c == '/' && s[i + 1] == '/') {
-      while (i < to && s[i + 1] != '\n')
-        i++;
-    } else if (c == '/' && s[i + 1] == '*') {
-      const char *e = strstr(s + i + 2, "*/");
-      i = e ? (unsigned)(e - s) + 1 : to;
-    } else if (c == '"' || c == '\'') {
-      for (i++; i < to && s[i] != c; i++)
-        i += s[i] == '\\';
-    } else if (ident_start(c) && (i == 0 || !ident_char(s[i - 1]))) {
-      size_t k = 1;
-      while (ident_char(s[i + k]))
-        k++;
-      if (k == n && strncmp(s + i, name, n) == 0) {
-        /* free(name) */
-        unsigned b = i;
-        while (b > from && (s[b - 1] == ' ' || s[b - 1] == '\t'))
-          b--;
-        size_t a = i + k + strspn(s + i + k, " \t");
-        int is_free = b >= from + 5 && s[b - 1] == '(' &&
-                      strncmp(s + b - 5, "free", 4) == 0 && s[a] == ')';
-        if (!(skip_free && is_free))
-          return line_at(prog, i);
-      }
-      i += (unsigned)k - 1;
-    }
-  }
-  return 0;
-}
-
-static const func_def *function_of(const planner *p, const loop *lp) {
-  return symtab_function_at(p->st, lp->start);
-}
-
-/* The names the producer reads: arrays other than the temporary, and the
- * domain's parameters. */
-static vec producer_inputs(planner *p, const affine_temp *t) {
+/* The regions' items of the function holding lp (an inner region's items
+ * appear also, whole, as a nested statement of the region around it). */
+static vec function_items(planner *p, const loop *lp) {
   vec v = {0};
-  const loop *prod = t->producer;
-  for (int i = 0; i < prod->nargs; i++)
-    if (prod->aff->args[i].array != t->array && !in_list(prod->args[i].name,
-                                                         (const char **)v.items, v.len))
-      vec_push(p->arena, &v, (void *)prod->args[i].name);
-  for (int i = 0; i < prod->aff->nparams; i++)
-    if (!in_list(prod->aff->params[i], (const char **)v.items, v.len))
-      vec_push(p->arena, &v, (void *)prod->aff->params[i]);
+  const func_def *f = symtab_function_at(p->st, lp->start);
+  for (int r = 0; f && r < p->regions->len; r++) {
+    const region *reg = p->regions->items[r];
+    if (reg->loc.offset < f->start || reg->loc.offset >= f->end)
+      continue;
+    for (int i = 0; i < reg->items.len; i++)
+      vec_push(p->arena, &v, reg->items.items[i]);
+  }
   return v;
 }
 
@@ -699,54 +658,82 @@ static int is_consumer(const affine_temp *t, const loop *lp) {
   return 0;
 }
 
-/* What the producer reads must be the same at each consumer. */
+/* What an item is, for messages: "host code", "the par_loop", "the for". */
+static const char *item_what(planner *p, const item *it) {
+  return it->kind == ITEM_LOOP ? "the par_loop" : it->kind == ITEM_SYNC ? "the sync"
+         : it->kind == ITEM_HOST ? "host code" : arena_printf(p->arena, "the %s", it->what);
+}
+
+/* What the producer reads must be the same variables at each consumer, and
+ * unchanged in between (effects.h: host code, loops and syncs that write
+ * one of its inputs — the arrays and parameters it reads, the file-scope
+ * variables its kernel reads — or the unseen state). */
 static const char *inputs_obstacle(planner *p, const affine_temp *t) {
   const loop *prod = t->producer;
-  vec in = producer_inputs(p, t);
+  vec in = effects_of_loop(p->arena, prod, NULL), items = function_items(p, prod);
   for (int c = 0; c < t->consumers.len; c++) {
     const loop *con = t->consumers.items[c];
     unsigned cl = con->loc.line;
-    for (int i = 0; i < in.len; i++) {
-      const char *name = in.items[i];
+    for (int i = 0; i < prod->nargs; i++) /* the names must denote the same */
+      if (prod->aff->args[i].array != t->array &&
+          symtab_lookup(p->st, prod->args[i].name, con->start) != prod->aff->args[i].array)
+        return arena_printf(p->arena, "'%s' at its consumer (line %u) is not the '%s' its "
+                            "producer (line %u) reads", prod->args[i].name, cl,
+                            prod->args[i].name, prod->loc.line);
+    for (int i = 0; i < prod->aff->nparams; i++) {
+      const char *name = prod->aff->params[i];
       if (symtab_lookup(p->st, name, con->start) != symtab_lookup(p->st, name, prod->start))
         return arena_printf(p->arena, "'%s' at its consumer (line %u) is not the '%s' its "
                             "producer (line %u) reads", name, cl, name, prod->loc.line);
-      if (loop_writes_name(con, name))
-        return arena_printf(p->arena, "its consumer at line %u writes '%s', which its "
-                            "producer reads", cl, name);
-      unsigned h = host_use(p->prog, prod->end, con->start, name, 0);
-      if (h)
-        return arena_printf(p->arena, "'%s', which its producer reads, is used by host "
-                            "code at line %u before its consumer at line %u (it may change)",
-                            name, h, cl);
-      for (int l = 0; l < p->prog->loops.len; l++) {
-        const loop *q = p->prog->loops.items[l];
-        if (q->start > prod->start && q->start < con->start && loop_writes_name(q, name))
-          return arena_printf(p->arena, "'%s', which its producer reads, is written by the "
-                              "par_loop at line %u before its consumer at line %u", name,
-                              q->loc.line, cl);
+    }
+    vec cx = effects_of_loop(p->arena, con, NULL);
+    for (int i = 0; i < in.len; i++) {
+      const effect *e = in.items[i];
+      if (!effect_reads(e) || e->o == prod->args[t->prod_arg].obj)
+        continue;
+      for (int k = 0; k < cx.len; k++)
+        if (effect_writes(cx.items[k]) && effects_overlap(((const effect *)cx.items[k])->o, e->o))
+          return arena_printf(p->arena, "its consumer at line %u writes '%s', which its "
+                              "producer reads", cl, e->o->name);
+      for (int k = 0; k < items.len; k++) {
+        const item *it = items.items[k];
+        if (it->start >= prod->end && it->end <= con->start &&
+            effects_item_writes(p->arena, it, e->o))
+          return arena_printf(p->arena, "'%s', which its producer reads, is written by %s "
+                              "at line %u before its consumer at line %u", e->o->name,
+                              item_what(p, it), it->loc.line, cl);
       }
     }
   }
   return NULL;
 }
 
-/* Nothing but the consumers may see the temporary after its producer. */
+/* Nothing but the consumers may see the temporary after its producer: no
+ * item of the function that runs after it (later in the text, or anywhere
+ * in a loop statement around it, whose next iteration follows) accesses
+ * it.  free(t) is no access.  A write of the unseen state is none either:
+ * only a later read could tell, and a read through another pointer is
+ * not seen (a limitation: affine.md). */
 static const char *others_obstacle(planner *p, const affine_temp *t) {
   const loop *prod = t->producer;
-  for (int l = 0; l < p->prog->loops.len; l++) {
-    const loop *q = p->prog->loops.items[l];
-    if (q != prod && q->start > prod->start && !is_consumer(t, q) &&
-        function_of(p, q) == function_of(p, prod) && loop_names(q, t->name))
+  const affine_loop *al = prod->aff;
+  const obj *tmp = prod->args[t->prod_arg].obj;
+  vec items = function_items(p, prod);
+  for (int k = 0; k < items.len; k++) {
+    const item *it = items.items[k];
+    int later = it->start >= prod->end ||
+                (al->repeat_line && it->start >= al->repeat_start && it->start < al->repeat_end);
+    if (!later || (it->start <= prod->start && prod->start < it->end) ||
+        (it->kind == ITEM_LOOP && (it->lp == prod || is_consumer(t, it->lp))) ||
+        !effects_item_names(p->arena, it, tmp))
+      continue;
+    if (it->kind == ITEM_LOOP)
       return arena_printf(p->arena, "the par_loop at line %u uses it but is not one of its "
                           "consumers (later affine loops of the producer's block that only "
-                          "read it)", q->loc.line);
+                          "read it)", it->loc.line);
+    return arena_printf(p->arena, "%s at line %u uses it, but a pinned temporary has no "
+                        "value outside its consumers", item_what(p, it), it->loc.line);
   }
-  const func_def *f = function_of(p, prod);
-  unsigned h = host_use(p->prog, prod->end, f->end, t->name, 1);
-  if (h)
-    return arena_printf(p->arena, "host code at line %u uses it, but a pinned temporary "
-                        "has no value outside its consumers", h);
   return NULL;
 }
 
@@ -949,8 +936,9 @@ static void record(planner *p, affine_temp *t) {
   isl_ctx_free(ctx);
 }
 
-void affine_plan(const frontend *fe, const symtab *st, program *prog, arena *a) {
-  planner p = {fe, st, prog, a, {0}};
+void affine_plan(const frontend *fe, const symtab *st, program *prog, const vec *regions,
+                 arena *a) {
+  planner p = {fe, st, prog, regions, a, {0}};
   share_objects(&p);
   find_temps(&p);
   /* in file order of the producers: a chain's first link is decided first */

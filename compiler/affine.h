@@ -14,7 +14,7 @@
  * Stages (see dsl-spec/affine.md for the language side):
  *   affine_resolve_loop  resolve: domain read by isl, parameters and arrays
  *                        bound to C declarations, access relations built
- *   affine_plan          after check: temporaries (an array written by one
+ *   affine_plan          after regions: temporaries (an array written by one
  *                        affine loop, the producer, and read by later ones
  *                        of the same block, the consumers), the hints on
  *                        them and loomc's own choice where there is none
@@ -61,6 +61,7 @@ typedef struct affine_loop {
   unsigned repeat_line;    /* the innermost for, while or do around it in its
                               function (0: none): its line ... */
   const char *repeat_what; /* ... and keyword */
+  unsigned repeat_start, repeat_end; /* ... and extent */
   affine_temp *moved;  /* a producer computed in its consumer (pin, pin_cse) */
   vec uses;            /* affine_temp*: temporaries this loop evaluates */
   vec temps;           /* affine_temp*: temporaries it produces (--report) */
@@ -85,8 +86,11 @@ struct affine_temp {
  * diagnostic. */
 int affine_resolve_loop(const frontend *fe, const symtab *st, loop *lp, arena *a);
 
-/* Temporaries of affine loops and the hints on them (after check). */
-void affine_plan(const frontend *fe, const symtab *st, program *prog, arena *a);
+/* Temporaries of affine loops and the hints on them (after check); what
+ * may stand in the way of moving a producer comes from the effects of the
+ * regions' items (effects.h). */
+void affine_plan(const frontend *fe, const symtab *st, program *prog, const vec *regions,
+                 arena *a);
 
 /* --report: affine loops and the choice for each temporary. */
 void affine_write_report(FILE *f, const program *prog);

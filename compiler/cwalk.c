@@ -241,8 +241,8 @@ static void call(cwalk *w, CXCursor c, const vec *k, ctx inner) {
   CXCursor callee = clang_getCursorReferenced(c);
   if (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) != CXCursor_FunctionDecl)
     callee = clang_getNullCursor(); /* a function pointer variable */
-  if (inner != CTX_NONE)
-    w->call(w, callee, c);
+  if (inner != CTX_NONE && w->call(w, callee, c))
+    return;
   walk_all(w, k, inner, 0);
 }
 

@@ -36,8 +36,9 @@ struct cwalk {
    * (`p[i] = 1`, `*p`, `p->x` with p a pointer). */
   void (*var)(cwalk *w, CXCursor decl, unsigned use, int through);
   /* A call expression `call`: the callee's declaration, or a null cursor
-   * for a call through a function pointer. */
-  void (*call)(cwalk *w, CXCursor callee, CXCursor call);
+   * for a call through a function pointer.  Returns nonzero when the
+   * call's arguments are not accesses (free's). */
+  int (*call)(cwalk *w, CXCursor callee, CXCursor call);
   /* A store through a pointer that is no variable's own value. */
   void (*deref_store)(cwalk *w, CXCursor at);
   void *data;

@@ -4,6 +4,7 @@
 #include "effects.h"
 
 #include "fuse.h"
+#include "region.h"
 
 static const obj unseen = {.kind = OBJ_VAR, .name = "<unseen>"};
 
@@ -48,8 +49,12 @@ static effect arg_effect(const loop *lp, const loop_arg *x) {
   return e;
 }
 
-/* What lp's kernel reads beyond its arguments. */
+/* What lp's kernel reads beyond its arguments (and an affine loop's
+ * domain: its parameters). */
 static void kernel_reads(arena *a, vec *out, const loop *lp) {
+  for (int i = 0; i < lp->domain_vars.len; i++)
+    push(a, out, &(effect){lp->domain_vars.items[i], VIA_WHOLE, MODE_READ, NULL, 0, 0,
+                           NULL, lp});
   for (int i = 0; i < lp->kernel_vars.len; i++)
     push(a, out, &(effect){lp->kernel_vars.items[i], VIA_WHOLE, MODE_READ, NULL, 0, 0,
                            NULL, lp});
@@ -129,6 +134,46 @@ vec effects_halo_dats(arena *a, const loop *lp, const struct fusion *pins) {
       vec_push(a, &v, (void *)e->o);
   }
   return v;
+}
+
+/* Whether x may be o: effects_overlap, or (exact) one variable. */
+static int may_be(const obj *x, const obj *o, int exact) {
+  return exact ? x == o || (x->var && x->var == o->var) : effects_overlap(x, o);
+}
+
+static int any_overlap(const vec *objs, const obj *o, int exact) {
+  for (int i = 0; i < objs->len; i++)
+    if (may_be(objs->items[i], o, exact))
+      return 1;
+  return 0;
+}
+
+/* Whether an item touches o; `write`: writes it. */
+static int item_touches(arena *a, const item *it, const obj *o, int write, int exact) {
+  if (any_overlap(write ? &it->writes : &it->objs, o, exact))
+    return 1;
+  vec loops = it->loops;
+  if (it->kind == ITEM_LOOP) {
+    loops = (vec){0};
+    vec_push(a, &loops, it->lp);
+  }
+  for (int l = 0; l < loops.len; l++) {
+    vec fx = effects_of_loop(a, loops.items[l], NULL);
+    for (int i = 0; i < fx.len; i++) {
+      const effect *e = fx.items[i];
+      if ((!write || effect_writes(e)) && may_be(e->o, o, exact))
+        return 1;
+    }
+  }
+  return 0;
+}
+
+int effects_item_writes(arena *a, const item *it, const obj *o) {
+  return item_touches(a, it, o, 1, 0);
+}
+
+int effects_item_names(arena *a, const item *it, const obj *o) {
+  return item_touches(a, it, o, 0, 1);
 }
 
 const char *effect_text(arena *a, const effect *e) {

@@ -85,6 +85,15 @@ int effect_needs_halo(const loop *lp, const effect *e);
 /* The dats whose halos lp needs (obj*, each once, in effect order). */
 vec effects_halo_dats(arena *a, const loop *lp, const struct fusion *pins);
 
+struct item;
+
+/* Whether a region item (region.h) writes something that may be o
+ * (effects_overlap: the unseen state too), or accesses o itself (not
+ * through the unseen state): its host code's accesses, its syncs', and its
+ * loops' effects (without pins). */
+int effects_item_writes(arena *a, const struct item *it, const obj *o);
+int effects_item_names(arena *a, const struct item *it, const obj *o);
+
 /* How lp accesses o, for messages: "reads x through map m". */
 const char *effect_text(arena *a, const effect *e);
 

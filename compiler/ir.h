@@ -136,6 +136,10 @@ typedef struct loop {
   vec kernel_vars;
   const char *kernel_unseen;
   srcloc kernel_unseen_loc;
+  /* Filled in by resolve for an affine loop: the C variables its domain
+   * reads, its parameters (obj*: OBJ_VAR, or the object the variable
+   * already is). */
+  vec domain_vars;
 } loop;
 
 /* A global argument reduced by the loop (inc, min or max). */

@@ -10,9 +10,9 @@
  *   symtab       declarations and their scopes    symtab.c (AST helpers: cursor.c)
  *   resolve      loop names bound to objects      resolve.c
  *   check        kernels checked against loops    check.c
- *   affine       affine loops: temporaries, pin   affine.c (code: affine_emit.c)
  *   region       regions and their computations   region.c (C effects: cwalk.c,
  *                                                 summary.c)
+ *   affine       affine loops: temporaries, pin   affine.c (code: affine_emit.c)
  *   fuse         pins, the DAGs, fusion groups,   fuse.c (effects: effects.c;
  *                temporaries                      DAG: dag.c; isl: domains.c)
  *   vectorize    strips and gathers               vectorize.c
@@ -43,9 +43,10 @@
 
 /* Regions, their DAGs, the fusion groups and the placement of the
  * schedules' communication; --emit-dag and --report. */
-static fusion *analyse(const frontend *fe, const symtab *st, const program *prog,
+static fusion *analyse(const frontend *fe, const symtab *st, program *prog,
                        const options *opt, vec *insertions, arena *a) {
   vec regions = regions_build(fe, st, prog, a);
+  affine_plan(fe, st, prog, &regions, a);
   vec dags;
   fusion *fu = fuse(prog, &regions, opt->target, opt->no_fuse, &dags, a);
   vectorize(fu, &regions, &dags, opt->no_vectorize, a);
@@ -79,7 +80,6 @@ static int translate(const options *opt, arena *a) {
     symtab_build(&fe, &st, a);
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
-    affine_plan(&fe, &st, &prog, a);
   }
   vec insertions = {0};
   fusion *fu = diag_error_count() == 0 ? analyse(&fe, &st, &prog, opt, &insertions, a) : NULL;

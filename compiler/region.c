@@ -99,81 +99,15 @@ static void host_var(cwalk *w, CXCursor decl, unsigned use, int through) {
     record(x, effects_unseen(), CW_WRITE);
 }
 
-/* Whether expression e is the address of a variable (`&v`, `&v[i]`, an
- * array `v` decaying): the walk records that variable as read and written,
- * so a function storing through it is accounted for. */
-static int named_address(CXCursor e) {
-  e = cursor_strip_expr(e);
-  enum CXCursorKind k = clang_getCursorKind(e);
-  if (k == CXCursor_DeclRefExpr) {
-    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(e)).kind;
-    return t == CXType_ConstantArray || t == CXType_IncompleteArray ||
-           t == CXType_VariableArray;
-  }
-  if (k != CXCursor_UnaryOperator)
-    return 0;
-  CXCursor operand = cursor_first_child(e);
-  for (;;) { /* &v, &v[i], &v.f */
-    operand = cursor_strip_expr(operand);
-    k = clang_getCursorKind(operand);
-    if (k == CXCursor_DeclRefExpr)
-      return 1;
-    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
-      return 0;
-    if (clang_getCanonicalType(clang_getCursorType(cursor_first_child(operand))).kind ==
-        CXType_Pointer)
-      return 0; /* p[i], p->f: through a pointer value */
-    operand = cursor_first_child(operand);
-  }
-}
-
-/* Whether a call may store through its argument `arg` (number i): a
- * function loomc sees does when its summary stores through a parameter; a
- * function of the C library or one loomc does not see, when the parameter
- * points to non-const values (or `arg` does, passed to `...`) — not
- * `free`, which reads and writes no value, and not an object of a
- * library's own (a FILE *, an opaque handle such as a loom_set). */
-static int stores_through(CXCursor callee, const summary *sm, CXCursor arg, unsigned i) {
-  CXType t = clang_getCanonicalType(clang_getCursorType(arg));
-  if (t.kind != CXType_Pointer)
-    return 0;
-  if (sm && !sm->unseen)
-    return sm->param_store;
-  if (!clang_Cursor_isNull(callee)) {
-    CXString name = clang_getCursorSpelling(callee);
-    int is_free = strcmp(clang_getCString(name), "free") == 0;
-    clang_disposeString(name);
-    if (is_free && summary_is_system(callee))
-      return 0;
-    CXType ft = clang_getCursorType(callee);
-    int np = clang_getNumArgTypes(ft);
-    if (np >= 0 && i < (unsigned)np)
-      t = clang_getCanonicalType(clang_getArgType(ft, i));
-  }
-  if (t.kind != CXType_Pointer)
-    return 0;
-  CXType pointee = clang_getPointeeType(t);
-  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(pointee));
-  if (clang_getCursorKind(decl) == CXCursor_StructDecl &&
-      (clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) ||
-       clang_Type_getSizeOf(pointee) == CXTypeLayoutError_Incomplete))
-    return 0; /* a FILE, a loom handle: the library's own object */
-  return !clang_isConstQualifiedType(pointee);
-}
-
 /* A pointer argument a call may store through: the object its variable
  * denotes (a pointer variable loomc knows: an affine array, a file-scope
  * variable) is read and written; a variable's address (`&g`, `garr`) was
  * recorded by the walk; any other pointer writes the unseen state. */
 static void store_through(accesses *x, CXCursor arg) {
-  if (named_address(arg))
+  if (!clang_Cursor_isNull(summary_addressed(arg)))
     return;
-  CXCursor e = cursor_strip_expr(arg);
-  while (clang_getCursorKind(e) == CXCursor_CStyleCastExpr)
-    e = cursor_strip_expr(cursor_last_child(e));
-  sym *s = clang_getCursorKind(e) == CXCursor_DeclRefExpr
-               ? symtab_of_cursor(x->b->st, clang_getCursorReferenced(e))
-               : NULL;
+  CXCursor v = summary_pointer_var(arg);
+  sym *s = clang_Cursor_isNull(v) ? NULL : symtab_of_cursor(x->b->st, v);
   const obj *o = s ? s->obj : NULL;
   if (o && o->kind != OBJ_SET && o->kind != OBJ_MAP)
     record(x, o, CW_READ | CW_WRITE);
@@ -185,8 +119,10 @@ static void store_through(accesses *x, CXCursor arg) {
  * objects loomc knows; a function loomc does not see reads and writes the
  * unseen state; and what the call may store through its pointer
  * arguments (stores_through). */
-static void host_call(cwalk *w, CXCursor callee, CXCursor call) {
+static int host_call(cwalk *w, CXCursor callee, CXCursor call) {
   accesses *x = w->data;
+  if (summary_is_free(callee))
+    return 1; /* releases the memory, reads and writes no value */
   const summary *sm = summary_of(x->b->fe, x->b->st, callee, x->b->arena);
   for (int i = 0; sm && i < sm->reads.len; i++) {
     const obj *o = ((const sym *)sm->reads.items[i])->obj;
@@ -205,9 +141,10 @@ static void host_call(cwalk *w, CXCursor callee, CXCursor call) {
   int n = clang_Cursor_getNumArguments(call);
   for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
-    if (stores_through(callee, sm, arg, (unsigned)i))
+    if (summary_stores_through(callee, sm, arg, (unsigned)i))
       store_through(x, arg);
   }
+  return 0;
 }
 
 static void host_deref_store(cwalk *w, CXCursor at) {
@@ -347,6 +284,7 @@ static item *statement_item(builder *b, CXCursor stmt, int depth) {
   it->leaves = leaves_region(stmt);
   clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(stmt)), NULL, NULL,
                              NULL, &it->start);
+  it->end = end;
   if (inner.len == 0 && it->objs.len == 0 && !it->leaves)
     return NULL;
   it->loops = inner;
@@ -374,11 +312,13 @@ static void add_directives_between(builder *b, region *r, unsigned from, unsigne
       it = new_item(b, ITEM_LOOP, lp->loc);
       it->lp = lp;
       it->start = lp->start;
+      it->end = lp->end;
       i++;
     } else {
       it = new_item(b, ITEM_SYNC, h->loc);
       it->sync = h;
       it->start = h->start;
+      it->end = h->end;
       sync_accesses(b, h, it);
       j++;
     }

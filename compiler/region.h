@@ -55,6 +55,7 @@ typedef struct item {
   srcloc loc;       /* of the loop's or sync's '#', or of the statement */
   unsigned start;   /* offset where its text starts (a statement's first
                        token, or the macro invocation it comes from) */
+  unsigned end;     /* and where it ends */
   const char *what; /* a nested statement's keyword ("for", "if", ...) */
   vec objs;         /* obj*: the objects host code or syncs access */
   vec reads;        /* obj*: those of objs it reads (host-code rule) */

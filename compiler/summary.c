@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "cursor.h"
 #include "cwalk.h"
 
 typedef struct entry {
@@ -83,6 +84,77 @@ static void on_deref_store(cwalk *cw, CXCursor at) {
   ((walker *)cw->data)->e->s.deref_store = 1;
 }
 
+/* ---- what a call stores through its arguments ----------------------------- */
+
+CXCursor summary_addressed(CXCursor e) {
+  e = cursor_strip_expr(e);
+  enum CXCursorKind k = clang_getCursorKind(e);
+  if (k == CXCursor_DeclRefExpr) {
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(e)).kind;
+    int array = t == CXType_ConstantArray || t == CXType_IncompleteArray ||
+                t == CXType_VariableArray;
+    return array ? clang_getCursorReferenced(e) : clang_getNullCursor();
+  }
+  if (k != CXCursor_UnaryOperator)
+    return clang_getNullCursor();
+  CXCursor operand = cursor_first_child(e);
+  for (;;) { /* &v, &v[i], &v.f */
+    operand = cursor_strip_expr(operand);
+    k = clang_getCursorKind(operand);
+    if (k == CXCursor_DeclRefExpr)
+      return clang_getCursorReferenced(operand);
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
+      return clang_getNullCursor();
+    if (clang_getCanonicalType(clang_getCursorType(cursor_first_child(operand))).kind ==
+        CXType_Pointer)
+      return clang_getNullCursor(); /* p[i], p->f: through a pointer value */
+    operand = cursor_first_child(operand);
+  }
+}
+
+CXCursor summary_pointer_var(CXCursor e) {
+  e = cursor_strip_expr(e);
+  while (clang_getCursorKind(e) == CXCursor_CStyleCastExpr)
+    e = cursor_strip_expr(cursor_last_child(e));
+  if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+    return clang_getNullCursor();
+  CXCursor d = clang_getCursorReferenced(e);
+  enum CXCursorKind k = clang_getCursorKind(d);
+  return k == CXCursor_VarDecl || k == CXCursor_ParmDecl ? d : clang_getNullCursor();
+}
+
+int summary_is_free(CXCursor callee) {
+  if (clang_Cursor_isNull(callee) || !summary_is_system(callee))
+    return 0;
+  CXString name = clang_getCursorSpelling(callee);
+  int yes = strcmp(clang_getCString(name), "free") == 0;
+  clang_disposeString(name);
+  return yes;
+}
+
+int summary_stores_through(CXCursor callee, const summary *sm, CXCursor arg, unsigned i) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+  if (t.kind != CXType_Pointer || summary_is_free(callee))
+    return 0;
+  if (sm && !sm->unseen)
+    return sm->param_store;
+  if (!clang_Cursor_isNull(callee)) {
+    CXType ft = clang_getCursorType(callee);
+    int np = clang_getNumArgTypes(ft);
+    if (np >= 0 && i < (unsigned)np)
+      t = clang_getCanonicalType(clang_getArgType(ft, i));
+  }
+  if (t.kind != CXType_Pointer)
+    return 0;
+  CXType pointee = clang_getPointeeType(t);
+  CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(pointee));
+  if (clang_getCursorKind(decl) == CXCursor_StructDecl &&
+      (clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) ||
+       clang_Type_getSizeOf(pointee) == CXTypeLayoutError_Incomplete))
+    return 0; /* a FILE, a loom handle: the library's own object */
+  return !clang_isConstQualifiedType(pointee);
+}
+
 static entry *entry_of(const frontend *fe, const symtab *st, CXCursor fn, arena *a);
 
 static void merge(walker *w, const summary *s) {
@@ -90,24 +162,55 @@ static void merge(walker *w, const summary *s) {
     add_sym(w->a, &w->e->s.reads, s->reads.items[i]);
   for (int i = 0; i < s->writes.len; i++)
     add_sym(w->a, &w->e->s.writes, s->writes.items[i]);
-  /* what a callee stores through its parameters, this function passed it:
-   * memory it does not name, as far as its own callers can tell */
-  w->e->s.deref_store |= s->deref_store | s->param_store;
+  w->e->s.deref_store |= s->deref_store;
   if (s->unseen && !w->e->s.unseen) {
     w->e->s.unseen = s->unseen;
     w->e->s.unseen_loc = s->unseen_loc;
   }
 }
 
-static void on_call(cwalk *cw, CXCursor callee, CXCursor call) {
-  (void)call;
+/* What a call stores through a pointer argument, as this function sees
+ * it: into its own locals, nothing; into a file-scope variable, a write of
+ * it; through its own parameter, into what its caller passed; otherwise
+ * memory it does not name. */
+static void arg_store(walker *w, CXCursor arg) {
+  CXCursor v = summary_addressed(arg);
+  int through = clang_Cursor_isNull(v);
+  if (through)
+    v = summary_pointer_var(arg);
+  if (!clang_Cursor_isNull(v) && summary_is_file_scope(v)) {
+    sym *s = symtab_of_cursor(w->st, v);
+    if (s) {
+      add_sym(w->a, &w->e->s.reads, s);
+      add_sym(w->a, &w->e->s.writes, s);
+    }
+  } else if (through && !clang_Cursor_isNull(v) &&
+             clang_getCursorKind(v) == CXCursor_ParmDecl) {
+    w->e->s.param_store = 1;
+  } else if (through) {
+    w->e->s.deref_store = 1;
+  }
+}
+
+static int on_call(cwalk *cw, CXCursor callee, CXCursor call) {
   walker *w = cw->data;
-  if (!clang_Cursor_isNull(callee) && summary_is_system(callee))
-    return;
-  entry *e = entry_of(w->fe, w->st, callee, w->a);
-  if (e->busy || !e->complete)
-    w->incomplete = 1;
-  merge(w, &e->s);
+  if (summary_is_free(callee))
+    return 1;
+  const summary *sm = NULL;
+  if (clang_Cursor_isNull(callee) || !summary_is_system(callee)) {
+    entry *e = entry_of(w->fe, w->st, callee, w->a);
+    if (e->busy || !e->complete)
+      w->incomplete = 1;
+    merge(w, &e->s);
+    sm = &e->s;
+  }
+  int n = clang_Cursor_getNumArguments(call);
+  for (int i = 0; i < n; i++) {
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+    if (summary_stores_through(callee, sm, arg, (unsigned)i))
+      arg_store(w, arg);
+  }
+  return 0;
 }
 
 static vec *cache(const symtab *st) { return (vec *)&st->summaries; }

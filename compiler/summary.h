@@ -43,4 +43,22 @@ int summary_is_system(CXCursor fn);
 /* Whether the declaration `decl` is a variable at file scope. */
 int summary_is_file_scope(CXCursor decl);
 
+/* What calls store through their arguments:
+ *   summary_addressed: the variable a pointer expression is the address of
+ *     (`&v`, `&v[i]`, `&v.f`, an array `v` decaying), or a null cursor;
+ *   summary_pointer_var: the pointer variable it is (`p`, `(T *)p`), or a
+ *     null cursor;
+ *   summary_is_free: whether callee is the C library's free (which reads
+ *     and writes no value);
+ *   summary_stores_through: whether a call may store through its argument
+ *     `arg` (number i): a function loomc sees (summary sm) when its body
+ *     stores through a parameter; a function of the C library or one loomc
+ *     does not see (sm NULL or unseen) when the parameter points to
+ *     non-const values (or `arg` does, given to `...`), but for a
+ *     library's own objects (a FILE *, an opaque handle). */
+CXCursor summary_addressed(CXCursor e);
+CXCursor summary_pointer_var(CXCursor e);
+int summary_is_free(CXCursor callee);
+int summary_stores_through(CXCursor callee, const summary *sm, CXCursor arg, unsigned i);
+
 #endif

@@ -136,12 +136,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     symtab_build(&fe, &st, a);
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
-    affine_plan(&fe, &st, &prog, a);
   }
   fusion *fu = NULL;
   vec insertions = {0};
   if (diag_error_count() == 0) {
     vec regions = regions_build(&fe, &st, &prog, a);
+    affine_plan(&fe, &st, &prog, &regions, a);
     vec dags;
     fu = fuse(&prog, &regions, opt.target, 0, &dags, a);
     vectorize(fu, &regions, &dags, 0, a);

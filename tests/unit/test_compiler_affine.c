@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "affine.h"
+#include "region.h"
 
 #define AFF_KERNELS                                                            \
   "static void copy(const double *a, double *b) { *b = *a; }\n"                \
@@ -28,7 +29,8 @@ static void plan_of(run *r, const char *body) {
            body);
   run_source(r, src, TO_CHECK);
   cr_assert_eq(r->errors, 0, "%s", r->diags);
-  affine_plan(&r->fe, &r->st, &r->prog, r->arena);
+  vec regions = regions_build(&r->fe, &r->st, &r->prog, r->arena);
+  affine_plan(&r->fe, &r->st, &r->prog, &regions, r->arena);
   cr_assert_eq(diag_error_count(), 0, "planning failed");
 }
 

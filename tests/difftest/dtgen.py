@@ -1,0 +1,722 @@
+"""Random generation of valid program models (see dtmodel.py for the model).
+
+generate(seed, options) -> model.  The same seed and options always give the
+same model.  Options:
+
+  idx_map   generate idx[map[i]] arguments (loomc accepts them from the
+            version that implements OP2's op_arg_idx)
+  avoid     a list of known-bug patterns not to generate (see KNOWN below),
+            so that a run finds new bugs instead of the known ones
+  affine    generate affine loops (domain(...)) too
+  max_size  the largest set size
+"""
+
+import math
+import random
+
+from dtmodel import (by_name, map_data, validate, walk, loop_dat_args,
+                     mesh_hint_problem, affine_hint_problem, all_loops)
+
+# Known bugs (/work/shared/regressions) the generator can steer clear of.
+# Each maps to what the generator does instead.
+KNOWN = {
+    "const_fusion": "no host write of a file-scope constant after the first loop",
+    "idx_renumber": "programs with idx skip the renumbering configurations",
+    "pin_idx": "no idx in the producer of a pinned temporary",
+    "omp_direct_inc": "no dat incremented both directly and through a map in one loop",
+    "affine_loop_carried": "no inc/rw affine temporary read in a time loop",
+    "mpi_pin_halo_end": "no pin of a temporary whose consumer exchanges a halo (mpi)",
+    "omp_fused_inc": "no two consecutive loops over one set that both increment "
+                     "through maps or both reduce",
+    "mpi_halo_nested": "no nested statement whose loops read through maps",
+}
+
+DEFAULTS = {"idx_map": True, "avoid": [], "affine": True, "max_size": 3000}
+
+
+class Gen:
+    def __init__(self, seed, options):
+        self.seed = seed
+        self.r = random.Random(seed)
+        self.o = dict(DEFAULTS)
+        self.o.update(options or {})
+        self.avoid = set(self.o["avoid"])
+        self.m = {"version": 1, "seed": seed, "options": self.o, "sets": [], "maps": [],
+                  "dats": [], "globals": [], "consts": [], "params": [], "arrays": [],
+                  "body": [], "prints": [], "skip": [], "avoid": sorted(self.avoid)}
+        self.counter = {}
+        self.loop_id = 0
+        self.first_loop_done = False
+        self.written = set()  # dats some loop has written (producers for later reads)
+
+    # -- names and small choices -----------------------------------------------
+    def name(self, prefix):
+        n = self.counter.get(prefix, 0)
+        self.counter[prefix] = n + 1
+        return "%s%d" % (prefix, n)
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def size(self):
+        r = self.r.random()
+        if r < 0.07:
+            n = 0
+        elif r < 0.14:
+            n = 1
+        elif r < 0.75:
+            n = self.r.randint(2, 200)
+        elif r < 0.93:
+            n = self.r.randint(201, 700)
+        else:
+            n = self.r.randint(701, 3000)
+        return min(n, self.o["max_size"])
+
+    def sizes(self):
+        return {s["name"]: s["size"] for s in self.m["sets"]}
+
+    # -- declarations -------------------------------------------------------------
+    def gen_sets_maps(self):
+        nsets = self.r.choice([1, 2, 2, 3, 3, 4])
+        for _ in range(nsets):
+            self.m["sets"].append({"name": self.name("s"), "size": self.size()})
+        names = [s["name"] for s in self.m["sets"]]
+        sizes = self.sizes()
+        for _ in range(self.r.choice([0, 1, 2, 2, 3, 4, 5])):
+            f, t = self.r.choice(names), self.r.choice(names)
+            if sizes[t] == 0 and sizes[f] > 0:
+                continue
+            self.add_map(f, t)
+        # a self map on one set, often (inc: x, x[next[0]])
+        if self.chance(0.5):
+            s = self.r.choice(names)
+            if sizes[s] > 0 or True:
+                self.add_map(s, s, arity=1, kind=self.r.choice(["shift", "perm", "rand"]))
+
+    def add_map(self, f, t, arity=None, kind=None):
+        sizes = self.sizes()
+        ar = arity or self.r.choice([1, 1, 2, 2, 2, 3, 4])
+        kinds = ["rand", "rand", "few", "shift"]
+        if ar >= 2:
+            kinds.append("dup")
+        if sizes[f] * ar <= sizes[t]:
+            kinds += ["perm", "perm"]
+        kind = kind or self.r.choice(kinds)
+        if kind == "perm" and sizes[f] * ar > sizes[t]:
+            kind = "rand"
+        if kind == "dup" and ar < 2:
+            kind = "rand"
+        to = max(1, sizes[t])
+        a = self.r.randint(1, 4000)
+        if kind == "perm":
+            a = self.r.randint(1, max(1, to - 1)) if to > 1 else 1
+            while math.gcd(a, to) != 1:
+                a += 1
+        b = self.r.randint(0, to - 1) if kind in ("perm", "shift") else self.r.randint(1, 3)
+        mp = {"name": self.name("m"), "from": f, "to": t, "arity": ar, "kind": kind,
+              "a": a, "b": b}
+        self.m["maps"].append(mp)
+        return mp
+
+    def new_dat(self, setname, temp, decl="top", dim=None, typ=None):
+        d = {"name": self.name("t" if temp else "d"), "set": setname,
+             "dim": dim or self.r.choice([1, 1, 1, 2, 2, 3, 4]),
+             "type": typ or self.r.choice(["double", "double", "double", "int"]),
+             "temp": temp, "seed": self.r.randint(0, 9999), "decl": decl}
+        self.m["dats"].append(d)
+        return d
+
+    def new_global(self, role):
+        typ = self.r.choice(["double", "double", "int"])
+        dim = self.r.choice([0, 0, 0, 1, 2, 3, 4])
+        n = max(1, dim)
+        if role == "min":
+            init = [100000] * n
+        elif role == "max":
+            init = [-100000] * n
+        else:
+            init = [self.r.randint(0, 9) for _ in range(n)]
+        g = {"name": self.name("g"), "type": typ, "dim": dim, "init": init,
+             "const": role == "read" and self.chance(0.2), "role": role}
+        self.m["globals"].append(g)
+        return g
+
+    def reset_value(self, g):
+        return {"min": 100000, "max": -100000}.get(g["role"], 0)
+
+    # -- mesh loops ------------------------------------------------------------------
+    def maps_from(self, s):
+        return [mp for mp in self.m["maps"] if mp["from"] == s]
+
+    def dats_on(self, s, scope, temp=None):
+        return [d for d in self.m["dats"] if d["set"] == s
+                and (d["decl"] == "top" or d["name"] in scope)
+                and (temp is None or d["temp"] == temp)]
+
+    def injective_slots(self, mp):
+        """The slots of mp through which writes reach each target at most once
+        (all of them, or one of them, or none)."""
+        data = map_data(self.m, mp["name"])
+        ar = mp["arity"]
+        if len(set(data)) == len(data):
+            return list(range(ar))
+        for k in range(ar):
+            col = data[k::ar]
+            if len(set(col)) == len(col):
+                return [k]
+        return []
+
+    def pick_read_dat(self, s, scope, busy):
+        cands = [d for d in self.dats_on(s, scope) if d["name"] not in busy]
+        if not cands:
+            return None
+        fresh = [d for d in cands if d["name"] in self.written or not d["temp"]]
+        pool = fresh if fresh and self.chance(0.8) else cands
+        return self.r.choice(pool)
+
+    def gen_loop(self, scope, ctx, set_hint=None, forced_out=None, pure=False, consume=None):
+        """A mesh loop over a set (set_hint or random).  forced_out: a dat to write
+        directly (a pure producer when pure: nothing else written, nothing reduced).
+        consume: a dat to read (directly or through a map)."""
+        sizes = self.sizes()
+        s = set_hint or self.r.choice([x["name"] for x in self.m["sets"]])
+        args, busy, out_dats = [], set(), set()
+        used_globals = set()
+
+        def add(a):
+            args.append(a)
+
+        # outputs
+        if forced_out is not None:
+            add({"kind": "dat", "dat": forced_out["name"], "mode": "write", "map": None,
+                 "slot": None})
+            out_dats.add(forced_out["name"])
+        nout = 0 if pure else self.r.choice([1, 1, 1, 2, 2, 3])
+        if forced_out is None and nout == 0:
+            nout = 1
+        if consume is not None:
+            out_dats.add(consume["name"])  # read only, in this loop
+        for _ in range(nout):
+            self.gen_output(s, scope, ctx, add, out_dats, used_globals)
+        # inputs
+        busy = set(out_dats)
+        if consume is not None:
+            self.gen_consume(s, consume, add)
+        nin = self.r.choice([0, 1, 1, 2, 2, 3, 4, 5])
+        for _ in range(nin):
+            self.gen_input(s, scope, add, busy, used_globals, pure)
+        self.r.shuffle(args)
+        consts = []
+        if self.chance(0.2):
+            consts = [self.get_const()["name"]]
+        self.loop_id += 1
+        lp = {"k": "loop", "id": self.loop_id, "set": s, "args": args,
+              "kseed": self.r.randint(0, 10 ** 6), "consts": consts,
+              "heavy": self.chance(0.4)}
+        if not any(a["kind"] != "idx" and a["kind"] != "idxmap" and a["mode"] != "read"
+                   for a in args):
+            # every input was refused and no output could be made: reduce into a global
+            g = self.new_global("inc")
+            args.append({"kind": "global", "g": g["name"], "mode": "inc"})
+        for a in args:
+            if a["kind"] == "dat" and a["mode"] != "read":
+                self.written.add(a["dat"])
+        self.first_loop_done = True
+        return lp
+
+    def gen_output(self, s, scope, ctx, add, out_dats, used_globals):
+        sizes = self.sizes()
+        choice = self.r.choice(["write", "write", "rw", "inc_map", "inc_map", "inc_direct",
+                                "write_map", "reduce", "reduce"])
+        maps = [mp for mp in self.maps_from(s)]
+        if choice in ("write", "rw", "inc_direct"):
+            cands = [d for d in self.dats_on(s, scope) if d["name"] not in out_dats]
+            if choice == "write" and (not cands or self.chance(0.5)):
+                d = self.new_dat(s, temp=self.chance(0.8), decl="top")
+                ctx["new_top"].append(d["name"])
+                scope.add(d["name"])
+            elif not cands:
+                return
+            else:
+                d = self.r.choice(cands)
+            mode = {"write": "write", "rw": "rw", "inc_direct": "inc"}[choice]
+            add({"kind": "dat", "dat": d["name"], "mode": mode, "map": None, "slot": None})
+            out_dats.add(d["name"])
+            return
+        if choice == "inc_map" and maps:
+            mp = self.r.choice(maps)
+            cands = [d for d in self.dats_on(mp["to"], scope) if d["name"] not in out_dats]
+            if not cands or self.chance(0.3):
+                d = self.new_dat(mp["to"], temp=self.chance(0.7), decl="top")
+                ctx["new_top"].append(d["name"])
+                scope.add(d["name"])
+            else:
+                d = self.r.choice(cands)
+            slot = "*" if self.chance(0.25) else self.r.randrange(mp["arity"])
+            add({"kind": "dat", "dat": d["name"], "mode": "inc", "map": mp["name"], "slot": slot})
+            if slot != "*" and mp["arity"] > 1 and self.chance(0.5):
+                other = self.r.choice([k for k in range(mp["arity"]) if k != slot])
+                add({"kind": "dat", "dat": d["name"], "mode": "inc", "map": mp["name"],
+                     "slot": other})
+            if (mp["to"] == s and self.chance(0.5) and "omp_direct_inc" not in self.avoid):
+                add({"kind": "dat", "dat": d["name"], "mode": "inc", "map": None, "slot": None})
+            out_dats.add(d["name"])
+            return
+        if choice == "write_map" and maps:
+            mp = self.r.choice(maps)
+            slots = self.injective_slots(mp)
+            if not slots or sizes[s] == 0 and self.chance(0.5):
+                return
+            cands = [d for d in self.dats_on(mp["to"], scope) if d["name"] not in out_dats]
+            if not cands or self.chance(0.4):
+                d = self.new_dat(mp["to"], temp=self.chance(0.5), decl="top")
+                ctx["new_top"].append(d["name"])
+                scope.add(d["name"])
+            else:
+                d = self.r.choice(cands)
+            mode = self.r.choice(["write", "rw"])
+            if len(slots) == mp["arity"] and mp["arity"] > 1 and self.chance(0.4):
+                add({"kind": "dat", "dat": d["name"], "mode": mode, "map": mp["name"], "slot": "*"})
+            else:
+                for k in self.r.sample(slots, self.r.randint(1, len(slots))):
+                    add({"kind": "dat", "dat": d["name"], "mode": mode, "map": mp["name"],
+                         "slot": k})
+            out_dats.add(d["name"])
+            return
+        # a reduction into a global
+        role = self.r.choice(["inc", "inc", "min", "max"])
+        cands = [g for g in self.m["globals"] if g["name"] not in used_globals
+                 and g["role"] == role]
+        g = self.r.choice(cands) if cands and self.chance(0.5) else self.new_global(role)
+        used_globals.add(g["name"])
+        add({"kind": "global", "g": g["name"], "mode": role})
+
+    def gen_consume(self, s, t, add):
+        if t["set"] == s:
+            add({"kind": "dat", "dat": t["name"], "mode": "read", "map": None, "slot": None})
+            return
+        mp = self.r.choice([mp for mp in self.maps_from(s) if mp["to"] == t["set"]])
+        slot = "*" if self.chance(0.25) else self.r.randrange(mp["arity"])
+        add({"kind": "dat", "dat": t["name"], "mode": "read", "map": mp["name"], "slot": slot})
+        if slot != "*" and mp["arity"] > 1 and self.chance(0.4):
+            add({"kind": "dat", "dat": t["name"], "mode": "read", "map": mp["name"],
+                 "slot": self.r.randrange(mp["arity"])})
+
+    def gen_input(self, s, scope, add, busy, used_globals, pure):
+        c = self.r.choice(["direct", "direct", "map", "map", "global", "idx", "idxmap"])
+        maps = self.maps_from(s)
+        if c == "map" and maps:
+            mp = self.r.choice(maps)
+            d = self.pick_read_dat(mp["to"], scope, busy)
+            if d is None:
+                return
+            slot = "*" if self.chance(0.25) else self.r.randrange(mp["arity"])
+            add({"kind": "dat", "dat": d["name"], "mode": "read", "map": mp["name"], "slot": slot})
+            return
+        if c == "direct" or (c == "map" and not maps):
+            d = self.pick_read_dat(s, scope, busy)
+            if d is None:
+                return
+            add({"kind": "dat", "dat": d["name"], "mode": "read", "map": None, "slot": None})
+            return
+        if c == "global":
+            cands = [g for g in self.m["globals"] if g["name"] not in used_globals]
+            g = self.r.choice(cands) if cands and self.chance(0.6) else self.new_global("read")
+            used_globals.add(g["name"])
+            add({"kind": "global", "g": g["name"], "mode": "read"})
+            return
+        if c == "idx":
+            if "idx" in busy:
+                return
+            add({"kind": "idx"})
+            busy.add("idx")  # at most once
+            return
+        if c == "idxmap" and self.o["idx_map"] and maps:
+            mp = self.r.choice(maps)
+            add({"kind": "idxmap", "map": mp["name"], "slot": self.r.randrange(mp["arity"])})
+
+    def get_const(self):
+        if self.m["consts"] and self.chance(0.6):
+            return self.r.choice(self.m["consts"])
+        c = {"name": self.name("c"), "type": self.r.choice(["double", "int"]),
+             "init": self.r.randint(0, 9)}
+        self.m["consts"].append(c)
+        return c
+
+    # -- statements ------------------------------------------------------------------
+    def gen_block(self, scope, depth, budget, ctx):
+        """A statement list holding about `budget` loops."""
+        body = []
+        scope = set(scope)
+        last_set = None
+        while budget > 0:
+            r = self.r.random()
+            if r < 0.12 and depth < 2:
+                n = min(budget, self.r.randint(1, 4))
+                inner = self.gen_block(scope, depth + 1, n, dict(ctx, loopdepth=ctx["loopdepth"] + 1))
+                body.append({"k": "for", "n": self.r.randint(1, 3), "body": inner})
+                budget -= n
+            elif r < 0.19 and depth < 2:
+                n = min(budget, self.r.randint(1, 3))
+                st = {"k": "if", "cond": self.gen_cond(ctx),
+                      "body": self.gen_block(scope, depth + 1, n, ctx)}
+                if self.chance(0.3):
+                    st["else"] = self.gen_block(scope, depth + 1, 1, ctx)
+                body.append(st)
+                budget -= n
+            elif r < 0.23 and depth < 2:
+                n = min(budget, self.r.randint(1, 3))
+                body.append({"k": "block", "body": self.gen_block(scope, depth + 1, n, ctx)})
+                budget -= n
+            elif r < 0.38:
+                body += self.gen_producer_consumers(scope, depth, ctx)
+                budget -= 2
+            elif r < 0.46 and self.o["affine"]:
+                body += self.gen_affine(ctx)
+                budget -= 2
+            else:
+                s = last_set if last_set and self.chance(0.5) else None
+                lp = self.gen_loop(scope, ctx, set_hint=s)
+                last_set = lp["set"]
+                body.append(lp)
+                budget -= 1
+            if self.chance(0.3):
+                h = self.gen_host(scope, ctx)
+                if h:
+                    body.append(h)
+        return body
+
+    def gen_producer_consumers(self, scope, depth, ctx):
+        """A pure producer of a temporary t (write: t, reads only) and 1-3 loops
+        reading t, directly or through maps: the pin / pin_cse / contraction shape."""
+        out = []
+        s = self.r.choice([x["name"] for x in self.m["sets"]])
+        if depth > 0 and self.chance(0.4):
+            t = self.new_dat(s, temp=True, decl="stmt")
+            out.append({"k": "decl", "dat": t["name"]})
+        else:
+            t = self.new_dat(s, temp=True, decl="top")
+            ctx["new_top"].append(t["name"])
+        scope.add(t["name"])
+        out.append(self.gen_loop(scope, ctx, set_hint=s, forced_out=t, pure=self.chance(0.8)))
+        readers = [x["name"] for x in self.m["sets"] if x["name"] == s or any(
+            mp["to"] == s for mp in self.maps_from(x["name"]))]
+        for _ in range(self.r.randint(1, 3)):
+            r = s if self.chance(0.5) else self.r.choice(readers)
+            out.append(self.gen_loop(scope, ctx, set_hint=r, consume=t))
+            if self.chance(0.15):
+                h = self.gen_host(scope, ctx)
+                if h:
+                    out.append(h)
+        return out
+
+    def gen_cond(self, ctx):
+        r = self.r.random()
+        if ctx["loopdepth"] > 0 and r < 0.4:
+            return {"it": self.r.randrange(ctx["loopdepth"]), "mod": 2}
+        if self.m["globals"] and r < 0.85:
+            g = self.r.choice(self.m["globals"])
+            return {"g": g["name"], "lt": self.r.randint(1, 1023)}
+        c = self.get_const_for_cond()
+        if c:
+            return {"c": c["name"], "lt": self.r.randint(0, 9)}
+        return {"g": self.new_global("read")["name"], "lt": 512}
+
+    def get_const_for_cond(self):
+        return self.r.choice(self.m["consts"]) if self.m["consts"] else None
+
+    def gen_host(self, scope, ctx):
+        r = self.r.random()
+        gl = self.m["globals"]
+        if r < 0.25 and gl:
+            return {"k": "host", "op": "print_g", "g": self.r.choice(gl)["name"]}
+        if r < 0.35 and gl:
+            g = self.r.choice([g for g in gl if not g["const"]] or [None])
+            if g:
+                return {"k": "host", "op": "reset_g", "g": g["name"], "value": self.reset_value(g)}
+        if r < 0.45 and len(gl) >= 2:
+            dst = self.r.choice([g for g in gl if not g["const"] and g["role"] == "read"] or [None])
+            if dst:
+                src = self.r.choice([g for g in gl if g is not dst])
+                return {"k": "host", "op": "derive_g", "dst": dst["name"], "src": src["name"],
+                        "mul": self.r.randint(1, 5), "add": self.r.randint(0, 9)}
+        if r < 0.55 and self.m["consts"] and not (
+                "const_fusion" in self.avoid and self.first_loop_done):
+            c = self.r.choice(self.m["consts"])
+            if gl and self.chance(0.5):
+                return {"k": "host", "op": "set_c", "c": c["name"],
+                        "src": self.r.choice(gl)["name"]}
+            return {"k": "host", "op": "set_c", "c": c["name"], "value": self.r.randint(0, 9)}
+        if r < 0.75:
+            ds = [d for d in self.m["dats"] if d["name"] in scope]
+            if ds:
+                return {"k": "host", "op": "fetch", "dat": self.r.choice(ds)["name"]}
+        if r < 0.85:
+            return {"k": "host", "op": "size", "set": self.r.choice(self.m["sets"])["name"]}
+        if r < 0.88:
+            return {"k": "host", "op": "block_size", "value": self.r.choice([1, 3, 16, 64])}
+        return None
+
+    # -- affine loops ------------------------------------------------------------------
+    def get_param(self):
+        if self.m["params"] and self.chance(0.7):
+            return self.r.choice(self.m["params"])
+        q = {"name": self.name("n"), "value": self.r.choice([0, 1, 2, 3, 5, 8, 13, 20, 31])}
+        self.m["params"].append(q)
+        return q
+
+    def new_array(self, q, rank, temp):
+        a = {"name": self.name("a"), "param": q["name"], "rank": rank, "temp": temp,
+             "seed": self.r.randint(0, 9999), "type": "double"}
+        self.m["arrays"].append(a)
+        return a
+
+    def aloop(self, q, shape, args):
+        self.loop_id += 1
+        return {"k": "aloop", "id": self.loop_id, "dom": {"param": q["name"], "shape": shape,
+                "rank": 1 if shape in ("1d", "1d+") else 2}, "args": args,
+                "kseed": self.r.randint(0, 10 ** 6), "heavy": self.chance(0.3)}
+
+    def arrays_of(self, q, rank, temp=None):
+        return [a for a in self.m["arrays"] if a["param"] == q["name"] and a["rank"] == rank
+                and (temp is None or a["temp"] == temp)]
+
+    def gen_affine(self, ctx):
+        """1-3 affine loops: a producer of a temporary array and its consumers, or a
+        loop over data arrays; shapes from samples/outer and the golden cases."""
+        q = self.get_param()
+        I, J = {"i": 1}, {"j": 1}
+        I1 = {"i": 1, "c": 1}
+        pattern = self.r.choice(["map", "matvec", "outer", "running", "tri"])
+        in_time = ctx["loopdepth"] > 0
+        x = self.r.choice(self.arrays_of(q, 1, False) or [self.new_array(q, 1, False)])
+        out = []
+        if pattern == "running":
+            y = self.new_array(q, 1, True)
+            out.append(self.aloop(q, "1d", [{"arr": y["name"], "mode": "read", "sub": [I]},
+                                             {"arr": x["name"], "mode": "read", "sub": [I]},
+                                             {"arr": y["name"], "mode": "write", "sub": [I1]}]))
+            self.m["prints"].append(y["name"])
+            return out
+        if pattern == "tri":
+            A = self.r.choice(self.arrays_of(q, 2, False) or [self.new_array(q, 2, False)])
+            L = self.new_array(q, 2, True)
+            out.append(self.aloop(q, "tri", [{"arr": A["name"], "mode": "read", "sub": [I, J]},
+                                              {"arr": L["name"], "mode": self.r.choice(
+                                                  ["write", "rw", "inc"]), "sub": [I, J]}]))
+            self.m["prints"].append(L["name"])
+            return out
+        # a temporary t and its consumers
+        t = self.new_array(q, 1, True)
+        pmode = "write"
+        if pattern == "matvec":
+            A = self.r.choice(self.arrays_of(q, 2, False) or [self.new_array(q, 2, False)])
+            if not (in_time and "affine_loop_carried" in self.avoid):
+                pmode = self.r.choice(["inc", "inc", "write"])
+            out.append(self.aloop(q, "2d", [{"arr": A["name"], "mode": "read", "sub": [I, J]},
+                                             {"arr": x["name"], "mode": "read", "sub": [J]},
+                                             {"arr": t["name"], "mode": pmode, "sub": [I]}]))
+            shape_c = "1d"
+        else:
+            wide = self.chance(0.4)
+            out.append(self.aloop(q, "1d+" if wide else "1d",
+                                  [{"arr": x["name"], "mode": "read", "sub": [I]},
+                                   {"arr": t["name"], "mode": "write", "sub": [I]}]))
+            shape_c = "1d"
+        nc = self.r.choice([1, 1, 2])
+        for _ in range(nc):
+            if pattern == "outer":
+                C = self.new_array(q, 2, True)
+                out.append(self.aloop(q, "2d", [{"arr": t["name"], "mode": "read", "sub": [I]},
+                                                 {"arr": t["name"], "mode": "read", "sub": [J]},
+                                                 {"arr": C["name"], "mode": "write",
+                                                  "sub": [I, J]}]))
+                self.m["prints"].append(C["name"])
+            else:
+                y = self.new_array(q, 1, True)
+                subs = [[I]]
+                if out[0]["dom"]["shape"] == "1d+" and self.chance(0.7):
+                    subs.append([I1])
+                args = [{"arr": t["name"], "mode": "read", "sub": s} for s in subs]
+                args.append({"arr": y["name"], "mode": self.r.choice(["write", "write", "inc"]),
+                             "sub": [I]})
+                if self.chance(0.4):
+                    args.append({"arr": x["name"], "mode": "read", "sub": [I]})
+                out.append(self.aloop(q, shape_c, args))
+                self.m["prints"].append(y["name"])
+        if self.chance(0.25):
+            self.m["prints"].append(t["name"])
+        return out
+
+    # -- hints -------------------------------------------------------------------------
+    def gen_hints(self):
+        mpi = True
+        for d in list(self.m["dats"]):
+            if not d["temp"] or not self.chance(0.6):
+                continue
+            self.try_hint(d["name"], lambda h: mesh_hint_problem(self.m, h, mpi, self.avoid))
+        for a in list(self.m["arrays"]):
+            if not a["temp"] or not self.chance(0.6):
+                continue
+            self.try_hint(a["name"], lambda h: affine_hint_problem(self.m, h))
+
+    def try_hint(self, t, problem):
+        prod = None
+        for st, _, lst in walk(self.m["body"]):
+            if st["k"] in ("loop", "aloop"):
+                if st["k"] == "loop":
+                    w = [a for a in loop_dat_args(st, t) if a["mode"] != "read"]
+                else:
+                    w = [a for a in st["args"] if a["arr"] == t and a["mode"] != "read"]
+                if w:
+                    prod, block = st, lst
+                    break
+        if prod is None:
+            return
+        kind = self.r.choice(["pin", "pin_cse"])
+        hint = {"k": "hint", "kind": kind, "temp": t}
+        d = by_name(self.m["dats"], t)
+        at_top = self.chance(0.2) and (d is None or d["decl"] == "top")
+        where = self.m["body"] if at_top else block
+        pos = 0 if at_top else next(i for i, x in enumerate(block) if x is prod)
+        where.insert(pos, hint)
+        why = problem(hint)
+        if why and kind == "pin":
+            hint["kind"] = "pin_cse"
+            why = problem(hint)
+        if why:
+            where.remove(hint)
+        elif (kind == "pin" and "mpi_pin_halo_end" in self.avoid and hint["kind"] == "pin"
+              and self.consumer_exchanges(t, block)):
+            where.remove(hint)
+
+    def consumer_exchanges(self, t, block):
+        for st in block:
+            if st["k"] == "loop" and loop_dat_args(st, t) and any(
+                    a["kind"] == "dat" and a["map"] is not None for a in st["args"]):
+                return True
+        return False
+
+    # -- the program ---------------------------------------------------------------------
+    def generate(self):
+        self.gen_sets_maps()
+        for _ in range(self.r.randint(1, 4)):
+            s = self.r.choice(self.m["sets"])["name"]
+            self.new_dat(s, temp=self.chance(0.3))
+        scope = {d["name"] for d in self.m["dats"]}
+        ctx = {"loopdepth": 0, "new_top": []}
+        budget = self.r.randint(2, 10)
+        self.m["body"] = self.gen_block(scope, 0, budget, ctx)
+        self.gen_hints()
+        hinted = {st["temp"] for st, _, _ in walk(self.m["body"]) if st["k"] == "hint"}
+        self.m["prints"] = [x for x in self.m["prints"] if x not in hinted]
+        for d in self.m["dats"]:
+            if d["decl"] == "top" and d["name"] not in hinted and self.chance(0.7):
+                self.m["prints"].append(d["name"])
+        for g in self.m["globals"]:
+            self.m["prints"].append(g["name"])
+        self.m["prints"] = list(dict.fromkeys(self.m["prints"]))
+        self.finish()
+        return self.m
+
+    def finish(self):
+        """Drops unused declarations and marks known-bug skips."""
+        used = set(self.m["prints"])
+        for st, _, _ in walk(self.m["body"]):
+            for key in ("g", "src", "dst", "c", "dat", "temp"):
+                if key in st:
+                    used.add(st[key])
+            if st["k"] == "if":
+                used |= {st["cond"].get("g"), st["cond"].get("c")}
+            if st["k"] in ("loop", "aloop"):
+                for a in st["args"]:
+                    used |= {a.get("g"), a.get("dat"), a.get("arr")}
+                used |= set(st.get("consts", []))
+                if st["k"] == "aloop":
+                    used.add(st["dom"]["param"])
+        consts_read = {c for lp in all_loops(self.m) for c in lp["consts"]}
+        # a constant read by no kernel: its host writes and conditions go
+        for st, _, lst in list(walk(self.m["body"])):
+            if st["k"] == "host" and st["op"] == "set_c" and st["c"] not in consts_read:
+                lst.remove(st)
+            if st["k"] == "if" and "c" in st["cond"] and st["cond"]["c"] not in consts_read:
+                st["cond"] = {"g": self.new_global("read")["name"], "lt": 512}
+                self.m["prints"].append(st["cond"]["g"])
+                used.add(st["cond"]["g"])
+        self.m["consts"] = [c for c in self.m["consts"] if c["name"] in consts_read]
+        self.m["globals"] = [g for g in self.m["globals"] if g["name"] in used]
+        self.m["arrays"] = [a for a in self.m["arrays"] if a["name"] in used]
+        self.m["params"] = [q for q in self.m["params"]
+                            if any(a["param"] == q["name"] for a in self.m["arrays"])]
+        if "idx_renumber" in self.avoid and any(
+                a["kind"] in ("idx", "idxmap") for lp in all_loops(self.m) for a in lp["args"]):
+            self.m["skip"].append("renum")
+        if "mpi_halo_nested" in self.avoid and self.halo_nested():
+            self.m["skip"].append("mpi")
+        if "omp_fused_inc" in self.avoid and self.fusable_incs():
+            self.m["skip"].append("omp")
+        for g in self.m["globals"]:
+            g.pop("role", None)
+
+    def halo_nested(self):
+        """A dat exchanged (read through a map) by a loop in a nested statement and
+        by a loop outside it (the shape of mpi_halo_begin_twice_nested.c)."""
+        def exchanged(lp):
+            return {a["dat"] for a in lp["args"] if a["kind"] == "dat" and a["map"] is not None
+                    and a["mode"] in ("read", "rw")}
+        def scan(body):
+            outside = set()
+            nested = []
+            for st in body:
+                if st["k"] == "loop":
+                    outside |= exchanged(st)
+                for key in ("body", "else"):
+                    if st.get(key) is not None:
+                        inner = set()
+                        for s2, _, _ in walk(st[key]):
+                            if s2["k"] == "loop":
+                                inner |= exchanged(s2)
+                        nested.append(inner)
+                        if scan(st[key]):
+                            return True
+            everything = set(outside)
+            for i, inner in enumerate(nested):
+                others = set(outside)
+                for j, o in enumerate(nested):
+                    if j != i:
+                        others |= o
+                if inner & others:
+                    return True
+            return False
+        return scan(self.m["body"])
+
+    def fusable_incs(self):
+        """Two loops over one set, one after the other in a block, that both
+        increment through maps or both reduce (openmp_fused_inc_redefinition.c)."""
+        for st, _, lst in walk(self.m["body"]):
+            pass
+        def kinds(lp):
+            inc = any(a["kind"] == "dat" and a["map"] is not None and a["mode"] == "inc"
+                      for a in lp["args"])
+            red = any(a["kind"] == "global" and a["mode"] != "read" for a in lp["args"])
+            return inc, red
+        blocks = [self.m["body"]] + [st[key] for st, _, _ in walk(self.m["body"])
+                                     for key in ("body", "else") if st.get(key) is not None]
+        for b in blocks:
+            loops = [st for st in b if st["k"] == "loop"]
+            for x, y in zip(loops, loops[1:]):
+                if x["set"] == y["set"]:
+                    kx, ky = kinds(x), kinds(y)
+                    if (kx[0] and ky[0]) or (kx[1] and ky[1]):
+                        return True
+        return False
+
+
+def generate(seed, options=None):
+    """A valid model for this seed (asserted: an invalid one is a generator bug)."""
+    g = Gen(seed, options)
+    m = g.generate()
+    probs = validate(m)
+    if probs:
+        raise AssertionError("seed %d: generated an invalid model: %s" % (seed, "; ".join(probs)))
+    return m

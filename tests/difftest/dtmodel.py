@@ -1,0 +1,731 @@
+"""The program model: a JSON-serialisable description of one random Loom
+program, the rules a valid model obeys, and the facts derived from it.
+
+A model is a dict (see README.md, "The model"):
+
+  sets    [{name, size}]
+  maps    [{name, from, to, arity, kind, a, b}]      entries from a formula
+  dats    [{name, set, dim, type, temp, seed, decl}] decl: "top" | "stmt"
+  globals [{name, type, dim, init, const}]           dim 0: a scalar
+  consts  [{name, type, init}]                       static file-scope, read by kernels
+  params  [{name, value}]                            affine domain parameters
+  arrays  [{name, param, rank, temp, seed}]          plain C arrays of affine loops
+  body    [statement]                                main's statements after the declarations
+  prints  [name]                                     dats, globals, arrays printed at the end
+  skip    [config-prefix]                            configurations not to run (known bugs)
+
+Statements (key "k"):
+  loop   {id, set, args, kseed, consts, heavy}   a par_loop over a mesh set
+  aloop  {id, dom, args, kseed}                  an affine par_loop (domain(...))
+  for    {n, body}                               a time loop, K = n iterations
+  if     {cond, body, else}                      cond: {g, lt} | {it, mod} | {c, lt}
+  block  {body}
+  host   {op, ...}                               host code between loops
+  decl   {dat}                                   a dat/temp declared here (decl "stmt")
+  hint   {kind, temp}                            #pragma loom pin(t) / pin_cse(t)
+
+Mesh loop arguments:
+  {kind: dat, dat, mode, map, slot}   map None: direct; slot an int or "*"
+  {kind: global, g, mode}
+  {kind: idx}                         the iteration index
+  {kind: idxmap, map, slot}           idx[map[slot]]
+Affine loop arguments: {arr, mode, sub}: sub a list of subscripts, each
+{"i": a, "j": b, "c": c} meaning a*i + b*j + c.
+
+validate(model, mpi=True) returns a list of problems (empty: valid).  The
+generator builds valid models and asserts it; the reducer drops every
+candidate that is not valid.
+"""
+
+import copy
+import json
+
+MASK32 = 0xFFFFFFFF
+WRITE_MODES = ("write", "rw", "inc")
+GLOBAL_RED = ("inc", "min", "max")
+
+
+# ---------------------------------------------------------------------------
+# Map and dat contents: formulas shared by Python (validation) and C (emit).
+
+def h32(k):
+    """The integer hash the emitted C uses (PFX_h)."""
+    k &= MASK32
+    k ^= k >> 16
+    k = (k * 0x7FEB352D) & MASK32
+    k ^= k >> 15
+    k = (k * 0x846CA68B) & MASK32
+    k ^= k >> 16
+    return k
+
+
+def map_entry(m, k):
+    """Entry k (element k // arity, slot k % arity) of map m; to > 0."""
+    kind, a, b, to, ar = m["kind"], m["a"], m["b"], m["to_size"], m["arity"]
+    if kind == "rand":
+        return h32(k + a) % to
+    if kind == "few":
+        return h32(k + a) % max(1, min(to, b))
+    if kind == "dup":  # slot 1 repeats slot 0
+        kk = k - 1 if k % ar == 1 else k
+        return h32(kk + a) % to
+    if kind == "perm":  # injective when from * arity <= to and gcd(a, to) == 1
+        return ((k * a) + b) % to
+    if kind == "shift":
+        return (k // ar + k % ar + b) % to
+    raise ValueError("unknown map kind " + kind)
+
+
+def map_entry_c(m, kvar, pfx):
+    """The C expression of map_entry (kvar an int variable >= 0)."""
+    kind, a, b, to, ar = m["kind"], m["a"], m["b"], m["to_size"], m["arity"]
+    k = "(unsigned)%s" % kvar
+    if kind == "rand":
+        return "(int)(%sdt_h(%s + %du) %% %du)" % (pfx, k, a, to)
+    if kind == "few":
+        return "(int)(%sdt_h(%s + %du) %% %du)" % (pfx, k, a, max(1, min(to, b)))
+    if kind == "dup":
+        return "(int)(%sdt_h(%s - (%s %% %du == 1u) + %du) %% %du)" % (pfx, k, k, ar, a, to)
+    if kind == "perm":
+        return "(int)((%s * %du + %du) %% %du)" % (k, a, b, to)
+    if kind == "shift":
+        return "(int)((%s / %du + %s %% %du + %du) %% %du)" % (k, ar, k, ar, b, to)
+    raise ValueError("unknown map kind " + kind)
+
+
+def dat_value(seed, k, typ):
+    """Initial value k of a dat or array with this seed: an integer in [0, 1024)."""
+    return h32(k * 7 + seed) % 1024
+
+
+# ---------------------------------------------------------------------------
+# Lookups
+
+def by_name(items, name):
+    for it in items:
+        if it["name"] == name:
+            return it
+    return None
+
+
+def sizes_of(model):
+    return {s["name"]: s["size"] for s in model["sets"]}
+
+
+def resolved_map(model, mname):
+    """The map with its target set's size filled in (for map_entry)."""
+    m = dict(by_name(model["maps"], mname))
+    m["to_size"] = sizes_of(model)[m["to"]]
+    return m
+
+
+def map_data(model, mname):
+    m = resolved_map(model, mname)
+    n = sizes_of(model)[m["from"]] * m["arity"]
+    return [map_entry(m, k) for k in range(n)]
+
+
+def walk(body, depth=0, parent=None):
+    """Yields (stmt, depth, containing list) for every statement, pre-order."""
+    for st in body:
+        yield st, depth, body
+        for key in ("body", "else"):
+            if st.get(key) is not None:
+                yield from walk(st[key], depth + 1, st)
+
+
+def all_loops(model):
+    return [st for st, _, _ in walk(model["body"]) if st["k"] == "loop"]
+
+
+def all_aloops(model):
+    return [st for st, _, _ in walk(model["body"]) if st["k"] == "aloop"]
+
+
+def loop_dat_args(lp, dat):
+    return [a for a in lp["args"] if a["kind"] == "dat" and a["dat"] == dat]
+
+
+def arg_reads(a):
+    return a.get("mode", "read") in ("read", "rw")
+
+
+def arg_writes(a):
+    return a.get("mode", "read") in ("write", "rw", "inc", "min", "max")
+
+
+def names_in_host(st):
+    """The dats and globals a host statement names (as loomc sees it)."""
+    op = st["op"]
+    if op == "fetch":
+        return {st["dat"]}
+    if op in ("print_g",):
+        return {st["g"]}
+    if op == "reset_g":
+        return {st["g"]}
+    if op == "derive_g":
+        return {st["dst"], st["src"]}
+    if op == "set_c":
+        return {st["src"]} if st.get("src") else set()
+    return set()
+
+
+def host_writes(st):
+    """What a host statement writes: dats named (loomc: any use writes), globals assigned,
+    file-scope constants assigned."""
+    op = st["op"]
+    if op == "fetch":
+        return {st["dat"]}
+    if op == "reset_g":
+        return {st["g"]}
+    if op == "derive_g":
+        return {st["dst"]}
+    if op == "set_c":
+        return {st["c"]}
+    return set()
+
+
+def stmt_writes(model, st):
+    """Everything a statement (and what it holds) writes: dats, globals, consts, arrays."""
+    out = set()
+    for s, _, _ in walk([st]):
+        if s["k"] == "loop":
+            for a in s["args"]:
+                if a["kind"] == "dat" and arg_writes(a):
+                    out.add(a["dat"])
+                if a["kind"] == "global" and arg_writes(a):
+                    out.add(a["g"])
+        elif s["k"] == "aloop":
+            for a in s["args"]:
+                if a["mode"] != "read":
+                    out.add(a["arr"])
+        elif s["k"] == "host":
+            out |= host_writes(s)
+    return out
+
+
+def stmt_names(model, st):
+    """Every dat, global, const and array a statement names."""
+    out = set()
+    for s, _, _ in walk([st]):
+        if s["k"] == "loop":
+            for a in s["args"]:
+                if a["kind"] == "dat":
+                    out.add(a["dat"])
+                if a["kind"] == "global":
+                    out.add(a["g"])
+            out |= set(s["consts"])
+        elif s["k"] == "aloop":
+            out |= {a["arr"] for a in s["args"]}
+        elif s["k"] == "host":
+            out |= names_in_host(s) | host_writes(s)
+        elif s["k"] == "if":
+            c = s["cond"]
+            if "g" in c:
+                out.add(c["g"])
+            if "c" in c:
+                out.add(c["c"])
+    return out
+
+
+def loop_reads(lp):
+    """Dats, globals and consts a mesh loop reads."""
+    out = set(lp["consts"])
+    for a in lp["args"]:
+        if a["kind"] == "dat" and arg_reads(a):
+            out.add(a["dat"])
+        if a["kind"] == "global" and a["mode"] == "read":
+            out.add(a["g"])
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Validation
+
+class Problems(list):
+    def add(self, fmt, *args):
+        self.append(fmt % args if args else fmt)
+
+
+def validate(model, mpi=True):
+    p = Problems()
+    sets = sizes_of(model)
+    names = set()
+    for kind in ("sets", "maps", "dats", "globals", "consts", "params", "arrays"):
+        for it in model[kind]:
+            if it["name"] in names:
+                p.add("duplicate name %s", it["name"])
+            names.add(it["name"])
+    for s in model["sets"]:
+        if s["size"] < 0:
+            p.add("set %s has a negative size", s["name"])
+    for m in model["maps"]:
+        if m["from"] not in sets or m["to"] not in sets:
+            p.add("map %s: unknown set", m["name"])
+            continue
+        if not 1 <= m["arity"] <= 4:
+            p.add("map %s: arity %d", m["name"], m["arity"])
+        if sets[m["to"]] == 0 and sets[m["from"]] > 0:
+            p.add("map %s: empty target set", m["name"])
+        if m["kind"] == "dup" and m["arity"] < 2:
+            p.add("map %s: dup needs arity >= 2", m["name"])
+    for d in model["dats"]:
+        if d["set"] not in sets:
+            p.add("dat %s: unknown set", d["name"])
+        if not 1 <= d["dim"] <= 4:
+            p.add("dat %s: dim %d", d["name"], d["dim"])
+    for g in model["globals"]:
+        if not 0 <= g["dim"] <= 4:
+            p.add("global %s: dim %d", g["name"], g["dim"])
+    if p:
+        return p
+    _validate_body(model, p, mpi)
+    _validate_prints(model, p)
+    if p:
+        return p
+    _validate_hints(model, p, mpi)
+    _validate_used(model, p)
+    return p
+
+
+def _validate_prints(model, p):
+    for name in model["prints"]:
+        if not (by_name(model["dats"], name) or by_name(model["globals"], name)
+                or by_name(model["arrays"], name)):
+            p.add("print of unknown %s", name)
+        d = by_name(model["dats"], name)
+        if d and d["decl"] != "top":
+            p.add("print of %s, which is not declared at the top", name)
+
+
+def _validate_used(model, p):
+    """Everything declared is used (the C compilers warn about unused variables)."""
+    used = set(model["prints"])
+    for st, _, _ in walk(model["body"]):
+        used |= stmt_names(model, st)
+        if st["k"] == "loop":
+            for a in st["args"]:
+                if a.get("map"):
+                    used.add(a["map"])
+        if st["k"] == "aloop":
+            used.add(st["dom"]["param"])
+        if st["k"] == "host" and st["op"] == "size":
+            used.add(st["set"])
+    for c in model["consts"]:
+        if not any(c["name"] in lp["consts"] for lp in all_loops(model)):
+            p.add("const %s is read by no kernel", c["name"])
+    for g in model["globals"]:
+        if g["name"] not in used:
+            p.add("global %s unused", g["name"])
+    for a in model["arrays"]:
+        if a["name"] not in used:
+            p.add("array %s unused", a["name"])
+    for q in model["params"]:
+        if q["name"] not in used:
+            p.add("param %s unused", q["name"])
+
+
+def _validate_body(model, p, mpi):
+    sets = sizes_of(model)
+    top = {d["name"] for d in model["dats"] if d["decl"] == "top"}
+    declared_stmt = set()
+    ids = set()
+
+    def visit(body, scope, loopdepth):
+        scope = set(scope)
+        for st in body:
+            k = st["k"]
+            if k == "decl":
+                d = by_name(model["dats"], st["dat"])
+                if d is None or d["decl"] != "stmt":
+                    p.add("decl of %s, not a statement-declared dat", st["dat"])
+                elif st["dat"] in declared_stmt:
+                    p.add("dat %s declared twice", st["dat"])
+                else:
+                    declared_stmt.add(st["dat"])
+                    scope.add(st["dat"])
+            elif k == "loop":
+                if st["id"] in ids:
+                    p.add("loop id %s twice", st["id"])
+                ids.add(st["id"])
+                _validate_loop(model, st, scope, p)
+            elif k == "aloop":
+                if st["id"] in ids:
+                    p.add("loop id %s twice", st["id"])
+                ids.add(st["id"])
+                _validate_aloop(model, st, p)
+            elif k == "for":
+                if not 1 <= st["n"] <= 3:
+                    p.add("time loop count %d", st["n"])
+                visit(st["body"], scope, loopdepth + 1)
+            elif k == "if":
+                c = st["cond"]
+                if "it" in c and c["it"] >= loopdepth:
+                    p.add("if on a time loop variable outside its loop")
+                if "g" in c and not by_name(model["globals"], c["g"]):
+                    p.add("if on unknown global %s", c["g"])
+                if "c" in c and not by_name(model["consts"], c["c"]):
+                    p.add("if on unknown const %s", c["c"])
+                visit(st["body"], scope, loopdepth)
+                if st.get("else") is not None:
+                    visit(st["else"], scope, loopdepth)
+            elif k == "block":
+                visit(st["body"], scope, loopdepth)
+            elif k == "host":
+                _validate_host(model, st, scope, p)
+            elif k == "hint":
+                if st["kind"] not in ("pin", "pin_cse"):
+                    p.add("hint kind %s", st["kind"])
+            else:
+                p.add("unknown statement %s", k)
+
+    visit(model["body"], top, 0)
+    for d in model["dats"]:
+        if d["decl"] == "stmt" and d["name"] not in declared_stmt:
+            p.add("dat %s is never declared", d["name"])
+
+
+def _validate_host(model, st, scope, p):
+    op = st["op"]
+    if op == "fetch":
+        if st["dat"] not in scope:
+            p.add("fetch of %s out of scope", st["dat"])
+    elif op in ("print_g", "reset_g"):
+        if not by_name(model["globals"], st["g"]):
+            p.add("host use of unknown global %s", st["g"])
+        elif by_name(model["globals"], st["g"])["const"] and op == "reset_g":
+            p.add("reset of const global %s", st["g"])
+    elif op == "derive_g":
+        gd, gs = by_name(model["globals"], st["dst"]), by_name(model["globals"], st["src"])
+        if not gd or not gs or gd["const"]:
+            p.add("bad derive %s <- %s", st["dst"], st["src"])
+    elif op == "set_c":
+        if not by_name(model["consts"], st["c"]):
+            p.add("set of unknown const %s", st["c"])
+        if st.get("src") and not by_name(model["globals"], st["src"]):
+            p.add("set_c from unknown global %s", st["src"])
+    elif op == "size":
+        if st["set"] not in sizes_of(model):
+            p.add("size of unknown set %s", st["set"])
+    elif op == "block_size":
+        pass
+    else:
+        p.add("unknown host op %s", op)
+
+
+def _validate_loop(model, lp, scope, p):
+    sets = sizes_of(model)
+    s = lp["set"]
+    if s not in sets:
+        p.add("loop %s: unknown set %s", lp["id"], s)
+        return
+    if not lp["args"]:
+        p.add("loop %s: no arguments", lp["id"])
+        return
+    gl_seen = set()
+    idx_seen = 0
+    outputs = 0
+    for c in lp["consts"]:
+        if not by_name(model["consts"], c):
+            p.add("loop %s: unknown const %s", lp["id"], c)
+    for a in lp["args"]:
+        kind = a["kind"]
+        if kind in ("dat", "idxmap") and a.get("map") is not None:
+            m = by_name(model["maps"], a["map"])
+            if m is None:
+                p.add("loop %s: unknown map %s", lp["id"], a["map"])
+                continue
+            if m["from"] != s:
+                p.add("loop %s: map %s from %s", lp["id"], a["map"], m["from"])
+            if a["slot"] != "*" and not 0 <= a["slot"] < m["arity"]:
+                p.add("loop %s: slot %s of %s", lp["id"], a["slot"], a["map"])
+            if kind == "idxmap" and a["slot"] == "*":
+                p.add("loop %s: idx[map[*]]", lp["id"])
+        if kind == "dat":
+            d = by_name(model["dats"], a["dat"])
+            if d is None or a["dat"] not in scope:
+                p.add("loop %s: dat %s not in scope", lp["id"], a["dat"])
+                continue
+            want = s if a["map"] is None else by_name(model["maps"], a["map"])["to"]
+            if d["set"] != want:
+                p.add("loop %s: dat %s on %s, wanted %s", lp["id"], a["dat"], d["set"], want)
+            if a["mode"] not in ("read", "write", "rw", "inc"):
+                p.add("loop %s: dat mode %s", lp["id"], a["mode"])
+            if a["mode"] != "read":
+                outputs += 1
+        elif kind == "global":
+            g = by_name(model["globals"], a["g"])
+            if g is None:
+                p.add("loop %s: unknown global %s", lp["id"], a["g"])
+                continue
+            if a["g"] in gl_seen:
+                p.add("loop %s: global %s twice", lp["id"], a["g"])
+            gl_seen.add(a["g"])
+            if a["mode"] not in ("read",) + GLOBAL_RED:
+                p.add("loop %s: global mode %s", lp["id"], a["mode"])
+            if g["const"] and a["mode"] != "read":
+                p.add("loop %s: const global %s reduced", lp["id"], a["g"])
+            if a["mode"] != "read":
+                outputs += 1
+        elif kind == "idx":
+            idx_seen += 1
+        elif kind == "idxmap":
+            pass
+        else:
+            p.add("loop %s: arg kind %s", lp["id"], kind)
+    if idx_seen > 1:
+        p.add("loop %s: idx twice", lp["id"])
+    if outputs == 0:
+        p.add("loop %s: no output", lp["id"])
+    # Order independence: per dat, all reads; one direct write/rw; all inc;
+    # or writes/rws through maps that reach each target at most once.
+    for dname in {a["dat"] for a in lp["args"] if a["kind"] == "dat"}:
+        args = loop_dat_args(lp, dname)
+        modes = {a["mode"] for a in args}
+        if modes == {"read"} or modes == {"inc"}:
+            continue
+        if len(args) == 1 and args[0]["map"] is None:
+            continue  # one direct write or rw
+        if "read" in modes or "inc" in modes or any(a["map"] is None for a in args):
+            p.add("loop %s: dat %s accessed in an order-dependent way", lp["id"], dname)
+            continue
+        if len({a["map"] for a in args}) != 1 or len(modes) != 1:
+            p.add("loop %s: dat %s written through several maps or modes", lp["id"], dname)
+            continue
+        m = by_name(model["maps"], args[0]["map"])
+        slots = set()
+        for a in args:
+            slots |= set(range(m["arity"])) if a["slot"] == "*" else {a["slot"]}
+        if len(slots) != sum(m["arity"] if a["slot"] == "*" else 1 for a in args):
+            p.add("loop %s: dat %s written twice through one slot", lp["id"], dname)
+            continue
+        data = map_data(model, m["name"])
+        targets = [data[e * m["arity"] + k] for e in range(sets[s]) for k in sorted(slots)]
+        if len(set(targets)) != len(targets):
+            p.add("loop %s: dat %s written through a non-injective map %s",
+                  lp["id"], dname, m["name"])
+
+
+def _validate_aloop(model, lp, p):
+    dom = lp["dom"]
+    if not by_name(model["params"], dom["param"]):
+        p.add("aloop %s: unknown param", lp["id"])
+        return
+    outputs = 0
+    for a in lp["args"]:
+        arr = by_name(model["arrays"], a["arr"])
+        if arr is None:
+            p.add("aloop %s: unknown array %s", lp["id"], a["arr"])
+            continue
+        if arr["param"] != dom["param"]:
+            p.add("aloop %s: array %s sized by another parameter", lp["id"], a["arr"])
+        if len(a["sub"]) != arr["rank"]:
+            p.add("aloop %s: %s has rank %d", lp["id"], a["arr"], arr["rank"])
+        for sub in a["sub"]:
+            if dom["rank"] == 1 and sub.get("j"):
+                p.add("aloop %s: j in a 1-D domain", lp["id"])
+        if a["mode"] != "read":
+            outputs += 1
+    if outputs == 0:
+        p.add("aloop %s: no output", lp["id"])
+
+
+# ---------------------------------------------------------------------------
+# Hints
+
+def ancestors(body, target, stack=()):
+    """The statements enclosing target, outermost first (None: not found)."""
+    for st in body:
+        if st is target:
+            return list(stack)
+        for key in ("body", "else"):
+            if st.get(key) is not None:
+                r = ancestors(st[key], target, stack + (st,))
+                if r is not None:
+                    return r
+    return None
+
+
+def in_time_loop(model, st):
+    return any(a["k"] == "for" for a in ancestors(model["body"], st) or [])
+
+
+def find_stmt(body, pred):
+    """(containing list, index) of the first statement satisfying pred."""
+    for st, _, lst in walk(body):
+        if pred(st):
+            return lst, next(i for i, x in enumerate(lst) if x is st)
+    return None, None
+
+
+def _validate_hints(model, p, mpi):
+    seen = set()
+    for st, _, _ in walk(model["body"]):
+        if st["k"] != "hint":
+            continue
+        if st["temp"] in seen:
+            p.add("two hints for %s", st["temp"])
+        seen.add(st["temp"])
+        if by_name(model["arrays"], st["temp"]):
+            why = affine_hint_problem(model, st)
+        else:
+            why = mesh_hint_problem(model, st, mpi, model.get("avoid", ()))
+        if why:
+            p.add("%s(%s): %s", st["kind"], st["temp"], why)
+
+
+def mesh_hint_problem(model, hint, mpi=True, avoid=()):
+    """Why #pragma loom HINT(t) is not legal (transformations.md section 4), or None."""
+    t = hint["temp"]
+    d = by_name(model["dats"], t)
+    if d is None or not d["temp"]:
+        return "not a temporary"
+    if t in model["prints"]:
+        return "printed at the end"
+    users = [(st, lst) for st, _, lst in walk(model["body"])
+             if st["k"] == "loop" and loop_dat_args(st, t)]
+    for st, _, _ in walk(model["body"]):
+        if st["k"] == "host" and t in names_in_host(st):
+            return "named by host code"
+    writers = [(st, lst) for st, lst in users if any(arg_writes(a) for a in loop_dat_args(st, t))]
+    if len(writers) != 1:
+        return "%d producers" % len(writers)
+    prod, block = writers[0]
+    pargs = loop_dat_args(prod, t)
+    if len(pargs) != 1 or pargs[0]["mode"] != "write" or pargs[0]["map"] is not None:
+        return "the producer does not write it directly with mode write"
+    if any(lst is not block for _, lst in users):
+        return "used by a loop of another block"
+    # the hint must stand in the function before the producer
+    hl, hi = find_stmt(model["body"], lambda s: s is hint)
+    if hl is None:
+        return "hint not in the body"
+    order = [s for s, _, _ in walk(model["body"])]
+    if order.index(hint) > order.index(prod):
+        return "hint after its producer"
+    if hint["kind"] == "pin_cse":
+        return None
+    # pin
+    for a in prod["args"]:
+        if a is pargs[0]:
+            continue
+        if arg_writes(a):
+            return "the producer has another effect"
+        if a["kind"] == "idx" and "pin_idx" in avoid:
+            return "avoided: idx in a pinned producer (known bug)"
+        if a["kind"] == "idxmap" and "pin_idx" in avoid:
+            return "avoided: idx in a pinned producer (known bug)"
+    pi = next(i for i, x in enumerate(block) if x is prod)
+    readers = [i for i, x in enumerate(block) if x["k"] == "loop" and x is not prod
+               and loop_dat_args(x, t)]
+    if not readers:
+        return "no consumer"
+    if min(readers) < pi:
+        return "a consumer reads it before the producer"
+    if mpi:
+        if any(a["kind"] == "dat" and a["map"] is not None and a["mode"] == "read"
+               for a in prod["args"]):
+            return "mpi: the producer reads through a map"
+        if any(a["kind"] == "dat" and a["mode"] == "read" for a in prod["args"]):
+            for i in readers:
+                c = block[i]
+                if any(a["map"] is not None for a in loop_dat_args(c, t)):
+                    return "mpi: a consumer reads it through a map"
+                if any(a["kind"] == "dat" and a["map"] is not None and arg_writes(a)
+                       for a in c["args"]):
+                    return "mpi: a consumer executes its halo"
+    inputs = loop_reads(prod)
+    for i in range(pi + 1, max(readers) + 1):
+        if stmt_writes(model, block[i]) & inputs:
+            return "an input of the producer is written before the last consumer"
+    return None
+
+
+def affine_hint_problem(model, hint):
+    """Why an affine pin/pin_cse hint is not legal (affine.md, Temporaries), or None."""
+    t = hint["temp"]
+    if t in model["prints"]:
+        return "printed at the end"
+    users = [(st, lst) for st, _, lst in walk(model["body"])
+             if st["k"] == "aloop" and any(a["arr"] == t for a in st["args"])]
+    writers = [(st, lst) for st, lst in users
+               if any(a["arr"] == t and a["mode"] != "read" for a in st["args"])]
+    if len(writers) != 1:
+        return "%d producers" % len(writers)
+    prod, block = writers[0]
+    targs = [a for a in prod["args"] if a["arr"] == t]
+    if len(targs) != 1:
+        return "the producer names it twice"
+    if sum(1 for a in prod["args"] if a["mode"] != "read") != 1:
+        return "the producer writes something else"
+    if any(lst is not block for _, lst in users):
+        return "named by a loop of another block"
+    pi = next(i for i, x in enumerate(block) if x is prod)
+    readers = [i for i, x in enumerate(block)
+               if x["k"] == "aloop" and x is not prod and any(a["arr"] == t for a in x["args"])]
+    if not readers or min(readers) < pi:
+        return "no consumer after the producer, or one before it"
+    for i in readers:
+        if any(a["arr"] == t and a["mode"] != "read" for a in block[i]["args"]):
+            return "a consumer writes it"
+    if hint["kind"] == "pin_cse" and len(readers) != 1:
+        return "pin_cse with several consumers"
+    # the producer must not itself consume a hinted temporary
+    hinted = {st["temp"] for st, _, _ in walk(model["body"]) if st["k"] == "hint"}
+    if any(a["arr"] in hinted and a["mode"] == "read" for a in prod["args"]):
+        return "the producer reads a hinted temporary"
+    inputs = {a["arr"] for a in prod["args"] if a["mode"] == "read"}
+    for i in range(pi + 1, max(readers) + 1):
+        if stmt_writes(model, block[i]) & inputs:
+            return "an input of the producer is written before the last consumer"
+        if block[i]["k"] not in ("aloop",) and stmt_names(model, block[i]) & (inputs | {t}):
+            return "host code names an input in between"
+    # coverage: every element a consumer reads is written by the producer
+    if not _covers(model, prod, t, [block[i] for i in readers]):
+        return "a consumer reads an element the producer does not write"
+    if in_time_loop(model, prod) and targs[0]["mode"] != "write":
+        return "an inc/rw producer inside a time loop"
+    return None
+
+
+def aloop_points(model, lp):
+    n = by_name(model["params"], lp["dom"]["param"])["value"]
+    shape = lp["dom"]["shape"]
+    if shape == "1d":
+        return [(i, 0) for i in range(n)]
+    if shape == "1d+":
+        return [(i, 0) for i in range(n + 1)]
+    if shape == "2d":
+        return [(i, j) for i in range(n) for j in range(n)]
+    if shape == "tri":
+        return [(i, j) for i in range(n) for j in range(i + 1)]
+    raise ValueError(shape)
+
+
+def sub_value(sub, i, j):
+    return sub.get("i", 0) * i + sub.get("j", 0) * j + sub.get("c", 0)
+
+
+def _footprint(model, lp, arr, modes):
+    out = set()
+    for i, j in aloop_points(model, lp):
+        for a in lp["args"]:
+            if a["arr"] == arr and a["mode"] in modes:
+                out.add(tuple(sub_value(s, i, j) for s in a["sub"]))
+    return out
+
+
+def _covers(model, prod, t, consumers):
+    written = _footprint(model, prod, t, ("write", "rw", "inc"))
+    for c in consumers:
+        if not _footprint(model, c, t, ("read",)) <= written:
+            return False
+    return True
+
+
+def dumps(model):
+    return json.dumps(model, indent=1, sort_keys=True)
+
+
+def clone(model):
+    return copy.deepcopy(model)
