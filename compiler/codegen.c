@@ -297,25 +297,27 @@ static void add_object(cg *g, vec *v, const obj *o) { push_once(g, v, o); }
 
 static vec called_loops(cg *g, const group *gr);
 
-/* Maps, dats and globals of a loop, each once, in order of first use; for
- * a pinned temporary, the set and objects of its producer instead. */
-static void add_loop_objects(cg *g, vec *v, const loop *lp) {
+/* Maps, dats and globals of a loop, each once, in order of first use, but
+ * `skip` (the temporary a pinned producer computes); for a pinned
+ * temporary it reads, the set and objects of its producer instead (and so
+ * on, for a chain of them). */
+static void add_objects_but(cg *g, vec *v, const loop *lp, const obj *skip) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    const loop *p = pinned_producer(g, a);
+    const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
+    if (a->obj == skip && a->kind != ARG_IDX)
+      continue;
     add_object(g, v, a->map);
     if (!p) {
       add_object(g, v, a->obj);
       continue;
     }
     add_object(g, v, p->set);
-    for (int k = 0; k < p->nargs; k++)
-      if (p->args[k].obj != a->obj) {
-        add_object(g, v, p->args[k].map);
-        add_object(g, v, p->args[k].obj);
-      }
+    add_objects_but(g, v, p, a->obj);
   }
 }
+
+static void add_loop_objects(cg *g, vec *v, const loop *lp) { add_objects_but(g, v, lp, NULL); }
 
 static vec group_objects(cg *g, const group *gr) {
   vec v = {0};
@@ -396,19 +398,12 @@ static int loop_uses(const loop *lp, const obj *o) {
 }
 
 /* The loop whose argument brings o into the group: one of its loops, or a
- * pinned producer one of them evaluates. */
+ * pinned producer they evaluate (called_loops' order). */
 static const loop *owner_loop(cg *g, const group *gr, const obj *o) {
-  for (int i = 0; i < gr->loops.len; i++)
-    if (loop_uses(gr->loops.items[i], o))
-      return gr->loops.items[i];
-  for (int i = 0; i < gr->loops.len; i++) {
-    const loop *lp = gr->loops.items[i];
-    for (int k = 0; k < lp->nargs; k++) {
-      const loop *p = pinned_producer(g, &lp->args[k]);
-      if (p && loop_uses(p, o))
-        return p;
-    }
-  }
+  vec loops = called_loops(g, gr);
+  for (int i = 0; i < loops.len; i++)
+    if (loop_uses(loops.items[i], o))
+      return loops.items[i];
   return gr->loops.items[0];
 }
 
@@ -488,26 +483,24 @@ void cg_declare_count(cg *g, const group *gr) {
  * (it reads no dat, no idx: only globals and what it writes). */
 static int arg_reads_map(const cg *g, const loop_arg *a) {
   const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
-  for (int k = 0; p && k < p->nargs; k++)
-    if (p->args[k].obj != a->obj && p->args[k].kind != ARG_GLOBAL)
-      return 1;
+  for (int k = 0; p && k < p->nargs; k++) {
+    const loop_arg *b = &p->args[k];
+    if (b->obj != a->obj && b->kind != ARG_GLOBAL &&
+        (b->kind == ARG_IDX || b->map || arg_reads_map(g, b)))
+      return 1; /* p looks at the element (a chain: if its own producer does) */
+  }
   return !p;
 }
 
 /* Whether the group's code reads the entries of map m (a map passed only
  * to be checked, for a pinned producer that ignores the element, is not). */
-static int map_read(const cg *g, const group *gr, const obj *m) {
-  for (int l = 0; l < gr->loops.len; l++) {
-    const loop *lp = gr->loops.items[l];
-    for (int i = 0; i < lp->nargs; i++) {
-      const loop_arg *a = &lp->args[i];
-      const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
-      if (a->map == m && arg_reads_map(g, a))
+static int map_read(cg *g, const group *gr, const obj *m) {
+  vec loops = called_loops(g, gr);
+  for (int l = 0; l < loops.len; l++) {
+    const loop *lp = loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].map == m && arg_reads_map(g, &lp->args[i]))
         return 1;
-      for (int k = 0; p && k < p->nargs; k++)
-        if (p->args[k].map == m)
-          return 1;
-    }
   }
   return 0;
 }
@@ -561,8 +554,11 @@ static const char *idx_local(cg *g, const loop_arg *a) {
 }
 
 /* The local a pinned temporary is evaluated into, for argument a. */
+static const loop *arg_loop(cg *g, const loop_arg *a);
+
 static const char *pin_local(cg *g, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_p%d", a->pos);
+  const loop *lp = arg_loop(g, a); /* a chain nests evaluations: named by loop */
+  return arena_printf(g->arena, "loom_p%d_%d", lp ? lp->id : 0, a->pos);
 }
 
 static void emit_kernel_call(cg *g, const loop *lp);
@@ -900,15 +896,23 @@ static void emit_comment(cg *g, const group *gr) {
 
 /* The loops whose kernels the group calls: its own, and the pinned
  * producers they evaluate. */
+/* lp, then the pinned producers it evaluates, and theirs, into v. */
+static void add_called(cg *g, vec *v, const loop *lp) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == lp)
+      return;
+  vec_push(g->arena, v, (void *)lp);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop *p = lp->args[i].kind == ARG_IDX ? NULL : pinned_producer(g, &lp->args[i]);
+    if (p)
+      add_called(g, v, p);
+  }
+}
+
 static vec called_loops(cg *g, const group *gr) {
   vec v = {0};
-  for (int l = 0; l < gr->loops.len; l++) {
-    const loop *lp = gr->loops.items[l];
-    push_once(g, &v, lp);
-    for (int i = 0; i < lp->nargs; i++)
-      if (lp->args[i].kind != ARG_IDX)
-        push_once(g, &v, pinned_producer(g, &lp->args[i]));
-  }
+  for (int l = 0; l < gr->loops.len; l++)
+    add_called(g, &v, gr->loops.items[l]);
   return v;
 }
 

@@ -70,25 +70,27 @@ static const loop *pinned_producer(const struct fusion *pins, const loop *lp,
   return ti && ti->fate == TEMP_PINNED && ti->producer != lp ? ti->producer : NULL;
 }
 
+vec effects_of_loop(arena *a, const loop *lp, const struct fusion *pins);
+
 /* The producer p of a pinned temporary, evaluated where lp's argument x
- * reads it: p's effects but its write of the temporary, its direct ones
- * at the elements x reaches. */
+ * reads it: p's effects (its own pinned temporaries' producers' too: a
+ * chain) but its write of the temporary, its direct ones at the elements
+ * x reaches, its ones through maps then through two maps. */
 static void producer_effects(arena *a, vec *out, const loop *p, const loop_arg *x,
-                             const effect *seen) {
-  for (int i = 0; i < p->nargs; i++) {
-    const loop_arg *y = &p->args[i];
-    if (y->kind == ARG_IDX || y->obj == x->obj)
+                             const effect *seen, const struct fusion *pins) {
+  vec pe = effects_of_loop(a, p, pins);
+  for (int i = 0; i < pe.len; i++) {
+    effect e = *(const effect *)pe.items[i];
+    if (e.o == x->obj)
       continue;
-    effect e = arg_effect(p, y);
     if (seen->via == VIA_MAP && e.via != VIA_WHOLE) {
-      e.twice = e.via == VIA_MAP;
+      e.twice |= e.via == VIA_MAP;
       e.via = VIA_MAP;
       e.map = seen->map;
       e.slot = seen->slot;
     }
     push(a, out, &e);
   }
-  kernel_reads(a, out, p);
 }
 
 int effects_pinned_away(const struct fusion *pins, const loop *lp) {
@@ -109,7 +111,7 @@ vec effects_of_loop(arena *a, const loop *lp, const struct fusion *pins) {
     effect e = arg_effect(lp, x);
     const loop *p = pinned_producer(pins, lp, x);
     if (p)
-      producer_effects(a, &out, p, x, &e);
+      producer_effects(a, &out, p, x, &e, pins);
     else
       push(a, &out, &e);
   }

@@ -137,28 +137,36 @@ static const char *producer_problem(const fuser *u, const obj *t, const vec *wri
 
 /* With MPI, a pinned producer runs inside its consumers' functions, at
  * the elements they read, halo elements among them: its inputs are
- * exchanged there (effects.h), but a consumer that reads the temporary
- * through a map reaches elements beyond the executed halo, whose own map
- * rows no rank holds — there the producer cannot read through a map. */
-static const char *pin_mpi_problem(const fuser *u, const loop *p, const obj *t,
-                                   const vec *readers) {
-  const loop_arg *mapped = NULL;
-  for (int i = 0; i < p->nargs && !mapped; i++)
-    if (p->args[i].kind == ARG_MAPPED || p->args[i].kind == ARG_MAPPED_ALL)
-      mapped = &p->args[i];
-  for (int i = 0; mapped && i < readers->len; i++) {
-    const loop *c = readers->items[i];
-    for (int k = 0; k < c->nargs; k++) {
-      const loop_arg *a = &c->args[k];
-      if (a->obj == t && (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL))
-        return arena_printf(u->a, "with --target=mpi, %s (line %u) reads it through map "
-                            "%s and its producer %s reads %s through map %s: at halo "
-                            "elements that map's rows are not held by any rank",
-                            c->kernel, c->loc.line, a->map->name, p->kernel, mapped->name,
-                            mapped->map->name);
+ * exchanged there (effects.h), but a consumer that reaches it through a
+ * map (its temporary read through a map, or a chain of them) reaches
+ * elements beyond the executed halo, whose own map rows no rank holds —
+ * there the producer cannot read through a map.  Checked once every hint
+ * of the region is decided, on each loop's effects with the pins: an
+ * effect through two maps. */
+static void pin_mpi_check(fuser *u) {
+  for (int i = 0; i < u->r->items.len; i++) {
+    const item *it = item_at(u, i);
+    if (it->kind != ITEM_LOOP || effects_pinned_away(u->f, it->lp))
+      continue;
+    vec fx = effects_of_loop(u->a, it->lp, u->f);
+    for (int k = 0; k < fx.len; k++) {
+      const effect *e = fx.items[k];
+      const temp_info *ti = NULL;
+      for (int m = 0; e->twice && m < u->f->temps.len && !ti; m++)
+        if (((const temp_info *)u->f->temps.items[m])->producer == e->by)
+          ti = u->f->temps.items[m];
+      if (!ti || ti->fate != TEMP_PINNED)
+        continue;
+      const loop_arg *own = e->arg;
+      diag(DIAG_ERROR, ti->hint_loc, (unsigned)strlen(ti->t->name),
+           "pin(%s) cannot be honoured: with --target=mpi, %s (line %u) evaluates its "
+           "producer %s at elements it reaches through map %s, where %s reads %s through "
+           "map %s: at halo elements that map's rows are not held by any rank",
+           ti->t->name, it->lp->kernel, it->lp->loc.line, e->by->kernel, e->map->name,
+           e->by->kernel, e->o->name, own && own->map ? own->map->name : "?");
+      return;
     }
   }
-  return NULL;
 }
 
 /* pin: the producer must have no effect but its write of t (it runs once
@@ -166,9 +174,6 @@ static const char *pin_mpi_problem(const fuser *u, const loop *p, const obj *t,
  * change before the last consumer has evaluated it. */
 static const char *pin_problem(const fuser *u, const loop *p, const obj *t,
                                const vec *readers) {
-  const char *mpi = u->mpi ? pin_mpi_problem(u, p, t, readers) : NULL;
-  if (mpi)
-    return mpi;
   vec fx = effects_of_loop(u->a, p, NULL);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
@@ -176,29 +181,55 @@ static const char *pin_problem(const fuser *u, const loop *p, const obj *t,
       return arena_printf(u->a, "its producer %s also %s; pinning would repeat that "
                           "per use", p->kernel, effect_text(u->a, e));
   }
-  int from = index_of(u, p), to = from;
-  for (int i = 0; i < readers->len; i++) {
-    int k = index_of(u, readers->items[i]);
-    if (k < from)
+  int from = index_of(u, p);
+  for (int i = 0; i < readers->len; i++)
+    if (index_of(u, readers->items[i]) < from)
       return arena_printf(u->a, "%s (line %u) reads it before its producer runs",
                           ((const loop *)readers->items[i])->kernel,
                           ((const loop *)readers->items[i])->loc.line);
-    to = k > to ? k : to;
-  }
-  for (int k = from + 1; k <= to; k++)
-    for (int i = 0; i < fx.len; i++) {
-      const effect *e = fx.items[i];
-      if (effect_reads(e) && dag_writes(comp_at(u, k), e->o))
-        return arena_printf(u->a, "%s, which its producer %s reads, is written at line "
-                            "%u, before the last use; a consumer would see the new value",
-                            e->o->name, p->kernel, item_at(u, k)->loc.line);
-    }
   return NULL;
+}
+
+/* Whether loop lp evaluates producer p (it reads p's pinned temporary, or
+ * one whose producer evaluates p: a chain). */
+static int evaluates(const fuser *u, const loop *lp, const loop *p) {
+  vec fx = effects_of_loop(u->a, lp, u->f);
+  for (int i = 0; i < fx.len; i++)
+    if (((const effect *)fx.items[i])->by == p)
+      return 1;
+  return 0;
+}
+
+/* pin, once every hint of the region is decided: nothing a producer reads
+ * (its own pinned inputs' producers' reads too) may be written between it
+ * and the last loop that evaluates it — a consumer, or a loop evaluating
+ * a consumer that is pinned in turn; that loop would see the new value. */
+static void pin_inputs_check(fuser *u) {
+  for (int m = 0; m < u->f->temps.len; m++) {
+    const temp_info *ti = u->f->temps.items[m];
+    int from = ti->fate == TEMP_PINNED ? index_of(u, ti->producer) : -1, to = from;
+    for (int k = from + 1; from >= 0 && k < u->r->items.len; k++)
+      if (item_at(u, k)->kind == ITEM_LOOP && !effects_pinned_away(u->f, item_at(u, k)->lp) &&
+          evaluates(u, item_at(u, k)->lp, ti->producer))
+        to = k;
+    vec fx = from >= 0 ? effects_of_loop(u->a, ti->producer, u->f) : (vec){0};
+    for (int k = from + 1; k <= to; k++)
+      for (int i = 0; i < fx.len; i++) {
+        const effect *e = fx.items[i];
+        if (!effect_reads(e) || !dag_writes(comp_at(u, k), e->o))
+          continue;
+        diag(DIAG_ERROR, ti->hint_loc, (unsigned)strlen(ti->t->name),
+             "pin(%s) cannot be honoured: %s, which its producer %s reads, is written at "
+             "line %u, before the last use; a consumer would see the new value",
+             ti->t->name, e->o->name, e->by->kernel, item_at(u, k)->loc.line);
+        return;
+      }
+  }
 }
 
 static temp_info *new_temp(fuser *u, const obj *t, temp_fate fate, const loop *p) {
   temp_info *ti = arena_alloc(u->a, sizeof *ti);
-  *ti = (temp_info){t, fate, p, NULL, NULL};
+  *ti = (temp_info){t, fate, p, NULL, NULL, {0}};
   vec_push(u->a, &u->f->temps, ti);
   return ti;
 }
@@ -217,7 +248,8 @@ static void apply_hint(fuser *u, const hint *h, const obj *t) {
          "%s(%s) cannot be honoured: %s", hint_name(h->kind), t->name, why);
     return;
   }
-  new_temp(u, t, h->kind == HINT_PIN ? TEMP_PINNED : TEMP_STORED, p);
+  new_temp(u, t, h->kind == HINT_PIN ? TEMP_PINNED : TEMP_STORED, p)->hint_loc =
+      h->name_locs[0];
   if (h->kind == HINT_PIN)
     dag_note(u->notes, u->a, h->loc, "pin(%s): never stored; %s is evaluated inside "
              "each consumer, at every element it reads", t->name, p->kernel);
@@ -508,6 +540,9 @@ static fusion *fuse_hints(const program *prog, const vec *regions, vec *seq, int
   for (int r = 0; r < regions->len; r++) {
     fuser u = {prog, regions, a, f, regions->items[r], seq->items[r], seq->items[r], 0, mpi};
     apply_hints(&u);
+    pin_inputs_check(&u);
+    if (mpi)
+      pin_mpi_check(&u);
   }
   return f;
 }

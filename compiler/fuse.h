@@ -42,6 +42,7 @@ typedef struct temp_info {
   const loop *producer; /* the loop that writes it (pinned, contracted) */
   const obj *shares;    /* stored: the temporary whose storage it reuses */
   const loop *first;    /* stored with sharing: the loop writing it first */
+  srcloc hint_loc;      /* pin, pin_cse: the temporary's name in the hint */
 } temp_info;
 
 typedef struct fusion {

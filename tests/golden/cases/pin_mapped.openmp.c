@@ -29,20 +29,20 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
   const int loom_n = loom__set_size(edges);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double loom_p1[1];
+    double loom_p2_1[1];
     {
 #line 26 "pin_mapped.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p1);
+      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
 #line 37 "pin_mapped.openmp.c"
     }
-    double loom_p2[1];
+    double loom_p2_2[1];
     {
 #line 26 "pin_mapped.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2);
+      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
 #line 43 "pin_mapped.openmp.c"
     }
 #line 27 "pin_mapped.c"
-    gather(loom_p1, loom_p2, loom_d_e + loom_i);
+    gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
 #line 47 "pin_mapped.openmp.c"
   }
   loom__loop_done(loom_loop, loom_t0);

@@ -28,20 +28,20 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
   double *const loom_d_e = (double *)loom__dat_values(e);
   const int loom_n = loom__set_size(edges);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double loom_p1[1];
+    double loom_p2_1[1];
     {
 #line 26 "pin_mapped.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p1);
+      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
 #line 36 "pin_mapped.seq.c"
     }
-    double loom_p2[1];
+    double loom_p2_2[1];
     {
 #line 26 "pin_mapped.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2);
+      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
 #line 42 "pin_mapped.seq.c"
     }
 #line 27 "pin_mapped.c"
-    gather(loom_p1, loom_p2, loom_d_e + loom_i);
+    gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
 #line 46 "pin_mapped.seq.c"
   }
   loom__loop_done(loom_loop, loom_t0);

@@ -38,39 +38,39 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
   for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
     if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
       loom__halo_progress();
-    double loom_p1[1];
+    double loom_p2_1[1];
     {
 #line 30 "pin_mpi_halo.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p1);
+      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
 #line 46 "pin_mpi_halo.mpi.c"
     }
-    double loom_p2[1];
+    double loom_p2_2[1];
     {
 #line 30 "pin_mpi_halo.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2);
+      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
 #line 52 "pin_mpi_halo.mpi.c"
     }
 #line 31 "pin_mpi_halo.c"
-    gather(loom_p1, loom_p2, loom_d_e + loom_i);
+    gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
 #line 56 "pin_mpi_halo.mpi.c"
   }
   loom__halo_end(x);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-    double loom_p1[1];
+    double loom_p2_1[1];
     {
 #line 30 "pin_mpi_halo.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p1);
+      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
 #line 65 "pin_mpi_halo.mpi.c"
     }
-    double loom_p2[1];
+    double loom_p2_2[1];
     {
 #line 30 "pin_mpi_halo.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2);
+      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
 #line 71 "pin_mpi_halo.mpi.c"
     }
 #line 31 "pin_mpi_halo.c"
-    gather(loom_p1, loom_p2, loom_d_e + loom_i);
+    gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
 #line 75 "pin_mpi_halo.mpi.c"
   }
   loom__dat_dirty(e);
