@@ -106,6 +106,10 @@ vec effects_of_loop(arena *a, const loop *lp, const struct fusion *pins) {
   vec out = {0};
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *x = &lp->args[i];
+    if (x->kind == ARG_IDX && x->map) { /* idx[map[i]]: the map's row, no state */
+      push(a, &out, &(effect){x->map, VIA_MAP, MODE_READ, x->map, x->slot, 0, x, lp});
+      continue;
+    }
     if (x->kind == ARG_IDX || !x->obj)
       continue;
     effect e = arg_effect(lp, x);

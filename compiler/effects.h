@@ -11,7 +11,9 @@
  * A loop's effects are, in order:
  *   - one per argument but `idx` (the index is no state): the object, how
  *     it is reached (the loop's own element, elements through a map, or a
- *     global's whole value) and the access mode;
+ *     global's whole value) and the access mode; `idx[map[i]]` reads the
+ *     map's rows (a map is never written: this orders nothing, but with
+ *     MPI a map's rows exist only for executed elements);
  *   - what its kernel reads beyond its arguments: the file-scope variables
  *     it names, also in the functions it calls whose bodies loomc sees
  *     (summary.h), and, when it calls a function loomc does not see, the

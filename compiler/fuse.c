@@ -163,7 +163,8 @@ static void pin_mpi_check(fuser *u) {
            "producer %s at elements it reaches through map %s, where %s reads %s through "
            "map %s: at halo elements that map's rows are not held by any rank",
            ti->t->name, it->lp->kernel, it->lp->loc.line, e->by->kernel, e->map->name,
-           e->by->kernel, e->o->name, own && own->map ? own->map->name : "?");
+           e->by->kernel, own && own->kind == ARG_IDX ? "idx" : e->o->name,
+           own && own->map ? own->map->name : "?");
       return;
     }
   }

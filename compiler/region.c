@@ -19,6 +19,7 @@
 #include "cursor.h"
 #include "cwalk.h"
 #include "effects.h"
+#include "fresh.h"
 #include "summary.h"
 
 typedef struct builder {
@@ -95,7 +96,8 @@ static void host_var(cwalk *w, CXCursor decl, unsigned use, int through) {
     record(x, o, CW_READ | CW_WRITE);
   else if (o && (o->kind == OBJ_GLOBAL || o->kind == OBJ_ARRAY || o->kind == OBJ_VAR))
     record(x, o, use);
-  else if (through && (use & CW_WRITE))
+  else if (through && (use & CW_WRITE) &&
+           !fresh_pointer(x->b->fe, x->b->st, decl, x->b->arena))
     record(x, effects_unseen(), CW_WRITE);
 }
 
@@ -107,6 +109,8 @@ static void store_through(accesses *x, CXCursor arg) {
   if (!clang_Cursor_isNull(summary_addressed(arg)))
     return;
   CXCursor v = summary_pointer_var(arg);
+  if (!clang_Cursor_isNull(v) && fresh_pointer(x->b->fe, x->b->st, v, x->b->arena))
+    return; /* memory just allocated, which no other name reaches */
   sym *s = clang_Cursor_isNull(v) ? NULL : symtab_of_cursor(x->b->st, v);
   const obj *o = s ? s->obj : NULL;
   if (o && o->kind != OBJ_SET && o->kind != OBJ_MAP)
@@ -148,8 +152,9 @@ static int host_call(cwalk *w, CXCursor callee, CXCursor call) {
 }
 
 static void host_deref_store(cwalk *w, CXCursor at) {
-  (void)at;
-  record(w->data, effects_unseen(), CW_WRITE);
+  accesses *x = w->data;
+  if (!fresh_expr(x->b->fe, x->b->st, cursor_first_child(at), x->b->arena))
+    record(x, effects_unseen(), CW_WRITE);
 }
 
 /* What the host code of a statement reads and writes, into it. */

@@ -15,6 +15,7 @@
 
 #include "cursor.h"
 #include "cwalk.h"
+#include "fresh.h"
 
 typedef struct entry {
   CXCursor fn; /* canonical cursor of the function */
@@ -66,7 +67,7 @@ static void on_var(cwalk *cw, CXCursor decl, unsigned use, int through) {
   if (!summary_is_file_scope(decl)) {
     if (through && (use & CW_WRITE) && clang_getCursorKind(decl) == CXCursor_ParmDecl)
       w->e->s.param_store = 1; /* into what the caller passes */
-    else if (through && (use & CW_WRITE))
+    else if (through && (use & CW_WRITE) && !fresh_pointer(w->fe, w->st, decl, w->a))
       w->e->s.deref_store = 1; /* through a local pointer */
     return;
   }
@@ -80,8 +81,9 @@ static void on_var(cwalk *cw, CXCursor decl, unsigned use, int through) {
 }
 
 static void on_deref_store(cwalk *cw, CXCursor at) {
-  (void)at;
-  ((walker *)cw->data)->e->s.deref_store = 1;
+  walker *w = cw->data;
+  if (!fresh_expr(w->fe, w->st, cursor_first_child(at), w->a))
+    w->e->s.deref_store = 1;
 }
 
 /* ---- what a call stores through its arguments ----------------------------- */
@@ -187,6 +189,8 @@ static void arg_store(walker *w, CXCursor arg) {
   } else if (through && !clang_Cursor_isNull(v) &&
              clang_getCursorKind(v) == CXCursor_ParmDecl) {
     w->e->s.param_store = 1;
+  } else if (through && !clang_Cursor_isNull(v) && fresh_pointer(w->fe, w->st, v, w->a)) {
+    /* memory just allocated, which no other name reaches */
   } else if (through) {
     w->e->s.deref_store = 1;
   }

@@ -38,6 +38,7 @@ typedef struct symtab {
   vec syms;      /* sym* */
   vec funcs;     /* func_def* */
   vec summaries; /* summary.c's cache */
+  vec fresh;     /* fresh.c's cache */
 } symtab;
 
 void symtab_build(const frontend *fe, symtab *st, arena *a);

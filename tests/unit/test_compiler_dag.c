@@ -160,7 +160,7 @@ Test(dag, nested_statement_is_one_computation) {
 /* ---- the host-code rule ---------------------------------------------------- */
 
 #define HOST_KERNELS                                                           \
-  "#include <stdio.h>\n" DAG_KERNELS                                            \
+  "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" DAG_KERNELS     \
   "static void k_arr(const double *a, double *g) { g[0] += *a; }\n"            \
   "extern void use(double v);\n"                                               \
   "extern void take(double *p);\n"                                             \
@@ -264,6 +264,27 @@ Test(dag, host_rule_unevaluated_and_unrelated_are_not_computations) {
   }
 }
 
+/* Stores into memory a local pointer has just allocated, and which no
+ * other name reaches (fresh.h), touch no state loomc knows: no
+ * computation. */
+Test(dag, host_rule_fresh_memory_is_no_state) {
+  static const char *const stmts[] = {
+      "{ double *b = malloc(8 * sizeof *b); b[0] = 1.0; free(b); }",
+      "{ double *b = calloc(8, sizeof *b); memcpy(b, xs, sizeof xs); if (b) b[1] += 2.0; "
+      "free(b); }",
+      "{ int *b = malloc(4 * sizeof *b); for (int i = 0; i < 4; i++) *(b + i) = i; "
+      "b = realloc(b, 8 * sizeof *b); b[7] = 0; free(b); }",
+      "{ double *b; b = malloc(8 * sizeof *b); if (b == NULL) return 1; b[2] = xs[0]; "
+      "printf(\"%g\", b[2]); free(b); }"};
+  for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++) {
+    run r;
+    int nhost;
+    const item *it = host_item(&r, stmts[i], &nhost);
+    cr_expect(!names(&it->writes, "<unseen>"), "case %zu (%s)", i, stmts[i]);
+    run_free(&r);
+  }
+}
+
 /* A call of a function loomc does not see (use, take: declared, defined
  * elsewhere), and a store through a pointer that names no object, read and
  * write the unseen state: they are computations, of nothing else. */
@@ -271,7 +292,14 @@ Test(dag, host_rule_unseen_calls_and_pointer_stores_write_the_unseen_state) {
   static const struct {
     const char *stmt;
     int reads;
-  } cases[] = {{"use(xs[0]);", 1}, {"take(xs);", 1}, {"{ double *p = xs; p[1] = 2.0; }", 0}};
+  } cases[] = {{"use(xs[0]);", 1},
+               {"take(xs);", 1},
+               {"{ double *p = xs; p[1] = 2.0; }", 0},
+               /* fresh memory, but its pointer escapes: no longer fresh */
+               {"{ double *p = malloc(8 * sizeof *p); double *q = p; q[0] = 1.0; free(p); }", 0},
+               {"{ double *p = malloc(8 * sizeof *p); take(p); p[0] = 1.0; free(p); }", 1},
+               {"{ double *p = malloc(8 * sizeof *p); p = xs; p[0] = 1.0; }", 0},
+               {"{ double *p = malloc(8 * sizeof *p); double **pp = &p; (*pp)[0] = 1.0; }", 0}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     run r;
     int nhost;
