@@ -19,11 +19,14 @@ typedef enum ctx {
   CTX_STORE,  /* the left operand of `=` */
   CTX_UPDATE, /* of `op=`, `++`, `--` */
   CTX_ESCAPE, /* its address is taken (`&g`, an array decaying) */
-  CTX_NONE    /* unevaluated (sizeof, _Alignof) */
+  CTX_NONE,   /* unevaluated (sizeof, _Alignof) */
+  CTX_CONST   /* an argument for a parameter pointing to const: an address
+                 taken here (`&g`, `&v[i]`, an array decaying) is only read
+                 through */
 } ctx;
 
 static const unsigned ctx_use[] = {CW_READ, CW_WRITE, CW_READ | CW_WRITE,
-                                   CW_READ | CW_WRITE, 0};
+                                   CW_READ | CW_WRITE, 0, CW_READ};
 
 typedef struct range {
   unsigned start, end;
@@ -149,7 +152,7 @@ static void name_use(cwalk *w, CXCursor ref, ctx cx, int based) {
   CXType t = clang_getCursorType(decl);
   unsigned use = ctx_use[cx];
   if (is_array(t) && !based) /* decays to a pointer: anything may follow */
-    use = CW_READ | CW_WRITE;
+    use = cx == CTX_CONST ? CW_READ : CW_READ | CW_WRITE;
   w->var(w, decl, use, based && is_pointer(t));
 }
 
@@ -161,13 +164,13 @@ static void base_use(cwalk *w, CXCursor whole, CXCursor base, ctx cx) {
   enum CXCursorKind k = clang_getCursorKind(b);
   int named = k == CXCursor_DeclRefExpr || k == CXCursor_ArraySubscriptExpr ||
               k == CXCursor_MemberRefExpr || k == CXCursor_UnaryOperator;
-  if (!named && is_pointer(clang_getCursorType(b)) && cx != CTX_READ && cx != CTX_NONE) {
+  int store = cx != CTX_READ && cx != CTX_NONE && cx != CTX_CONST;
+  if (!named && is_pointer(clang_getCursorType(b)) && store) {
     w->deref_store(w, whole);
     walk(w, base, CTX_READ, 0);
     return;
   }
-  if (k == CXCursor_MemberRefExpr && is_pointer(clang_getCursorType(b)) && cx != CTX_READ &&
-      cx != CTX_NONE)
+  if (k == CXCursor_MemberRefExpr && is_pointer(clang_getCursorType(b)) && store)
     w->deref_store(w, whole); /* s.p[0] = 1: through a member pointer */
   walk(w, base, cx, 1);
 }
@@ -217,7 +220,7 @@ static void unary(cwalk *w, CXCursor e, const vec *k, ctx cx) {
       !strcmp(post, "--"))
     walk(w, operand, CTX_UPDATE, 0);
   else if (!strcmp(pre, "&"))
-    walk(w, operand, CTX_ESCAPE, 0);
+    walk(w, operand, cx == CTX_CONST ? CTX_READ : CTX_ESCAPE, 0);
   else if (!strcmp(pre, "*")) /* *p: like p[0] */
     base_use(w, e, operand, cx);
   else if (pre[0])
@@ -237,13 +240,30 @@ static void member(cwalk *w, CXCursor e, const vec *k, ctx cx) {
     walk(w, base, cx, 1);
 }
 
+/* Whether parameter i of the callee points to const values. */
+static int const_param(CXCursor callee, unsigned i) {
+  if (clang_Cursor_isNull(callee))
+    return 0;
+  CXType ft = clang_getCursorType(callee);
+  int n = clang_getNumArgTypes(ft);
+  if (n < 0 || i >= (unsigned)n)
+    return 0;
+  CXType t = clang_getCanonicalType(clang_getArgType(ft, i));
+  return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
 static void call(cwalk *w, CXCursor c, const vec *k, ctx inner) {
   CXCursor callee = clang_getCursorReferenced(c);
   if (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) != CXCursor_FunctionDecl)
     callee = clang_getNullCursor(); /* a function pointer variable */
   if (inner != CTX_NONE && w->call(w, callee, c))
     return;
-  walk_all(w, k, inner, 0);
+  if (k->len == 0)
+    return;
+  walk(w, kid(k, 0), inner, 0); /* the callee */
+  for (int i = 1; i < k->len; i++)
+    walk(w, kid(k, i), inner != CTX_NONE && const_param(callee, (unsigned)i - 1) ? CTX_CONST
+                                                                              : inner, 0);
 }
 
 static void walk(cwalk *w, CXCursor c, ctx cx, int based) {

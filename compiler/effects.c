@@ -123,6 +123,14 @@ vec effects_of_loop(arena *a, const loop *lp, const struct fusion *pins) {
   return out;
 }
 
+int effects_touch(arena *a, const loop *lp, const struct fusion *pins, const obj *o) {
+  vec fx = effects_of_loop(a, lp, pins);
+  for (int i = 0; i < fx.len; i++)
+    if (((const effect *)fx.items[i])->o == o)
+      return 1;
+  return 0;
+}
+
 int effect_needs_halo(const loop *lp, const effect *e) {
   if (e->o->kind != OBJ_DAT || (e->mode != MODE_READ && e->mode != MODE_RW))
     return 0;

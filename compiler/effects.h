@@ -78,6 +78,9 @@ vec effects_of_loop(arena *a, const loop *lp, const struct fusion *pins);
  * own, and its effects happen inside the loops that evaluate it. */
 int effects_pinned_away(const struct fusion *pins, const loop *lp);
 
+/* Whether lp's effects (with pins) touch o itself. */
+int effects_touch(arena *a, const loop *lp, const struct fusion *pins, const obj *o);
+
 /* With MPI: whether effect e of lp needs d's halo exchanged before lp's
  * owned part — a dat read (read or rw) through a map, or read directly by
  * a loop that runs its executed halo.  A dat only incremented through a

@@ -27,6 +27,7 @@ typedef enum role { R_OK, R_BASE, R_ESCAPE, R_ADDR_OK, R_ADDR_ESCAPE } role;
 
 typedef struct scan {
   const frontend *fe;
+  const symtab *st;
   arena *a;
   vec cands;      /* CXCursor*: the function's local pointer variables */
   vec bad;        /* one per candidate: (void *)1 when not fresh */
@@ -35,6 +36,7 @@ typedef struct scan {
 typedef struct cached {
   CXCursor fn;
   scan s;
+  int busy; /* being scanned (a call cycle): nothing is fresh yet */
 } cached;
 
 static CXCursor kid(const vec *k, int i) { return *(CXCursor *)k->items[i]; }
@@ -159,10 +161,20 @@ static void unary(scan *s, CXCursor e, const vec *k, role r) {
     visit(s, operand, R_ESCAPE);
 }
 
+/* Whether a function keeps nothing it is given: it writes no file-scope
+ * variable and stores through no pointer, and calls nothing loomc does
+ * not see (dt_print(name, buf, n)). */
+static int keeps_nothing(const scan *s, CXCursor f) {
+  if (summary_is_system(f))
+    return 1;
+  const summary *sm = summary_of(s->fe, s->st, f, s->a);
+  return sm && !sm->unseen && sm->writes.len == 0 && !sm->deref_store && !sm->param_store;
+}
+
 static void call(scan *s, CXCursor c, const vec *k) {
   CXCursor f = clang_getCursorReferenced(c);
   role args = !clang_Cursor_isNull(f) && clang_getCursorKind(f) == CXCursor_FunctionDecl &&
-                      summary_is_system(f)
+                      keeps_nothing(s, f)
                   ? R_OK
                   : R_ESCAPE;
   for (int i = 1; i < k->len; i++) /* child 0: the callee */
@@ -263,24 +275,27 @@ static enum CXChildVisitResult find_locals(CXCursor c, CXCursor parent, CXClient
 
 static vec *cache(const symtab *st) { return (vec *)&st->fresh; }
 
-static const scan *scan_of(const frontend *fe, const symtab *st, CXCursor fn, arena *a) {
+static const cached *scan_of(const frontend *fe, const symtab *st, CXCursor fn, arena *a) {
   for (int i = 0; i < cache(st)->len; i++) {
     const cached *c = cache(st)->items[i];
     if (clang_equalCursors(c->fn, fn))
-      return &c->s;
+      return c;
   }
   cached *c = arena_alloc(a, sizeof *c);
   c->fn = fn;
   c->s.fe = fe;
+  c->s.st = st;
   c->s.a = a;
   vec_push(a, cache(st), c);
   CXCursor def = clang_getCursorDefinition(fn);
   if (clang_Cursor_isNull(def))
-    return &c->s;
+    return c;
+  c->busy = 1;
   clang_visitChildren(def, find_locals, &c->s);
   if (c->s.cands.len)
     visit(&c->s, def, R_OK);
-  return &c->s;
+  c->busy = 0;
+  return c;
 }
 
 int fresh_pointer(const frontend *fe, const symtab *st, CXCursor decl, arena *a) {
@@ -289,9 +304,9 @@ int fresh_pointer(const frontend *fe, const symtab *st, CXCursor decl, arena *a)
   CXCursor fn = clang_getCursorSemanticParent(decl);
   if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
     return 0;
-  const scan *s = scan_of(fe, st, clang_getCanonicalCursor(fn), a);
-  int i = cand_index(s, decl);
-  return i >= 0 && !s->bad.items[i];
+  const cached *c = scan_of(fe, st, clang_getCanonicalCursor(fn), a);
+  int i = cand_index(&c->s, decl);
+  return !c->busy && i >= 0 && !c->s.bad.items[i];
 }
 
 int fresh_expr(const frontend *fe, const symtab *st, CXCursor e, arena *a) {

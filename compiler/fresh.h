@@ -15,10 +15,11 @@
  * is the result of malloc, calloc, realloc or aligned_alloc, and its value
  * never flows anywhere else: it is only dereferenced or subscripted (`*p`,
  * `p[i]`, `p->f`, `*(p + i)`), compared or tested, or passed to functions
- * of the C library or libloom (which keep no pointer).  Its address is
- * never taken, it is never assigned to anything, passed to a function of
- * the program's, or returned.  Stores through a fresh pointer touch no
- * state loomc knows.
+ * that keep no pointer: the C library, libloom, and functions loomc sees
+ * that write no file-scope variable, store through no pointer and call
+ * nothing loomc does not see (their summaries).  Its address is never
+ * taken, it is never assigned to anything, passed to another function, or
+ * returned.  Stores through a fresh pointer touch no state loomc knows.
  */
 #ifndef LOOMC_FRESH_H
 #define LOOMC_FRESH_H

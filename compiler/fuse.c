@@ -481,7 +481,10 @@ static int lifetime(const fuser *u, const obj *t, int *from, int *to, const loop
   *first = NULL;
   for (int i = 0; i < u->r->items.len; i++) {
     const item *it = item_at(u, i);
-    if (it->kind != ITEM_LOOP || !uses_obj(it->lp, t))
+    /* where the loops touching t run: a pinned producer reading t runs in
+     * its consumers (effects.h), at their positions */
+    if (it->kind != ITEM_LOOP || effects_pinned_away(u->f, it->lp) ||
+        !effects_touch(u->a, it->lp, u->f, t))
       continue;
     int at = position(u, it->lp);
     if (*from < 0 || at < *from) {

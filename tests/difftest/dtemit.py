@@ -41,6 +41,11 @@ class Emitter:
     def glob(self, name):
         return by_name(self.m["globals"], name)
 
+    def gname(self, name):
+        """A global's C name: file-scope globals carry the prefix."""
+        g = self.glob(name)
+        return self.pfx + name if g and g.get("file") else name
+
     def map(self, name):
         return by_name(self.m["maps"], name)
 
@@ -99,18 +104,40 @@ class Emitter:
         self.w("}")
         self.w("}", 0)
         self.w("", 0)
+        called = {st["c"] for st, _, _ in walk(self.m["body"])
+                  if st["k"] == "host" and st["op"] == "set_c" and st.get("how") == "call"}
         for c in self.m["consts"]:
-            self.w("static %s %s%s; /* read by kernels, set by host code */"
-                   % (CTYPE[c["type"]], p, c["name"]), 0)
+            t = CTYPE[c["type"]]
+            dim = c.get("dim", 0)
+            self.w("static %s %s%s%s; /* read by kernels, set by host code */"
+                   % (t, p, c["name"], "[%d]" % dim if dim else ""), 0)
+            if c["name"] in called:  # host code sets it through a function loomc reads
+                self.w("static void %sset_%s(int j, %s v) { %s%s%s = v; }"
+                       % (p, c["name"], t, p, c["name"], "[j]" if dim else ""), 0)
+                if not dim:
+                    self.out[-1] = self.out[-1].replace("{ ", "{ (void)j; ")
+        for g in self.m["globals"]:
+            if g.get("file"):
+                self.w("static %s %s%s%s; /* a file-scope global argument */"
+                       % (CTYPE[g["type"]], p, g["name"], "[%d]" % g["dim"] if g["dim"] else ""), 0)
         if self.m["consts"]:
             self.w("", 0)
 
     # -- kernels ------------------------------------------------------------
+    def kname(self, lp):
+        """Loops of one kernel (kname) have the same kernel signature."""
+        return "%sk%d" % (self.pfx, lp.get("kname") or lp["id"])
+
     def kernels(self):
-        for lp in all_loops(self.m):
-            self.mesh_kernel(lp)
-        for lp in all_aloops(self.m):
-            self.affine_kernel(lp)
+        done = set()
+        for lp in all_loops(self.m) + all_aloops(self.m):
+            if self.kname(lp) in done:
+                continue
+            done.add(self.kname(lp))
+            if lp["k"] == "loop":
+                self.mesh_kernel(lp)
+            else:
+                self.affine_kernel(lp)
 
     def mesh_kernel(self, lp):
         params, inputs, outputs = [], [], []
@@ -147,8 +174,10 @@ class Emitter:
                     own = len(inputs) - len(elems) + elems.index(e) if a["mode"] == "rw" else None
                     outputs.append((a["mode"], e, t, own))
         for c in lp["consts"]:
-            inputs.append("(double)%s%s" % (self.pfx, c))
-        self.kernel_body("%sk%d" % (self.pfx, lp["id"]), params, inputs, outputs,
+            dim = by_name(self.m["consts"], c).get("dim", 0)
+            for j in range(dim or 1):
+                inputs.append("(double)%s%s%s" % (self.pfx, c, "[%d]" % j if dim else ""))
+        self.kernel_body(self.kname(lp), params, inputs, outputs,
                          lp["kseed"], lp.get("heavy", False))
 
     def affine_kernel(self, lp):
@@ -166,7 +195,7 @@ class Emitter:
                     inputs.append("(double)%s[0]" % pn)
                     own = len(inputs) - 1
                 outputs.append((a["mode"], "%s[0]" % pn, t, own))
-        self.kernel_body("%sk%d" % (self.pfx, lp["id"]), params, inputs, outputs,
+        self.kernel_body(self.kname(lp), params, inputs, outputs,
                          lp["kseed"], lp.get("heavy", False))
 
     def kernel_body(self, name, params, inputs, outputs, kseed, heavy):
@@ -212,7 +241,9 @@ class Emitter:
             self.w("(void)argc;")
             self.w("(void)argv;")
         for c in m["consts"]:  # set here: a batch runs main more than once
-            self.w("%s%s = %s;" % (p, c["name"], c["init"]))
+            for j in range(c.get("dim", 0) or 1):
+                self.w("%s%s%s = %s;" % (p, c["name"], "[%d]" % j if c.get("dim") else "",
+                                         c["init"] + j))
         # initial data, before loom_init: every rank computes the whole mesh
         for mp in m["maps"]:
             n = self.sizes[mp["from"]] * mp["arity"]
@@ -233,6 +264,11 @@ class Emitter:
         for g in m["globals"]:
             t = CTYPE[g["type"]]
             const = "const " if g["const"] else ""
+            if g.get("file"):  # declared at file scope, set here
+                vals = g["init"] if g["dim"] else g["init"][:1]
+                for c, v in enumerate(vals):
+                    self.w("%s%s = %s;" % (self.gname(g["name"]), "[%d]" % c if g["dim"] else "", v))
+                continue
             if g["dim"] == 0:
                 self.w("%s%s %s = %s;" % (const, t, g["name"], g["init"][0]))
             else:
@@ -258,9 +294,11 @@ class Emitter:
             self.dat_decl(d, 1)
         self.unused_handles()
         self.frees = [[]]
-        self.body(m["body"], 1, 0)
+        late = self.body(m["body"], 1, 0, keep=True)
         for name in m["prints"]:
             self.print_obj(name, 1)
+        for name in late:
+            self.w("free(%s);" % name)
         if not self.ref:
             self.w("loom_exit();")
         for mp in m["maps"]:
@@ -333,12 +371,18 @@ class Emitter:
                 self.w("(void)%s;" % d["name"])
 
     # -- statements -----------------------------------------------------------
-    def body(self, stmts, ind, depth):
+    def body(self, stmts, ind, depth, keep=False):
+        """A statement list; the reference frees the arrays of the dats declared
+        in it at its end (keep: the caller does, after the prints)."""
         self.frees.append([])
         for st in stmts:
             getattr(self, "st_" + st["k"])(st, ind, depth)
-        for name in self.frees.pop():
+        names = self.frees.pop()
+        if keep:
+            return names
+        for name in names:
             self.w("free(%s);" % name, ind)
+        return []
 
     def st_decl(self, st, ind, depth):
         d = self.dat(st["dat"])
@@ -361,14 +405,15 @@ class Emitter:
         c = st["cond"]
         if "g" in c:
             g = self.glob(c["g"])
-            ge = c["g"] + ("[0]" if g["dim"] else "")
+            ge = self.gname(c["g"]) + ("[0]" if g["dim"] else "")
             cond = "%sdt_wd((double)%s) < %d.0" % (self.pfx, ge, c["lt"])
         elif "it" in c:
             cond = "it%d %% %d == 0" % (c["it"], c["mod"])
         elif "true" in c:
             cond = "1"
         else:
-            cond = "%s%s < %d" % (self.pfx, c["c"], c["lt"])
+            dim = by_name(self.m["consts"], c["c"]).get("dim", 0)
+            cond = "%s%s%s < %d" % (self.pfx, c["c"], "[0]" if dim else "", c["lt"])
         self.w("if (%s) {" % cond, ind)
         self.body(st["body"], ind + 1, depth)
         if st.get("else") is not None:
@@ -389,30 +434,45 @@ class Emitter:
         elif op == "reset_g":
             g = self.glob(st["g"])
             if g["dim"] == 0:
-                self.w("%s = %s;" % (g["name"], st["value"]), ind)
+                self.w("%s = %s;" % (self.gname(g["name"]), st["value"]), ind)
             else:
                 for c in range(g["dim"]):
-                    self.w("%s[%d] = %s;" % (g["name"], c, st["value"]), ind)
+                    self.w("%s[%d] = %s;" % (self.gname(g["name"]), c, st["value"]), ind)
         elif op == "derive_g":
             gd, gs = self.glob(st["dst"]), self.glob(st["src"])
-            lhs = gd["name"] + ("[0]" if gd["dim"] else "")
-            rhs = gs["name"] + ("[0]" if gs["dim"] else "")
+            lhs = self.gname(gd["name"]) + ("[0]" if gd["dim"] else "")
+            rhs = self.gname(gs["name"]) + ("[0]" if gs["dim"] else "")
             self.w("%s = (%s)%sdt_wd((double)%s * %d.0 + %d.0);"
                    % (lhs, CTYPE[gd["type"]], self.pfx, rhs, st["mul"], st["add"]), ind)
         elif op == "set_c":
             c = by_name(self.m["consts"], st["c"])
+            t = CTYPE[c["type"]]
+            j = st.get("j", 0) % (c.get("dim", 0) or 1)
+            lhs = "%s%s%s" % (self.pfx, c["name"], "[%d]" % j if c.get("dim") else "")
             if st.get("src"):
                 gs = self.glob(st["src"])
-                rhs = gs["name"] + ("[0]" if gs["dim"] else "")
-                self.w("%s%s = (%s)(%sdt_wd((double)%s) + 1.0);"
-                       % (self.pfx, c["name"], CTYPE[c["type"]], self.pfx, rhs), ind)
+                rhs = "(%s)(%sdt_wd((double)%s%s) + 1.0)" % (
+                    t, self.pfx, self.gname(gs["name"]), "[0]" if gs["dim"] else "")
             else:
-                self.w("%s%s = %s;" % (self.pfx, c["name"], st["value"]), ind)
+                rhs = "%s" % st["value"]
+            how = st.get("how", "assign")
+            if how == "call":
+                self.w("%sset_%s(%d, %s);" % (self.pfx, c["name"], j, rhs), ind)
+            elif how == "memcpy":
+                self.w("{", ind)
+                self.w("const %s v = %s;" % (t, rhs), ind + 1)
+                self.w("memcpy(&%s, &v, sizeof v);" % lhs, ind + 1)
+                self.w("}", ind)
+            else:
+                self.w("%s = %s;" % (lhs, rhs), ind)
         elif op == "fetch":
             self.print_obj(st["dat"], ind)
         elif op == "size":
             n = "%d" % self.sizes[st["set"]] if self.ref else "loom_set_size(%s)" % st["set"]
             self.w("%sprintf(\"size %s %%d\\n\", %s);" % (self.rank0(), st["set"], n), ind)
+        elif op == "sync":
+            text = "#pragma loom sync(%s)" % ", ".join(self.gname(n) for n in st["names"])
+            self.w("/* %s */" % text if self.ref else text, ind)
         elif op == "block_size":
             if self.ref:
                 self.w("/* loom_set_block_size(%d); */" % st["value"], ind)
@@ -426,11 +486,12 @@ class Emitter:
         g = self.glob(name)
         if g:
             f = _fmt(g["type"])
+            cn = self.gname(name)
             if g["dim"] == 0:
-                self.w("%sprintf(\"%s %s\\n\", %s);" % (self.rank0(), name, f, name), ind)
+                self.w("%sprintf(\"%s %s\\n\", %s);" % (self.rank0(), name, f, cn), ind)
             else:
                 fs = " ".join([f] * g["dim"])
-                args = ", ".join("%s[%d]" % (name, c) for c in range(g["dim"]))
+                args = ", ".join("%s[%d]" % (cn, c) for c in range(g["dim"]))
                 self.w("%sprintf(\"%s %s\\n\", %s);" % (self.rank0(), name, fs, args), ind)
             return
         d = self.dat(name)
@@ -470,13 +531,13 @@ class Emitter:
             elif a["kind"] == "idxmap":
                 text = "idx[%s[%s]]" % (a["map"], a["slot"])
             elif a["kind"] == "global":
-                text = a["g"]
+                text = self.gname(a["g"])
             elif a["map"] is None:
                 text = a["dat"]
             else:
                 text = "%s[%s[%s]]" % (a["dat"], a["map"], a["slot"])
             items.append((mode, text))
-        head = "#pragma loom par_loop(%sk%d) over(%s)" % (self.pfx, lp["id"], lp["set"])
+        head = "#pragma loom par_loop(%s) over(%s)" % (self.kname(lp), lp["set"])
         self.directive(head, items, ind)
 
     def directive(self, head, items, ind):
@@ -511,7 +572,7 @@ class Emitter:
                 call.append("(const int[]){%s_data[%d * e + %d]}" % (a["map"], ar, a["slot"]))
             elif a["kind"] == "global":
                 g = self.glob(a["g"])
-                call.append(a["g"] if g["dim"] else "&" + a["g"])
+                call.append(self.gname(a["g"]) if g["dim"] else "&" + self.gname(a["g"]))
             else:
                 d = self.dat(a["dat"])
                 if a["map"] is None:
@@ -527,7 +588,7 @@ class Emitter:
                     self.w("for (int s = 0; s < %d; s++) q%d[s] = %s + %d * %s_data[%d * e + s];"
                            % (ar, k, a["dat"], d["dim"], a["map"], ar), ind + 1)
                     call.append("q%d" % k)
-        self.w("%sk%d(%s);" % (self.pfx, lp["id"], ", ".join(call)), ind + 1)
+        self.w("%s(%s);" % (self.kname(lp), ", ".join(call)), ind + 1)
         self.w("}", ind)
 
     def st_aloop(self, lp, ind, depth):
@@ -558,14 +619,14 @@ class Emitter:
                 loops = ["for (int i = 0; i < %s; i++)" % q, "for (int j = 0; j <= i; j++)"]
             self.w("/* affine par_loop k%d */" % lp["id"], ind)
             self.w(" ".join(loops), ind)
-            self.w("%sk%d(%s);" % (self.pfx, lp["id"], ", ".join("&" + t for _, t in texts)),
+            self.w("%s(%s);" % (self.kname(lp), ", ".join("&" + t for _, t in texts)),
                    ind + 1)
             return
         dstr = {"1d": "[%s] -> { [i] : 0 <= i < %s }" % (q, q),
                 "1d+": "[%s] -> { [i] : 0 <= i <= %s }" % (q, q),
                 "2d": "[%s] -> { [i, j] : 0 <= i < %s and 0 <= j < %s }" % (q, q, q),
                 "tri": "[%s] -> { [i, j] : 0 <= j <= i < %s }" % (q, q)}[shape]
-        head = "#pragma loom par_loop(%sk%d) domain(\"%s\")" % (self.pfx, lp["id"], dstr)
+        head = "#pragma loom par_loop(%s) domain(\"%s\")" % (self.kname(lp), dstr)
         self.directive(head, texts, ind)
 
 

@@ -167,6 +167,8 @@ def names_in_host(st):
         return {st["dst"], st["src"]}
     if op == "set_c":
         return {st["src"]} if st.get("src") else set()
+    if op == "sync":
+        return set(st["names"])
     return set()
 
 
@@ -182,6 +184,8 @@ def host_writes(st):
         return {st["dst"]}
     if op == "set_c":
         return {st["c"]}
+    if op == "sync":
+        return set(st["names"])  # sync reads and writes everything it names
     return set()
 
 
@@ -285,7 +289,40 @@ def validate(model, mpi=True):
         return p
     _validate_hints(model, p, mpi)
     _validate_used(model, p)
+    _validate_kernels(model, p)
     return p
+
+
+def kernel_signature(model, lp):
+    """What a kernel's code depends on: loops that share a kernel (kname) agree."""
+    sig = [lp["k"], lp.get("heavy", False), tuple(lp.get("consts", ()))]
+    for a in lp["args"]:
+        if lp["k"] == "aloop":
+            arr = by_name(model["arrays"], a["arr"]) or {}
+            sig.append((a["mode"], arr.get("type", "double")))
+        elif a["kind"] in ("idx", "idxmap"):
+            sig.append(("idx",))
+        elif a["kind"] == "global":
+            g = by_name(model["globals"], a["g"]) or {}
+            sig.append(("g", a["mode"], g.get("type"), max(1, g.get("dim", 0))))
+        else:
+            d = by_name(model["dats"], a["dat"]) or {}
+            ar = 0
+            if a["slot"] == "*":
+                ar = (by_name(model["maps"], a["map"]) or {}).get("arity")
+            sig.append(("d", a["mode"], d.get("type"), d.get("dim"), ar))
+    return tuple(sig)
+
+
+def _validate_kernels(model, p):
+    first = {}
+    for st, _, _ in walk(model["body"]):
+        if st["k"] in ("loop", "aloop"):
+            kn = st.get("kname") or st["id"]
+            sig = kernel_signature(model, st)
+            if kn in first and first[kn] != sig:
+                p.add("loop %s shares kernel k%s with a different signature", st["id"], kn)
+            first.setdefault(kn, sig)
 
 
 def _validate_prints(model, p):
@@ -294,8 +331,9 @@ def _validate_prints(model, p):
                 or by_name(model["arrays"], name)):
             p.add("print of unknown %s", name)
         d = by_name(model["dats"], name)
-        if d and d["decl"] != "top":
-            p.add("print of %s, which is not declared at the top", name)
+        if d and d["decl"] != "top" and not any(
+                st["k"] == "decl" and st["dat"] == name for st in model["body"]):
+            p.add("print of %s, which is not declared in main's block", name)
 
 
 def _validate_used(model, p):
@@ -409,6 +447,12 @@ def _validate_host(model, st, scope, p):
             p.add("size of unknown set %s", st["set"])
     elif op == "block_size":
         pass
+    elif op == "sync":
+        for n in st["names"]:
+            if not (n in scope or by_name(model["globals"], n)):
+                p.add("sync of %s out of scope", n)
+        if not st["names"]:
+            p.add("empty sync")
     else:
         p.add("unknown host op %s", op)
 

@@ -157,9 +157,12 @@ class Tools:
         return [exe] + list(args)
 
 
-def base_env():
+def base_env(root=None):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("LOOM_") and not k.startswith("OMP_")}
+    supp = os.path.join(root or "", "fuzz", "lsan.supp")
+    if root and os.path.exists(supp):  # libclang's own leaks, as `make SANITIZE=1` does
+        env["LSAN_OPTIONS"] = "suppressions=%s:print_suppressions=0" % supp
     env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
                 "OMP_WAIT_POLICY": "passive", "OMPI_MCA_rmaps_base_oversubscribe": "1",
                 "ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1:abort_on_error=0",
@@ -195,7 +198,9 @@ def run(cmd, cwd=None, env=None, timeout=60):
 # ---------------------------------------------------------------------------
 # The batch driver
 
-def driver_source(nprogs, mpi):
+def driver_source(nprogs, present, mpi):
+    """The batch's main: programs p0 .. p<nprogs-1>, of which those not in
+    `present` (left out: their code did not build) are stubs."""
     lines = ["/* difftest batch driver: runs programs p0 .. p%d under configurations."
              % (nprogs - 1),
              " * usage: batch 'NAME;VAR=VALUE;...;T=threads@0,1,2' ... */",
@@ -204,7 +209,11 @@ def driver_source(nprogs, mpi):
         lines.append("#include <mpi.h>")
     lines += ["#ifdef _OPENMP", "#include <omp.h>", "#endif"]
     for k in range(nprogs):
-        lines.append("int p%d_main(int argc, char **argv);" % k)
+        if k in present:
+            lines.append("int p%d_main(int argc, char **argv);" % k)
+        else:
+            lines.append("static int p%d_main(int argc, char **argv) { (void)argc; (void)argv; "
+                         "return 99; }" % k)
     lines.append("static int (*const dt_progs[])(int, char **) = {%s};"
                  % ", ".join("p%d_main" % k for k in range(nprogs)))
     lines += [r'''
@@ -268,11 +277,12 @@ int main(int argc, char **argv) {
 
 
 def batch_source(files, nprogs, mpi):
-    """One translation unit: every program's file with its main renamed, then the driver."""
+    """One translation unit: every program's file (k, path) with its main
+    renamed p<k>_main, then the driver."""
     out = []
     for k, f in files:
         out += ["#define main p%d_main" % k, "#include \"%s\"" % f, "#undef main"]
-    out.append(driver_source(nprogs, mpi))
+    out.append(driver_source(nprogs, {k for k, _ in files}, mpi))
     return "\n".join(out) + "\n"
 
 
@@ -324,6 +334,15 @@ def normalise(line):
     line = ID.sub("X", line)
     line = re.sub(r"'[^']*'", "'Q'", line)
     return NUM.sub("N", line)[:160]
+
+
+def loomc_kind(p):
+    """The kind of a failed loomc run: a reported error, or loomc itself broke."""
+    if p.timeout:
+        return "loomc-crash"
+    if re.search(r"Sanitizer|runtime error:", p.err):
+        return "loomc-san"
+    return "loomc" if p.rc in (0, 1) else "loomc-crash"
 
 
 def first_message(text, words=("error", "warning", "ERROR", "runtime error")):
@@ -397,12 +416,10 @@ def check_one(model, config, tools, wd, expected=None, timeout=30, stop_after=No
     build = config.build
     cmd = tools.loomc_cmd(build, "prog.c", "gen.c")
     cmds.append(cmd)
-    p = run(cmd, cwd=wd, timeout=60 * sc)
-    if p.timeout:
-        return Check("loomc", "timeout", stderr=p.err, cmds=cmds)
-    if p.rc != 0 or p.err.strip():
-        kind = "loomc" if p.rc in (0, 1) else "loomc-crash"
-        return Check(kind, normalise(first_message(p.err)), stderr=p.err, cmds=cmds)
+    p = run(cmd, cwd=wd, env=base_env(tools.root), timeout=60 * sc)
+    if p.timeout or p.rc != 0 or p.err.strip():
+        return Check(loomc_kind(p), "timeout" if p.timeout else normalise(first_message(p.err)),
+                     stderr=p.err, cmds=cmds)
     if stop_after == "loomc":
         return Check(None, "", cmds=cmds)
     cmd = tools.cc_cmd(build, ["gen.c"], "prog")
@@ -424,7 +441,7 @@ def check_one(model, config, tools, wd, expected=None, timeout=30, stop_after=No
         expected = p.out
     with open(os.path.join(wd, "expected.out"), "w") as f:
         f.write(expected)
-    env = base_env()
+    env = base_env(tools.root)
     for k, v in config.env.items():
         if v:
             env[k] = v

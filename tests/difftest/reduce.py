@@ -273,6 +273,57 @@ def candidates(m):
                 yield "%s = %d" % (q["name"], new), c
 
 
+def canonical(m):
+    """The same model with its objects renamed in order (s0, s1, m0, d0, t0, ...)
+    and its loops numbered from 1: reduced programs read better."""
+    m = clone(m)
+    ren = {}
+    for kind, pre in (("sets", "s"), ("maps", "m"), ("globals", "g"), ("consts", "c"),
+                      ("params", "n"), ("arrays", "a")):
+        for i, x in enumerate(m[kind]):
+            ren[x["name"]] = "%s%d" % (pre, i)
+    nd = nt = 0
+    for d in m["dats"]:
+        if d["temp"]:
+            ren[d["name"]] = "t%d" % nt
+            nt += 1
+        else:
+            ren[d["name"]] = "d%d" % nd
+            nd += 1
+    def r(name):
+        return ren.get(name, name)
+    for kind in ("sets", "maps", "globals", "consts", "params", "arrays", "dats"):
+        for x in m[kind]:
+            x["name"] = r(x["name"])
+            for key in ("from", "to", "set", "param"):
+                if key in x:
+                    x[key] = r(x[key])
+    m["prints"] = [r(p) for p in m["prints"]]
+    lid = 0
+    for st, _, _ in walk(m["body"]):
+        for key in ("dat", "temp", "g", "src", "dst", "c", "set"):
+            if key in st and isinstance(st[key], str):
+                st[key] = r(st[key])
+        if "names" in st:
+            st["names"] = [r(n) for n in st["names"]]
+        if st["k"] == "if":
+            for key in ("g", "c"):
+                if key in st["cond"]:
+                    st["cond"][key] = r(st["cond"][key])
+        if st["k"] in ("loop", "aloop"):
+            lid += 1
+            st["id"] = lid
+            for a in st["args"]:
+                for key in ("dat", "map", "g", "arr"):
+                    if a.get(key):
+                        a[key] = r(a[key])
+            if st["k"] == "loop":
+                st["consts"] = [r(c) for c in st["consts"]]
+            else:
+                st["dom"]["param"] = r(st["dom"]["param"])
+    return m
+
+
 # ---------------------------------------------------------------------------
 
 class Reducer:
@@ -374,6 +425,10 @@ def main():
                                                            chk.detail, size_of(model)))
     r = Reducer(model, config, sig, tools, wd, args.max_tests, log)
     small = r.run()
+    nice = canonical(small)
+    if not dtmodel.validate(nice) and r.same(dtpipe.check_one(nice, config, tools,
+                                                               os.path.join(wd, "try"))):
+        small = nice
     final = dtpipe.check_one(small, config, tools, out)
     for tmp in ("ref", "prog"):
         if os.path.exists(os.path.join(out, tmp)):

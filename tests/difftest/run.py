@@ -126,9 +126,7 @@ class Batch:
             if not ks:
                 return []
             with open(os.path.join(d, "batch.c"), "w") as f:
-                f.write(dtpipe.batch_source([(k, files[k]) for k in ks], len(self.seeds), mpi)
-                        .replace("static int (*const dt_progs[])(int, char **) = {",
-                                 self.stub_list(ks)))
+                f.write(dtpipe.batch_source([(k, files[k]) for k in ks], len(self.seeds), mpi))
             cmd = (self.tools.ref_cc_cmd(["batch.c"], "batch") if ref
                    else self.tools.cc_cmd(build, ["batch.c"], "batch"))
             t0 = time.time()
@@ -155,31 +153,25 @@ class Batch:
             ks = [k for k in ks if k not in bad]
         return ks
 
-    def stub_list(self, ks):
-        """Programs left out of a batch get a stub entry (the driver indexes by k)."""
-        stubs = []
-        for k in range(len(self.seeds)):
-            if k not in ks:
-                stubs.append("int p%d_main(int argc, char **argv) { (void)argc; (void)argv; "
-                             "return 99; }" % k)
-        return "\n".join(stubs) + "\nstatic int (*const dt_progs[])(int, char **) = {"
-
     def build_configs(self, build):
         return [c.name for c in self.configs if c.build == build]
 
     def build_and_run(self, build):
         d = self.path(build)
         os.makedirs(d)
-        ks = [k for k in sorted(self.models) if k in self.expected]
+        mine = [c for c in self.configs if c.build == build]
+        ks = [k for k in sorted(self.models) if k in self.expected
+              and any(not dtpipe.skipped(self.models[k], c) for c in mine)]
         ok = []
         t0 = time.time()
         for k in ks:
             cmd = self.tools.loomc_cmd(build, "../src/p%d.c" % k, "p%d.gen.c" % k)
-            p = run(cmd, cwd=d, timeout=120 * self.tools.scale)
+            p = run(cmd, cwd=d, env=dtpipe.base_env(self.tools.root),
+                    timeout=120 * self.tools.scale)
             self.timed("loomc " + build, t0)
             t0 = time.time()
             if p.timeout or p.rc != 0 or p.err.strip():
-                kind = "loomc" if p.rc in (0, 1) and not p.timeout else "loomc-crash"
+                kind = dtpipe.loomc_kind(p)
                 self.fail(k, build, self.build_configs(build), kind,
                           "timeout" if p.timeout else dtpipe.normalise(dtpipe.first_message(p.err)),
                           "", p.err, cmd)
@@ -214,7 +206,7 @@ class Batch:
                 args.append((c, [k]))
         words = ["%s@%s" % (c.spec(), ",".join(map(str, ks))) for c, ks in args]
         cmd = self.tools.run_cmd(build, np, "./batch", words)
-        p = run(cmd, cwd=d, timeout=timeout)
+        p = run(cmd, cwd=d, env=dtpipe.base_env(self.tools.root), timeout=timeout)
         self.runs += 1
         return p, cmd
 
@@ -364,6 +356,35 @@ def run_batch(job):
 
 # ---------------------------------------------------------------------------
 
+def family(configs):
+    """A short name for a set of failing configurations (for triage)."""
+    cs = [dtpipe.config_by_name(c) for c in configs]
+    if cs and all("renum" in c.tags for c in cs):
+        return "renumbering only"
+    builds = sorted({c.build for c in cs})
+    return "+".join(builds)
+
+
+def print_classes(failures):
+    """Failures grouped by kind, detail and the builds that fail, per program:
+    a first triage (a mismatch's cause still needs reduce.py)."""
+    per_seed = {}
+    for f in failures:
+        key = (f["seed"], f["kind"], f["detail"])
+        per_seed.setdefault(key, {"configs": [], "dir": f["dir"]})
+        per_seed[key]["configs"] += f["configs"]
+    classes = {}
+    for (seed, kind, detail), v in per_seed.items():
+        ck = (kind, detail[:90], family(v["configs"]))
+        classes.setdefault(ck, []).append((seed, v["dir"]))
+    if not classes:
+        return
+    print("difftest: failure classes (kind, detail, failing builds: programs, first example):")
+    for (kind, detail, fam), xs in sorted(classes.items(), key=lambda kv: -len(kv[1])):
+        print("  %4d  %s %s [%s]  e.g. %s" % (len(xs), kind, detail, fam,
+                                              os.path.relpath(xs[0][1]) if xs[0][1] else xs[0][0]))
+
+
 def probe_idx_map(tools, out):
     """Whether loomc accepts idx[map[i]]."""
     d = os.path.join(out, "work", "probe")
@@ -457,6 +478,7 @@ def main():
     wall = time.time() - t0
     with open(os.path.join(out, "failures.json"), "w") as f:
         json.dump(failures, f, indent=1)
+    print_classes(failures)
     stages = ", ".join("%s %.0f s" % kv for kv in sorted(tally["times"].items()))
     print("difftest: %d programs x %d configurations (%d program runs checked) in %.0f s wall "
           "(%.2f s per program; worker time: %s); %d failures (%d programs)"

@@ -232,6 +232,9 @@ static const struct host_case host_cases[] = {
     {"xs[1] = garr[0];", "garr", 1, 0},
     {"garr[2]++;", "garr", 1, 1},
     {"take(garr);", "garr", 1, 1}, /* decays to a pointer */
+    {"memcpy(xs, garr, sizeof garr);", "garr", 1, 0}, /* ... to const: only read */
+    {"memcpy(garr, xs, sizeof garr);", "garr", 1, 1},
+    {"memcpy(xs, &garr[1], sizeof(double));", "garr", 1, 0},
     {"take(&garr[0]);", "garr", 1, 1},
     {"loom_dat_fetch(x, xs, sizeof xs);", "x", 1, 1},
     {"{ loom_dat y = x; (void)y; }", "x", 1, 1},
