@@ -3,7 +3,7 @@
 # missing.  Run as root (or with sudo) on a fresh Debian 12 machine.
 set -eu
 
-PACKAGES="build-essential pkg-config xz-utils cmake ninja-build gdb
+PACKAGES="build-essential pkg-config xz-utils cmake ninja-build gdb python3
   libclang-14-dev clang-14 libisl-dev libcriterion-dev
   libopenmpi-dev openmpi-bin libmetis-dev libscotch-dev libptscotch-dev"
 

@@ -5,6 +5,8 @@
 #   e2e     Airfoil seq vs ref bitwise, generated code -Werror, mesh generator
 #   regress programs Loom once got wrong, on every target (tests/regress)
 #   mpi-test  libloom_mpi under mpirun at 1-4 ranks (mk/mpi.mk)
+#   difftest-ci  random programs against their plain-C references on 37
+#           configurations (tests/difftest, mk/difftest.mk)
 
 CRITERION_CFLAGS := $(shell pkg-config --cflags criterion 2>/dev/null)
 CRITERION_LIBS   := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
@@ -87,5 +89,5 @@ regress: all $(E2E_SETUP)
 
 test: deps
 	$(MAKE) all
-	$(MAKE) unit golden e2e regress mpi-test
+	$(MAKE) unit golden e2e regress mpi-test difftest-ci
 	@echo "all test groups passed"

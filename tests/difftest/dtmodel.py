@@ -666,23 +666,64 @@ def mesh_hint_problem(model, hint, mpi=True, avoid=()):
         return "no consumer"
     if min(readers) < pi:
         return "a consumer reads it before the producer"
-    if mpi:
-        if any(a["kind"] == "dat" and a["map"] is not None and a["mode"] == "read"
-               for a in prod["args"]):
-            return "mpi: the producer reads through a map"
-        if any(a["kind"] == "dat" and a["mode"] == "read" for a in prod["args"]):
-            for i in readers:
-                c = block[i]
-                if any(a["map"] is not None for a in loop_dat_args(c, t)):
-                    return "mpi: a consumer reads it through a map"
-                if any(a["kind"] == "dat" and a["map"] is not None and arg_writes(a)
-                       for a in c["args"]):
-                    return "mpi: a consumer executes its halo"
+    if mpi and _reached_through_map(model, block, t) and any(
+            a["kind"] in ("dat", "idxmap") and a.get("map") is not None
+            for a in prod["args"]):
+        # a consumer (or, down a chain of pinned temporaries, the loop that
+        # evaluates one) reaches the producer's elements through a map: at
+        # halo elements its own map rows are not held by any rank
+        return "mpi: the producer reads through a map and is evaluated through one"
+    # nothing the producer reads changes before the last loop evaluating it
+    # (down a chain: the last consumer of a pinned temporary it feeds)
     inputs = loop_reads(prod)
-    for i in range(pi + 1, max(readers) + 1):
+    last = _last_evaluation(model, block, t)
+    for i in range(pi + 1, last + 1):
         if stmt_writes(model, block[i]) & inputs:
             return "an input of the producer is written before the last consumer"
     return None
+
+
+def _pinned(model, block, t):
+    return any(st["k"] == "hint" and st["kind"] == "pin" and st["temp"] == t
+               for st, _, _ in walk(model["body"]))
+
+
+def _consumers(block, t):
+    """(index, loop) of the loops of block that read t and do not write it."""
+    return [(i, x) for i, x in enumerate(block)
+            if x["k"] == "loop" and loop_dat_args(x, t)
+            and not any(arg_writes(a) for a in loop_dat_args(x, t))]
+
+
+def _produced(lp):
+    """The temporaries a loop writes directly with mode write."""
+    return [a["dat"] for a in lp["args"]
+            if a["kind"] == "dat" and a["map"] is None and a["mode"] == "write"]
+
+
+def _reached_through_map(model, block, t, depth=0):
+    """Whether a loop evaluating t's producer reaches t through a map: a
+    consumer reading t through a map, or the consumer of a pinned
+    temporary whose producer reads t, reached through one (a chain)."""
+    for _, c in _consumers(block, t):
+        if any(a["map"] is not None for a in loop_dat_args(c, t)):
+            return True
+        for u in _produced(c):
+            if depth < 8 and _pinned(model, block, u) and _reached_through_map(
+                    model, block, u, depth + 1):
+                return True
+    return False
+
+
+def _last_evaluation(model, block, t, depth=0):
+    """The index of the last loop of block evaluating t's producer."""
+    last = -1
+    for i, c in _consumers(block, t):
+        last = max(last, i)
+        for u in _produced(c):
+            if depth < 8 and _pinned(model, block, u):
+                last = max(last, _last_evaluation(model, block, u, depth + 1))
+    return last
 
 
 def affine_hint_problem(model, hint):
