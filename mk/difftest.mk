@@ -19,7 +19,7 @@
 PYTHON3          ?= python3
 DIFFTEST_RUN     := PYTHONDONTWRITEBYTECODE=1 $(PYTHON3) tests/difftest/run.py
 DIFFTEST_OUT     ?= build/difftest
-DIFFTEST_CI_N    ?= 160
+DIFFTEST_CI_N    ?= 200
 DIFFTEST_CI_SEED ?= 1
 N    ?= 100
 SEED ?= 1

@@ -106,6 +106,19 @@ class Emitter:
         self.w("", 0)
         called = {st["c"] for st, _, _ in walk(self.m["body"])
                   if st["k"] == "host" and st["op"] == "set_c" and st.get("how") == "call"}
+        # host helpers: loomc reads their bodies (what they read and store through
+        # their pointer parameters)
+        for t in ("double", "int"):
+            self.w("static inline void %sdt_show_%s(const char *name, const %s *v, int n) {"
+                   % (p, t[0], t), 0)
+            self.w("printf(\"%s\", name);")
+            self.w("for (int k = 0; k < n; k++) printf(\" " + _fmt(t) + "\", v[k]);")
+            self.w("printf(\"\\n\");")
+            self.w("}", 0)
+            self.w("static inline void %sdt_bump_%s(%s *v, int n, int by) {" % (p, t[0], t), 0)
+            self.w("for (int k = 0; k < n; k++) v[k] += by;")
+            self.w("}", 0)
+            self.w("static inline void %sdt_store_%s(%s *v, %s x) { *v = x; }" % (p, t[0], t, t), 0)
         for c in self.m["consts"]:
             t = CTYPE[c["type"]]
             dim = c.get("dim", 0)
@@ -429,8 +442,19 @@ class Emitter:
 
     def st_host(self, st, ind, depth):
         op = st["op"]
-        if op == "print_g":
+        if op == "print_g" and st.get("how") == "call":
+            g = self.glob(st["g"])
+            cn = self.gname(st["g"])
+            self.w("%s%sdt_show_%s(\"%s\", %s, %d);" % (
+                self.rank0(), self.pfx, g["type"][0], st["g"], cn if g["dim"] else "&" + cn,
+                max(1, g["dim"])), ind)
+        elif op == "print_g":
             self.print_obj(st["g"], ind)
+        elif op == "bump_g":
+            g = self.glob(st["g"])
+            cn = self.gname(st["g"])
+            self.w("%sdt_bump_%s(%s, %d, %d);" % (self.pfx, g["type"][0], cn if g["dim"] else
+                                               "&" + cn, max(1, g["dim"]), st["by"]), ind)
         elif op == "reset_g":
             g = self.glob(st["g"])
             if g["dim"] == 0:
@@ -458,6 +482,8 @@ class Emitter:
             how = st.get("how", "assign")
             if how == "call":
                 self.w("%sset_%s(%d, %s);" % (self.pfx, c["name"], j, rhs), ind)
+            elif how == "store":
+                self.w("%sdt_store_%s(&%s, %s);" % (self.pfx, t[0], lhs, rhs), ind)
             elif how == "memcpy":
                 self.w("{", ind)
                 self.w("const %s v = %s;" % (t, rhs), ind + 1)

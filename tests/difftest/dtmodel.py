@@ -159,7 +159,7 @@ def names_in_host(st):
     op = st["op"]
     if op == "fetch":
         return {st["dat"]}
-    if op in ("print_g",):
+    if op in ("print_g", "bump_g"):
         return {st["g"]}
     if op == "reset_g":
         return {st["g"]}
@@ -178,7 +178,7 @@ def host_writes(st):
     op = st["op"]
     if op == "fetch":
         return {st["dat"]}
-    if op == "reset_g":
+    if op in ("reset_g", "bump_g"):
         return {st["g"]}
     if op == "derive_g":
         return {st["dst"]}
@@ -428,10 +428,10 @@ def _validate_host(model, st, scope, p):
     if op == "fetch":
         if st["dat"] not in scope:
             p.add("fetch of %s out of scope", st["dat"])
-    elif op in ("print_g", "reset_g"):
+    elif op in ("print_g", "reset_g", "bump_g"):
         if not by_name(model["globals"], st["g"]):
             p.add("host use of unknown global %s", st["g"])
-        elif by_name(model["globals"], st["g"])["const"] and op == "reset_g":
+        elif by_name(model["globals"], st["g"])["const"] and op != "print_g":
             p.add("reset of const global %s", st["g"])
     elif op == "derive_g":
         gd, gs = by_name(model["globals"], st["dst"]), by_name(model["globals"], st["src"])

@@ -73,6 +73,11 @@ def all_configs():
         for part in ("metis", "scotch", "ptscotch", "block"):
             cs.append(Config("mpi-n%d-%s" % (n, part), "mpi", {"LOOM_PARTITIONER": part}, np=n,
                              tags=["mpi"]))
+    # beyond the list: MPI after renumbering (the partition of an RCM-ordered mesh)
+    cs.append(Config("mpi-n2-metis-r1", "mpi", {"LOOM_PARTITIONER": "metis", "LOOM_RENUMBER": "1"},
+                     np=2, tags=["mpi", "renum"]))
+    cs.append(Config("mpi-n3-block-r1", "mpi", {"LOOM_PARTITIONER": "block", "LOOM_RENUMBER": "1"},
+                     np=3, tags=["mpi", "renum"]))
     cs.append(Config("mpiomp-n2-t2", "mpiomp", {"LOOM_CHECK_PLANS": "1"}, threads=2, np=2,
                      tags=["mpi", "omp"]))
     cs.append(Config("san-seq", "san-seq"))
