@@ -21,7 +21,7 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  -o FILE           write the generated C to FILE ('-' for stdout)\n"
-    "  --target=TARGET   code to generate:\n"
+    "  --target=TARGET   code to generate (also '--target TARGET'):\n"
     "                      seq         sequential C (default)\n"
     "                      openmp      OpenMP threads (build with -fopenmp)\n"
     "                      mpi         MPI ranks (link libloom_mpi.a)\n"
@@ -36,14 +36,19 @@ static const char usage_text[] =
     "                    transformations applied, on stdout\n"
     "  --no-fuse         do not fuse loops (each loop runs on its own;\n"
     "                    pin and pin_cse hints still apply)\n"
-  "  --no-vectorize    do not gather reads through maps into strips for\n"
-  "                    the C compiler to vectorize (each element's kernel\n"
-  "                    reads the mesh directly)\n"
+    "  --no-vectorize    do not gather reads through maps into strips for\n"
+    "                    the C compiler to vectorize (each element's kernel\n"
+    "                    reads the mesh directly)\n"
     "  -MD               also write the files the input depends on, as a\n"
     "                    make rule (default file: OUTPUT with suffix .d)\n"
     "  -MMD              like -MD, without system headers\n"
     "  -MF FILE          write that rule to FILE\n"
     "  -MT TARGET        the rule's target (default: OUTPUT)\n"
+    "  -std=, -f..., -m..., -include FILE, -isystem DIR, -iquote DIR\n"
+    "                    passed to clang (they change how the input parses)\n"
+    "  -O..., -g..., -W..., -w, -pedantic, -c\n"
+    "                    accepted and ignored: they are for the C compiler\n"
+    "                    that builds the generated file\n"
     "  --                pass the remaining arguments to clang\n"
     "  --version         print the version and exit\n"
     "  --help            print this help and exit\n"
@@ -78,6 +83,41 @@ static int take_preprocessor_opt(int argc, char **argv, int *i, options *o,
   (*i)++;
   vec_push(a, &o->clang_args, arena_printf(a, "%.2s%s", arg, argv[*i]));
   return OPT_RUN;
+}
+
+static int starts(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Flags of the C compiler that only matter to the build of the generated
+ * file: a build that passes its CFLAGS to loomc as well gets them ignored. */
+static int ignored_cc_flag(const char *arg) {
+  return starts(arg, "-O") || starts(arg, "-g") || starts(arg, "-W") ||
+         strcmp(arg, "-w") == 0 || starts(arg, "-pedantic") || strcmp(arg, "-c") == 0 ||
+         strcmp(arg, "-pipe") == 0;
+}
+
+/* Flags that change how the input parses: clang gets them. */
+static int take_clang_flag(int argc, char **argv, int *i, options *o, arena *a) {
+  const char *arg = argv[*i];
+  static const char *const with_value[] = {"-include", "-isystem", "-iquote", "-idirafter",
+                                           "-imacros", NULL};
+  for (const char *const *w = with_value; *w; w++) {
+    if (strcmp(arg, *w) != 0)
+      continue;
+    if (*i + 1 >= argc)
+      return usage_error("option '%s' needs an argument", arg);
+    vec_push(a, &o->clang_args, (void *)arg);
+    vec_push(a, &o->clang_args, argv[++*i]);
+    return OPT_RUN;
+  }
+  if (starts(arg, "-std=") || starts(arg, "-f") || starts(arg, "-m") ||
+      starts(arg, "-isystem") || starts(arg, "-iquote") || strcmp(arg, "-pthread") == 0 ||
+      starts(arg, "--sysroot=")) {
+    vec_push(a, &o->clang_args, (void *)arg);
+    return OPT_RUN;
+  }
+  return usage_error("unknown option '%s' (options after '--' go to clang unchanged)", arg);
 }
 
 static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
@@ -126,10 +166,37 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
     o->target = arg + 9;
     return check_target(o->target);
   }
+  if (strcmp(arg, "--target") == 0) {
+    if (*i + 1 >= argc)
+      return usage_error("option '%s' needs a target", arg);
+    o->target = argv[++*i];
+    return check_target(o->target);
+  }
+  if (strcmp(arg, "-x") == 0 || starts(arg, "-x")) {
+    const char *lang = arg[2] ? arg + 2 : *i + 1 < argc ? argv[++*i] : "";
+    if (strcmp(lang, "c") != 0)
+      return usage_error("loomc translates C; '-x %s' is not supported", lang);
+    return OPT_RUN;
+  }
+  if (ignored_cc_flag(arg))
+    return OPT_RUN;
   if (strncmp(arg, "-I", 2) == 0 || strncmp(arg, "-D", 2) == 0 ||
       strncmp(arg, "-U", 2) == 0)
     return take_preprocessor_opt(argc, argv, i, o, a);
-  return usage_error("unknown option '%s'", arg);
+  return take_clang_flag(argc, argv, i, o, a);
+}
+
+/* A C++ source by its suffix, as compiler drivers decide. */
+static int is_cxx_file(const char *path) {
+  static const char *const suffixes[] = {".cpp", ".cc", ".cxx", ".c++", ".C", ".cp",
+                                         ".CPP", ".hpp", ".hh", ".hxx", NULL};
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/'))
+    return 0;
+  for (const char *const *s = suffixes; *s; s++)
+    if (strcmp(dot, *s) == 0)
+      return 1;
+  return 0;
 }
 
 /* OUTPUT with its suffix replaced by .d, as gcc names -MD's file. */
@@ -161,6 +228,8 @@ int options_parse(int argc, char **argv, options *o, arena *a) {
   }
   if (!o->input)
     return usage_error("%s", "no input file");
+  if (is_cxx_file(o->input))
+    return usage_error("'%s' is C++: loomc translates C (name a C file, '.c')", o->input);
   int analysis = o->emit_dag || o->report;
   if (!o->output && !analysis)
     return usage_error("%s", "no output file: use -o OUTPUT.c");

@@ -40,6 +40,21 @@ expect_exit 2 "unknown target 'cuda'; expected 'seq', 'openmp', 'mpi' or 'mpi+op
 expect_exit 2 "more than one input" -- "$sample" "$sample" -o "$tmp/x.c"
 expect_exit 2 "needs an argument" -- "$sample" -o "$tmp/x.c" -I
 expect_exit 1 "cannot read '$tmp/nope.c'" -- "$tmp/nope.c" -o "$tmp/x.c"
+expect_exit 2 "options after '--' go to clang" -- --frobnicate "$sample" -o "$tmp/x.c"
+
+# A compiler's manners: '--target X' with a space; the C compiler's flags
+# (-std= and -f... to clang, -O/-W/-g/-c ignored) give the same output.
+expect_exit 0 "" -- --target openmp -I "$root/samples/airfoil" "$sample" -o "$tmp/t1.c"
+expect_exit 0 "" -- -std=c99 -O3 -g -Wall -Wextra -Werror -pedantic -c -fopenmp -march=native \
+  --target=openmp -I "$root/samples/airfoil" "$sample" -o "$tmp/t2.c"
+if cmp -s <(sed 's/t1\.c/t.c/' "$tmp/t1.c") <(sed 's/t2\.c/t.c/' "$tmp/t2.c"); then ok
+else bad "compiler flags changed the output"; fi
+expect_exit 2 "option '--target' needs a target" -- "$sample" -o "$tmp/x.c" --target
+# C++ is rejected with one message, by suffix or by -x.
+printf 'class A {};\nint main(void) { return 0; }\n' >"$tmp/k.cpp"
+expect_exit 2 "'$tmp/k.cpp' is C++: loomc translates C" -- "$tmp/k.cpp" -o "$tmp/x.c"
+if [ "$(wc -l <"$tmp/err")" -eq 2 ]; then ok; else bad "C++ input: more than one message"; fi
+expect_exit 2 "loomc translates C; '-x c++' is not supported" -- -x c++ "$sample" -o "$tmp/x.c"
 
 # The sample translates with -I, and also with -I given as a separate word
 # and with -D/-- passed through to clang.
