@@ -62,7 +62,7 @@ install: $(LOOMC) $(LIBLOOM) $(LIBLOOM_SO) runtime/include/loom.h $(LOOM_PC_IN) 
 	ln -sf libloom.so.$(VERSION) $(LOOM_DEST)/lib/$(LOOM_SONAME)
 	ln -sf $(LOOM_SONAME) $(LOOM_DEST)/lib/libloom.so
 	$(LOOM_SUBST) $(LOOM_PC_IN) >$(LOOM_DEST)/lib/pkgconfig/loom.pc
-	$(LOOM_SUBST) cmake/LoomConfig.cmake.in >$(LOOM_DEST)/lib/cmake/Loom/LoomConfig.cmake
+	$(LOOM_SUBST) -e 's|@LOOM_MPI_LIBS@|$(LOOM_MPI_LIBS)|g' cmake/LoomConfig.cmake.in >$(LOOM_DEST)/lib/cmake/Loom/LoomConfig.cmake
 	$(LOOM_SUBST) cmake/LoomConfigVersion.cmake.in >$(LOOM_DEST)/lib/cmake/Loom/LoomConfigVersion.cmake
 	chmod 644 $(LOOM_DEST)/lib/pkgconfig/loom.pc $(LOOM_DEST)/lib/cmake/Loom/*.cmake
 

@@ -7,6 +7,10 @@
 #                       ranks, each partitioner, and a failing rank
 #                       (tests/mpi/run.sh; part of `make test`)
 #
+#   make mpi-shared     build/lib/libloom_mpi.so.X.Y.Z (soname libloom_mpi.so.X),
+#                       linked with MPI, METIS and Scotch (installed by
+#                       `make install` with libloom_mpi.a and loom-mpi.pc)
+#
 # Programs link:  mpicc ... build/lib/libloom_mpi.a $(LOOM_MPI_LIBS)
 # (dsl-spec/mpi.md).  `make all` builds libloom_mpi.a when mpicc exists.
 
@@ -22,17 +26,56 @@ CFLAGS_RT_MPI := $(CFLAGS_RT) -DLOOM_MPI -I/usr/include/scotch
 RT_MPI_SRC := $(filter-out runtime/src/nompi.c,$(wildcard runtime/src/*.c))
 RT_MPI_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi/%.o)
 LIBLOOM_MPI := $(BUILD)/lib/libloom_mpi.a
+RT_MPI_PIC_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi-pic/%.o)
+LIBLOOM_MPI_SONAME := libloom_mpi.so.$(word 1,$(subst ., ,$(VERSION)))
+LIBLOOM_MPI_SO := $(BUILD)/lib/libloom_mpi.so.$(VERSION)
 
-.PHONY: mpi mpi-test
+.PHONY: mpi mpi-shared mpi-test
 mpi: $(LIBLOOM_MPI)
+mpi-shared: $(LIBLOOM_MPI_SO)
 
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: $(LIBLOOM_MPI)
+install: install-mpi
+uninstall: uninstall-mpi
 endif
+
+# ---- install (with `make install` when mpicc exists; see mk/install.mk) ----
+#   lib/libloom_mpi.a, lib/libloom_mpi.so.X.Y.Z (+ .so.X, .so), lib/pkgconfig/loom-mpi.pc
+.PHONY: install-mpi uninstall-mpi
+install-mpi: $(LIBLOOM_MPI) $(LIBLOOM_MPI_SO) cmake/loom-mpi.pc.in
+	$(if $(filter /%,$(PREFIX)),,$(error PREFIX must be an absolute path, got '$(PREFIX)'))
+	$(INSTALL) -d $(LOOM_DEST)/lib/pkgconfig
+	$(INSTALL) -m 644 $(LIBLOOM_MPI) $(LOOM_DEST)/lib/libloom_mpi.a
+	$(INSTALL) -m 755 $(LIBLOOM_MPI_SO) $(LOOM_DEST)/lib/libloom_mpi.so.$(VERSION)
+	ln -sf libloom_mpi.so.$(VERSION) $(LOOM_DEST)/lib/$(LIBLOOM_MPI_SONAME)
+	ln -sf $(LIBLOOM_MPI_SONAME) $(LOOM_DEST)/lib/libloom_mpi.so
+	$(LOOM_SUBST) -e 's|@LOOM_MPI_LIBS@|$(LOOM_MPI_LIBS)|g' cmake/loom-mpi.pc.in \
+	    >$(LOOM_DEST)/lib/pkgconfig/loom-mpi.pc
+	chmod 644 $(LOOM_DEST)/lib/pkgconfig/loom-mpi.pc
+
+uninstall-mpi:
+	$(if $(filter /%,$(PREFIX)),,$(error PREFIX must be an absolute path, got '$(PREFIX)'))
+	rm -f $(LOOM_DEST)/lib/libloom_mpi.a $(LOOM_DEST)/lib/libloom_mpi.so.$(VERSION) \
+	    $(LOOM_DEST)/lib/$(LIBLOOM_MPI_SONAME) $(LOOM_DEST)/lib/libloom_mpi.so \
+	    $(LOOM_DEST)/lib/pkgconfig/loom-mpi.pc
 
 $(BUILD)/obj/runtime-mpi/%.o: runtime/src/%.c runtime/include/loom.h $(wildcard runtime/src/*.h)
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CFLAGS_RT_MPI) -c $< -o $@
+
+$(BUILD)/obj/runtime-mpi-pic/%.o: runtime/src/%.c runtime/include/loom.h $(wildcard runtime/src/*.h)
+	@mkdir -p $(@D)
+	$(MPICC_CMD) $(CFLAGS_RT_MPI) -fPIC -c $< -o $@
+
+# --no-undefined: MPI, METIS and Scotch are dependencies of the library
+# itself (a program links only -lloom_mpi and MPI).
+$(LIBLOOM_MPI_SO): $(RT_MPI_PIC_OBJ) mk/mpi.mk
+	@mkdir -p $(@D)
+	$(MPICC_CMD) $(OPT) -shared -Wl,-soname,$(LIBLOOM_MPI_SONAME) -Wl,--no-undefined \
+	    -o $@ $(RT_MPI_PIC_OBJ) $(LOOM_MPI_LIBS)
+	ln -sf $(@F) $(BUILD)/lib/$(LIBLOOM_MPI_SONAME)
+	ln -sf $(LIBLOOM_MPI_SONAME) $(BUILD)/lib/libloom_mpi.so
 
 $(LIBLOOM_MPI): $(RT_MPI_OBJ)
 	@mkdir -p $(@D)

@@ -233,7 +233,8 @@ int loom_nranks(void);
  *    pcell that has it); elements nothing maps to, and sets no map reaches,
  *    are cut in blocks.
  * Called once; later calls (and calls without MPI) return LOOM_OK and do
- * nothing.  $LOOM_DIAG=1 prints the partition's quality on rank 0 (edge
+ * nothing, but a method (or $LOOM_PARTITIONER) that is none of the four is
+ * LOOM_EINVAL at every call, in every build.  $LOOM_DIAG=1 prints the partition's quality on rank 0 (edge
  * cut of the primary's graph, and per rank and set the owned, core,
  * executed-halo and non-executed-halo counts).  Returns LOOM_OK, LOOM_EINVAL
  * (unknown method, primary not a set), LOOM_EMISMATCH (ranks declared

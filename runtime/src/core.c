@@ -336,3 +336,29 @@ int loomrt_mul_size(size_t a, size_t b, size_t *out) {
 const char *loomrt_loop_label(const char *loop) {
   return loop ? loop : "(unnamed loop)";
 }
+
+/* ---- partitioning methods (checked in every build) ---------------------- */
+
+int loomrt_partition_method(const char *method, loomrt_part_method *out) {
+  const char *env = getenv("LOOM_PARTITIONER");
+  const char *chosen = env && env[0] ? env : method;
+  if (!chosen || strcmp(chosen, "metis") == 0)
+    *out = LOOMRT_PART_METIS;
+  else if (strcmp(chosen, "scotch") == 0)
+    *out = LOOMRT_PART_SCOTCH;
+  else if (strcmp(chosen, "ptscotch") == 0)
+    *out = LOOMRT_PART_PTSCOTCH;
+  else if (strcmp(chosen, "block") == 0)
+    *out = LOOMRT_PART_BLOCK;
+  else if (chosen == env)
+    return loom_error_(LOOM_EINVAL,
+                       "environment variable LOOM_PARTITIONER is '%s', "
+                       "expected metis, scotch, ptscotch or block",
+                       env);
+  else
+    return loom_error_(LOOM_EINVAL,
+                       "loom_partition: method '%s' is not metis, scotch, "
+                       "ptscotch or block",
+                       method);
+  return LOOM_OK;
+}

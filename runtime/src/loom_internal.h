@@ -217,6 +217,19 @@ const char *loomrt_stale(char *buf, const char *kind, const char *name);
  * wrong with it, for a message: "is NULL", "is stale: set 'cells' ..." or
  * "is not a live set (...)".  Never report. */
 const char *loomrt_set_problem(loom_set set);
+
+/* Partitioning methods (loom_partition; used with MPI only). */
+typedef enum {
+  LOOMRT_PART_METIS,
+  LOOMRT_PART_SCOTCH,   /* sequential Scotch on rank 0 */
+  LOOMRT_PART_PTSCOTCH, /* PT-Scotch, distributed over all ranks */
+  LOOMRT_PART_BLOCK
+} loomrt_part_method;
+
+/* The method loom_partition uses: $LOOM_PARTITIONER when set, else `method`
+ * (NULL: metis).  LOOM_EINVAL, reported, for a name that is none of the
+ * four, in every build (core.c). */
+int loomrt_partition_method(const char *method, loomrt_part_method *out);
 /* LOOM_OK when the runtime is active and `dat` is live; otherwise reports
  * an error naming `call` (dat.c). */
 int loomrt_dat_usable(loom_dat dat, const char *call);

@@ -282,30 +282,6 @@ static int check_same_mesh(const loomrt_mesh *mesh) {
 
 /* ---- partitioning ------------------------------------------------------ */
 
-static int parse_method(const char *method, loomrt_part_method *out) {
-  const char *env = getenv("LOOM_PARTITIONER");
-  const char *chosen = env && env[0] ? env : method;
-  if (!chosen || strcmp(chosen, "metis") == 0)
-    *out = LOOMRT_PART_METIS;
-  else if (strcmp(chosen, "scotch") == 0)
-    *out = LOOMRT_PART_SCOTCH;
-  else if (strcmp(chosen, "ptscotch") == 0)
-    *out = LOOMRT_PART_PTSCOTCH;
-  else if (strcmp(chosen, "block") == 0)
-    *out = LOOMRT_PART_BLOCK;
-  else if (chosen == env)
-    return loom_error_(LOOM_EINVAL,
-                       "environment variable LOOM_PARTITIONER is '%s', "
-                       "expected metis, scotch, ptscotch or block",
-                       env);
-  else
-    return loom_error_(LOOM_EINVAL,
-                       "loom_partition: method '%s' is not metis, scotch, "
-                       "ptscotch or block",
-                       method);
-  return LOOM_OK;
-}
-
 static const char *method_name(loomrt_part_method m) {
   return m == LOOMRT_PART_METIS    ? "metis"
          : m == LOOMRT_PART_SCOTCH   ? "scotch"
@@ -382,16 +358,16 @@ static int partition(loom_set primary, loomrt_part_method method) {
 
 int loom_partition(loom_set primary, const char *method) {
   int status = loomrt_require_active("loom_partition");
-  if (status != LOOM_OK || loomrt_partitioned())
-    return status;
-  const char *problem = primary ? loomrt_set_problem(primary) : NULL;
+  const char *problem = primary && status == LOOM_OK ? loomrt_set_problem(primary) : NULL;
   if (problem)
     return loom_error_(LOOM_EINVAL, "loom_partition: primary set %s",
                        problem);
   loomrt_part_method m = LOOMRT_PART_METIS;
-  status = parse_method(method, &m);
   if (status == LOOM_OK)
-    status = loomrt_renumber_lazy(); /* a pending LOOM_RENUMBER=1 first */
+    status = loomrt_partition_method(method, &m);
+  if (status != LOOM_OK || loomrt_partitioned())
+    return status;
+  status = loomrt_renumber_lazy(); /* a pending LOOM_RENUMBER=1 first */
   if (status != LOOM_OK)
     return status;
   return partition(primary, m);

@@ -64,14 +64,6 @@ void loomrt_mesh_free(loomrt_mesh *mesh);
 
 /* ---- step 1: owners (mpi_partition.c) ---------------------------------- */
 
-typedef enum {
-  LOOMRT_PART_METIS,
-  LOOMRT_PART_SCOTCH,   /* sequential Scotch on rank 0 */
-  LOOMRT_PART_PTSCOTCH, /* PT-Scotch, distributed over all ranks */
-  LOOMRT_PART_BLOCK
-}
-    loomrt_part_method;
-
 /* Fills mesh->owner for every set (collective).  *edge_cut receives the
  * primary graph's edge cut on rank 0 when `diag` (else -1). */
 int loomrt_mpi_owners(loomrt_mesh *mesh, loomrt_part_method method, int diag,

@@ -180,5 +180,81 @@ if command -v ninja >/dev/null; then
   check_generator Ninja "$tmp/build-ninja"
 fi
 
-echo "cmake_project: PASS (make install, pkg-config, find_package(Loom) + loom_translate)"
+# ---- 4. MPI -------------------------------------------------------------------------
+mpi_done=""
+if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
+  for f in lib/libloom_mpi.a lib/libloom_mpi.so.0.1.0 lib/pkgconfig/loom-mpi.pc; do
+    [ -f "$prefix/$f" ] || fail "not installed: $f"
+  done
+  [ "$(readlink "$prefix/lib/libloom_mpi.so.0")" = libloom_mpi.so.0.1.0 ] ||
+    fail "lib/libloom_mpi.so.0 is not a symlink to libloom_mpi.so.0.1.0"
+  if command -v readelf >/dev/null; then
+    readelf -d "$prefix/lib/libloom_mpi.so.0.1.0" | grep -q 'SONAME.*\[libloom_mpi\.so\.0\]' ||
+      fail "libloom_mpi.so.0.1.0 has no soname libloom_mpi.so.0"
+  fi
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
+  mpi() { # NP PROG ARGS...
+    local np=$1
+    shift
+    timeout 120 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca pml ob1 \
+      -np "$np" "$@"
+  }
+
+  # pkg-config: the shared libloom_mpi, MPI from mpi-c.
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+  pcflags=$(pkg-config --cflags --libs loom-mpi) || fail "pkg-config --cflags --libs loom-mpi failed"
+  cat >"$tmp/pcmpi.c" <<'EOF'
+#include <loom.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  if (loom_init(&argc, &argv) != LOOM_OK)
+    return 1;
+  if (loom_rank() == 0)
+    printf("ranks %d\n", loom_nranks());
+  return loom_exit() == LOOM_OK ? 0 : 1;
+}
+EOF
+  # shellcheck disable=SC2086 # pkg-config output is a list of words
+  "$CC" -std=c11 -Wall -Werror -o "$tmp/pcmpi" "$tmp/pcmpi.c" $pcflags >"$tmp/pcmpi.log" 2>&1 ||
+    show_fail "$tmp/pcmpi.log" "a C file using loom.h does not build with: $pcflags"
+  out=$(LD_LIBRARY_PATH=$prefix/lib mpi 2 "$tmp/pcmpi" 2>"$tmp/pcmpi.err") ||
+    show_fail "$tmp/pcmpi.err" "the loom-mpi pkg-config program failed under mpirun -np 2"
+  [ "$out" = "ranks 2" ] || fail "the loom-mpi pkg-config program printed '$out', not 'ranks 2'"
+  unset PKG_CONFIG_PATH
+
+  # check_mpi TARGET THREADS LIB: the CMake sample for TARGET, at 2 ranks.
+  check_mpi() {
+    local target=$1 threads=$2 lib=$3 b log r d
+    b=$tmp/build-${target/+/-}
+    log=$b.log
+    cmake -S "$src" -B "$b" -DCMAKE_PREFIX_PATH="$prefix" -DLOOM_AIRFOIL_DIR="$airfoil_dir" \
+      -DLOOM_TARGET="$target" >"$log" 2>&1 || show_fail "$log" "$target: configure failed"
+    cmake --build "$b" -- VERBOSE=1 >"$log" 2>&1 || show_fail "$log" "$target: build failed"
+    grep -q "loomc --target=$target " "$log" || show_fail "$log" "$target: not translated for $target"
+    grep -qF "$prefix/lib/libloom_mpi.a" "$log" || show_fail "$log" "$target: $lib did not link libloom_mpi.a"
+    grep -q -- "-lmpi\|libmpi\.so" "$log" || show_fail "$log" "$target: $lib did not link MPI"
+    ! grep -q "linked with the serial libloom" "$log" || show_fail "$log" "$target: linked the serial runtime"
+    LOOM_DIAG=1 OMP_NUM_THREADS=$threads mpi 2 "$b/airfoil" "$tmp/mesh.dat" 200 "$b/q.bin" \
+      >"$b/run.out" 2>"$b/run.err" || show_fail "$b/run.err" "$target: airfoil failed at 2 ranks"
+    grep -q "partition: .* over 2 ranks" "$b/run.err" ||
+      show_fail "$b/run.err" "$target: not partitioned over 2 ranks"
+    for r in 0 1; do
+      [ "$(grep -cE "partition: set '[a-z]+' rank $r: owned [1-9]" "$b/run.err")" -eq 4 ] ||
+        show_fail "$b/run.err" "$target: rank $r does not own part of each of the 4 sets"
+    done
+    diff -u "$tmp/ref.out" "$b/run.out" >"$b/run.diff" ||
+      show_fail "$b/run.diff" "$target: rms lines differ from airfoil_ref"
+    d=$("$root/build/tests/qdiff" "$tmp/q_ref.bin" "$b/q.bin" 2>&1 | tail -n 1)
+    awk -v line="$d" 'BEGIN { n = split(line, w, " "); for (i = 1; i <= n; i++)
+        if (w[i] == "difference") { exit !(w[i + 1] + 0 <= 1e-12) } exit 1 }' ||
+      fail "$target: final q differs from airfoil_ref: $d"
+    echo "  $target: $lib, partitioned over 2 ranks, Airfoil equal to airfoil_ref"
+  }
+  check_mpi mpi 1 Loom::loom_mpi
+  check_mpi mpi+openmp 2 Loom::loom_mpi_openmp
+  mpi_done=", MPI package"
+fi
+
+echo "cmake_project: PASS (make install, pkg-config, find_package(Loom) + loom_translate$mpi_done)"
 exit 0

@@ -751,7 +751,6 @@ Test(nompi, one_rank_owns_every_element) {
   cr_assert_eq(loom_rank(), 0);
   cr_assert_eq(loom_nranks(), 1);
   cr_assert_eq(loom_partition(NULL, "metis"), LOOM_OK);
-  cr_assert_eq(loom__mpi_ready(), LOOM_OK);
   cr_assert_eq(loom__set_core(m.edges), 2);
   cr_assert_eq(loom__set_owned(m.edges), 2);
   cr_assert_eq(loom__set_exec(m.edges), 2);
@@ -764,6 +763,13 @@ Test(nompi, one_rank_owns_every_element) {
   expect_no_error();
   cr_assert_eq(loom_partition((loom_set)(void *)m.p_x, NULL), LOOM_EINVAL);
   expect_error(LOOM_EINVAL, "loom_partition: primary set", "not a live set");
+  /* an unknown method fails as it would with MPI */
+  cr_assert_eq(loom_partition(NULL, "parmetis"), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "method 'parmetis' is not metis, scotch", "ptscotch or block");
+  setenv("LOOM_PARTITIONER", "zoltan", 1);
+  cr_assert_eq(loom_partition(NULL, NULL), LOOM_EINVAL);
+  unsetenv("LOOM_PARTITIONER");
+  expect_error(LOOM_EINVAL, "LOOM_PARTITIONER is 'zoltan'", "expected metis");
 }
 
 Test(nompi, halo_and_reductions_are_no_ops) {
