@@ -3,7 +3,8 @@
 #   make            loomc, libloom, the Airfoil programs
 #   make run        the Airfoil sample on the reference mesh (generated)
 #   make test       the whole test suite
-#   make bench      Airfoil seq and OpenMP vs the plain-C reference
+#   make bench      Airfoil seq and OpenMP vs the plain-C reference, loomc
+#                   translation time (against clang; against the number of loops)
 #
 # `make deps` installs the Debian packages the project needs (as root);
 # `run` and `test` call it first, and it does nothing when all are present.
@@ -148,6 +149,7 @@ include tests/tests.mk
 # (default 3) interleaved runs per program; prints ratios to the baseline.
 bench: all $(REFMESH)
 	bench/translate.sh $(LOOMC) samples/airfoil/airfoil.c -Isamples/airfoil
+	bench/scaling.sh $(LOOMC)
 	bench/fusion.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	if [ -x $(AIRFOIL)/airfoil_mpi ]; then bench/mpi.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL); fi

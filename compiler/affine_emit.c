@@ -326,13 +326,6 @@ static int loop_lines(isl_ctx *ctx, arena *a, const loop *lp, int omp, vec *out)
 
 /* ---- output ----------------------------------------------------------------------- */
 
-static unsigned line_of_offset(const program *prog, unsigned off) {
-  unsigned line = 1;
-  for (unsigned i = 0; i < off && i < prog->len; i++)
-    line += prog->text[i] == '\n';
-  return line;
-}
-
 static const char *unindented(const vec *lines, int i) {
   const char *s = i < lines->len ? lines->items[i] : "";
   return s + strspn(s, " ");
@@ -377,7 +370,7 @@ void affine_emit(cg *g, const loop *lp) {
   const affine_loop *al = lp->aff;
   arena *a = cg_arena(g);
   const program *prog = cg_program(g);
-  unsigned last = line_of_offset(prog, lp->end);
+  unsigned last = program_line(prog, lp->end);
   int base = (int)(lp->loc.col > 0 ? lp->loc.col - 1 : 0) / 2;
   if (al->moved) {
     const affine_temp *t = al->moved;

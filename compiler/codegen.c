@@ -1052,13 +1052,6 @@ static const char *directive_text(cg *g, const loop *lp) {
 
 /* ---- assembling the output ---------------------------------------------------- */
 
-static unsigned line_of_offset(const program *prog, unsigned off) {
-  unsigned line = 1;
-  for (unsigned i = 0; i < off && i < prog->len; i++)
-    line += prog->text[i] == '\n';
-  return line;
-}
-
 static void copy_text(cg *g, unsigned *from, unsigned to) {
   put(g, g->prog->text + *from, to - *from);
   *from = to;
@@ -1076,7 +1069,7 @@ static void emit_hint(cg *g, const hint *h, unsigned *pos) {
   sb_puts(&sb, ") */");
   puts_(g, sb.data);
   sb_free(&sb);
-  unsigned first = h->loc.line, last = line_of_offset(g->prog, h->end);
+  unsigned first = h->loc.line, last = program_line(g->prog, h->end);
   if (last != first) {
     puts_(g, "\n");
     sb_printf(g->out, "#line %u %s", last + 1, quoted(g, g->prog->file));
@@ -1134,7 +1127,7 @@ static int emit_function_group(cg *g, int first, unsigned *pos) {
     if (gr && gr->anchor == loops->items[last])
       emit_group_function(g, gr);
   }
-  line_user(g, line_of_offset(g->prog, head->func_start));
+  line_user(g, program_line(g->prog, head->func_start));
   for (unsigned c = 1; c < head->func_loc.col && !at_line_start; c++)
     puts_(g, " ");
   return last;
@@ -1148,7 +1141,7 @@ static void emit_loop_call(cg *g, const loop *lp, unsigned *pos) {
     return;
   }
   puts_(g, directive_text(g, lp));
-  unsigned first = lp->loc.line, last = line_of_offset(g->prog, lp->end);
+  unsigned first = lp->loc.line, last = program_line(g->prog, lp->end);
   if (last != first) {
     puts_(g, "\n");
     /* the user's newline that follows ends this line, and is counted */

@@ -288,43 +288,6 @@ static int depends(const comp *c, const comp *earlier) {
 
 int dag_depends(const comp *c, const comp *earlier) { return depends(c, earlier); }
 
-/* Edges j -> i for every dependence, then only those not implied by a
- * path through a computation between them (transitive reduction). */
-static void link(builder *b) {
-  vec active = {0}; /* removed computations have no edges */
-  for (int i = 0; i < b->d->comps.len; i++)
-    if (!((comp *)b->d->comps.items[i])->removed)
-      vec_push(b->arena, &active, b->d->comps.items[i]);
-  int n = active.len;
-  unsigned char *dep = arena_alloc(b->arena, (size_t)n * (size_t)n + 1);
-  unsigned char *reach = arena_alloc(b->arena, (size_t)n * (size_t)n + 1);
-  comp **c = (comp **)active.items;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < i; j++)
-      dep[i * n + j] = (unsigned char)depends(c[i], c[j]);
-  /* reach[i][j]: j reaches i through at least one dependence */
-  for (int i = 0; i < n; i++)
-    for (int j = i - 1; j >= 0; j--) {
-      if (!dep[i * n + j])
-        continue;
-      reach[i * n + j] = 1;
-      for (int k = 0; k < j; k++)
-        reach[i * n + k] |= reach[j * n + k];
-    }
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < i; j++) {
-      if (!dep[i * n + j])
-        continue;
-      int implied = 0;
-      for (int k = j + 1; k < i && !implied; k++)
-        implied = dep[i * n + k] && reach[k * n + j];
-      if (!implied) {
-        vec_push(b->arena, &c[i]->preds, c[j]);
-        c[j]->nsuccs++;
-      }
-    }
-}
-
 /* ---- halo exchanges whose halo is up to date -------------------------------- */
 
 /* What the region knows, at a point of program order, of one dat's halo. */
@@ -441,30 +404,79 @@ static placement placement_of(const comp *c) {
 typedef struct scheduler {
   builder *b;
   unsigned char *done; /* by id */
+  int *waiting;        /* by id: predecessors not placed yet */
+  vec *succs;          /* by id: comp*, those c is a predecessor of */
+  int *heap, nheap;    /* ids of the early computations that are ready: a min-heap */
 } scheduler;
 
-static int ready(const scheduler *s, const comp *c) {
-  for (int i = 0; i < c->preds.len; i++)
-    if (!s->done[((const comp *)c->preds.items[i])->id])
-      return 0;
-  return 1;
+static void heap_push(scheduler *s, int id) {
+  int i = s->nheap++;
+  for (; i > 0 && s->heap[(i - 1) / 2] > id; i = (i - 1) / 2)
+    s->heap[i] = s->heap[(i - 1) / 2];
+  s->heap[i] = id;
 }
+
+static int heap_pop(scheduler *s) {
+  int top = s->heap[0], last = s->heap[--s->nheap], i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= s->nheap)
+      break;
+    if (c + 1 < s->nheap && s->heap[c + 1] < s->heap[c])
+      c++;
+    if (s->heap[c] >= last)
+      break;
+    s->heap[i] = s->heap[c];
+    i = c;
+  }
+  if (s->nheap)
+    s->heap[i] = last;
+  return top;
+}
+
+static comp *comp_by_id(const scheduler *s, int id) { return s->b->d->comps.items[id - 1]; }
 
 static void place(scheduler *s, comp *c) {
   s->done[c->id] = 1;
   vec_push(s->b->arena, &s->b->d->order, c);
+  if (!s->succs)
+    return;
+  const vec *next = &s->succs[c->id];
+  for (int i = 0; i < next->len; i++) {
+    const comp *x = next->items[i];
+    if (--s->waiting[x->id] == 0 && !s->done[x->id] && placement_of(x) == PLACE_EARLY)
+      heap_push(s, x->id);
+  }
 }
 
 /* Every send (reduction begin) whose predecessors are done, first in
  * program order, until none is left: as early as the DAG allows. */
 static void place_early(scheduler *s) {
+  while (s->nheap) {
+    comp *c = comp_by_id(s, heap_pop(s));
+    if (!s->done[c->id])
+      place(s, c);
+  }
+}
+
+/* Successor lists, predecessor counts, and the early computations ready
+ * at the start. */
+static void scheduler_init(scheduler *s, arena *a) {
   const vec *all = &s->b->d->comps;
+  size_t n = (size_t)all->len + 1;
+  s->waiting = arena_alloc(a, n * sizeof *s->waiting);
+  s->succs = arena_alloc(a, n * sizeof *s->succs);
+  s->heap = arena_alloc(a, n * sizeof *s->heap);
   for (int i = 0; i < all->len; i++) {
     comp *c = all->items[i];
-    if (!c->removed && !s->done[c->id] && placement_of(c) == PLACE_EARLY && ready(s, c)) {
-      place(s, c);
-      i = -1; /* it may have made an earlier one ready */
-    }
+    s->waiting[c->id] = c->preds.len;
+    for (int k = 0; k < c->preds.len; k++)
+      vec_push(a, &s->succs[((const comp *)c->preds.items[k])->id], c);
+  }
+  for (int i = 0; i < all->len; i++) {
+    const comp *c = all->items[i];
+    if (!c->removed && !c->preds.len && placement_of(c) == PLACE_EARLY)
+      heap_push(s, c->id);
   }
 }
 
@@ -536,12 +548,13 @@ static void schedule_notes(builder *b) {
  * allows (seed 001: communication overlaps computation). */
 static void schedule(builder *b) {
   dag *d = b->d;
-  scheduler s = {b, arena_alloc(b->arena, (size_t)d->comps.len + 1)};
+  scheduler s = {b, arena_alloc(b->arena, (size_t)d->comps.len + 1), NULL, NULL, NULL, 0};
   if (!b->mpi) {
     for (int i = 0; i < d->comps.len; i++)
       place(&s, d->comps.items[i]);
     return;
   }
+  scheduler_init(&s, b->arena);
   place_early(&s);
   for (int i = 0; i < d->comps.len; i++) {
     comp *c = d->comps.items[i];
@@ -592,7 +605,7 @@ vec dag_build(const vec *regions, const char *target, const struct fusion *pins,
     }
     if (b.mpi)
       halo_elide(&b);
-    link(&b);
+    dag_link(d, a);
     schedule(&b);
     vec_push(a, &dags, d);
   }

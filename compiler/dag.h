@@ -120,4 +120,8 @@ void dag_write_dot(FILE *f, const vec *dags);
  * and dependences, the schedule and the transformations. */
 void dag_write_report(FILE *f, const vec *dags);
 
+/* The predecessors (transitive reduction) of every computation of d that
+ * is not removed, and their successor counts (dag_link.c). */
+void dag_link(dag *d, arena *a);
+
 #endif

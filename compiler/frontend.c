@@ -155,6 +155,7 @@ int frontend_parse(const options *o, frontend *fe, program *prog, arena *a) {
   prog->file = o->input;
   prog->text = text;
   prog->len = len;
+  program_index_lines(prog, a);
   diag_add_source(o->input, text, len);
   return report_clang_errors(fe) ? -1 : 0;
 }

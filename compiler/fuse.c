@@ -357,9 +357,21 @@ static const char *join_problem(fuser *u, const group *g, const loop *lp, int la
   return ok ? NULL : why;
 }
 
+/* lp belongs to g: the index fusion_group reads. */
+static void index_loop(fuser *u, group *g, const loop *lp) {
+  fusion *f = u->f;
+  if (!f->by_loop) {
+    f->nloops = u->prog->loops.len + 1;
+    f->by_loop = arena_alloc(u->a, (size_t)f->nloops * sizeof *f->by_loop);
+  }
+  if (lp->id > 0 && lp->id < f->nloops)
+    f->by_loop[lp->id] = g;
+}
+
 static group *new_group(fuser *u, const loop *lp) {
   group *g = arena_alloc(u->a, sizeof *g);
   vec_push(u->a, &g->loops, (void *)lp);
+  index_loop(u, g, lp);
   g->anchor = lp;
   vec_push(u->a, &u->f->groups, g);
   return g;
@@ -377,6 +389,7 @@ static void join(fuser *u, group *g, const loop *lp) {
            "between them stays within one element (isl)", lp->kernel,
            fusion_group_kernels(u->a, g), lp->set->name);
   vec_push(u->a, &g->loops, (void *)lp);
+  index_loop(u, g, lp);
   g->anchor = lp;
 }
 
@@ -402,13 +415,7 @@ static void form_groups(fuser *u) {
 /* ---- temporaries without a hint ------------------------------------------------------ */
 
 static const group *group_of(const fusion *f, const loop *lp) {
-  for (int i = 0; i < f->groups.len; i++) {
-    const group *g = f->groups.items[i];
-    for (int k = 0; k < g->loops.len; k++)
-      if (g->loops.items[k] == lp)
-        return g;
-  }
-  return NULL;
+  return lp && f->by_loop && lp->id > 0 && lp->id < f->nloops ? f->by_loop[lp->id] : NULL;
 }
 
 /* Why t cannot be contracted into a local of its producer's group. */

@@ -48,6 +48,8 @@ typedef struct temp_info {
 typedef struct fusion {
   vec groups; /* group* */
   vec temps;  /* temp_info* */
+  group **by_loop; /* by loop id: its group (NULL: none yet, or pinned) */
+  int nloops;      /* length of by_loop */
 } fusion;
 
 /* Decides the pinned and pin_cse temporaries (the hints, checked against

@@ -34,3 +34,28 @@ const char *hint_name(hint_kind k) {
   static const char *const names[] = {"pin", "pin_cse", "sync"};
   return names[k];
 }
+
+void program_index_lines(program *prog, arena *a) {
+  int n = 0;
+  for (size_t i = 0; i < prog->len; i++)
+    n += prog->text[i] == '\n';
+  unsigned *nl = arena_alloc(a, ((size_t)n + 1) * sizeof *nl);
+  n = 0;
+  for (size_t i = 0; i < prog->len; i++)
+    if (prog->text[i] == '\n')
+      nl[n++] = (unsigned)i;
+  prog->newlines = nl;
+  prog->nnewlines = n;
+}
+
+unsigned program_line(const program *prog, unsigned off) {
+  int lo = 0, hi = prog->nnewlines; /* the newlines before off: [0, lo) */
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (prog->newlines[mid] < off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return (unsigned)lo + 1;
+}

@@ -199,6 +199,14 @@ typedef struct program {
   vec directives; /* directive* */
   vec loops;      /* loop* */
   vec hints;      /* hint*, in file order */
+  const unsigned *newlines; /* offsets of the '\n's of text (program_index_lines) */
+  int nnewlines;
 } program;
+
+/* Indexes the newlines of prog->text, for program_line. */
+void program_index_lines(program *prog, arena *a);
+
+/* The 1-based line of offset `off` of the main file (O(log lines)). */
+unsigned program_line(const program *prog, unsigned off);
 
 #endif

@@ -15,7 +15,10 @@ typedef struct placer {
   arena *a;
   const fusion *fu;
   dag *d;
-  vec out; /* insertion* */
+  vec out;      /* insertion* */
+  int *item_by_loop; /* by loop id: its item in the region, or -1 */
+  int nloops;        /* length of item_by_loop */
+  vec *succs;        /* by comp id: comp*, the computations c is a predecessor of */
 } placer;
 
 static const region *reg(const placer *p) { return p->d->r; }
@@ -26,12 +29,32 @@ const char *place_reduction_handle(arena *a, const loop *lp, const obj *g) {
 }
 
 static int item_of_loop(const placer *p, const loop *lp) {
-  for (int k = 0; k < npoints(p); k++) {
-    const item *it = reg(p)->items.items[k];
-    if (it->kind == ITEM_LOOP && it->lp == lp)
-      return k;
+  return lp->id > 0 && lp->id < p->nloops ? p->item_by_loop[lp->id] : -1;
+}
+
+/* The region's loop -> item index and each computation's successors. */
+static void index_region(placer *p) {
+  const region *r = reg(p);
+  p->nloops = 1;
+  for (int k = 0; k < r->items.len; k++) {
+    const item *it = r->items.items[k];
+    if (it->kind == ITEM_LOOP && it->lp->id >= p->nloops)
+      p->nloops = it->lp->id + 1;
   }
-  return -1;
+  p->item_by_loop = arena_alloc(p->a, (size_t)p->nloops * sizeof *p->item_by_loop);
+  for (int i = 0; i < p->nloops; i++)
+    p->item_by_loop[i] = -1;
+  for (int k = 0; k < r->items.len; k++) {
+    const item *it = r->items.items[k];
+    if (it->kind == ITEM_LOOP)
+      p->item_by_loop[it->lp->id] = k;
+  }
+  p->succs = arena_alloc(p->a, ((size_t)p->d->comps.len + 1) * sizeof *p->succs);
+  for (int i = 0; i < p->d->comps.len; i++) {
+    comp *c = p->d->comps.items[i];
+    for (int k = 0; k < c->preds.len; k++)
+      vec_push(p->a, &p->succs[((const comp *)c->preds.items[k])->id], c);
+  }
 }
 
 /* The point where c's code stands. */
@@ -95,13 +118,14 @@ static int after_declaration(const placer *p, const obj *o) {
   return k;
 }
 
+/* A send goes after the code of everything it depends on: its direct
+ * predecessors suffice, as code stands in an order that respects every
+ * dependence (what a predecessor depends on stands at or before it). */
 static void place_send(placer *p, const comp *s) {
   int lo = after_declaration(p, s->o), hi = code_point(p, s);
-  for (int i = 0; i < p->d->comps.len; i++) {
-    const comp *c = p->d->comps.items[i];
-    if (c == s)
-      break;
-    if (!c->removed && dag_depends(s, c) && code_point(p, c) + 1 > lo)
+  for (int i = 0; i < s->preds.len; i++) {
+    const comp *c = s->preds.items[i];
+    if (code_point(p, c) + 1 > lo)
       lo = code_point(p, c) + 1;
   }
   int k = lo < hi ? lo : hi;
@@ -110,12 +134,14 @@ static void place_send(placer *p, const comp *s) {
            point_text(p, k));
 }
 
+/* A fold goes before the code of the first computation that depends on
+ * it: its direct successors suffice (as for place_send). */
 static void place_fold(placer *p, const comp *e) {
-  int lo = code_point(p, e) + 1, hi = npoints(p), seen = 0;
-  for (int i = 0; i < p->d->comps.len; i++) {
-    const comp *c = p->d->comps.items[i];
-    seen |= c == e;
-    if (seen && c != e && !c->removed && dag_depends(c, e) && code_point(p, c) < hi)
+  int lo = code_point(p, e) + 1, hi = npoints(p);
+  const vec *succs = &p->succs[e->id];
+  for (int i = 0; i < succs->len; i++) {
+    const comp *c = succs->items[i];
+    if (code_point(p, c) < hi)
       hi = code_point(p, c);
   }
   int k = hi > lo ? hi : lo;
@@ -132,11 +158,12 @@ static int by_offset(const void *x, const void *y) {
 }
 
 vec place_comms(const vec *dags, const fusion *fu, arena *a) {
-  placer p = {a, fu, NULL, {0}};
+  placer p = {a, fu, NULL, {0}, NULL, 0, NULL};
   for (int r = 0; r < dags->len; r++) {
     p.d = dags->items[r];
     if (!p.d->mpi)
       continue;
+    index_region(&p);
     for (int i = 0; i < p.d->order.len; i++) {
       const comp *c = p.d->order.items[i];
       if (c->kind == COMP_HALO_SEND)
