@@ -200,7 +200,16 @@ int loom_renumber(void);
  *    dats and temporaries can (their data is still given in global,
  *    declared order, and each rank keeps its rows).
  *  - The default error handler prints "loom: rank R: error: MESSAGE" and
- *    calls MPI_Abort, so an error on one rank ends the whole job.
+ *    calls MPI_Abort, so an error on one rank ends the whole job.  With a
+ *    handler that returns, a failure in a call at which a loop stops (its
+ *    argument checks, partitioning, halo and reduction calls) or in
+ *    loom_dat_fetch or loom_partition fails the session on every rank:
+ *    the other ranks' next wait gives up with LOOM_ESTATE, "...: rank R
+ *    failed: MESSAGE", instead of waiting for a rank that is not coming;
+ *    from then on every call that would communicate fails at once (loops
+ *    return without running), and loom_exit frees what no message can
+ *    still reach.  The program ends normally; MPI stays usable for a new
+ *    session only on a best-effort basis.
  *  - loom_set_size() keeps returning the declared (global) size;
  *    loom_dat_fetch() gathers the whole dat, in declared order, on every
  *    rank (collective: every rank must call it). */

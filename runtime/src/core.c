@@ -78,6 +78,14 @@ int loom_error_(int status, const char *fmt, ...) {
   return status;
 }
 
+int loomrt_leave(int status) {
+#ifdef LOOM_MPI
+  if (status != LOOM_OK)
+    loomrt_mpi_error_raised(last_error);
+#endif
+  return status;
+}
+
 loom_error_handler loom_set_error_handler(loom_error_handler handler,
                                           void *ctx) {
   loom_error_handler previous = error_handler;

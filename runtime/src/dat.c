@@ -226,7 +226,14 @@ int loom_dat_dim(loom_dat dat) {
   return loomrt_dat_usable(dat, "loom_dat_dim") == LOOM_OK ? dat->dim : -1;
 }
 
+static int loom_dat_fetch_body(loom_dat dat, void *buf, size_t bytes);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
 int loom_dat_fetch(loom_dat dat, void *buf, size_t bytes) {
+  return loomrt_leave(loom_dat_fetch_body(dat, buf, bytes));
+}
+
+static int loom_dat_fetch_body(loom_dat dat, void *buf, size_t bytes) {
   int status = loomrt_dat_usable(dat, "loom_dat_fetch");
   if (status != LOOM_OK)
     return status;
@@ -275,7 +282,14 @@ static int compare_dat(loom_dat dat, loom_set set, int dim, loom_type type,
   return LOOM_OK;
 }
 
-int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
+static int loom__check_dat_body(loom_dat dat, loom_set set, int dim, loom_type type, const char *loop, int arg);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type, const char *loop, int arg) {
+  return loomrt_leave(loom__check_dat_body(dat, set, dim, type, loop, arg));
+}
+
+static int loom__check_dat_body(loom_dat dat, loom_set set, int dim, loom_type type,
                     const char *loop, int arg) {
   int status = loomrt_require_active("loom__check_dat");
   if (status != LOOM_OK)

@@ -188,7 +188,17 @@ void loomrt_mpi_exit(void);                   /* from loom_exit */
 void loomrt_mpi_abort(const char *message);
 /* loom_dat_fetch of a partitioned dat: gathers it on every rank. */
 int loomrt_mpi_fetch(loom_dat dat, void *buf, size_t bytes);
+/* This rank leaves the program's communication after the error `message`
+ * (mpi_fail.c): the session fails, the other ranks are told. */
+void loomrt_mpi_error_raised(const char *message);
 #endif
+
+/* `status`, returned by a call generated code stops at when it fails (the
+ * loop checks, mpi_ready, halo and reduction calls, fetch, partition):
+ * under MPI a failure there means this rank leaves the program's
+ * communication, so the other ranks are told instead of waiting for it
+ * (mpi_fail.c).  Without MPI: `status`. */
+int loomrt_leave(int status);
 
 /* ---- helpers (core.c) -------------------------------------------------- */
 

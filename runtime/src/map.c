@@ -186,7 +186,14 @@ static int check_expected_sets(loom_set from, loom_set to, const char *loop,
   return LOOM_OK;
 }
 
-int loom__check_map(loom_map map, loom_set from, loom_set to, int dim,
+static int loom__check_map_body(loom_map map, loom_set from, loom_set to, int dim, const char *loop, int arg);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom__check_map(loom_map map, loom_set from, loom_set to, int dim, const char *loop, int arg) {
+  return loomrt_leave(loom__check_map_body(map, from, to, dim, loop, arg));
+}
+
+static int loom__check_map_body(loom_map map, loom_set from, loom_set to, int dim,
                     const char *loop, int arg) {
   int status = loomrt_require_active("loom__check_map");
   if (status != LOOM_OK)

@@ -65,10 +65,18 @@ int loomrt_mpi_check(int rc, const char *fmt, ...) {
 }
 
 int loomrt_mpi_agree(int status, const char *step) {
+  if (loomrt_mpi_failed())
+    return loomrt_mpi_usable(step); /* no collective in a failed session */
   int worst = status;
-  int rc = MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, comm);
+  MPI_Request req = MPI_REQUEST_NULL;
+  int rc = MPI_Iallreduce(&status, &worst, 1, MPI_INT, MPI_MAX, comm, &req);
   if (rc != MPI_SUCCESS)
-    return loomrt_mpi_check(rc, "MPI_Allreduce (agreeing on %s)", step);
+    return loomrt_mpi_check(rc, "MPI_Iallreduce (agreeing on %s)", step);
+  char what[160];
+  snprintf(what, sizeof what, "agreeing on %s", step);
+  rc = loomrt_mpi_wait(1, &req, what);
+  if (rc != LOOM_OK)
+    return rc;
   if (worst == LOOM_OK || status != LOOM_OK)
     return status;
   return loom_error_(LOOM_ESTATE, "%s failed on another rank (see its message)",
@@ -119,13 +127,17 @@ int loomrt_mpi_init(int *argc, char ***argv) {
   if (status == LOOM_OK)
     status = loomrt_mpi_check(MPI_Comm_size(comm, &nranks),
                               "loom_init: MPI_Comm_size");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_fail_init();
   return status;
 }
 
 void loomrt_mpi_exit(void) {
   loomrt_halo_state_free();
   loomrt_halo_plans_free();
-  if (comm != MPI_COMM_NULL)
+  int failed = loomrt_mpi_failed();
+  loomrt_mpi_fail_exit();
+  if (comm != MPI_COMM_NULL && !failed) /* collective: not after a failure */
     MPI_Comm_free(&comm);
   comm = MPI_COMM_NULL;
   my_rank = 0;
@@ -356,8 +368,17 @@ static int partition(loom_set primary, loomrt_part_method method) {
   return status;
 }
 
+static int loom_partition_body(loom_set primary, const char *method);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
 int loom_partition(loom_set primary, const char *method) {
+  return loomrt_leave(loom_partition_body(primary, method));
+}
+
+static int loom_partition_body(loom_set primary, const char *method) {
   int status = loomrt_require_active("loom_partition");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_usable("loom_partition");
   const char *problem = primary && status == LOOM_OK ? loomrt_set_problem(primary) : NULL;
   if (problem)
     return loom_error_(LOOM_EINVAL, "loom_partition: primary set %s",
@@ -373,8 +394,17 @@ int loom_partition(loom_set primary, const char *method) {
   return partition(primary, m);
 }
 
+static int loom__mpi_ready_body(void);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
 int loom__mpi_ready(void) {
+  return loomrt_leave(loom__mpi_ready_body());
+}
+
+static int loom__mpi_ready_body(void) {
   int status = loomrt_require_active("loom__mpi_ready");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_usable("loom__mpi_ready"); /* a failed session runs no loop */
   if (status != LOOM_OK || loomrt_partitioned())
     return status;
   return loom_partition(NULL, NULL);

@@ -69,6 +69,12 @@ void loomrt_halo_state_free(void) {
   ended = 0;
   unscheduled = 0;
   waited = 0;
+  if (loomrt_mpi_failed()) {
+    /* a failed session: messages may still arrive into these buffers, so
+     * they are left to the process's end */
+    exchanges = NULL;
+    return;
+  }
   while (exchanges) {
     exchange *x = exchanges;
     exchanges = x->next;
@@ -200,9 +206,9 @@ static int sync_exchanges(void) {
 /* Waits for x's messages (timed), and unpacks what arrived. */
 static int complete(const loomrt_halo_plan *p, exchange *x, loom_dat dat) {
   double t0 = MPI_Wtime();
-  int status = loomrt_mpi_check(
-      MPI_Waitall(x->nreq, x->req, MPI_STATUSES_IGNORE),
-      "MPI_Waitall of the halo exchange of dat '%s'", dat->name);
+  char what[160];
+  snprintf(what, sizeof what, "the halo exchange of dat '%s'", dat->name);
+  int status = loomrt_mpi_wait(x->nreq, x->req, what);
   waited += MPI_Wtime() - t0;
   ended++;
   if (status != LOOM_OK)
@@ -212,7 +218,14 @@ static int complete(const loomrt_halo_plan *p, exchange *x, loom_dat dat) {
   return LOOM_OK;
 }
 
+static int loom__halo_begin_body(loom_dat dat);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
 int loom__halo_begin(loom_dat dat) {
+  return loomrt_leave(loom__halo_begin_body(dat));
+}
+
+static int loom__halo_begin_body(loom_dat dat) {
   int status = loomrt_dat_usable(dat, "loom__halo_begin");
   if (status == LOOM_OK)
     status = loom__mpi_ready(); /* partitions if no loop did yet */
@@ -253,7 +266,14 @@ static int exchange_now(loom_dat dat) {
   return status != LOOM_OK ? status : loom__halo_end(dat);
 }
 
+static int loom__halo_end_body(loom_dat dat);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
 int loom__halo_end(loom_dat dat) {
+  return loomrt_leave(loom__halo_end_body(dat));
+}
+
+static int loom__halo_end_body(loom_dat dat) {
   int status = loomrt_dat_usable(dat, "loom__halo_end");
   if (status != LOOM_OK)
     return status;

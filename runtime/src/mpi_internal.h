@@ -23,7 +23,9 @@
  *
  * Failures inside a collective step are agreed on (loomrt_mpi_agree) so
  * that every rank returns the error instead of some waiting forever, when
- * a user's error handler returns; the default handler aborts the job.
+ * a user's error handler returns; the default handler aborts the job.  A
+ * rank that fails outside one (its loop's checks, say) and so never comes
+ * tells the others, whose waits give up (mpi_fail.c).
  */
 #ifndef LOOM_MPI_INTERNAL_H
 #define LOOM_MPI_INTERNAL_H
@@ -46,6 +48,18 @@ int loomrt_mpi_check(int rc, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
  * passes LOOM_OK; otherwise this rank's status, or, on a rank that was
  * fine, LOOM_ESTATE after reporting that another rank failed in `step`. */
 int loomrt_mpi_agree(int status, const char *step);
+
+/* ---- a failed session (mpi_fail.c) --------------------------------------- */
+
+int loomrt_mpi_fail_init(void); /* loom_init: the notices' communicator */
+void loomrt_mpi_fail_exit(void);
+int loomrt_mpi_failed(void);    /* the session failed on some rank */
+/* LOOM_OK, or, in a failed session, LOOM_ESTATE reported for `call`
+ * (naming the rank that failed and its message). */
+int loomrt_mpi_usable(const char *call);
+/* MPI_Waitall of n requests that gives up, failing the session, when
+ * another rank's failure notice arrives first (or the session failed). */
+int loomrt_mpi_wait(int n, MPI_Request *req, const char *what);
 
 /* ---- the mesh ---------------------------------------------------------- */
 

@@ -90,10 +90,16 @@ static int metis_owners(const int *xadj, const int *adj, int n, int nparts,
 /* Every rank's status is the worst of all ranks' (a failure on one rank
  * is an error everywhere, never a rank left alone in a collective). */
 static int agree(int status, const char *what, const char *set) {
+  if (loomrt_mpi_failed())
+    return loomrt_mpi_usable("loom_partition"); /* no collective in a failed session */
   int mine = status, worst = status;
-  int rc = MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, loomrt_mpi_comm());
+  MPI_Request req = MPI_REQUEST_NULL;
+  int rc = MPI_Iallreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, loomrt_mpi_comm(), &req);
   if (rc != MPI_SUCCESS)
-    return loomrt_mpi_check(rc, "MPI_Allreduce of the %s status", what);
+    return loomrt_mpi_check(rc, "MPI_Iallreduce of the %s status", what);
+  rc = loomrt_mpi_wait(1, &req, "loom_partition: agreeing on a step's status");
+  if (rc != LOOM_OK)
+    return rc;
   if (mine == LOOM_OK && worst != LOOM_OK)
     return loom_error_(worst, "loom_partition: %s of set '%s' failed on "
                               "another rank (see its message)",

@@ -13,6 +13,7 @@
  * char is signed or not: MPI_CHAR is not a reduction type).
  */
 #include <limits.h>
+#include <stdio.h>
 
 #include "mpi_internal.h"
 
@@ -49,9 +50,18 @@ static const char *op_name(int op) {
   return op == LOOM_REDUCE_INC ? "inc" : op == LOOM_REDUCE_MIN ? "min" : "max";
 }
 
-int loom__reduce_begin(loom__reduction *r, void *values, int count,
+static int loom__reduce_begin_body(loom__reduction *r, void *values, int count, loom_type type, int op);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom__reduce_begin(loom__reduction *r, void *values, int count, loom_type type, int op) {
+  return loomrt_leave(loom__reduce_begin_body(r, values, count, type, op));
+}
+
+static int loom__reduce_begin_body(loom__reduction *r, void *values, int count,
                        loom_type type, int op) {
   int status = loomrt_require_active("loom__reduce_begin");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_usable("loom__reduce_begin");
   if (status != LOOM_OK)
     return status;
   if (!r)
@@ -76,7 +86,14 @@ int loom__reduce_begin(loom__reduction *r, void *values, int count,
   return status;
 }
 
+static int loom__reduce_end_body(loom__reduction *r);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
 int loom__reduce_end(loom__reduction *r) {
+  return loomrt_leave(loom__reduce_end_body(r));
+}
+
+static int loom__reduce_end_body(loom__reduction *r) {
   int status = loomrt_require_active("loom__reduce_end");
   if (status != LOOM_OK)
     return status;
@@ -85,7 +102,8 @@ int loom__reduce_end(loom__reduction *r) {
                        "loom__reduce_end without loom__reduce_begin");
   r->active = 0;
   MPI_Request *req = (MPI_Request *)(void *)&r->request;
-  return loomrt_mpi_check(MPI_Wait(req, MPI_STATUS_IGNORE),
-                          "MPI_Wait of a reduction (%s of %d values)",
-                          op_name(r->op), r->count);
+  char what[96];
+  snprintf(what, sizeof what, "the wait of a reduction (%s of %d values)", op_name(r->op),
+           r->count);
+  return loomrt_mpi_wait(1, req, what);
 }

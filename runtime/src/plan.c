@@ -618,7 +618,14 @@ static int find_meeting(const char *loop, loom_set set, int n,
   return LOOM_OK;
 }
 
-int loom__check_unique(const char *loop, loom_set set, int nargs,
+static int loom__check_unique_body(const char *loop, loom_set set, int nargs, const loom__plan_arg *args);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom__check_unique(const char *loop, loom_set set, int nargs, const loom__plan_arg *args) {
+  return loomrt_leave(loom__check_unique_body(loop, set, nargs, args));
+}
+
+static int loom__check_unique_body(const char *loop, loom_set set, int nargs,
                        const loom__plan_arg *args) {
   const char *label = loomrt_loop_label(loop);
   if (loomrt_require_active("loom__check_unique") != LOOM_OK ||

@@ -113,7 +113,14 @@ const char *loom_set_name(loom_set set) {
   return set_usable(set, "loom_set_name") == LOOM_OK ? set->name : NULL;
 }
 
+static int loom__check_set_body(loom_set set, const char *loop);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
 int loom__check_set(loom_set set, const char *loop) {
+  return loomrt_leave(loom__check_set_body(set, loop));
+}
+
+static int loom__check_set_body(loom_set set, const char *loop) {
   int status = loomrt_require_active("loom__check_set");
   if (status != LOOM_OK)
     return status;

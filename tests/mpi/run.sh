@@ -1,8 +1,9 @@
 #!/bin/sh
 # MPI tests of libloom_mpi (make mpi-test): tests/unit/test_mpi.c at 1, 2,
 # 3 and 4 ranks with each partitioner, $LOOM_PARTITIONER overriding the
-# method, and failing ranks that must end the whole job (no hang) with a
-# message naming the rank and the cause.
+# method, failing ranks that must end the whole job (no hang) with a
+# message naming the rank and the cause, and, with a user handler that
+# returns, a failing rank that must not leave the others waiting.
 #
 #   tests/mpi/run.sh build/tests/test_mpi
 #
@@ -70,6 +71,26 @@ expect_abort() { # mode np pattern
 }
 expect_abort --fail 3 "loom: rank 1: error: map 'pecell': entry 5 (element 2, slot 1) is 99"
 expect_abort --mismatch 2 "loom: rank [01]: error: .*different"
+
+# With a user handler that returns, an error on rank 1 alone (before
+# partitioning: its map; after: its fetch) does not leave the other ranks
+# waiting: every rank ends normally, each of the others having seen an
+# error naming rank 1.
+expect_handled() { # mode np
+  timeout 60 $MPIRUN -np "$2" "$prog" "$1" >"$out" 2>"$err"
+  rc=$?
+  others=$(grep -c "^rank [^1]: [1-9][0-9]* error(s), last: .*rank 1 failed: " "$out")
+  if [ $rc -eq 124 ]; then
+    echo "mpi-test: $1 at $2 ranks: hung (FAILED)"; fail=1
+  elif [ $rc -ne 0 ] || [ "$others" -ne $(($2 - 1)) ] || ! grep -q "^rank 1: [1-9]" "$out"; then
+    cat "$out" "$err"; echo "mpi-test: $1 at $2 ranks: exit status $rc (FAILED)"; fail=1
+  else
+    echo "mpi-test: $1 at $2 ranks: no hang, \"$(grep -m1 "^rank 0" "$out")\", PASS"
+  fi
+}
+expect_handled --handler-before 3
+expect_handled --handler-after 3
+expect_handled --handler-after 2
 
 [ $fail -eq 0 ] && echo "mpi-test: all passed"
 exit $fail

@@ -591,6 +591,54 @@ static int run_failure(int mismatch) {
   return 0; /* not reached: the runtime aborts the job */
 }
 
+/* --handler-before / --handler-after: an error on rank 1 only, with a
+ * user handler that returns; every rank then does what generated code
+ * does (the loop's checks, partitioning, a fetch, a reduction).  Rank 1
+ * stops communicating; the others must not wait for it: each rank prints
+ * how many errors its handler saw and the last one, and exits 0. */
+static int handled;
+static char handled_last[1024];
+
+static void keep(int status, const char *message, void *ctx) {
+  (void)status;
+  (void)ctx;
+  handled++;
+  snprintf(handled_last, sizeof handled_last, "%s", message);
+}
+
+static int run_handler(int after) {
+  int bad = nranks > 1 ? 1 : 0;
+  loom_init(NULL, NULL);
+  loom_set_error_handler(keep, NULL);
+  loom_set cells = loom_decl_set(10, "cells");
+  loom_set edges = loom_decl_set(9, "edges");
+  int map[18];
+  for (int e = 0; e < 9; e++)
+    map[2 * e] = e, map[2 * e + 1] = e + 1;
+  if (!after && me == bad)
+    map[5] = 99; /* out of range on one rank: its map is not declared */
+  loom_map pecell = loom_decl_map(edges, cells, 2, map, "pecell");
+  double v[10] = {0};
+  loom_dat x = loom_decl_dat(cells, 1, double, v, "x");
+  /* a loop: its checks, then partitioning */
+  if (loom__check_set(edges, "loop") == LOOM_OK &&
+      loom__check_map(pecell, edges, cells, 2, "loop", 1) == LOOM_OK &&
+      loom__mpi_ready() == LOOM_OK) {
+    double all[10];
+    /* a fetch with a wrong size on one rank */
+    loom_dat_fetch(x, all, after && me == bad ? 8 : sizeof all);
+    double sum = 1.0;
+    loom__reduction r;
+    if (loom__reduce_begin(&r, &sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) == LOOM_OK)
+      loom__reduce_end(&r);
+  }
+  loom_exit();
+  printf("rank %d: %d error(s), last: %s\n", me, handled, handled_last);
+  fflush(stdout);
+  MPI_Finalize(); /* the program started MPI: it ends it, failed session or not */
+  return 0;
+}
+
 /* --big: partitioning time on a large mesh. */
 static int run_big(int nx, int ny, const char *method) {
   mesh m = quads(nx, ny);
@@ -622,6 +670,8 @@ int main(int argc, char **argv) {
     return run_failure(0);
   if (argc > 1 && strcmp(argv[1], "--mismatch") == 0)
     return run_failure(1);
+  if (argc > 1 && strncmp(argv[1], "--handler-", 10) == 0)
+    return run_handler(strcmp(argv[1], "--handler-after") == 0);
   if (argc > 4 && strcmp(argv[1], "--big") == 0)
     return run_big(atoi(argv[2]), atoi(argv[3]), argv[4]);
   const char *all[] = {"metis", "scotch", "ptscotch", "block"};
