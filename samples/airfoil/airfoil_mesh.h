@@ -262,6 +262,8 @@ AIRFOIL_MESH_UNUSED static void airfoil_parse_args(int argc, char **argv,
   *mesh_path = argv[1];
   *niter = (int)n;
   *out_path = argc == 4 ? argv[3] : NULL;
+  if (*out_path && out_check(*out_path))
+    exit(2); /* before reading the mesh and iterating, not after */
 }
 
 #endif /* AIRFOIL_MESH_H */

@@ -5,8 +5,8 @@
  * not a regular file (/dev/null, a pipe) is written in place: renaming over
  * it would replace the device.
  *
- * Usage: fp = out_open(path, &tmp); write to fp; out_commit(fp, tmp, path,
- * failed).  Everything here is `static` and plain C11 + POSIX stat.
+ * Usage: out_check(path) before computing; fp = out_open(path, &tmp); write
+ * to fp; out_commit(fp, tmp, path, failed).  Everything here is `static` and plain C11 + POSIX stat.
  */
 #ifndef LOOM_SAMPLES_OUT_FILE_H
 #define LOOM_SAMPLES_OUT_FILE_H
@@ -49,6 +49,25 @@ static FILE *out_open(const char *path, char **tmp) {
     *tmp = NULL;
   }
   return fp;
+}
+
+/* Whether `path` can be written, checked before a long computation rather
+ * than after it: a temporary file beside it is created and removed (a
+ * device or a pipe is not opened).  Returns 0, or nonzero after printing
+ * why ("PATH.tmp.0: cannot create: No such file or directory"). */
+static int out_check(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    return 0;
+  char *tmp = NULL;
+  FILE *fp = out_open(path, &tmp);
+  if (!fp)
+    return 1;
+  fclose(fp);
+  if (tmp)
+    remove(tmp);
+  free(tmp);
+  return 0;
 }
 
 /* Closes the temporary file and renames it to `path`, or removes it when

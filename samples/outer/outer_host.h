@@ -24,7 +24,7 @@ static int outer_args(int argc, char **argv, int *n, const char **out) {
   }
   *n = (int)v;
   *out = argv[2];
-  return 0;
+  return out_check(*out) ? 2 : 0; /* before computing, not after */
 }
 
 /* A[i][j] and x[j]: small exact values, so any order of summation that

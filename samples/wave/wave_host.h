@@ -353,6 +353,8 @@ WAVE_HOST_UNUSED static void wave_parse_args(int argc, char **argv,
     exit(2);
   }
   a->out_path = rest == 2 ? argv[i + 1] : NULL;
+  if (a->out_path && out_check(a->out_path))
+    exit(2); /* before loading the mesh and stepping, not after */
 }
 
 /* The mesh the arguments name: read from the file, or generated. */

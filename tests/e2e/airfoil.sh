@@ -4,7 +4,8 @@
 #   tests/e2e/airfoil.sh small   generated 40x60 mesh, 300 iterations:
 #                                rms lines and final q bit-identical, for
 #                                the default build and the builds with
-#                                fusion or vectorization off
+#                                fusion or vectorization off; an unwritable
+#                                OUT fails at once (seq and ref)
 #   tests/e2e/airfoil.sh openmp  generated 40x60 mesh: the OpenMP build with
 #                                1-4 threads and several block sizes; q
 #                                bit-identical across thread counts, close
@@ -74,6 +75,17 @@ small)
   wait
   [ -p "$tmp/pipe" ] || fail "OUT=pipe was replaced by a file"
   cmp "$tmp/q_pipe.bin" "$tmp/q_seq.bin" || fail "q written into a pipe differs"
+  # An output path that cannot be written fails at once (exit 2), before
+  # the mesh is read or an iteration runs, and leaves nothing behind.
+  for p in "$bin/airfoil_seq" "$bin/airfoil_ref"; do
+    timeout 20 "$p" "$tmp/mesh.dat" 1000000000 "$tmp/no/such/dir/q.bin" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "$(basename "$p") with an unwritable OUT exited $rc, not 2 at once"
+    grep -q "q.bin.tmp.0: cannot create: No such file or directory" "$tmp/bad.err" ||
+      { cat "$tmp/bad.err"; fail "$(basename "$p"): no message naming the unwritable OUT"; }
+    [ ! -s "$tmp/bad.out" ] || fail "$(basename "$p") iterated before failing on OUT"
+  done
+  ls "$tmp" | grep -q '\.tmp\.' && fail "a temporary file was left by the OUT check"
   for v in nofuse novec plain; do
     "$bin/airfoil_$v" "$tmp/mesh.dat" 300 "$tmp/q_$v.bin" >"$tmp/$v.out" 2>/dev/null ||
       fail "airfoil_$v failed"
