@@ -199,6 +199,7 @@ typedef struct program {
   vec directives; /* directive* */
   vec loops;      /* loop* */
   vec hints;      /* hint*, in file order */
+  vec consts;     /* const char*: variables declared with loom_decl_const */
   const unsigned *newlines; /* offsets of the '\n's of text (program_index_lines) */
   int nnewlines;
 } program;

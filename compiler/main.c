@@ -29,6 +29,7 @@
 #include "affine.h"
 #include "check.h"
 #include "codegen.h"
+#include "consts.h"
 #include "dag.h"
 #include "depfile.h"
 #include "fuse.h"
@@ -80,6 +81,7 @@ static int translate(const options *opt, arena *a) {
     symtab_build(&fe, &st, a);
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
+    consts_check(&fe, &prog, a);
   }
   vec insertions = {0};
   fusion *fu = diag_error_count() == 0 ? analyse(&fe, &st, &prog, opt, &insertions, a) : NULL;

@@ -118,6 +118,23 @@ loom_map loom_decl_map(loom_set from, loom_set to, int dim, const int *data,
 loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
                         const void *data, const char *name);
 
+/* A file-scope constant that kernels read (OP2's op_decl_const): `dim`
+ * values of C type `type` at `data`, the variable itself (not a copy:
+ * host code may change it between loops, and loomc orders the loops around
+ * such a write), named `name`.  loomc checks that `data` names a
+ * file-scope variable of that type and length and that `name` is its name.
+ * With libloom_mpi the declaration is collective and the values must be
+ * the same on every rank (compared at the declaration and again when
+ * partitioning: LOOM_EMISMATCH on every rank otherwise); declaring a name
+ * again updates it and compares again.  Returns LOOM_OK, LOOM_EINVAL,
+ * LOOM_ENOMEM, LOOM_EMISMATCH or LOOM_ESTATE. */
+#define loom_decl_const(dim, type, data, name)                                 \
+  loom_decl_const_((dim), LOOM_TYPE_OF(type), sizeof(type),                    \
+                   (const type *)(data), (name))
+
+int loom_decl_const_(int dim, loom_type type, size_t elem_size, const void *data,
+                     const char *name);
+
 /* ---- queries ----------------------------------------------------------- */
 
 int loom_set_size(loom_set set);         /* -1 on a NULL handle */

@@ -308,6 +308,7 @@ int loom_exit(void) {
   loomrt_profile_free();
   loomrt_plan_drop_all();
   loomrt_scratch_free_all();
+  loomrt_consts_free();
   registry_free_all();
   state = STATE_EXITED;
 #ifdef LOOM_MPI

@@ -188,10 +188,19 @@ void loomrt_mpi_exit(void);                   /* from loom_exit */
 void loomrt_mpi_abort(const char *message);
 /* loom_dat_fetch of a partitioned dat: gathers it on every rank. */
 int loomrt_mpi_fetch(loom_dat dat, void *buf, size_t bytes);
+/* LOOM_OK when `bytes` at data are the same on every rank (collective);
+ * otherwise LOOM_EMISMATCH on every rank, naming constant `name`. */
+int loomrt_mpi_same(const void *data, size_t bytes, int dim, const char *name);
 /* This rank leaves the program's communication after the error `message`
  * (mpi_fail.c): the session fails, the other ranks are told. */
 void loomrt_mpi_error_raised(const char *message);
 #endif
+
+/* Declared constants (const.c): their number; constant i compared across
+ * ranks under MPI (LOOM_OK without MPI); all freed by loom_exit. */
+int loomrt_const_count(void);
+int loomrt_const_check(int i);
+void loomrt_consts_free(void);
 
 /* `status`, returned by a call generated code stops at when it fails (the
  * loop checks, mpi_ready, halo and reduction calls, fetch, partition):

@@ -227,6 +227,27 @@ static void mesh_keys(const loomrt_mesh *mesh, unsigned long long *key) {
                ((unsigned long long)mesh->dats[d]->dim << 56);
 }
 
+int loomrt_mpi_same(const void *data, size_t bytes, int dim, const char *name) {
+  if (loomrt_mpi_failed())
+    return loomrt_mpi_usable("loom_decl_const");
+  unsigned long long h = checksum(data, bytes) ^ ((unsigned long long)dim << 56);
+  unsigned long long mine[2] = {h, ~h}, all[2] = {0, 0};
+  MPI_Request req = MPI_REQUEST_NULL;
+  int status = loomrt_mpi_check(MPI_Iallreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
+                                               comm, &req),
+                                "MPI_Iallreduce (constant '%s')", name);
+  if (status == LOOM_OK)
+    status = loomrt_mpi_wait(1, &req, "loom_decl_const: comparing the ranks' values");
+  if (status != LOOM_OK)
+    return status;
+  if (all[0] != h || ~all[1] != h) /* the largest and the smallest differ */
+    return loom_error_(LOOM_EMISMATCH,
+                       "constant '%s': different values on different ranks; every rank "
+                       "must hold the same constants",
+                       name);
+  return LOOM_OK;
+}
+
 /* Reports object k of the key list, which differs between ranks. */
 static int report_difference(const loomrt_mesh *mesh, int k) {
   if (k < mesh->nsets)
@@ -250,20 +271,20 @@ static int report_difference(const loomrt_mesh *mesh, int k) {
 }
 
 static int check_same_mesh(const loomrt_mesh *mesh) {
-  int counts[3] = {mesh->nsets, mesh->nmaps, mesh->ndats}, lo[3], hi[3];
+  int counts[4] = {mesh->nsets, mesh->nmaps, mesh->ndats, loomrt_const_count()}, lo[4], hi[4];
   int status = loomrt_mpi_check(
-      MPI_Allreduce(counts, lo, 3, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+      MPI_Allreduce(counts, lo, 4, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   if (status == LOOM_OK)
     status = loomrt_mpi_check(
-        MPI_Allreduce(counts, hi, 3, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+        MPI_Allreduce(counts, hi, 4, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   if (status != LOOM_OK)
     return status;
   if (memcmp(lo, hi, sizeof lo) != 0)
     return loom_error_(LOOM_EMISMATCH,
                        "the ranks declared different meshes (%d sets, %d "
-                       "maps, %d dats here); every rank must declare the "
+                       "maps, %d dats, %d constants here); every rank must declare the "
                        "whole mesh",
-                       counts[0], counts[1], counts[2]);
+                       counts[0], counts[1], counts[2], counts[3]);
   int n = counts[0] + counts[1] + counts[2];
   unsigned long long *key = malloc(3 * ((size_t)n + 1) * sizeof *key);
   if (!key)
@@ -289,6 +310,8 @@ static int check_same_mesh(const loomrt_mesh *mesh) {
     if (key[n + k] != key[2 * n + k])
       status = report_difference(mesh, k);
   free(key);
+  for (int c = 0; status == LOOM_OK && c < loomrt_const_count(); c++)
+    status = loomrt_const_check(c); /* changed since its declaration? */
   return status;
 }
 

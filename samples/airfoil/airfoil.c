@@ -37,6 +37,13 @@ int main(int argc, char **argv) {
       q[4 * n + k] = qinf[k];
 
   loom_init(&argc, &argv);
+  /* the constants the kernels read (OP2's op_decl_const): with MPI, checked
+   * equal on every rank */
+  loom_decl_const(1, double, &gam, "gam");
+  loom_decl_const(1, double, &gm1, "gm1");
+  loom_decl_const(1, double, &cfl, "cfl");
+  loom_decl_const(1, double, &eps, "eps");
+  loom_decl_const(4, double, qinf, "qinf");
 
   loom_set nodes = loom_decl_set(m.nnode, "nodes");
   loom_set edges = loom_decl_set(m.nedge, "edges");

@@ -1,0 +1,16 @@
+/* ERROR: loom_decl_const's data names no variable. */
+#include <loom.h>
+
+static double qinf[4] = {1, 2, 3, 4};
+static double gam = 1.4;
+
+int main(int argc, char **argv) {
+  double local = 2.0;
+  int n = 4;
+  (void)local;
+  (void)n;
+  loom_init(&argc, &argv);
+  loom_decl_const(1, double, (double *)0 + 1, "nothing");
+  loom_exit();
+  return 0;
+}
