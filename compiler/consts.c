@@ -71,6 +71,13 @@ static CXType element_of(CXType t, long long *len) {
   return t;
 }
 
+static int declared(const program *prog, const char *v) {
+  for (int i = 0; i < prog->consts.len; i++)
+    if (strcmp(prog->consts.items[i], v) == 0)
+      return 1;
+  return 0;
+}
+
 static void check_var(const checker *c, CXCursor call, CXCursor var, long long dim,
                       CXType want, const char *name) {
   srcloc at = frontend_cursor_loc(c->fe, call);
@@ -94,7 +101,7 @@ static void check_var(const checker *c, CXCursor call, CXCursor var, long long d
   else if (name && strcmp(name, v) != 0)
     diag(DIAG_ERROR, at, 0, "loom_decl_const: the name \"%s\" is not the variable's, '%s'",
          name, v);
-  else
+  else if (!declared(c->prog, v))
     vec_push(c->a, &c->prog->consts, (void *)v);
 }
 
@@ -143,4 +150,13 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
 void consts_check(const frontend *fe, program *prog, arena *a) {
   checker c = {fe, prog, a};
   clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), visit, &c);
+}
+
+void consts_write_report(FILE *f, const program *prog) {
+  if (!prog->consts.len)
+    return;
+  fputs("constants (loom_decl_const; with MPI, compared across ranks):", f);
+  for (int i = 0; i < prog->consts.len; i++)
+    fprintf(f, "%s %s", i ? "," : "", (const char *)prog->consts.items[i]);
+  fputs("\n", f);
 }

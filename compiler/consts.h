@@ -11,8 +11,13 @@
 #ifndef LOOMC_CONSTS_H
 #define LOOMC_CONSTS_H
 
+#include <stdio.h>
+
 #include "frontend.h"
 
 void consts_check(const frontend *fe, program *prog, arena *a);
+
+/* --report: the declared constants, in the order of their declarations. */
+void consts_write_report(FILE *f, const program *prog);
 
 #endif

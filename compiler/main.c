@@ -56,6 +56,8 @@ static fusion *analyse(const frontend *fe, const symtab *st, program *prog,
     dag_write_report(stdout, &dags);
   if (opt->report && diag_error_count() == 0)
     affine_write_report(stdout, prog);
+  if (opt->report && diag_error_count() == 0)
+    consts_write_report(stdout, prog);
   if (!opt->emit_dag || diag_error_count() != 0)
     return fu;
   FILE *f = strcmp(opt->emit_dag, "-") == 0 ? stdout : fopen(opt->emit_dag, "w");
