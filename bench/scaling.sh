@@ -17,17 +17,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python=$(command -v python3)
 
-best() { # command... -> best wall time in ms over n runs
-  local b="" t0 t1 ms
-  for _ in $(seq "$n"); do
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || { echo "bench: command failed: $*" >&2; exit 1; }
-    t1=$(date +%s%N)
-    ms=$(((t1 - t0) / 1000000))
-    if [ -z "$b" ] || [ "$ms" -lt "$b" ]; then b=$ms; fi
-  done
-  echo "$b"
-}
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+best() { echo $(($(bench_best_us "$n" "$@") / 1000)); } # milliseconds
 
 echo "loomc translation time vs loops in one block (best of $n; per-loop ratio to N=${sizes%% *})"
 printf '%-11s' "target"

@@ -12,17 +12,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-best() { # command... -> best wall time in ms over n runs
-  local b="" t0 t1 ms
-  for _ in $(seq "$n"); do
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || { echo "bench: command failed: $*" >&2; exit 1; }
-    t1=$(date +%s%N)
-    ms=$(( (t1 - t0) / 1000 ))
-    if [ -z "$b" ] || [ "$ms" -lt "$b" ]; then b=$ms; fi
-  done
-  echo "$b"
-}
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+best() { bench_best_us "$n" "$@"; } # microseconds
 
 clang_bin=$(command -v clang-14 || command -v clang)
 t_loomc=$(best "$loomc" "$@" "$input" -o "$tmp/out.c")
