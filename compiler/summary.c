@@ -107,8 +107,10 @@ CXCursor summary_addressed(CXCursor e) {
       return clang_getCursorReferenced(operand);
     if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr)
       return clang_getNullCursor();
-    if (clang_getCanonicalType(clang_getCursorType(cursor_first_child(operand))).kind ==
-        CXType_Pointer)
+    /* the base without its implicit conversions: an array's name decays to
+     * a pointer, which does not make `&a[i]` a store through a pointer */
+    CXCursor base = cursor_strip_expr(cursor_first_child(operand));
+    if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
       return clang_getNullCursor(); /* p[i], p->f: through a pointer value */
     operand = cursor_first_child(operand);
   }
