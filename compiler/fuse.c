@@ -33,6 +33,7 @@ typedef struct fuser {
   dag *notes;       /* the DAG the report prints */
   int no_fuse;
   int mpi;          /* for --target=mpi or mpi+openmp */
+  int *item_first;  /* notes' comps of item i: [item_first[i], item_first[i + 1]) */
 } fuser;
 
 /* ---- accesses ---------------------------------------------------------------- */
@@ -313,6 +314,37 @@ static const char *exchange_between(const fuser *u, const group *g, const loop *
   return NULL;
 }
 
+/* Where each item's computations start in the target's DAG (they are
+ * contiguous, in program order). */
+static void index_items(fuser *u) {
+  int n = u->r->items.len;
+  u->item_first = arena_alloc(u->a, ((size_t)n + 1) * sizeof *u->item_first);
+  const vec *cs = &u->notes->comps;
+  int c = 0;
+  for (int i = 0; i <= n; i++) {
+    while (c < cs->len && ((const comp *)cs->items[c])->item < i)
+      c++;
+    u->item_first[i] = c;
+  }
+}
+
+/* With MPI: whether a computation of item k depends on one of item j in the
+ * target's DAG, halo exchanges and reductions included (a nested statement
+ * that exchanges a dat whose exchange for j's loop is still in flight):
+ * j's loop may not then move past k. */
+static int target_depends(fuser *u, int k, int j) {
+  if (!u->item_first)
+    index_items(u);
+  const vec *cs = &u->notes->comps;
+  for (int a = u->item_first[k]; a < u->item_first[k + 1]; a++)
+    for (int b = u->item_first[j]; b < u->item_first[j + 1]; b++) {
+      const comp *x = cs->items[a], *y = cs->items[b];
+      if (!x->removed && !y->removed && dag_depends(x, y))
+        return 1;
+    }
+  return 0;
+}
+
 /* Why lp may not join g (NULL: it may).  last: the item index of g's last
  * loop; at: lp's. */
 static const char *join_problem(fuser *u, const group *g, const loop *lp, int last, int at) {
@@ -342,7 +374,8 @@ static const char *join_problem(fuser *u, const group *g, const loop *lp, int la
       if (comp_at(u, k)->barrier)
         return arena_printf(u->a, "the statement at line %u is a barrier (a jump, a "
                             "label or loom_exit)", item_at(u, k)->loc.line);
-      else if (dag_depends(comp_at(u, k), comp_at(u, index_of(u, g->loops.items[m]))))
+      else if (dag_depends(comp_at(u, k), comp_at(u, index_of(u, g->loops.items[m]))) ||
+               (u->mpi && target_depends(u, k, index_of(u, g->loops.items[m]))))
         return arena_printf(u->a, "the %s at line %u depends on %s",
                             item_at(u, k)->kind == ITEM_HOST ? "host statement"
                             : item_at(u, k)->kind == ITEM_SYNC ? "sync"
@@ -549,7 +582,8 @@ static fusion *fuse_hints(const program *prog, const vec *regions, vec *seq, int
                           arena *a) {
   fusion *f = arena_alloc(a, sizeof *f);
   for (int r = 0; r < regions->len; r++) {
-    fuser u = {prog, regions, a, f, regions->items[r], seq->items[r], seq->items[r], 0, mpi};
+    fuser u = {prog, regions, a, f, regions->items[r], seq->items[r], seq->items[r], 0, mpi,
+               NULL};
     apply_hints(&u);
     pin_inputs_check(&u);
     if (mpi)
@@ -564,7 +598,7 @@ static void fuse_groups(fusion *f, const program *prog, const vec *regions, vec 
   vec seq = dag_build(regions, "seq", f, a);
   for (int r = 0; r < regions->len; r++) {
     fuser u = {prog, regions, a, f, regions->items[r], seq.items[r], dags->items[r],
-               no_fuse, mpi};
+               no_fuse, mpi, NULL};
     int first_temp = f->temps.len;
     form_groups(&u);
     decide_temps(&u);
