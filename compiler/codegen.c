@@ -346,7 +346,7 @@ static const char *param_decl(cg *g, const group *gr, const obj *o) {
 
 static const char *call_arg(cg *g, const obj *o) {
   if (o->kind != OBJ_GLOBAL || o->is_array)
-    return o->name;
+    return o->expr ? o->expr : o->name;
   return arena_printf(g->arena, "&%s", o->name);
 }
 
@@ -458,6 +458,33 @@ static void emit_names(cg *g, const group *gr, const vec *objs) {
             loop_title(g, named.items[i]));
 }
 
+static int arg_is_mapped(const loop_arg *a) {
+  return a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL;
+}
+
+/* Two arguments of one loop under handles that may be one dat (alias.h),
+ * one written and one reached through a map, not both increments: were
+ * they one, check.c would have rejected the loop; the run time checks. */
+static void distinct_checks(cg *g, const group *gr, vec *checks) {
+  vec loops = called_loops(g, gr);
+  for (int l = 0; l < loops.len; l++) {
+    const loop *lp = loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      for (int k = i + 1; k < lp->nargs; k++) {
+        const loop_arg *a = &lp->args[i], *b = &lp->args[k];
+        if (!a->obj || !b->obj || a->obj == b->obj || a->obj->kind != OBJ_DAT ||
+            !a->obj->var || a->obj->var != b->obj->var ||
+            (a->mode == MODE_INC && b->mode == MODE_INC))
+          continue;
+        int wa = a->mode != MODE_READ, wb = b->mode != MODE_READ;
+        if ((wa || wb) && (arg_is_mapped(a) || arg_is_mapped(b)))
+          vec_push(g->arena, checks, (void *)arena_printf(g->arena,
+              "loom__check_distinct(%s, %s, %s, %d, %d)", a->obj->name, b->obj->name,
+              name_var(g, gr, lp), a->pos, b->pos));
+      }
+  }
+}
+
 /* Run-time checks that each object is what the loop was compiled for; a
  * failed check has been reported by libloom, and the loop does not run. */
 static void emit_checks(cg *g, const group *gr, const vec *objs) {
@@ -467,6 +494,7 @@ static void emit_checks(cg *g, const group *gr, const vec *objs) {
     if (o->kind != OBJ_GLOBAL)
       vec_push(g->arena, &checks, (void *)check_call(g, gr, o));
   }
+  distinct_checks(g, gr, &checks);
   emit_names(g, gr, objs);
   for (int i = 0; i < checks.len; i++)
     cg_line(g, "%s%s != LOOM_OK%s", i ? "    " : "if (", (const char *)checks.items[i],

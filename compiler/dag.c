@@ -326,7 +326,9 @@ static void halo_track(builder *b, vec *states, const comp *c) {
   for (int i = 0; i < c->writes.len; i++) {
     const access *a = c->writes.items[i];
     if (a->o->kind == OBJ_DAT && (a->sections & ALL_DAT))
-      state_of(b, states, a->o)->valid = 0;
+      for (int k = 0; k < states->len; k++) /* and the dats it may be */
+        if (effects_overlap(((halo_state *)states->items[k])->d, a->o))
+          ((halo_state *)states->items[k])->valid = 0;
   }
   for (int i = 0; i < c->reads.len; i++) {
     const access *a = c->reads.items[i];
@@ -711,7 +713,7 @@ static void write_accesses(FILE *f, const char *what, const vec *set) {
     const access *a = set->items[i];
     for (int s = 0; s < SEC_COUNT; s++)
       if (a->sections & (1u << s))
-        fprintf(f, " %s(%s)", section_names[s], a->o->name);
+        fprintf(f, " %s(%s)", section_names[s], a->o->expr ? a->o->expr : a->o->name);
   }
   fputc('\n', f);
 }

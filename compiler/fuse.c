@@ -347,7 +347,38 @@ static int target_depends(fuser *u, int k, int j) {
 
 /* Why lp may not join g (NULL: it may).  last: the item index of g's last
  * loop; at: lp's. */
+static const char *join_problem_(fuser *u, const group *g, const loop *lp, int last, int at);
+
+/* Two dats of the loops that may be one (alias.h), one of them written:
+ * "m->p_q and m->p_qold", or NULL. */
+static const char *aliased_pair(fuser *u, const vec *loops, const loop *lp) {
+  vec args = {0};
+  for (int i = 0; i <= loops->len; i++) {
+    const loop *l = i < loops->len ? loops->items[i] : lp;
+    for (int k = 0; k < l->nargs; k++)
+      if (l->args[k].obj && l->args[k].obj->kind == OBJ_DAT)
+        vec_push(u->a, &args, &l->args[k]);
+  }
+  for (int i = 0; i < args.len; i++)
+    for (int k = 0; k < args.len; k++) {
+      const loop_arg *x = args.items[i], *y = args.items[k];
+      if (x->obj != y->obj && x->obj->var && x->obj->var == y->obj->var &&
+          x->mode != MODE_READ)
+        return arena_printf(u->a, "%s and %s", x->obj->expr, y->obj->expr);
+    }
+  return NULL;
+}
+
+/* Why lp cannot join g, or NULL; "" when it is not a candidate.  Where
+ * dats that may be one are involved, the reason says so. */
 static const char *join_problem(fuser *u, const group *g, const loop *lp, int last, int at) {
+  const char *why = join_problem_(u, g, lp, last, at);
+  const char *pair = why && *why ? aliased_pair(u, &g->loops, lp) : NULL;
+  return pair ? arena_printf(u->a, "%s (%s may be one dat: loomc cannot prove them "
+                             "distinct)", why, pair) : why;
+}
+
+static const char *join_problem_(fuser *u, const group *g, const loop *lp, int last, int at) {
   const loop *head = g->loops.items[0];
   if (head->set != lp->set || head->domain || lp->domain)
     return "";

@@ -54,7 +54,17 @@ typedef struct obj {
   int is_temp;           /* dat declared with loom_decl_temp */
   const void *var;       /* global, array, variable: the C variable (its
                             symbol): objects of one variable are one for
-                            dependences */
+                            dependences; a dat that may be another
+                            (resolve_alias_classes): its class's token */
+  const char *expr;      /* handle: what a call site passes, the name or a
+                            member chain (`m->p_q`, name then `m_p_q`) */
+  int opaque;            /* handle not declared with a loom_decl_* loomc
+                            sees (a parameter, a member, an extern): its
+                            facts come from LOOM_*_FACTS, and it may be
+                            any handle of its kind */
+  int escapes;           /* dat whose handle host code copies or passes
+                            on (anything but a loom_* call's argument), or
+                            an opaque one: calls that run loops may reach it */
 } obj;
 
 const char *obj_kind_name(obj_kind k); /* "set", "map", ... */
@@ -200,6 +210,8 @@ typedef struct program {
   vec loops;      /* loop* */
   vec hints;      /* hint*, in file order */
   vec consts;     /* const char*: variables declared with loom_decl_const */
+  vec escaping;   /* obj*: dats calls that run loops may reach (alias.h) */
+  vec alias_classes; /* alias_class*: dats that may be one (alias.h) */
   const unsigned *newlines; /* offsets of the '\n's of text (program_index_lines) */
   int nnewlines;
 } program;

@@ -9,6 +9,7 @@
  *   pragma_parse clauses parsed into loops        pragma_parse.c
  *   symtab       declarations and their scopes    symtab.c (AST helpers: cursor.c)
  *   resolve      loop names bound to objects      resolve.c
+ *   alias        handles that may be one dat      alias.c
  *   check        kernels checked against loops    check.c
  *   region       regions and their computations   region.c (C effects: cwalk.c,
  *                                                 summary.c)
@@ -27,6 +28,7 @@
 #include <string.h>
 
 #include "affine.h"
+#include "alias.h"
 #include "check.h"
 #include "codegen.h"
 #include "consts.h"
@@ -58,6 +60,8 @@ static fusion *analyse(const frontend *fe, const symtab *st, program *prog,
     affine_write_report(stdout, prog);
   if (opt->report && diag_error_count() == 0)
     consts_write_report(stdout, prog);
+  if (opt->report && diag_error_count() == 0)
+    alias_write_report(stdout, prog);
   if (!opt->emit_dag || diag_error_count() != 0)
     return fu;
   FILE *f = strcmp(opt->emit_dag, "-") == 0 ? stdout : fopen(opt->emit_dag, "w");
@@ -81,9 +85,11 @@ static int translate(const options *opt, arena *a) {
     pragma_lex(&fe, &prog, a);
     pragma_parse(&prog, a);
     symtab_build(&fe, &st, a);
+    st.loops = &prog.loops;
     resolve(&fe, &st, &prog, a);
     check_kernels(&fe, &st, &prog, a);
     consts_check(&fe, &prog, a);
+    alias_analyse(&fe, &st, &prog, a);
   }
   vec insertions = {0};
   fusion *fu = diag_error_count() == 0 ? analyse(&fe, &st, &prog, opt, &insertions, a) : NULL;

@@ -129,7 +129,7 @@ static void place_send(placer *p, const comp *s) {
       lo = code_point(p, c) + 1;
   }
   int k = lo < hi ? lo : hi;
-  insert(p, k, arena_printf(p->a, "loom__halo_begin(%s); ", s->o->name));
+  insert(p, k, arena_printf(p->a, "loom__halo_begin(%s); ", s->o->expr ? s->o->expr : s->o->name));
   dag_note(p->d, p->a, s->loc, "%s for %s issued %s", s->label, s->lp->kernel,
            point_text(p, k));
 }

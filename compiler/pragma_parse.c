@@ -64,6 +64,30 @@ static const ptok *expect_ident(parser *p, const char *what) {
   return t;
 }
 
+/* A handle: a name, or a member chain through a struct or a pointer to
+ * one (`m->cells`, `s.mesh.p_q`); its text is the chain as C spells it. */
+static const ptok *expect_handle(parser *p, const char *what) {
+  const ptok *first = expect_ident(p, what);
+  if (!first || !(is(peek(p), "->") || is(peek(p), ".")))
+    return first;
+  strbuf sb;
+  sb_init(&sb);
+  sb_puts(&sb, first->text);
+  while (!p->failed && (is(peek(p), "->") || is(peek(p), ".")) &&
+         peek(p)->kind == PT_PUNCT) {
+    sb_puts(&sb, peek(p)->text);
+    p->pos++;
+    const ptok *m = expect_ident(p, "a member name");
+    if (m)
+      sb_puts(&sb, m->text);
+  }
+  ptok *t = arena_alloc(p->arena, sizeof *t);
+  *t = *first;
+  t->text = arena_strdup(p->arena, sb.data);
+  sb_free(&sb);
+  return p->failed ? NULL : t;
+}
+
 static access_mode mode_of(const char *s) {
   static const char *const names[] = {"read", "write", "rw", "inc", "min", "max"};
   for (int i = 0; i < 6; i++)
@@ -75,7 +99,7 @@ static access_mode mode_of(const char *s) {
 /* `[ map [ slot ] ]` after a dat name. */
 static void parse_subscript(parser *p, loop_arg *arg) {
   expect_punct(p, "[");
-  const ptok *map = expect_ident(p, "a map name inside '[...]'");
+  const ptok *map = expect_handle(p, "a map name inside '[...]'");
   if (!map)
     return;
   arg->map_name = map->text;
@@ -179,8 +203,8 @@ static unsigned arg_length(const parser *p, const ptok *first) {
 }
 
 static void parse_arg(parser *p, access_mode mode) {
-  const ptok *name = expect_ident(p, p->affine ? "an argument (an array element such as 'x[i]')"
-                                               : "an argument (a dat, a global or 'idx')");
+  const ptok *name = p->affine ? expect_ident(p, "an argument (an array element such as 'x[i]')")
+                                : expect_handle(p, "an argument (a dat, a global or 'idx')");
   if (!name)
     return;
   loop_arg *arg = arena_alloc(p->arena, sizeof *arg);
@@ -322,7 +346,9 @@ static void parse_clauses(parser *p) {
       if (seen_over++)
         return duplicate_clause(p, t);
       p->pos++;
-      const ptok *set = parse_paren_ident(p, "a set name");
+      expect_punct(p, "(");
+      const ptok *set = expect_handle(p, "a set name");
+      expect_punct(p, ")");
       if (set) {
         p->lp->set_name = set->text;
         p->lp->set_loc = set->loc;

@@ -92,6 +92,9 @@ static void host_var(cwalk *w, CXCursor decl, unsigned use, int through) {
   accesses *x = w->data;
   sym *s = symtab_of_cursor(x->b->st, decl);
   const obj *o = s ? s->obj : NULL;
+  for (int i = 0; s && i < s->chains.len; i++) /* `m`: m->p_q may change */
+    if (((const obj *)s->chains.items[i])->kind == OBJ_DAT)
+      record(x, s->chains.items[i], CW_READ | CW_WRITE);
   if (o && o->kind == OBJ_DAT)
     record(x, o, CW_READ | CW_WRITE);
   else if (o && (o->kind == OBJ_GLOBAL || o->kind == OBJ_ARRAY || o->kind == OBJ_VAR))
@@ -138,6 +141,8 @@ static int host_call(cwalk *w, CXCursor callee, CXCursor call) {
     if (o)
       record(x, o, CW_WRITE);
   }
+  for (int i = 0; sm && (sm->unseen || sm->loops) && i < x->b->prog->escaping.len; i++)
+    record(x, x->b->prog->escaping.items[i], CW_READ | CW_WRITE); /* alias.h */
   if (sm && sm->unseen)
     record(x, effects_unseen(), CW_READ | CW_WRITE);
   else if (sm && sm->deref_store)

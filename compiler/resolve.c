@@ -9,10 +9,12 @@
  */
 #include "resolve.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "affine.h"
 #include "cursor.h"
+#include "strbuf.h"
 
 typedef struct resolver {
   const frontend *fe;
@@ -23,7 +25,17 @@ typedef struct resolver {
   unsigned use_len;
   CXCursor decl_var; /* the declaration being read */
   int decl_is_macro; /* ... through the loom_decl_dat/temp macros */
+  int quiet;         /* chain errors not reported (the caller reports) */
 } resolver;
+
+/* Where the set names of a handle's LOOM_*_FACTS resolve: the sibling
+ * members of the struct holding it (base variable and the chain to that
+ * struct, `m->`), or the names visible at its declaration (decl). */
+typedef struct facts_scope {
+  sym *base;
+  const char *prefix;
+  sym *decl;
+} facts_scope;
 
 /* ---- element types ------------------------------------------------------ */
 
@@ -86,8 +98,6 @@ static int handle_kind(const frontend *fe, CXType t) {
 
 static const char *const decl_call[] = {"loom_decl_set", "loom_decl_map",
                                         "loom_decl_dat_"};
-static const char *const decl_macro[] = {"loom_decl_set", "loom_decl_map",
-                                         "loom_decl_dat"};
 static const int decl_nargs[] = {2, 5, 6};
 
 /* Where argument i of a declaration call is written.  loom_decl_dat and
@@ -150,12 +160,40 @@ static int const_int_arg(resolver *r, CXCursor call, unsigned i,
 static obj *obj_of_sym(resolver *r, sym *s);
 
 /* The set named by argument i of a declaration call, or NULL. */
+static obj *chain_obj(resolver *r, sym *base, const char *chain, srcloc loc, unsigned len);
+
+/* `m.cells`, `m->cells`: the chain's text and its base variable's symbol. */
+static const char *member_chain(resolver *r, CXCursor e, sym **base) {
+  e = cursor_strip_expr(e);
+  if (clang_getCursorKind(e) == CXCursor_DeclRefExpr) {
+    *base = symtab_of_cursor(r->st, clang_getCursorReferenced(e));
+    return *base ? (*base)->name : NULL;
+  }
+  if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+    return NULL;
+  CXCursor inner = cursor_first_child(e);
+  const char *left = clang_Cursor_isNull(inner) ? NULL : member_chain(r, inner, base);
+  if (!left)
+    return NULL;
+  CXType t = clang_getCanonicalType(clang_getCursorType(cursor_strip_expr(inner)));
+  return arena_printf(r->arena, "%s%s%s", left, t.kind == CXType_Pointer ? "->" : ".",
+                      frontend_spelling(r->fe, e));
+}
+
 static obj *set_arg(resolver *r, CXCursor call, unsigned i, const char *name) {
   CXCursor arg = cursor_strip_expr(clang_Cursor_getArgument(call, i));
   sym *s = NULL;
+  obj *o = NULL;
   if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr)
     s = symtab_of_cursor(r->st, clang_getCursorReferenced(arg));
-  obj *o = s ? obj_of_sym(r, s) : NULL;
+  else if (clang_getCursorKind(arg) == CXCursor_MemberRefExpr) {
+    const char *chain = member_chain(r, arg, &s);
+    o = chain ? chain_obj(r, s, chain, arg_loc(r, call, i), 0) : NULL;
+    if (o && o->kind == OBJ_SET)
+      return o;
+    s = NULL;
+  }
+  o = s ? obj_of_sym(r, s) : o;
   if (o && o->kind == OBJ_SET)
     return o;
   if (!s || (o && o->kind != OBJ_SET) || !s->obj_failed)
@@ -210,24 +248,24 @@ static obj *new_obj(resolver *r, sym *s, obj_kind kind) {
   obj *o = arena_alloc(r->arena, sizeof *o);
   o->kind = kind;
   o->name = s->name;
+  o->expr = s->name;
   o->loc = frontend_cursor_loc(r->fe, s->cursor);
   return o;
 }
 
+static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
+                        const char *expr, const facts_scope *scope);
+
 static obj *build_handle(resolver *r, sym *s, int kind) {
   CXCursor call = init_call(s->cursor);
   const char *callee = clang_Cursor_isNull(call) ? "" : frontend_spelling(r->fe, call);
-  obj *o = new_obj(r, s, (obj_kind)kind);
   if (clang_getCursorKind(s->cursor) != CXCursor_VarDecl ||
       strcmp(callee, decl_call[kind]) != 0 ||
       clang_Cursor_getNumArguments(call) != decl_nargs[kind]) {
-    diag(DIAG_ERROR, r->use, r->use_len,
-         "%s '%s' is not initialised by %s(...) in its declaration: loomc "
-         "reads a %s's facts from that declaration",
-         obj_kind_name(o->kind), o->name, decl_macro[kind], obj_kind_name(o->kind));
-    diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", o->name);
-    return NULL;
+    facts_scope scope = {NULL, NULL, s};
+    return build_opaque(r, s->cursor, kind, s->name, s->name, &scope);
   }
+  obj *o = new_obj(r, s, (obj_kind)kind);
   int rc = 0;
   r->decl_var = s->cursor;
   r->decl_is_macro = kind == OBJ_DAT;
@@ -236,6 +274,249 @@ static obj *build_handle(resolver *r, sym *s, int kind) {
   else if (kind == OBJ_DAT)
     rc = read_dat(r, call, s->cursor, o);
   return rc ? NULL : o;
+}
+
+/* ---- handles whose declaration loomc does not see --------------------------- */
+
+typedef struct annotation {
+  const frontend *fe;
+  const char *text;
+  CXCursor at;
+} annotation;
+
+static enum CXChildVisitResult find_facts(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  annotation *an = data;
+  if (clang_getCursorKind(c) != CXCursor_AnnotateAttr)
+    return CXChildVisit_Continue;
+  const char *t = frontend_spelling(an->fe, c);
+  if (strncmp(t, "loom ", 5) == 0) {
+    an->text = t + 5;
+    an->at = c;
+  }
+  return CXChildVisit_Continue;
+}
+
+static void note_at(resolver *r, CXCursor decl, const char *what) {
+  diag(DIAG_NOTE, frontend_cursor_loc(r->fe, decl), 0, "%s", what);
+}
+
+static obj *facts_error(resolver *r, CXCursor decl, const obj *o, const char *why) {
+  diag(DIAG_ERROR, r->use, r->use_len, "%s '%s': %s", obj_kind_name(o->kind), o->expr, why);
+  note_at(r, decl, arena_printf(r->arena, "'%s' declared here", o->expr));
+  return NULL;
+}
+
+/* "a, b, c" into its three parts, blanks trimmed. */
+static int split3(arena *a, const char *s, const char *part[3]) {
+  for (int i = 0; i < 3; i++) {
+    while (*s == ' ')
+      s++;
+    const char *e = i < 2 ? strchr(s, ',') : s + strlen(s);
+    if (!e)
+      return -1;
+    const char *end = e;
+    while (end > s && end[-1] == ' ')
+      end--;
+    part[i] = arena_strndup(a, s, (size_t)(end - s));
+    s = *e ? e + 1 : e;
+  }
+  return 0;
+}
+
+static int literal_int(const char *s) {
+  if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 7)
+    return -1;
+  int v = atoi(s);
+  return v >= 1 && v <= 1000000 ? v : -1;
+}
+
+static const elem_type *elem_type_named(const char *s) {
+  for (size_t i = 0; i < sizeof elem_types / sizeof elem_types[0]; i++)
+    if (strcmp(elem_types[i].type.c_name, s) == 0)
+      return &elem_types[i].type;
+  return NULL;
+}
+
+static const char *what_decl(CXCursor decl) {
+  switch (clang_getCursorKind(decl)) {
+  case CXCursor_ParmDecl: return "it is a parameter";
+  case CXCursor_FieldDecl: return "it is a struct member";
+  default: break;
+  }
+  if (clang_Cursor_getStorageClass(decl) == CX_SC_Extern)
+    return "it is declared extern";
+  return clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(decl))
+             ? "it is not initialised in its declaration"
+             : "it is not initialised by a loom_decl_* call in its declaration";
+}
+
+/* The set a fact names, in its scope. */
+static obj *facts_set(resolver *r, const facts_scope *sc, const char *name, CXCursor decl,
+                      const obj *o) {
+  obj *set = NULL;
+  if (sc->base) {
+    r->quiet++;
+    set = chain_obj(r, sc->base, arena_printf(r->arena, "%s%s", sc->prefix, name), r->use,
+                    r->use_len);
+    r->quiet--;
+  } else {
+    sym *s = symtab_lookup(r->st, name, sc->decl->in_main ? sc->decl->decl_off : 0);
+    set = s && clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl ? obj_of_sym(r, s)
+                                                                        : NULL;
+  }
+  if (set && set->kind == OBJ_SET)
+    return set;
+  return facts_error(r, decl, o, arena_printf(r->arena,
+      "its facts name '%s', which is not a loom_set %s", name,
+      sc->base ? "member of the same struct" : "visible at its declaration"));
+}
+
+/* A handle whose loom_decl_* loomc does not see: its facts from the
+ * LOOM_DAT_FACTS/LOOM_MAP_FACTS annotation of its declaration (a set needs
+ * none).  It may be any handle of its kind: opaque. */
+static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
+                         const char *expr, const facts_scope *scope) {
+  obj *o = arena_alloc(r->arena, sizeof *o);
+  o->kind = (obj_kind)kind;
+  o->name = name;
+  o->expr = expr;
+  o->opaque = 1;
+  o->loc = frontend_cursor_loc(r->fe, decl);
+  if (kind == OBJ_SET)
+    return o;
+  annotation an = {r->fe, NULL, clang_getNullCursor()};
+  clang_visitChildren(decl, find_facts, &an);
+  const char *want = kind == OBJ_DAT ? "dat " : "map ";
+  if (!an.text)
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "%s, so loomc does not see its loom_decl_%s: give its facts once, after the "
+        "declarator: '%s %s %s'", what_decl(decl), kind == OBJ_DAT ? "dat" : "map",
+        kind == OBJ_DAT ? "loom_dat" : "loom_map", frontend_spelling(r->fe, decl),
+        kind == OBJ_DAT ? "LOOM_DAT_FACTS(SET, DIM, TYPE)" : "LOOM_MAP_FACTS(FROM, TO, ARITY)"));
+  const char *part[3];
+  if (strncmp(an.text, want, 4) != 0 || split3(r->arena, an.text + 4, part))
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "its facts are those of a %s: use LOOM_%s_FACTS", an.text[0] == 'd' ? "dat" : "map",
+        kind == OBJ_DAT ? "DAT" : "MAP"));
+  int n = literal_int(part[kind == OBJ_DAT ? 1 : 2]);
+  if (n < 1)
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "the %s in its facts is '%s': write an integer literal between 1 and 1000000",
+        kind == OBJ_DAT ? "dim" : "arity", part[kind == OBJ_DAT ? 1 : 2]));
+  o->dim = n;
+  if (kind == OBJ_DAT) {
+    o->type = elem_type_named(part[2]);
+    if (!o->type)
+      return facts_error(r, decl, o, arena_printf(r->arena,
+          "the type in its facts is '%s': a dat holds double, float, int or another "
+          "arithmetic C type, spelt as C spells it", part[2]));
+    o->set = facts_set(r, scope, part[0], decl, o);
+    o->escapes = 1;
+    return o->set ? o : NULL;
+  }
+  o->from = facts_set(r, scope, part[0], decl, o);
+  o->to = o->from ? facts_set(r, scope, part[1], decl, o) : NULL;
+  return o->to ? o : NULL;
+}
+
+/* ---- member chains: `m->cells`, `s.mesh.p_q` ------------------------------- */
+
+typedef struct field_find {
+  const frontend *fe;
+  const char *name;
+  CXCursor found;
+} field_find;
+
+static enum CXVisitorResult find_field(CXCursor c, CXClientData data) {
+  field_find *f = data;
+  if (strcmp(frontend_spelling(f->fe, c), f->name) != 0)
+    return CXVisit_Continue;
+  f->found = c;
+  return CXVisit_Break;
+}
+
+/* C's spelling of a chain as an identifier for generated code: m_p_q,
+ * made unique among the program's names. */
+static const char *chain_ident(resolver *r, const char *chain) {
+  strbuf sb;
+  sb_init(&sb);
+  for (const char *c = chain; *c; c++)
+    if (*c == '-' && c[1] == '>')
+      sb_puts(&sb, "_"), c++;
+    else
+      sb_printf(&sb, "%c", *c == '.' ? '_' : *c);
+  const char *id = arena_strdup(r->arena, sb.data);
+  sb_free(&sb);
+  for (int taken = 1; taken;) {
+    taken = 0;
+    for (int i = 0; i < r->st->syms.len && !taken; i++)
+      taken = strcmp(((const sym *)r->st->syms.items[i])->name, id) == 0;
+    if (taken)
+      id = arena_printf(r->arena, "%s_", id);
+  }
+  return id;
+}
+
+static obj *chain_error(const resolver *r, srcloc loc, unsigned len, const char *msg) {
+  if (!r->quiet)
+    diag(DIAG_ERROR, loc, len, "%s", msg);
+  return NULL;
+}
+
+/* The handle a chain reaches from its base variable: built once per base
+ * and chain (base->chains), so that every use of `m->p_q` is one object. */
+static obj *chain_obj(resolver *r, sym *base, const char *chain, srcloc loc, unsigned len) {
+  sym *home = base->canon;
+  for (int i = 0; i < home->chains.len; i++) {
+    obj *o = home->chains.items[i];
+    if (strcmp(o->expr, chain) == 0)
+      return o;
+  }
+  CXType t = clang_getCursorType(base->cursor);
+  const char *p = chain + strlen(base->name), *last = p;
+  CXCursor field = clang_getNullCursor();
+  while (*p) {
+    int arrow = p[0] == '-';
+    const char *m = p + (arrow ? 2 : 1), *e = m + strcspn(m, "-.");
+    const char *seen = arena_strndup(r->arena, chain, (size_t)(p - chain));
+    t = clang_getCanonicalType(t);
+    if (!arrow && t.kind == CXType_Pointer)
+      return chain_error(r, loc, len, arena_printf(r->arena,
+          "'%s' is a pointer (its type is '%s'): use '->'", seen,
+          frontend_type_spelling(r->fe, t)));
+    if (arrow && t.kind != CXType_Pointer)
+      return chain_error(r, loc, len, arena_printf(r->arena,
+          "'%s' is not a pointer (its type is '%s'): use '.'", seen,
+          frontend_type_spelling(r->fe, t)));
+    if (arrow)
+      t = clang_getCanonicalType(clang_getPointeeType(t));
+    if (t.kind != CXType_Record)
+      return chain_error(r, loc, len, arena_printf(r->arena,
+          "'%s' is not a struct%s (its type is '%s')", seen, arrow ? " pointer" : "",
+          frontend_type_spelling(r->fe, clang_getCursorType(base->cursor))));
+    field_find f = {r->fe, arena_strndup(r->arena, m, (size_t)(e - m)), clang_getNullCursor()};
+    clang_Type_visitFields(t, find_field, &f);
+    if (clang_Cursor_isNull(f.found))
+      return chain_error(r, loc, len, arena_printf(r->arena,
+          "'%s' has no member named '%s'", frontend_type_spelling(r->fe, t), f.name));
+    field = f.found;
+    t = clang_getCursorType(field);
+    last = p;
+    p = e;
+  }
+  int kind = handle_kind(r->fe, t);
+  if (kind < 0)
+    return chain_error(r, loc, len, arena_printf(r->arena,
+        "'%s' is not a loom handle (its type is '%s'); a global argument is a plain "
+        "variable: copy the member into a local one", chain,
+        frontend_type_spelling(r->fe, t)));
+  facts_scope scope = {base, arena_strndup(r->arena, chain, (size_t)(last - chain) +
+                                                                 (*last == '-' ? 2 : 1)), NULL};
+  obj *o = build_opaque(r, field, kind, chain_ident(r, chain), chain, &scope);
+  if (o)
+    vec_push(r->arena, &home->chains, o);
+  return o;
 }
 
 /* ---- globals -------------------------------------------------------------- */
@@ -306,14 +587,18 @@ static void note_decl(const obj *o) {
 
 /* The object named `name` at the loop; NULL after a diagnostic. */
 static obj *lookup(resolver *r, const char *name, srcloc loc, const char *what) {
-  sym *s = symtab_lookup(r->st, name, r->lp->start);
+  size_t base_len = strcspn(name, "-.");
+  const char *base = arena_strndup(r->arena, name, base_len);
+  sym *s = symtab_lookup(r->st, base, r->lp->start);
   r->use = loc;
   r->use_len = (unsigned)strlen(name);
   if (!s) {
-    diag(DIAG_ERROR, loc, (unsigned)strlen(name),
-         "use of undeclared identifier '%s' (expected %s)", name, what);
+    diag(DIAG_ERROR, loc, (unsigned)base_len,
+         "use of undeclared identifier '%s' (expected %s)", base, what);
     return NULL;
   }
+  if (name[base_len])
+    return chain_obj(r, s, name, loc, r->use_len);
   if (clang_getCursorKind(s->cursor) == CXCursor_FunctionDecl) {
     diag(DIAG_ERROR, loc, (unsigned)strlen(name),
          "'%s' is a function, not %s", name, what);
@@ -334,8 +619,14 @@ static obj *lookup_kind(resolver *r, const char *name, srcloc loc,
   return o;
 }
 
+/* Whether two sets may be one: the same object, or a handle loomc cannot
+ * see declared (the loop checks it at run time). */
+static int may_be_set(const obj *x, const obj *y) {
+  return x == y || x->opaque || y->opaque;
+}
+
 static int check_dat_set(const loop_arg *a, const obj *want, const char *via) {
-  if (a->obj->set == want)
+  if (may_be_set(a->obj->set, want))
     return 0;
   diag(DIAG_ERROR, a->loc, a->len,
        "dat '%s' lives on set '%s', but %s set '%s'", a->name,
@@ -356,7 +647,7 @@ static int bind_mapped(resolver *r, loop_arg *a) {
          a->map->dim - 1);
     return -1;
   }
-  if (a->map->from != r->lp->set) {
+  if (!may_be_set(a->map->from, r->lp->set)) {
     diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
          "map '%s' maps from set '%s', but the loop is over set '%s'",
          a->map->name, a->map->from->name, r->lp->set->name);
@@ -416,7 +707,7 @@ static int bind_idx(resolver *r, loop_arg *a) {
          a->map->name, a->map->dim, a->map->dim == 1 ? "" : "s", a->map->dim - 1);
     return -1;
   }
-  if (a->map->from != r->lp->set) {
+  if (!may_be_set(a->map->from, r->lp->set)) {
     diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
          "map '%s' maps from set '%s', but the loop is over set '%s'", a->map->name,
          a->map->from->name, r->lp->set->name);
@@ -546,12 +837,12 @@ static void resolve_hint(resolver *r, hint *h) {
 
 void resolve(const frontend *fe, const symtab *st, program *prog, arena *a) {
   for (int i = 0; i < prog->hints.len; i++) {
-    resolver r = {fe, st, a, NULL, {0}, 0, clang_getNullCursor(), 0};
+    resolver r = {fe, st, a, NULL, {0}, 0, clang_getNullCursor(), 0, 0};
     resolve_hint(&r, prog->hints.items[i]);
   }
   vec ok = {0};
   for (int i = 0; i < prog->loops.len; i++) {
-    resolver r = {fe, st, a, prog->loops.items[i], {0}, 0, clang_getNullCursor(), 0};
+    resolver r = {fe, st, a, prog->loops.items[i], {0}, 0, clang_getNullCursor(), 0, 0};
     if (resolve_loop(&r) == 0)
       vec_push(a, &ok, r.lp);
   }

@@ -167,6 +167,7 @@ static void merge(walker *w, const summary *s) {
   for (int i = 0; i < s->writes.len; i++)
     add_sym(w->a, &w->e->s.writes, s->writes.items[i]);
   w->e->s.deref_store |= s->deref_store;
+  w->e->s.loops |= s->loops;
   if (s->unseen && !w->e->s.unseen) {
     w->e->s.unseen = s->unseen;
     w->e->s.unseen_loc = s->unseen_loc;
@@ -219,6 +220,21 @@ static int on_call(cwalk *cw, CXCursor callee, CXCursor call) {
   return 0;
 }
 
+/* Whether a par_loop stands in the definition def. */
+static int has_loops(const frontend *fe, const symtab *st, CXCursor def) {
+  CXSourceRange r = clang_getCursorExtent(def);
+  if (!st->loops || !frontend_in_main_file(fe, clang_getRangeStart(r)))
+    return 0;
+  unsigned start = frontend_offset(clang_getRangeStart(r)),
+           end = frontend_offset(clang_getRangeEnd(r));
+  for (int i = 0; i < st->loops->len; i++) {
+    const loop *lp = st->loops->items[i];
+    if (lp->start >= start && lp->start < end)
+      return 1;
+  }
+  return 0;
+}
+
 static vec *cache(const symtab *st) { return (vec *)&st->summaries; }
 
 static void compute(const frontend *fe, const symtab *st, entry *e, CXCursor def,
@@ -228,6 +244,7 @@ static void compute(const frontend *fe, const symtab *st, entry *e, CXCursor def
   cwalk cw = {fe, a, &no_macros, on_var, on_call, on_deref_store, &w};
   e->s.reads = (vec){0};
   e->s.writes = (vec){0};
+  e->s.loops = has_loops(fe, st, def);
   e->busy = 1;
   vec kids = cwalk_kids(a, def);
   for (int i = 0; i < kids.len; i++) /* the body (parameters name nothing) */

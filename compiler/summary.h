@@ -29,6 +29,8 @@ typedef struct summary {
   int deref_store;    /* it stores through a pointer it does not name */
   int param_store;    /* it stores through a pointer parameter: into what
                          its caller passes */
+  int loops;          /* it runs par_loops (its own or its callees'): it
+                         may reach any dat whose handle it can reach */
 } summary;
 
 /* The summary of the function `fn` (any declaration of it; a null cursor

@@ -20,6 +20,8 @@ typedef struct sym {
   unsigned decl_off;             /* offset in the main file */
   unsigned scope_start, scope_end; /* where it is visible (main file) */
   obj *obj;                      /* built on first use by resolve */
+  vec chains;                    /* obj*: handles reached through this
+                                    variable (`m->p_q`), built by resolve */
   int obj_failed;                /* building it reported an error */
   struct sym *canon;             /* a file-scope variable declared more than
                                     once: the symbol of its first declaration,
@@ -39,6 +41,7 @@ typedef struct symtab {
   vec funcs;     /* func_def* */
   vec summaries; /* summary.c's cache */
   vec fresh;     /* fresh.c's cache */
+  const vec *loops; /* loop*: the program's (summary.c: which functions run loops) */
 } symtab;
 
 void symtab_build(const frontend *fe, symtab *st, arena *a);

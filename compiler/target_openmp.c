@@ -41,7 +41,7 @@ static const obj *oc_target(cg *g, const group *gr) {
     target = e->map->to;
     for (int k = 0; k < fx.len; k++) {
       const effect *f = fx.items[k];
-      if (f->o == e->o && f->mode != MODE_INC)
+      if (effects_overlap(f->o, e->o) && f->mode != MODE_INC)
         return NULL;
     }
   }
@@ -74,7 +74,7 @@ static int writes_own_and_mapped(const vec *fx, const effect *e) {
     return 0;
   for (int k = 0; k < fx->len; k++) {
     const effect *f = fx->items[k];
-    if (f->o == e->o && f->via == VIA_MAP && effect_writes(f))
+    if (effects_overlap(f->o, e->o) && f->via == VIA_MAP && effect_writes(f))
       return 1;
   }
   return 0;

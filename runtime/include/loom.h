@@ -118,6 +118,31 @@ loom_map loom_decl_map(loom_set from, loom_set to, int dim, const int *data,
 loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
                         const void *data, const char *name);
 
+/* Facts of a handle whose loom_decl_* loomc cannot see: a parameter, a
+ * struct member, an extern or file-scope variable.  Written once, after the
+ * declarator:
+ *
+ *   typedef struct mesh {
+ *     loom_set nodes, cells;
+ *     loom_map pcell LOOM_MAP_FACTS(cells, nodes, 4);
+ *     loom_dat p_q   LOOM_DAT_FACTS(cells, 4, double);
+ *   } mesh;
+ *   void step(loom_set cells, loom_dat q LOOM_DAT_FACTS(cells, 4, double));
+ *
+ * Set names are sibling members in a struct, else names visible at the
+ * declaration; dim and arity are integer literals.  loomc reads them (an
+ * annotation clang keeps); a C compiler sees nothing.  The generated loops
+ * check each handle against them at run time. */
+#if defined(__clang__)
+#define LOOM_DAT_FACTS(set, dim, type)                                         \
+  __attribute__((annotate("loom dat " #set ", " #dim ", " #type)))
+#define LOOM_MAP_FACTS(from, to, arity)                                        \
+  __attribute__((annotate("loom map " #from ", " #to ", " #arity)))
+#else
+#define LOOM_DAT_FACTS(set, dim, type)
+#define LOOM_MAP_FACTS(from, to, arity)
+#endif
+
 /* A file-scope constant that kernels read (OP2's op_decl_const): `dim`
  * values of C type `type` at `data`, the variable itself (not a copy:
  * host code may change it between loops, and loomc orders the loops around
@@ -293,6 +318,11 @@ int loom__check_map(loom_map map, loom_set from, loom_set to, int dim,
                     const char *loop, int arg); /* to == NULL: not checked */
 int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
                     const char *loop, int arg);
+/* Two arguments (positions arg_a, arg_b) the loop was compiled for as two
+ * dats, under handles loomc could not prove distinct, where one dat would
+ * make the result depend on the order of the elements (one written, the
+ * other reached through a map): LOOM_EMISMATCH when they are one dat. */
+int loom__check_distinct(loom_dat a, loom_dat b, const char *loop, int arg_a, int arg_b);
 
 /* Execution plans.  A plan splits a loop's iteration set into blocks of
  * consecutive elements and colours them so that no two blocks of one

@@ -307,6 +307,22 @@ static int loom__check_dat_body(loom_dat dat, loom_set set, int dim, loom_type t
   return compare_dat(dat, set, dim, type, loop, arg);
 }
 
+static int loom__check_distinct_body(loom_dat a, loom_dat b, const char *loop, int arg_a,
+                                     int arg_b) {
+  if (a != b)
+    return LOOM_OK;
+  return loom_error_(LOOM_EMISMATCH,
+                     "loop %s: arguments %d and %d are one dat, '%s', which the loop "
+                     "writes and reaches through a map: the result would depend on the "
+                     "order of the elements (pass two dats)",
+                     loomrt_loop_label(loop), arg_a, arg_b, a->name);
+}
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom__check_distinct(loom_dat a, loom_dat b, const char *loop, int arg_a, int arg_b) {
+  return loomrt_leave(loom__check_distinct_body(a, b, loop, arg_a, arg_b));
+}
+
 int loom__dat_share(loom_dat t, loom_dat owner) {
   int rc = loomrt_dat_usable(t, "loom__dat_share");
   if (rc == LOOM_OK)

@@ -37,6 +37,10 @@ typedef struct exchange {
   int nreq;         /* kept here: loom_exit frees the dats before this */
   int tag;
   int in_flight; /* between begin and end */
+  int depth;     /* further begins while in flight: one dat under two
+                    handles loomc could not prove distinct (each handle
+                    has its begin and end; the first end completes) */
+  int written;   /* marked dirty while in flight */
   int active;    /* messages were posted by begin */
   struct exchange *next;
 } exchange;
@@ -93,8 +97,12 @@ long loom__halo_messages(void) { return messages; }
 
 
 void loom__dat_dirty(loom_dat dat) {
-  if (loomrt_dat_usable(dat, "loom__dat_dirty") == LOOM_OK)
-    dat->halo_dirty = 1;
+  if (loomrt_dat_usable(dat, "loom__dat_dirty") != LOOM_OK)
+    return;
+  dat->halo_dirty = 1;
+  for (exchange *x = exchanges; x; x = x->next)
+    if (x->dat == dat && x->in_flight)
+      x->written = 1;
 }
 
 int loom__dat_is_dirty(loom_dat dat) {
@@ -238,12 +246,17 @@ static int loom__halo_begin_body(loom_dat dat) {
   exchange *x = exchange_of(dat, p);
   if (!x)
     return LOOM_ENOMEM;
+  if (x->in_flight && !x->written) {
+    x->depth++; /* the same dat under another handle: the exchange posted serves */
+    return LOOM_OK;
+  }
   if (x->in_flight)
     return loom_error_(LOOM_ESTATE,
                        "loom__halo_begin: dat '%s' already has an exchange "
                        "in flight (loom__halo_end was not called)",
                        dat->name);
   x->in_flight = 1;
+  x->written = 0;
   x->active = dat->halo_dirty;
   if (!x->active)
     return LOOM_OK; /* clean halo: nothing to send */
@@ -282,11 +295,17 @@ static int loom__halo_end_body(loom_dat dat) {
     x = x->next;
   if (!x || !x->in_flight)
     return dat->halo_dirty ? exchange_now(dat) : LOOM_OK;
-  x->in_flight = 0;
+  if (x->depth > 0)
+    x->depth--;
+  else
+    x->in_flight = 0;
   if (!x->active)
     return LOOM_OK;
   x->active = 0;
-  return complete(loomrt_halo_plan_of(dat->set), x, dat);
+  status = complete(loomrt_halo_plan_of(dat->set), x, dat);
+  if (x->written)
+    dat->halo_dirty = 1; /* written since the send: stale again */
+  return status;
 }
 
 long loom__halo_unscheduled(void) { return unscheduled; }

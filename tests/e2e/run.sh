@@ -17,6 +17,7 @@ step "$here/diag_coverage.sh"
 step "$here/mesh_ref.sh" "$root/build/samples/airfoil/naca0012"
 step "$here/airfoil.sh" small
 step "$here/airfoil.sh" openmp
+step "$here/airfoil_modular.sh" small
 step "$here/wave.sh"
 step "$here/outer.sh"
 step "$here/mpi.sh"
@@ -26,9 +27,10 @@ else
   step "$here/cmake_project.sh"
 fi
 if [ "${LOOM_E2E_QUICK:-0}" = 1 ]; then
-  echo "== airfoil ref: skipped (LOOM_E2E_QUICK=1)"
+  echo "== airfoil ref, airfoil_modular ref: skipped (LOOM_E2E_QUICK=1)"
 else
   step "$here/airfoil.sh" ref
+  step "$here/airfoil_modular.sh" ref
 fi
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

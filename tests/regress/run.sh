@@ -20,7 +20,7 @@
 #   STDERR_GREP_MPI, STDERR_NOGREP_MPI   the same (or its absence) for
 #                          the MPI targets only (a grep -E pattern for NOGREP)
 #
-#   tests/regress/run.sh [LOOM_ROOT]
+#   tests/regress/run.sh [LOOM_ROOT]   (REGRESS_ONLY=GLOB: the cases named so)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "${1:-$here/../..}" && pwd)
@@ -161,7 +161,7 @@ run_target() {
   return $((1 - ok))
 }
 
-for src in "$here"/cases/*.c; do
+for src in "$here"/cases/${REGRESS_ONLY:-*}.c; do
   name=$(basename "$src" .c)
   if run_case "$name"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done

@@ -1,5 +1,5 @@
-/* Error: a dat handle assigned after its declaration: loomc reads a dat's
- * facts from the initialiser of its declaration. */
+/* Error: a dat handle assigned after its declaration, without facts: loomc
+ * reads a dat's facts from its declaration's initialiser or LOOM_DAT_FACTS. */
 #include <loom.h>
 
 static void zero(double *v) { *v = 0.0; }
