@@ -306,6 +306,7 @@ class Emitter:
         for d in top_dats:
             self.dat_decl(d, 1)
         self.unused_handles()
+        self.handle_struct()
         self.frees = [[]]
         late = self.body(m["body"], 1, 0, keep=True)
         for name in m["prints"]:
@@ -382,6 +383,43 @@ class Emitter:
         for d in self.m["dats"]:
             if d["decl"] == "top" and d["name"] not in used:
                 self.w("(void)%s;" % d["name"])
+
+    # -- handles through a struct (model "via_struct") --------------------------
+    def struct_members(self):
+        """Sets, maps and the non-temporary dats declared at the top."""
+        dats = [d for d in self.m["dats"] if d["decl"] == "top" and not d["temp"]]
+        return self.m["sets"], self.m["maps"], dats
+
+    def handle_struct(self):
+        """`struct {...} dtM` holding the handles, with their facts: loops
+        then name some of them `dtM.x` (struct_name), so one dat goes by
+        two names loomc cannot prove the same."""
+        if self.ref or not self.m.get("via_struct"):
+            return
+        sets, maps, dats = self.struct_members()
+        self.w("struct {")
+        for s in sets:
+            self.w("loom_set %s;" % s["name"], 2)
+        for mp in maps:
+            self.w("loom_map %s LOOM_MAP_FACTS(%s, %s, %d);"
+                   % (mp["name"], mp["from"], mp["to"], mp["arity"]), 2)
+        for d in dats:
+            self.w("loom_dat %s LOOM_DAT_FACTS(%s, %d, %s);"
+                   % (d["name"], d["set"], d["dim"], CTYPE[d["type"]]), 2)
+        self.w("} dtM;")
+        for x in sets + maps + dats:
+            self.w("dtM.%s = %s;" % (x["name"], x["name"]))
+
+    def struct_name(self, lp, name):
+        """name, or `dtM.name` for about half of the (loop, handle) pairs:
+        within one loop, a handle always goes by one name."""
+        if self.ref or not self.m.get("via_struct") or name is None:
+            return name
+        sets, maps, dats = self.struct_members()
+        if name not in {x["name"] for x in sets + maps + dats}:
+            return name
+        h = (lp["id"] * 131 + sum(ord(c) * (i + 1) for i, c in enumerate(name))) % 7
+        return "dtM." + name if h < 3 else name
 
     # -- statements -----------------------------------------------------------
     def body(self, stmts, ind, depth, keep=False):
@@ -555,15 +593,17 @@ class Emitter:
             if a["kind"] == "idx":
                 text = "idx"
             elif a["kind"] == "idxmap":
-                text = "idx[%s[%s]]" % (a["map"], a["slot"])
+                text = "idx[%s[%s]]" % (self.struct_name(lp, a["map"]), a["slot"])
             elif a["kind"] == "global":
                 text = self.gname(a["g"])
             elif a["map"] is None:
-                text = a["dat"]
+                text = self.struct_name(lp, a["dat"])
             else:
-                text = "%s[%s[%s]]" % (a["dat"], a["map"], a["slot"])
+                text = "%s[%s[%s]]" % (self.struct_name(lp, a["dat"]),
+                                       self.struct_name(lp, a["map"]), a["slot"])
             items.append((mode, text))
-        head = "#pragma loom par_loop(%s) over(%s)" % (self.kname(lp), lp["set"])
+        head = "#pragma loom par_loop(%s) over(%s)" % (self.kname(lp),
+                                                       self.struct_name(lp, lp["set"]))
         self.directive(head, items, ind)
 
     def directive(self, head, items, ind):

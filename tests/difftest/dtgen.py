@@ -33,7 +33,7 @@ KNOWN = {
     "pinned_unused_map": "no pin of a temporary that a consumer reads through a map",
 }
 
-DEFAULTS = {"idx_map": True, "avoid": [], "affine": True, "max_size": 3000}
+DEFAULTS = {"idx_map": True, "avoid": [], "affine": True, "max_size": 3000, "modular": True}
 
 
 class Gen:
@@ -46,6 +46,10 @@ class Gen:
         self.m = {"version": 1, "seed": seed, "options": self.o, "sets": [], "maps": [],
                   "dats": [], "globals": [], "consts": [], "params": [], "arrays": [],
                   "body": [], "prints": [], "skip": [], "avoid": sorted(self.avoid)}
+        # Loops name some handles through a struct (dtemit.py: struct_name);
+        # drawn apart so that the other choices of a seed stay as they were.
+        self.m["via_struct"] = (self.o["modular"] and
+                                random.Random(seed * 7919 + 1).random() < 0.35)
         self.counter = {}
         self.loop_id = 0
         self.first_loop_done = False
