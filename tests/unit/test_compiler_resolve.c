@@ -153,7 +153,7 @@ static const struct decl_case decl_cases[] = {
      "#pragma loom par_loop(k_f) over(nodes) args(write: v)",
      "the dim of 'v' must be an integer constant expression"},
     {"loom_dat v = 0;", "#pragma loom par_loop(k_f) over(nodes) args(write: v)",
-     "dat 'v' is not initialised by loom_decl_dat(...)"},
+     "dat 'v': it is not initialised by a loom_decl_* call in its declaration, so loomc does not see its loom_decl_dat"},
     {"loom_dat v = loom_decl_dat(nodes, 0, double, xs, \"v\");",
      "#pragma loom par_loop(k_f) over(nodes) args(write: v)", "the dim of 'v' is 0"},
     {"double *p = xs;", "#pragma loom par_loop(k_glob) over(edges) args(read: w, idx, inc: p, garr)",
