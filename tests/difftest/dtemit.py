@@ -409,6 +409,7 @@ class Emitter:
         self.w("} dtM;")
         for x in sets + maps + dats:
             self.w("dtM.%s = %s;" % (x["name"], x["name"]))
+        self.w("(void)dtM; /* when no loop names a handle through it */")
 
     def struct_name(self, lp, name):
         """name, or `dtM.name` for about half of the (loop, handle) pairs:
