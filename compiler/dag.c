@@ -133,7 +133,7 @@ static void halo_comps(builder *b, const loop *lp, const vec *dats, int recv) {
   for (int i = 0; i < dats->len; i++) {
     const obj *o = dats->items[i];
     comp *c = new_comp(b, arena_printf(b->arena, "Halo%s(%s)", recv ? "Recv" : "Send",
-                                       o->name), lp->loc);
+                                       obj_label(o)), lp->loc);
     c->kind = recv ? COMP_HALO_RECV : COMP_HALO_SEND;
     c->lp = lp;
     c->o = o;
@@ -341,7 +341,7 @@ static void halo_track(builder *b, vec *states, const comp *c) {
 }
 
 static void halo_remove(builder *b, comp *send, halo_state *s) {
-  const char *d = send->o->name, *k = send->lp->kernel, *by = s->by->kernel;
+  const char *d = obj_label(send->o), *k = send->lp->kernel, *by = s->by->kernel;
   unsigned line = s->by->loc.line;
   send->removed = send->partner->removed = s->reader ? "removed" : "merged";
   send->into = s->send;
@@ -713,7 +713,7 @@ static void write_accesses(FILE *f, const char *what, const vec *set) {
     const access *a = set->items[i];
     for (int s = 0; s < SEC_COUNT; s++)
       if (a->sections & (1u << s))
-        fprintf(f, " %s(%s)", section_names[s], a->o->expr ? a->o->expr : a->o->name);
+        fprintf(f, " %s(%s)", section_names[s], obj_label(a->o));
   }
   fputc('\n', f);
 }

@@ -59,3 +59,5 @@ unsigned program_line(const program *prog, unsigned off) {
   }
   return (unsigned)lo + 1;
 }
+
+const char *obj_label(const obj *o) { return o->expr ? o->expr : o->name; }

@@ -68,6 +68,9 @@ typedef struct obj {
 } obj;
 
 const char *obj_kind_name(obj_kind k); /* "set", "map", ... */
+/* How reports and diagnostics name an object: as the user wrote it
+ * (`m->p_q`), not as generated code does (m_p_q). */
+const char *obj_label(const obj *o);
 
 /* ---- loops --------------------------------------------------------------- */
 

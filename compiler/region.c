@@ -84,6 +84,15 @@ static void record(accesses *x, const obj *o, unsigned use) {
     add_unique(a, &x->it->writes, o);
 }
 
+/* A variable handles are reached through (`m` of `m->p_q`), named or
+ * accessed by a function called: the dats reached may change, or be
+ * reached; they are read and written. */
+static void record_chains(accesses *x, const sym *s) {
+  for (int i = 0; i < s->chains.len; i++)
+    if (((const obj *)s->chains.items[i])->kind == OBJ_DAT)
+      record(x, s->chains.items[i], CW_READ | CW_WRITE);
+}
+
 /* A name in host code: a dat handle, used in any way, reads and writes
  * the dat (the handle may reach any function); a global, array or
  * variable is accessed as the context says; a store through a pointer
@@ -92,9 +101,8 @@ static void host_var(cwalk *w, CXCursor decl, unsigned use, int through) {
   accesses *x = w->data;
   sym *s = symtab_of_cursor(x->b->st, decl);
   const obj *o = s ? s->obj : NULL;
-  for (int i = 0; s && i < s->chains.len; i++) /* `m`: m->p_q may change */
-    if (((const obj *)s->chains.items[i])->kind == OBJ_DAT)
-      record(x, s->chains.items[i], CW_READ | CW_WRITE);
+  if (s)
+    record_chains(x, s);
   if (o && o->kind == OBJ_DAT)
     record(x, o, CW_READ | CW_WRITE);
   else if (o && (o->kind == OBJ_GLOBAL || o->kind == OBJ_ARRAY || o->kind == OBJ_VAR))
@@ -135,11 +143,13 @@ static int host_call(cwalk *w, CXCursor callee, CXCursor call) {
     const obj *o = ((const sym *)sm->reads.items[i])->obj;
     if (o)
       record(x, o, CW_READ);
+    record_chains(x, sm->reads.items[i]);
   }
   for (int i = 0; sm && i < sm->writes.len; i++) {
     const obj *o = ((const sym *)sm->writes.items[i])->obj;
     if (o)
       record(x, o, CW_WRITE);
+    record_chains(x, sm->writes.items[i]);
   }
   for (int i = 0; sm && (sm->unseen || sm->loops) && i < x->b->prog->escaping.len; i++)
     record(x, x->b->prog->escaping.items[i], CW_READ | CW_WRITE); /* alias.h */

@@ -26,6 +26,19 @@
 
 #include "target_openmp.h"
 
+/* Whether e and f may reach one dat.  Within a loop that is its group's
+ * only one, two arguments of one alias class (alias.h) where one writes
+ * and one goes through a map, not both increments, are distinct: the loop
+ * checks it before it runs (codegen.c, loom__check_distinct). */
+static int may_be_one(const group *gr, const effect *e, const effect *f) {
+  if (gr->loops.len == 1 && e->arg && f->arg && e->by == f->by &&
+      e->by == gr->loops.items[0] && (effect_writes(e) || effect_writes(f)) &&
+      (e->via == VIA_MAP || f->via == VIA_MAP) &&
+      !(e->mode == MODE_INC && f->mode == MODE_INC))
+    return e->o == f->o;
+  return effects_overlap(e->o, f->o);
+}
+
 /* The target set of an owner-computes group, or NULL: every write is an
  * increment through a map into that set, and no dat it increments is
  * also read (its effects, effects.h). */
@@ -41,7 +54,7 @@ static const obj *oc_target(cg *g, const group *gr) {
     target = e->map->to;
     for (int k = 0; k < fx.len; k++) {
       const effect *f = fx.items[k];
-      if (effects_overlap(f->o, e->o) && f->mode != MODE_INC)
+      if (may_be_one(gr, e, f) && f->mode != MODE_INC)
         return NULL;
     }
   }
@@ -69,12 +82,12 @@ static const char *partials(cg *g, const loop_arg *a) {
 /* Whether e writes a dat at the element itself that the group also
  * writes through a map (`inc: x, x[next[0]]`): the element's own values
  * must be coloured with the targets of the others. */
-static int writes_own_and_mapped(const vec *fx, const effect *e) {
+static int writes_own_and_mapped(const group *gr, const vec *fx, const effect *e) {
   if (e->via != VIA_ELEM || !effect_writes(e))
     return 0;
   for (int k = 0; k < fx->len; k++) {
     const effect *f = fx->items[k];
-    if (effects_overlap(f->o, e->o) && f->via == VIA_MAP && effect_writes(f))
+    if (may_be_one(gr, e, f) && f->via == VIA_MAP && effect_writes(f))
       return 1;
   }
   return 0;
@@ -88,7 +101,7 @@ static int emit_write_list(cg *g, const group *gr) {
   vec seen = {0}, fx = cg_effects(g, gr);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
-    int own = writes_own_and_mapped(&fx, e);
+    int own = writes_own_and_mapped(gr, &fx, e);
     if (!(effect_writes(e) && e->via == VIA_MAP) && !own)
       continue;
     const char *pair = own ? "{NULL, 0}" : arena_printf(ar, "{%s, %d}", e->map->name, e->slot);

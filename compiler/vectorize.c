@@ -26,17 +26,17 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
     const loop_arg *x = &lp->args[i];
     if (arg_is_reduction(x))
       return arena_printf(a, "it reduces %s (a vector loop would add in another order)",
-                          x->name);
+                          obj_label(x->obj));
     if (arg_writes_indirectly(x))
       return arena_printf(a, "it %s %s through map %s (elements of one strip may "
                           "update the same target)",
-                          x->mode == MODE_INC ? "increments" : "writes", x->name,
-                          x->map->name);
+                          x->mode == MODE_INC ? "increments" : "writes", obj_label(x->obj),
+                          obj_label(x->map));
     if (x->kind == ARG_MAPPED_ALL)
       return arena_printf(a, "it reads %s through %s[*] (its pointer arrays are not "
-                          "gathered)", x->name, x->map->name);
+                          "gathered)", obj_label(x->obj), obj_label(x->map));
     if (pinned(fu, x))
-      return arena_printf(a, "it evaluates the pinned temporary %s", x->name);
+      return arena_printf(a, "it evaluates the pinned temporary %s", obj_label(x->obj));
     writes |= x->mode != MODE_READ && x->kind == ARG_DAT;
   }
   if (!writes)
@@ -72,8 +72,8 @@ static const char *gathered(const loop *lp, arena *a) {
         n++;
       }
     if (reads_through_map(x) && first)
-      s = arena_printf(a, "%s%s%s through %s%s", s, *s ? ", " : "", x->name, x->map->name,
-                       n > 1 ? arena_printf(a, " (%d reads)", n) : "");
+      s = arena_printf(a, "%s%s%s through %s%s", s, *s ? ", " : "", obj_label(x->obj),
+                       obj_label(x->map), n > 1 ? arena_printf(a, " (%d reads)", n) : "");
   }
   return s;
 }
