@@ -157,5 +157,7 @@ bench: all $(REFMESH)
 clean:
 	rm -rf $(BUILD)
 
-# Further rules (install, fuzzing, ...) live in mk/*.mk.
-include $(wildcard mk/*.mk)
+# Further rules (install, fuzzing, ...) live in mk/*.mk; mk/modular.mk
+# last, as it uses mk/mpi.mk's variables in its rules' prerequisites.
+include $(filter-out mk/modular.mk,$(wildcard mk/*.mk))
+include mk/modular.mk

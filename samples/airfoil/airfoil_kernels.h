@@ -13,7 +13,10 @@
  *
  * The constants are file-scope and set once by airfoil_set_constants()
  * before any loop runs; kernels only read them (a kernel must never write a
- * file-scope variable: Loom treats those as constants).
+ * file-scope variable: Loom treats those as constants).  Each file that
+ * includes this header has its own copy, unless AIRFOIL_CONSTANTS_EXTERN is
+ * defined first: then they are declared extern, for a program of several
+ * files that defines them once (samples/airfoil-modular/mesh.c).
  *
  * Kernel arguments, per element of the loop's set:
  *   x*   node coordinates (2 doubles)     q, qold, res  cell states (4)
@@ -33,7 +36,11 @@
 
 /* ---- constants --------------------------------------------------------- */
 
+#ifdef AIRFOIL_CONSTANTS_EXTERN
+extern double gam, gm1, cfl, eps, mach, alpha, qinf[4];
+#else
 static double gam, gm1, cfl, eps, mach, alpha, qinf[4];
+#endif
 
 /* Sets the constants: ratio of specific heats, CFL number, dissipation
  * coefficient, free-stream Mach number and angle of attack (unused by the

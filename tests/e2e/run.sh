@@ -30,7 +30,7 @@ if [ "${LOOM_E2E_QUICK:-0}" = 1 ]; then
   echo "== airfoil ref, airfoil_modular ref: skipped (LOOM_E2E_QUICK=1)"
 else
   step "$here/airfoil.sh" ref
-  step "$here/airfoil_modular.sh" ref
+  step "$here/airfoil_modular.sh" ref-mpi
 fi
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
