@@ -202,6 +202,22 @@ static int evaluates(const fuser *u, const loop *lp, const loop *p) {
   return 0;
 }
 
+/* The object c writes that may be o (o itself, or one of its alias
+ * class, alias.h), or NULL. */
+static const obj *written_as(const comp *c, const obj *o) {
+  for (int i = 0; i < c->writes.len; i++) {
+    const obj *w = ((const access *)c->writes.items[i])->o;
+    if (w == o)
+      return w;
+  }
+  for (int i = 0; i < c->writes.len; i++) {
+    const obj *w = ((const access *)c->writes.items[i])->o;
+    if (effects_overlap(w, o))
+      return w;
+  }
+  return NULL;
+}
+
 /* pin, once every hint of the region is decided: nothing a producer reads
  * (its own pinned inputs' producers' reads too) may be written between it
  * and the last loop that evaluates it — a consumer, or a loop evaluating
@@ -220,10 +236,15 @@ static void pin_inputs_check(fuser *u) {
         const effect *e = fx.items[i];
         if (!effect_reads(e) || !dag_writes(comp_at(u, k), e->o))
           continue;
+        const obj *w = written_as(comp_at(u, k), e->o);
         diag(DIAG_ERROR, ti->hint_loc, (unsigned)strlen(ti->t->name),
              "pin(%s) cannot be honoured: %s, which its producer %s reads, is written at "
-             "line %u, before the last use; a consumer would see the new value",
-             ti->t->name, e->o->name, e->by->kernel, item_at(u, k)->loc.line);
+             "line %u%s, before the last use; a consumer would see the new value",
+             ti->t->name, obj_label(e->o), e->by->kernel, item_at(u, k)->loc.line,
+             w && w != e->o && w->kind == OBJ_DAT
+                 ? arena_printf(u->a, " (as %s, which may be %s: loomc cannot prove them "
+                                "distinct)", obj_label(w), obj_label(e->o))
+                 : "");
         return;
       }
   }

@@ -476,6 +476,12 @@ class Emitter:
     def st_hint(self, st, ind, depth):
         if self.ref:
             self.w("/* #pragma loom %s(%s) */" % (st["kind"], st["temp"]), ind)
+        elif self.m.get("via_struct") and st["kind"] in ("pin", "pin_cse"):
+            # validate() decides a hint's legality with every dat distinct;
+            # through dtM, dats of one dim and type may be one to loomc
+            # (semantics.md 1.1), which can make a legal hint unprovable
+            self.w("/* pin hints are not given with handles through dtM: %s(%s) */"
+                   % (st["kind"], st["temp"]), ind)
         else:
             self.w("#pragma loom %s(%s)" % (st["kind"], st["temp"]), ind)
 
