@@ -84,13 +84,25 @@ static void record(accesses *x, const obj *o, unsigned use) {
     add_unique(a, &x->it->writes, o);
 }
 
+/* Whether a variable is a loom_dat. */
+static int is_dat_handle(const frontend *fe, CXCursor var) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(var));
+  return t.kind == CXType_Pointer &&
+         strcmp(frontend_type_spelling(fe, clang_getPointeeType(t)), "struct loom_dat_s") == 0;
+}
+
 /* A variable handles are reached through (`m` of `m->p_q`), named or
  * accessed by a function called: the dats reached may change, or be
- * reached; they are read and written. */
+ * reached; they are read and written.  A dat handle no loop names here
+ * (`loom_dat_fetch(d, ...)`, d reached by a loop as `m->d`) may be any
+ * dat a handle was passed on as (alias.h): every escaping dat. */
 static void record_chains(accesses *x, const sym *s) {
   for (int i = 0; i < s->chains.len; i++)
     if (((const obj *)s->chains.items[i])->kind == OBJ_DAT)
       record(x, s->chains.items[i], CW_READ | CW_WRITE);
+  if (!s->obj && is_dat_handle(x->b->fe, s->cursor))
+    for (int i = 0; i < x->b->prog->escaping.len; i++)
+      record(x, x->b->prog->escaping.items[i], CW_READ | CW_WRITE);
 }
 
 /* A name in host code: a dat handle, used in any way, reads and writes
