@@ -280,8 +280,7 @@ static obj *build_handle(resolver *r, sym *s, int kind) {
 
 typedef struct annotation {
   const frontend *fe;
-  const char *text;
-  CXCursor at;
+  const char *text; /* after "loom ": "dat SET, DIM, TYPE" */
 } annotation;
 
 static enum CXChildVisitResult find_facts(CXCursor c, CXCursor parent, CXClientData data) {
@@ -290,10 +289,8 @@ static enum CXChildVisitResult find_facts(CXCursor c, CXCursor parent, CXClientD
   if (clang_getCursorKind(c) != CXCursor_AnnotateAttr)
     return CXChildVisit_Continue;
   const char *t = frontend_spelling(an->fe, c);
-  if (strncmp(t, "loom ", 5) == 0) {
+  if (strncmp(t, "loom ", 5) == 0)
     an->text = t + 5;
-    an->at = c;
-  }
   return CXChildVisit_Continue;
 }
 
@@ -385,7 +382,7 @@ static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
   o->loc = frontend_cursor_loc(r->fe, decl);
   if (kind == OBJ_SET)
     return o;
-  annotation an = {r->fe, NULL, clang_getNullCursor()};
+  annotation an = {r->fe, NULL};
   clang_visitChildren(decl, find_facts, &an);
   const char *want = kind == OBJ_DAT ? "dat " : "map ";
   if (!an.text)
