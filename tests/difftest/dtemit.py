@@ -397,19 +397,51 @@ class Emitter:
         if self.ref or not self.m.get("via_struct"):
             return
         sets, maps, dats = self.struct_members()
-        self.w("struct {")
-        for s in sets:
-            self.w("loom_set %s;" % s["name"], 2)
-        for mp in maps:
-            self.w("loom_map %s LOOM_MAP_FACTS(%s, %s, %d);"
-                   % (mp["name"], mp["from"], mp["to"], mp["arity"]), 2)
-        for d in dats:
-            self.w("loom_dat %s LOOM_DAT_FACTS(%s, %d, %s);"
-                   % (d["name"], d["set"], d["dim"], CTYPE[d["type"]]), 2)
-        self.w("} dtM;")
+        self.w("struct %sdtM_t dtM;" % self.pfx)
         for x in sets + maps + dats:
             self.w("dtM.%s = %s;" % (x["name"], x["name"]))
         self.w("(void)dtM; /* when no loop names a handle through it */")
+
+    def helpers(self):
+        """The struct type of dtM, and a function of the file per loop it
+        moves out of main (in_helper): `static void PFXloopN(struct
+        PFXdtM_t *M)` running the loop on `M->...` names, so that main's
+        call of it orders the loops around it (a call that runs loops)."""
+        if self.ref or not self.m.get("via_struct"):
+            return
+        sets, maps, dats = self.struct_members()
+        self.w("", 0)
+        self.w("struct %sdtM_t {" % self.pfx, 0)
+        for x in sets:
+            self.w("loom_set %s;" % x["name"])
+        for mp in maps:
+            self.w("loom_map %s LOOM_MAP_FACTS(%s, %s, %d);"
+                   % (mp["name"], mp["from"], mp["to"], mp["arity"]))
+        for d in dats:
+            self.w("loom_dat %s LOOM_DAT_FACTS(%s, %d, %s);"
+                   % (d["name"], d["set"], d["dim"], CTYPE[d["type"]]))
+        self.w("};", 0)
+        for lp in all_loops(self.m):
+            if self.in_helper(lp):
+                self.w("", 0)
+                self.w("static void %sloop%d(struct %sdtM_t *M) {" % (self.pfx, lp["id"], self.pfx), 0)
+                self.loop_directive(lp, 1, "M->")
+                self.w("}", 0)
+
+    def in_helper(self, lp):
+        """About half of the loops whose every handle is in the struct
+        and whose globals are file-scope variables run in a function of
+        their own."""
+        if self.ref or not self.m.get("via_struct") or lp["id"] % 2 != 1:
+            return False
+        sets, maps, dats = self.struct_members()
+        names = {x["name"] for x in sets + maps + dats}
+        for a in lp["args"]:
+            if a["kind"] == "global" and not self.glob(a["g"]).get("file"):
+                return False
+            if a.get("dat") is not None and a["dat"] not in names:
+                return False
+        return lp["set"] in names
 
     def struct_name(self, lp, name):
         """name, or `dtM.name` for about half of the (loop, handle) pairs:
@@ -594,23 +626,31 @@ class Emitter:
     def st_loop(self, lp, ind, depth):
         if self.ref:
             return self.ref_loop(lp, ind)
+        if self.in_helper(lp):
+            self.w("%sloop%d(&dtM);" % (self.pfx, lp["id"]), ind)
+            return
+        self.loop_directive(lp, ind, "")
+
+    def loop_directive(self, lp, ind, via):
+        """The par_loop directive; via "M->": every handle through the
+        struct pointer of a helper function."""
+        def nm(name):
+            return via + name if via and name is not None else self.struct_name(lp, name)
         items = []
         for a in lp["args"]:
             mode = a.get("mode", "read")
             if a["kind"] == "idx":
                 text = "idx"
             elif a["kind"] == "idxmap":
-                text = "idx[%s[%s]]" % (self.struct_name(lp, a["map"]), a["slot"])
+                text = "idx[%s[%s]]" % (nm(a["map"]), a["slot"])
             elif a["kind"] == "global":
                 text = self.gname(a["g"])
             elif a["map"] is None:
-                text = self.struct_name(lp, a["dat"])
+                text = nm(a["dat"])
             else:
-                text = "%s[%s[%s]]" % (self.struct_name(lp, a["dat"]),
-                                       self.struct_name(lp, a["map"]), a["slot"])
+                text = "%s[%s[%s]]" % (nm(a["dat"]), nm(a["map"]), a["slot"])
             items.append((mode, text))
-        head = "#pragma loom par_loop(%s) over(%s)" % (self.kname(lp),
-                                                       self.struct_name(lp, lp["set"]))
+        head = "#pragma loom par_loop(%s) over(%s)" % (self.kname(lp), nm(lp["set"]))
         self.directive(head, items, ind)
 
     def directive(self, head, items, ind):
@@ -707,6 +747,7 @@ def emit(model, pfx="", ref=False):
     e = Emitter(model, pfx, ref)
     e.prelude()
     e.kernels()
+    e.helpers()
     e.w("", 0)
     e.main()
     return "\n".join(e.out) + "\n"
