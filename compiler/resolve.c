@@ -5,7 +5,11 @@
  * expansion: loom_decl_set(size, name), loom_decl_map(from, to, dim, data,
  * name) and loom_decl_dat_(set, dim, type code, size, (const T *)data,
  * name), the expansion of loom_decl_dat and loom_decl_temp.  T, the element
- * type, is the pointee of that cast: clang has resolved it for us.
+ * type, is the pointee of that cast: clang has resolved it for us.  The
+ * distributed declarations have the same leading arguments:
+ * loom_decl_set_slice(gsize, offset, count, name), loom_decl_set_hdf5(file,
+ * name), loom_decl_map_hdf5(from, to, dim, file, name) and
+ * loom_decl_dat_hdf5_(set, dim, type code, size, (const T *)0, file, name).
  */
 #include "resolve.h"
 
@@ -96,9 +100,27 @@ static int handle_kind(const frontend *fe, CXType t) {
   return -1;
 }
 
-static const char *const decl_call[] = {"loom_decl_set", "loom_decl_map",
-                                        "loom_decl_dat_"};
-static const int decl_nargs[] = {2, 5, 6};
+/* The declaration calls of each kind (set, map, dat) and their argument
+ * counts; the second of a kind reads its file (hdf5) or slice. */
+static const struct {
+  int kind;
+  const char *call;
+  unsigned nargs;
+} decl_calls[] = {
+    {OBJ_SET, "loom_decl_set", 2},      {OBJ_SET, "loom_decl_set_slice", 4},
+    {OBJ_SET, "loom_decl_set_hdf5", 2}, {OBJ_MAP, "loom_decl_map", 5},
+    {OBJ_MAP, "loom_decl_map_hdf5", 5}, {OBJ_DAT, "loom_decl_dat_", 6},
+    {OBJ_DAT, "loom_decl_dat_hdf5_", 7},
+};
+
+/* Nonzero when `callee` with nargs arguments declares an object of kind. */
+static int is_decl_call(int kind, const char *callee, unsigned nargs) {
+  for (size_t i = 0; i < sizeof decl_calls / sizeof decl_calls[0]; i++)
+    if (decl_calls[i].kind == kind && decl_calls[i].nargs == nargs &&
+        strcmp(decl_calls[i].call, callee) == 0)
+      return 1;
+  return 0;
+}
 
 /* Where argument i of a declaration call is written.  loom_decl_dat and
  * loom_decl_temp are macros, whose arguments clang locates at the macro
@@ -109,8 +131,14 @@ static srcloc arg_loc(const resolver *r, CXCursor call, unsigned i) {
   srcloc at = frontend_cursor_loc(r->fe, clang_Cursor_getArgument(call, i));
   if (!r->decl_is_macro)
     return at;
+  /* loom_decl_dat(set, dim, type, data, name) and loom_decl_dat_hdf5(set,
+   * dim, type, file, name): the call's type code, size and data (or
+   * witness) come from the macro's `type` or `data` */
   static const unsigned macro_arg[] = {0, 1, 2, 2, 3, 4};
+  static const unsigned macro_arg_hdf5[] = {0, 1, 2, 2, 2, 3, 4};
   unsigned want = i < 6 ? macro_arg[i] : 0, arg = 0;
+  if (clang_Cursor_getNumArguments(call) == 7)
+    want = i < 7 ? macro_arg_hdf5[i] : 0;
   int depth = 0;
   CXToken *toks;
   unsigned n;
@@ -260,8 +288,7 @@ static obj *build_handle(resolver *r, sym *s, int kind) {
   CXCursor call = init_call(s->cursor);
   const char *callee = clang_Cursor_isNull(call) ? "" : frontend_spelling(r->fe, call);
   if (clang_getCursorKind(s->cursor) != CXCursor_VarDecl ||
-      strcmp(callee, decl_call[kind]) != 0 ||
-      clang_Cursor_getNumArguments(call) != decl_nargs[kind]) {
+      !is_decl_call(kind, callee, (unsigned)clang_Cursor_getNumArguments(call))) {
     facts_scope scope = {NULL, NULL, s};
     return build_opaque(r, s->cursor, kind, s->name, s->name, &scope);
   }

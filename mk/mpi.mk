@@ -15,13 +15,15 @@
 # (dsl-spec/mpi.md).  `make all` builds libloom_mpi.a when mpicc exists.
 
 MPICC         ?= mpicc
-LOOM_MPI_LIBS := -lmetis -lptscotch -lscotch -lptscotcherr -lm
+HDF5_CFLAGS   := $(shell pkg-config --cflags hdf5-openmpi 2>/dev/null)
+HDF5_LIBS     := $(shell pkg-config --libs hdf5-openmpi 2>/dev/null)
+LOOM_MPI_LIBS := $(HDF5_LIBS) -lmetis -lptscotch -lscotch -lptscotcherr -lm
 ifeq ($(SANITIZE),1)
 MPICC_CMD     := $(MPICC) $(SANFLAGS)
 else
 MPICC_CMD     := $(MPICC)
 endif
-CFLAGS_RT_MPI := $(CFLAGS_RT) -DLOOM_MPI -I/usr/include/scotch
+CFLAGS_RT_MPI := $(CFLAGS_RT) -DLOOM_MPI -I/usr/include/scotch $(HDF5_CFLAGS)
 
 RT_MPI_SRC := $(filter-out runtime/src/nompi.c,$(wildcard runtime/src/*.c))
 RT_MPI_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi/%.o)

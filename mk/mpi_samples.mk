@@ -2,11 +2,16 @@
 # the top-level Makefile, after mk/mpi.mk):
 #   build/samples/airfoil/airfoil_mpi, airfoil_mpi_openmp
 #   build/samples/wave/wave_mpi, wave_mpi_openmp
+#   build/samples/airfoil/airfoil_hdf5_mpi, airfoil_hdf5_mpi_openmp (the
+#     mesh from HDF5, distributed) and build/bin/loom-mesh (OP2's text
+#     mesh to HDF5)
 # run with mpirun -np N (and OMP_NUM_THREADS for the threaded ones) and the
 # same arguments as their seq builds.
 
 MPI_SAMPLES := $(AIRFOIL)/airfoil_mpi $(AIRFOIL)/airfoil_mpi_openmp \
-               $(BUILD)/samples/wave/wave_mpi $(BUILD)/samples/wave/wave_mpi_openmp
+               $(BUILD)/samples/wave/wave_mpi $(BUILD)/samples/wave/wave_mpi_openmp \
+               $(AIRFOIL)/airfoil_hdf5_mpi $(AIRFOIL)/airfoil_hdf5_mpi_openmp \
+               $(BUILD)/bin/loom-mesh
 
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: $(MPI_SAMPLES)
@@ -31,3 +36,11 @@ $(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi,samples/wave/wave.c,mpi
   $$(CFLAGS_WAVE),-Isamples/wave -Isamples/airfoil))
 $(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi_openmp,samples/wave/wave.c,mpi+openmp,\
   $$(CFLAGS_WAVE) -fopenmp,-Isamples/wave -Isamples/airfoil))
+$(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi,samples/airfoil/airfoil_hdf5.c,mpi,\
+  $$(CFLAGS_APP),-Isamples/airfoil))
+$(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi_openmp,samples/airfoil/airfoil_hdf5.c,mpi+openmp,\
+  $$(CFLAGS_APP) -fopenmp,-Isamples/airfoil))
+
+$(BUILD)/bin/loom-mesh: samples/airfoil/loom_mesh.c samples/airfoil/airfoil_mesh.h
+	@mkdir -p $(@D)
+	$(MPICC_CMD) $(CFLAGS_APP) $(HDF5_CFLAGS) -o $@ $< $(HDF5_LIBS) -lm

@@ -42,7 +42,8 @@ enum {
   LOOM_ENOMEM = 2,   /* out of memory                                */
   LOOM_ESTATE = 3,   /* call out of order (before init, after exit)   */
   LOOM_EMISMATCH = 4, /* object differs from what the loop was compiled for */
-  LOOM_ECOMM = 5      /* an MPI call failed (libloom_mpi) */
+  LOOM_ECOMM = 5,     /* an MPI call failed (libloom_mpi) */
+  LOOM_EIO = 6        /* a file could not be read or written (HDF5) */
 };
 
 /* Element types of dats, as recorded by loom_decl_dat(). */
@@ -117,6 +118,48 @@ loom_map loom_decl_map(loom_set from, loom_set to, int dim, const int *data,
 
 loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
                         const void *data, const char *name);
+
+/* ---- distributed declarations: each rank holds a slice -------------------
+ *
+ * With libloom_mpi on several ranks, a set may be declared from slices:
+ * rank r holds the elements [offset_r, offset_r + count_r) of `gsize`, the
+ * ranks' slices tile [0, gsize) in rank order (checked; collective), and
+ * maps from the set and dats on it are declared with that rank's rows only
+ * (count rows; a map's entries are global element numbers of its target).
+ * Nothing is held at global size: the first loop (or loom_partition)
+ * partitions the distributed graph, sends every element to its owner,
+ * builds the halos and frees the slices.  loom_set_size is the global
+ * size.  Without MPI, or on one rank, the slice must be (and is) the whole
+ * set. */
+loom_set loom_decl_set_slice(int gsize, int offset, int count,
+                             const char *name);
+
+/* OP2's HDF5 layout (op_decl_*_hdf5): a set is a dataset `name` holding its
+ * size (one int); a map a (size(from) x dim) int dataset; a dat a
+ * (size(set) x dim) dataset whose attribute "type" names its C type
+ * ("double", "float", "int").  Each rank reads its block of rows (rank r:
+ * [floor(r n / P), floor((r + 1) n / P))) collectively through MPI-IO, so
+ * these are distributed declarations (above).  Sizes, dims and types are
+ * checked against the file; a mismatch is LOOM_EINVAL naming the file and
+ * dataset.  Only in libloom_mpi (HDF5 is built on MPI): elsewhere they
+ * fail with LOOM_EINVAL saying so.  loomc reads `dim` and `type` from
+ * loom_decl_dat_hdf5 as from loom_decl_dat. */
+loom_set loom_decl_set_hdf5(const char *file, const char *name);
+loom_map loom_decl_map_hdf5(loom_set from, loom_set to, int dim,
+                            const char *file, const char *name);
+#define loom_decl_dat_hdf5(set, dim, type, file, name)                         \
+  loom_decl_dat_hdf5_((set), (dim), LOOM_TYPE_OF(type), sizeof(type),          \
+                      (const type *)0, (file), (name))
+loom_dat loom_decl_dat_hdf5_(loom_set set, int dim, loom_type type,
+                             size_t elem_size, const void *type_witness,
+                             const char *file, const char *name);
+
+/* Writes the dat to dataset `name` of HDF5 file `file` (created if
+ * missing; an existing dataset must have the dat's shape and type), in
+ * OP2's layout and in declared order whatever the partition, with one
+ * collective MPI-IO write (collective: every rank calls it).  Partitions
+ * first if no loop did.  LOOM_OK, LOOM_EINVAL or LOOM_EIO. */
+int loom_dat_write_hdf5(loom_dat dat, const char *file, const char *name);
 
 /* Facts of a handle whose loom_decl_* loomc cannot see: a parameter, a
  * struct member, an extern or file-scope variable.  Written once, after the

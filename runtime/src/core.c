@@ -351,7 +351,9 @@ const char *loomrt_loop_label(const char *loop) {
 int loomrt_partition_method(const char *method, loomrt_part_method *out) {
   const char *env = getenv("LOOM_PARTITIONER");
   const char *chosen = env && env[0] ? env : method;
-  if (!chosen || strcmp(chosen, "metis") == 0)
+  if (!chosen) /* a distributed mesh is not gathered on rank 0 */
+    *out = loomrt_any_sliced() ? LOOMRT_PART_PTSCOTCH : LOOMRT_PART_METIS;
+  else if (strcmp(chosen, "metis") == 0)
     *out = LOOMRT_PART_METIS;
   else if (strcmp(chosen, "scotch") == 0)
     *out = LOOMRT_PART_SCOTCH;

@@ -345,3 +345,10 @@ int loom__dat_share(loom_dat t, loom_dat owner) {
 void *loom__dat_values(loom_dat dat) {
   return loomrt_dat_usable(dat, "loom__dat_values") == LOOM_OK ? dat->values : NULL;
 }
+
+/* ---- for distributed migration (mpi_dist_migrate.c) --------------------- */
+
+void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block) {
+  return values_new(dat->set, (size_t)dat->dim * dat->elem_size, NULL, bytes,
+                    block);
+}

@@ -74,6 +74,11 @@ struct loom_set_s {
   int *declared; /* renumbered, not partitioned: the declared index of each
                     storage element (the inverse of new_of_old, owned),
                     built on demand by loom__set_global; NULL otherwise */
+  /* A distributed declaration (loom_decl_set_slice, loom_decl_set_hdf5,
+   * under MPI with several ranks), until partitioning: this rank holds the
+   * `size` elements [slice_off, slice_off + size) of `gsize`, and maps
+   * from the set and dats on it hold those rows only.  -1: not sliced. */
+  int slice_off;
 };
 
 struct loom_map_s {
@@ -173,6 +178,21 @@ loom_set loomrt_primary_set(void);
  * entries) and *adjncy (xadj[n] entries), malloc'ed, no self-loops, rows
  * de-duplicated.  LOOM_OK or LOOM_ENOMEM (not reported). */
 int loomrt_set_graph(loom_set p, int **xadj, int **adjncy);
+
+/* Agrees on `status` (a slice declaration's own checks) over the ranks
+ * and checks that the slices of set `name` tile [0, gsize) in rank order
+ * (mpi_dist.c; nompi.c: the one slice is the whole set).  Collective. */
+int loomrt_slice_check(int status, int gsize, int offset, int count,
+                       const char *name);
+
+/* New zeroed storage of `bytes` bytes for dat's rows, aligned and
+ * staggered as at declaration (dat.c); *block receives the allocation to
+ * free.  NULL when out of memory. */
+void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block);
+
+/* Nonzero when some live set holds a slice (a distributed declaration
+ * not yet partitioned; set.c). */
+int loomrt_any_sliced(void);
 
 /* Copies the rows of a set's local elements out of an array in declared
  * (global) order: dst row i = src row gid[i] (set.c; partitioned sets). */

@@ -76,7 +76,7 @@ static int check_entries(const int *data, size_t count, int dim, loom_set to,
                          const char *name) {
   size_t bad = 0, first = 0;
   for (size_t e = 0; e < count; e++) {
-    if (data[e] < 0 || data[e] >= to->size) {
+    if (data[e] < 0 || data[e] >= to->gsize) {
       if (bad++ == 0)
         first = e;
     }
@@ -87,7 +87,7 @@ static int check_entries(const int *data, size_t count, int dim, loom_set to,
   return loom_error_(LOOM_EINVAL,
                      "map '%s': entry %zu (element %zu, slot %zu) is %d, "
                      "outside [0, %d) of set '%s'%s",
-                     name, first, first / d, first % d, data[first], to->size,
+                     name, first, first / d, first % d, data[first], to->gsize,
                      to->name,
                      bad > 1 ? " (and more entries out of range)" : "");
 }

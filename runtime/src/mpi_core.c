@@ -209,21 +209,26 @@ static unsigned long long checksum(const void *data, size_t bytes) {
 }
 
 /* One key per object: sets' sizes, maps' shape and entries, dats' shape
- * and values. */
-static void mesh_keys(const loomrt_mesh *mesh, unsigned long long *key) {
+ * and values; only the sizes and shapes (`shape`) for a distributed mesh,
+ * whose ranks hold different slices. */
+static void mesh_keys(const loomrt_mesh *mesh, unsigned long long *key,
+                      int shape) {
   int k = 0;
   for (int s = 0; s < mesh->nsets; s++)
-    key[k++] = (unsigned long long)mesh->sets[s]->size;
+    key[k++] = (unsigned long long)mesh->sets[s]->gsize;
   for (int m = 0; m < mesh->nmaps; m++) {
     const loom_map map = mesh->maps[m];
-    key[k++] = checksum(map->values, (size_t)map->from->size *
-                                         (size_t)map->dim * sizeof(int)) ^
+    key[k++] = (shape ? 0
+                      : checksum(map->values, (size_t)map->from->size *
+                                                  (size_t)map->dim *
+                                                  sizeof(int))) ^
                ((unsigned long long)map->dim << 56) ^
                ((unsigned long long)mesh->from[m] << 48) ^
                ((unsigned long long)mesh->to[m] << 40);
   }
   for (int d = 0; d < mesh->ndats; d++)
-    key[k++] = checksum(mesh->dats[d]->values, mesh->dats[d]->bytes) ^
+    key[k++] = (shape ? mesh->dats[d]->elem_size
+                      : checksum(mesh->dats[d]->values, mesh->dats[d]->bytes)) ^
                ((unsigned long long)mesh->dats[d]->dim << 56);
 }
 
@@ -249,28 +254,30 @@ int loomrt_mpi_same(const void *data, size_t bytes, int dim, const char *name) {
 }
 
 /* Reports object k of the key list, which differs between ranks. */
-static int report_difference(const loomrt_mesh *mesh, int k) {
+static int report_difference(const loomrt_mesh *mesh, int k, int shape) {
+  const char *rule = shape ? "every rank must declare the same sets, maps "
+                             "and dats, in the same order"
+                           : "every rank must declare the whole mesh";
   if (k < mesh->nsets)
     return loom_error_(LOOM_EMISMATCH,
                        "set '%s': declared with different sizes on different "
-                       "ranks (%d here); every rank must declare the whole "
-                       "mesh",
-                       mesh->sets[k]->name, mesh->sets[k]->size);
+                       "ranks (%d here); %s",
+                       mesh->sets[k]->name, mesh->sets[k]->gsize, rule);
   k -= mesh->nsets;
   if (k < mesh->nmaps)
     return loom_error_(LOOM_EMISMATCH,
-                       "map '%s': declared with different entries on "
-                       "different ranks; every rank must declare the whole "
-                       "mesh",
-                       mesh->maps[k]->name);
+                       "map '%s': declared with different %s on different "
+                       "ranks; %s",
+                       mesh->maps[k]->name, shape ? "shapes" : "entries",
+                       rule);
   k -= mesh->nmaps;
   return loom_error_(LOOM_EMISMATCH,
-                     "dat '%s': declared with different values on different "
-                     "ranks; every rank must declare the whole mesh",
-                     mesh->dats[k]->name);
+                     "dat '%s': declared with different %s on different "
+                     "ranks; %s",
+                     mesh->dats[k]->name, shape ? "shapes" : "values", rule);
 }
 
-static int check_same_mesh(const loomrt_mesh *mesh) {
+static int check_same_mesh(const loomrt_mesh *mesh, int shape) {
   int counts[4] = {mesh->nsets, mesh->nmaps, mesh->ndats, loomrt_const_count()}, lo[4], hi[4];
   int status = loomrt_mpi_check(
       MPI_Allreduce(counts, lo, 4, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
@@ -296,7 +303,7 @@ static int check_same_mesh(const loomrt_mesh *mesh) {
                ? loom_error_(status, "loom_partition: out of memory")
                : status;
   }
-  mesh_keys(mesh, key);
+  mesh_keys(mesh, key, shape);
   status = loomrt_mpi_check(MPI_Allreduce(key, key + n, n,
                                           MPI_UNSIGNED_LONG_LONG, MPI_MIN,
                                           comm),
@@ -308,7 +315,7 @@ static int check_same_mesh(const loomrt_mesh *mesh) {
                               "MPI_Allreduce");
   for (int k = 0; status == LOOM_OK && k < n; k++)
     if (key[n + k] != key[2 * n + k])
-      status = report_difference(mesh, k);
+      status = report_difference(mesh, k, shape);
   free(key);
   for (int c = 0; status == LOOM_OK && c < loomrt_const_count(); c++)
     status = loomrt_const_check(c); /* changed since its declaration? */
@@ -371,18 +378,22 @@ static int partition(loom_set primary, loomrt_part_method method) {
   if (status != LOOM_OK)
     loom_error_(status, "loom_partition: out of memory");
   status = loomrt_mpi_agree(status, "loom_partition (loading the mesh)");
+  int sliced = loomrt_any_sliced(); /* the same on every rank */
   if (status == LOOM_OK)
-    status = check_same_mesh(&mesh);
+    status = check_same_mesh(&mesh, sliced);
   if (status == LOOM_OK) {
     if (!primary)
       primary = loomrt_primary_set();
     mesh.primary = primary ? index_of(mesh.sets, mesh.nsets, primary) : -1;
-    status = loomrt_mpi_owners(&mesh, method, loomrt_diag(), &cut);
+    status = sliced ? loomrt_dist_partition(&mesh, method, &cut)
+                    : loomrt_mpi_owners(&mesh, method, loomrt_diag(), &cut);
   }
-  if (status == LOOM_OK)
+  if (status == LOOM_OK && !sliced)
     status = loomrt_mpi_migrate(&mesh);
   if (status == LOOM_OK) {
     loomrt_set_partitioned();
+    if (sliced) /* the slices had no halo rows */
+      status = loomrt_dist_fill_halos(&mesh);
     loomrt_plan_drop_all(); /* plans were built on the global numbering */
     if (loomrt_diag())
       print_quality(&mesh, method, cut, MPI_Wtime() - t0);

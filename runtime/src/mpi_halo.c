@@ -325,11 +325,14 @@ int loomrt_mpi_fetch(loom_dat dat, void *buf, size_t bytes) {
   if (!buf && bytes > 0)
     return loom_error_(LOOM_EINVAL, "dat '%s': loom_dat_fetch buffer is NULL",
                        dat->name);
-  const loomrt_halo_plan *p = loomrt_halo_plan_of(set);
+  loomrt_halo_plan *p = (loomrt_halo_plan *)loomrt_halo_plan_of(set);
   char *all = malloc(want + 1);
   int status = p && all ? LOOM_OK : LOOM_ENOMEM;
   if (status != LOOM_OK)
     loom_error_(status, "dat '%s': out of memory fetching it", dat->name);
+  status = loomrt_mpi_agree(status, "loom_dat_fetch");
+  if (status == LOOM_OK)
+    status = loomrt_plan_gather(p);
   status = loomrt_mpi_agree(status, "loom_dat_fetch");
   MPI_Datatype rowtype = MPI_DATATYPE_NULL;
   if (status == LOOM_OK)

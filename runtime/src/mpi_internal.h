@@ -101,9 +101,66 @@ typedef struct loomrt_halo_plan {
 
 /* Classifies, numbers and migrates every set, map and dat (collective). */
 int loomrt_mpi_migrate(loomrt_mesh *mesh);
+/* The plans' table, for n sets (the old one freed first by the caller),
+ * and a set's entry in it. */
+loomrt_halo_plan *loomrt_halo_plans_new(int n);
+loomrt_halo_plan *loomrt_halo_plan_add(loom_set set);
+/* Compresses per-rank counts (P) into a plan side's neighbour lists. */
+int loomrt_plan_side(const int *count, int P, int *nneigh, int **rank,
+                     int **start);
+/* Builds the plan's gather lists (loom_dat_fetch) if it has none yet:
+ * collective, global size (only a fetch, which returns the whole dat,
+ * needs them). */
+int loomrt_plan_gather(loomrt_halo_plan *p);
 /* The halo plan of a partitioned set (NULL if none). */
 const loomrt_halo_plan *loomrt_halo_plan_of(loom_set set);
 void loomrt_halo_plans_free(void);
+
+/* ---- distributed meshes (mpi_dist.c, mpi_dist_migrate.c) ---------------- */
+
+/* The primary partition on a graph held by rank 0 (mpi_partition.c):
+ * METIS or Scotch, as the whole-mesh path does. */
+int loomrt_part_rank0(loomrt_part_method method, const int *xadj,
+                      const int *adj, int n, int nparts, int *owner);
+/* PT-Scotch on the distributed graph: this rank's vertices are [lo, hi)
+ * of xadj (global neighbour numbers in adj); the part of each, in part. */
+int loomrt_part_ptscotch(const int *xadj, const int *adj, int lo, int hi,
+                         int nparts, const char *name, int *part);
+
+/* Per set, during distributed partitioning: every rank's slice offsets
+ * (P + 1: rank r holds [lo[r], lo[r + 1])). */
+typedef struct loomrt_dist {
+  loomrt_mesh *mesh;
+  int P, me;
+  int **lo;        /* per set */
+} loomrt_dist;
+
+/* The rank whose slice of a set (offsets lo) holds element g. */
+int loomrt_dist_holder(const int *lo, int P, int g);
+/* Variable-size all-to-all (collective): scount[q] items of `size` bytes
+ * for rank q, packed by rank in sbuf; *rbuf (malloc'ed) receives rcount[q]
+ * from each rank q, by rank; *rtotal their sum. */
+int loomrt_dist_exchange(const void *sbuf, const int *scount, size_t size,
+                         void **rbuf, int *rcount, int *rtotal,
+                         const char *what);
+/* Stable counting sort of n items by destination rank (P of them):
+ * order[k] is the k-th item to send, count[q] how many go to rank q. */
+void loomrt_dist_by_rank(const int *dest, int n, int P, int *count,
+                         int *order);
+/* out[i] = value[gid[i] - lo[holder]] of the holder of gid[i] (collective):
+ * a slice array read at any global numbers. */
+int loomrt_dist_lookup(const int *lo, const int *value, const int *gid,
+                       int n, int *out, const char *what);
+/* Partitions a mesh some of whose sets are slices, migrates it and builds
+ * the halos (collective); every set ends as after loomrt_mpi_migrate. */
+int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
+                          long long *edge_cut);
+/* Step 2 for a distributed mesh (mpi_dist_migrate.c): mesh->owner holds
+ * each slice element's owner. */
+int loomrt_dist_migrate(loomrt_dist *d);
+/* After a distributed migration: every dat's halo rows from their owners
+ * (the slices had no halo), a blocking exchange per dat (collective). */
+int loomrt_dist_fill_halos(loomrt_mesh *mesh);
 
 /* ---- step 3: exchanges (mpi_halo.c) ------------------------------------ */
 

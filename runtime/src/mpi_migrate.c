@@ -203,8 +203,8 @@ static int *declared_ids(loom_set set, const local_set *ls) {
 /* ---- halo plans -------------------------------------------------------- */
 
 /* Compresses per-rank counts into the neighbour lists of a plan side. */
-static int side_new(const int *count, int P, int *nneigh, int **rank,
-                    int **start) {
+int loomrt_plan_side(const int *count, int P, int *nneigh, int **rank,
+                     int **start) {
   int k = 0;
   for (int q = 0; q < P; q++)
     k += count[q] > 0;
@@ -232,7 +232,7 @@ static int plan_recv(loomrt_halo_plan *p, const loomrt_mesh *mesh, int s,
   memset(count, 0, (size_t)P * sizeof *count);
   for (int l = first; l < ls->total; l++)
     count[mesh->owner[s][ls->l2g[l]]]++;
-  if (side_new(count, P, &p->nrecv, &p->recv_rank, &p->recv_start) != LOOM_OK)
+  if (loomrt_plan_side(count, P, &p->nrecv, &p->recv_rank, &p->recv_start) != LOOM_OK)
     return LOOM_ENOMEM;
   p->recv_idx = malloc(((size_t)halo + 1) * sizeof *p->recv_idx);
   if (!p->recv_idx)
@@ -278,7 +278,7 @@ static int plan_send(loomrt_halo_plan *p, const local_set *ls, int *rcount,
     nsend += scount[q];
   }
   if (status == LOOM_OK) {
-    status = side_new(scount, P, &p->nsend, &p->send_rank, &p->send_start);
+    status = loomrt_plan_side(scount, P, &p->nsend, &p->send_rank, &p->send_start);
     p->send_idx = malloc(((size_t)nsend + 1) * sizeof *p->send_idx);
     if (status != LOOM_OK || !p->send_idx)
       status = loom_error_(LOOM_ENOMEM, "set '%s': out of memory (halo)",
@@ -308,9 +308,14 @@ static int plan_send(loomrt_halo_plan *p, const local_set *ls, int *rcount,
   return status;
 }
 
-/* Gather lists for loom_dat_fetch. */
-static int plan_gather(loomrt_halo_plan *p, loom_set set, const int *gid,
-                       int owned) {
+/* Gather lists for loom_dat_fetch, built at the first fetch of a dat on
+ * the set (collective, as fetch is): they are of the set's global size. */
+int loomrt_plan_gather(loomrt_halo_plan *p) {
+  loom_set set = p->set;
+  const int *gid = set->gid;
+  int owned = set->owned;
+  if (p->gather_gid)
+    return LOOM_OK;
   int P = loomrt_mpi_size();
   MPI_Comm comm = loomrt_mpi_comm();
   p->gather_count = malloc(((size_t)P + 1) * sizeof(int));
@@ -324,16 +329,24 @@ static int plan_gather(loomrt_halo_plan *p, loom_set set, const int *gid,
     status = loomrt_mpi_check(MPI_Allgather(&owned, 1, MPI_INT,
                                             p->gather_count, 1, MPI_INT, comm),
                               "MPI_Allgather of set '%s'", set->name);
-  if (status != LOOM_OK)
+  if (status != LOOM_OK) {
+    free(p->gather_gid);
+    p->gather_gid = NULL;
     return status;
+  }
   for (int q = 0, at = 0; q < P; q++) {
     p->gather_displ[q] = at;
     at += p->gather_count[q];
   }
-  return loomrt_mpi_check(MPI_Allgatherv(gid, owned, MPI_INT, p->gather_gid,
-                                         p->gather_count, p->gather_displ,
-                                         MPI_INT, comm),
-                          "MPI_Allgatherv of set '%s'", set->name);
+  status = loomrt_mpi_check(MPI_Allgatherv(gid, owned, MPI_INT, p->gather_gid,
+                                           p->gather_count, p->gather_displ,
+                                           MPI_INT, comm),
+                            "MPI_Allgatherv of set '%s'", set->name);
+  if (status != LOOM_OK) { /* built again at the next fetch */
+    free(p->gather_gid);
+    p->gather_gid = NULL;
+  }
+  return status;
 }
 
 /* ---- the whole step ---------------------------------------------------- */
@@ -413,12 +426,23 @@ static int migrate_all(const loomrt_mesh *mesh, local_set *ls, int **gids) {
   return status;
 }
 
+loomrt_halo_plan *loomrt_halo_plans_new(int n) {
+  plans = calloc((size_t)n + 1, sizeof *plans);
+  nplans = 0;
+  return plans;
+}
+
+loomrt_halo_plan *loomrt_halo_plan_add(loom_set set) {
+  plans[nplans].set = set;
+  return &plans[nplans++];
+}
+
 int loomrt_mpi_migrate(loomrt_mesh *mesh) {
   int ns = mesh->nsets, P = loomrt_mpi_size();
   local_set *ls = calloc((size_t)ns + 1, sizeof *ls);
   int **gids = calloc((size_t)ns + 1, sizeof *gids);
   int *count = malloc(((size_t)P + 1) * sizeof *count);
-  plans = calloc((size_t)ns + 1, sizeof *plans);
+  loomrt_halo_plans_new(ns);
   int status = ls && gids && count && plans ? LOOM_OK : LOOM_ENOMEM;
   if (status == LOOM_OK)
     status = number_all(mesh, ls);
@@ -428,15 +452,12 @@ int loomrt_mpi_migrate(loomrt_mesh *mesh) {
     loom_error_(status, "loom_partition: out of memory migrating the mesh");
   status = loomrt_mpi_agree(status, "loom_partition (migration)");
   for (int s = 0; status == LOOM_OK && s < ns; s++) {
-    loomrt_halo_plan *p = &plans[nplans++];
-    p->set = mesh->sets[s];
+    loomrt_halo_plan *p = loomrt_halo_plan_add(mesh->sets[s]);
     status = plan_recv(p, mesh, s, &ls[s], count);
     if (status == LOOM_ENOMEM)
       loom_error_(status, "loom_partition: out of memory (halo of set '%s')",
                   p->set->name);
     status = plan_send(p, &ls[s], count, p->set->name, status);
-    if (status == LOOM_OK)
-      status = plan_gather(p, p->set, p->set->gid, p->set->owned);
   }
   for (int s = 0; gids && s < ns; s++)
     free(gids[s]);

@@ -344,6 +344,32 @@ static int primary_owners(loomrt_mesh *mesh, loomrt_part_method method,
                           set->name);
 }
 
+/* ---- for distributed meshes (mpi_dist.c) -------------------------------- */
+
+int loomrt_part_rank0(loomrt_part_method method, const int *xadj,
+                      const int *adj, int n, int nparts, int *owner) {
+  if (method == LOOMRT_PART_METIS)
+    return metis_owners(xadj, adj, n, nparts, owner);
+  return scotch_owners(xadj, adj, n, nparts, owner);
+}
+
+int loomrt_part_ptscotch(const int *xadj, const int *adj, int lo, int hi,
+                         int nparts, const char *name, int *part) {
+  SCOTCH_Num *p = malloc(((size_t)(hi - lo) + 1) * sizeof *p);
+  int status = agree(p ? LOOM_OK
+                       : loom_error_(LOOM_ENOMEM, "loom_partition: out of "
+                                                  "memory for the PT-Scotch "
+                                                  "partition"),
+                     "partitioning", name);
+  if (status == LOOM_OK)
+    status = agree(ptscotch_part(xadj, adj, lo, hi, nparts, name, p),
+                   "partitioning", name);
+  for (int i = 0; status == LOOM_OK && i < hi - lo; i++)
+    part[i] = (int)p[i];
+  free(p);
+  return status;
+}
+
 /* ---- the other sets ---------------------------------------------------- */
 
 /* The first map from set s into an assigned set (dir 1), or into s from an

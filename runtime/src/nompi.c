@@ -115,3 +115,49 @@ int loom__reduce_end(loom__reduction *r) {
   r->active = 0;
   return LOOM_OK;
 }
+
+/* ---- distributed declarations -------------------------------------------- */
+
+int loomrt_slice_check(int status, int gsize, int offset, int count,
+                       const char *name) {
+  if (status != LOOM_OK || (offset == 0 && count == gsize))
+    return status;
+  return loom_error_(LOOM_EINVAL,
+                     "set '%s': slice [%d, %d) of %d elements, but this "
+                     "process is the only rank (libloom without MPI): its "
+                     "slice must be the whole set [0, %d)",
+                     name, offset, offset + count, gsize, gsize);
+}
+
+static int no_hdf5(const char *call, const char *file, const char *name) {
+  return loom_error_(LOOM_EINVAL,
+                     "%s(\"%s\", \"%s\"): this libloom has no HDF5 (it is "
+                     "built without MPI); link libloom_mpi (--target=mpi or "
+                     "mpi+openmp) to read or write HDF5 files",
+                     call, file ? file : "(null)", name ? name : "(null)");
+}
+
+loom_set loom_decl_set_hdf5(const char *file, const char *name) {
+  no_hdf5("loom_decl_set_hdf5", file, name);
+  return NULL;
+}
+
+loom_map loom_decl_map_hdf5(loom_set from, loom_set to, int dim,
+                            const char *file, const char *name) {
+  (void)from, (void)to, (void)dim;
+  no_hdf5("loom_decl_map_hdf5", file, name);
+  return NULL;
+}
+
+loom_dat loom_decl_dat_hdf5_(loom_set set, int dim, loom_type type,
+                             size_t elem_size, const void *type_witness,
+                             const char *file, const char *name) {
+  (void)set, (void)dim, (void)type, (void)elem_size, (void)type_witness;
+  no_hdf5("loom_decl_dat_hdf5", file, name);
+  return NULL;
+}
+
+int loom_dat_write_hdf5(loom_dat dat, const char *file, const char *name) {
+  (void)dat;
+  return no_hdf5("loom_dat_write_hdf5", file, name);
+}

@@ -573,7 +573,7 @@ static int choose_primary(const world *w) {
   for (int s = 0; s < w->nsets; s++) {
     if (w->rank[s] >= 0)
       continue;
-    long long key[4] = {0, 0, 0, w->sets[s]->size}; /* maps, bytes, into */
+    long long key[4] = {0, 0, 0, w->sets[s]->gsize}; /* maps, bytes, into */
     for (int m = 0; m < w->nmaps; m++) {
       key[0] += (w->from[m] == s) + (w->to[m] == s);
       key[2] += w->to[m] == s;
@@ -711,6 +711,11 @@ int loom_renumber(void) {
                        "loom_renumber called after the mesh was partitioned "
                        "over the MPI ranks (renumber first: LOOM_RENUMBER=1 "
                        "does, at the first loop)");
+  if (loomrt_any_sliced())
+    return loom_error_(LOOM_EINVAL,
+                       "loom_renumber: the mesh is distributed (declared "
+                       "from slices or HDF5), and only a whole mesh can be "
+                       "renumbered before partitioning");
   lazy_pending = 0;
   double t0, t1;
   loom_timers(NULL, &t0);

@@ -77,32 +77,80 @@ static loom_set set_new(int size, const char *name) {
   set->core = set->owned = set->exec = size;
   set->gid = NULL;
   set->declared = NULL;
+  set->slice_off = -1;
   return set;
 }
 
-loom_set loom_decl_set(int size, const char *name) {
-  if (loomrt_require_active("loom_decl_set") != LOOM_OK ||
+/* LOOM_OK when a set may be declared now (the runtime is active, the name
+ * valid and the mesh not yet partitioned); otherwise reports. */
+static int set_declarable(const char *call, const char *name) {
+  if (loomrt_require_active(call) != LOOM_OK ||
       loomrt_check_name(name, "set") != LOOM_OK)
-    return NULL;
-  if (loomrt_partitioned()) {
-    loom_error_(LOOM_ESTATE,
-                "set '%s': declared after the mesh was partitioned over the "
-                "MPI ranks (declare every set and map before the first loop "
-                "and loom_partition)",
-                name);
-    return NULL;
-  }
-  if (size < 0) {
-    loom_error_(LOOM_EINVAL, "set '%s': size is %d, must be >= 0", name,
-                size);
-    return NULL;
-  }
-  loom_set set = set_new(size, name);
+    return LOOM_EINVAL;
+  if (loomrt_partitioned())
+    return loom_error_(LOOM_ESTATE,
+                       "set '%s': declared after the mesh was partitioned "
+                       "over the MPI ranks (declare every set and map "
+                       "before the first loop and loom_partition)",
+                       name);
+  return LOOM_OK;
+}
+
+static loom_set set_register(loom_set set, const char *name) {
   if (set && loomrt_register(LOOMRT_KIND_SET, set, name) != LOOM_OK) {
     loomrt_set_free(set);
     return NULL;
   }
   return set;
+}
+
+/* A slice: each rank's [offset, offset + count) of gsize elements; the
+ * ranks' slices tile [0, gsize) in rank order (checked collectively under
+ * MPI by loomrt_slice_check; without MPI, or on one rank, the one slice is
+ * the whole set, which is then an ordinary set). */
+loom_set loom_decl_set_slice(int gsize, int offset, int count,
+                             const char *name) {
+  if (set_declarable("loom_decl_set_slice", name) != LOOM_OK)
+    return NULL;
+  int status = LOOM_OK;
+  if (gsize < 0 || offset < 0 || count < 0 || offset > gsize ||
+      count > gsize - offset)
+    status = loom_error_(LOOM_EINVAL,
+                         "set '%s': slice [%d, %d + %d) is not inside "
+                         "[0, %d) (loom_decl_set_slice(gsize, offset, count))",
+                         name, offset, offset, count, gsize);
+  status = loomrt_slice_check(status, gsize, offset, count, name);
+  if (status != LOOM_OK)
+    return NULL;
+  loom_set set = set_new(count, name);
+  if (set) {
+    set->gsize = gsize;
+    set->slice_off = loom_nranks() > 1 ? offset : -1;
+  }
+  return set_register(set, name);
+}
+
+int loomrt_any_sliced(void) {
+  size_t n = loomrt_registry_count();
+  for (size_t i = 0; i < n; i++) {
+    loomrt_kind kind;
+    loom_set set = loomrt_registry_object(i, &kind);
+    if (kind == LOOMRT_KIND_SET && set->magic == LOOMRT_MAGIC_SET &&
+        set->slice_off >= 0)
+      return 1;
+  }
+  return 0;
+}
+
+loom_set loom_decl_set(int size, const char *name) {
+  if (set_declarable("loom_decl_set", name) != LOOM_OK)
+    return NULL;
+  if (size < 0) {
+    loom_error_(LOOM_EINVAL, "set '%s': size is %d, must be >= 0", name,
+                size);
+    return NULL;
+  }
+  return set_register(set_new(size, name), name);
 }
 
 int loom_set_size(loom_set set) { /* declared (global) size */

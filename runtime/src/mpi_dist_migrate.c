@@ -1,0 +1,609 @@
+/*
+ * mpi_dist_migrate.c — step 2 for a distributed mesh: every element goes
+ * to its owner, the halos are found and numbered, the slices are freed
+ * (mpi_internal.h, "distributed meshes"; mpi_dist.c did step 1).
+ *
+ * Design
+ * ------
+ * The sections are those of the whole-mesh path (mpi_migrate.c): owned
+ * (core when every entry through every map from the set is owned here,
+ * else boundary), executed halo (owned elsewhere, with an entry owned
+ * here), non-executed halo (an entry of an executed element, not
+ * executed here), in the same local order: core and boundary by global
+ * number, each halo by owner then global number.  So a mesh partitioned
+ * alike numbers alike on either path.  Found without global arrays:
+ *
+ * 1. The holder of each slice element learns the owners of its entries
+ *    (loomrt_dist_lookup per map), then sends the element to its owner
+ *    and to every other rank owning one of its entries (its executed
+ *    halo there) as a record: global number, owner, and per map from the
+ *    set the entries and their owners; the dat rows go to the owner only,
+ *    in a second message of the same order.
+ * 2. Each rank classifies what it received.  Its non-executed halo of a
+ *    set T is the entries into T of its executed elements that are not
+ *    executed here (the records carry their owners), de-duplicated.
+ * 3. Local numbers are looked up by global number in a sorted array of
+ *    (global << 32 | local) keys: maps are translated (rows of non-executed
+ *    elements are -1, as on the whole-mesh path), dats get new storage
+ *    with their owned rows; the halo rows are filled afterwards by one
+ *    exchange per dat (loomrt_dist_fill_halos, once the mesh counts as
+ *    partitioned).
+ * 4. Halo plans: the receive side from the local order; the send side by
+ *    one all-to-all of global numbers, which each owner looks up.
+ *
+ * Each rank's memory stays proportional to its slices and its part: the
+ * records a rank receives are its own elements and its halo.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_internal.h"
+
+enum { CORE = 0, BOUNDARY = 1, EXEC = 2, NONEXEC = 3 };
+
+/* One set's local elements while they are assembled. */
+typedef struct lset {
+  int nmaps, *maps;   /* the maps from this set */
+  int rec;            /* ints per record: 2 + 2 * (sum of their dims) */
+  size_t row;         /* dat bytes per element (dats with storage of their own) */
+  int *recs, nrec;    /* records received */
+  char *rows;         /* dat rows received (owned records, in order) */
+  int *own_ord;       /* per record: its rank among the owned ones, or -1 */
+  int n[4], total;    /* elements per section */
+  int *l2g, *lowner;  /* per local element */
+  int *src;           /* per local element: its record, -1 when non-exec */
+  long long *key;     /* (global << 32 | local), sorted */
+} lset;
+
+static int *int_alloc(size_t n) { return malloc((n + 1) * sizeof(int)); }
+
+static int cmp_ll(const void *a, const void *b) {
+  long long x = *(const long long *)a, y = *(const long long *)b;
+  return (x > y) - (x < y);
+}
+
+/* The local number of global element g (sorted keys), or -1. */
+static int local_of(const lset *ls, int g) {
+  int a = 0, b = ls->total - 1;
+  while (a <= b) {
+    int m = a + (b - a) / 2;
+    int mg = (int)(ls->key[m] >> 32);
+    if (mg == g)
+      return (int)(ls->key[m] & 0xffffffff);
+    if (mg < g)
+      a = m + 1;
+    else
+      b = m - 1;
+  }
+  return -1;
+}
+
+static void lset_free(lset *ls) {
+  free(ls->maps);
+  free(ls->recs);
+  free(ls->rows);
+  free(ls->own_ord);
+  free(ls->l2g);
+  free(ls->lowner);
+  free(ls->src);
+  free(ls->key);
+}
+
+/* ---- 1. records ---------------------------------------------------------- */
+
+static void lset_shape(const loomrt_mesh *mesh, int s, lset *ls) {
+  ls->rec = 2;
+  for (int m = 0; m < mesh->nmaps; m++)
+    if (mesh->from[m] == s) {
+      ls->maps[ls->nmaps++] = m;
+      ls->rec += 2 * mesh->maps[m]->dim;
+    }
+  for (int k = 0; k < mesh->ndats; k++)
+    if (mesh->dats[k]->set == mesh->sets[s] && !mesh->dats[k]->owner)
+      ls->row += (size_t)mesh->dats[k]->dim * mesh->dats[k]->elem_size;
+}
+
+/* The owners of every entry of the set's maps (per map, slice-sized). */
+static int entry_owners(const loomrt_dist *d, int s, const lset *ls,
+                        int **towner) {
+  const loomrt_mesh *mesh = d->mesh;
+  int status = LOOM_OK;
+  for (int j = 0; j < ls->nmaps && status == LOOM_OK; j++) {
+    int m = ls->maps[j];
+    size_t n = (size_t)mesh->sets[s]->size * mesh->maps[m]->dim;
+    towner[j] = int_alloc(n);
+    status = towner[j] ? LOOM_OK
+                       : loom_error_(LOOM_ENOMEM, "loom_partition: out of "
+                                                  "memory (entry owners)");
+    status = loomrt_mpi_agree(status, "loom_partition (migration)");
+    if (status == LOOM_OK)
+      status = loomrt_dist_lookup(d->lo[mesh->to[m]], mesh->owner[mesh->to[m]],
+                                  mesh->maps[m]->values, (int)n, towner[j],
+                                  "entry owners");
+  }
+  return status;
+}
+
+/* Destinations of slice element i: its owner first, then every other
+ * owner of one of its entries; returns how many (at most cap). */
+static int dests_of(const loomrt_mesh *mesh, int s, const lset *ls,
+                    int *const *towner, int i, int *dest) {
+  int n = 0;
+  dest[n++] = mesh->owner[s][i];
+  for (int j = 0; j < ls->nmaps; j++) {
+    int dim = mesh->maps[ls->maps[j]]->dim;
+    for (int k = 0; k < dim; k++) {
+      int q = towner[j][(size_t)i * dim + k], seen = 0;
+      for (int x = 0; x < n && !seen; x++)
+        seen = dest[x] == q;
+      if (!seen)
+        dest[n++] = q;
+    }
+  }
+  return n;
+}
+
+/* Writes slice element i's record at r. */
+static void pack_record(const loomrt_mesh *mesh, int s, const lset *ls,
+                        int *const *towner, int i, int *r) {
+  *r++ = mesh->sets[s]->slice_off + i;
+  *r++ = mesh->owner[s][i];
+  for (int j = 0; j < ls->nmaps; j++) {
+    const loom_map map = mesh->maps[ls->maps[j]];
+    memcpy(r, map->values + (size_t)i * map->dim, map->dim * sizeof(int));
+    memcpy(r + map->dim, towner[j] + (size_t)i * map->dim,
+           map->dim * sizeof(int));
+    r += 2 * map->dim;
+  }
+}
+
+/* Writes slice element i's dat rows at out. */
+static void pack_rows(const loomrt_mesh *mesh, int s, int i, char *out) {
+  for (int k = 0; k < mesh->ndats; k++) {
+    loom_dat dat = mesh->dats[k];
+    if (dat->set != mesh->sets[s] || dat->owner)
+      continue;
+    size_t row = (size_t)dat->dim * dat->elem_size;
+    memcpy(out, (char *)dat->values + (size_t)i * row, row);
+    out += row;
+  }
+}
+
+/* Sends set s's records (and owned rows) to their ranks; ls receives. */
+static int send_records(const loomrt_dist *d, int s, lset *ls,
+                        int *const *towner) {
+  const loomrt_mesh *mesh = d->mesh;
+  int n = mesh->sets[s]->size, P = d->P, width = 1, items = 0;
+  for (int j = 0; j < ls->nmaps; j++)
+    width += mesh->maps[ls->maps[j]]->dim;
+  int *dest = int_alloc((size_t)n * width), *elem = int_alloc((size_t)n * width);
+  int *order = int_alloc((size_t)n * width), *count = int_alloc(P);
+  int *rcount = int_alloc(P), *odest = int_alloc((size_t)n);
+  int *oorder = int_alloc((size_t)n), *ocount = int_alloc(P);
+  int *rec = NULL, got = 0;
+  char *rows = NULL;
+  int status = dest && elem && order && count && rcount && odest && oorder &&
+                       ocount
+                   ? LOOM_OK
+                   : LOOM_ENOMEM;
+  for (int i = 0; status == LOOM_OK && i < n; i++) {
+    int k = dests_of(mesh, s, ls, towner, i, dest + items);
+    for (int x = 0; x < k; x++)
+      elem[items + x] = i;
+    items += k;
+    odest[i] = mesh->owner[s][i];
+  }
+  if (status == LOOM_OK) {
+    loomrt_dist_by_rank(dest, items, P, count, order);
+    loomrt_dist_by_rank(odest, n, P, ocount, oorder);
+    rec = int_alloc((size_t)items * ls->rec);
+    rows = malloc((size_t)n * ls->row + 1);
+    if (!rec || !rows)
+      status = LOOM_ENOMEM;
+  }
+  for (int k = 0; status == LOOM_OK && k < items; k++)
+    pack_record(mesh, s, ls, towner, elem[order[k]],
+                rec + (size_t)k * ls->rec);
+  for (int k = 0; status == LOOM_OK && ls->row && k < n; k++)
+    pack_rows(mesh, s, oorder[k], rows + (size_t)k * ls->row);
+  if (status != LOOM_OK)
+    loom_error_(status, "loom_partition: out of memory (migrating set '%s')",
+                mesh->sets[s]->name);
+  status = loomrt_mpi_agree(status, "loom_partition (migration)");
+  if (status == LOOM_OK)
+    status = loomrt_dist_exchange(rec, count, (size_t)ls->rec * sizeof(int),
+                                  (void **)&ls->recs, rcount, &ls->nrec,
+                                  "the elements' records");
+  if (status == LOOM_OK && ls->row)
+    status = loomrt_dist_exchange(rows, ocount, ls->row, (void **)&ls->rows,
+                                  rcount, &got, "the dats' rows");
+  free(dest);
+  free(elem);
+  free(order);
+  free(count);
+  free(rcount);
+  free(odest);
+  free(oorder);
+  free(ocount);
+  free(rec);
+  free(rows);
+  return status;
+}
+
+/* ---- 2. sections --------------------------------------------------------- */
+
+/* Sort keys: section, then (halo) owner, then global number. */
+typedef struct item {
+  int cls, owner, gid, src;
+} item;
+
+static int cmp_item(const void *a, const void *b) {
+  const item *x = a, *y = b;
+  if (x->cls != y->cls)
+    return x->cls - y->cls;
+  if (x->cls >= EXEC && x->owner != y->owner)
+    return x->owner - y->owner;
+  return (x->gid > y->gid) - (x->gid < y->gid);
+}
+
+/* The class of record k: CORE, BOUNDARY or EXEC. */
+static int record_class(const loomrt_mesh *mesh, const lset *ls, int k,
+                        int me) {
+  const int *r = ls->recs + (size_t)k * ls->rec;
+  if (r[1] != me)
+    return EXEC;
+  r += 2;
+  for (int j = 0; j < ls->nmaps; j++) {
+    int dim = mesh->maps[ls->maps[j]]->dim;
+    for (int x = 0; x < dim; x++)
+      if (r[dim + x] != me)
+        return BOUNDARY;
+    r += 2 * dim;
+  }
+  return CORE;
+}
+
+/* The executed elements of each set, sorted (items: section order). */
+static int executed(const loomrt_dist *d, lset *ls, item **its) {
+  const loomrt_mesh *mesh = d->mesh;
+  for (int s = 0; s < mesh->nsets; s++) {
+    lset *l = &ls[s];
+    its[s] = malloc(((size_t)l->nrec + 1) * sizeof **its);
+    l->own_ord = int_alloc((size_t)l->nrec);
+    if (!its[s] || !l->own_ord)
+      return LOOM_ENOMEM;
+    int owned = 0;
+    for (int k = 0; k < l->nrec; k++) {
+      const int *r = l->recs + (size_t)k * l->rec;
+      int c = record_class(mesh, l, k, d->me);
+      its[s][k] = (item){c, r[1], r[0], k};
+      l->own_ord[k] = c == EXEC ? -1 : owned++;
+      l->n[c]++;
+    }
+    qsort(its[s], (size_t)l->nrec, sizeof **its, cmp_item);
+  }
+  return LOOM_OK;
+}
+
+static int cmp_gid(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Non-executed halo of set t: (owner << 32 | global) keys, sorted, unique,
+ * into *out (*n of them). */
+static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
+                      const int *exec_sorted, long long **out, int *n) {
+  const loomrt_mesh *mesh = d->mesh;
+  size_t cap = 0, k = 0;
+  for (int s = 0; s < mesh->nsets; s++)
+    for (int j = 0; j < ls[s].nmaps; j++)
+      if (mesh->to[ls[s].maps[j]] == t)
+        cap += (size_t)ls[s].nrec * mesh->maps[ls[s].maps[j]]->dim;
+  long long *v = malloc((cap + 1) * sizeof *v);
+  if (!v)
+    return LOOM_ENOMEM;
+  int nexec = ls[t].n[0] + ls[t].n[1] + ls[t].n[2];
+  for (int s = 0; s < mesh->nsets; s++) {
+    int at = 2;
+    for (int j = 0; j < ls[s].nmaps; j++) {
+      int m = ls[s].maps[j], dim = mesh->maps[m]->dim;
+      for (int r = 0; mesh->to[m] == t && r < ls[s].nrec; r++) {
+        const int *e = ls[s].recs + (size_t)r * ls[s].rec + at;
+        for (int x = 0; x < dim; x++)
+          if (!bsearch(&e[x], exec_sorted, (size_t)nexec, sizeof(int), cmp_gid))
+            v[k++] = (long long)e[dim + x] << 32 | (unsigned)e[x];
+      }
+      at += 2 * dim;
+    }
+  }
+  if (k)
+    qsort(v, k, sizeof *v, cmp_ll);
+  size_t u = 0;
+  for (size_t i = 0; i < k; i++)
+    if (u == 0 || v[i] != v[u - 1])
+      v[u++] = v[i];
+  *out = v;
+  *n = (int)u;
+  return LOOM_OK;
+}
+
+/* Local numbering of set t: its items, then its non-executed halo. */
+static int number(lset *l, const item *its, const long long *ne, int nne) {
+  l->n[NONEXEC] = nne;
+  l->total = l->nrec + nne;
+  size_t n = (size_t)l->total;
+  l->l2g = int_alloc(n);
+  l->lowner = int_alloc(n);
+  l->src = int_alloc(n);
+  l->key = malloc((n + 1) * sizeof *l->key);
+  if (!l->l2g || !l->lowner || !l->src || !l->key)
+    return LOOM_ENOMEM;
+  for (int i = 0; i < l->nrec; i++) {
+    l->l2g[i] = its[i].gid;
+    l->lowner[i] = its[i].owner;
+    l->src[i] = its[i].src;
+  }
+  for (int i = 0; i < nne; i++) {
+    l->l2g[l->nrec + i] = (int)(ne[i] & 0xffffffff);
+    l->lowner[l->nrec + i] = (int)(ne[i] >> 32);
+    l->src[l->nrec + i] = -1;
+  }
+  for (int i = 0; i < l->total; i++)
+    l->key[i] = (long long)l->l2g[i] << 32 | (unsigned)i;
+  if (l->total)
+    qsort(l->key, n, sizeof *l->key, cmp_ll);
+  return LOOM_OK;
+}
+
+static int number_all(const loomrt_dist *d, lset *ls) {
+  int ns = d->mesh->nsets, status = LOOM_OK;
+  item **its = calloc((size_t)ns + 1, sizeof *its);
+  int **ex = calloc((size_t)ns + 1, sizeof *ex);
+  if (!its || !ex || executed(d, ls, its) != LOOM_OK)
+    status = LOOM_ENOMEM;
+  for (int s = 0; status == LOOM_OK && s < ns; s++) {
+    if (!(ex[s] = int_alloc((size_t)ls[s].nrec))) {
+      status = LOOM_ENOMEM;
+      break;
+    }
+    for (int k = 0; k < ls[s].nrec; k++)
+      ex[s][k] = its[s][k].gid;
+    qsort(ex[s], (size_t)ls[s].nrec, sizeof(int), cmp_gid);
+  }
+  for (int t = 0; status == LOOM_OK && t < ns; t++) {
+    long long *ne = NULL;
+    int nne = 0;
+    status = nonexec_of(d, ls, t, ex[t], &ne, &nne);
+    if (status == LOOM_OK)
+      status = number(&ls[t], its[t], ne, nne);
+    free(ne);
+  }
+  for (int s = 0; s < ns; s++) {
+    free(its ? its[s] : NULL);
+    free(ex ? ex[s] : NULL);
+  }
+  free(its);
+  free(ex);
+  return status;
+}
+
+/* ---- 3. maps and dats ------------------------------------------------------ */
+
+static int new_map(const loomrt_mesh *mesh, const lset *ls, int s, int j) {
+  const lset *l = &ls[s], *t;
+  int m = l->maps[j];
+  loom_map map = mesh->maps[m];
+  int dim = map->dim, nexec = l->n[0] + l->n[1] + l->n[2], at = 2;
+  for (int x = 0; x < j; x++)
+    at += 2 * mesh->maps[l->maps[x]]->dim;
+  t = &ls[mesh->to[m]];
+  int *v = int_alloc((size_t)l->total * dim);
+  if (!v)
+    return LOOM_ENOMEM;
+  for (int i = 0; i < l->total; i++)
+    for (int k = 0; k < dim; k++)
+      v[(size_t)i * dim + k] =
+          i < nexec ? local_of(t, l->recs[(size_t)l->src[i] * l->rec + at + k])
+                    : -1;
+  free(map->values);
+  map->values = v;
+  return LOOM_OK;
+}
+
+/* The rows each dat of set s needs: its own, or more when a temporary
+ * of a larger set shares its storage. */
+static size_t dat_need(const loomrt_mesh *mesh, const lset *ls, loom_dat dat) {
+  size_t need = 0;
+  for (int k = 0; k < mesh->ndats; k++) {
+    loom_dat x = mesh->dats[k];
+    if (x != dat && x->owner != dat)
+      continue;
+    int s = 0;
+    while (mesh->sets[s] != x->set)
+      s++;
+    size_t b = (size_t)ls[s].total * x->dim * x->elem_size;
+    need = b > need ? b : need;
+  }
+  return need;
+}
+
+static int new_dats(const loomrt_mesh *mesh, const lset *ls, int s) {
+  const lset *l = &ls[s];
+  size_t at = 0;
+  for (int k = 0; k < mesh->ndats; k++) {
+    loom_dat dat = mesh->dats[k];
+    if (dat->set != mesh->sets[s] || dat->owner)
+      continue;
+    size_t row = (size_t)dat->dim * dat->elem_size;
+    void *block = NULL;
+    char *v = loomrt_dat_storage(dat, dat_need(mesh, ls, dat), &block);
+    if (!v)
+      return LOOM_ENOMEM;
+    for (int i = 0; i < l->n[0] + l->n[1]; i++)
+      memcpy(v + (size_t)i * row,
+             l->rows + (size_t)l->own_ord[l->src[i]] * l->row + at, row);
+    free(dat->block);
+    dat->block = block;
+    dat->values = v;
+    dat->bytes = (size_t)l->total * row;
+    dat->halo_dirty = 0;
+    at += row;
+  }
+  return LOOM_OK;
+}
+
+/* ---- 4. halo plans ------------------------------------------------------- */
+
+static int plan_of(const lset *l, loomrt_halo_plan *p, const char *name) {
+  int P = loomrt_mpi_size(), first = l->n[0] + l->n[1];
+  int halo = l->total - first, nsend = 0;
+  int *count = calloc((size_t)P + 1, sizeof *count), *rcount = int_alloc(P);
+  int *fill = int_alloc(P), *want = int_alloc((size_t)halo), *got = NULL;
+  int status = count && rcount && fill && want ? LOOM_OK : LOOM_ENOMEM;
+  for (int i = first; status == LOOM_OK && i < l->total; i++)
+    count[l->lowner[i]]++;
+  if (status == LOOM_OK)
+    status = loomrt_plan_side(count, P, &p->nrecv, &p->recv_rank,
+                              &p->recv_start);
+  if (status == LOOM_OK && !(p->recv_idx = int_alloc((size_t)halo)))
+    status = LOOM_ENOMEM;
+  for (int k = 0, q = 0; status == LOOM_OK && q < P; q++)
+    fill[q] = count[q] > 0 ? p->recv_start[k++] : 0;
+  for (int i = first; status == LOOM_OK && i < l->total; i++) {
+    int at = fill[l->lowner[i]]++;
+    p->recv_idx[at] = i;
+    want[at] = l->l2g[i];
+  }
+  if (status != LOOM_OK)
+    loom_error_(status, "loom_partition: out of memory (halo of set '%s')",
+                name);
+  status = loomrt_mpi_agree(status, "loom_partition (halo lists)");
+  if (status == LOOM_OK)
+    status = loomrt_dist_exchange(want, count, sizeof(int), (void **)&got,
+                                  rcount, &nsend, "the halo lists");
+  if (status == LOOM_OK)
+    status = loomrt_plan_side(rcount, P, &p->nsend, &p->send_rank,
+                              &p->send_start);
+  for (int i = 0; status == LOOM_OK && i < nsend; i++) {
+    int loc = local_of(l, got[i]);
+    if (loc < 0 || loc >= first)
+      status = loom_error_(LOOM_ESTATE,
+                           "set '%s': a rank asked for element %d, which "
+                           "this rank does not own (internal error)",
+                           name, got[i]);
+    got[i] = loc;
+  }
+  if (status == LOOM_OK) {
+    p->send_idx = got;
+    got = NULL;
+  }
+  free(count);
+  free(rcount);
+  free(fill);
+  free(want);
+  free(got);
+  return status;
+}
+
+/* ---- the whole step ------------------------------------------------------ */
+
+static void set_sections(loom_set set, lset *l) {
+  set->size = l->total;
+  set->core = l->n[0];
+  set->owned = l->n[0] + l->n[1];
+  set->exec = set->owned + l->n[2];
+  free(set->gid);
+  set->gid = l->l2g;
+  l->l2g = NULL;
+  set->slice_off = -1;
+}
+
+static int records_all(const loomrt_dist *d, lset *ls) {
+  const loomrt_mesh *mesh = d->mesh;
+  int status = LOOM_OK;
+  for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
+    int **towner = calloc((size_t)ls[s].nmaps + 1, sizeof *towner);
+    status = towner ? entry_owners(d, s, &ls[s], towner) : LOOM_ENOMEM;
+    if (status == LOOM_ENOMEM)
+      loom_error_(status, "loom_partition: out of memory");
+    status = loomrt_mpi_agree(status, "loom_partition (migration)");
+    if (status == LOOM_OK)
+      status = send_records(d, s, &ls[s], towner);
+    for (int j = 0; towner && j < ls[s].nmaps; j++)
+      free(towner[j]);
+    free(towner);
+  }
+  return status;
+}
+
+static int rebuild(const loomrt_mesh *mesh, lset *ls) {
+  int status = LOOM_OK;
+  for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++)
+    for (int j = 0; j < ls[s].nmaps && status == LOOM_OK; j++)
+      status = new_map(mesh, ls, s, j);
+  for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++)
+    status = new_dats(mesh, ls, s);
+  if (status != LOOM_OK)
+    return status;
+  for (int k = 0; k < mesh->ndats; k++) { /* temporaries sharing storage */
+    loom_dat dat = mesh->dats[k];
+    int s = 0;
+    while (mesh->sets[s] != dat->set)
+      s++;
+    if (dat->owner) {
+      dat->values = dat->owner->values;
+      dat->bytes = (size_t)ls[s].total * dat->dim * dat->elem_size;
+    }
+  }
+  return LOOM_OK;
+}
+
+int loomrt_dist_migrate(loomrt_dist *d) {
+  loomrt_mesh *mesh = d->mesh;
+  int ns = mesh->nsets;
+  lset *ls = calloc((size_t)ns + 1, sizeof *ls);
+  int status = ls ? LOOM_OK : LOOM_ENOMEM;
+  for (int s = 0; status == LOOM_OK && s < ns; s++)
+    if (!(ls[s].maps = int_alloc((size_t)mesh->nmaps)))
+      status = LOOM_ENOMEM;
+    else
+      lset_shape(mesh, s, &ls[s]);
+  if (status != LOOM_OK)
+    loom_error_(status, "loom_partition: out of memory");
+  status = loomrt_mpi_agree(status, "loom_partition (migration)");
+  if (status == LOOM_OK)
+    status = records_all(d, ls);
+  if (status == LOOM_OK && number_all(d, ls) != LOOM_OK)
+    status = LOOM_ENOMEM;
+  if (status == LOOM_OK && rebuild(mesh, ls) != LOOM_OK)
+    status = LOOM_ENOMEM;
+  if (status == LOOM_ENOMEM)
+    loom_error_(status, "loom_partition: out of memory migrating the mesh");
+  status = loomrt_mpi_agree(status, "loom_partition (migration)");
+  if (status == LOOM_OK && !loomrt_halo_plans_new(ns))
+    status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");
+  for (int s = 0; status == LOOM_OK && s < ns; s++)
+    status = plan_of(&ls[s], loomrt_halo_plan_add(mesh->sets[s]),
+                     mesh->sets[s]->name);
+  for (int s = 0; status == LOOM_OK && s < ns; s++)
+    set_sections(mesh->sets[s], &ls[s]);
+  for (int s = 0; ls && s < ns; s++)
+    lset_free(&ls[s]);
+  free(ls);
+  return status;
+}
+
+int loomrt_dist_fill_halos(loomrt_mesh *mesh) {
+  int status = LOOM_OK;
+  for (int k = 0; k < mesh->ndats && status == LOOM_OK; k++) {
+    loom_dat dat = mesh->dats[k];
+    if (dat->owner)
+      continue;
+    loom__dat_dirty(dat);
+    status = loom__halo_begin(dat);
+    if (status == LOOM_OK)
+      status = loom__halo_end(dat);
+  }
+  return status;
+}
