@@ -71,6 +71,12 @@ int loomrt_renumber_lazy(void) {
   if (!lazy_pending)
     return LOOM_OK;
   lazy_pending = 0;
+  if (loomrt_any_sliced()) { /* no whole mesh to renumber: a tuning knob */
+    if (loomrt_diag())
+      fprintf(stderr, "loom: LOOM_RENUMBER=1 ignored: the mesh is "
+                      "distributed (declared from slices or HDF5)\n");
+    return LOOM_OK;
+  }
   return loom_renumber();
 }
 

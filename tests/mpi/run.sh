@@ -71,6 +71,7 @@ expect_abort() { # mode np pattern
 }
 expect_abort --fail 3 "loom: rank 1: error: map 'pecell': entry 5 (element 2, slot 1) is 99"
 expect_abort --mismatch 2 "loom: rank [01]: error: .*different"
+expect_abort --bad-slices 3 "loom: rank [012]: error: set 'cells': rank 1's slice is \\[11, 20) of 30 elements, but the ranks' slices must tile \\[0, 30)"
 
 # With a user handler that returns, an error on rank 1 alone (before
 # partitioning: its map; after: its fetch) does not leave the other ranks
