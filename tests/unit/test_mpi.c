@@ -12,6 +12,8 @@
  *                                       the job must end, naming the rank
  *   test_mpi --mismatch                 rank 1 declares a different mesh
  *   test_mpi --bad-slices               rank 1's slice leaves a gap
+ *   test_mpi --hdf5 FILE                a dat written to FILE and read back,
+ *                                       and 4 ways of reading it wrongly
  *   test_mpi --big NX NY METHOD         times partitioning an NX x NY quad
  *                                       mesh (no checks; LOOM_DIAG=1 for
  *                                       the partition's quality)
@@ -707,6 +709,66 @@ static int run_big(int nx, int ny, const char *method) {
   return rc != LOOM_OK;
 }
 
+
+/* --hdf5 FILE: a dat written with loom_dat_write_hdf5 from a partitioned
+ * mesh reads back (loom_decl_dat_hdf5, uneven slices) in declared order,
+ * and reading it wrongly is a named error on every rank. */
+static int hdf5_session(const char *file, const char *dataset, int dim,
+                        int as_int, const char *expect) {
+  loom_init(NULL, NULL);
+  loom_set_error_handler(keep, NULL);
+  handled = 0;
+  handled_last[0] = 0;
+  int off, n, failed = 0;
+  slice_of(30, &off, &n);
+  loom_set cells = loom_decl_set_slice(30, off, n, "cells");
+  loom_dat d = as_int ? loom_decl_dat_hdf5(cells, dim, int, file, dataset)
+                      : loom_decl_dat_hdf5(cells, dim, double, file, dataset);
+  if (expect) {
+    failed = d != NULL || !strstr(handled_last, expect);
+    if (failed)
+      fprintf(stderr, "rank %d: %s: expected an error containing \"%s\", "
+                      "got \"%s\"\n", me, dataset, expect, handled_last);
+  } else {
+    double got[60];
+    failed = !d || loom_partition(NULL, "block") != LOOM_OK ||
+             loom_dat_fetch(d, got, sizeof got) != LOOM_OK;
+    for (int i = 0; !failed && i < 30; i++)
+      failed = got[2 * i] != i || got[2 * i + 1] != -i;
+    if (failed)
+      fprintf(stderr, "rank %d: read back wrongly (%s)\n", me, handled_last);
+  }
+  loom_exit();
+  return failed;
+}
+
+static int run_hdf5(const char *file) {
+  mesh m = chain(30);
+  world w;
+  memset(&w, 0, sizeof w);
+  loom_init(NULL, NULL);
+  declare(&m, &w, 0);
+  int failed = loom_partition(w.set[0], "metis") != LOOM_OK ||
+               loom_dat_write_hdf5(w.val[0], file, "val") != LOOM_OK ||
+               loom_dat_write_hdf5(w.val[0], file, "val") != LOOM_OK; /* again */
+  loom_exit();
+  mesh_free(&m);
+  failed |= hdf5_session(file, "val", 2, 0, NULL);
+  failed |= hdf5_session(file, "val", 3, 0, "is 30 x 2, but its set has 30 elements x dim 3");
+  failed |= hdf5_session(file, "val", 2, 1, "holds floating-point values, declared int");
+  failed |= hdf5_session(file, "nothing", 2, 0, "has no dataset 'nothing'");
+  char missing[1100];
+  snprintf(missing, sizeof missing, "%s.missing", file);
+  failed |= hdf5_session(missing, "val", 2, 0, "cannot open HDF5 file");
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (me == 0)
+    printf("%s: HDF5 write, read back and 4 errors at %d ranks\n",
+           any ? "FAIL" : "PASS", nranks);
+  MPI_Finalize();
+  return any;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv); /* several loom sessions in one run */
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -717,6 +779,8 @@ int main(int argc, char **argv) {
     return run_failure(1);
   if (argc > 1 && strcmp(argv[1], "--bad-slices") == 0)
     return run_bad_slices();
+  if (argc > 2 && strcmp(argv[1], "--hdf5") == 0)
+    return run_hdf5(argv[2]);
   if (argc > 1 && strncmp(argv[1], "--handler-", 10) == 0)
     return run_handler(strcmp(argv[1], "--handler-after") == 0);
   if (argc > 4 && strcmp(argv[1], "--big") == 0)
