@@ -90,3 +90,8 @@ $(TESTBIN)/test_mpi: tests/unit/test_mpi.c $(LIBLOOM_MPI)
 
 mpi-test: $(TESTBIN)/test_mpi
 	tests/mpi/run.sh $(TESTBIN)/test_mpi
+
+# The libraries an MPI program links after libloom_mpi.a (tests use it).
+.PHONY: print-mpi-libs
+print-mpi-libs:
+	@echo $(LOOM_MPI_LIBS)

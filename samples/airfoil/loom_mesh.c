@@ -4,6 +4,8 @@
  * OP2's op_decl_*_hdf5 read.
  *
  * Usage: loom-mesh IN.dat OUT.h5
+ *        loom-mesh --extract FILE.h5 DATASET OUT.bin
+ *          writes a double dataset's values, raw (as Airfoil's q files)
  *
  * Design
  * ------
@@ -125,12 +127,47 @@ static int write_all(hid_t f, const struct airfoil_mesh *m, double *q,
   return bad || constant(f, "qinf", 4, qinf);
 }
 
+/* --extract: a double dataset's values, raw, to OUT (e.g. a q written by
+ * loom_dat_write_hdf5, to compare with a text run's q file). */
+static int extract(const char *file, const char *name, const char *out) {
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t ds = f >= 0 ? H5Dopen2(f, name, H5P_DEFAULT) : -1;
+  hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
+  hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+  double *v = n >= 0 ? malloc((size_t)n * sizeof *v + 1) : NULL;
+  int bad = !v || H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+                          H5P_DEFAULT, v) < 0;
+  if (bad)
+    fprintf(stderr, "loom-mesh: error: cannot read dataset '%s' of '%s'\n",
+            name, file);
+  FILE *o = bad ? NULL : fopen(out, "wb");
+  if (!bad && (!o || fwrite(v, sizeof *v, (size_t)n, o) != (size_t)n)) {
+    fprintf(stderr, "loom-mesh: error: cannot write '%s'\n", out);
+    bad = 1;
+  }
+  if (o && fclose(o) != 0)
+    bad = 1;
+  free(v);
+  if (sp >= 0)
+    H5Sclose(sp);
+  if (ds >= 0)
+    H5Dclose(ds);
+  if (f >= 0)
+    H5Fclose(f);
+  return bad;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 5 && strcmp(argv[1], "--extract") == 0)
+    return extract(argv[2], argv[3], argv[4]);
   if (argc != 3) {
     fprintf(stderr, "usage: %s IN.dat OUT.h5\n"
                     "  converts OP2's Airfoil text mesh to HDF5 in OP2's "
-                    "layout\n",
-            argv[0]);
+                    "layout\n"
+                    "       %s --extract FILE.h5 DATASET OUT.bin\n"
+                    "  writes a double dataset's values, raw\n",
+            argv[0], argv[0]);
     return 2;
   }
   struct airfoil_mesh m;

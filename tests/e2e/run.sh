@@ -21,6 +21,7 @@ step "$here/airfoil_modular.sh" small
 step "$here/wave.sh"
 step "$here/outer.sh"
 step "$here/mpi.sh"
+step "$here/hdf5.sh" small
 if [ "${LOOM_E2E_SANITIZE:-0}" = 1 ]; then
   echo "== cmake_project: skipped under SANITIZE=1 (it installs the normal build)"
 else
