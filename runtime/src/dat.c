@@ -197,6 +197,7 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
   dat->block = block;
   dat->owner = NULL;
   dat->halo_dirty = 0;
+  dat->zero = data == NULL;
   return dat;
 }
 

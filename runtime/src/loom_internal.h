@@ -103,6 +103,8 @@ struct loom_dat_s {
   loom_dat owner;   /* when values are another temporary's (storage reuse
                        decided by loomc): that temporary; NULL otherwise */
   int halo_dirty;   /* MPI: the halo is stale (loom__dat_dirty) */
+  int zero;         /* declared without data (a temporary): all zero until
+                       a loop writes it, so partitioning moves no rows */
 };
 
 /* ---- errors (core.c) --------------------------------------------------- */

@@ -38,6 +38,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "mpi_internal.h"
 
@@ -497,6 +500,14 @@ static long long edge_cut(const loomrt_dist *d, int p, const int *xadj,
   return all / 2;
 }
 
+/* Returns the heap's free memory to the system: the partitioner's graph
+ * and the migration's messages leave large holes (glibc keeps them). */
+static void trim(void) {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 static int primary_owners(loomrt_dist *d, loomrt_part_method method,
                           long long *cut) {
   int p = d->mesh->primary;
@@ -519,6 +530,7 @@ static int primary_owners(loomrt_dist *d, loomrt_part_method method,
     *cut = edge_cut(d, p, xadj, adj, owner);
   free(xadj);
   free(adj);
+  trim();
   return status;
 }
 
@@ -692,6 +704,7 @@ int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
     status = other_owners(&d, assigned);
   if (status == LOOM_OK)
     status = loomrt_dist_migrate(&d);
+  trim();
   for (int s = 0; d.lo && s < mesh->nsets; s++)
     free(d.lo[s]);
   free(d.lo);

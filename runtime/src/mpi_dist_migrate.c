@@ -91,6 +91,12 @@ static void lset_free(lset *ls) {
 
 /* ---- 1. records ---------------------------------------------------------- */
 
+/* Nonzero when dat's rows on set travel with its elements: it has
+ * storage of its own and values (a temporary is still all zero). */
+static int moves(loom_dat dat, loom_set set) {
+  return dat->set == set && !dat->owner && !dat->zero;
+}
+
 static void lset_shape(const loomrt_mesh *mesh, int s, lset *ls) {
   ls->rec = 2;
   for (int m = 0; m < mesh->nmaps; m++)
@@ -99,7 +105,7 @@ static void lset_shape(const loomrt_mesh *mesh, int s, lset *ls) {
       ls->rec += 2 * mesh->maps[m]->dim;
     }
   for (int k = 0; k < mesh->ndats; k++)
-    if (mesh->dats[k]->set == mesh->sets[s] && !mesh->dats[k]->owner)
+    if (moves(mesh->dats[k], mesh->sets[s]))
       ls->row += (size_t)mesh->dats[k]->dim * mesh->dats[k]->elem_size;
 }
 
@@ -161,7 +167,7 @@ static void pack_record(const loomrt_mesh *mesh, int s, const lset *ls,
 static void pack_rows(const loomrt_mesh *mesh, int s, int i, char *out) {
   for (int k = 0; k < mesh->ndats; k++) {
     loom_dat dat = mesh->dats[k];
-    if (dat->set != mesh->sets[s] || dat->owner)
+    if (!moves(dat, mesh->sets[s]))
       continue;
     size_t row = (size_t)dat->dim * dat->elem_size;
     memcpy(out, (char *)dat->values + (size_t)i * row, row);
@@ -169,43 +175,48 @@ static void pack_rows(const loomrt_mesh *mesh, int s, int i, char *out) {
   }
 }
 
-/* Sends set s's records (and owned rows) to their ranks; ls receives. */
+/* Sends set s's records (and owned rows) to their ranks; ls receives.
+ * Packed in two passes (count per rank, then fill at each rank's
+ * cursor), so the only buffers of the slice's size are the messages. */
 static int send_records(const loomrt_dist *d, int s, lset *ls,
                         int *const *towner) {
   const loomrt_mesh *mesh = d->mesh;
-  int n = mesh->sets[s]->size, P = d->P, width = 1, items = 0;
+  int n = mesh->sets[s]->size, P = d->P, width = 1, got = 0;
   for (int j = 0; j < ls->nmaps; j++)
     width += mesh->maps[ls->maps[j]]->dim;
-  int *dest = int_alloc((size_t)n * width), *elem = int_alloc((size_t)n * width);
-  int *order = int_alloc((size_t)n * width), *count = int_alloc(P);
-  int *rcount = int_alloc(P), *odest = int_alloc((size_t)n);
-  int *oorder = int_alloc((size_t)n), *ocount = int_alloc(P);
-  int *rec = NULL, got = 0;
+  int *dest = int_alloc((size_t)width), *count = calloc((size_t)P + 1, sizeof(int));
+  int *at = int_alloc(P), *rcount = int_alloc(P);
+  int *ocount = calloc((size_t)P + 1, sizeof(int)), *oat = int_alloc(P);
+  int *rec = NULL;
   char *rows = NULL;
-  int status = dest && elem && order && count && rcount && odest && oorder &&
-                       ocount
-                   ? LOOM_OK
-                   : LOOM_ENOMEM;
+  size_t items = 0;
+  int status = dest && count && at && rcount && ocount && oat ? LOOM_OK
+                                                               : LOOM_ENOMEM;
   for (int i = 0; status == LOOM_OK && i < n; i++) {
-    int k = dests_of(mesh, s, ls, towner, i, dest + items);
+    int k = dests_of(mesh, s, ls, towner, i, dest);
     for (int x = 0; x < k; x++)
-      elem[items + x] = i;
-    items += k;
-    odest[i] = mesh->owner[s][i];
+      count[dest[x]]++;
+    items += (size_t)k;
+    ocount[mesh->owner[s][i]]++;
   }
   if (status == LOOM_OK) {
-    loomrt_dist_by_rank(dest, items, P, count, order);
-    loomrt_dist_by_rank(odest, n, P, ocount, oorder);
-    rec = int_alloc((size_t)items * ls->rec);
+    rec = int_alloc(items * (size_t)ls->rec);
     rows = malloc((size_t)n * ls->row + 1);
     if (!rec || !rows)
       status = LOOM_ENOMEM;
+    for (int q = 0; q < P; q++) {
+      at[q] = q ? at[q - 1] + count[q - 1] : 0;
+      oat[q] = q ? oat[q - 1] + ocount[q - 1] : 0;
+    }
   }
-  for (int k = 0; status == LOOM_OK && k < items; k++)
-    pack_record(mesh, s, ls, towner, elem[order[k]],
-                rec + (size_t)k * ls->rec);
-  for (int k = 0; status == LOOM_OK && ls->row && k < n; k++)
-    pack_rows(mesh, s, oorder[k], rows + (size_t)k * ls->row);
+  for (int i = 0; status == LOOM_OK && i < n; i++) {
+    int k = dests_of(mesh, s, ls, towner, i, dest);
+    for (int x = 0; x < k; x++)
+      pack_record(mesh, s, ls, towner, i,
+                  rec + (size_t)at[dest[x]]++ * ls->rec);
+    if (ls->row)
+      pack_rows(mesh, s, i, rows + (size_t)oat[mesh->owner[s][i]]++ * ls->row);
+  }
   if (status != LOOM_OK)
     loom_error_(status, "loom_partition: out of memory (migrating set '%s')",
                 mesh->sets[s]->name);
@@ -214,20 +225,34 @@ static int send_records(const loomrt_dist *d, int s, lset *ls,
     status = loomrt_dist_exchange(rec, count, (size_t)ls->rec * sizeof(int),
                                   (void **)&ls->recs, rcount, &ls->nrec,
                                   "the elements' records");
+  free(rec);
   if (status == LOOM_OK && ls->row)
     status = loomrt_dist_exchange(rows, ocount, ls->row, (void **)&ls->rows,
                                   rcount, &got, "the dats' rows");
   free(dest);
-  free(elem);
-  free(order);
   free(count);
+  free(at);
   free(rcount);
-  free(odest);
-  free(oorder);
   free(ocount);
-  free(rec);
+  free(oat);
   free(rows);
   return status;
+}
+
+/* The slice's rows of set s's maps and dats: sent, no longer needed. */
+static void free_slice(const loomrt_mesh *mesh, int s) {
+  for (int m = 0; m < mesh->nmaps; m++)
+    if (mesh->from[m] == s) {
+      free(mesh->maps[m]->values);
+      mesh->maps[m]->values = NULL;
+    }
+  for (int k = 0; k < mesh->ndats; k++) {
+    loom_dat dat = mesh->dats[k];
+    if (dat->set == mesh->sets[s] && !dat->owner) {
+      free(dat->block);
+      dat->block = dat->values = NULL;
+    }
+  }
 }
 
 /* ---- 2. sections --------------------------------------------------------- */
@@ -440,7 +465,7 @@ static int new_dats(const loomrt_mesh *mesh, const lset *ls, int s) {
     char *v = loomrt_dat_storage(dat, dat_need(mesh, ls, dat), &block);
     if (!v)
       return LOOM_ENOMEM;
-    for (int i = 0; i < l->n[0] + l->n[1]; i++)
+    for (int i = 0; !dat->zero && i < l->n[0] + l->n[1]; i++)
       memcpy(v + (size_t)i * row,
              l->rows + (size_t)l->own_ord[l->src[i]] * l->row + at, row);
     free(dat->block);
@@ -448,7 +473,7 @@ static int new_dats(const loomrt_mesh *mesh, const lset *ls, int s) {
     dat->values = v;
     dat->bytes = (size_t)l->total * row;
     dat->halo_dirty = 0;
-    at += row;
+    at += dat->zero ? 0 : row;
   }
   return LOOM_OK;
 }
@@ -530,6 +555,8 @@ static int records_all(const loomrt_dist *d, lset *ls) {
     status = loomrt_mpi_agree(status, "loom_partition (migration)");
     if (status == LOOM_OK)
       status = send_records(d, s, &ls[s], towner);
+    if (status == LOOM_OK)
+      free_slice(mesh, s);
     for (int j = 0; towner && j < ls[s].nmaps; j++)
       free(towner[j]);
     free(towner);
@@ -539,11 +566,17 @@ static int records_all(const loomrt_dist *d, lset *ls) {
 
 static int rebuild(const loomrt_mesh *mesh, lset *ls) {
   int status = LOOM_OK;
-  for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++)
+  for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
     for (int j = 0; j < ls[s].nmaps && status == LOOM_OK; j++)
       status = new_map(mesh, ls, s, j);
-  for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++)
+    free(ls[s].recs); /* translated: no longer needed */
+    ls[s].recs = NULL;
+  }
+  for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
     status = new_dats(mesh, ls, s);
+    free(ls[s].rows);
+    ls[s].rows = NULL;
+  }
   if (status != LOOM_OK)
     return status;
   for (int k = 0; k < mesh->ndats; k++) { /* temporaries sharing storage */
@@ -598,7 +631,7 @@ int loomrt_dist_fill_halos(loomrt_mesh *mesh) {
   int status = LOOM_OK;
   for (int k = 0; k < mesh->ndats && status == LOOM_OK; k++) {
     loom_dat dat = mesh->dats[k];
-    if (dat->owner)
+    if (dat->owner || dat->zero) /* zero everywhere, halo included */
       continue;
     loom__dat_dirty(dat);
     status = loom__halo_begin(dat);
