@@ -146,10 +146,32 @@ static void store_through(accesses *x, CXCursor arg) {
  * objects loomc knows; a function loomc does not see reads and writes the
  * unseen state; and what the call may store through its pointer
  * arguments (stores_through). */
+/* loom_checkpoint writes every dat of the program to a file: it reads
+ * every dat a loop names (so every loop before it has run). */
+static int is_checkpoint(CXCursor callee) {
+  CXString name = clang_getCursorSpelling(callee);
+  int yes = !clang_Cursor_isNull(callee) &&
+            strcmp(clang_getCString(name), "loom_checkpoint") == 0;
+  clang_disposeString(name);
+  return yes;
+}
+
+static void read_every_dat(accesses *x) {
+  const program *prog = x->b->prog;
+  for (int l = 0; l < prog->loops.len; l++) {
+    const loop *lp = prog->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].obj && lp->args[i].obj->kind == OBJ_DAT)
+        record(x, lp->args[i].obj, CW_READ);
+  }
+}
+
 static int host_call(cwalk *w, CXCursor callee, CXCursor call) {
   accesses *x = w->data;
   if (summary_is_free(callee))
     return 1; /* releases the memory, reads and writes no value */
+  if (is_checkpoint(callee))
+    read_every_dat(x);
   const summary *sm = summary_of(x->b->fe, x->b->st, callee, x->b->arena);
   for (int i = 0; sm && i < sm->reads.len; i++) {
     const obj *o = ((const sym *)sm->reads.items[i])->obj;

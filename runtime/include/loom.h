@@ -161,6 +161,23 @@ loom_dat loom_decl_dat_hdf5_(loom_set set, int dim, loom_type type,
  * first if no loop did.  LOOM_OK, LOOM_EINVAL or LOOM_EIO. */
 int loom_dat_write_hdf5(loom_dat dat, const char *file, const char *name);
 
+/* Reads dataset `name` of `file` (OP2's layout, declared order) into an
+ * existing dat: each rank reads a block and the owners get their rows by
+ * declared number, whatever the partition; the halo follows (collective).
+ * With loom_checkpoint, a restart on any number of ranks: declare the mesh
+ * as usual, then read back the dats the computation carries. */
+int loom_dat_read_hdf5(loom_dat dat, const char *file, const char *name);
+
+/* Writes every set (its size), map (declared numbers) and dat of the
+ * program to `file` in OP2's layout, in declared order, with `step` (the
+ * caller's time step, dataset "loom_step"); the file is written as
+ * FILE.tmp and renamed once complete, so a failure leaves the previous
+ * checkpoint in place.  Collective; loomc orders it after every loop
+ * before it.  Names must be distinct across sets, maps and dats.
+ * loom_checkpoint_step returns a checkpoint's step (-1 on error). */
+int loom_checkpoint(const char *file, int step);
+int loom_checkpoint_step(const char *file);
+
 /* Facts of a handle whose loom_decl_* loomc cannot see: a parameter, a
  * struct member, an extern or file-scope variable.  Written once, after the
  * declarator:

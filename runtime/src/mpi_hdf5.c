@@ -343,12 +343,26 @@ loom_dat loom_decl_dat_hdf5_(loom_set set, int dim, loom_type type,
 
 /* ---- writing ----------------------------------------------------------------- */
 
-/* This rank's block of the dat in declared order: owned rows sent to the
- * holders of their declared numbers' blocks. */
-static int gather_block(loom_dat dat, char **block, int *off, int *n) {
-  loom_set set = dat->set;
+/* The rank holding declared element g in the block distribution of n
+ * elements over P ranks (rank r: [floor(r n / P), floor((r + 1) n / P))). */
+static int block_holder(int g, int n, int P) {
+  int r = (int)((long long)g * P / n);
+  while (r > 0 && (long long)r * n / P > g)
+    r--;
+  while (r + 1 < P && (long long)(r + 1) * n / P <= g)
+    r++;
+  return r;
+}
+
+static int declared_of(loom_set set, int i) { return set->gid ? set->gid[i] : i; }
+
+/* This rank's block, in declared order, of rows of `row` bytes given per
+ * owned element in `values` (local order): each owned row is sent to the
+ * holder of its declared number's block. */
+static int gather_block(loom_set set, const char *values, size_t row,
+                        const char *what, char **block, int *off, int *n) {
   int P = loomrt_mpi_size(), owned = set->owned, got = 0;
-  size_t row = (size_t)dat->dim * dat->elem_size, rec = row + sizeof(int);
+  size_t rec = row + sizeof(int);
   int *dest = malloc(((size_t)owned + 1) * sizeof *dest);
   int *order = malloc(((size_t)owned + 1) * sizeof *order);
   int *count = malloc(((size_t)P + 1) * sizeof *count);
@@ -358,29 +372,22 @@ static int gather_block(loom_dat dat, char **block, int *off, int *n) {
   *block = malloc((size_t)*n * row + 1);
   int status = dest && order && count && rcount && send && *block
                    ? LOOM_OK
-                   : loom_error_(LOOM_ENOMEM, "dat '%s': out of memory "
-                                              "writing it", dat->name);
-  for (int i = 0; status == LOOM_OK && i < owned; i++) {
-    int g = set->gid ? set->gid[i] : i;
-    dest[i] = (int)((long long)g * P / set->gsize);
-    while (dest[i] > 0 && (long long)dest[i] * set->gsize / P > g)
-      dest[i]--; /* the block holding g: floor(r n / P) <= g */
-    while (dest[i] + 1 < P && (long long)(dest[i] + 1) * set->gsize / P <= g)
-      dest[i]++;
-  }
+                   : loom_error_(LOOM_ENOMEM, "%s: out of memory writing it",
+                                 what);
+  for (int i = 0; status == LOOM_OK && i < owned; i++)
+    dest[i] = block_holder(declared_of(set, i), set->gsize, P);
   if (status == LOOM_OK) {
     loomrt_dist_by_rank(dest, owned, P, count, order);
     for (int k = 0; k < owned; k++) {
-      int i = order[k], g = set->gid ? set->gid[i] : i;
+      int i = order[k], g = declared_of(set, i);
       memcpy(send + (size_t)k * rec, &g, sizeof g);
-      memcpy(send + (size_t)k * rec + sizeof g,
-             (char *)dat->values + (size_t)i * row, row);
+      memcpy(send + (size_t)k * rec + sizeof g, values + (size_t)i * row, row);
     }
   }
-  status = loomrt_mpi_agree(status, "loom_dat_write_hdf5");
+  status = loomrt_mpi_agree(status, "writing HDF5");
   if (status == LOOM_OK)
     status = loomrt_dist_exchange(send, count, rec, (void **)&recv, rcount,
-                                  &got, "the dat's rows");
+                                  &got, "rows to write");
   for (int k = 0; status == LOOM_OK && k < got; k++) {
     int g;
     memcpy(&g, recv + (size_t)k * rec, sizeof g);
@@ -423,19 +430,30 @@ static int attr_text(hid_t ds, const char *name, const char *v) {
   return rc < 0 ? -1 : 0;
 }
 
-/* The dataset for a dat (created, or an existing one of its shape). */
-static hid_t dat_dataset(hid_t f, loom_dat dat, const char *file,
-                         const char *name, int *status) {
-  hsize_t dims[2] = {(hsize_t)dat->set->gsize, (hsize_t)dat->dim};
+/* A dataset to write: `rows` x `dim` values of `type` (`elem` bytes). */
+typedef struct table {
+  const char *name;
+  int rows, dim;
+  loom_type type;
+  size_t elem;
+} table;
+
+static table dat_table(loom_dat dat, const char *name) {
+  return (table){name, dat->set->gsize, dat->dim, dat->type, dat->elem_size};
+}
+
+/* The dataset for t (created, or an existing one of its shape). */
+static hid_t table_dataset(hid_t f, const table *t, const char *file,
+                           int *status) {
+  hsize_t dims[2] = {(hsize_t)t->rows, (hsize_t)t->dim};
   hid_t ds = -1;
-  if (H5Lexists(f, name, H5P_DEFAULT) > 0) {
-    source s = {f, H5Dopen2(f, name, H5P_DEFAULT), 0, 0, 0};
+  if (H5Lexists(f, t->name, H5P_DEFAULT) > 0) {
+    source s = {f, H5Dopen2(f, t->name, H5P_DEFAULT), 0, 0, 0};
     if (s.ds < 0 ||
-        shape_of(s.ds, file, name, &s.rows, &s.cols, &s.rank) != LOOM_OK ||
-        s.rank != 2 ||
-        check_shape(&s, dat->set->gsize, dat->dim, file, name,
-                    "the dat's set") != LOOM_OK ||
-        check_type(s.ds, file, name, type_name(dat->type)) != LOOM_OK) {
+        shape_of(s.ds, file, t->name, &s.rows, &s.cols, &s.rank) != LOOM_OK ||
+        check_shape(&s, t->rows, t->dim, file, t->name, "the dat's set") !=
+            LOOM_OK ||
+        check_type(s.ds, file, t->name, type_name(t->type)) != LOOM_OK) {
       if (s.ds >= 0)
         H5Dclose(s.ds);
       *status = LOOM_EINVAL;
@@ -445,20 +463,22 @@ static hid_t dat_dataset(hid_t f, loom_dat dat, const char *file,
   }
   hid_t sp = H5Screate_simple(2, dims, NULL);
   if (sp >= 0)
-    ds = H5Dcreate2(f, name, mem_type(dat->type), sp, H5P_DEFAULT,
+    ds = H5Dcreate2(f, t->name, mem_type(t->type), sp, H5P_DEFAULT,
                     H5P_DEFAULT, H5P_DEFAULT);
   if (sp >= 0)
     H5Sclose(sp);
   if (ds < 0)
     *status = loom_error_(LOOM_EIO, "HDF5 file '%s': cannot create dataset "
                                     "'%s'",
-                          file, name);
+                          file, t->name);
   return ds;
 }
 
-static int write_block(hid_t ds, loom_dat dat, const char *block, int off,
-                       int n, const char *file, const char *name) {
-  hsize_t start[2] = {(hsize_t)off, 0}, count[2] = {(hsize_t)n, (hsize_t)dat->dim};
+/* Writes rows [off, off + n) of t from block (collective) and t's
+ * attributes. */
+static int write_block(hid_t ds, const table *t, const char *block, int off,
+                       int n, const char *file) {
+  hsize_t start[2] = {(hsize_t)off, 0}, count[2] = {(hsize_t)n, (hsize_t)t->dim};
   hid_t fs = H5Dget_space(ds), ms = H5Screate_simple(2, count, NULL);
   hid_t x = collective();
   herr_t rc = -1;
@@ -469,7 +489,7 @@ static int write_block(hid_t ds, loom_dat dat, const char *block, int off,
     } else {
       H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
     }
-    rc = H5Dwrite(ds, mem_type(dat->type), ms, fs, x, block);
+    rc = H5Dwrite(ds, mem_type(t->type), ms, fs, x, block);
   }
   if (x >= 0)
     H5Pclose(x);
@@ -477,14 +497,42 @@ static int write_block(hid_t ds, loom_dat dat, const char *block, int off,
     H5Sclose(ms);
   if (fs >= 0)
     H5Sclose(fs);
-  if (rc >= 0 && (attr_int(ds, "dim", dat->dim) < 0 ||
-                  attr_int(ds, "size", (int)(dat->dim * dat->elem_size)) < 0 ||
-                  attr_text(ds, "type", type_name(dat->type)) < 0))
+  if (rc >= 0 && (attr_int(ds, "dim", t->dim) < 0 ||
+                  attr_int(ds, "size", (int)(t->dim * t->elem)) < 0 ||
+                  attr_text(ds, "type", type_name(t->type)) < 0))
     rc = -1;
   return rc < 0 ? loom_error_(LOOM_EIO, "HDF5 file '%s': writing dataset "
                                         "'%s' failed",
-                              file, name)
+                              file, t->name)
                 : LOOM_OK;
+}
+
+/* Writes t, given as this rank's block [off, off + n), into open file f. */
+static int write_table(hid_t f, const table *t, const char *block, int off,
+                       int n, const char *file) {
+  int status = LOOM_OK;
+  hid_t ds = table_dataset(f, t, file, &status);
+  status = loomrt_mpi_agree(status, "writing HDF5");
+  if (status == LOOM_OK)
+    status = write_block(ds, t, block, off, n, file);
+  if (ds >= 0)
+    H5Dclose(ds);
+  return loomrt_mpi_agree(status, "writing HDF5");
+}
+
+/* Gathers a dat's owned rows into blocks and writes them to f. */
+static int write_dat(hid_t f, loom_dat dat, const char *name,
+                     const char *file) {
+  char *block = NULL;
+  int off = 0, n = 0;
+  table t = dat_table(dat, name);
+  int status = gather_block(dat->set, dat->values,
+                            (size_t)dat->dim * dat->elem_size, dat->name,
+                            &block, &off, &n);
+  if (status == LOOM_OK)
+    status = write_table(f, &t, block, off, n, file);
+  free(block);
+  return status;
 }
 
 static int write_body(loom_dat dat, const char *file, const char *name) {
@@ -492,32 +540,262 @@ static int write_body(loom_dat dat, const char *file, const char *name) {
   if (status == LOOM_OK && (!file || !name))
     status = loom_error_(LOOM_EINVAL, "loom_dat_write_hdf5: the file or "
                                       "dataset name is NULL");
+  if (status == LOOM_OK && mem_type(dat->type) < 0)
+    status = loom_error_(LOOM_EINVAL, "loom_dat_write_hdf5: dat '%s' holds "
+                                      "%s values; HDF5 output takes double, "
+                                      "float or int", dat->name,
+                         type_name(dat->type));
   if (status == LOOM_OK)
     status = loom__mpi_ready(); /* partitions if no loop did yet */
-  char *block = NULL;
-  int off = 0, n = 0;
-  if (status == LOOM_OK)
-    status = gather_block(dat, &block, &off, &n);
-  hid_t f = -1, ds = -1;
+  hid_t f = -1;
   if (status == LOOM_OK && (f = file_open(file, 1)) < 0)
     status = loom_error_(LOOM_EIO, "loom_dat_write_hdf5: cannot open or "
                                    "create HDF5 file '%s'",
                          file);
   status = loomrt_mpi_agree(status, "loom_dat_write_hdf5");
   if (status == LOOM_OK)
-    ds = dat_dataset(f, dat, file, name, &status);
-  status = loomrt_mpi_agree(status, "loom_dat_write_hdf5");
-  if (status == LOOM_OK)
-    status = write_block(ds, dat, block, off, n, file, name);
-  if (ds >= 0)
-    H5Dclose(ds);
+    status = write_dat(f, dat, name, file);
   if (f >= 0)
     H5Fclose(f);
-  free(block);
   return loomrt_mpi_agree(status, "loom_dat_write_hdf5");
 }
 
 /* On failure, the caller leaves the communication (loomrt_leave). */
 int loom_dat_write_hdf5(loom_dat dat, const char *file, const char *name) {
   return loomrt_leave(write_body(dat, file, name));
+}
+
+/* ---- checkpoints --------------------------------------------------------------- */
+
+/* A map's owned rows with declared target numbers, in blocks, to f. */
+static int write_map(hid_t f, loom_map map, const char *file) {
+  loom_set from = map->from;
+  int *rows = malloc(((size_t)from->owned * map->dim + 1) * sizeof *rows);
+  char *block = NULL;
+  int off = 0, n = 0;
+  int status = rows ? LOOM_OK
+                    : loom_error_(LOOM_ENOMEM, "map '%s': out of memory", map->name);
+  for (size_t e = 0; rows && e < (size_t)from->owned * map->dim; e++)
+    rows[e] = declared_of(map->to, map->values[e]);
+  status = loomrt_mpi_agree(status, "loom_checkpoint");
+  if (status == LOOM_OK)
+    status = gather_block(from, (const char *)rows, map->dim * sizeof(int),
+                          map->name, &block, &off, &n);
+  table t = {map->name, from->gsize, map->dim, LOOM_INT, sizeof(int)};
+  if (status == LOOM_OK)
+    status = write_table(f, &t, block, off, n, file);
+  free(rows);
+  free(block);
+  return status;
+}
+
+/* One int (a set's size, the step), written by rank 0. */
+static int write_int(hid_t f, const char *name, int v, const char *file) {
+  table t = {name, 1, 1, LOOM_INT, sizeof(int)};
+  return write_table(f, &t, (const char *)&v, 0, loomrt_mpi_rank() == 0,
+                     file);
+}
+
+/* The name of registry object i (its kind in *kind). */
+static const char *registry_name(size_t i, loomrt_kind *kind) {
+  void *o = loomrt_registry_object(i, kind);
+  return *kind == LOOMRT_KIND_SET   ? ((loom_set)o)->name
+         : *kind == LOOMRT_KIND_MAP ? ((loom_map)o)->name
+                                    : ((loom_dat)o)->name;
+}
+
+/* The registry's sets, maps and dats, with distinct names (OP2's layout
+ * is flat) and types HDF5 takes. */
+static int checkpoint_names(void) {
+  size_t n = loomrt_registry_count();
+  for (size_t i = 0; i < n; i++) {
+    loomrt_kind ki;
+    const char *a = registry_name(i, &ki);
+    if (strcmp(a, "loom_step") == 0)
+      return loom_error_(LOOM_EINVAL, "loom_checkpoint: an object is named "
+                                      "'loom_step', the dataset of the step");
+    for (size_t j = i + 1; j < n; j++) {
+      loomrt_kind kj;
+      if (strcmp(a, registry_name(j, &kj)) == 0)
+        return loom_error_(LOOM_EINVAL, "loom_checkpoint: two objects are "
+                                        "named '%s'; each becomes a dataset "
+                                        "of that name", a);
+    }
+    loom_dat dat = ki == LOOMRT_KIND_DAT ? loomrt_registry_object(i, &ki) : NULL;
+    if (dat && mem_type(dat->type) < 0)
+      return loom_error_(LOOM_EINVAL, "loom_checkpoint: dat '%s' holds %s "
+                                      "values; HDF5 output takes double, "
+                                      "float or int", dat->name,
+                         type_name(dat->type));
+  }
+  return LOOM_OK;
+}
+
+static int checkpoint_all(hid_t f, int step, const char *file) {
+  int status = write_int(f, "loom_step", step, file);
+  size_t n = loomrt_registry_count();
+  for (size_t i = 0; i < n && status == LOOM_OK; i++) {
+    loomrt_kind kind;
+    void *obj = loomrt_registry_object(i, &kind);
+    if (kind == LOOMRT_KIND_SET)
+      status = write_int(f, ((loom_set)obj)->name, ((loom_set)obj)->gsize, file);
+    else if (kind == LOOMRT_KIND_MAP)
+      status = write_map(f, obj, file);
+    else
+      status = write_dat(f, obj, ((loom_dat)obj)->name, file);
+  }
+  return status;
+}
+
+static int checkpoint_body(const char *file, int step) {
+  int status = loomrt_require_active("loom_checkpoint");
+  if (status == LOOM_OK && !file)
+    status = loom_error_(LOOM_EINVAL, "loom_checkpoint: the file name is NULL");
+  if (status == LOOM_OK)
+    status = checkpoint_names();
+  if (status == LOOM_OK)
+    status = loom__mpi_ready();
+  size_t len = file ? strlen(file) + 5 : 1;
+  char *tmp = malloc(len);
+  if (status == LOOM_OK && !tmp)
+    status = loom_error_(LOOM_ENOMEM, "loom_checkpoint: out of memory");
+  status = loomrt_mpi_agree(status, "loom_checkpoint");
+  hid_t f = -1;
+  if (status == LOOM_OK) {
+    snprintf(tmp, len, "%s.tmp", file);
+    if (loomrt_mpi_rank() == 0)
+      remove(tmp); /* a failed checkpoint's leftovers */
+    MPI_Barrier(loomrt_mpi_comm());
+    if ((f = file_open(tmp, 1)) < 0)
+      status = loom_error_(LOOM_EIO, "loom_checkpoint: cannot create HDF5 "
+                                     "file '%s'", tmp);
+  }
+  status = loomrt_mpi_agree(status, "loom_checkpoint");
+  if (status == LOOM_OK)
+    status = checkpoint_all(f, step, file);
+  if (f >= 0 && H5Fclose(f) < 0 && status == LOOM_OK)
+    status = loom_error_(LOOM_EIO, "loom_checkpoint: closing '%s' failed", tmp);
+  status = loomrt_mpi_agree(status, "loom_checkpoint");
+  if (status == LOOM_OK && loomrt_mpi_rank() == 0 && rename(tmp, file) != 0)
+    status = loom_error_(LOOM_EIO, "loom_checkpoint: cannot rename '%s' to "
+                                   "'%s'", tmp, file);
+  free(tmp);
+  return loomrt_mpi_agree(status, "loom_checkpoint");
+}
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom_checkpoint(const char *file, int step) {
+  return loomrt_leave(checkpoint_body(file, step));
+}
+
+int loom_checkpoint_step(const char *file) {
+  source s;
+  int step = -1;
+  int status = source_open(&s, "loom_checkpoint_step", file, "loom_step");
+  if (status == LOOM_OK && (s.rows != 1 || s.cols != 1))
+    status = loom_error_(LOOM_EINVAL, "HDF5 file '%s': 'loom_step' is not "
+                                      "one int", file);
+  if (status == LOOM_OK &&
+      H5Dread(s.ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, &step) < 0)
+    status = loom_error_(LOOM_EIO, "HDF5 file '%s': reading 'loom_step' "
+                                   "failed", file);
+  source_close(&s);
+  status = loomrt_mpi_agree(status, "loom_checkpoint_step");
+  return status == LOOM_OK ? step : -1;
+}
+
+/* ---- reading into a declared dat --------------------------------------------- */
+
+/* Fills this rank's owned rows of dat from the file's rows in blocks: each
+ * rank reads its block, then answers the owners' requests by declared
+ * number; the halo follows by one exchange. */
+static int scatter_rows(loom_dat dat, const char *blk, int off) {
+  loom_set set = dat->set;
+  int P = loomrt_mpi_size(), owned = set->owned, nask = 0, nback = 0;
+  size_t row = (size_t)dat->dim * dat->elem_size;
+  int *dest = malloc(((size_t)owned + 1) * sizeof *dest);
+  int *order = malloc(((size_t)owned + 1) * sizeof *order);
+  int *ask = malloc(((size_t)owned + 1) * sizeof *ask);
+  int *count = malloc(((size_t)P + 1) * sizeof *count);
+  int *rcount = malloc(((size_t)P + 1) * sizeof *rcount);
+  int *got = NULL;
+  char *reply = NULL, *back = NULL;
+  int status = dest && order && ask && count && rcount
+                   ? LOOM_OK
+                   : loom_error_(LOOM_ENOMEM, "dat '%s': out of memory", dat->name);
+  for (int i = 0; status == LOOM_OK && i < owned; i++)
+    dest[i] = block_holder(declared_of(set, i), set->gsize, P);
+  if (status == LOOM_OK) {
+    loomrt_dist_by_rank(dest, owned, P, count, order);
+    for (int k = 0; k < owned; k++)
+      ask[k] = declared_of(set, order[k]);
+  }
+  status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
+  if (status == LOOM_OK)
+    status = loomrt_dist_exchange(ask, count, sizeof(int), (void **)&got,
+                                  rcount, &nask, "rows to read");
+  if (status == LOOM_OK && !(reply = malloc((size_t)nask * row + 1)))
+    status = loom_error_(LOOM_ENOMEM, "dat '%s': out of memory", dat->name);
+  status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
+  for (int k = 0; status == LOOM_OK && k < nask; k++)
+    memcpy(reply + (size_t)k * row, blk + (size_t)(got[k] - off) * row, row);
+  if (status == LOOM_OK)
+    status = loomrt_dist_exchange(reply, rcount, row, (void **)&back, count,
+                                  &nback, "rows read");
+  for (int k = 0; status == LOOM_OK && k < owned; k++)
+    memcpy((char *)dat->values + (size_t)order[k] * row, back + (size_t)k * row,
+           row);
+  free(dest);
+  free(order);
+  free(ask);
+  free(count);
+  free(rcount);
+  free(got);
+  free(reply);
+  free(back);
+  return status;
+}
+
+static int read_body(loom_dat dat, const char *file, const char *name) {
+  int status = loomrt_dat_usable(dat, "loom_dat_read_hdf5");
+  if (status == LOOM_OK)
+    status = loom__mpi_ready(); /* partitions if no loop did yet */
+  if (status != LOOM_OK)
+    return status;
+  source s;
+  int off, n;
+  status = source_open(&s, "loom_dat_read_hdf5", file, name);
+  block_of(dat->set->gsize, &off, &n);
+  char *blk = malloc((size_t)n * dat->dim * dat->elem_size + 1);
+  if (status == LOOM_OK)
+    status = check_shape(&s, dat->set->gsize, dat->dim, file, name, "the dat's set");
+  if (status == LOOM_OK)
+    status = mem_type(dat->type) < 0
+                 ? loom_error_(LOOM_EINVAL, "dat '%s' holds %s values; HDF5 "
+                                            "input takes double, float or int",
+                               dat->name, type_name(dat->type))
+                 : check_type(s.ds, file, name, type_name(dat->type));
+  if (status == LOOM_OK && !blk)
+    status = loom_error_(LOOM_ENOMEM, "dat '%s': out of memory", dat->name);
+  status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
+  if (status == LOOM_OK)
+    status = read_rows(s.ds, s.rank, dat->dim, off, n, mem_type(dat->type), blk,
+                       file, name);
+  source_close(&s);
+  status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
+  if (status == LOOM_OK)
+    status = scatter_rows(dat, blk, off);
+  free(blk);
+  if (status == LOOM_OK) { /* the halo from the owners' new rows */
+    loom__dat_dirty(dat);
+    status = loom__halo_begin(dat);
+    if (status == LOOM_OK)
+      status = loom__halo_end(dat);
+  }
+  return status;
+}
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom_dat_read_hdf5(loom_dat dat, const char *file, const char *name) {
+  return loomrt_leave(read_body(dat, file, name));
 }

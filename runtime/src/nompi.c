@@ -161,3 +161,18 @@ int loom_dat_write_hdf5(loom_dat dat, const char *file, const char *name) {
   (void)dat;
   return no_hdf5("loom_dat_write_hdf5", file, name);
 }
+
+int loom_dat_read_hdf5(loom_dat dat, const char *file, const char *name) {
+  (void)dat;
+  return no_hdf5("loom_dat_read_hdf5", file, name);
+}
+
+int loom_checkpoint(const char *file, int step) {
+  (void)step;
+  return no_hdf5("loom_checkpoint", file, "");
+}
+
+int loom_checkpoint_step(const char *file) {
+  no_hdf5("loom_checkpoint_step", file, "loom_step");
+  return -1;
+}

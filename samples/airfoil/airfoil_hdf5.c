@@ -5,8 +5,15 @@
  * loop partitions the distributed mesh (PT-Scotch by default), so no rank
  * ever holds the whole mesh.  The loops are airfoil.c's.
  *
- * Usage: airfoil_hdf5 MESH.h5 ITERS [OUT]
+ * Usage: airfoil_hdf5 [--checkpoint-every N --checkpoint FILE.h5]
+ *                     [--restart FILE.h5] MESH.h5 ITERS [OUT]
  *   MESH.h5  e.g. from `loom-mesh new_grid.dat new_grid.h5`
+ *   --checkpoint-every N  after every N-th iteration, loom_checkpoint to
+ *            FILE.h5 (every set, map and dat, and the iteration)
+ *   --restart FILE.h5  continue from a checkpoint, on any number of
+ *            ranks: the mesh from MESH.h5, then q from the checkpoint (the
+ *            other dats are rewritten before they are read in every
+ *            iteration), from the iteration after the checkpoint's
  *   OUT      q in declared order: OUT.h5 through loom_dat_write_hdf5 (a
  *            collective write, dataset "p_q"), any other name as text
  *            (gathered on every rank, written by rank 0)
@@ -19,6 +26,35 @@
 #include "airfoil_kernels.h"
 #include "airfoil_mesh.h"
 
+/* Takes the --checkpoint-every/--checkpoint/--restart options out of argv
+ * (each with its value).  0, or 1 after a message on a bad option. */
+static int take_options(int *argc, char **argv, int *every,
+                        const char **ckpt, const char **restart) {
+  int out = 1;
+  for (int i = 1; i < *argc; i++) {
+    const char *a = argv[i];
+    int has_value = i + 1 < *argc;
+    if (strcmp(a, "--checkpoint-every") == 0 && has_value)
+      *every = atoi(argv[++i]);
+    else if (strcmp(a, "--checkpoint") == 0 && has_value)
+      *ckpt = argv[++i];
+    else if (strcmp(a, "--restart") == 0 && has_value)
+      *restart = argv[++i];
+    else if (strncmp(a, "--", 2) == 0 && strcmp(a, "--help") != 0) {
+      fprintf(stderr, "airfoil_hdf5: error: unknown option or missing value: '%s'\n", a);
+      return 1;
+    } else
+      argv[out++] = argv[i];
+  }
+  *argc = out;
+  if ((*every > 0) != (*ckpt != NULL) || *every < 0) {
+    fprintf(stderr, "airfoil_hdf5: error: --checkpoint-every N (N > 0) and "
+                    "--checkpoint FILE go together\n");
+    return 1;
+  }
+  return 0;
+}
+
 static int ends_with(const char *s, const char *tail) {
   size_t n = strlen(s), t = strlen(tail);
   return n >= t && strcmp(s + n - t, tail) == 0;
@@ -26,7 +62,10 @@ static int ends_with(const char *s, const char *tail) {
 
 int main(int argc, char **argv) {
   const char *mesh_path, *out_path;
-  int niter;
+  const char *ckpt = NULL, *restart = NULL;
+  int niter, every = 0;
+  if (take_options(&argc, argv, &every, &ckpt, &restart))
+    return 2;
   airfoil_parse_args(argc, argv, &mesh_path, &niter, &out_path);
   airfoil_set_constants();
 
@@ -58,15 +97,23 @@ int main(int argc, char **argv) {
   loom_dat p_res = loom_decl_temp(cells, 4, double, "p_res");
   int ncell = loom_set_size(cells);
 
+
   /* Under MPI the mesh is partitioned here, before the timed loop (as
    * OP2's Airfoil does); without MPI this only checks the set. */
   loom_partition(cells, NULL);
+
+  int first = 1;
+  if (restart) { /* q is the state; qold, adt and res are rewritten first */
+    first = loom_checkpoint_step(restart) + 1;
+    if (first < 1 || loom_dat_read_hdf5(p_q, restart, "p_q") != LOOM_OK)
+      return 1;
+  }
 
   double wall0, wall1;
   loom_timers(NULL, &wall0);
 
   double rms = 0.0;
-  for (int iter = 1; iter <= niter; iter++) {
+  for (int iter = first; iter <= niter; iter++) {
     /* The two stages of the predictor/corrector march are written out, not
      * looped over: in one block, loomc fuses save_soln with the predictor's
      * adt_calc, and the predictor's update with the corrector's adt_calc
@@ -114,6 +161,8 @@ int main(int argc, char **argv) {
     rms = sqrt(rms / (double)ncell);
     if (iter % 100 == 0 && loom_rank() == 0) /* with MPI: rank 0 prints */
       printf(" %d  %10.5e\n", iter, rms);
+    if (every > 0 && iter % every == 0 && loom_checkpoint(ckpt, iter) != LOOM_OK)
+      return 1;
   }
 
   loom_timers(NULL, &wall1);

@@ -69,10 +69,34 @@ small() {
        >/dev/null 2>"$tmp/none.err"; then fail "a missing mesh file was accepted"; fi
   grep -q "cannot open HDF5 file '$tmp/none.h5'" "$tmp/none.err" ||
     { cat "$tmp/none.err"; fail "no message naming the missing file"; }
+  restart
   guard
   echo "airfoil hdf5: PASS (1-4 ranks and 2x2 threads: seq's rms lines, q within 1e-12;" \
        "block partition bit-identical to the whole-mesh path; write = fetch;" \
+       "checkpoint at 2 ranks, restart at 2 (bit-identical) and 3 (1e-12);" \
        "16 ranks under the global-size allocation guard)"
+}
+
+# A checkpoint written at 2 ranks, the run continued at 2 ranks (the same
+# bits as the run that never stopped) and at 3 (within 1e-12); the
+# checkpoint is itself a mesh file.
+restart() {
+  local p=$bin/airfoil_hdf5_mpi ck=$tmp/ck.h5
+  timeout 300 $MPIRUN -np 2 "$p" "$tmp/mesh.h5" 300 "$tmp/q_full.bin" >"$tmp/full.out" 2>&1 ||
+    fail "uninterrupted run"
+  timeout 300 $MPIRUN -np 2 "$p" --checkpoint-every 100 --checkpoint "$ck" "$tmp/mesh.h5" 200 \
+    >"$tmp/ck.out" 2>&1 || { cat "$tmp/ck.out"; fail "checkpointing run"; }
+  [ -f "$ck" ] && [ ! -e "$ck.tmp" ] || fail "no checkpoint file (or a leftover .tmp)"
+  for np in 2 3; do
+    timeout 300 $MPIRUN -np $np "$p" --restart "$ck" "$tmp/mesh.h5" 300 "$tmp/q_r$np.bin" \
+      >"$tmp/r$np.out" 2>&1 || { cat "$tmp/r$np.out"; fail "restart at $np ranks"; }
+    diff <(grep '^ 300' "$tmp/full.out") <(grep '^ 300' "$tmp/r$np.out") ||
+      fail "restart at $np ranks: rms at 300 differs"
+  done
+  cmp -s "$tmp/q_full.bin" "$tmp/q_r2.bin" || fail "restart at 2 ranks: q not bit-identical"
+  "$qdiff" "$tmp/q_full.bin" "$tmp/q_r3.bin" 1e-12 >"$tmp/qd" ||
+    { cat "$tmp/qd"; fail "restart at 3 ranks: q far from the uninterrupted run"; }
+  timeout 300 $MPIRUN -np 2 "$p" "$ck" 1 >/dev/null 2>&1 || fail "the checkpoint as a mesh"
 }
 
 # 16 ranks on an 80x120 mesh: every single allocation of the program and
