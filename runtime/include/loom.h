@@ -178,6 +178,16 @@ int loom_dat_read_hdf5(loom_dat dat, const char *file, const char *name);
 int loom_checkpoint(const char *file, int step);
 int loom_checkpoint_step(const char *file);
 
+/* Pictures: writes the mesh and `nfields` fields for ParaView or VisIt.
+ * The HDF5 file `h5` gets, in declared order, the topology map (element ->
+ * node, 2, 3, 4 or 8 entries: polylines, triangles, quadrilaterals or, with
+ * 3-D coordinates, tetrahedra, hexahedra), the coordinates `coords` (2 or
+ * 3 doubles or floats per node) and each field (a dat on the map's cells
+ * or on its nodes), as datasets named after them; `xmf` gets the XDMF 2
+ * description of them (written by rank 0).  Collective. */
+int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
+                    loom_dat coords, int nfields, const loom_dat *fields);
+
 /* Facts of a handle whose loom_decl_* loomc cannot see: a parameter, a
  * struct member, an extern or file-scope variable.  Written once, after the
  * declarator:

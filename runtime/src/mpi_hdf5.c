@@ -37,10 +37,11 @@
 #include <hdf5.h>
 
 #include "mpi_internal.h"
+#include "mpi_hdf5.h"
 
 /* ---- files ------------------------------------------------------------------- */
 
-static hid_t file_open(const char *file, int write) {
+hid_t loomrt_h5_open(const char *file, int write) {
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = -1;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   if (fapl < 0)
@@ -214,7 +215,7 @@ static int source_open(source *s, const char *call, const char *file,
                          call);
   if (status == LOOM_OK)
     status = loomrt_mpi_usable(call);
-  if (status == LOOM_OK && (s->f = file_open(file, 0)) < 0)
+  if (status == LOOM_OK && (s->f = loomrt_h5_open(file, 0)) < 0)
     status = loom_error_(LOOM_EIO, "%s: cannot open HDF5 file '%s'", call,
                          file);
   if (status == LOOM_OK && (s->ds = H5Dopen2(s->f, name, H5P_DEFAULT)) < 0)
@@ -521,8 +522,8 @@ static int write_table(hid_t f, const table *t, const char *block, int off,
 }
 
 /* Gathers a dat's owned rows into blocks and writes them to f. */
-static int write_dat(hid_t f, loom_dat dat, const char *name,
-                     const char *file) {
+int loomrt_h5_write_dat(hid_t f, loom_dat dat, const char *name,
+                        const char *file) {
   char *block = NULL;
   int off = 0, n = 0;
   table t = dat_table(dat, name);
@@ -548,13 +549,13 @@ static int write_body(loom_dat dat, const char *file, const char *name) {
   if (status == LOOM_OK)
     status = loom__mpi_ready(); /* partitions if no loop did yet */
   hid_t f = -1;
-  if (status == LOOM_OK && (f = file_open(file, 1)) < 0)
+  if (status == LOOM_OK && (f = loomrt_h5_open(file, 1)) < 0)
     status = loom_error_(LOOM_EIO, "loom_dat_write_hdf5: cannot open or "
                                    "create HDF5 file '%s'",
                          file);
   status = loomrt_mpi_agree(status, "loom_dat_write_hdf5");
   if (status == LOOM_OK)
-    status = write_dat(f, dat, name, file);
+    status = loomrt_h5_write_dat(f, dat, name, file);
   if (f >= 0)
     H5Fclose(f);
   return loomrt_mpi_agree(status, "loom_dat_write_hdf5");
@@ -568,7 +569,7 @@ int loom_dat_write_hdf5(loom_dat dat, const char *file, const char *name) {
 /* ---- checkpoints --------------------------------------------------------------- */
 
 /* A map's owned rows with declared target numbers, in blocks, to f. */
-static int write_map(hid_t f, loom_map map, const char *file) {
+int loomrt_h5_write_map(hid_t f, loom_map map, const char *file) {
   loom_set from = map->from;
   int *rows = malloc(((size_t)from->owned * map->dim + 1) * sizeof *rows);
   char *block = NULL;
@@ -640,9 +641,9 @@ static int checkpoint_all(hid_t f, int step, const char *file) {
     if (kind == LOOMRT_KIND_SET)
       status = write_int(f, ((loom_set)obj)->name, ((loom_set)obj)->gsize, file);
     else if (kind == LOOMRT_KIND_MAP)
-      status = write_map(f, obj, file);
+      status = loomrt_h5_write_map(f, obj, file);
     else
-      status = write_dat(f, obj, ((loom_dat)obj)->name, file);
+      status = loomrt_h5_write_dat(f, obj, ((loom_dat)obj)->name, file);
   }
   return status;
 }
@@ -666,7 +667,7 @@ static int checkpoint_body(const char *file, int step) {
     if (loomrt_mpi_rank() == 0)
       remove(tmp); /* a failed checkpoint's leftovers */
     MPI_Barrier(loomrt_mpi_comm());
-    if ((f = file_open(tmp, 1)) < 0)
+    if ((f = loomrt_h5_open(tmp, 1)) < 0)
       status = loom_error_(LOOM_EIO, "loom_checkpoint: cannot create HDF5 "
                                      "file '%s'", tmp);
   }

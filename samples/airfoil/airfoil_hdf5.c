@@ -14,8 +14,9 @@
  *            ranks: the mesh from MESH.h5, then q from the checkpoint (the
  *            other dats are rewritten before they are read in every
  *            iteration), from the iteration after the checkpoint's
- *   OUT      q in declared order: OUT.h5 through loom_dat_write_hdf5 (a
- *            collective write, dataset "p_q"), any other name as text
+ *   OUT      q in declared order: OUT.h5 through loom_write_xdmf (a
+ *            collective write of pcell, p_x and p_q, and OUT.xmf beside
+ *            it for ParaView or VisIt), any other name as raw doubles
  *            (gathered on every rank, written by rank 0)
  */
 #include <loom.h>
@@ -171,8 +172,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "airfoil: main loop wall time %.6f s\n", wall1 - wall0);
 
   int status = 0;
-  if (out_path && ends_with(out_path, ".h5")) {
-    status = loom_dat_write_hdf5(p_q, out_path, "p_q") != LOOM_OK;
+  if (out_path && ends_with(out_path, ".h5")) { /* q.h5 and q.xmf */
+    char xmf[4096];
+    snprintf(xmf, sizeof xmf, "%.*s.xmf", (int)(strlen(out_path) - 3), out_path);
+    loom_dat fields[1] = {p_q};
+    status = loom_write_xdmf(xmf, out_path, pcell, p_x, 1, fields) != LOOM_OK;
   } else if (out_path) { /* the whole q on every rank: small meshes */
     double *q = malloc(4 * (size_t)ncell * sizeof(double) + 1);
     status = !q ||

@@ -6,6 +6,9 @@
  * Usage: loom-mesh IN.dat OUT.h5
  *        loom-mesh --extract FILE.h5 DATASET OUT.bin
  *          writes a double dataset's values, raw (as Airfoil's q files)
+ *        loom-mesh --list FILE.h5
+ *          prints each dataset: name, dimensions, class (Int or Float)
+ *          and element size (as XDMF names them)
  *
  * Design
  * ------
@@ -158,7 +161,42 @@ static int extract(const char *file, const char *name, const char *out) {
   return bad;
 }
 
+static herr_t list_one(hid_t g, const char *name, const H5L_info_t *info,
+                       void *data) {
+  (void)info, (void)data;
+  hid_t ds = H5Dopen2(g, name, H5P_DEFAULT);
+  if (ds < 0)
+    return 0;
+  hid_t sp = H5Dget_space(ds), t = H5Dget_type(ds);
+  hsize_t dims[2] = {1, 1};
+  int rank = H5Sget_simple_extent_ndims(sp);
+  if (rank > 0 && rank <= 2)
+    H5Sget_simple_extent_dims(sp, dims, NULL);
+  printf("%s %llu %llu %s %zu\n", name, (unsigned long long)dims[0],
+         rank == 2 ? (unsigned long long)dims[1] : 1ULL,
+         H5Tget_class(t) == H5T_INTEGER ? "Int" : "Float", H5Tget_size(t));
+  H5Tclose(t);
+  H5Sclose(sp);
+  H5Dclose(ds);
+  return 0;
+}
+
+/* --list: the file's datasets, one per line. */
+static int list(const char *file) {
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) {
+    fprintf(stderr, "loom-mesh: error: cannot open '%s'\n", file);
+    return 1;
+  }
+  H5Literate(f, H5_INDEX_NAME, H5_ITER_INC, NULL, list_one, NULL);
+  H5Fclose(f);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--list") == 0)
+    return list(argv[2]);
   if (argc == 5 && strcmp(argv[1], "--extract") == 0)
     return extract(argv[2], argv[3], argv[4]);
   if (argc != 3) {
@@ -166,8 +204,10 @@ int main(int argc, char **argv) {
                     "  converts OP2's Airfoil text mesh to HDF5 in OP2's "
                     "layout\n"
                     "       %s --extract FILE.h5 DATASET OUT.bin\n"
-                    "  writes a double dataset's values, raw\n",
-            argv[0], argv[0]);
+                    "  writes a double dataset's values, raw\n"
+                    "       %s --list FILE.h5\n"
+                    "  prints each dataset's name, dimensions and type\n",
+            argv[0], argv[0], argv[0]);
     return 2;
   }
   struct airfoil_mesh m;

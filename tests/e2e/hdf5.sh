@@ -7,8 +7,10 @@
 #                             build's rms lines, q within 1e-12; with the
 #                             block partitioner, q bit-identical to the
 #                             whole-mesh airfoil_mpi (the same partition on
-#                             either path); q written with
-#                             loom_dat_write_hdf5 equal to q fetched; no
+#                             either path); q written with loom_write_xdmf
+#                             equal to q fetched, its XDMF matching the
+#                             HDF5 file (read back by pvpython when
+#                             installed); checkpoint and restart; no
 #                             rank allocates a global-size array (16 ranks,
 #                             80x120 mesh, alloc_guard.c), while the
 #                             whole-mesh build does; a missing mesh file is
@@ -63,7 +65,14 @@ small() {
   run_h5 write 3 "$bin/airfoil_hdf5_mpi" 200 "$tmp/q.h5"
   "$tools/loom-mesh" --extract "$tmp/q.h5" p_q "$tmp/q_h5.bin" || fail "extract"
   cmp -s "$tmp/q_h5.bin" "$tmp/q_mpi3.bin" ||
-    fail "q written by loom_dat_write_hdf5 differs from q fetched"
+    fail "q written by loom_write_xdmf differs from q fetched"
+  # its XDMF describes the HDF5 file (and ParaView reads it, when present)
+  "$tools/loom-mesh" --list "$tmp/q.h5" >"$tmp/q.list" || fail "loom-mesh --list"
+  python3 "$root/tests/e2e/xdmf_check.py" "$tmp/q.xmf" "$tmp/q.list" \
+    "$(awk 'NR == 1 { print $2 }' "$tmp/mesh.dat")" \
+    "$(awk 'NR == 1 { print $1 }' "$tmp/mesh.dat")" >"$tmp/xc" ||
+    { cat "$tmp/xc"; fail "the XDMF does not match its HDF5 file"; }
+  cat "$tmp/xc"
   # a missing mesh: a named error, non-zero exit
   if timeout 60 $MPIRUN -np 2 "$bin/airfoil_hdf5_mpi" "$tmp/none.h5" 10 \
        >/dev/null 2>"$tmp/none.err"; then fail "a missing mesh file was accepted"; fi
