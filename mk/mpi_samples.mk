@@ -3,15 +3,16 @@
 #   build/samples/airfoil/airfoil_mpi, airfoil_mpi_openmp
 #   build/samples/wave/wave_mpi, wave_mpi_openmp
 #   build/samples/airfoil/airfoil_hdf5_mpi, airfoil_hdf5_mpi_openmp (the
-#     mesh from HDF5, distributed) and build/bin/loom-mesh (OP2's text
-#     mesh to HDF5)
+#     mesh from HDF5, distributed), build/bin/loom-mesh (OP2's text mesh
+#     to HDF5) and build/bin/loom-naca0012 (the mesh generator, writing
+#     an OUT.h5 directly)
 # run with mpirun -np N (and OMP_NUM_THREADS for the threaded ones) and the
 # same arguments as their seq builds.
 
 MPI_SAMPLES := $(AIRFOIL)/airfoil_mpi $(AIRFOIL)/airfoil_mpi_openmp \
                $(BUILD)/samples/wave/wave_mpi $(BUILD)/samples/wave/wave_mpi_openmp \
                $(AIRFOIL)/airfoil_hdf5_mpi $(AIRFOIL)/airfoil_hdf5_mpi_openmp \
-               $(BUILD)/bin/loom-mesh
+               $(BUILD)/bin/loom-mesh $(BUILD)/bin/loom-naca0012
 
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: $(MPI_SAMPLES)
@@ -41,6 +42,12 @@ $(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi,samples/airfoil/airfoil_hd
 $(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi_openmp,samples/airfoil/airfoil_hdf5.c,mpi+openmp,\
   $$(CFLAGS_APP) -fopenmp,-Isamples/airfoil))
 
-$(BUILD)/bin/loom-mesh: samples/airfoil/loom_mesh.c samples/airfoil/airfoil_mesh.h
+$(BUILD)/bin/loom-mesh: samples/airfoil/loom_mesh.c samples/airfoil/airfoil_mesh.h samples/airfoil/airfoil_h5.h
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CFLAGS_APP) $(HDF5_CFLAGS) -o $@ $< $(HDF5_LIBS) -lm
+
+$(BUILD)/bin/loom-naca0012: samples/airfoil/naca0012.c samples/airfoil/airfoil_h5.h \
+    samples/airfoil/airfoil_mesh.h
+	@mkdir -p $(@D)
+	$(MPICC_CMD) $(CSTD) -O2 -Wall -Wextra -Werror -DNACA0012_HDF5 -Isamples/airfoil \
+	  $(HDF5_CFLAGS) -o $@ $< $(HDF5_LIBS) -lm

@@ -463,9 +463,12 @@ static hid_t table_dataset(hid_t f, const table *t, const char *file,
     return s.ds;
   }
   hid_t sp = H5Screate_simple(2, dims, NULL);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_obj_track_times(dcpl, 0); /* the same data, the same bytes */
   if (sp >= 0)
-    ds = H5Dcreate2(f, t->name, mem_type(t->type), sp, H5P_DEFAULT,
-                    H5P_DEFAULT, H5P_DEFAULT);
+    ds = H5Dcreate2(f, t->name, mem_type(t->type), sp, H5P_DEFAULT, dcpl,
+                    H5P_DEFAULT);
+  H5Pclose(dcpl);
   if (sp >= 0)
     H5Sclose(sp);
   if (ds < 0)

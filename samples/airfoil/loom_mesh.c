@@ -10,125 +10,14 @@
  *          prints each dataset: name, dimensions, class (Int or Float)
  *          and element size (as XDMF names them)
  *
- * Design
- * ------
- * What OP2's convert_mesh writes, under the same names: the sets (one int
- * each: nodes, edges, bedges, cells), the maps (int, size x dim: pedge,
- * pecell, pbedge, pbecell, pcell), the dats (size x dim, with attributes
- * "dim", "size" in bytes per element and "type": p_bound, p_x, p_q set to
- * the free stream qinf, and p_qold, p_adt, p_res zero) and the constants
- * (gam, gm1, cfl, eps, mach, alpha, qinf; attributes "dim" and "type").
- * The file is written serially (HDF5's default driver); the output is
- * written to OUT.h5.tmp and renamed, so a failure leaves no partial file.
+ * The file's contents: airfoil_h5.h.
  */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "airfoil_kernels.h"
-#include "airfoil_mesh.h"
-
-static int attr_int(hid_t obj, const char *name, int v) {
-  hid_t sp = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(obj, name, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT);
-  int bad = a < 0 || H5Awrite(a, H5T_NATIVE_INT, &v) < 0;
-  if (a >= 0)
-    H5Aclose(a);
-  H5Sclose(sp);
-  return bad;
-}
-
-static int attr_text(hid_t obj, const char *name, const char *v) {
-  hid_t t = H5Tcopy(H5T_C_S1);
-  H5Tset_size(t, strlen(v));
-  hid_t sp = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-  int bad = a < 0 || H5Awrite(a, t, v) < 0;
-  if (a >= 0)
-    H5Aclose(a);
-  H5Sclose(sp);
-  H5Tclose(t);
-  return bad;
-}
-
-/* A (rows x cols) dataset of `mtype` values; `type` names the C type for
- * the attribute (NULL: none, as for sets). */
-static int dataset(hid_t f, const char *name, hid_t mtype, int rank,
-                   hsize_t rows, hsize_t cols, const void *data,
-                   const char *type, int elem_bytes) {
-  hsize_t dims[2] = {rows, cols};
-  hid_t sp = H5Screate_simple(rank, dims, NULL);
-  hid_t ds = H5Dcreate2(f, name, mtype, sp, H5P_DEFAULT, H5P_DEFAULT,
-                        H5P_DEFAULT);
-  int bad = ds < 0 ||
-            (rows * cols > 0 &&
-             H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0);
-  if (!bad && type)
-    bad = attr_int(ds, "dim", (int)cols) ||
-          attr_int(ds, "size", (int)cols * elem_bytes) ||
-          attr_text(ds, "type", type);
-  if (ds >= 0)
-    H5Dclose(ds);
-  H5Sclose(sp);
-  if (bad)
-    fprintf(stderr, "loom-mesh: error: cannot write dataset '%s'\n", name);
-  return bad;
-}
-
-static int set(hid_t f, const char *name, int size) {
-  return dataset(f, name, H5T_NATIVE_INT, 1, 1, 1, &size, NULL, 0);
-}
-
-static int map(hid_t f, const char *name, int n, int dim, const int *v) {
-  return dataset(f, name, H5T_NATIVE_INT, 2, (hsize_t)n, (hsize_t)dim, v,
-                 "int", (int)sizeof(int));
-}
-
-static int dat(hid_t f, const char *name, int n, int dim, const double *v) {
-  return dataset(f, name, H5T_NATIVE_DOUBLE, 2, (hsize_t)n, (hsize_t)dim, v,
-                 "double", (int)sizeof(double));
-}
-
-static int constant(hid_t f, const char *name, int dim, const double *v) {
-  hsize_t dims[1] = {(hsize_t)dim};
-  hid_t sp = H5Screate_simple(1, dims, NULL);
-  hid_t ds = H5Dcreate2(f, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
-                        H5P_DEFAULT, H5P_DEFAULT);
-  int bad = ds < 0 ||
-            H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ||
-            attr_int(ds, "dim", dim) || attr_text(ds, "type", "double");
-  if (ds >= 0)
-    H5Dclose(ds);
-  H5Sclose(sp);
-  if (bad)
-    fprintf(stderr, "loom-mesh: error: cannot write constant '%s'\n", name);
-  return bad;
-}
-
-static int write_all(hid_t f, const struct airfoil_mesh *m, double *q,
-                     double *zero) {
-  for (int n = 0; n < m->ncell; n++)
-    memcpy(q + 4 * (size_t)n, qinf, sizeof qinf);
-  double c[6] = {gam, gm1, cfl, eps, mach, alpha};
-  const char *cname[6] = {"gam", "gm1", "cfl", "eps", "mach", "alpha"};
-  int bad = set(f, "nodes", m->nnode) || set(f, "edges", m->nedge) ||
-            set(f, "bedges", m->nbedge) || set(f, "cells", m->ncell) ||
-            map(f, "pedge", m->nedge, 2, m->edge) ||
-            map(f, "pecell", m->nedge, 2, m->ecell) ||
-            map(f, "pbedge", m->nbedge, 2, m->bedge) ||
-            map(f, "pbecell", m->nbedge, 1, m->becell) ||
-            map(f, "pcell", m->ncell, 4, m->cell) ||
-            map(f, "p_bound", m->nbedge, 1, m->bound) || /* an int dat */
-            dat(f, "p_x", m->nnode, 2, m->x) ||
-            dat(f, "p_q", m->ncell, 4, q) ||
-            dat(f, "p_qold", m->ncell, 4, zero) ||
-            dat(f, "p_adt", m->ncell, 1, zero) ||
-            dat(f, "p_res", m->ncell, 4, zero);
-  for (int k = 0; k < 6 && !bad; k++)
-    bad = constant(f, cname[k], 1, &c[k]);
-  return bad || constant(f, "qinf", 4, qinf);
-}
+#include "airfoil_h5.h"
 
 /* --extract: a double dataset's values, raw, to OUT (e.g. a q written by
  * loom_dat_write_hdf5, to compare with a text run's q file). */
@@ -214,33 +103,7 @@ int main(int argc, char **argv) {
   if (airfoil_read_mesh(argv[1], &m))
     return 1;
   airfoil_set_constants();
-  size_t tmp_len = strlen(argv[2]) + 5;
-  char *tmp = malloc(tmp_len);
-  double *q = malloc(4 * (size_t)m.ncell * sizeof *q + 1);
-  double *zero = calloc(4 * (size_t)m.ncell + 1, sizeof *zero);
-  if (!tmp || !q || !zero) {
-    fprintf(stderr, "loom-mesh: error: out of memory\n");
-    return 1;
-  }
-  snprintf(tmp, tmp_len, "%s.tmp", argv[2]);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  int bad = f < 0;
-  if (bad)
-    fprintf(stderr, "loom-mesh: error: cannot create '%s'\n", tmp);
-  else
-    bad = write_all(f, &m, q, zero);
-  if (f >= 0 && H5Fclose(f) < 0)
-    bad = 1;
-  if (!bad && rename(tmp, argv[2]) != 0) {
-    perror("loom-mesh: error: rename");
-    bad = 1;
-  }
-  if (bad)
-    remove(tmp);
-  free(tmp);
-  free(q);
-  free(zero);
+  int bad = airfoil_write_h5(argv[2], &m);
   airfoil_free_mesh(&m);
   return bad;
 }

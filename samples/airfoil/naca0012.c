@@ -55,6 +55,13 @@
  * Usage: naca0012 [-I N] [-J N] OUT.dat     (defaults I = 400, J = 600)
  * The mesh is written to a temporary file next to OUT and renamed over
  * OUT only once it has been completely and successfully written.
+ *
+ * HDF5: built with -DNACA0012_HDF5 (build/bin/loom-naca0012, with HDF5),
+ * an OUT ending in ".h5" gets the mesh in OP2's HDF5 layout directly
+ * (airfoil_h5.h), for meshes too large for a text file (I = 1600,
+ * J = 2400: 11.5M cells).  The records go to arrays instead of the text
+ * (the same sink calls), and each coordinate is the value its %f text
+ * reads back as, so the file equals the text mesh converted by loom-mesh.
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -69,6 +76,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#ifdef NACA0012_HDF5
+#include "airfoil_h5.h"
+#else
+struct airfoil_mesh;
+#endif
 
 #define AIRFOIL_SAMPLES 100 /* points on the upper surface */
 #define NOSE_SHIFT 0.0077   /* x0 of the square-root transform */
@@ -383,12 +396,71 @@ static long cell_id(const mesh_size *s, long i, long j)
     return i + j * (3 * s->ni);
 }
 
-static void put4(FILE *f, long a, long b, long c, long d)
+/* Where the records go: the text file, or (HDF5 build) the arrays of a
+ * mesh, section by section. */
+typedef struct sink {
+    FILE *f;                 /* text, or NULL */
+    struct airfoil_mesh *m;  /* arrays (HDF5 build), or NULL */
+    int section;             /* -1 header, 0 nodes, 1 cells, 2 edges, 3 bedges */
+    long at;                 /* records stored in the section */
+} sink;
+
+#ifdef NACA0012_HDF5
+static void store4(sink *k, long a, long b, long c, long d)
 {
-    fprintf(f, " %ld %ld %ld %ld \n", a, b, c, d);
+    struct airfoil_mesh *m = k->m;
+    long i = k->at++;
+    if (k->section == 1) {
+        int *r = m->cell + 4 * i;
+        r[0] = (int)a, r[1] = (int)b, r[2] = (int)c, r[3] = (int)d;
+    } else if (k->section == 2) {
+        m->edge[2 * i] = (int)a, m->edge[2 * i + 1] = (int)b;
+        m->ecell[2 * i] = (int)c, m->ecell[2 * i + 1] = (int)d;
+    } else if (k->section == 3) {
+        m->bedge[2 * i] = (int)a, m->bedge[2 * i + 1] = (int)b;
+        m->becell[i] = (int)c, m->bound[i] = (int)d;
+    }
 }
 
-static void write_nodes(FILE *f, const mesh_size *s, const double *yb)
+/* The value the text's "%f" reads back as. */
+static double as_text(double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%f", v);
+    return strtod(buf, NULL);
+}
+#endif
+
+static void put4(sink *k, long a, long b, long c, long d)
+{
+    if (k->f)
+        fprintf(k->f, " %ld %ld %ld %ld \n", a, b, c, d);
+#ifdef NACA0012_HDF5
+    else if (k->section >= 0)
+        store4(k, a, b, c, d);
+#endif
+}
+
+static void put_node(sink *k, double x, double y)
+{
+    if (k->f) {
+        fprintf(k->f, " %f %f \n", x, y);
+        return;
+    }
+#ifdef NACA0012_HDF5
+    k->m->x[2 * k->at] = as_text(x);
+    k->m->x[2 * k->at + 1] = as_text(y);
+    k->at++;
+#endif
+}
+
+static void section(sink *k, int which)
+{
+    k->section = which;
+    k->at = 0;
+}
+
+static void write_nodes(sink *f, const mesh_size *s, const double *yb)
 {
     const long ncols = 3 * s->ni + 1;
 
@@ -398,12 +470,12 @@ static void write_nodes(FILE *f, const mesh_size *s, const double *yb)
             double yg = linspace_at(yb[i], DOMAIN_HALF, s->nj + 1, j);
             double x, y;
             complex_square(xg, yg, &x, &y);
-            fprintf(f, " %f %f \n", x, y);
+            put_node(f, x, y);
         }
     }
 }
 
-static void write_cells(FILE *f, const mesh_size *s)
+static void write_cells(sink *f, const mesh_size *s)
 {
     for (long j = 0; j < s->nj; j++)
         for (long i = 0; i < 3 * s->ni; i++)
@@ -414,7 +486,7 @@ static void write_cells(FILE *f, const mesh_size *s)
 /* Interior edges: node, node, cell, cell.  In each cell, in order: the
  * cut-line edge below (first row, first I cells: it joins the cell to
  * its mirror image across the cut), the edge above, the edge right. */
-static void write_edges(FILE *f, const mesh_size *s)
+static void write_edges(sink *f, const mesh_size *s)
 {
     const long ni = s->ni, nj = s->nj;
 
@@ -436,7 +508,7 @@ static void write_edges(FILE *f, const mesh_size *s)
 /* Boundary edges: node, node, cell, flag (1 airfoil, 2 far field):
  * airfoil, then the far field going round: outflow at the right end,
  * the outer line right to left, the outflow at the left end. */
-static void write_bedges(FILE *f, const mesh_size *s)
+static void write_bedges(sink *f, const mesh_size *s)
 {
     const long ni = s->ni, nj = s->nj, last = 3 * ni;
 
@@ -452,12 +524,17 @@ static void write_bedges(FILE *f, const mesh_size *s)
         put4(f, node_id(s, 0, j), node_id(s, 0, j + 1), cell_id(s, 0, j), 2);
 }
 
-static void write_mesh(FILE *f, const mesh_size *s, const double *yb)
+static void write_mesh(sink *f, const mesh_size *s, const double *yb)
 {
+    section(f, -1);
     put4(f, s->nnodes, s->ncells, s->nedges, s->nbedges);
+    section(f, 0);
     write_nodes(f, s, yb);
+    section(f, 1);
     write_cells(f, s);
+    section(f, 2);
     write_edges(f, s);
+    section(f, 3);
     write_bedges(f, s);
 }
 
@@ -537,7 +614,8 @@ static int write_mesh_file(const char *out, const mesh_size *s,
     }
     setvbuf(f, NULL, _IOFBF, 1 << 20);
 
-    write_mesh(f, s, yb);
+    sink k = {f, NULL, -1, 0};
+    write_mesh(&k, s, yb);
     if (fflush(f) != 0 || ferror(f)) {
         err = errno;
         what = "write error";
@@ -566,6 +644,35 @@ fail:
     free(tmp);
     return -1;
 }
+
+#ifdef NACA0012_HDF5
+/* The mesh in arrays, then to an HDF5 file (airfoil_h5.h). */
+static int write_mesh_h5(const char *out, const mesh_size *s, const double *yb)
+{
+    struct airfoil_mesh m = {(int)s->nnodes, (int)s->ncells, (int)s->nedges,
+                             (int)s->nbedges, NULL, NULL, NULL, NULL, NULL,
+                             NULL, NULL};
+    m.cell = malloc(4 * (size_t)m.ncell * sizeof(int));
+    m.edge = malloc(2 * (size_t)m.nedge * sizeof(int));
+    m.ecell = malloc(2 * (size_t)m.nedge * sizeof(int));
+    m.bedge = malloc(2 * (size_t)m.nbedge * sizeof(int));
+    m.becell = malloc((size_t)m.nbedge * sizeof(int));
+    m.bound = malloc((size_t)m.nbedge * sizeof(int));
+    m.x = malloc(2 * (size_t)m.nnode * sizeof(double));
+    int rc = 1;
+    if (m.cell && m.edge && m.ecell && m.bedge && m.becell && m.bound && m.x) {
+        sink k = {NULL, &m, -1, 0};
+        write_mesh(&k, s, yb);
+        airfoil_set_constants();
+        rc = airfoil_write_h5(out, &m);
+    } else {
+        fprintf(stderr, "naca0012: %s: out of memory\n", out);
+    }
+    free(m.cell), free(m.edge), free(m.ecell), free(m.bedge);
+    free(m.becell), free(m.bound), free(m.x);
+    return rc;
+}
+#endif
 
 static void usage(FILE *f)
 {
@@ -665,6 +772,14 @@ int main(int argc, char **argv)
     signal(SIGHUP, on_signal);
     /* Exceeding a file size limit becomes a reported write error. */
     signal(SIGXFSZ, SIG_IGN);
+#ifdef NACA0012_HDF5
+    size_t len = strlen(out);
+    if (len > 3 && strcmp(out + len - 3, ".h5") == 0) {
+        rc = write_mesh_h5(out, &s, yb);
+        free(yb);
+        return rc;
+    }
+#endif
     rc = write_mesh_file(out, &s, yb);
     free(yb);
     return rc == 0 ? 0 : 1;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Airfoil from an HDF5 mesh, distributed (after `make all mpi`).
 #
-#   tests/e2e/hdf5.sh small   generated 40x60 mesh converted by loom-mesh;
+#   tests/e2e/hdf5.sh small   generated 40x60 mesh converted by loom-mesh
+#                             (and equal to loom-naca0012's own HDF5);
 #                             airfoil_hdf5 (mpi) at 1-4 ranks and
 #                             (mpi+openmp) 2 ranks x 2 threads: the seq
 #                             build's rms lines, q within 1e-12; with the
@@ -45,6 +46,10 @@ run_h5() { # NAME NP PROGRAM ITERS OUT: rms lines in $tmp/NAME.out
 
 small() {
   mesh_pair 40 60
+  # the generator's own HDF5 equals the text mesh converted, byte for byte
+  "$tools/loom-naca0012" -I 40 -J 60 "$tmp/direct.h5" >/dev/null || fail "loom-naca0012"
+  cmp -s "$tmp/direct.h5" "$tmp/mesh.h5" ||
+    fail "loom-naca0012's HDF5 differs from naca0012 + loom-mesh"
   "$bin/airfoil_seq" "$tmp/mesh.dat" 200 "$tmp/q_seq.bin" >"$tmp/seq.out" 2>/dev/null ||
     fail "airfoil_seq"
   for np in 1 2 3 4; do
