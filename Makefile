@@ -153,6 +153,7 @@ bench: all $(REFMESH)
 	bench/fusion.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	if [ -x $(AIRFOIL)/airfoil_mpi ]; then bench/mpi.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL); fi
+	if [ -x $(AIRFOIL)/airfoil_hdf5_mpi ]; then bench/scale.sh $(BUILD); fi
 
 clean:
 	rm -rf $(BUILD)
