@@ -361,15 +361,17 @@ int loomrt_partition_method(const char *method, loomrt_part_method *out) {
     *out = LOOMRT_PART_PTSCOTCH;
   else if (strcmp(chosen, "block") == 0)
     *out = LOOMRT_PART_BLOCK;
+  else if (strcmp(chosen, "geom") == 0)
+    *out = LOOMRT_PART_GEOM;
   else if (chosen == env)
     return loom_error_(LOOM_EINVAL,
                        "environment variable LOOM_PARTITIONER is '%s', "
-                       "expected metis, scotch, ptscotch or block",
+                       "expected metis, scotch, ptscotch, block or geom",
                        env);
   else
     return loom_error_(LOOM_EINVAL,
                        "loom_partition: method '%s' is not metis, scotch, "
-                       "ptscotch or block",
+                       "ptscotch, block or geom",
                        method);
   return LOOM_OK;
 }

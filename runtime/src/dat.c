@@ -343,8 +343,18 @@ int loom__dat_share(loom_dat t, loom_dat owner) {
   return LOOM_OK;
 }
 
+/* Under MPI the mesh is partitioned first if no loop did yet: a
+ * distributed mesh's migration gives every dat new storage, and generated
+ * code takes its pointers before it calls loom__mpi_ready (a failure there
+ * is that call's to report: the loop then stops before using them). */
 void *loom__dat_values(loom_dat dat) {
-  return loomrt_dat_usable(dat, "loom__dat_values") == LOOM_OK ? dat->values : NULL;
+  if (loomrt_dat_usable(dat, "loom__dat_values") != LOOM_OK)
+    return NULL;
+#ifdef LOOM_MPI
+  if (!loomrt_partitioned() && loom__mpi_ready() != LOOM_OK)
+    return NULL;
+#endif
+  return dat->values;
 }
 
 /* ---- for distributed migration (mpi_dist_migrate.c) --------------------- */

@@ -158,6 +158,8 @@ const char *loomrt_range_note(char *buf, size_t size, loom_set set, int lo,
 /* Applies a pending $LOOM_RENUMBER=1 (renumber.c): called where a loop
  * starts (loom__check_set, loom__plan_get).  LOOM_OK or a reported status. */
 int loomrt_renumber_lazy(void);
+/* Drops a pending $LOOM_RENUMBER=1 (noted under LOOM_DIAG with `why`). */
+void loomrt_renumber_cancel(const char *why);
 
 /* Copies n rows of `row_bytes` bytes from `src` (declared order) to `dst`
  * (storage order): row i goes to row new_of_old[i] (renumber.c). */
@@ -264,7 +266,8 @@ typedef enum {
   LOOMRT_PART_METIS,
   LOOMRT_PART_SCOTCH,   /* sequential Scotch on rank 0 */
   LOOMRT_PART_PTSCOTCH, /* PT-Scotch, distributed over all ranks */
-  LOOMRT_PART_BLOCK
+  LOOMRT_PART_BLOCK,
+  LOOMRT_PART_GEOM      /* a space-filling curve, distributed (mpi_geom.c) */
 } loomrt_part_method;
 
 /* The method loom_partition uses: $LOOM_PARTITIONER when set, else `method`

@@ -224,8 +224,14 @@ static int loom__check_map_body(loom_map map, loom_set from, loom_set to, int di
   return LOOM_OK;
 }
 
-const int *loom__map_values(loom_map map) {
-  return map_usable(map, "loom__map_values") == LOOM_OK ? map->values : NULL;
+const int *loom__map_values(loom_map map) { /* partitioned first: dat.c */
+  if (map_usable(map, "loom__map_values") != LOOM_OK)
+    return NULL;
+#ifdef LOOM_MPI
+  if (!loomrt_partitioned() && loom__mpi_ready() != LOOM_OK)
+    return NULL;
+#endif
+  return map->values;
 }
 
 loom_set loom__map_to(loom_map map) {

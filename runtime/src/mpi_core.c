@@ -328,6 +328,7 @@ static const char *method_name(loomrt_part_method m) {
   return m == LOOMRT_PART_METIS    ? "metis"
          : m == LOOMRT_PART_SCOTCH   ? "scotch"
          : m == LOOMRT_PART_PTSCOTCH ? "ptscotch"
+         : m == LOOMRT_PART_GEOM     ? "geom"
                                    : "block";
 }
 
@@ -378,9 +379,13 @@ static int partition(loom_set primary, loomrt_part_method method) {
   if (status != LOOM_OK)
     loom_error_(status, "loom_partition: out of memory");
   status = loomrt_mpi_agree(status, "loom_partition (loading the mesh)");
-  int sliced = loomrt_any_sliced(); /* the same on every rank */
+  /* a distributed mesh, "geom", or $LOOM_DISTRIBUTE=1 (a whole mesh cut
+   * into blocks and partitioned on the distributed path: for tests) */
+  int slices = loomrt_any_sliced();
+  const char *dist = getenv("LOOM_DISTRIBUTE");
+  int sliced = slices || method == LOOMRT_PART_GEOM || (dist && strcmp(dist, "1") == 0);
   if (status == LOOM_OK)
-    status = check_same_mesh(&mesh, sliced);
+    status = check_same_mesh(&mesh, slices);
   if (status == LOOM_OK) {
     if (!primary)
       primary = loomrt_primary_set();
@@ -422,6 +427,9 @@ static int loom_partition_body(loom_set primary, const char *method) {
     status = loomrt_partition_method(method, &m);
   if (status != LOOM_OK || loomrt_partitioned())
     return status;
+  const char *dist = getenv("LOOM_DISTRIBUTE");
+  if (m == LOOMRT_PART_GEOM || (dist && strcmp(dist, "1") == 0))
+    loomrt_renumber_cancel("the mesh is partitioned on the distributed path");
   status = loomrt_renumber_lazy(); /* a pending LOOM_RENUMBER=1 first */
   if (status != LOOM_OK)
     return status;

@@ -27,7 +27,8 @@
  *    (the slices are its vertex distribution); "metis" and "scotch"
  *    gather it on rank 0 (a whole graph there: the option for small
  *    meshes) and scatter the parts back; "block" gives element g the rank
- *    floor(g P / n), as the whole-mesh path does.
+ *    floor(g P / n), as the whole-mesh path does; "geom" cuts a
+ *    space-filling curve through the coordinates (mpi_geom.c, no graph).
  * 3. The other sets follow the maps by the whole-mesh path's rules
  *    (mpi_partition.c): through a map into an assigned set, an element
  *    takes the owner of its slot-0 entry (a lookup); from an assigned set
@@ -130,13 +131,14 @@ void loomrt_dist_by_rank(const int *dest, int n, int P, int *count, int *order) 
   free(at);
 }
 
-int loomrt_dist_lookup(const int *lo, const int *value, const int *gid,
-                       int n, int *out, const char *what) {
+int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
+                            const int *gid, int n, void *out, const char *what) {
   int P = loomrt_mpi_size(), me = loomrt_mpi_rank();
   int *dest = int_alloc((size_t)n), *order = int_alloc((size_t)n);
   int *ask = int_alloc((size_t)n), *count = int_alloc((size_t)P);
   int *rcount = int_alloc((size_t)P);
-  int *got = NULL, *back = NULL, nreq = 0, nback = 0;
+  int *got = NULL, nreq = 0, nback = 0;
+  char *reply = NULL, *back = NULL;
   int status = dest && order && ask && count && rcount
                    ? LOOM_OK
                    : loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
@@ -150,21 +152,32 @@ int loomrt_dist_lookup(const int *lo, const int *value, const int *gid,
   }
   status = loomrt_dist_exchange(ask, count, sizeof(int), (void **)&got,
                                 rcount, &nreq, what);
+  if (status == LOOM_OK && !(reply = malloc((size_t)nreq * row + 1)))
+    status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory (%s)",
+                         what);
+  status = loomrt_mpi_agree(status, "loom_partition (distributed mesh)");
   for (int k = 0; status == LOOM_OK && k < nreq; k++)
-    got[k] = value[got[k] - lo[me]];
+    memcpy(reply + (size_t)k * row,
+           (const char *)value + (size_t)(got[k] - lo[me]) * row, row);
   if (status == LOOM_OK)
-    status = loomrt_dist_exchange(got, rcount, sizeof(int), (void **)&back,
-                                  count, &nback, what);
+    status = loomrt_dist_exchange(reply, rcount, row, (void **)&back, count,
+                                  &nback, what);
   for (int k = 0; status == LOOM_OK && k < n; k++)
-    out[order[k]] = back[k];
+    memcpy((char *)out + (size_t)order[k] * row, back + (size_t)k * row, row);
   free(dest);
   free(order);
   free(ask);
   free(count);
   free(rcount);
   free(got);
+  free(reply);
   free(back);
   return status;
+}
+
+int loomrt_dist_lookup(const int *lo, const int *value, const int *gid,
+                       int n, int *out, const char *what) {
+  return loomrt_dist_lookup_rows(lo, value, sizeof(int), gid, n, out, what);
 }
 
 /* ---- slices ---------------------------------------------------------------- */
@@ -516,11 +529,14 @@ static int primary_owners(loomrt_dist *d, loomrt_part_method method,
   long long edges = 0;
   int diag = loomrt_diag();
   int status = LOOM_OK;
-  if (method != LOOMRT_PART_BLOCK || diag)
+  int geom = method == LOOMRT_PART_GEOM;
+  if ((method != LOOMRT_PART_BLOCK && !geom) || diag)
     status = primary_graph(d, p, &xadj, &adj, &edges);
-  int trivial = edges == 0 || d->P == 1 || set->gsize < d->P;
+  int trivial = (edges == 0 && !geom) || d->P == 1 || set->gsize < d->P;
   if (status == LOOM_OK && (method == LOOMRT_PART_BLOCK || trivial))
     block_owner(set, owner);
+  else if (status == LOOM_OK && geom)
+    status = loomrt_geom_owners(d, p, owner);
   else if (status == LOOM_OK && method == LOOMRT_PART_PTSCOTCH)
     status = loomrt_part_ptscotch(xadj, adj, 0, set->size, d->P, set->name,
                                   owner);

@@ -147,6 +147,12 @@ int loomrt_dist_exchange(const void *sbuf, const int *scount, size_t size,
  * order[k] is the k-th item to send, count[q] how many go to rank q. */
 void loomrt_dist_by_rank(const int *dest, int n, int P, int *count,
                          int *order);
+/* Rows of `row` bytes: out row i = value row gid[i] - lo[holder]. */
+int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
+                            const int *gid, int n, void *out, const char *what);
+/* "geom" (mpi_geom.c): owners of the primary's slice elements p along a
+ * space-filling curve through their coordinates (collective). */
+int loomrt_geom_owners(const loomrt_dist *d, int p, int *owner);
 /* out[i] = value[gid[i] - lo[holder]] of the holder of gid[i] (collective):
  * a slice array read at any global numbers. */
 int loomrt_dist_lookup(const int *lo, const int *value, const int *gid,

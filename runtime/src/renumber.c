@@ -67,6 +67,12 @@ static int lazy_pending = 0;
 
 void loomrt_renumber_begin(int lazy) { lazy_pending = lazy; }
 
+void loomrt_renumber_cancel(const char *why) {
+  if (lazy_pending && loomrt_diag())
+    fprintf(stderr, "loom: LOOM_RENUMBER=1 ignored: %s\n", why);
+  lazy_pending = 0;
+}
+
 int loomrt_renumber_lazy(void) {
   if (!lazy_pending)
     return LOOM_OK;

@@ -78,6 +78,12 @@ def all_configs():
                      np=2, tags=["mpi", "renum"]))
     cs.append(Config("mpi-n3-block-r1", "mpi", {"LOOM_PARTITIONER": "block", "LOOM_RENUMBER": "1"},
                      np=3, tags=["mpi", "renum"]))
+    # the distributed path (mpi_dist*.c): the whole mesh cut into slices,
+    # partitioned in parallel and migrated without global arrays
+    cs.append(Config("mpi-n3-dist", "mpi", {"LOOM_PARTITIONER": "ptscotch", "LOOM_DISTRIBUTE": "1"},
+                     np=3, tags=["mpi"]))
+    cs.append(Config("mpi-n2-dist-block", "mpi", {"LOOM_PARTITIONER": "block", "LOOM_DISTRIBUTE": "1"},
+                     np=2, tags=["mpi"]))
     cs.append(Config("mpiomp-n2-t2", "mpiomp", {"LOOM_CHECK_PLANS": "1"}, threads=2, np=2,
                      tags=["mpi", "omp"]))
     cs.append(Config("san-seq", "san-seq"))

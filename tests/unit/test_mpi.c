@@ -4,8 +4,9 @@
  * meshes.  Run under mpirun at any number of ranks (tests/mpi/run.sh runs
  * 1, 2, 3 and 4); not Criterion, whose forked tests do not mix with MPI.
  *
- *   test_mpi [metis|scotch|ptscotch|block ...]   the meshes with each partitioner
- *                                       (default: all four), declared whole
+ *   test_mpi [metis|scotch|ptscotch|block|geom ...]   the meshes with each
+ *                                       partitioner (default: all five;
+ *                                       geom on the val_ dats), declared whole
  *                                       and declared from uneven slices
  *                                       (loom_decl_set_slice: distributed)
  *   test_mpi --fail                     rank 1 (or 0) declares a bad map:
@@ -785,9 +786,9 @@ int main(int argc, char **argv) {
     return run_handler(strcmp(argv[1], "--handler-after") == 0);
   if (argc > 4 && strcmp(argv[1], "--big") == 0)
     return run_big(atoi(argv[2]), atoi(argv[3]), argv[4]);
-  const char *all[] = {"metis", "scotch", "ptscotch", "block"};
+  const char *all[] = {"metis", "scotch", "ptscotch", "block", "geom"};
   const char **methods = argc > 1 ? (const char **)argv + 1 : all;
-  int nmethods = argc > 1 ? argc - 1 : 4;
+  int nmethods = argc > 1 ? argc - 1 : 5;
   for (int k = 0; k < nmethods; k++) {
     mesh c = chain(13), q = quads(6, 5);
     for (int dist = 0; dist <= 1; dist++) {

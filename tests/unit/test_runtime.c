@@ -765,7 +765,7 @@ Test(nompi, one_rank_owns_every_element) {
   expect_error(LOOM_EINVAL, "loom_partition: primary set", "not a live set");
   /* an unknown method fails as it would with MPI */
   cr_assert_eq(loom_partition(NULL, "parmetis"), LOOM_EINVAL);
-  expect_error(LOOM_EINVAL, "method 'parmetis' is not metis, scotch", "ptscotch or block");
+  expect_error(LOOM_EINVAL, "method 'parmetis' is not metis, scotch", "ptscotch, block or geom");
   setenv("LOOM_PARTITIONER", "zoltan", 1);
   cr_assert_eq(loom_partition(NULL, NULL), LOOM_EINVAL);
   unsetenv("LOOM_PARTITIONER");
