@@ -340,11 +340,18 @@ int loom_nranks(void);
  *  - `method`: "metis" (METIS k-way on rank 0, broadcast; the default),
  *    "scotch" (Scotch's SCOTCH_graphPart on rank 0, broadcast),
  *    "ptscotch" (PT-Scotch's distributed SCOTCH_dgraphPart, every rank
- *    giving a block of the graph's vertices) or "block" (contiguous
+ *    giving a block of the graph's vertices), "block" (contiguous
  *    ranges of the primary set's storage order: no dependency; after
- *    LOOM_RENUMBER=1, an RCM-ordered set cut in slabs); NULL: the default.
+ *    LOOM_RENUMBER=1, an RCM-ordered set cut in slabs) or "geom" (runs of
+ *    a space-filling curve through the coordinates: the first dat of 2 or
+ *    3 doubles per element on the primary, or on a set it maps to, the
+ *    element then at the mean of its entries; computed in parallel);
+ *    NULL: the default, "ptscotch" for a distributed mesh.
  *    $LOOM_PARTITIONER, when set, overrides `method` (a value that is none
- *    of the four is an error naming the variable).
+ *    of the five is an error naming the variable).  A distributed mesh
+ *    (loom_decl_set_slice, loom_decl_*_hdf5), "geom", or
+ *    $LOOM_DISTRIBUTE=1 (a test knob) partition on the distributed path,
+ *    with no global-size array on any rank.
  *  - The other sets' owners follow the maps: a set with a map into an
  *    assigned set takes, per element, the owner of its first entry through
  *    the first such map (Airfoil: an edge goes with the cell pecell[0]);
@@ -354,7 +361,7 @@ int loom_nranks(void);
  *    pcell that has it); elements nothing maps to, and sets no map reaches,
  *    are cut in blocks.
  * Called once; later calls (and calls without MPI) return LOOM_OK and do
- * nothing, but a method (or $LOOM_PARTITIONER) that is none of the four is
+ * nothing, but a method (or $LOOM_PARTITIONER) that is none of the five is
  * LOOM_EINVAL at every call, in every build.  $LOOM_DIAG=1 prints the partition's quality on rank 0 (edge
  * cut of the primary's graph, and per rank and set the owned, core,
  * executed-halo and non-executed-halo counts).  Returns LOOM_OK, LOOM_EINVAL

@@ -3,7 +3,8 @@
 #
 #   tests/e2e/hdf5.sh small   generated 40x60 mesh converted by loom-mesh
 #                             (and equal to loom-naca0012's own HDF5);
-#                             airfoil_hdf5 (mpi) at 1-4 ranks and
+#                             airfoil_hdf5 (mpi) at 1-4 ranks (and 3 with
+#                             the geom partitioner) and
 #                             (mpi+openmp) 2 ranks x 2 threads: the seq
 #                             build's rms lines, q within 1e-12; with the
 #                             block partitioner, q bit-identical to the
@@ -57,6 +58,9 @@ small() {
     "$qdiff" "$tmp/q_seq.bin" "$tmp/q_mpi$np.bin" 1e-12 >"$tmp/qd" ||
       { cat "$tmp/qd"; fail "q at $np ranks far from seq"; }
   done
+  LOOM_PARTITIONER=geom run_h5 geom 3 "$bin/airfoil_hdf5_mpi" 200 "$tmp/q_geom.bin"
+  "$qdiff" "$tmp/q_seq.bin" "$tmp/q_geom.bin" 1e-12 >"$tmp/qd" ||
+    { cat "$tmp/qd"; fail "geom partition: q far from seq"; }
   OMP_NUM_THREADS=2 run_h5 hybrid 2 "$bin/airfoil_hdf5_mpi_openmp" 200 "$tmp/q_hyb.bin"
   "$qdiff" "$tmp/q_seq.bin" "$tmp/q_hyb.bin" 1e-12 >"$tmp/qd" ||
     { cat "$tmp/qd"; fail "mpi+openmp q far from seq"; }
