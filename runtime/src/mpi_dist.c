@@ -150,8 +150,12 @@ int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
     for (int k = 0; k < n; k++)
       ask[k] = gid[order[k]];
   }
+  free(dest); /* each buffer freed as soon as it is used: peak memory */
+  dest = NULL;
   status = loomrt_dist_exchange(ask, count, sizeof(int), (void **)&got,
                                 rcount, &nreq, what);
+  free(ask);
+  ask = NULL;
   if (status == LOOM_OK && !(reply = malloc((size_t)nreq * row + 1)))
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory (%s)",
                          what);
@@ -159,6 +163,8 @@ int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
   for (int k = 0; status == LOOM_OK && k < nreq; k++)
     memcpy(reply + (size_t)k * row,
            (const char *)value + (size_t)(got[k] - lo[me]) * row, row);
+  free(got);
+  got = NULL;
   if (status == LOOM_OK)
     status = loomrt_dist_exchange(reply, rcount, row, (void **)&back, count,
                                   &nback, what);

@@ -400,9 +400,13 @@ static int number_all(const loomrt_dist *d, lset *ls) {
     long long *ne = NULL;
     int nne = 0;
     status = nonexec_of(d, ls, t, ex[t], &ne, &nne);
+    free(ex[t]);
+    ex[t] = NULL;
     if (status == LOOM_OK)
       status = number(&ls[t], its[t], ne, nne);
     free(ne);
+    free(its[t]);
+    its[t] = NULL;
   }
   for (int s = 0; s < ns; s++) {
     free(its ? its[s] : NULL);

@@ -824,3 +824,23 @@ Test(nompi, reduce_start_and_fold) {
   cr_assert(vd[0] == 11.5);
   expect_no_error();
 }
+
+Test(nompi, a_slice_is_the_whole_set_and_hdf5_needs_mpi) {
+  loom_set s = loom_decl_set_slice(5, 0, 5, "whole");
+  cr_assert_not_null(s);
+  expect_no_error();
+  cr_assert_eq(loom_set_size(s), 5);
+  cr_assert_eq(loom__set_size(s), 5);
+  double v[5] = {1, 2, 3, 4, 5};
+  cr_assert_not_null(loom_decl_dat(s, 1, double, v, "v"));
+  cr_assert_null(loom_decl_set_slice(5, 1, 3, "part"));
+  expect_error(LOOM_EINVAL, "set 'part': slice [1, 4) of 5 elements",
+               "its slice must be the whole set [0, 5)");
+  cr_assert_null(loom_decl_set_slice(5, 4, 3, "outside"));
+  expect_error(LOOM_EINVAL, "set 'outside': slice [4, 4 + 3) is not inside [0, 5)");
+  cr_assert_null(loom_decl_set_hdf5("mesh.h5", "cells"));
+  expect_error(LOOM_EINVAL, "loom_decl_set_hdf5(\"mesh.h5\", \"cells\")",
+               "this libloom has no HDF5", "link libloom_mpi");
+  cr_assert_eq(loom_checkpoint("c.h5", 3), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "loom_checkpoint(\"c.h5\"", "no HDF5");
+}
