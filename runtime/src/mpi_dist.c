@@ -631,24 +631,6 @@ static int follow_from(loomrt_dist *d, int s, int m) {
   return status;
 }
 
-/* The map set s follows (as mpi_partition.c's follow_map), or -1. */
-static int follow_map(const loomrt_mesh *mesh, const char *assigned, int s,
-                      int dir) {
-  int found = -1;
-  for (int m = 0; m < mesh->nmaps; m++) {
-    if (dir == 1 && mesh->from[m] == s && assigned[mesh->to[m]])
-      return m;
-    if (dir == 2 && mesh->to[m] == s && mesh->from[m] != s &&
-        assigned[mesh->from[m]]) {
-      if (mesh->from[m] == mesh->primary)
-        return m;
-      if (found < 0)
-        found = m;
-    }
-  }
-  return found;
-}
-
 static int other_owners(loomrt_dist *d, char *assigned) {
   loomrt_mesh *mesh = d->mesh;
   int status = LOOM_OK;
@@ -656,7 +638,7 @@ static int other_owners(loomrt_dist *d, char *assigned) {
     int s = 0, m = -1, dir;
     for (dir = 1; dir <= 2 && m < 0; dir++)
       for (s = 0; s < mesh->nsets; s++)
-        if (!assigned[s] && (m = follow_map(mesh, assigned, s, dir)) >= 0)
+        if (!assigned[s] && (m = loomrt_follow_map(mesh, assigned, s, dir)) >= 0)
           break;
     if (m < 0)
       break;

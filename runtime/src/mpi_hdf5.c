@@ -165,10 +165,10 @@ static int check_type(hid_t ds, const char *file, const char *name,
   return LOOM_OK;
 }
 
-/* Reads rows [off, off + n) of a (rows x cols) dataset into buf. */
-static int read_rows(hid_t ds, int rank, long long cols, int off, int n,
-                     hid_t mtype, void *buf, const char *file,
-                     const char *name) {
+/* Rows [off, off + n) of a (rows x cols) dataset (rank 1: flattened),
+ * read into or written from buf with one collective transfer. */
+static herr_t transfer_rows(hid_t ds, int rank, long long cols, int off, int n,
+                            hid_t mtype, void *buf, int write) {
   hsize_t start[2] = {(hsize_t)off, 0}, count[2] = {(hsize_t)n, (hsize_t)cols};
   if (rank == 1) {
     start[0] *= (hsize_t)cols;
@@ -185,7 +185,8 @@ static int read_rows(hid_t ds, int rank, long long cols, int off, int n,
     } else {
       H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
     }
-    rc = H5Dread(ds, mtype, ms, fs, x, buf);
+    rc = write ? H5Dwrite(ds, mtype, ms, fs, x, buf)
+               : H5Dread(ds, mtype, ms, fs, x, buf);
   }
   if (x >= 0)
     H5Pclose(x);
@@ -193,10 +194,17 @@ static int read_rows(hid_t ds, int rank, long long cols, int off, int n,
     H5Sclose(ms);
   if (fs >= 0)
     H5Sclose(fs);
-  return rc < 0 ? loom_error_(LOOM_EIO, "HDF5 file '%s': reading dataset "
-                                        "'%s' failed",
-                              file, name)
-                : LOOM_OK;
+  return rc;
+}
+
+/* Reads rows [off, off + n) of a (rows x cols) dataset into buf. */
+static int read_rows(hid_t ds, int rank, long long cols, int off, int n,
+                     hid_t mtype, void *buf, const char *file,
+                     const char *name) {
+  if (transfer_rows(ds, rank, cols, off, n, mtype, buf, 0) >= 0)
+    return LOOM_OK;
+  return loom_error_(LOOM_EIO, "HDF5 file '%s': reading dataset '%s' failed",
+                     file, name);
 }
 
 /* An open file and dataset, both checked on every rank. */
@@ -482,25 +490,8 @@ static hid_t table_dataset(hid_t f, const table *t, const char *file,
  * attributes. */
 static int write_block(hid_t ds, const table *t, const char *block, int off,
                        int n, const char *file) {
-  hsize_t start[2] = {(hsize_t)off, 0}, count[2] = {(hsize_t)n, (hsize_t)t->dim};
-  hid_t fs = H5Dget_space(ds), ms = H5Screate_simple(2, count, NULL);
-  hid_t x = collective();
-  herr_t rc = -1;
-  if (fs >= 0 && ms >= 0 && x >= 0) {
-    if (n == 0) {
-      H5Sselect_none(fs);
-      H5Sselect_none(ms);
-    } else {
-      H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
-    }
-    rc = H5Dwrite(ds, mem_type(t->type), ms, fs, x, block);
-  }
-  if (x >= 0)
-    H5Pclose(x);
-  if (ms >= 0)
-    H5Sclose(ms);
-  if (fs >= 0)
-    H5Sclose(fs);
+  herr_t rc = transfer_rows(ds, 2, t->dim, off, n, mem_type(t->type),
+                            (void *)block, 1);
   if (rc >= 0 && (attr_int(ds, "dim", t->dim) < 0 ||
                   attr_int(ds, "size", (int)(t->dim * t->elem)) < 0 ||
                   attr_text(ds, "type", type_name(t->type)) < 0))
@@ -711,52 +702,27 @@ int loom_checkpoint_step(const char *file) {
 /* ---- reading into a declared dat --------------------------------------------- */
 
 /* Fills this rank's owned rows of dat from the file's rows in blocks: each
- * rank reads its block, then answers the owners' requests by declared
- * number; the halo follows by one exchange. */
-static int scatter_rows(loom_dat dat, const char *blk, int off) {
+ * rank read its block; the owners ask the blocks' holders for their rows
+ * by declared number (a distributed lookup); the halo follows by one
+ * exchange. */
+static int scatter_rows(loom_dat dat, const char *blk) {
   loom_set set = dat->set;
-  int P = loomrt_mpi_size(), owned = set->owned, nask = 0, nback = 0;
-  size_t row = (size_t)dat->dim * dat->elem_size;
-  int *dest = malloc(((size_t)owned + 1) * sizeof *dest);
-  int *order = malloc(((size_t)owned + 1) * sizeof *order);
-  int *ask = malloc(((size_t)owned + 1) * sizeof *ask);
-  int *count = malloc(((size_t)P + 1) * sizeof *count);
-  int *rcount = malloc(((size_t)P + 1) * sizeof *rcount);
-  int *got = NULL;
-  char *reply = NULL, *back = NULL;
-  int status = dest && order && ask && count && rcount
-                   ? LOOM_OK
-                   : loom_error_(LOOM_ENOMEM, "dat '%s': out of memory", dat->name);
-  for (int i = 0; status == LOOM_OK && i < owned; i++)
-    dest[i] = block_holder(declared_of(set, i), set->gsize, P);
-  if (status == LOOM_OK) {
-    loomrt_dist_by_rank(dest, owned, P, count, order);
-    for (int k = 0; k < owned; k++)
-      ask[k] = declared_of(set, order[k]);
-  }
+  int P = loomrt_mpi_size(), owned = set->owned;
+  int *lo = malloc(((size_t)P + 1) * sizeof *lo);
+  int *gid = malloc(((size_t)owned + 1) * sizeof *gid);
+  int status = lo && gid ? LOOM_OK
+                         : loom_error_(LOOM_ENOMEM, "dat '%s': out of memory",
+                                       dat->name);
+  for (int r = 0; lo && r <= P; r++)
+    lo[r] = (int)((long long)r * set->gsize / P);
+  for (int i = 0; gid && i < owned; i++)
+    gid[i] = declared_of(set, i);
   status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
   if (status == LOOM_OK)
-    status = loomrt_dist_exchange(ask, count, sizeof(int), (void **)&got,
-                                  rcount, &nask, "rows to read");
-  if (status == LOOM_OK && !(reply = malloc((size_t)nask * row + 1)))
-    status = loom_error_(LOOM_ENOMEM, "dat '%s': out of memory", dat->name);
-  status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
-  for (int k = 0; status == LOOM_OK && k < nask; k++)
-    memcpy(reply + (size_t)k * row, blk + (size_t)(got[k] - off) * row, row);
-  if (status == LOOM_OK)
-    status = loomrt_dist_exchange(reply, rcount, row, (void **)&back, count,
-                                  &nback, "rows read");
-  for (int k = 0; status == LOOM_OK && k < owned; k++)
-    memcpy((char *)dat->values + (size_t)order[k] * row, back + (size_t)k * row,
-           row);
-  free(dest);
-  free(order);
-  free(ask);
-  free(count);
-  free(rcount);
-  free(got);
-  free(reply);
-  free(back);
+    status = loomrt_dist_lookup_rows(lo, blk, (size_t)dat->dim * dat->elem_size,
+                                     gid, owned, dat->values, "rows read");
+  free(lo);
+  free(gid);
   return status;
 }
 
@@ -788,7 +754,7 @@ static int read_body(loom_dat dat, const char *file, const char *name) {
   source_close(&s);
   status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
   if (status == LOOM_OK)
-    status = scatter_rows(dat, blk, off);
+    status = scatter_rows(dat, blk);
   free(blk);
   if (status == LOOM_OK) { /* the halo from the owners' new rows */
     loom__dat_dirty(dat);

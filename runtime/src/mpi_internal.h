@@ -83,6 +83,13 @@ void loomrt_mesh_free(loomrt_mesh *mesh);
 int loomrt_mpi_owners(loomrt_mesh *mesh, loomrt_part_method method, int diag,
                       long long *edge_cut);
 
+/* The map set s takes its owners through (mpi_partition.c's rules, also
+ * the distributed path's): the first map from s into an assigned set (dir
+ * 1), or into s from an assigned set (dir 2, preferring the primary's);
+ * -1 if none. */
+int loomrt_follow_map(const loomrt_mesh *mesh, const char *assigned, int s,
+                      int dir);
+
 /* ---- step 2: migration (mpi_migrate.c) --------------------------------- */
 
 /* A set's exchange lists, in local indices: for neighbour k, rows

@@ -372,9 +372,7 @@ int loomrt_part_ptscotch(const int *xadj, const int *adj, int lo, int hi,
 
 /* ---- the other sets ---------------------------------------------------- */
 
-/* The first map from set s into an assigned set (dir 1), or into s from an
- * assigned set (dir 2, preferring the primary's); -1 if none. */
-static int follow_map(const loomrt_mesh *mesh, const char *assigned, int s,
+int loomrt_follow_map(const loomrt_mesh *mesh, const char *assigned, int s,
                       int dir) {
   int found = -1;
   for (int m = 0; m < mesh->nmaps; m++) {
@@ -433,7 +431,7 @@ int loomrt_mpi_owners(loomrt_mesh *mesh, loomrt_part_method method, int diag,
     int s = 0, m = -1, dir;
     for (dir = 1; dir <= 2 && m < 0; dir++)
       for (s = 0; s < mesh->nsets; s++)
-        if (!assigned[s] && (m = follow_map(mesh, assigned, s, dir)) >= 0)
+        if (!assigned[s] && (m = loomrt_follow_map(mesh, assigned, s, dir)) >= 0)
           break;
     if (status != LOOM_OK || m < 0)
       break;
