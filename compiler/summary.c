@@ -235,6 +235,43 @@ static int has_loops(const frontend *fe, const symtab *st, CXCursor def) {
   return 0;
 }
 
+/* A file-scope variable a loop names, as the summary's symbol, or NULL:
+ * a global argument, an affine array, a variable its kernel reads. */
+static sym *loop_variable(const obj *o) {
+  if (!o || !o->var ||
+      (o->kind != OBJ_GLOBAL && o->kind != OBJ_ARRAY && o->kind != OBJ_VAR))
+    return NULL;
+  sym *s = (sym *)o->var; /* resolve: the variable's canonical symbol */
+  return s->file_scope ? s : NULL;
+}
+
+/* What the par_loops standing in def read and write of the file-scope
+ * variables: their global arguments (read; written unless read-only: a
+ * reduction reads and writes its variable) and what their kernels read.
+ * A caller's pending reduction of one of them ends before the call. */
+static void loop_effects(const symtab *st, CXCursor def, entry *e, arena *a) {
+  CXSourceRange r = clang_getCursorExtent(def);
+  unsigned start = frontend_offset(clang_getRangeStart(r)),
+           end = frontend_offset(clang_getRangeEnd(r));
+  for (int i = 0; st->loops && i < st->loops->len; i++) {
+    const loop *lp = st->loops->items[i];
+    if (lp->start < start || lp->start >= end)
+      continue;
+    for (int k = 0; k < lp->nargs; k++) {
+      sym *v = loop_variable(lp->args[k].obj);
+      if (v)
+        add_sym(a, &e->s.reads, v);
+      if (v && lp->args[k].mode != MODE_READ)
+        add_sym(a, &e->s.writes, v);
+    }
+    for (int k = 0; k < lp->kernel_vars.len; k++) {
+      sym *v = loop_variable(lp->kernel_vars.items[k]);
+      if (v)
+        add_sym(a, &e->s.reads, v);
+    }
+  }
+}
+
 static vec *cache(const symtab *st) { return (vec *)&st->summaries; }
 
 static void compute(const frontend *fe, const symtab *st, entry *e, CXCursor def,
@@ -245,6 +282,8 @@ static void compute(const frontend *fe, const symtab *st, entry *e, CXCursor def
   e->s.reads = (vec){0};
   e->s.writes = (vec){0};
   e->s.loops = has_loops(fe, st, def);
+  if (e->s.loops)
+    loop_effects(st, def, e, a);
   e->busy = 1;
   vec kids = cwalk_kids(a, def);
   for (int i = 0; i < kids.len; i++) /* the body (parameters name nothing) */
