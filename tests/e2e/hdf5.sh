@@ -133,7 +133,7 @@ guard() {
     mpicc -O1 -I"$root/runtime/include" -I"$root/samples/airfoil" -o "$tmp/$prog.guarded" \
       "$bin/$prog.c" "$root/tests/e2e/alloc_guard.c" \
       -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
-      "$root/build/lib/libloom_mpi.a" $(make -s -C "$root" print-mpi-libs) ||
+      "$root/build/lib/libloom_mpi.a" $(make -s --no-print-directory -C "$root" print-mpi-libs) ||
       fail "building $prog with the allocation guard"
   done
   local mesh=$tmp/mesh.h5
