@@ -397,8 +397,10 @@ static int partition(loom_set primary, loomrt_part_method method) {
     status = loomrt_mpi_migrate(&mesh);
   if (status == LOOM_OK) {
     loomrt_set_partitioned();
-    if (sliced) /* the slices had no halo rows */
+    if (sliced) { /* the slices had no halo rows */
       status = loomrt_dist_fill_halos(&mesh);
+      loomrt_dist_memory("the halos");
+    }
     loomrt_plan_drop_all(); /* plans were built on the global numbering */
     if (loomrt_diag())
       print_quality(&mesh, method, cut, MPI_Wtime() - t0);

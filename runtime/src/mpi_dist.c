@@ -37,6 +37,7 @@
  *    "block" partitions a mesh exactly as the whole-mesh path does.
  * 4. Migration, halos and the slices' release: mpi_dist_migrate.c.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -152,8 +153,10 @@ int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
   }
   free(dest); /* each buffer freed as soon as it is used: peak memory */
   dest = NULL;
-  status = loomrt_dist_exchange(ask, count, sizeof(int), (void **)&got,
-                                rcount, &nreq, what);
+  status = loomrt_mpi_agree(status, "loom_partition (distributed mesh)");
+  if (status == LOOM_OK)
+    status = loomrt_dist_exchange(ask, count, sizeof(int), (void **)&got,
+                                  rcount, &nreq, what);
   free(ask);
   ask = NULL;
   if (status == LOOM_OK && !(reply = malloc((size_t)nreq * row + 1)))
@@ -521,7 +524,7 @@ static long long edge_cut(const loomrt_dist *d, int p, const int *xadj,
 
 /* Returns the heap's free memory to the system: the partitioner's graph
  * and the migration's messages leave large holes (glibc keeps them). */
-static void trim(void) {
+void loomrt_trim(void) {
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
@@ -538,6 +541,7 @@ static int primary_owners(loomrt_dist *d, loomrt_part_method method,
   int geom = method == LOOMRT_PART_GEOM;
   if ((method != LOOMRT_PART_BLOCK && !geom) || diag)
     status = primary_graph(d, p, &xadj, &adj, &edges);
+  loomrt_dist_memory("the graph");
   int trivial = (edges == 0 && !geom) || d->P == 1 || set->gsize < d->P;
   if (status == LOOM_OK && (method == LOOMRT_PART_BLOCK || trivial))
     block_owner(set, owner);
@@ -552,8 +556,35 @@ static int primary_owners(loomrt_dist *d, loomrt_part_method method,
     *cut = edge_cut(d, p, xadj, adj, owner);
   free(xadj);
   free(adj);
-  trim();
+  loomrt_trim();
+  loomrt_dist_memory("the primary's owners");
   return status;
+}
+
+/* ---- diagnostics ---------------------------------------------------------- */
+
+/* Reads "Key:   N kB" from /proc/self/status; -1 where there is none. */
+static long status_kb(const char *key) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kb = -1;
+  size_t n = strlen(key);
+  while (f && kb < 0 && fgets(line, sizeof line, f))
+    if (strncmp(line, key, n) == 0 && line[n] == ':')
+      kb = strtol(line + n + 1, NULL, 10);
+  if (f)
+    fclose(f);
+  return kb;
+}
+
+void loomrt_dist_memory(const char *step) {
+  if (!loomrt_diag())
+    return;
+  long rss = status_kb("VmRSS"), peak = status_kb("VmHWM");
+  if (rss >= 0 && peak >= 0)
+    fprintf(stderr, "loom: partition: rank %d after %s: resident %.1f MB, "
+            "peak %.1f MB\n", loomrt_mpi_rank(), step, rss / 1024.0,
+            peak / 1024.0);
 }
 
 /* ---- the other sets ----------------------------------------------------- */
@@ -695,6 +726,7 @@ int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
   status = loomrt_mpi_agree(status, "loom_partition (owners)");
   if (status == LOOM_OK)
     status = slices(&d);
+  loomrt_dist_memory("loading");
   for (int s = 0; status == LOOM_OK && s < mesh->nsets; s++)
     if (!(mesh->owner[s] = int_alloc((size_t)mesh->sets[s]->size)))
       status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");
@@ -706,9 +738,11 @@ int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
   }
   if (status == LOOM_OK)
     status = other_owners(&d, assigned);
+  loomrt_trim();
+  loomrt_dist_memory("the other owners");
   if (status == LOOM_OK)
     status = loomrt_dist_migrate(&d);
-  trim();
+  loomrt_trim();
   for (int s = 0; d.lo && s < mesh->nsets; s++)
     free(d.lo[s]);
   free(d.lo);

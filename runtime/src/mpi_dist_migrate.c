@@ -16,12 +16,15 @@
  * 1. The holder of each slice element learns the owners of its entries
  *    (loomrt_dist_lookup per map), then sends the element to its owner
  *    and to every other rank owning one of its entries (its executed
- *    halo there) as a record: global number, owner, and per map from the
- *    set the entries and their owners; the dat rows go to the owner only,
- *    in a second message of the same order.
- * 2. Each rank classifies what it received.  Its non-executed halo of a
- *    set T is the entries into T of its executed elements that are not
- *    executed here (the records carry their owners), de-duplicated.
+ *    halo there) as a record: global number, owner, section at the
+ *    receiver (core when the owner owns every entry, boundary, or
+ *    executed halo), and per map from the set the entries; the dat rows
+ *    go to the owner only, in a second message of the same order.  The
+ *    slice is freed once packed, before the messages go.
+ * 2. Each rank sorts what it received into its sections, one set at a
+ *    time.  Its non-executed halo of a set T is the entries into T of its
+ *    executed elements that are not executed here, de-duplicated; their
+ *    owners are asked of T's slice holders.
  * 3. Local numbers are looked up by global number in a sorted array of
  *    (global << 32 | local) keys: maps are translated (rows of non-executed
  *    elements are -1, as on the whole-mesh path), dats get new storage
@@ -32,7 +35,10 @@
  *    one all-to-all of global numbers, which each owner looks up.
  *
  * Each rank's memory stays proportional to its slices and its part: the
- * records a rank receives are its own elements and its halo.
+ * records a rank receives are its own elements and its halo.  Between
+ * steps the heap's free pages go back to the system (loomrt_trim), so one
+ * step's transients do not add to the next one's peak; LOOM_DIAG=1 prints
+ * each rank's resident and peak memory after each step.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +50,7 @@ enum { CORE = 0, BOUNDARY = 1, EXEC = 2, NONEXEC = 3 };
 /* One set's local elements while they are assembled. */
 typedef struct lset {
   int nmaps, *maps;   /* the maps from this set */
-  int rec;            /* ints per record: 2 + 2 * (sum of their dims) */
+  int rec;            /* ints per record: 3 + the sum of their dims */
   size_t row;         /* dat bytes per element (dats with storage of their own) */
   int *recs, nrec;    /* records received */
   char *rows;         /* dat rows received (owned records, in order) */
@@ -98,11 +104,11 @@ static int moves(loom_dat dat, loom_set set) {
 }
 
 static void lset_shape(const loomrt_mesh *mesh, int s, lset *ls) {
-  ls->rec = 2;
+  ls->rec = 3;
   for (int m = 0; m < mesh->nmaps; m++)
     if (mesh->from[m] == s) {
       ls->maps[ls->nmaps++] = m;
-      ls->rec += 2 * mesh->maps[m]->dim;
+      ls->rec += mesh->maps[m]->dim;
     }
   for (int k = 0; k < mesh->ndats; k++)
     if (moves(mesh->dats[k], mesh->sets[s]))
@@ -149,17 +155,32 @@ static int dests_of(const loomrt_mesh *mesh, int s, const lset *ls,
   return n;
 }
 
-/* Writes slice element i's record at r. */
-static void pack_record(const loomrt_mesh *mesh, int s, const lset *ls,
-                        int *const *towner, int i, int *r) {
+/* The section of slice element i at its owner: CORE when every entry
+ * is owned there too, else BOUNDARY. */
+static int owned_class(const loomrt_mesh *mesh, int s, const lset *ls,
+                       int *const *towner, int i) {
+  int owner = mesh->owner[s][i];
+  for (int j = 0; j < ls->nmaps; j++) {
+    int dim = mesh->maps[ls->maps[j]]->dim;
+    for (int k = 0; k < dim; k++)
+      if (towner[j][(size_t)i * dim + k] != owner)
+        return BOUNDARY;
+  }
+  return CORE;
+}
+
+/* Writes slice element i's record at r: global number, owner, section
+ * at the receiver (cls, or EXEC at a rank other than the owner), and
+ * the entries of each map in global numbers. */
+static void pack_record(const loomrt_mesh *mesh, int s, const lset *ls, int i,
+                        int cls, int *r) {
   *r++ = mesh->sets[s]->slice_off + i;
   *r++ = mesh->owner[s][i];
+  *r++ = cls;
   for (int j = 0; j < ls->nmaps; j++) {
     const loom_map map = mesh->maps[ls->maps[j]];
     memcpy(r, map->values + (size_t)i * map->dim, map->dim * sizeof(int));
-    memcpy(r + map->dim, towner[j] + (size_t)i * map->dim,
-           map->dim * sizeof(int));
-    r += 2 * map->dim;
+    r += map->dim;
   }
 }
 
@@ -175,11 +196,28 @@ static void pack_rows(const loomrt_mesh *mesh, int s, int i, char *out) {
   }
 }
 
+/* The slice's rows of set s's maps and dats: packed, no longer needed. */
+static void free_slice(const loomrt_mesh *mesh, int s) {
+  for (int m = 0; m < mesh->nmaps; m++)
+    if (mesh->from[m] == s) {
+      free(mesh->maps[m]->values);
+      mesh->maps[m]->values = NULL;
+    }
+  for (int k = 0; k < mesh->ndats; k++) {
+    loom_dat dat = mesh->dats[k];
+    if (dat->set == mesh->sets[s] && !dat->owner) {
+      free(dat->block);
+      dat->block = dat->values = NULL;
+    }
+  }
+}
+
 /* Sends set s's records (and owned rows) to their ranks; ls receives.
  * Packed in two passes (count per rank, then fill at each rank's
- * cursor), so the only buffers of the slice's size are the messages. */
-static int send_records(const loomrt_dist *d, int s, lset *ls,
-                        int *const *towner) {
+ * cursor), so the only buffers of the slice's size are the messages;
+ * the slice and its entries' owners (towner, freed) are released once
+ * packed, before the messages go. */
+static int send_records(const loomrt_dist *d, int s, lset *ls, int **towner) {
   const loomrt_mesh *mesh = d->mesh;
   int n = mesh->sets[s]->size, P = d->P, width = 1, got = 0;
   for (int j = 0; j < ls->nmaps; j++)
@@ -211,12 +249,20 @@ static int send_records(const loomrt_dist *d, int s, lset *ls,
   }
   for (int i = 0; status == LOOM_OK && i < n; i++) {
     int k = dests_of(mesh, s, ls, towner, i, dest);
-    for (int x = 0; x < k; x++)
-      pack_record(mesh, s, ls, towner, i,
+    int cls = owned_class(mesh, s, ls, towner, i);
+    for (int x = 0; x < k; x++) /* dest[0] is the owner */
+      pack_record(mesh, s, ls, i, x ? EXEC : cls,
                   rec + (size_t)at[dest[x]]++ * ls->rec);
     if (ls->row)
       pack_rows(mesh, s, i, rows + (size_t)oat[mesh->owner[s][i]]++ * ls->row);
   }
+  for (int j = 0; j < ls->nmaps; j++) {
+    free(towner[j]);
+    towner[j] = NULL;
+  }
+  if (status == LOOM_OK)
+    free_slice(mesh, s);
+  loomrt_trim();
   if (status != LOOM_OK)
     loom_error_(status, "loom_partition: out of memory (migrating set '%s')",
                 mesh->sets[s]->name);
@@ -239,22 +285,6 @@ static int send_records(const loomrt_dist *d, int s, lset *ls,
   return status;
 }
 
-/* The slice's rows of set s's maps and dats: sent, no longer needed. */
-static void free_slice(const loomrt_mesh *mesh, int s) {
-  for (int m = 0; m < mesh->nmaps; m++)
-    if (mesh->from[m] == s) {
-      free(mesh->maps[m]->values);
-      mesh->maps[m]->values = NULL;
-    }
-  for (int k = 0; k < mesh->ndats; k++) {
-    loom_dat dat = mesh->dats[k];
-    if (dat->set == mesh->sets[s] && !dat->owner) {
-      free(dat->block);
-      dat->block = dat->values = NULL;
-    }
-  }
-}
-
 /* ---- 2. sections --------------------------------------------------------- */
 
 /* Sort keys: section, then (halo) owner, then global number. */
@@ -271,42 +301,21 @@ static int cmp_item(const void *a, const void *b) {
   return (x->gid > y->gid) - (x->gid < y->gid);
 }
 
-/* The class of record k: CORE, BOUNDARY or EXEC. */
-static int record_class(const loomrt_mesh *mesh, const lset *ls, int k,
-                        int me) {
-  const int *r = ls->recs + (size_t)k * ls->rec;
-  if (r[1] != me)
-    return EXEC;
-  r += 2;
-  for (int j = 0; j < ls->nmaps; j++) {
-    int dim = mesh->maps[ls->maps[j]]->dim;
-    for (int x = 0; x < dim; x++)
-      if (r[dim + x] != me)
-        return BOUNDARY;
-    r += 2 * dim;
+/* The executed elements of set s, sorted (items: section order). */
+static int executed(lset *l, item **its) {
+  *its = malloc(((size_t)l->nrec + 1) * sizeof **its);
+  l->own_ord = int_alloc((size_t)l->nrec);
+  if (!*its || !l->own_ord)
+    return LOOM_ENOMEM;
+  int owned = 0;
+  for (int k = 0; k < l->nrec; k++) {
+    const int *r = l->recs + (size_t)k * l->rec;
+    int c = r[2];
+    (*its)[k] = (item){c, r[1], r[0], k};
+    l->own_ord[k] = c == EXEC ? -1 : owned++;
+    l->n[c]++;
   }
-  return CORE;
-}
-
-/* The executed elements of each set, sorted (items: section order). */
-static int executed(const loomrt_dist *d, lset *ls, item **its) {
-  const loomrt_mesh *mesh = d->mesh;
-  for (int s = 0; s < mesh->nsets; s++) {
-    lset *l = &ls[s];
-    its[s] = malloc(((size_t)l->nrec + 1) * sizeof **its);
-    l->own_ord = int_alloc((size_t)l->nrec);
-    if (!its[s] || !l->own_ord)
-      return LOOM_ENOMEM;
-    int owned = 0;
-    for (int k = 0; k < l->nrec; k++) {
-      const int *r = l->recs + (size_t)k * l->rec;
-      int c = record_class(mesh, l, k, d->me);
-      its[s][k] = (item){c, r[1], r[0], k};
-      l->own_ord[k] = c == EXEC ? -1 : owned++;
-      l->n[c]++;
-    }
-    qsort(its[s], (size_t)l->nrec, sizeof **its, cmp_item);
-  }
+  qsort(*its, (size_t)l->nrec, sizeof **its, cmp_item);
   return LOOM_OK;
 }
 
@@ -315,42 +324,66 @@ static int cmp_gid(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Non-executed halo of set t: (owner << 32 | global) keys, sorted, unique,
- * into *out (*n of them). */
-static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
-                      const int *exec_sorted, long long **out, int *n) {
-  const loomrt_mesh *mesh = d->mesh;
+/* The entries into set t of the executed elements that are not executed
+ * here: their global numbers, sorted and unique, into g (*n of them). */
+static int nonexec_gids(const loomrt_mesh *mesh, const lset *ls, int t,
+                        const int *exec_sorted, int **g, int *n) {
   size_t cap = 0, k = 0;
   for (int s = 0; s < mesh->nsets; s++)
     for (int j = 0; j < ls[s].nmaps; j++)
       if (mesh->to[ls[s].maps[j]] == t)
         cap += (size_t)ls[s].nrec * mesh->maps[ls[s].maps[j]]->dim;
-  long long *v = malloc((cap + 1) * sizeof *v);
+  int *v = *g = int_alloc(cap), nexec = ls[t].n[0] + ls[t].n[1] + ls[t].n[2];
   if (!v)
     return LOOM_ENOMEM;
-  int nexec = ls[t].n[0] + ls[t].n[1] + ls[t].n[2];
   for (int s = 0; s < mesh->nsets; s++) {
-    int at = 2;
+    int at = 3;
     for (int j = 0; j < ls[s].nmaps; j++) {
       int m = ls[s].maps[j], dim = mesh->maps[m]->dim;
       for (int r = 0; mesh->to[m] == t && r < ls[s].nrec; r++) {
         const int *e = ls[s].recs + (size_t)r * ls[s].rec + at;
         for (int x = 0; x < dim; x++)
           if (!bsearch(&e[x], exec_sorted, (size_t)nexec, sizeof(int), cmp_gid))
-            v[k++] = (long long)e[dim + x] << 32 | (unsigned)e[x];
+            v[k++] = e[x];
       }
-      at += 2 * dim;
+      at += dim;
     }
   }
   if (k)
-    qsort(v, k, sizeof *v, cmp_ll);
+    qsort(v, k, sizeof *v, cmp_gid);
   size_t u = 0;
   for (size_t i = 0; i < k; i++)
     if (u == 0 || v[i] != v[u - 1])
       v[u++] = v[i];
-  *out = v;
   *n = (int)u;
   return LOOM_OK;
+}
+
+/* Non-executed halo of set t: (owner << 32 | global) keys, sorted, into
+ * *out (*n of them); the owners asked of the slices' holders
+ * (collective: status, this rank's so far, is agreed first). */
+static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
+                      const int *exec_sorted, long long **out, int *n,
+                      int status) {
+  int *g = NULL, *owner = NULL;
+  *out = NULL;
+  *n = 0;
+  if (status == LOOM_OK)
+    status = nonexec_gids(d->mesh, ls, t, exec_sorted, &g, n);
+  if (status == LOOM_OK && (!(owner = int_alloc((size_t)*n)) ||
+                            !(*out = malloc(((size_t)*n + 1) * sizeof **out))))
+    status = LOOM_ENOMEM;
+  status = loomrt_mpi_agree(status, "loom_partition (halo numbering)");
+  if (status == LOOM_OK)
+    status = loomrt_dist_lookup(d->lo[t], d->mesh->owner[t], g, *n, owner,
+                                "the halo's owners");
+  for (int i = 0; status == LOOM_OK && i < *n; i++)
+    (*out)[i] = (long long)owner[i] << 32 | (unsigned)g[i];
+  if (status == LOOM_OK && *n)
+    qsort(*out, (size_t)*n, sizeof **out, cmp_ll);
+  free(g);
+  free(owner);
+  return status;
 }
 
 /* Local numbering of set t: its items, then its non-executed halo. */
@@ -381,39 +414,32 @@ static int number(lset *l, const item *its, const long long *ne, int nne) {
   return LOOM_OK;
 }
 
+/* One set at a time, so the work arrays are one set's (collective). */
 static int number_all(const loomrt_dist *d, lset *ls) {
-  int ns = d->mesh->nsets, status = LOOM_OK;
-  item **its = calloc((size_t)ns + 1, sizeof *its);
-  int **ex = calloc((size_t)ns + 1, sizeof *ex);
-  if (!its || !ex || executed(d, ls, its) != LOOM_OK)
-    status = LOOM_ENOMEM;
-  for (int s = 0; status == LOOM_OK && s < ns; s++) {
-    if (!(ex[s] = int_alloc((size_t)ls[s].nrec))) {
-      status = LOOM_ENOMEM;
-      break;
-    }
-    for (int k = 0; k < ls[s].nrec; k++)
-      ex[s][k] = its[s][k].gid;
-    qsort(ex[s], (size_t)ls[s].nrec, sizeof(int), cmp_gid);
-  }
-  for (int t = 0; status == LOOM_OK && t < ns; t++) {
+  int status = LOOM_OK;
+  for (int t = 0; status == LOOM_OK && t < d->mesh->nsets; t++) {
+    item *its = NULL;
+    int *ex = NULL, nne = 0;
     long long *ne = NULL;
-    int nne = 0;
-    status = nonexec_of(d, ls, t, ex[t], &ne, &nne);
-    free(ex[t]);
-    ex[t] = NULL;
+    status = executed(&ls[t], &its);
+    if (status == LOOM_OK && !(ex = int_alloc((size_t)ls[t].nrec)))
+      status = LOOM_ENOMEM;
+    for (int k = 0; status == LOOM_OK && k < ls[t].nrec; k++)
+      ex[k] = its[k].gid;
     if (status == LOOM_OK)
-      status = number(&ls[t], its[t], ne, nne);
+      qsort(ex, (size_t)ls[t].nrec, sizeof(int), cmp_gid);
+    if (status == LOOM_ENOMEM)
+      loom_error_(status, "loom_partition: out of memory (numbering set "
+                          "'%s')", d->mesh->sets[t]->name);
+    status = nonexec_of(d, ls, t, ex, &ne, &nne, status);
+    free(ex);
+    if (status == LOOM_OK && number(&ls[t], its, ne, nne) != LOOM_OK)
+      status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
+                                        "(numbering set '%s')",
+                           d->mesh->sets[t]->name);
     free(ne);
-    free(its[t]);
-    its[t] = NULL;
+    free(its);
   }
-  for (int s = 0; s < ns; s++) {
-    free(its ? its[s] : NULL);
-    free(ex ? ex[s] : NULL);
-  }
-  free(its);
-  free(ex);
   return status;
 }
 
@@ -423,9 +449,9 @@ static int new_map(const loomrt_mesh *mesh, const lset *ls, int s, int j) {
   const lset *l = &ls[s], *t;
   int m = l->maps[j];
   loom_map map = mesh->maps[m];
-  int dim = map->dim, nexec = l->n[0] + l->n[1] + l->n[2], at = 2;
+  int dim = map->dim, nexec = l->n[0] + l->n[1] + l->n[2], at = 3;
   for (int x = 0; x < j; x++)
-    at += 2 * mesh->maps[l->maps[x]]->dim;
+    at += mesh->maps[l->maps[x]]->dim;
   t = &ls[mesh->to[m]];
   int *v = int_alloc((size_t)l->total * dim);
   if (!v)
@@ -559,8 +585,8 @@ static int records_all(const loomrt_dist *d, lset *ls) {
     status = loomrt_mpi_agree(status, "loom_partition (migration)");
     if (status == LOOM_OK)
       status = send_records(d, s, &ls[s], towner);
-    if (status == LOOM_OK)
-      free_slice(mesh, s);
+    loomrt_trim();
+    loomrt_dist_memory(mesh->sets[s]->name);
     for (int j = 0; towner && j < ls[s].nmaps; j++)
       free(towner[j]);
     free(towner);
@@ -611,12 +637,15 @@ int loomrt_dist_migrate(loomrt_dist *d) {
   status = loomrt_mpi_agree(status, "loom_partition (migration)");
   if (status == LOOM_OK)
     status = records_all(d, ls);
-  if (status == LOOM_OK && number_all(d, ls) != LOOM_OK)
-    status = LOOM_ENOMEM;
+  if (status == LOOM_OK)
+    status = number_all(d, ls);
+  loomrt_trim();
+  loomrt_dist_memory("numbering");
   if (status == LOOM_OK && rebuild(mesh, ls) != LOOM_OK)
-    status = LOOM_ENOMEM;
-  if (status == LOOM_ENOMEM)
-    loom_error_(status, "loom_partition: out of memory migrating the mesh");
+    status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
+                                      "migrating the mesh");
+  loomrt_trim();
+  loomrt_dist_memory("the new maps and dats");
   status = loomrt_mpi_agree(status, "loom_partition (migration)");
   if (status == LOOM_OK && !loomrt_halo_plans_new(ns))
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");

@@ -164,6 +164,12 @@ int loomrt_geom_owners(const loomrt_dist *d, int p, int *owner);
  * a slice array read at any global numbers. */
 int loomrt_dist_lookup(const int *lo, const int *value, const int *gid,
                        int n, int *out, const char *what);
+/* Returns the heap's free pages to the system (glibc), so the transients
+ * of one step do not stay resident into the next. */
+void loomrt_trim(void);
+/* With LOOM_DIAG=1: this rank's resident and peak memory after `step`
+ * (stderr; not collective). */
+void loomrt_dist_memory(const char *step);
 /* Partitions a mesh some of whose sets are slices, migrates it and builds
  * the halos (collective); every set ends as after loomrt_mpi_migrate. */
 int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
