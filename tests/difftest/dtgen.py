@@ -633,12 +633,28 @@ class Gen:
         if why and kind == "pin":
             hint["kind"] = "pin_cse"
             why = problem(hint)
-        if why:
+        if why or self.breaks_other_hints(hint):
             where.remove(hint)
         elif hint["kind"] == "pin" and prod["k"] == "loop" and (
                 ("mpi_pin_halo_end" in self.avoid and self.consumer_exchanges(t, block)) or
                 ("pinned_unused_map" in self.avoid and self.consumer_maps(t, block))):
             where.remove(hint)
+
+    def breaks_other_hints(self, hint):
+        """Whether a hint already placed is no longer legal with this one: a
+        pin's producer is evaluated down a chain of pinned temporaries, so
+        pinning a consumer's output can extend it past a write of an input
+        (seed 830269)."""
+        for st, _, _ in walk(self.m["body"]):
+            if st["k"] != "hint" or st is hint:
+                continue
+            if by_name(self.m["arrays"], st["temp"]):
+                why = affine_hint_problem(self.m, st)
+            else:
+                why = mesh_hint_problem(self.m, st, True, self.avoid)
+            if why:
+                return True
+        return False
 
     def consumer_maps(self, t, block):
         return any(st["k"] == "loop" and any(a["map"] is not None for a in loop_dat_args(st, t))

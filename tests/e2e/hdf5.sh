@@ -19,7 +19,14 @@
 #                             an error naming it
 #   tests/e2e/hdf5.sh ref     the reference mesh (720,000 cells), 1000
 #                             iterations from HDF5 at 1-4 ranks: OP2's rms
-#                             table exactly
+#                             table exactly; a checkpoint written at 500 on
+#                             2 ranks, continued on 3: the same rms lines
+#                             600-1000, q within 1e-12 of the 2-rank run
+#   tests/e2e/hdf5.sh large [I J]  the I x J NACA0012 mesh (default 1600 x
+#                             2400, 11.5M cells; loom-naca0012 writes its
+#                             HDF5), 100 iterations on 4 ranks: the rms
+#                             line of the seq build (text mesh), q within
+#                             1e-12; prints the load + partition time
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$root/build/samples/airfoil
@@ -149,18 +156,48 @@ guard() {
 
 ref() {
   local mesh=$bin/new_grid.dat table=$root/tests/e2e/op2_airfoil_rms.txt
+  local p=$bin/airfoil_hdf5_mpi ck=$tmp/ck.h5
   [ -f "$mesh" ] || "$bin/naca0012" -I 400 -J 600 "$mesh" >/dev/null || fail "mesh generation"
   "$tools/loom-mesh" "$mesh" "$tmp/mesh.h5" || fail "loom-mesh"
   for np in 1 2 3 4; do
-    timeout 1800 $MPIRUN -np "$np" "$bin/airfoil_hdf5_mpi" "$tmp/mesh.h5" 1000 \
+    timeout 1800 $MPIRUN -np "$np" "$p" "$tmp/mesh.h5" 1000 "$tmp/q$np.bin" \
       >"$tmp/r$np.out" 2>"$tmp/r$np.err" || { cat "$tmp/r$np.err"; fail "$np ranks"; }
     diff -u "$table" "$tmp/r$np.out" || fail "rms table at $np ranks differs from OP2's"
   done
-  echo "airfoil hdf5 ref: PASS (OP2's rms table exactly at 1-4 ranks, mesh from HDF5)"
+  # checkpoint at 500 on 2 ranks, continued to 1000 on 3
+  timeout 1800 $MPIRUN -np 2 "$p" --checkpoint-every 500 --checkpoint "$ck" "$tmp/mesh.h5" 500 \
+    >"$tmp/ck.out" 2>&1 || { cat "$tmp/ck.out"; fail "checkpointing run"; }
+  timeout 1800 $MPIRUN -np 3 "$p" --restart "$ck" "$tmp/mesh.h5" 1000 "$tmp/q_r3.bin" \
+    >"$tmp/r.out" 2>"$tmp/r.err" || { cat "$tmp/r.err"; fail "restart at 3 ranks"; }
+  diff -u <(awk '$1 > 500' "$table") "$tmp/r.out" ||
+    fail "restart at 3 ranks: rms lines 600-1000 differ from OP2's"
+  "$qdiff" "$tmp/q2.bin" "$tmp/q_r3.bin" 1e-12 >"$tmp/qd" ||
+    { cat "$tmp/qd"; fail "restart at 3 ranks: q far from the uninterrupted 2-rank run"; }
+  echo "airfoil hdf5 ref: PASS (OP2's rms table exactly at 1-4 ranks, mesh from HDF5;" \
+       "checkpoint at 500 on 2 ranks, continued on 3: the same rms lines, q within 1e-12)"
+}
+
+large() {
+  local I=${1:-1600} J=${2:-2400} load
+  "$tools/loom-naca0012" -I "$I" -J "$J" "$tmp/mesh.h5" >/dev/null || fail "loom-naca0012"
+  "$bin/naca0012" -I "$I" -J "$J" "$tmp/mesh.dat" >/dev/null || fail "naca0012"
+  "$bin/airfoil_seq" "$tmp/mesh.dat" 100 "$tmp/q_seq.bin" >"$tmp/seq.out" 2>/dev/null ||
+    fail "airfoil_seq"
+  rm -f "$tmp/mesh.dat"
+  [ -s "$tmp/seq.out" ] || fail "seq printed no rms line"
+  timeout 1800 $MPIRUN -np 4 "$bin/airfoil_hdf5_mpi" "$tmp/mesh.h5" 100 "$tmp/q4.bin" \
+    >"$tmp/r4.out" 2>"$tmp/r4.err" || { cat "$tmp/r4.err"; fail "4 ranks"; }
+  diff -u "$tmp/seq.out" "$tmp/r4.out" || fail "rms lines at 4 ranks differ from seq"
+  "$qdiff" "$tmp/q_seq.bin" "$tmp/q4.bin" 1e-12 >"$tmp/qd" ||
+    { cat "$tmp/qd"; fail "q at 4 ranks far from seq"; }
+  load=$(awk '/load and partition/ { print $(NF - 1) }' "$tmp/r4.err")
+  echo "airfoil hdf5 large: PASS (${I}x${J} mesh, 4 ranks from HDF5: seq's rms line," \
+       "q within 1e-12; load + partition $load s)"
 }
 
 case $mode in
   small) small ;;
   ref) ref ;;
-  *) echo "usage: $0 small|ref" >&2; exit 2 ;;
+  large) large "${@:2}" ;;
+  *) echo "usage: $0 small|ref|large [I J]" >&2; exit 2 ;;
 esac
