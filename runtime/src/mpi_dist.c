@@ -578,13 +578,20 @@ static long status_kb(const char *key) {
 }
 
 void loomrt_dist_memory(const char *step) {
+  static double last = 0.0;
   if (!loomrt_diag())
     return;
+  double now = MPI_Wtime();
+  if (!step) { /* the clock starts */
+    last = now;
+    return;
+  }
   long rss = status_kb("VmRSS"), peak = status_kb("VmHWM");
   if (rss >= 0 && peak >= 0)
-    fprintf(stderr, "loom: partition: rank %d after %s: resident %.1f MB, "
-            "peak %.1f MB\n", loomrt_mpi_rank(), step, rss / 1024.0,
-            peak / 1024.0);
+    fprintf(stderr, "loom: partition: rank %d after %s (%.3f s): resident "
+            "%.1f MB, peak %.1f MB\n", loomrt_mpi_rank(), step,
+            now - last, rss / 1024.0, peak / 1024.0);
+  last = now;
 }
 
 /* ---- the other sets ----------------------------------------------------- */
@@ -724,9 +731,10 @@ int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
   if (status != LOOM_OK)
     loom_error_(status, "loom_partition: out of memory");
   status = loomrt_mpi_agree(status, "loom_partition (owners)");
+  loomrt_dist_memory(NULL);
   if (status == LOOM_OK)
     status = slices(&d);
-  loomrt_dist_memory("loading");
+  loomrt_dist_memory("the slices");
   for (int s = 0; status == LOOM_OK && s < mesh->nsets; s++)
     if (!(mesh->owner[s] = int_alloc((size_t)mesh->sets[s]->size)))
       status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");

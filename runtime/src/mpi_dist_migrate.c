@@ -324,6 +324,19 @@ static int cmp_gid(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Whether g is in v[0..n), sorted (inline: called for every entry). */
+static int has_gid(const int *v, int n, int g) {
+  int a = 0, b = n;
+  while (a < b) {
+    int m = a + (b - a) / 2;
+    if (v[m] < g)
+      a = m + 1;
+    else
+      b = m;
+  }
+  return a < n && v[a] == g;
+}
+
 /* The entries into set t of the executed elements that are not executed
  * here: their global numbers, sorted and unique, into g (*n of them). */
 static int nonexec_gids(const loomrt_mesh *mesh, const lset *ls, int t,
@@ -343,7 +356,7 @@ static int nonexec_gids(const loomrt_mesh *mesh, const lset *ls, int t,
       for (int r = 0; mesh->to[m] == t && r < ls[s].nrec; r++) {
         const int *e = ls[s].recs + (size_t)r * ls[s].rec + at;
         for (int x = 0; x < dim; x++)
-          if (!bsearch(&e[x], exec_sorted, (size_t)nexec, sizeof(int), cmp_gid))
+          if (!has_gid(exec_sorted, nexec, e[x]))
             v[k++] = e[x];
       }
       at += dim;

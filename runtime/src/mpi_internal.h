@@ -167,8 +167,9 @@ int loomrt_dist_lookup(const int *lo, const int *value, const int *gid,
 /* Returns the heap's free pages to the system (glibc), so the transients
  * of one step do not stay resident into the next. */
 void loomrt_trim(void);
-/* With LOOM_DIAG=1: this rank's resident and peak memory after `step`
- * (stderr; not collective). */
+/* With LOOM_DIAG=1: this rank's time since the previous step, resident
+ * and peak memory after `step` (stderr; not collective); NULL starts the
+ * clock. */
 void loomrt_dist_memory(const char *step);
 /* Partitions a mesh some of whose sets are slices, migrates it and builds
  * the halos (collective); every set ends as after loomrt_mpi_migrate. */
