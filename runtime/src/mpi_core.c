@@ -399,7 +399,7 @@ static int partition(loom_set primary, loomrt_part_method method) {
     loomrt_set_partitioned();
     if (sliced) { /* the slices had no halo rows */
       status = loomrt_dist_fill_halos(&mesh);
-      loomrt_dist_memory("the halos");
+      loomrt_dist_step("the halos");
     }
     loomrt_plan_drop_all(); /* plans were built on the global numbering */
     if (loomrt_diag())

@@ -541,7 +541,7 @@ static int primary_owners(loomrt_dist *d, loomrt_part_method method,
   int geom = method == LOOMRT_PART_GEOM;
   if ((method != LOOMRT_PART_BLOCK && !geom) || diag)
     status = primary_graph(d, p, &xadj, &adj, &edges);
-  loomrt_dist_memory("the graph");
+  loomrt_dist_step("the graph");
   int trivial = (edges == 0 && !geom) || d->P == 1 || set->gsize < d->P;
   if (status == LOOM_OK && (method == LOOMRT_PART_BLOCK || trivial))
     block_owner(set, owner);
@@ -557,7 +557,7 @@ static int primary_owners(loomrt_dist *d, loomrt_part_method method,
   free(xadj);
   free(adj);
   loomrt_trim();
-  loomrt_dist_memory("the primary's owners");
+  loomrt_dist_step("the primary's owners");
   return status;
 }
 
@@ -577,7 +577,7 @@ static long status_kb(const char *key) {
   return kb;
 }
 
-void loomrt_dist_memory(const char *step) {
+void loomrt_dist_step(const char *step) {
   static double last = 0.0;
   if (!loomrt_diag())
     return;
@@ -731,10 +731,10 @@ int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
   if (status != LOOM_OK)
     loom_error_(status, "loom_partition: out of memory");
   status = loomrt_mpi_agree(status, "loom_partition (owners)");
-  loomrt_dist_memory(NULL);
+  loomrt_dist_step(NULL);
   if (status == LOOM_OK)
     status = slices(&d);
-  loomrt_dist_memory("the slices");
+  loomrt_dist_step("the slices");
   for (int s = 0; status == LOOM_OK && s < mesh->nsets; s++)
     if (!(mesh->owner[s] = int_alloc((size_t)mesh->sets[s]->size)))
       status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");
@@ -747,7 +747,7 @@ int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
   if (status == LOOM_OK)
     status = other_owners(&d, assigned);
   loomrt_trim();
-  loomrt_dist_memory("the other owners");
+  loomrt_dist_step("the other owners");
   if (status == LOOM_OK)
     status = loomrt_dist_migrate(&d);
   loomrt_trim();

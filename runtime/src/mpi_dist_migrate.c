@@ -374,7 +374,8 @@ static int nonexec_gids(const loomrt_mesh *mesh, const lset *ls, int t,
 
 /* Non-executed halo of set t: (owner << 32 | global) keys, sorted, into
  * *out (*n of them); the owners asked of the slices' holders
- * (collective: status, this rank's so far, is agreed first). */
+ * (collective: status, this rank's so far, is reported and agreed
+ * first). */
 static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
                       const int *exec_sorted, long long **out, int *n,
                       int status) {
@@ -386,6 +387,9 @@ static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
   if (status == LOOM_OK && (!(owner = int_alloc((size_t)*n)) ||
                             !(*out = malloc(((size_t)*n + 1) * sizeof **out))))
     status = LOOM_ENOMEM;
+  if (status == LOOM_ENOMEM) /* here or in the caller: reported once */
+    loom_error_(status, "loom_partition: out of memory (numbering set '%s')",
+                d->mesh->sets[t]->name);
   status = loomrt_mpi_agree(status, "loom_partition (halo numbering)");
   if (status == LOOM_OK)
     status = loomrt_dist_lookup(d->lo[t], d->mesh->owner[t], g, *n, owner,
@@ -441,9 +445,6 @@ static int number_all(const loomrt_dist *d, lset *ls) {
       ex[k] = its[k].gid;
     if (status == LOOM_OK)
       qsort(ex, (size_t)ls[t].nrec, sizeof(int), cmp_gid);
-    if (status == LOOM_ENOMEM)
-      loom_error_(status, "loom_partition: out of memory (numbering set "
-                          "'%s')", d->mesh->sets[t]->name);
     status = nonexec_of(d, ls, t, ex, &ne, &nne, status);
     free(ex);
     if (status == LOOM_OK && number(&ls[t], its, ne, nne) != LOOM_OK)
@@ -599,7 +600,7 @@ static int records_all(const loomrt_dist *d, lset *ls) {
     if (status == LOOM_OK)
       status = send_records(d, s, &ls[s], towner);
     loomrt_trim();
-    loomrt_dist_memory(mesh->sets[s]->name);
+    loomrt_dist_step(mesh->sets[s]->name);
     for (int j = 0; towner && j < ls[s].nmaps; j++)
       free(towner[j]);
     free(towner);
@@ -653,12 +654,12 @@ int loomrt_dist_migrate(loomrt_dist *d) {
   if (status == LOOM_OK)
     status = number_all(d, ls);
   loomrt_trim();
-  loomrt_dist_memory("numbering");
+  loomrt_dist_step("numbering");
   if (status == LOOM_OK && rebuild(mesh, ls) != LOOM_OK)
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
                                       "migrating the mesh");
   loomrt_trim();
-  loomrt_dist_memory("the new maps and dats");
+  loomrt_dist_step("the new maps and dats");
   status = loomrt_mpi_agree(status, "loom_partition (migration)");
   if (status == LOOM_OK && !loomrt_halo_plans_new(ns))
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");

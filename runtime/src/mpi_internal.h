@@ -170,7 +170,7 @@ void loomrt_trim(void);
 /* With LOOM_DIAG=1: this rank's time since the previous step, resident
  * and peak memory after `step` (stderr; not collective); NULL starts the
  * clock. */
-void loomrt_dist_memory(const char *step);
+void loomrt_dist_step(const char *step);
 /* Partitions a mesh some of whose sets are slices, migrates it and builds
  * the halos (collective); every set ends as after loomrt_mpi_migrate. */
 int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,

@@ -65,9 +65,17 @@ small() {
     "$qdiff" "$tmp/q_seq.bin" "$tmp/q_mpi$np.bin" 1e-12 >"$tmp/qd" ||
       { cat "$tmp/qd"; fail "q at $np ranks far from seq"; }
   done
-  LOOM_PARTITIONER=geom run_h5 geom 3 "$bin/airfoil_hdf5_mpi" 200 "$tmp/q_geom.bin"
+  LOOM_DIAG=1 LOOM_PARTITIONER=geom run_h5 geom 3 "$bin/airfoil_hdf5_mpi" 200 "$tmp/q_geom.bin"
   "$qdiff" "$tmp/q_seq.bin" "$tmp/q_geom.bin" 1e-12 >"$tmp/qd" ||
     { cat "$tmp/qd"; fail "geom partition: q far from seq"; }
+  # LOOM_DIAG=1: every rank's time and memory after every step
+  for r in 0 1 2; do
+    for step in "the slices" "the graph" "the primary's owners" "the other owners" \
+                nodes edges bedges cells numbering "the new maps and dats" "the halos"; do
+      grep -qE "^loom: partition: rank $r after $step \([0-9.]+ s\): resident [0-9.]+ MB, peak [0-9.]+ MB$" \
+        "$tmp/geom.err" || fail "LOOM_DIAG=1: no line for rank $r after $step"
+    done
+  done
   OMP_NUM_THREADS=2 run_h5 hybrid 2 "$bin/airfoil_hdf5_mpi_openmp" 200 "$tmp/q_hyb.bin"
   "$qdiff" "$tmp/q_seq.bin" "$tmp/q_hyb.bin" 1e-12 >"$tmp/qd" ||
     { cat "$tmp/qd"; fail "mpi+openmp q far from seq"; }
