@@ -46,22 +46,24 @@ endif
 CFLAGS_LOOMC := $(CSTD) $(WARN) $(OPT) -I$(LLVM)/include -DLOOM_VERSION='"$(VERSION)"' \
                 -DLOOM_DEFAULT_INCLUDE_DIR='"$(abspath runtime/include)"'
 LDLIBS_LOOMC := -L$(LLVM)/lib -lclang -Wl,-rpath,$(LLVM)/lib -lisl -lgmp
-CFLAGS_RT    := $(CSTD) $(WARN) $(OPT) -Iruntime/include
+CFLAGS_RT    := $(CSTD) $(WARN) $(OPT) -Iruntime/include -Iruntime/src
 # The Airfoil programs: the same flags for the Loom build and the baseline.
 # -fno-math-errno: sqrt needs no errno check, so loops calling it keep no
 # call path to libm (results are unchanged: sqrt is correctly rounded
 # either way).  It made the fused Airfoil loops no slower than their parts
 # in short runs; the larger cause of their slowdown was 4K aliasing between
-# dats, which libloom now avoids (runtime/src/dat.c).
+# dats, which libloom now avoids (runtime/src/core/dat.c).
 CFLAGS_APP   := $(CSTD) -Wall -Wextra -Werror -O3 -fno-math-errno -g -Iruntime/include \
                 -Isamples/airfoil
 
 LOOMC_SRC := $(wildcard compiler/*.c)
 LOOMC_OBJ := $(LOOMC_SRC:compiler/%.c=$(BUILD)/obj/compiler/%.o)
-# libloom.a leaves out the MPI sources (runtime/src/mpi_*.c: mk/mpi.mk
-# builds libloom_mpi.a from them and the others, without nompi.c).
-RT_SRC    := $(filter-out runtime/src/mpi_%.c,$(wildcard runtime/src/*.c))
+# libloom.a: runtime/src/core/ and plan/ (core/nompi.c stands in for MPI
+# and I/O).  mk/mpi.mk builds libloom_mpi.a from every folder of
+# runtime/src (core, plan, mpi, io) without core/nompi.c: runtime/README.md.
+RT_SRC    := $(wildcard runtime/src/core/*.c runtime/src/plan/*.c)
 RT_OBJ    := $(RT_SRC:runtime/src/%.c=$(BUILD)/obj/runtime/%.o)
+RT_HDR    := runtime/include/loom.h $(wildcard runtime/src/*/*.h)
 
 LOOMC   := $(BUILD)/bin/loomc
 LIBLOOM := $(BUILD)/lib/libloom.a
@@ -92,7 +94,7 @@ $(LOOMC): $(LOOMC_OBJ)
 	$(CC) $(OPT) -o $@ $^ $(LDLIBS_LOOMC)
 
 # ---- libloom -----------------------------------------------------------------
-$(BUILD)/obj/runtime/%.o: runtime/src/%.c runtime/include/loom.h $(wildcard runtime/src/*.h)
+$(BUILD)/obj/runtime/%.o: runtime/src/%.c $(RT_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) -c $< -o $@
 

@@ -32,7 +32,7 @@ LOOM_CMAKE_IN := cmake/LoomConfig.cmake.in cmake/LoomConfigVersion.cmake.in
 shared: $(LIBLOOM_SO)
 
 # ---- shared libloom: position-independent objects in their own directory ----
-$(BUILD)/obj/runtime-pic/%.o: runtime/src/%.c runtime/include/loom.h $(wildcard runtime/src/*.h)
+$(BUILD)/obj/runtime-pic/%.o: runtime/src/%.c $(RT_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) -fPIC -c $< -o $@
 

@@ -1,9 +1,10 @@
 # libloom_mpi and its tests (included by the top-level Makefile).
 #
 #   make mpi            build/lib/libloom_mpi.a: the runtime's sources with
-#                       mpicc -DLOOM_MPI, plus runtime/src/mpi_*.c, minus
-#                       runtime/src/nompi.c (libloom.a stays MPI-free)
-#   make mpi-test       tests/unit/test_mpi.c under mpirun at 1, 2, 3 and 4
+#                       mpicc -DLOOM_MPI, plus runtime/src/mpi/ and io/,
+#                       minus runtime/src/core/nompi.c (libloom.a stays
+#                       MPI-free; runtime/README.md)
+#   make mpi-test       tests/unit/runtime/test_mpi.c under mpirun at 1, 2, 3 and 4
 #                       ranks, each partitioner, and a failing rank
 #                       (tests/mpi/run.sh; part of `make test`)
 #
@@ -25,7 +26,7 @@ MPICC_CMD     := $(MPICC)
 endif
 CFLAGS_RT_MPI := $(CFLAGS_RT) -DLOOM_MPI -I/usr/include/scotch $(HDF5_CFLAGS)
 
-RT_MPI_SRC := $(filter-out runtime/src/nompi.c,$(wildcard runtime/src/*.c))
+RT_MPI_SRC := $(filter-out runtime/src/core/nompi.c,$(wildcard runtime/src/*/*.c))
 RT_MPI_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi/%.o)
 LIBLOOM_MPI := $(BUILD)/lib/libloom_mpi.a
 RT_MPI_PIC_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi-pic/%.o)
@@ -62,11 +63,11 @@ uninstall-mpi:
 	    $(LOOM_DEST)/lib/$(LIBLOOM_MPI_SONAME) $(LOOM_DEST)/lib/libloom_mpi.so \
 	    $(LOOM_DEST)/lib/pkgconfig/loom-mpi.pc
 
-$(BUILD)/obj/runtime-mpi/%.o: runtime/src/%.c runtime/include/loom.h $(wildcard runtime/src/*.h)
+$(BUILD)/obj/runtime-mpi/%.o: runtime/src/%.c $(RT_HDR)
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CFLAGS_RT_MPI) -c $< -o $@
 
-$(BUILD)/obj/runtime-mpi-pic/%.o: runtime/src/%.c runtime/include/loom.h $(wildcard runtime/src/*.h)
+$(BUILD)/obj/runtime-mpi-pic/%.o: runtime/src/%.c $(RT_HDR)
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CFLAGS_RT_MPI) -fPIC -c $< -o $@
 
@@ -84,7 +85,7 @@ $(LIBLOOM_MPI): $(RT_MPI_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(TESTBIN)/test_mpi: tests/unit/test_mpi.c $(LIBLOOM_MPI)
+$(TESTBIN)/test_mpi: tests/unit/runtime/test_mpi.c $(LIBLOOM_MPI)
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -Iruntime/include -o $@ $< $(LIBLOOM_MPI) $(LOOM_MPI_LIBS)
 

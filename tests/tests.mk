@@ -57,11 +57,11 @@ $(TESTBIN)/test_compiler: $(wildcard tests/unit/test_compiler*.c tests/unit/*.h)
 	$(CC) $(CFLAGS_LOOMC) $(CRITERION_CFLAGS) -Icompiler -o $@ $(wildcard tests/unit/test_compiler*.c) \
 	    $(LOOMC_LIB_OBJ) $(CRITERION_LIBS) $(LDLIBS_LOOMC)
 
-$(TESTBIN)/test_runtime: tests/unit/test_runtime.c $(LIBLOOM)
+$(TESTBIN)/test_runtime: tests/unit/runtime/test_core.c $(LIBLOOM)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) $(CRITERION_LIBS)
 
-$(TESTBIN)/test_plan: tests/unit/test_plan.c $(LIBLOOM)
+$(TESTBIN)/test_plan: tests/unit/runtime/test_plan.c $(LIBLOOM)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) $(CRITERION_LIBS) -lm
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# MPI tests of libloom_mpi (make mpi-test): tests/unit/test_mpi.c at 1, 2,
-# 3 and 4 ranks with each partitioner, $LOOM_PARTITIONER overriding the
+# MPI tests of libloom_mpi (make mpi-test): tests/unit/runtime/test_mpi.c at
+# 1, 2, 3 and 4 ranks with each partitioner, $LOOM_PARTITIONER overriding the
 # method, failing ranks that must end the whole job (no hang) with a
 # message naming the rank and the cause, and, with a user handler that
 # returns, a failing rank that must not leave the others waiting; meshes

@@ -1,0 +1,380 @@
+/*
+ * core/core.c — libloom's lifetime, object registry and error reporting.
+ *
+ * Design
+ * ------
+ * The runtime has three states: not yet initialised, active (between
+ * loom_init and loom_exit) and exited.  Every call that takes or creates an
+ * object requires the active state and reports LOOM_ESTATE otherwise, so a
+ * handle used after loom_exit() is rejected before it is dereferenced.
+ * loom_init() may be called again after loom_exit() (a new session with no
+ * objects); handles from an earlier session stay invalid.
+ *
+ * The registry is a growable array of (kind, object) records.  Objects are
+ * never removed individually; loom_exit() frees them all, newest first, and
+ * then the array itself.
+ *
+ * Settings: loom_init() reads the environment once per session:
+ *   LOOM_BLOCK_SIZE  elements per plan block (an integer >= 1; default
+ *                    LOOM_DEFAULT_BLOCK_SIZE)
+ *   LOOM_CHECK_PLANS 1: every plan built is verified by loom__plan_check
+ *   LOOM_DIAG        1: one line on stderr per plan built (plan/plan.c)
+ *                    and per renumbering (plan/renumber.c); 0 (the
+ *                    default): silent
+ *   LOOM_RENUMBER    1: loom_renumber() at the first loop; 0: never
+ *   LOOM_PARTITIONER (libloom_mpi) metis | scotch | block, read when the
+ *                    mesh is partitioned (mpi/partition.c)
+ * An unset or empty variable means its default; any other value that is
+ * not a valid integer in range makes loom_init fail with LOOM_EINVAL,
+ * naming the variable and the value, and leaves the runtime inactive.
+ *
+ * Errors: loom_error_() formats into a static buffer (the last error, which
+ * persists until the next error) and calls the handler.  The default
+ * handler prints "loom: error: MESSAGE" on stderr and exits with status 1;
+ * the error handler and the last error survive loom_exit() so that calls
+ * after it are reported like any other.
+ *
+ * MPI (libloom_mpi, -DLOOM_MPI): loom_init starts MPI first (mpi/session.c)
+ * and loom_exit ends it last; the default handler prints the rank and
+ * calls MPI_Abort instead of exit.  These three hooks are the only MPI
+ * code here.  They, and the calls into plan/ (the plans' and
+ * renumbering's sessions), are declared in core/hooks.h.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/hooks.h"
+
+/* ---- errors ------------------------------------------------------------ */
+
+enum { LOOMRT_ERROR_MAX = 4096 };
+
+static char last_error[LOOMRT_ERROR_MAX];
+
+static void default_handler(int status, const char *message, void *ctx) {
+  (void)status;
+  (void)ctx;
+#ifdef LOOM_MPI
+  loomrt_mpi_abort(message); /* "loom: rank R: error: ...", MPI_Abort */
+#endif
+  fprintf(stderr, "loom: error: %s\n", message);
+  fflush(stderr);
+  exit(1);
+}
+
+static loom_error_handler error_handler = default_handler;
+static void *error_ctx = NULL;
+
+int loom_error_(int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(last_error, sizeof last_error, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    snprintf(last_error, sizeof last_error, "(unformattable error message)");
+  error_handler(status, last_error, error_ctx);
+  return status;
+}
+
+int loomrt_leave(int status) {
+#ifdef LOOM_MPI
+  if (status != LOOM_OK)
+    loomrt_mpi_error_raised(last_error);
+#endif
+  return status;
+}
+
+loom_error_handler loom_set_error_handler(loom_error_handler handler,
+                                          void *ctx) {
+  loom_error_handler previous = error_handler;
+  error_handler = handler ? handler : default_handler;
+  error_ctx = handler ? ctx : NULL;
+  return previous;
+}
+
+const char *loom_last_error(void) { return last_error; }
+
+/* ---- state ------------------------------------------------------------- */
+
+typedef enum { STATE_UNINIT, STATE_ACTIVE, STATE_EXITED } loomrt_state;
+
+static loomrt_state state = STATE_UNINIT;
+
+int loomrt_require_active(const char *call) {
+  if (state == STATE_ACTIVE)
+    return LOOM_OK;
+  return loom_error_(LOOM_ESTATE, "%s called %s", call,
+                     state == STATE_UNINIT ? "before loom_init"
+                                           : "after loom_exit");
+}
+
+/* ---- registry ---------------------------------------------------------- */
+
+struct registry_entry {
+  loomrt_kind kind;
+  void *object;
+};
+
+static struct registry_entry *registry = NULL;
+static size_t registry_count = 0;
+static size_t registry_cap = 0;
+
+static int registry_grow(void) {
+  size_t cap = registry_cap ? registry_cap * 2 : 64;
+  size_t bytes;
+  if (cap < registry_cap || !loomrt_mul_size(cap, sizeof *registry, &bytes))
+    return 0;
+  struct registry_entry *grown = realloc(registry, bytes);
+  if (!grown)
+    return 0;
+  registry = grown;
+  registry_cap = cap;
+  return 1;
+}
+
+int loomrt_register(loomrt_kind kind, void *object, const char *name) {
+  static const char *const kind_names[] = {"object", "set", "map", "dat"};
+  if (registry_count == registry_cap && !registry_grow())
+    return loom_error_(LOOM_ENOMEM, "%s '%s': out of memory registering it",
+                       kind_names[kind], name);
+  registry[registry_count].kind = kind;
+  registry[registry_count].object = object;
+  registry_count++;
+  return LOOM_OK;
+}
+
+size_t loomrt_registry_count(void) { return registry_count; }
+
+void *loomrt_registry_object(size_t i, loomrt_kind *kind) {
+  *kind = registry[i].kind;
+  return registry[i].object;
+}
+
+static void free_entry(const struct registry_entry *entry) {
+  switch (entry->kind) {
+  case LOOMRT_KIND_SET:
+    loomrt_set_free(entry->object);
+    break;
+  case LOOMRT_KIND_MAP:
+    loomrt_map_free(entry->object);
+    break;
+  case LOOMRT_KIND_DAT:
+    loomrt_dat_free(entry->object);
+    break;
+  }
+}
+
+/* ---- retired objects ---------------------------------------------------- */
+
+/* loom_exit retires every object: its storage is freed, its header and
+ * name are kept here until the process exits, so that a handle kept past
+ * loom_exit is reported by name — never read after free, and never, the
+ * memory reused, naming an object of a later session.  A few dozen bytes
+ * per object declared. */
+static struct registry_entry *graveyard = NULL;
+static size_t graveyard_count = 0, graveyard_cap = 0;
+
+static void graveyard_free(void) {
+  while (graveyard_count > 0)
+    free_entry(&graveyard[--graveyard_count]);
+  free(graveyard);
+  graveyard = NULL;
+  graveyard_cap = 0;
+}
+
+/* Retires an entry into the graveyard; frees it whole when the graveyard
+ * cannot grow (its handles are then caught only as "not a live" object). */
+static void retire_entry(const struct registry_entry *entry) {
+  if (graveyard_count == graveyard_cap) {
+    size_t cap = graveyard_cap ? graveyard_cap * 2 : 64, bytes;
+    struct registry_entry *grown = NULL;
+    if (loomrt_mul_size(cap, sizeof *graveyard, &bytes))
+      grown = realloc(graveyard, bytes);
+    if (!grown) {
+      free_entry(entry);
+      return;
+    }
+    graveyard = grown;
+    graveyard_cap = cap;
+  }
+  switch (entry->kind) {
+  case LOOMRT_KIND_SET:
+    loomrt_set_retire(entry->object);
+    break;
+  case LOOMRT_KIND_MAP:
+    loomrt_map_retire(entry->object);
+    break;
+  case LOOMRT_KIND_DAT:
+    loomrt_dat_retire(entry->object);
+    break;
+  }
+  graveyard[graveyard_count++] = *entry;
+}
+
+const char *loomrt_stale(char *buf, const char *kind, const char *name) {
+  snprintf(buf, LOOMRT_STALE_MAX,
+           "is stale: %s '%s' belongs to a session that loom_exit ended", kind, name);
+  return buf;
+}
+
+static void registry_free_all(void) {
+  static int at_exit = 0;
+  if (!at_exit)
+    at_exit = atexit(graveyard_free) == 0;
+  while (registry_count > 0)
+    retire_entry(&registry[--registry_count]);
+  free(registry);
+  registry = NULL;
+  registry_cap = 0;
+}
+
+/* ---- lifetime ---------------------------------------------------------- */
+
+static int diag = 0;
+
+int loomrt_diag(void) { return diag; }
+
+static int plan_checks = 0;
+static int partitioned = 0;
+
+int loomrt_partitioned(void) { return partitioned; }
+void loomrt_set_partitioned(void) { partitioned = 1; }
+
+int loomrt_check_plans(void) { return plan_checks; }
+
+/* Reads the integer environment variable `var` into *out when it is set
+ * and not empty; reports a value that is not an integer in [lo, hi]. */
+static int env_int(const char *var, long lo, long hi, int *out) {
+  const char *value = getenv(var);
+  if (!value || value[0] == '\0')
+    return LOOM_OK;
+  char *end;
+  errno = 0;
+  long v = strtol(value, &end, 10);
+  if (end == value || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+    if (hi == INT_MAX)
+      return loom_error_(LOOM_EINVAL,
+                         "environment variable %s is '%s', expected an "
+                         "integer >= %ld",
+                         var, value, lo);
+    return loom_error_(LOOM_EINVAL,
+                       "environment variable %s is '%s', expected an integer "
+                       "in [%ld, %ld]",
+                       var, value, lo, hi);
+  }
+  *out = (int)v;
+  return LOOM_OK;
+}
+
+int loom_init(int *argc, char ***argv) {
+  if (state == STATE_ACTIVE)
+    return loom_error_(LOOM_ESTATE, "loom_init called twice without "
+                                    "loom_exit in between");
+#ifdef LOOM_MPI
+  if (loomrt_mpi_init(argc, argv) != LOOM_OK)
+    return LOOM_ESTATE; /* reported */
+#else
+  (void)argc; /* no runtime options */
+  (void)argv;
+#endif
+  int block_size = LOOM_DEFAULT_BLOCK_SIZE, want_diag = 0, renumber = 0;
+  int check_plans = 0;
+  int status = env_int("LOOM_BLOCK_SIZE", 1, INT_MAX, &block_size);
+  if (status == LOOM_OK)
+    status = env_int("LOOM_DIAG", 0, 1, &want_diag);
+  if (status == LOOM_OK)
+    status = env_int("LOOM_RENUMBER", 0, 1, &renumber);
+  if (status == LOOM_OK)
+    status = env_int("LOOM_CHECK_PLANS", 0, 1, &check_plans);
+  if (status != LOOM_OK)
+    return status;
+  diag = want_diag;
+  plan_checks = check_plans;
+  partitioned = 0;
+  loomrt_plan_begin(block_size);
+  loomrt_renumber_begin(renumber);
+  state = STATE_ACTIVE;
+  return LOOM_OK;
+}
+
+int loom_exit(void) {
+  int status = loomrt_require_active("loom_exit");
+  if (status != LOOM_OK)
+    return status;
+  if (diag && loom_rank() == 0) /* with MPI, rank 0's table stands for all */
+    loomrt_timing_write(stderr); /* diagnostics never mix with the output */
+  loomrt_profile_free();
+  loomrt_plan_drop_all();
+  loomrt_scratch_free_all();
+  loomrt_consts_free();
+  registry_free_all();
+  state = STATE_EXITED;
+#ifdef LOOM_MPI
+  loomrt_mpi_exit(); /* halo and partition state, then MPI_Finalize */
+#endif
+  return LOOM_OK;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+int loomrt_check_name(const char *name, const char *what) {
+  if (!name)
+    return loom_error_(LOOM_EINVAL, "%s declared with a NULL name", what);
+  if (name[0] == '\0')
+    return loom_error_(LOOM_EINVAL, "%s declared with an empty name", what);
+  return LOOM_OK;
+}
+
+char *loomrt_strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *copy = malloc(n);
+  if (copy)
+    memcpy(copy, s, n);
+  return copy;
+}
+
+int loomrt_mul_size(size_t a, size_t b, size_t *out) {
+  if (a != 0 && b > SIZE_MAX / a)
+    return 0;
+  *out = a * b;
+  return 1;
+}
+
+const char *loomrt_loop_label(const char *loop) {
+  return loop ? loop : "(unnamed loop)";
+}
+
+/* ---- partitioning methods (checked in every build) ---------------------- */
+
+int loomrt_partition_method(const char *method, loomrt_part_method *out) {
+  const char *env = getenv("LOOM_PARTITIONER");
+  const char *chosen = env && env[0] ? env : method;
+  if (!chosen) /* a distributed mesh is not gathered on rank 0 */
+    *out = loomrt_any_sliced() ? LOOMRT_PART_PTSCOTCH : LOOMRT_PART_METIS;
+  else if (strcmp(chosen, "metis") == 0)
+    *out = LOOMRT_PART_METIS;
+  else if (strcmp(chosen, "scotch") == 0)
+    *out = LOOMRT_PART_SCOTCH;
+  else if (strcmp(chosen, "ptscotch") == 0)
+    *out = LOOMRT_PART_PTSCOTCH;
+  else if (strcmp(chosen, "block") == 0)
+    *out = LOOMRT_PART_BLOCK;
+  else if (strcmp(chosen, "geom") == 0)
+    *out = LOOMRT_PART_GEOM;
+  else if (chosen == env)
+    return loom_error_(LOOM_EINVAL,
+                       "environment variable LOOM_PARTITIONER is '%s', "
+                       "expected metis, scotch, ptscotch, block or geom",
+                       env);
+  else
+    return loom_error_(LOOM_EINVAL,
+                       "loom_partition: method '%s' is not metis, scotch, "
+                       "ptscotch, block or geom",
+                       method);
+  return LOOM_OK;
+}

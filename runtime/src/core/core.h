@@ -1,0 +1,247 @@
+/*
+ * core/core.h — libloom's core, private: the object structs (set, map,
+ * dat), errors, the lifetime and the registry, and the helpers of core/'s
+ * files that the rest of the runtime uses.
+ *
+ * Included by every source file of runtime/src that touches an object or
+ * reports an error: all of core/ (but timer.c), plan/, mpi/ and io/.  What
+ * core calls in the layers above it is declared in core/hooks.h; plan/'s,
+ * mpi/'s and io/'s own internals are in plan/plan.h, mpi/mpi.h,
+ * mpi/partition.h and io/hdf5.h (runtime/README.md).
+ *
+ * Design
+ * ------
+ * Every object (set, map, dat) is a heap struct whose first member is a
+ * magic number identifying its kind while it is alive.  Each object is
+ * recorded in the registry of core.c when it is created, and loom_exit()
+ * retires the registry in reverse order of creation: each object's storage
+ * is freed and its magic becomes a RETIRED one, but its header and name
+ * stay until the process exits (core.c's graveyard), so a handle kept past
+ * loom_exit() is reported by name — never read after free, never aliasing
+ * an object of a later session.  Objects never own other objects: a map or a
+ * dat points at its sets but does not free them.
+ *
+ * Errors go through loom_error_(), which formats the message into the
+ * last-error buffer and calls the installed handler.  Every function that
+ * can fail reports exactly one error and then returns its failure value
+ * (NULL, -1 or a LOOM_E* status): callers write
+ * `return loom_error_(LOOM_EINVAL, "...")` or report and `return NULL`.
+ *
+ * Names: loom_* and loom__* are the public API (loom.h); loomrt_* are
+ * internal helpers shared between the runtime's files; everything else is
+ * static.  The runtime is not thread-safe: declarations, queries and the
+ * loom__ checks are called from one thread (the generated code's host side).
+ */
+#ifndef LOOM_CORE_CORE_H
+#define LOOM_CORE_CORE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include "loom.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define LOOMRT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define LOOMRT_PRINTF(fmt, args)
+#endif
+
+/* Magic numbers: the first member of every live object, and of every
+ * object loom_exit retired (its storage freed, its header and name kept
+ * until the process exits, so that a stale handle is reported by name). */
+#define LOOMRT_MAGIC_SET UINT32_C(0x4c4d5331) /* "LMS1" */
+#define LOOMRT_MAGIC_MAP UINT32_C(0x4c4d4d31) /* "LMM1" */
+#define LOOMRT_MAGIC_DAT UINT32_C(0x4c4d4431) /* "LMD1" */
+#define LOOMRT_RETIRED_SET UINT32_C(0x4c4d5358) /* "LMSX" */
+#define LOOMRT_RETIRED_MAP UINT32_C(0x4c4d4d58) /* "LMMX" */
+#define LOOMRT_RETIRED_DAT UINT32_C(0x4c4d4458) /* "LMDX" */
+
+/* Kinds of registered objects. */
+typedef enum loomrt_kind {
+  LOOMRT_KIND_SET = 1,
+  LOOMRT_KIND_MAP,
+  LOOMRT_KIND_DAT
+} loomrt_kind;
+
+struct loom_set_s {
+  uint32_t magic; /* LOOMRT_MAGIC_SET while alive */
+  char *name;     /* owned copy */
+  int size;       /* number of elements, >= 0 */
+  int *new_of_old; /* NULL, or after loom_renumber (plan/renumber.c): the
+                      storage index of each element in declared order
+                      (owned, `size` entries) */
+  /* After MPI partitioning (mpi/migrate.c; never set without MPI): `size`
+   * is the number of local elements (the `total` of loom.h), `gsize` the
+   * declared size, core <= owned <= exec <= size the section ends, and
+   * `gid` (owned, `size` entries) the declared index of each local
+   * element.  gid == NULL: not partitioned (gsize == size and the
+   * sections are the whole set). */
+  int gsize, core, owned, exec;
+  int *gid;
+  int *declared; /* renumbered, not partitioned: the declared index of each
+                    storage element (the inverse of new_of_old, owned),
+                    built on demand by loom__set_global; NULL otherwise */
+  /* A distributed declaration (loom_decl_set_slice, loom_decl_set_hdf5,
+   * under MPI with several ranks), until partitioning: this rank holds the
+   * `size` elements [slice_off, slice_off + size) of `gsize`, and maps
+   * from the set and dats on it hold those rows only.  -1: not sliced. */
+  int slice_off;
+};
+
+struct loom_map_s {
+  uint32_t magic; /* LOOMRT_MAGIC_MAP while alive */
+  char *name;     /* owned copy */
+  loom_set from;  /* iteration-side set (borrowed) */
+  loom_set to;    /* target set (borrowed) */
+  int dim;        /* entries per element of `from`, >= 1 */
+  int *values;    /* size(from) * dim entries, element-major; never NULL */
+};
+
+struct loom_dat_s {
+  uint32_t magic;   /* LOOMRT_MAGIC_DAT while alive */
+  char *name;       /* owned copy */
+  loom_set set;     /* borrowed */
+  int dim;          /* values per element, >= 1 */
+  loom_type type;   /* never LOOM_TYPE_UNKNOWN */
+  size_t elem_size; /* sizeof one value, matches `type` */
+  size_t bytes;     /* size(set) * dim * elem_size */
+  void *values;     /* `bytes` bytes, element-major; never NULL */
+  void *block;      /* the allocation values point into (see values_new) */
+  loom_dat owner;   /* when values are another temporary's (storage reuse
+                       decided by loomc): that temporary; NULL otherwise */
+  int halo_dirty;   /* MPI: the halo is stale (loom__dat_dirty) */
+  int zero;         /* declared without data (a temporary): all zero until
+                       a loop writes it, so partitioning moves no rows */
+};
+
+/* ---- errors (core.c) --------------------------------------------------- */
+
+/* Formats the message into the last-error buffer, calls the error handler
+ * and, if the handler returns, returns `status`. */
+int loom_error_(int status, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
+
+/* ---- lifetime and registry (core.c) ------------------------------------ */
+
+/* LOOM_OK while the runtime is initialised; otherwise reports a LOOM_ESTATE
+ * error naming `call` ("loom_decl_set called before loom_init") and
+ * returns LOOM_ESTATE. */
+int loomrt_require_active(const char *call);
+
+/* Records a new object so loom_exit() frees it.  LOOM_OK or LOOM_ENOMEM
+ * (reported, naming the object). */
+int loomrt_register(loomrt_kind kind, void *object, const char *name);
+
+/* Objects in the registry, oldest first: loomrt_registry_object(i, &kind)
+ * for i < loomrt_registry_count(). */
+size_t loomrt_registry_count(void);
+void *loomrt_registry_object(size_t i, loomrt_kind *kind);
+
+/* Nonzero when $LOOM_DIAG asked for diagnostics (read by loom_init). */
+int loomrt_diag(void);
+/* Nonzero when $LOOM_CHECK_PLANS=1: plans are verified when built. */
+int loomrt_check_plans(void);
+
+/* Nonzero once the mesh was partitioned over MPI ranks (core.c; set by
+ * mpi/session.c, reset by loom_init): declaring sets and maps, and
+ * loom_renumber, are then refused. */
+int loomrt_partitioned(void);
+void loomrt_set_partitioned(void);
+
+/* ---- sessions of core's other files (called by loom_exit) -------------- */
+
+void loomrt_scratch_free_all(void);     /* scratch.c */
+void loomrt_profile_free(void);         /* profile.c: per-loop times */
+void loomrt_timing_write(FILE *f);      /* profile.c: their table */
+
+/* Declared constants (const.c): their number; constant i compared across
+ * ranks under MPI (LOOM_OK without MPI); all freed by loom_exit. */
+int loomrt_const_count(void);
+int loomrt_const_check(int i);
+void loomrt_consts_free(void);
+
+/* `status`, returned by a call generated code stops at when it fails (the
+ * loop checks, mpi_ready, halo and reduction calls, fetch, partition):
+ * under MPI a failure there means this rank leaves the program's
+ * communication, so the other ranks are told instead of waiting for it
+ * (mpi/fail.c).  Without MPI: `status`. */
+int loomrt_leave(int status);
+
+/* ---- helpers (core.c) -------------------------------------------------- */
+
+/* Checks a user-supplied object name (non-NULL, non-empty); reports an
+ * error naming `what` ("set", "map", "dat") otherwise. */
+int loomrt_check_name(const char *name, const char *what);
+
+/* A malloc'ed copy of `s`, or NULL when out of memory (not reported). */
+char *loomrt_strdup(const char *s);
+
+/* *out = a * b; returns 0 on overflow of size_t, 1 otherwise. */
+int loomrt_mul_size(size_t a, size_t b, size_t *out);
+
+/* The loop label for messages: `loop`, or "(unnamed loop)" when NULL. */
+const char *loomrt_loop_label(const char *loop);
+
+/* ---- object handles (set.c, map.c, dat.c) ------------------------------ */
+
+/* The problem of a handle retired by loom_exit, written into buf (of
+ * LOOMRT_STALE_MAX bytes): "is stale: KIND 'NAME' belongs to a session
+ * that loom_exit ended". */
+enum { LOOMRT_STALE_MAX = 320 };
+const char *loomrt_stale(char *buf, const char *kind, const char *name);
+
+/* NULL when the handle is a live object of that kind; otherwise what is
+ * wrong with it, for a message: "is NULL", "is stale: set 'cells' ..." or
+ * "is not a live set (...)".  Never report. */
+const char *loomrt_set_problem(loom_set set);
+
+/* Partitioning methods (loom_partition; used with MPI only). */
+typedef enum {
+  LOOMRT_PART_METIS,
+  LOOMRT_PART_SCOTCH,   /* sequential Scotch on rank 0 */
+  LOOMRT_PART_PTSCOTCH, /* PT-Scotch, distributed over all ranks */
+  LOOMRT_PART_BLOCK,
+  LOOMRT_PART_GEOM      /* a space-filling curve, distributed (mpi/geom.c) */
+} loomrt_part_method;
+
+/* The method loom_partition uses: $LOOM_PARTITIONER when set, else `method`
+ * (NULL: metis).  LOOM_EINVAL, reported, for a name that is none of the
+ * four, in every build (core.c). */
+int loomrt_partition_method(const char *method, loomrt_part_method *out);
+/* LOOM_OK when the runtime is active and `dat` is live; otherwise reports
+ * an error naming `call` (dat.c). */
+int loomrt_dat_usable(loom_dat dat, const char *call);
+const char *loomrt_map_problem(loom_map map);
+const char *loomrt_dat_problem(loom_dat dat);
+
+/* Free one object whole (a retired one too). */
+void loomrt_set_free(loom_set set);
+void loomrt_map_free(loom_map map);
+void loomrt_dat_free(loom_dat dat);
+/* Retire one object (called by loom_exit for each registered object): its
+ * storage is freed, its header and name kept, its magic a RETIRED one. */
+void loomrt_set_retire(loom_set set);
+void loomrt_map_retire(loom_map map);
+void loomrt_dat_retire(loom_dat dat);
+
+/* New zeroed storage of `bytes` bytes for dat's rows, aligned and
+ * staggered as at declaration (dat.c); *block receives the allocation to
+ * free.  NULL when out of memory. */
+void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block);
+
+/* Nonzero when some live set holds a slice (a distributed declaration
+ * not yet partitioned; set.c). */
+int loomrt_any_sliced(void);
+
+/* Copies the rows of a set's local elements out of an array in declared
+ * (global) order: dst row i = src row gid[i] (set.c; partitioned sets). */
+void loomrt_local_rows(void *dst, const void *src, size_t row_bytes,
+                       loom_set set);
+
+/* reduce_fold.c: the size of a loom_type (0 for an unknown one), and a
+ * combined reduction result folded into the user's variable. */
+size_t loomrt_type_size(loom_type type);
+void loomrt_reduce_fold(void *var, const void *values, int count, loom_type type,
+                        int op);
+
+#endif /* LOOM_CORE_CORE_H */

@@ -1,0 +1,71 @@
+/*
+ * core/hooks.h — the calls core/ makes into the layers above it (plan/,
+ * mpi/), declared here, at the bottom, so that core's files include
+ * nothing from a higher folder: core owns the interface, the layer named
+ * beside each declaration implements it (without MPI, core/nompi.c stands
+ * in for mpi/).  Nothing else goes here: plan/'s and mpi/'s own
+ * internals are in plan/plan.h, mpi/mpi.h and mpi/partition.h.
+ *
+ * Included by the core files that make these calls (core.c, set.c, map.c,
+ * dat.c, const.c), by the files that define them (plan/plan.c,
+ * plan/renumber.c, mpi/session.c, mpi/halo.c, mpi/fail.c, mpi/dist.c,
+ * core/nompi.c), and by the files above that call them too
+ * (plan/ocplan.c).
+ */
+#ifndef LOOM_CORE_HOOKS_H
+#define LOOM_CORE_HOOKS_H
+
+#include <stddef.h>
+
+#include "loom.h"
+
+/* ---- sessions of plan/ (called by loom_init / loom_exit) --------------- */
+
+void loomrt_plan_begin(int block_size); /* plan/plan.c: no plans, this size */
+void loomrt_plan_drop_all(void);        /* plan/plan.c: frees all plans */
+void loomrt_renumber_begin(int lazy);   /* plan/renumber.c: $LOOM_RENUMBER */
+
+/* ---- renumbering (plan/renumber.c) ------------------------------------- */
+
+/* Applies a pending $LOOM_RENUMBER=1: called where a loop starts
+ * (loom__check_set, loom__plan_get).  LOOM_OK or a reported status. */
+int loomrt_renumber_lazy(void);
+
+/* Copies n rows of `row_bytes` bytes from `src` (declared order) to `dst`
+ * (storage order): row i goes to row new_of_old[i]. */
+void loomrt_scatter_rows(void *dst, const void *src, size_t row_bytes, int n,
+                         const int *new_of_old);
+/* The inverse: row new_of_old[i] of `src` goes to row i of `dst`. */
+void loomrt_gather_rows(void *dst, const void *src, size_t row_bytes, int n,
+                        const int *new_of_old);
+
+/* ---- distributed declarations (mpi/dist.c; core/nompi.c) --------------- */
+
+/* Agrees on `status` (a slice declaration's own checks) over the ranks
+ * and checks that the slices of set `name` tile [0, gsize) in rank order
+ * (core/nompi.c: the one slice is the whole set).  Collective. */
+int loomrt_slice_check(int status, int gsize, int offset, int count,
+                       const char *name);
+
+#ifdef LOOM_MPI
+/* ---- MPI hooks (mpi/; only in libloom_mpi) ----------------------------- */
+/* From loom_init and loom_exit (mpi/session.c). */
+int loomrt_mpi_init(int *argc, char ***argv);
+void loomrt_mpi_exit(void);
+/* The default error handler's end under MPI: prints "loom: rank R: error:
+ * MESSAGE" and calls MPI_Abort (exit(1) when MPI is not running;
+ * mpi/session.c). */
+void loomrt_mpi_abort(const char *message);
+/* loom_dat_fetch of a partitioned dat: gathers it on every rank
+ * (mpi/halo.c). */
+int loomrt_mpi_fetch(loom_dat dat, void *buf, size_t bytes);
+/* LOOM_OK when `bytes` at data are the same on every rank (collective);
+ * otherwise LOOM_EMISMATCH on every rank, naming constant `name`
+ * (mpi/session.c). */
+int loomrt_mpi_same(const void *data, size_t bytes, int dim, const char *name);
+/* This rank leaves the program's communication after the error `message`
+ * (mpi/fail.c): the session fails, the other ranks are told. */
+void loomrt_mpi_error_raised(const char *message);
+#endif
+
+#endif /* LOOM_CORE_HOOKS_H */

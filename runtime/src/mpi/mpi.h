@@ -1,0 +1,74 @@
+/*
+ * mpi/mpi.h — the MPI session, private to libloom_mpi: the runtime's
+ * communicator, MPI error checks, agreeing on a status across ranks, a
+ * failed session's waits, and the all-to-all exchanges by rank that
+ * partitioning and the HDF5 I/O share.  Only compiled with -DLOOM_MPI
+ * (mpicc).
+ *
+ * Included by every file of mpi/ and, through io/hdf5.h, of io/.
+ * Partitioning's own internals (the mesh, owners, migration, halo plans,
+ * distributed meshes) are in mpi/partition.h; the calls core/ makes into
+ * mpi/ (loom_init's and loom_exit's, fetch, the abort path) are declared
+ * in core/hooks.h.
+ *
+ * Design
+ * ------
+ * Failures inside a collective step are agreed on (loomrt_mpi_agree) so
+ * that every rank returns the error instead of some waiting forever, when
+ * a user's error handler returns; the default handler aborts the job.  A
+ * rank that fails outside one (its loop's checks, say) and so never comes
+ * tells the others, whose waits give up (fail.c).
+ */
+#ifndef LOOM_MPI_MPI_H
+#define LOOM_MPI_MPI_H
+
+#include <mpi.h>
+
+#include "core/core.h"
+
+/* ---- session (session.c) ----------------------------------------------- */
+
+MPI_Comm loomrt_mpi_comm(void); /* the runtime's duplicate of WORLD */
+int loomrt_mpi_rank(void);
+int loomrt_mpi_size(void);
+
+/* LOOM_OK when rc is MPI_SUCCESS; otherwise reports LOOM_ECOMM with the
+ * formatted context ("MPI_Isend of dat 'q' to rank 2") and MPI's message. */
+int loomrt_mpi_check(int rc, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
+
+/* Agrees on a status across ranks (collective): LOOM_OK when every rank
+ * passes LOOM_OK; otherwise this rank's status, or, on a rank that was
+ * fine, LOOM_ESTATE after reporting that another rank failed in `step`. */
+int loomrt_mpi_agree(int status, const char *step);
+
+/* ---- a failed session (fail.c) ----------------------------------------- */
+
+int loomrt_mpi_fail_init(void); /* loom_init: the notices' communicator */
+void loomrt_mpi_fail_exit(void);
+int loomrt_mpi_failed(void);    /* the session failed on some rank */
+/* LOOM_OK, or, in a failed session, LOOM_ESTATE reported for `call`
+ * (naming the rank that failed and its message). */
+int loomrt_mpi_usable(const char *call);
+/* MPI_Waitall of n requests that gives up, failing the session, when
+ * another rank's failure notice arrives first (or the session failed). */
+int loomrt_mpi_wait(int n, MPI_Request *req, const char *what);
+
+/* ---- exchanges by rank (dist.c; used by io/hdf5.c too) ----------------- */
+
+/* Variable-size all-to-all (collective): scount[q] items of `size` bytes
+ * for rank q, packed by rank in sbuf; *rbuf (malloc'ed) receives rcount[q]
+ * from each rank q, by rank; *rtotal their sum. */
+int loomrt_dist_exchange(const void *sbuf, const int *scount, size_t size,
+                         void **rbuf, int *rcount, int *rtotal,
+                         const char *what);
+/* Stable counting sort of n items by destination rank (P of them):
+ * order[k] is the k-th item to send, count[q] how many go to rank q. */
+void loomrt_dist_by_rank(const int *dest, int n, int P, int *count,
+                         int *order);
+/* Rows of `row` bytes held in slices (rank r holds [lo[r], lo[r + 1])):
+ * out row i = value row gid[i] - lo[holder] of the holder of gid[i]
+ * (collective). */
+int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
+                            const int *gid, int n, void *out, const char *what);
+
+#endif /* LOOM_MPI_MPI_H */

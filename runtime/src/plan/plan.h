@@ -1,0 +1,46 @@
+/*
+ * plan/plan.h — execution plans, private: what plan/'s files share, and
+ * what renumbering offers the MPI partitioner.
+ *
+ * Included by plan/plan.c, plan/ocplan.c, plan/renumber.c, and by
+ * mpi/session.c and mpi/partition.c (the primary set and its graph).  The
+ * calls core/ makes into plan/ (the session, loomrt_renumber_lazy, the row
+ * scatter and gather) are declared in core/hooks.h; the plans' own
+ * structs are public (loom.h: loom__plan, loom__ocplan).
+ */
+#ifndef LOOM_PLAN_PLAN_H
+#define LOOM_PLAN_PLAN_H
+
+#include <stddef.h>
+
+#include "loom.h"
+
+/* ---- plan ranges (plan.c; used by ocplan.c too) ------------------------ */
+
+/* LOOM_OK when 0 <= lo <= hi <= set->size (the set is live); otherwise
+ * reports LOOM_EINVAL naming `call` and the loop, and returns it. */
+int loomrt_check_range(const char *call, const char *loop, loom_set set,
+                       int lo, int hi);
+/* For the $LOOM_DIAG line of a plan: "" when [lo, hi) is the whole set,
+ * otherwise " [lo, hi) of SIZE", written into buf; returns buf. */
+const char *loomrt_range_note(char *buf, size_t size, loom_set set, int lo,
+                              int hi);
+
+/* ocplan.c: frees the owner-computes plans (with the colouring plans,
+ * loomrt_plan_drop_all). */
+void loomrt_ocplan_drop_all(void);
+
+/* ---- renumbering (renumber.c) ------------------------------------------ */
+
+/* Drops a pending $LOOM_RENUMBER=1 (noted under LOOM_DIAG with `why`). */
+void loomrt_renumber_cancel(const char *why);
+
+/* The set loom_renumber would order first, or NULL when no map touches
+ * any set. */
+loom_set loomrt_primary_set(void);
+/* Set p's graph (renumber.c, design 2.) in CSR form: *xadj (n + 1
+ * entries) and *adjncy (xadj[n] entries), malloc'ed, no self-loops, rows
+ * de-duplicated.  LOOM_OK or LOOM_ENOMEM (not reported). */
+int loomrt_set_graph(loom_set p, int **xadj, int **adjncy);
+
+#endif /* LOOM_PLAN_PLAN_H */

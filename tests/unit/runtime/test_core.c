@@ -1,0 +1,848 @@
+/*
+ * tests/unit/runtime/test_core.c — unit tests of libloom's core
+ * (runtime/src/core/): the public API and loom__ interface of sets, maps,
+ * dats, errors, the lifetime, timers and the MPI API without MPI.
+ *
+ * Every test installs a capturing error handler, so a failing call returns
+ * its failure value instead of exiting; the tests then check the returned
+ * value, the status the handler saw and the words of the message (object
+ * names, indices, sizes).  Where one input varies, the cases are a table.
+ * The default handler (print and exit 1) is tested in a child process.
+ *
+ * Build and run (or `make unit`, which names the binary test_runtime):
+ *   cc -std=c11 -g -Wall -Wextra -Iruntime/include tests/unit/runtime/test_core.c \
+ *      -Lbuild/lib -lloom $(pkg-config --cflags --libs criterion) \
+ *      -o build/tests/test_runtime && build/tests/test_runtime
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <criterion/criterion.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <loom.h>
+
+/* ---- capturing error handler ------------------------------------------- */
+
+static struct {
+  int calls;
+  int status;
+  char message[4096];
+  void *ctx;
+} captured;
+
+static int handler_ctx_token;
+
+static void capture_handler(int status, const char *message, void *ctx) {
+  captured.calls++;
+  captured.status = status;
+  captured.ctx = ctx;
+  snprintf(captured.message, sizeof captured.message, "%s", message);
+}
+
+static void reset_capture(void) { memset(&captured, 0, sizeof captured); }
+
+static void install_capture(void) {
+  reset_capture();
+  loom_set_error_handler(capture_handler, &handler_ctx_token);
+}
+
+/* Asserts that no error was reported since the last reset. */
+static void expect_no_error(void) {
+  cr_assert_eq(captured.calls, 0, "unexpected error: %s", captured.message);
+}
+
+/* Asserts that exactly one error with `status` was reported, whose message
+ * contains each of the NULL-terminated `needles`; then resets the capture. */
+static void expect_error_v(int status, const char *const *needles) {
+  cr_assert_eq(captured.calls, 1, "expected one error, got %d (last: '%s')",
+               captured.calls, captured.message);
+  cr_assert_eq(captured.status, status, "status %d, expected %d: '%s'",
+               captured.status, status, captured.message);
+  cr_assert_eq(captured.ctx, &handler_ctx_token, "handler ctx not passed");
+  cr_assert_str_eq(loom_last_error(), captured.message,
+                   "loom_last_error differs from the handler's message");
+  for (const char *const *n = needles; *n; n++)
+    cr_assert(strstr(captured.message, *n), "message '%s' lacks '%s'",
+              captured.message, *n);
+  reset_capture();
+}
+
+#define expect_error(status, ...)                                              \
+  expect_error_v((status), (const char *const[]){__VA_ARGS__, NULL})
+
+/* Asserts one error whose message is exactly `text`. */
+static void expect_error_text(int status, const char *text) {
+  cr_assert_eq(captured.calls, 1, "expected one error, got %d",
+               captured.calls);
+  cr_assert_eq(captured.status, status);
+  cr_assert_str_eq(captured.message, text);
+  reset_capture();
+}
+
+/* ---- fixtures ---------------------------------------------------------- */
+
+static void setup_active(void) {
+  install_capture();
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+}
+
+static void teardown_active(void) {
+  reset_capture();
+  loom_exit(); /* reports LOOM_ESTATE, captured, if the test already exited */
+}
+
+TestSuite(lifecycle, .init = install_capture);
+TestSuite(set, .init = setup_active, .fini = teardown_active);
+TestSuite(map, .init = setup_active, .fini = teardown_active);
+TestSuite(dat, .init = setup_active, .fini = teardown_active);
+TestSuite(check, .init = setup_active, .fini = teardown_active);
+TestSuite(timers);
+
+/* ---- lifecycle and errors ---------------------------------------------- */
+
+Test(lifecycle, last_error_is_empty_before_any_error) {
+  cr_assert_str_eq(loom_last_error(), "");
+}
+
+Test(lifecycle, calls_before_init_are_rejected) {
+  cr_assert_null(loom_decl_set(3, "cells"));
+  expect_error(LOOM_ESTATE, "loom_decl_set", "before loom_init");
+  cr_assert_null(loom_decl_map(NULL, NULL, 1, NULL, "m"));
+  expect_error(LOOM_ESTATE, "loom_decl_map", "before loom_init");
+  cr_assert_null(loom_decl_temp(NULL, 1, double, "t"));
+  expect_error(LOOM_ESTATE, "loom_decl_dat", "before loom_init");
+  cr_assert_eq(loom_set_size(NULL), -1);
+  expect_error(LOOM_ESTATE, "loom_set_size", "before loom_init");
+  cr_assert_eq(loom__check_set(NULL, "l"), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom__check_set", "before loom_init");
+  cr_assert_eq(loom_exit(), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom_exit", "before loom_init");
+}
+
+Test(lifecycle, init_twice_is_rejected) {
+  int argc = 1;
+  char *args[] = {"prog", NULL};
+  char **argv = args;
+  cr_assert_eq(loom_init(&argc, &argv), LOOM_OK);
+  cr_assert_eq(argc, 1);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom_init", "twice");
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  expect_no_error();
+}
+
+Test(lifecycle, handles_are_rejected_after_exit) {
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  loom_set cells = loom_decl_set(4, "cells");
+  loom_dat q = loom_decl_temp(cells, 4, double, "q");
+  cr_assert_not_null(q);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  expect_no_error();
+
+  cr_assert_eq(loom_set_size(cells), -1);
+  expect_error(LOOM_ESTATE, "loom_set_size", "after loom_exit");
+  double buf[16];
+  cr_assert_eq(loom_dat_fetch(q, buf, sizeof buf), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom_dat_fetch", "after loom_exit");
+  cr_assert_null(loom__dat_values(q));
+  expect_error(LOOM_ESTATE, "loom__dat_values", "after loom_exit");
+  cr_assert_eq(loom_exit(), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom_exit", "after loom_exit");
+}
+
+/* A handle kept from an earlier session, used in a later one: named, never
+ * read after free, never aliasing the new session's objects (which reuse
+ * no retired header's memory). */
+Test(lifecycle, stale_handles_are_named_in_a_later_session) {
+  double d[8] = {0};
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  loom_set cells = loom_decl_set(4, "cells");
+  loom_map self = loom_decl_map(cells, cells, 1, (int[]){1, 2, 3, 0}, "self");
+  loom_dat x = loom_decl_dat(cells, 2, double, d, "x");
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  for (int i = 0; i < 50; i++) { /* many new objects: none reuses a header */
+    loom_set c2 = loom_decl_set(4, "cells2");
+    loom_dat y = loom_decl_dat(c2, 2, double, d, "y");
+    cr_assert(c2 != cells && (void *)c2 != (void *)x && (void *)y != (void *)x &&
+              (void *)y != (void *)cells && (void *)c2 != (void *)self);
+  }
+  expect_no_error();
+  cr_assert_null(loom_dat_name(x));
+  expect_error(LOOM_EINVAL, "loom_dat_name", "is stale: dat 'x' belongs to a session "
+                                             "that loom_exit ended");
+  cr_assert_eq(loom_set_size(cells), -1);
+  expect_error(LOOM_EINVAL, "set 'cells'", "stale");
+  cr_assert_null(loom_map_name(self));
+  expect_error(LOOM_EINVAL, "map 'self'", "stale");
+  cr_assert_eq(loom__check_dat(x, cells, 2, LOOM_DOUBLE, "k at t.c:3", 1), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "loop k at t.c:3 (argument 1): dat is stale: dat 'x'");
+  cr_assert_eq(loom_exit(), LOOM_OK);
+}
+
+Test(lifecycle, reinit_after_exit_starts_a_new_session) {
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  cr_assert_not_null(loom_decl_set(1, "a"));
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  loom_set b = loom_decl_set(2, "b");
+  cr_assert_eq(loom_set_size(b), 2);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  expect_no_error();
+}
+
+Test(lifecycle, exit_frees_many_objects) {
+  /* Enough objects to grow the registry several times; run under ASan or
+   * valgrind to see that nothing leaks. */
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  for (int i = 0; i < 500; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "s%d", i);
+    loom_set s = loom_decl_set(i % 7, name);
+    int *idx = calloc((size_t)(i % 7) + 1, sizeof *idx);
+    cr_assert_not_null(loom_decl_map(s, s, 1, idx, name));
+    cr_assert_not_null(loom_decl_temp(s, 3, float, name));
+    free(idx);
+  }
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  expect_no_error();
+}
+
+Test(lifecycle, set_error_handler_returns_previous_and_null_restores) {
+  loom_error_handler prev = loom_set_error_handler(NULL, NULL);
+  cr_assert_eq(prev, capture_handler);
+  prev = loom_set_error_handler(capture_handler, &handler_ctx_token);
+  cr_assert_neq(prev, capture_handler, "NULL should restore the default");
+  cr_assert_not_null(prev);
+}
+
+/* Runs `fn` in a child with stderr on a pipe; returns the exit status and
+ * the captured stderr. */
+static int run_child(void (*fn)(void), char *err, size_t errsize) {
+  int fds[2];
+  cr_assert_eq(pipe(fds), 0);
+  pid_t pid = fork();
+  cr_assert_neq(pid, -1);
+  if (pid == 0) {
+    close(fds[0]);
+    dup2(fds[1], STDERR_FILENO);
+    fn();
+    _exit(99); /* fn should not return */
+  }
+  close(fds[1]);
+  size_t used = 0;
+  ssize_t n;
+  while (used + 1 < errsize &&
+         (n = read(fds[0], err + used, errsize - 1 - used)) > 0)
+    used += (size_t)n;
+  err[used] = '\0';
+  close(fds[0]);
+  int wstatus;
+  cr_assert_eq(waitpid(pid, &wstatus, 0), pid);
+  cr_assert(WIFEXITED(wstatus));
+  return WEXITSTATUS(wstatus);
+}
+
+static void child_default_handler(void) {
+  loom_set_error_handler(NULL, NULL);
+  loom_init(NULL, NULL);
+  loom_decl_set(-5, "cells");
+}
+
+Test(lifecycle, default_handler_prints_and_exits_1) {
+  char err[1024];
+  int code = run_child(child_default_handler, err, sizeof err);
+  static const char expected[] =
+      "loom: error: set 'cells': size is -5, must be >= 0\n";
+  cr_assert_eq(code, 1);
+  /* Only the first line: sanitizers may append their own output. */
+  cr_assert_eq(strncmp(err, expected, sizeof expected - 1), 0,
+               "stderr was '%s'", err);
+}
+
+/* ---- sets -------------------------------------------------------------- */
+
+Test(set, declare_and_query) {
+  loom_set nodes = loom_decl_set(721801, "nodes");
+  loom_set empty = loom_decl_set(0, "empty");
+  cr_assert_eq(loom_set_size(nodes), 721801);
+  cr_assert_eq(loom__set_size(nodes), 721801);
+  cr_assert_str_eq(loom_set_name(nodes), "nodes");
+  cr_assert_eq(loom_set_size(empty), 0);
+  cr_assert_eq(loom__check_set(nodes, "save_soln at a.c:1"), LOOM_OK);
+  expect_no_error();
+}
+
+Test(set, name_is_copied) {
+  char name[] = "cells";
+  loom_set cells = loom_decl_set(1, name);
+  name[0] = 'X';
+  cr_assert_str_eq(loom_set_name(cells), "cells");
+}
+
+Test(set, bad_declarations) {
+  static const struct {
+    int size;
+    const char *name;
+    const char *needle;
+  } cases[] = {
+      {-1, "cells", "set 'cells': size is -1, must be >= 0"},
+      {INT_MIN, "edges", "size is -2147483648"},
+      {3, NULL, "set declared with a NULL name"},
+      {3, "", "set declared with an empty name"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cr_assert_null(loom_decl_set(cases[i].size, cases[i].name), "case %zu",
+                   i);
+    expect_error(LOOM_EINVAL, cases[i].needle);
+  }
+}
+
+Test(set, queries_on_null_handles) {
+  cr_assert_eq(loom_set_size(NULL), -1);
+  expect_error(LOOM_EINVAL, "loom_set_size", "set handle is NULL");
+  cr_assert_null(loom_set_name(NULL));
+  expect_error(LOOM_EINVAL, "loom_set_name", "is NULL");
+  cr_assert_eq(loom__set_size(NULL), -1);
+  expect_error(LOOM_EINVAL, "loom__set_size", "is NULL");
+  cr_assert_eq(loom__check_set(NULL, "res_calc at airfoil.c:211"),
+               LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "res_calc at airfoil.c:211",
+               "iteration set is NULL");
+  cr_assert_eq(loom__check_set(NULL, NULL), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "(unnamed loop)");
+}
+
+/* ---- maps -------------------------------------------------------------- */
+
+Test(map, declare_copies_data) {
+  loom_set edges = loom_decl_set(3, "edges");
+  loom_set nodes = loom_decl_set(4, "nodes");
+  int data[6] = {0, 1, 1, 2, 2, 3};
+  loom_map pedge = loom_decl_map(edges, nodes, 2, data, "pedge");
+  cr_assert_not_null(pedge);
+  data[0] = 77; /* the runtime keeps its own copy */
+  const int *values = loom__map_values(pedge);
+  cr_assert_not_null(values);
+  cr_assert_arr_eq(values, ((int[]){0, 1, 1, 2, 2, 3}), 6 * sizeof(int));
+  cr_assert_str_eq(loom_map_name(pedge), "pedge");
+  expect_no_error();
+}
+
+Test(map, empty_from_set_accepts_null_data) {
+  loom_set none = loom_decl_set(0, "none");
+  loom_set nodes = loom_decl_set(4, "nodes");
+  loom_map m = loom_decl_map(none, nodes, 3, NULL, "m");
+  cr_assert_not_null(m);
+  cr_assert_not_null(loom__map_values(m));
+  expect_no_error();
+}
+
+Test(map, out_of_range_entry_message_is_exact) {
+  loom_set edges = loom_decl_set(9, "edges");
+  loom_set nodes = loom_decl_set(721801, "nodes");
+  int data[18];
+  for (int i = 0; i < 18; i++)
+    data[i] = i;
+  data[17] = 999999;
+  cr_assert_null(loom_decl_map(edges, nodes, 2, data, "pedge"));
+  expect_error_text(LOOM_EINVAL, "map 'pedge': entry 17 (element 8, slot 1) "
+                                 "is 999999, outside [0, 721801) of set "
+                                 "'nodes'");
+}
+
+Test(map, out_of_range_entries) {
+  static const struct {
+    int entry;           /* which of the 12 entries is bad */
+    int value;           /* its value */
+    const char *where;   /* expected "entry E (element e, slot s)" */
+    const char *is;      /* expected "is V" */
+  } cases[] = {
+      {0, -1, "entry 0 (element 0, slot 0)", "is -1,"},
+      {5, 10, "entry 5 (element 1, slot 1)", "is 10,"},  /* == size(to) */
+      {11, INT_MAX, "entry 11 (element 2, slot 3)", "is 2147483647,"},
+      {6, INT_MIN, "entry 6 (element 1, slot 2)", "is -2147483648,"},
+  };
+  loom_set cells = loom_decl_set(3, "cells");
+  loom_set nodes = loom_decl_set(10, "nodes");
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int data[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1};
+    data[cases[i].entry] = cases[i].value;
+    cr_assert_null(loom_decl_map(cells, nodes, 4, data, "pcell"), "case %zu",
+                   i);
+    expect_error(LOOM_EINVAL, "map 'pcell'", cases[i].where, cases[i].is,
+                 "outside [0, 10) of set 'nodes'");
+  }
+}
+
+Test(map, several_bad_entries_report_the_first) {
+  loom_set cells = loom_decl_set(2, "cells");
+  loom_set nodes = loom_decl_set(3, "nodes");
+  int data[4] = {0, 7, 8, 1};
+  cr_assert_null(loom_decl_map(cells, nodes, 2, data, "pcell"));
+  expect_error(LOOM_EINVAL, "entry 1 (element 0, slot 1) is 7",
+               "and more entries out of range");
+}
+
+Test(map, bad_declarations) {
+  loom_set edges = loom_decl_set(2, "edges");
+  loom_set nodes = loom_decl_set(3, "nodes");
+  int data[4] = {0, 1, 1, 2};
+  static const char *const names[] = {"pedge", NULL, ""};
+  const struct {
+    loom_set from, to;
+    int dim;
+    const int *data;
+    int name;            /* index into names */
+    const char *needle1, *needle2;
+  } cases[] = {
+      {NULL, nodes, 2, data, 0, "map 'pedge'", "'from' set is NULL"},
+      {edges, NULL, 2, data, 0, "map 'pedge'", "'to' set is NULL"},
+      {edges, nodes, 0, data, 0, "map 'pedge'", "dim is 0, must be >= 1"},
+      {edges, nodes, -3, data, 0, "map 'pedge'", "dim is -3"},
+      {edges, nodes, 2, NULL, 0, "map 'pedge': data is NULL",
+       "set 'edges' has 2 elements x dim 2"},
+      {edges, nodes, 2, data, 1, "map declared with a NULL name", "map"},
+      {edges, nodes, 2, data, 2, "map declared with an empty name", "map"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cr_assert_null(loom_decl_map(cases[i].from, cases[i].to, cases[i].dim,
+                                 cases[i].data, names[cases[i].name]),
+                   "case %zu", i);
+    expect_error(LOOM_EINVAL, cases[i].needle1, cases[i].needle2);
+  }
+}
+
+Test(map, queries_on_null_handles) {
+  cr_assert_null(loom_map_name(NULL));
+  expect_error(LOOM_EINVAL, "loom_map_name", "map handle is NULL");
+  cr_assert_null(loom__map_values(NULL));
+  expect_error(LOOM_EINVAL, "loom__map_values", "map handle is NULL");
+}
+
+/* ---- dats -------------------------------------------------------------- */
+
+Test(dat, fetch_round_trip) {
+  loom_set nodes = loom_decl_set(5, "nodes");
+  double x[10];
+  for (int i = 0; i < 10; i++)
+    x[i] = 0.5 * i - 1.25;
+  loom_dat p_x = loom_decl_dat(nodes, 2, double, x, "p_x");
+  cr_assert_not_null(p_x);
+  double copy[10];
+  memcpy(copy, x, sizeof x);
+  x[3] = 1e300; /* the runtime keeps its own copy */
+  double out[10] = {0};
+  cr_assert_eq(loom_dat_fetch(p_x, out, sizeof out), LOOM_OK);
+  cr_assert_arr_eq(out, copy, sizeof out);
+  cr_assert_eq(loom_dat_dim(p_x), 2);
+  cr_assert_str_eq(loom_dat_name(p_x), "p_x");
+  cr_assert_eq(memcmp(loom__dat_values(p_x), copy, sizeof copy), 0);
+  expect_no_error();
+}
+
+Test(dat, fetch_round_trip_per_type) {
+  loom_set s = loom_decl_set(3, "s");
+  int ints[6] = {1, -2, 3, -4, 5, -6};
+  float floats[3] = {1.5f, -2.5f, 3.25f};
+  unsigned char bytes[3] = {0, 128, 255};
+  long long lls[3] = {LLONG_MIN, 0, LLONG_MAX};
+  int iout[6];
+  float fout[3];
+  unsigned char bout[3];
+  long long lout[3];
+  loom_dat di = loom_decl_dat(s, 2, int, ints, "di");
+  loom_dat df = loom_decl_dat(s, 1, float, floats, "df");
+  loom_dat db = loom_decl_dat(s, 1, unsigned char, bytes, "db");
+  loom_dat dl = loom_decl_dat(s, 1, long long, lls, "dl");
+  cr_assert_eq(loom_dat_fetch(di, iout, sizeof iout), LOOM_OK);
+  cr_assert_eq(loom_dat_fetch(df, fout, sizeof fout), LOOM_OK);
+  cr_assert_eq(loom_dat_fetch(db, bout, sizeof bout), LOOM_OK);
+  cr_assert_eq(loom_dat_fetch(dl, lout, sizeof lout), LOOM_OK);
+  cr_assert_arr_eq(iout, ints, sizeof ints);
+  cr_assert_arr_eq(fout, floats, sizeof floats);
+  cr_assert_arr_eq(bout, bytes, sizeof bytes);
+  cr_assert_arr_eq(lout, lls, sizeof lls);
+  expect_no_error();
+}
+
+Test(dat, temporaries_are_zero) {
+  loom_set cells = loom_decl_set(1000, "cells");
+  loom_dat t = loom_decl_temp(cells, 4, double, "t");
+  loom_dat u = loom_decl_dat(cells, 3, int, NULL, "u");
+  double *tv = loom__dat_values(t);
+  int *uv = loom__dat_values(u);
+  cr_assert_not_null(tv);
+  cr_assert_not_null(uv);
+  for (int i = 0; i < 4000; i++)
+    cr_assert_eq(tv[i], 0.0, "t[%d] = %g", i, tv[i]);
+  for (int i = 0; i < 3000; i++)
+    cr_assert_eq(uv[i], 0, "u[%d] = %d", i, uv[i]);
+  expect_no_error();
+}
+
+Test(dat, fetch_wrong_size_message_is_exact) {
+  loom_set cells = loom_decl_set(720000, "cells");
+  loom_dat p_q = loom_decl_temp(cells, 4, double, "p_q");
+  char buf[100];
+  cr_assert_eq(loom_dat_fetch(p_q, buf, sizeof buf), LOOM_EINVAL);
+  expect_error_text(LOOM_EINVAL, "dat 'p_q': loom_dat_fetch buffer is 100 "
+                                 "bytes, expected 23040000 (720000 elements "
+                                 "x 4 x double)");
+}
+
+Test(dat, fetch_errors) {
+  loom_set cells = loom_decl_set(2, "cells");
+  loom_dat q = loom_decl_temp(cells, 2, float, "q");
+  float buf[4];
+  const struct {
+    void *buf;
+    size_t bytes;
+    const char *needle;
+  } cases[] = {
+      {buf, sizeof buf + 1, "buffer is 17 bytes, expected 16 (2 elements x 2 "
+                            "x float)"},
+      {buf, 0, "buffer is 0 bytes, expected 16"},
+      {NULL, sizeof buf, "dat 'q': loom_dat_fetch buffer is NULL"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cr_assert_eq(loom_dat_fetch(q, cases[i].buf, cases[i].bytes),
+                 LOOM_EINVAL, "case %zu", i);
+    expect_error(LOOM_EINVAL, "dat 'q'", cases[i].needle);
+  }
+  cr_assert_eq(loom_dat_fetch(NULL, buf, sizeof buf), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "loom_dat_fetch", "dat handle is NULL");
+}
+
+Test(dat, empty_set_fetch) {
+  loom_set none = loom_decl_set(0, "none");
+  loom_dat d = loom_decl_dat(none, 4, double, NULL, "d");
+  cr_assert_not_null(d);
+  cr_assert_eq(loom_dat_fetch(d, NULL, 0), LOOM_OK);
+  expect_no_error();
+}
+
+Test(dat, bad_declarations) {
+  loom_set cells = loom_decl_set(4, "cells");
+  loom_set huge = loom_decl_set(INT_MAX, "huge");
+  static const char *const names[] = {"p_q", NULL, ""};
+  const struct {
+    loom_set set;
+    int dim;
+    loom_type type;
+    size_t elem_size;
+    int name; /* index into names */
+    const char *needle1, *needle2;
+  } cases[] = {
+      {NULL, 4, LOOM_DOUBLE, 8, 0, "dat 'p_q'", "set is NULL"},
+      {cells, 0, LOOM_DOUBLE, 8, 0, "dat 'p_q'", "dim is 0, must be >= 1"},
+      {cells, -4, LOOM_DOUBLE, 8, 0, "dat 'p_q'", "dim is -4"},
+      {cells, 4, LOOM_TYPE_UNKNOWN, 8, 0, "dat 'p_q'", "LOOM_TYPE_UNKNOWN"},
+      {cells, 4, (loom_type)99, 8, 0, "dat 'p_q'", "(invalid loom_type)"},
+      {cells, 4, LOOM_DOUBLE, 4, 0, "dat 'p_q'",
+       "element size is 4 bytes but type double has 8"},
+      {huge, INT_MAX, LOOM_DOUBLE, 8, 0, "dat 'p_q'", "overflows size_t"},
+      {cells, 4, LOOM_DOUBLE, 8, 1, "dat declared with a NULL name", "dat"},
+      {cells, 4, LOOM_DOUBLE, 8, 2, "dat declared with an empty name", "dat"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cr_assert_null(loom_decl_dat_(cases[i].set, cases[i].dim, cases[i].type,
+                                  cases[i].elem_size, NULL,
+                                  names[cases[i].name]),
+                   "case %zu", i);
+    expect_error(LOOM_EINVAL, cases[i].needle1, cases[i].needle2);
+  }
+}
+
+Test(dat, pointer_element_type_is_unknown) {
+  loom_set cells = loom_decl_set(1, "cells");
+  int *ptrs[1] = {NULL};
+  cr_assert_null(loom_decl_dat(cells, 1, int *, ptrs, "ptrs"));
+  expect_error(LOOM_EINVAL, "dat 'ptrs'", "LOOM_TYPE_UNKNOWN");
+}
+
+Test(dat, queries_on_null_handles) {
+  cr_assert_null(loom_dat_name(NULL));
+  expect_error(LOOM_EINVAL, "loom_dat_name", "dat handle is NULL");
+  cr_assert_eq(loom_dat_dim(NULL), -1);
+  expect_error(LOOM_EINVAL, "loom_dat_dim", "dat handle is NULL");
+  cr_assert_null(loom__dat_values(NULL));
+  expect_error(LOOM_EINVAL, "loom__dat_values", "dat handle is NULL");
+}
+
+/* ---- loom__check_* ----------------------------------------------------- */
+
+/* A small Airfoil-like mesh shared by the check tests. */
+struct mesh {
+  loom_set nodes, edges, cells;
+  loom_map pedge, pecell;
+  loom_dat p_x, p_q, p_qf;
+};
+
+static struct mesh make_mesh(void) {
+  struct mesh m;
+  int edge[4] = {0, 1, 1, 2};
+  int ecell[4] = {0, 1, 1, 0};
+  m.nodes = loom_decl_set(3, "nodes");
+  m.edges = loom_decl_set(2, "edges");
+  m.cells = loom_decl_set(2, "cells");
+  m.pedge = loom_decl_map(m.edges, m.nodes, 2, edge, "pedge");
+  m.pecell = loom_decl_map(m.edges, m.cells, 2, ecell, "pecell");
+  m.p_x = loom_decl_temp(m.nodes, 2, double, "p_x");
+  m.p_q = loom_decl_temp(m.cells, 4, double, "p_q");
+  m.p_qf = loom_decl_temp(m.cells, 4, float, "p_qf");
+  cr_assert_not_null(m.p_qf);
+  return m;
+}
+
+#define LOOP "res_calc at airfoil.c:211"
+
+Test(check, accepts_matching_objects) {
+  struct mesh m = make_mesh();
+  cr_assert_eq(loom__check_set(m.edges, LOOP), LOOM_OK);
+  cr_assert_eq(loom__check_map(m.pedge, m.edges, m.nodes, 2, LOOP, 1),
+               LOOM_OK);
+  cr_assert_eq(loom__check_map(m.pecell, m.edges, m.cells, 2, LOOP, 3),
+               LOOM_OK);
+  cr_assert_eq(loom__check_dat(m.p_x, m.nodes, 2, LOOM_DOUBLE, LOOP, 1),
+               LOOM_OK);
+  cr_assert_eq(loom__check_dat(m.p_q, m.cells, 4, LOOM_DOUBLE, LOOP, 3),
+               LOOM_OK);
+  cr_assert_eq(loom__check_dat(m.p_qf, m.cells, 4, LOOM_FLOAT, LOOP, 3),
+               LOOM_OK);
+  expect_no_error();
+}
+
+/* Generated code checks an indirect dat against the map's target set, and
+ * passes no target set to the map check itself. */
+Test(check, map_target_set_for_indirect_dats) {
+  struct mesh m = make_mesh();
+  cr_assert_eq(loom__map_to(m.pedge), m.nodes);
+  cr_assert_eq(loom__map_to(m.pecell), m.cells);
+  cr_assert_eq(loom__check_map(m.pedge, m.edges, NULL, 2, LOOP, 1), LOOM_OK);
+  cr_assert_eq(loom__check_dat(m.p_x, loom__map_to(m.pedge), 2, LOOM_DOUBLE,
+                               LOOP, 1), LOOM_OK);
+  cr_assert_neq(loom__check_dat(m.p_q, loom__map_to(m.pedge), 4, LOOM_DOUBLE,
+                                LOOP, 3), LOOM_OK);
+  cr_assert_null(loom__map_to(NULL));
+}
+
+Test(check, dat_dim_message_is_exact) {
+  struct mesh m = make_mesh();
+  cr_assert_eq(loom__check_dat(m.p_x, m.nodes, 3, LOOM_DOUBLE, LOOP, 1),
+               LOOM_EMISMATCH);
+  expect_error_text(LOOM_EMISMATCH,
+                    "dat 'p_x': declared with dim 2 but loop res_calc at "
+                    "airfoil.c:211 (argument 1) was compiled for dim 3");
+}
+
+Test(check, rejects_mismatched_maps) {
+  struct mesh m = make_mesh();
+  const struct {
+    loom_map map;
+    loom_set from, to;
+    int dim;
+    const char *needle1, *needle2;
+  } cases[] = {
+      {m.pedge, m.cells, m.nodes, 2, "map 'pedge': maps from set 'edges'",
+       "compiled for a map from set 'cells'"},
+      {m.pedge, m.edges, m.cells, 2, "map 'pedge': maps to set 'nodes'",
+       "compiled for a map to set 'cells'"},
+      {m.pecell, m.edges, m.cells, 1, "map 'pecell': declared with dim 2",
+       "compiled for dim 1"},
+      {NULL, m.edges, m.nodes, 2, LOOP " (argument 4)", "map is NULL"},
+      {m.pedge, NULL, m.nodes, 2, LOOP " (argument 4)",
+       "expected 'from' set is NULL"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cr_assert_eq(loom__check_map(cases[i].map, cases[i].from, cases[i].to,
+                                 cases[i].dim, LOOP, 4),
+                 LOOM_EMISMATCH, "case %zu", i);
+    expect_error(LOOM_EMISMATCH, cases[i].needle1, cases[i].needle2,
+                 "loop " LOOP " (argument 4)");
+  }
+}
+
+Test(check, rejects_mismatched_dats) {
+  struct mesh m = make_mesh();
+  const struct {
+    loom_dat dat;
+    loom_set set;
+    int dim;
+    loom_type type;
+    const char *needle1, *needle2;
+  } cases[] = {
+      {m.p_q, m.nodes, 4, LOOM_DOUBLE, "dat 'p_q': declared on set 'cells'",
+       "compiled for set 'nodes'"},
+      {m.p_q, m.cells, 2, LOOM_DOUBLE, "dat 'p_q': declared with dim 4",
+       "compiled for dim 2"},
+      {m.p_q, m.cells, 4, LOOM_FLOAT, "dat 'p_q': declared with type double",
+       "compiled for type float"},
+      {m.p_qf, m.cells, 4, LOOM_DOUBLE, "declared with type float",
+       "compiled for type double"},
+      {m.p_q, m.cells, 4, LOOM_ULLONG, "type double",
+       "type unsigned long long"},
+      {NULL, m.cells, 4, LOOM_DOUBLE, LOOP " (argument 7)", "dat is NULL"},
+      {m.p_q, NULL, 4, LOOM_DOUBLE, "expected set of dat 'p_q'", "is NULL"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cr_assert_eq(loom__check_dat(cases[i].dat, cases[i].set, cases[i].dim,
+                                 cases[i].type, LOOP, 7),
+                 LOOM_EMISMATCH, "case %zu", i);
+    expect_error(LOOM_EMISMATCH, cases[i].needle1, cases[i].needle2,
+                 "loop " LOOP " (argument 7)");
+  }
+}
+
+Test(check, unnamed_loop_is_labelled) {
+  struct mesh m = make_mesh();
+  cr_assert_eq(loom__check_dat(m.p_q, m.cells, 1, LOOM_DOUBLE, NULL, 2),
+               LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "loop (unnamed loop) (argument 2)");
+}
+
+/* ---- timers ------------------------------------------------------------ */
+
+Test(timers, are_monotone) {
+  double cpu0, wall0;
+  loom_timers(&cpu0, &wall0);
+  double cpu_prev = cpu0, wall_prev = wall0;
+  volatile double sink = 0.0;
+  for (int i = 0; i < 2000; i++) {
+    for (int k = 0; k < 1000; k++)
+      sink += k * 1e-9;
+    double cpu, wall;
+    loom_timers(&cpu, &wall);
+    cr_assert_geq(cpu, cpu_prev, "cpu went back at %d", i);
+    cr_assert_geq(wall, wall_prev, "wall went back at %d", i);
+    cpu_prev = cpu;
+    wall_prev = wall;
+  }
+  cr_assert_gt(cpu_prev, cpu0, "busy loop used no CPU time");
+  cr_assert_gt(wall_prev, wall0, "no wall time passed");
+  cr_assert_lt(wall_prev - wall0, 60.0);
+  (void)sink;
+}
+
+Test(timers, measure_a_sleep_and_accept_null) {
+  double wall0, wall1, cpu0, cpu1;
+  loom_timers(&cpu0, &wall0);
+  struct timespec ts = {0, 20 * 1000 * 1000};
+  nanosleep(&ts, NULL);
+  loom_timers(&cpu1, &wall1);
+  cr_assert_geq(wall1 - wall0, 0.019);
+  cr_assert_lt(cpu1 - cpu0, 0.019, "sleeping should not use CPU time");
+  loom_timers(NULL, NULL);
+  loom_timers(&cpu0, NULL);
+  loom_timers(NULL, &wall0);
+}
+
+/* ---- the MPI API without MPI (core/nompi.c) ---------------------------- */
+
+TestSuite(nompi, .init = setup_active, .fini = teardown_active);
+
+Test(nompi, one_rank_owns_every_element) {
+  struct mesh m = make_mesh();
+  cr_assert_eq(loom_rank(), 0);
+  cr_assert_eq(loom_nranks(), 1);
+  cr_assert_eq(loom_partition(NULL, "metis"), LOOM_OK);
+  cr_assert_eq(loom__set_core(m.edges), 2);
+  cr_assert_eq(loom__set_owned(m.edges), 2);
+  cr_assert_eq(loom__set_exec(m.edges), 2);
+  cr_assert_eq(loom__set_total(m.edges), 2);
+  cr_assert_eq(loom__set_size(m.edges), 2);
+  cr_assert_eq(loom_set_size(m.edges), 2);
+  cr_assert_null(loom__set_global(m.edges));
+  /* sets and maps can still be declared: nothing was partitioned */
+  cr_assert_not_null(loom_decl_set(3, "later"));
+  expect_no_error();
+  cr_assert_eq(loom_partition((loom_set)(void *)m.p_x, NULL), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "loom_partition: primary set", "not a live set");
+  /* an unknown method fails as it would with MPI */
+  cr_assert_eq(loom_partition(NULL, "parmetis"), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "method 'parmetis' is not metis, scotch", "ptscotch, block or geom");
+  setenv("LOOM_PARTITIONER", "zoltan", 1);
+  cr_assert_eq(loom_partition(NULL, NULL), LOOM_EINVAL);
+  unsetenv("LOOM_PARTITIONER");
+  expect_error(LOOM_EINVAL, "LOOM_PARTITIONER is 'zoltan'", "expected metis");
+}
+
+Test(nompi, halo_and_reductions_are_no_ops) {
+  struct mesh m = make_mesh();
+  loom__dat_dirty(m.p_q);
+  cr_assert_eq(loom__dat_is_dirty(m.p_q), 0);
+  cr_assert_eq(loom__halo_begin(m.p_q), LOOM_OK);
+  cr_assert_eq(loom__halo_end(m.p_q), LOOM_OK);
+  cr_assert_eq(loom__halo_messages(), 0);
+  double v[2] = {1.5, -2};
+  loom__reduction r;
+  cr_assert_eq(loom__reduce_begin(&r, v, 2, LOOM_DOUBLE, LOOM_REDUCE_INC),
+               LOOM_OK);
+  cr_assert_eq(loom__reduce_end(&r), LOOM_OK);
+  cr_assert(v[0] == 1.5 && v[1] == -2);
+  expect_no_error();
+  cr_assert_eq(loom__reduce_end(&r), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom__reduce_end without loom__reduce_begin");
+  cr_assert_eq(loom__halo_begin(NULL), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "loom__halo_begin: dat handle is NULL");
+}
+
+/* Without MPI, start/fold fold the rank's own partial result: added for
+ * inc (each loom_type), stored for min and max; the partial is copied at
+ * start; fold without start does nothing. */
+Test(nompi, reduce_start_and_fold) {
+  struct mesh m = make_mesh();
+  (void)m;
+  static loom__reduction rd, ri, rc, rmax;
+  double pd[2] = {1.5, -2}, vd[2] = {10, 20};
+  int pi = 7, vi = 1;
+  unsigned char pc = 200, vc = 50;
+  float pmax = 3.5f, vmax = -1.0f;
+  cr_assert_eq(loom__reduce_start(&rd, pd, 2, LOOM_DOUBLE, LOOM_REDUCE_INC), LOOM_OK);
+  cr_assert_eq(loom__reduce_start(&ri, &pi, 1, LOOM_INT, LOOM_REDUCE_INC), LOOM_OK);
+  cr_assert_eq(loom__reduce_start(&rc, &pc, 1, LOOM_UCHAR, LOOM_REDUCE_INC), LOOM_OK);
+  cr_assert_eq(loom__reduce_start(&rmax, &pmax, 1, LOOM_FLOAT, LOOM_REDUCE_MAX), LOOM_OK);
+  pd[0] = pd[1] = 1e9; /* start copied the partial results */
+  pi = 0;
+  cr_assert_eq(loom__reduce_start(&rd, pd, 2, LOOM_DOUBLE, LOOM_REDUCE_INC), LOOM_ESTATE);
+  expect_error(LOOM_ESTATE, "loom__reduce_start: the reduction was started again before "
+                            "its result was folded (loom__reduce_fold)");
+  cr_assert_eq(loom__reduce_fold(&rd, vd), LOOM_OK);
+  cr_assert_eq(loom__reduce_fold(&ri, &vi), LOOM_OK);
+  cr_assert_eq(loom__reduce_fold(&rc, &vc), LOOM_OK);
+  cr_assert_eq(loom__reduce_fold(&rmax, &vmax), LOOM_OK);
+  cr_assert(vd[0] == 11.5 && vd[1] == 18, "double inc: %g %g", vd[0], vd[1]);
+  cr_assert_eq(vi, 8);
+  cr_assert_eq(vc, (unsigned char)250);
+  cr_assert(vmax == 3.5f, "max: %g", (double)vmax);
+  cr_assert_eq(loom__reduce_fold(&rd, vd), LOOM_OK); /* not started: nothing */
+  cr_assert(vd[0] == 11.5);
+  expect_no_error();
+}
+
+Test(nompi, a_slice_is_the_whole_set_and_hdf5_needs_mpi) {
+  loom_set s = loom_decl_set_slice(5, 0, 5, "whole");
+  cr_assert_not_null(s);
+  expect_no_error();
+  cr_assert_eq(loom_set_size(s), 5);
+  cr_assert_eq(loom__set_size(s), 5);
+  double v[5] = {1, 2, 3, 4, 5};
+  cr_assert_not_null(loom_decl_dat(s, 1, double, v, "v"));
+  cr_assert_null(loom_decl_set_slice(5, 1, 3, "part"));
+  expect_error(LOOM_EINVAL, "set 'part': slice [1, 4) of 5 elements",
+               "its slice must be the whole set [0, 5)");
+  cr_assert_null(loom_decl_set_slice(5, 4, 3, "outside"));
+  expect_error(LOOM_EINVAL, "set 'outside': slice [4, 4 + 3) is not inside [0, 5)");
+  cr_assert_null(loom_decl_set_hdf5("mesh.h5", "cells"));
+  expect_error(LOOM_EINVAL, "loom_decl_set_hdf5(\"mesh.h5\", \"cells\")",
+               "this libloom has no HDF5", "link libloom_mpi");
+  cr_assert_eq(loom_checkpoint("c.h5", 3), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "loom_checkpoint(\"c.h5\"", "no HDF5");
+}
