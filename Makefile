@@ -43,7 +43,7 @@ export LOOM_E2E_QUICK := 1
 export LOOM_E2E_SANITIZE := 1
 endif
 
-CFLAGS_LOOMC := $(CSTD) $(WARN) $(OPT) -I$(LLVM)/include -DLOOM_VERSION='"$(VERSION)"' \
+CFLAGS_LOOMC := $(CSTD) $(WARN) $(OPT) -Icompiler -I$(LLVM)/include -DLOOM_VERSION='"$(VERSION)"' \
                 -DLOOM_DEFAULT_INCLUDE_DIR='"$(abspath runtime/include)"'
 LDLIBS_LOOMC := -L$(LLVM)/lib -lclang -Wl,-rpath,$(LLVM)/lib -lisl -lgmp
 CFLAGS_RT    := $(CSTD) $(WARN) $(OPT) -Iruntime/include -Iruntime/src
@@ -56,8 +56,10 @@ CFLAGS_RT    := $(CSTD) $(WARN) $(OPT) -Iruntime/include -Iruntime/src
 CFLAGS_APP   := $(CSTD) -Wall -Wextra -Werror -O3 -fno-math-errno -g -Iruntime/include \
                 -Isamples/airfoil
 
-LOOMC_SRC := $(wildcard compiler/*.c)
+# loomc: compiler/main.c and a folder per layer (compiler/README.md).
+LOOMC_SRC := $(wildcard compiler/*.c compiler/*/*.c)
 LOOMC_OBJ := $(LOOMC_SRC:compiler/%.c=$(BUILD)/obj/compiler/%.o)
+LOOMC_HDR := $(wildcard compiler/*/*.h)
 # libloom.a: runtime/src/core/ and plan/ (core/nompi.c stands in for MPI
 # and I/O).  mk/mpi.mk builds libloom_mpi.a from every folder of
 # runtime/src (core, plan, mpi, io) without core/nompi.c: runtime/README.md.
@@ -85,7 +87,7 @@ deps:
 	@scripts/install-deps.sh
 
 # ---- loomc -------------------------------------------------------------------
-$(BUILD)/obj/compiler/%.o: compiler/%.c $(wildcard compiler/*.h)
+$(BUILD)/obj/compiler/%.o: compiler/%.c $(LOOMC_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_LOOMC) -c $< -o $@
 

@@ -1,101 +1,119 @@
 /*
  * main.c — loomc: annotated C in, plain C out.
  *
- * The pipeline, one stage per file, data flowing one way:
+ * loomc_pipeline() and transform() below are the pipeline, one stage per
+ * call, data flowing one way; each stage's header says what it takes and
+ * what it gives.  The
+ * folders are layers, each using only those below it (README.md):
  *
- *   options      command line                    options.c
- *   frontend     libclang parses the file         frontend.c
- *   pragma_lex   '#pragma loom' directives found  pragma_lex.c
- *   pragma_parse clauses parsed into loops        pragma_parse.c
- *   symtab       declarations and their scopes    symtab.c (AST helpers: cursor.c)
- *   resolve      loop names bound to objects      resolve.c
- *   alias        handles that may be one dat      alias.c
- *   check        kernels checked against loops    check.c
- *   region       regions and their computations   region.c (C effects: cwalk.c,
- *                                                 summary.c)
- *   affine       affine loops: temporaries, pin   affine.c (code: affine_emit.c)
- *   fuse         pins, the DAGs, fusion groups,   fuse.c (effects: effects.c;
- *                temporaries                      DAG: dag.c; isl: domains.c)
- *   vectorize    strips and gathers               vectorize.c
- *   place        mpi: sends/folds into the text   place.c
- *   codegen      output C (shared walk + target)  codegen.c, target_*.c
- *   output       written atomically               output.c
- *   depfile      with -MD: the files read, for make depfile.c
+ *   util/       arena, strbuf, diagnostics, the command line
+ *   ir/         the program: objects, loops, hints
+ *   frontend/   libclang's parse, the directives, names bound to
+ *               declarations, kernels checked, constants
+ *   analysis/   aliasing, regions, effects, the DAGs
+ *   transform/  pins, fusion, strips, the schedule and its placement
+ *   emit/       the output C (one shared walk, a backend per target)
  *
  * Any error stops the pipeline before the output is written, and removes an
  * output left by an earlier run: a failed translation leaves no file.
  */
+#include "main.h"
+
 #include <string.h>
 
-#include "affine.h"
-#include "alias.h"
-#include "check.h"
-#include "codegen.h"
-#include "consts.h"
-#include "dag.h"
-#include "depfile.h"
-#include "fuse.h"
-#include "frontend.h"
-#include "output.h"
-#include "place.h"
-#include "pragma_lex.h"
-#include "pragma_parse.h"
-#include "resolve.h"
-#include "symtab.h"
-#include "vectorize.h"
+#include "analysis/alias.h"
+#include "analysis/dag.h"
+#include "analysis/region.h"
+#include "emit/depfile.h"
+#include "emit/emit.h"
+#include "emit/output.h"
+#include "frontend/check.h"
+#include "frontend/consts.h"
+#include "frontend/pragma_lex.h"
+#include "frontend/pragma_parse.h"
+#include "frontend/resolve.h"
+#include "frontend/symtab.h"
+#include "transform/affine_plan.h"
+#include "transform/fuse.h"
+#include "transform/pin.h"
+#include "transform/place.h"
+#include "transform/schedule.h"
+#include "transform/vectorize.h"
 
-/* Regions, their DAGs, the fusion groups and the placement of the
- * schedules' communication; --emit-dag and --report. */
-static fusion *analyse(const frontend *fe, const symtab *st, program *prog,
-                       const options *opt, vec *insertions, arena *a) {
-  vec regions = regions_build(fe, st, prog, a);
-  affine_plan(fe, st, prog, &regions, a);
-  vec dags;
-  fusion *fu = fuse(prog, &regions, opt->target, opt->no_fuse, &dags, a);
-  vectorize(fu, &regions, &dags, opt->no_vectorize, a);
-  *insertions = place_comms(&dags, fu, a);
-  if (opt->report && diag_error_count() == 0)
-    dag_write_report(stdout, &dags);
-  if (opt->report && diag_error_count() == 0)
+static int is_mpi(const char *target) {
+  return strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0;
+}
+
+/* --report: every region's DAG, the affine loops, the constants and the
+ * dats that may be one; --emit-dag: the DAGs in Graphviz. */
+static void write_dumps(const options *opt, const program *prog, const vec *dags) {
+  if (opt->report && diag_error_count() == 0) {
+    dag_write_report(stdout, dags);
     affine_write_report(stdout, prog);
-  if (opt->report && diag_error_count() == 0)
     consts_write_report(stdout, prog);
-  if (opt->report && diag_error_count() == 0)
     alias_write_report(stdout, prog);
+  }
   if (!opt->emit_dag || diag_error_count() != 0)
-    return fu;
+    return;
   FILE *f = strcmp(opt->emit_dag, "-") == 0 ? stdout : fopen(opt->emit_dag, "w");
   if (!f) {
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
-    return fu;
+    return;
   }
-  dag_write_dot(f, &dags);
+  dag_write_dot(f, dags);
   if (f != stdout && fclose(f) != 0)
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
+}
+
+/* The regions, their DAGs and the transformations; the statements the
+ * schedules place into the user's text go to *insertions. */
+static fusion *transform(const frontend *fe, const symtab *st, program *prog,
+                         const options *opt, vec *insertions, arena *a) {
+  vec regions = regions_build(fe, st, prog, a);
+  affine_plan(fe, st, prog, &regions, a);
+  vec plain = dag_build(&regions, "seq", NULL, a);
+  vec pins = pin(prog, &regions, &plain, opt->target, a);
+  vec dags = dag_build(&regions, opt->target, &pins, a);
+  dag_take_notes(&dags, &plain, a);
+  schedule(&dags, a);
+  vec seq = is_mpi(opt->target) ? dag_build(&regions, "seq", &pins, a) : dags;
+  fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
+  vectorize(fu, &regions, &dags, opt->no_vectorize, a);
+  *insertions = place_comms(&dags, fu, a);
+  write_dumps(opt, prog, &dags);
   return fu;
 }
 
+int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
+  symtab st = {0};
+  if (frontend_parse(opt, fe, prog, a) != 0)
+    return diag_error_count();
+  pragma_lex(fe, prog, a);
+  pragma_parse(prog, a);
+  symtab_build(fe, &st, a);
+  st.loops = &prog->loops;
+  resolve(fe, &st, prog, a);
+  check_kernels(fe, &st, prog, a);
+  consts_check(fe, prog, a);
+  alias_analyse(fe, &st, prog, a);
+  if (diag_error_count() != 0)
+    return diag_error_count();
+  vec insertions = {0};
+  fusion *fu = transform(fe, &st, prog, opt, &insertions, a);
+  if (diag_error_count() == 0 && opt->output)
+    emit(prog, fu, &insertions, backend_for(opt->target),
+         strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, out, a);
+  return diag_error_count();
+}
+
+/* The pipeline, then the files: the output, written atomically, and with
+ * -MD the headers read, as a make rule. */
 static int translate(const options *opt, arena *a) {
   frontend fe;
   program prog = {0};
-  symtab st = {0};
   strbuf out;
   sb_init(&out);
-  if (frontend_parse(opt, &fe, &prog, a) == 0) {
-    pragma_lex(&fe, &prog, a);
-    pragma_parse(&prog, a);
-    symtab_build(&fe, &st, a);
-    st.loops = &prog.loops;
-    resolve(&fe, &st, &prog, a);
-    check_kernels(&fe, &st, &prog, a);
-    consts_check(&fe, &prog, a);
-    alias_analyse(&fe, &st, &prog, a);
-  }
-  vec insertions = {0};
-  fusion *fu = diag_error_count() == 0 ? analyse(&fe, &st, &prog, opt, &insertions, a) : NULL;
-  if (diag_error_count() == 0 && opt->output)
-    codegen(&prog, fu, &insertions, backend_for(opt->target),
-            strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, &out, a);
+  loomc_pipeline(opt, &fe, &prog, &out, a);
   if (diag_error_count() == 0 && opt->output)
     output_write(opt->output, &out);
   if (diag_error_count() == 0 && opt->deps)
@@ -107,6 +125,7 @@ static int translate(const options *opt, arena *a) {
   return diag_error_count() ? 1 : 0;
 }
 
+#ifndef LOOMC_NO_MAIN /* the fuzzer calls loomc_pipeline itself */
 int main(int argc, char **argv) {
   arena *a = arena_new();
   options opt;
@@ -119,3 +138,4 @@ int main(int argc, char **argv) {
   arena_free(a);
   return rc;
 }
+#endif

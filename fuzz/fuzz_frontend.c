@@ -1,10 +1,9 @@
 /*
  * fuzz_frontend.c — libFuzzer target over loomc's whole pipeline, in
  * memory: the input is the main file (an unsaved file "fuzz.c" given to
- * libclang through options.input_text), translated with the same calls as
- * translate() in compiler/main.c — frontend_parse, pragma_lex,
- * pragma_parse, symtab_build, resolve, check_kernels, codegen — into a
- * strbuf instead of a file.
+ * libclang through options.input_text), translated by loomc's own
+ * pipeline (loomc_pipeline, compiler/main.c) into a strbuf instead of a
+ * file.
  *
  * An input that does not mention loom.h gets `#include <loom.h>` in front,
  * so that mutations are spent on loops and declarations rather than on
@@ -29,19 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "affine.h"
-#include "check.h"
-#include "codegen.h"
-#include "dag.h"
-#include "fuse.h"
-#include "frontend.h"
-#include "pragma_lex.h"
-#include "place.h"
-#include "pragma_parse.h"
-#include "region.h"
-#include "resolve.h"
-#include "symtab.h"
-#include "vectorize.h"
+#include "main.h"
 
 static FILE *devnull;
 
@@ -124,31 +111,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   diag_reset();
   diag_set_stream(devnull);
 
-  /* compiler/main.c, translate(), minus the files */
+  /* compiler/main.c's pipeline, minus the files */
   frontend fe;
   program prog = {0};
-  symtab st = {0};
   strbuf out;
   sb_init(&out);
-  if (frontend_parse(&opt, &fe, &prog, a) == 0) {
-    pragma_lex(&fe, &prog, a);
-    pragma_parse(&prog, a);
-    symtab_build(&fe, &st, a);
-    resolve(&fe, &st, &prog, a);
-    check_kernels(&fe, &st, &prog, a);
-  }
-  fusion *fu = NULL;
-  vec insertions = {0};
-  if (diag_error_count() == 0) {
-    vec regions = regions_build(&fe, &st, &prog, a);
-    affine_plan(&fe, &st, &prog, &regions, a);
-    vec dags;
-    fu = fuse(&prog, &regions, opt.target, 0, &dags, a);
-    vectorize(fu, &regions, &dags, 0, a);
-    insertions = place_comms(&dags, fu, a);
-  }
-  if (diag_error_count() == 0)
-    codegen(&prog, fu, &insertions, backend_for(opt.target), opt.output, &out, a);
+  loomc_pipeline(&opt, &fe, &prog, &out, a);
   if (diag_error_count() == 0 && prog.loops.len > 0)
     reparse(&opt, &out, a);
   sb_free(&out);

@@ -27,10 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "ir.h"
-#include "pragma_lex.h"
-#include "pragma_parse.h"
+#include "util/diag.h"
+#include "ir/ir.h"
+#include "frontend/pragma_lex.h"
+#include "frontend/pragma_parse.h"
 
 #define FILE_NAME "fuzz.c"
 static const char PREFIX[] = "#pragma loom ";

@@ -17,7 +17,7 @@
 
 #include <dirent.h>
 
-#include "frontend.h"
+#include "frontend/frontend.h"
 
 static char *read_all(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");

@@ -27,8 +27,9 @@ FUZZ_CFLAGS  := $(CSTD) $(WARN) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
                 -I$(LLVM)/include -Icompiler -DLOOM_VERSION='"$(VERSION)"' \
                 -DLOOM_DEFAULT_INCLUDE_DIR='"$(abspath runtime/include)"'
 FUZZ_LDFLAGS := $(FUZZ_SAN) -fsanitize=fuzzer
-FUZZ_OBJ     := $(patsubst compiler/%.c,$(FUZZ_BUILD)/obj/%.o,\
-                  $(filter-out compiler/main.c,$(LOOMC_SRC)))
+# every source of loomc, main.c without main() (the fuzzers call its
+# loomc_pipeline)
+FUZZ_OBJ     := $(patsubst compiler/%.c,$(FUZZ_BUILD)/obj/%.o,$(LOOMC_SRC))
 FUZZERS      := $(FUZZ_BUILD)/fuzz_pragma $(FUZZ_BUILD)/fuzz_frontend
 
 .PHONY: fuzz fuzz-build fuzz-deps
@@ -38,13 +39,13 @@ fuzz-deps:
 fuzz-build: fuzz-deps
 	$(MAKE) $(FUZZERS)
 
-$(FUZZ_BUILD)/obj/%.o: compiler/%.c $(wildcard compiler/*.h)
+$(FUZZ_BUILD)/obj/%.o: compiler/%.c $(LOOMC_HDR) compiler/main.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DLOOMC_NO_MAIN -c $< -o $@
 
 # The harnesses are not instrumented for coverage: the fuzzers steer by
 # loomc's code only (and run faster).
-$(FUZZ_BUILD)/obj/fuzz_%.o: fuzz/fuzz_%.c $(wildcard compiler/*.h)
+$(FUZZ_BUILD)/obj/fuzz_%.o: fuzz/fuzz_%.c $(LOOMC_HDR) compiler/main.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(filter-out -fsanitize=fuzzer-no-link,$(FUZZ_CFLAGS)) -c $< -o $@
 
@@ -61,7 +62,7 @@ fuzz: fuzz-build
 # on the seeds and on what the fuzzer has grown in build/fuzz/corpus/.
 $(BUILD)/fuzz/tokenizer_check: fuzz/tokenizer_check.c fuzz/fuzz_pragma.c $(LOOMC_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_LOOMC) -Icompiler -o $@ $< $(LOOMC_LIB_OBJ) $(LDLIBS_LOOMC)
+	$(CC) $(CFLAGS_LOOMC) -o $@ $< $(LOOMC_LIB_OBJ) $(LDLIBS_LOOMC)
 
 .PHONY: fuzz-check
 fuzz-check: $(BUILD)/fuzz/tokenizer_check

@@ -1,5 +1,8 @@
 # Test suite (included by the top-level Makefile).
 #
+#   layers  every include of compiler/ and runtime/src/ points down a layer,
+#           no include circle (scripts/check-layers.py, scripts/layers.conf;
+#           tests/layers/run.sh)
 #   unit    Criterion tests of the compiler stages and the runtime
 #   golden  input .c -> expected generated .c / expected diagnostics .err
 #   e2e     Airfoil seq vs ref bitwise, generated code -Werror, mesh generator
@@ -52,9 +55,12 @@ E2E_RUN   := tests/e2e/run.sh
 UNIT_SAN_CHECK :=
 endif
 
-$(TESTBIN)/test_compiler: $(wildcard tests/unit/test_compiler*.c tests/unit/*.h) $(LOOMC_LIB_OBJ)
+# The compiler's unit tests, one binary: tests/unit/compiler/<layer>/test_<stage>.c
+# (the layers of compiler/, README.md).
+COMPILER_TESTS := $(wildcard tests/unit/compiler/*/test_*.c)
+$(TESTBIN)/test_compiler: $(COMPILER_TESTS) $(wildcard tests/unit/compiler/*.h) $(LOOMC_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_LOOMC) $(CRITERION_CFLAGS) -Icompiler -o $@ $(wildcard tests/unit/test_compiler*.c) \
+	$(CC) $(CFLAGS_LOOMC) $(CRITERION_CFLAGS) -Itests/unit/compiler -o $@ $(COMPILER_TESTS) \
 	    $(LOOMC_LIB_OBJ) $(CRITERION_LIBS) $(LDLIBS_LOOMC)
 
 $(TESTBIN)/test_runtime: tests/unit/runtime/test_core.c $(LIBLOOM)
@@ -75,6 +81,10 @@ unit: $(TESTBIN)/test_compiler $(TESTBIN)/test_runtime $(TESTBIN)/test_plan
 	$(TESTBIN)/test_plan
 	$(UNIT_SAN_CHECK)
 
+.PHONY: layers
+layers:
+	tests/layers/run.sh
+
 golden: $(LOOMC) $(LIBLOOM)
 	tests/golden/run.sh $(LOOMC)
 	tests/dag/run.sh $(LOOMC)
@@ -89,5 +99,5 @@ regress: all $(E2E_SETUP)
 
 test: deps
 	$(MAKE) all
-	$(MAKE) unit golden e2e regress mpi-test difftest-ci
+	$(MAKE) layers unit golden e2e regress mpi-test difftest-ci
 	@echo "all test groups passed"

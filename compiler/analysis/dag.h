@@ -1,0 +1,134 @@
+/*
+ * dag.h — the dependency DAG of each region.
+ *
+ * Takes the regions (region.h) and the temporaries' fates known so far
+ * (temps.h); gives one DAG per region, for a target.
+ *
+ * Each item of a region becomes lazy computations (seed 001's model) with
+ * read and write sets — a loop's from its effects (effects.h) — over
+ * sections of dats — CORE, OWNED, HALOEXEC, HALOIMPORT and NET — of
+ * globals — VALUE (the C variable), PARTIAL (this rank's contribution to a
+ * reduction) and NET — and the VALUE of arrays, file-scope variables and
+ * the unseen state, which overlaps every C variable.  For --target=mpi an
+ * indirect loop is split into HaloSend(d), KERNEL[core], HaloRecv(d) and
+ * KERNEL[owned] (ordered after [core] by an ORDER(KERNEL) token), and a
+ * reduction gets ReductionBegin(g)/ReductionEnd(g); for the other targets
+ * a loop is one computation KERNEL[core,owned].  Host statements, syncs and
+ * nested statements are one computation each (region.h says what they
+ * access).
+ *
+ * A computation c depends on an earlier c' when
+ *   R(c) ∩ W(c') ∪ W(c) ∩ R(c') ∪ W(c) ∩ W(c')
+ * is not empty, or when either is a barrier (a statement by which control
+ * may leave or enter the region).  The DAG keeps the transitive reduction of those edges.
+ *
+ * With --target=mpi, the halo exchanges of a dat whose halo is statically
+ * up to date are removed as the DAG is built (an earlier exchange of the
+ * dat in the region, no write of it since), each with a note giving the
+ * reason: "merged" when nothing touched the dat in between (seed 001's
+ * successive exchanges), "removed" when something only read it.  Removed
+ * computations stay in `comps` (flagged) so that the report and the DOT
+ * can show them; they have no edges and are not scheduled.
+ *
+ * The transformations that follow (transform/) add their notes, with
+ * their reasons, to the DAG of their region; the schedule
+ * (transform/schedule.h) fills `order`.
+ */
+#ifndef LOOMC_DAG_H
+#define LOOMC_DAG_H
+
+#include <stdio.h>
+
+#include "analysis/effects.h"
+#include "analysis/region.h"
+
+typedef enum section {
+  SEC_CORE,
+  SEC_OWNED,
+  SEC_HALOEXEC,
+  SEC_HALOIMPORT,
+  SEC_NET,
+  SEC_VALUE,
+  SEC_PARTIAL,
+  SEC_ORDER, /* KERNEL[core] before KERNEL[owned] of one loop */
+  SEC_COUNT
+} section;
+
+typedef struct access {
+  const obj *o;
+  unsigned sections; /* bit (1 << section) */
+} access;
+
+typedef enum comp_kind {
+  COMP_LOOP,      /* KERNEL[core,owned], [core] or [owned] */
+  COMP_HALO_SEND, /* HaloSend(d) */
+  COMP_HALO_RECV, /* HaloRecv(d) */
+  COMP_RED_BEGIN, /* ReductionBegin(g) */
+  COMP_RED_END,   /* ReductionEnd(g) */
+  COMP_OTHER      /* host statement, sync, nested statement */
+} comp_kind;
+
+typedef struct comp {
+  int id; /* 1-based in its region, in program order */
+  comp_kind kind;
+  const char *label;
+  srcloc loc;
+  const loop *lp;        /* the loop it is part of (COMP_LOOP, halo, reduction) */
+  const obj *o;          /* the dat or global of a halo or reduction computation */
+  struct comp *partner;  /* HaloSend <-> HaloRecv of one exchange */
+  const char *removed;   /* removed by a transformation: "merged", "removed" */
+  struct comp *into;     /* removed exchange: the kept one it relies on */
+  vec reads, writes;     /* access* */
+  int item;              /* index of its item in the region */
+  int barrier;           /* control may leave or enter there (region.h):
+                            depends on, and is depended on by, everything */
+  vec preds;             /* comp*: direct predecessors after reduction */
+  int nsuccs;
+} comp;
+
+/* A transformation applied to a region, with its reason, for --report. */
+typedef struct note {
+  srcloc loc;       /* what it applies to (a loop's '#', a hint ...) */
+  const char *text; /* "fused update with adt_calc: ..." */
+} note;
+
+typedef struct dag {
+  const region *r;
+  int mpi;   /* built for --target=mpi (or mpi+openmp) */
+  vec comps; /* comp*, program order, removed ones included */
+  vec order; /* comp*: the schedule (the computations not removed;
+                transform/schedule.h) */
+  vec notes; /* note*: transformations, in the order they were applied */
+} dag;
+
+/* Records a transformation of d (printf-style text). */
+void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Whether c depends on the earlier computation c' (the rule above). */
+int dag_depends(const comp *c, const comp *earlier);
+/* Whether c writes something that may be o (effects_overlap). */
+int dag_writes(const comp *c, const obj *o);
+
+/* The DAGs of the regions (dag*), for a target ("mpi" splits loops and
+ * removes redundant halo exchanges).  The computations' accesses are
+ * their effects (effects.h); `temps` (temps.h; NULL: none) says which
+ * temporaries are pinned. */
+vec dag_build(const vec *regions, const char *target, const vec *temps, arena *a);
+
+/* Puts the notes of `earlier` (DAGs of the same regions, e.g. those the
+ * hints were checked against) before each DAG's own, in dags. */
+void dag_take_notes(vec *dags, const vec *earlier, arena *a);
+
+/* dag_write.c — Graphviz: one cluster per region, with top and bot nodes. */
+void dag_write_dot(FILE *f, const vec *dags);
+
+/* Human-readable: per region, its computations with their read/write sets
+ * and dependences, the schedule and the transformations. */
+void dag_write_report(FILE *f, const vec *dags);
+
+/* The predecessors (transitive reduction) of every computation of d that
+ * is not removed, and their successor counts (dag_link.c). */
+void dag_link(dag *d, arena *a);
+
+#endif

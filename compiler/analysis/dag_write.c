@@ -1,0 +1,164 @@
+/*
+ * dag_write.c — the DAGs for people: Graphviz (--emit-dag) and the text
+ * report (--report) of every region's computations, their accesses and
+ * dependences, the schedule and the transformations (see dag.h).
+ */
+#include "analysis/dag.h"
+
+static const char *const section_names[SEC_COUNT] = {
+    "CORE", "OWNED", "HALOEXEC", "HALOIMPORT", "NET", "VALUE", "PARTIAL", "ORDER"};
+
+static void dot_quoted(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static const char *region_title(const region *r, char *buf, size_t n) {
+  snprintf(buf, n, "%s() at %s:%u%s", r->func, r->loc.file, r->loc.line,
+           r->depth ? " (nested block)" : "");
+  return buf;
+}
+
+static int is_program_order(const dag *d) {
+  for (int i = 0, k = 0; i < d->comps.len; i++) {
+    const comp *c = d->comps.items[i];
+    if (!c->removed && d->order.items[k++] != c)
+      return 0;
+  }
+  return 1;
+}
+
+static void write_schedule(FILE *f, const dag *d) {
+  if (!d->mpi) {
+    fputs("program order\n", f);
+    return;
+  }
+  for (int i = 0; i < d->order.len; i++)
+    fprintf(f, "%s%d", i ? " " : "", ((const comp *)d->order.items[i])->id);
+  fputs(is_program_order(d) ? " (program order)\n" : "\n", f);
+}
+
+/* An exchange another one was merged into, or made redundant. */
+static int absorbs(const dag *d, const comp *c) {
+  for (int i = 0; i < d->comps.len; i++)
+    if (((const comp *)d->comps.items[i])->into == c)
+      return 1;
+  return 0;
+}
+
+/* Removed computations are drawn dashed in red and unconnected, the
+ * exchange that replaces them in blue (seed 001's colours); the schedule
+ * and the transformations are comments. */
+void dag_write_dot(FILE *f, const vec *dags) {
+  char title[512];
+  fputs("digraph loom {\n  node [shape=box, fontname=\"monospace\"];\n", f);
+  for (int r = 0; r < dags->len; r++) {
+    const dag *d = dags->items[r];
+    fprintf(f, "  subgraph cluster_%d {\n    label=", r);
+    dot_quoted(f, region_title(d->r, title, sizeof title));
+    fprintf(f, ";\n    // schedule: ");
+    write_schedule(f, d);
+    for (int i = 0; i < d->notes.len; i++) {
+      const note *n = d->notes.items[i];
+      fprintf(f, "    // line %u: %s\n", n->loc.line, n->text);
+    }
+    fprintf(f, "    r%d_top [label=\"top\", shape=plaintext];\n", r);
+    fprintf(f, "    r%d_bot [label=\"bot\", shape=plaintext];\n", r);
+    for (int i = 0; i < d->comps.len; i++) {
+      const comp *c = d->comps.items[i];
+      fprintf(f, "    r%d_c%d [label=", r, c->id);
+      dot_quoted(f, c->label);
+      if (c->removed)
+        fprintf(f, ", style=dashed, color=red, fontcolor=red];  // %s\n", c->removed);
+      else if (absorbs(d, c))
+        fputs(", color=blue, fontcolor=blue];\n", f);
+      else
+        fputs("];\n", f);
+    }
+    for (int i = 0; i < d->comps.len; i++) {
+      const comp *c = d->comps.items[i];
+      if (c->removed)
+        continue;
+      if (c->preds.len == 0)
+        fprintf(f, "    r%d_top -> r%d_c%d;\n", r, r, c->id);
+      for (int p = 0; p < c->preds.len; p++)
+        fprintf(f, "    r%d_c%d -> r%d_c%d;\n", r, ((const comp *)c->preds.items[p])->id,
+                r, c->id);
+      if (c->nsuccs == 0)
+        fprintf(f, "    r%d_c%d -> r%d_bot;\n", r, c->id, r);
+    }
+    fputs("  }\n", f);
+  }
+  fputs("}\n", f);
+}
+
+static void write_accesses(FILE *f, const char *what, const vec *set) {
+  fprintf(f, "%s", what);
+  if (set->len == 0)
+    fputs(" -", f);
+  for (int i = 0; i < set->len; i++) {
+    const access *a = set->items[i];
+    for (int s = 0; s < SEC_COUNT; s++)
+      if (a->sections & (1u << s))
+        fprintf(f, " %s(%s)", section_names[s], obj_label(a->o));
+  }
+  fputc('\n', f);
+}
+
+static int removed_count(const dag *d) {
+  int n = 0;
+  for (int i = 0; i < d->comps.len; i++)
+    n += ((const comp *)d->comps.items[i])->removed != NULL;
+  return n;
+}
+
+void dag_write_report(FILE *f, const vec *dags) {
+  char title[512];
+  for (int r = 0; r < dags->len; r++) {
+    const dag *d = dags->items[r];
+    fprintf(f, "region %s: %d computations", region_title(d->r, title, sizeof title),
+            d->comps.len);
+    if (removed_count(d))
+      fprintf(f, " (%d removed)", removed_count(d));
+    fputc('\n', f);
+    for (int i = 0; i < d->comps.len; i++) {
+      const comp *c = d->comps.items[i];
+      fprintf(f, "  %2d. %s", c->id, c->label);
+      if (c->removed) {
+        fprintf(f, "  [%s: see transformations]\n", c->removed);
+        continue;
+      }
+      fputc('\n', f);
+      if (c->barrier)
+        fputs("      barrier (a jump, a label or loom_exit): nothing moves across it\n", f);
+      if (c->kind == COMP_LOOP && c->lp->kernel_unseen)
+        fprintf(f, "      its kernel calls %s, whose body loomc does not see: it reads "
+                   "the unseen state (<unseen>), which host code that loomc cannot see "
+                   "through may write\n", c->lp->kernel_unseen);
+      write_accesses(f, "      reads: ", &c->reads);
+      write_accesses(f, "      writes:", &c->writes);
+      fputs("      after: ", f);
+      if (c->preds.len == 0)
+        fputs(" top", f);
+      for (int p = 0; p < c->preds.len; p++)
+        fprintf(f, " %d", ((const comp *)c->preds.items[p])->id);
+      fputc('\n', f);
+    }
+    fputs("  schedule: ", f);
+    write_schedule(f, d);
+    fputs("  transformations:", f);
+    if (d->notes.len == 0)
+      fputs(" none\n", f);
+    else
+      fputc('\n', f);
+    for (int i = 0; i < d->notes.len; i++) {
+      const note *n = d->notes.items[i];
+      fprintf(f, "    line %u: %s\n", n->loc.line, n->text);
+    }
+  }
+}

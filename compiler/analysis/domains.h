@@ -1,0 +1,42 @@
+/*
+ * domains.h — isl domains and access relations of mesh loops, and the
+ * legality of fusing them.
+ *
+ * A mesh loop's domain is one-dimensional and parametric in the bounds of
+ * its set's sections, which the runtime numbers as contiguous ranges: core
+ * elements [0, c), owned [c, o), executed halo [o, x):
+ *
+ *     [c_cells, o_cells, x_cells] -> { update_4[e] : 0 <= e < x_cells }
+ *
+ * A direct access is the identity, `{ update_4[e] -> p_q[e] }`; an access
+ * through a map is over-approximated by the whole target set,
+ * `{ res_calc_3[e] -> p_q[f] : 0 <= f < x_cells }`; a global is one
+ * element, `{ update_4[e] -> rms[0] }`.
+ *
+ * Two loops over the same set may run fused, element by element, when
+ * every dependence between them — the pairs of accesses to one object of
+ * which at least one writes, composed into a relation from the earlier
+ * loop's elements to the later's — maps an element to itself: the fused
+ * loop then computes, for each element, exactly what the two loops did,
+ * and stays parallel.
+ */
+#ifndef LOOMC_DOMAINS_H
+#define LOOMC_DOMAINS_H
+
+#include "ir/ir.h"
+
+/* The isl text of a loop's domain (the form above). */
+const char *domain_text(arena *a, const loop *lp);
+
+/* The isl text of the access relation of argument `arg` of `lp`. */
+const char *access_text(arena *a, const loop *lp, const loop_arg *arg);
+
+/* Whether `later` may be fused, element by element, after every loop of
+ * `earlier` (loop*, in order; all over later's set).  Returns 1, or 0 with
+ * *why saying which accesses forbid it, or -1 on an isl error. */
+int domains_fusable(arena *a, const vec *earlier, const loop *later, const char **why);
+
+/* Frees the isl context (created on first use). */
+void domains_done(void);
+
+#endif

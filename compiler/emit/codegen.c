@@ -1,0 +1,1084 @@
+/*
+ * codegen.c — the shared walk over a group of fused loops, which every
+ * backend's hooks complete (see codegen.h).
+ */
+#include "emit/codegen.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "emit/isl_loops.h"
+#include "transform/place.h"
+#include "transform/vectorize.h"
+
+struct cg {
+  const program *prog;
+  const fusion *fu;
+  const char *elem; /* the element the kernel call being written is for */
+  const group *group; /* the group whose function is being written */
+  vec stmt_order;     /* its loops' indices, in the order isl scheduled them */
+  const obj *into_obj; /* a pinned temporary being evaluated ... */
+  const char *into;    /* ... into this local */
+  vec loop_tails; /* isl_loop_text*: open loops, innermost last */
+  const isl_loop_text *strips; /* the open loop over strips, if any: the
+                                  group runs strip by strip (vectorize.h) */
+  const backend *be;
+  const char *out_name;
+  strbuf *out;
+  arena *arena;
+  int indent;
+  int out_lines; /* newlines written so far */
+};
+
+/* ---- writing ---------------------------------------------------------------- */
+
+static void put(cg *g, const char *s, size_t n) {
+  sb_putn(g->out, s, n);
+  for (size_t i = 0; i < n; i++)
+    g->out_lines += s[i] == '\n';
+}
+
+static void puts_(cg *g, const char *s) { put(g, s, strlen(s)); }
+
+void cg_line(cg *g, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *text = arena_alloc(g->arena, 1);
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(text, 1, fmt, ap);
+  text = arena_alloc(g->arena, (size_t)n + 1);
+  vsnprintf(text, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  va_end(ap);
+  if (n > 0)
+    for (int i = 0; i < g->indent; i++)
+      puts_(g, "  ");
+  puts_(g, text);
+  puts_(g, "\n");
+}
+
+void cg_indent(cg *g, int delta) { g->indent += delta; }
+
+/* Writes the head of a loop isl generated (rc: its status) and opens its
+ * body; NULL after an isl error. */
+static isl_loop_text *open_loop(cg *g, isl_loop_text *t, int rc, const char *lo,
+                                const char *hi) {
+  if (rc != 0) {
+    diag(DIAG_ERROR, (srcloc){0}, 0, "isl could not generate the loop over [%s, %s)", lo, hi);
+    return NULL;
+  }
+  for (int i = 0; i < t->head.len; i++)
+    cg_line(g, "%s", (const char *)t->head.items[i]);
+  vec_push(g->arena, &g->loop_tails, t);
+  cg_indent(g, t->body_indent);
+  return t;
+}
+
+/* A group with staged loops runs over strips: the loop over the strips'
+ * first elements, loom_s, and the strip's end, loom_e. */
+static void strips_begin(cg *g, const char *lo, const char *hi) {
+  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
+  int rc = isl_loop_strips(g->arena, lo, hi, "loom_s", STRIP_WIDTH, t);
+  if (!open_loop(g, t, rc, lo, hi))
+    return;
+  g->strips = t;
+  cg_line(g, "const int loom_e = loom_s + %d < %s ? loom_s + %d : %s;", STRIP_WIDTH, hi,
+          STRIP_WIDTH, hi);
+}
+
+void cg_loop_begin(cg *g, const char *lo, const char *hi) {
+  if (cg_runs_strips(g->group))
+    strips_begin(g, lo, hi);
+  else
+    cg_loop_begin_iter(g, lo, hi, cg_elem(g));
+}
+
+const group *cg_group(const cg *g) { return g->group; }
+
+int cg_runs_strips(const group *gr) { return gr->staged.len > 0; }
+
+const char *cg_every(cg *g, int n) {
+  if (g->strips)
+    return arena_printf(g->arena, "(loom_s & %d) < %d", n - 1, STRIP_WIDTH);
+  return arena_printf(g->arena, "(%s & %d) == %d", cg_elem(g), n - 1, n - 1);
+}
+
+void cg_loop_begin_iter(cg *g, const char *lo, const char *hi, const char *iter) {
+  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
+  if (open_loop(g, t, isl_loop_range(g->arena, lo, hi, iter, g->group->loops.len, t), lo, hi))
+    g->stmt_order = t->order;
+}
+
+/* The loop over one strip's elements, [loom_s, loom_e), for one statement. */
+static void strip_elements_begin(cg *g) {
+  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
+  open_loop(g, t, isl_loop_range(g->arena, "loom_s", "loom_e", cg_elem(g), 1, t), "loom_s",
+            "loom_e");
+}
+
+void cg_loop_end(cg *g) {
+  if (g->loop_tails.len == 0)
+    return;
+  isl_loop_text *t = g->loop_tails.items[--g->loop_tails.len];
+  if (t == g->strips)
+    g->strips = NULL;
+  cg_indent(g, -t->body_indent);
+  for (int i = 0; i < t->tail.len; i++)
+    cg_line(g, "%s", (const char *)t->tail.items[i]);
+}
+const char *cg_elem(const cg *g) { (void)g; return "loom_i"; }
+const obj *cg_set(const group *gr) { return ((const loop *)gr->loops.items[0])->set; }
+
+vec cg_args(cg *g, const group *gr) {
+  vec v = {0};
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    for (int k = 0; k < lp->nargs; k++)
+      vec_push(g->arena, &v, (void *)&lp->args[k]);
+  }
+  return v;
+}
+static void push_once(cg *g, vec *v, const void *p);
+
+vec cg_effects(cg *g, const group *gr) {
+  vec v = {0};
+  for (int l = 0; l < gr->loops.len; l++) {
+    vec fx = effects_of_loop(g->arena, gr->loops.items[l], &g->fu->temps);
+    for (int i = 0; i < fx.len; i++)
+      vec_push(g->arena, &v, fx.items[i]);
+  }
+  return v;
+}
+
+vec cg_halo_dats(cg *g, const group *gr) {
+  vec v = {0};
+  for (int l = 0; l < gr->loops.len; l++) {
+    vec d = effects_halo_dats(g->arena, gr->loops.items[l], &g->fu->temps);
+    for (int i = 0; i < d.len; i++)
+      push_once(g, &v, d.items[i]);
+  }
+  return v;
+}
+
+const char *cg_count(const cg *g) { (void)g; return "loom_n"; }
+arena *cg_arena(cg *g) { return g->arena; }
+
+const char *cg_reduction_local(cg *g, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_g_%s", a->obj->name);
+}
+
+const char *cg_reduction_identity(cg *g, const loop_arg *a) {
+  if (a->mode == MODE_INC)
+    return "0";
+  return arena_printf(g->arena, "%s[%%s]", a->obj->name);
+}
+
+void cg_declare_local(cg *g, const loop_arg *a, const char *name, const char *init) {
+  const char *t = a->obj->type->c_name;
+  if (a->obj->dim == 1) {
+    cg_line(g, "%s %s = %s;", t, name, arena_printf(g->arena, init, "0"));
+    return;
+  }
+  cg_line(g, "%s %s[%d];", t, name, a->obj->dim);
+  cg_line(g, "for (int loom_j = 0; loom_j < %d; loom_j++)", a->obj->dim);
+  cg_line(g, "  %s[loom_j] = %s;", name, arena_printf(g->arena, init, "loom_j"));
+}
+
+void cg_declare_reduction_local(cg *g, const loop_arg *a, const char *init) {
+  cg_declare_local(g, a, cg_reduction_local(g, a), init);
+}
+
+static const char *quoted(cg *g, const char *path) {
+  size_t n = strlen(path);
+  char *q = arena_alloc(g->arena, 2 * n + 3), *p = q;
+  *p++ = '"';
+  for (size_t i = 0; i < n; i++) {
+    if (path[i] == '"' || path[i] == '\\')
+      *p++ = '\\';
+    *p++ = path[i];
+  }
+  *p++ = '"';
+  return q;
+}
+
+/* A file name inside a comment: no "*" "/" that would end it. */
+static const char *comment_safe(cg *g, const char *s) {
+  char *c = arena_strdup(g->arena, s);
+  for (char *p = c; (p = strstr(p, "*/")) != NULL;)
+    *p = '_';
+  return c;
+}
+
+/* `#line` to a line of the user's file (at the start of an output line). */
+static void line_user(cg *g, unsigned line) {
+  sb_printf(g->out, "#line %u %s\n", line, quoted(g, g->prog->file));
+  g->out_lines++;
+}
+
+/* `#line` back to the output file itself. */
+static void line_self(cg *g) {
+  sb_printf(g->out, "#line %d %s\n", g->out_lines + 2, quoted(g, g->out_name));
+  g->out_lines++;
+}
+
+void cg_put(cg *g, const char *text) { puts_(g, text); }
+void cg_line_user(cg *g, unsigned line) { line_user(g, line); }
+void cg_line_self(cg *g) { line_self(g); }
+const char *cg_target(const cg *g) { return g->be->name; }
+const program *cg_program(const cg *g) { return g->prog; }
+
+cg *cg_new(const program *prog, const fusion *fu, const backend *be, const char *out_name,
+           strbuf *out, arena *a) {
+  cg *g = arena_alloc(a, sizeof *g);
+  *g = (cg){.prog = prog, .fu = fu, .elem = "loom_i", .be = be, .out_name = out_name,
+            .out = out, .arena = a};
+  return g;
+}
+
+void cg_done(cg *g) {
+  (void)g;
+  isl_loops_done();
+}
+
+void cg_putn(cg *g, const char *text, size_t n) { put(g, text, n); }
+
+void cg_line_user_next(cg *g, unsigned line) {
+  puts_(g, "\n");
+  puts_(g, arena_printf(g->arena, "#line %u %s", line, quoted(g, g->prog->file)));
+}
+
+const char *cg_comment_safe(cg *g, const char *s) { return comment_safe(g, s); }
+
+/* ---- names ------------------------------------------------------------------- */
+
+static const char *group_fn(cg *g, const group *gr) {
+  const char *name = "loom_loop";
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    name = arena_printf(g->arena, "%s%s_%d_%s", name, i ? "_" : "", lp->id, lp->kernel);
+  }
+  return name;
+}
+
+/* The name string of a loop in run-time messages: `loom_loop` for a loop
+ * on its own, one per loop in a group or a pinned producer. */
+static const char *name_var(cg *g, const group *gr, const loop *lp) {
+  if (gr->loops.len == 1 && gr->loops.items[0] == lp)
+    return "loom_loop";
+  return arena_printf(g->arena, "loom_loop_%d", lp->id);
+}
+
+static const char *data_ptr(cg *g, const obj *dat) {
+  return arena_printf(g->arena, "loom_d_%s", dat->name);
+}
+
+static const char *map_ptr(cg *g, const obj *map) {
+  return arena_printf(g->arena, "loom_m_%s", map->name);
+}
+
+/* ---- the objects a group passes ----------------------------------------------- */
+
+static temp_fate fate(const cg *g, const obj *o) {
+  const temp_info *ti = o && o->kind == OBJ_DAT ? temps_find(&g->fu->temps, o) : NULL;
+  return ti ? ti->fate : TEMP_STORED;
+}
+
+/* The producer a consumer's argument evaluates (a pinned temporary). */
+static const loop *pinned_producer(const cg *g, const loop_arg *a) {
+  const temp_info *ti = a->obj && a->obj->kind == OBJ_DAT ? temps_find(&g->fu->temps, a->obj) : NULL;
+  return ti && ti->fate == TEMP_PINNED && a->mode == MODE_READ ? ti->producer : NULL;
+}
+
+/* Appends p to v unless it is NULL or already there. */
+static void push_once(cg *g, vec *v, const void *p) {
+  for (int j = 0; p && j < v->len; j++)
+    if (v->items[j] == p)
+      return;
+  if (p)
+    vec_push(g->arena, v, (void *)p);
+}
+
+static void add_object(cg *g, vec *v, const obj *o) { push_once(g, v, o); }
+
+static vec called_loops(cg *g, const group *gr);
+
+/* Maps, dats and globals of a loop, each once, in order of first use, but
+ * `skip` (the temporary a pinned producer computes); for a pinned
+ * temporary it reads, the set and objects of its producer instead (and so
+ * on, for a chain of them). */
+static void add_objects_but(cg *g, vec *v, const loop *lp, const obj *skip) {
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
+    if (a->obj == skip && a->kind != ARG_IDX)
+      continue;
+    add_object(g, v, a->map);
+    if (!p) {
+      add_object(g, v, a->obj);
+      continue;
+    }
+    add_object(g, v, p->set);
+    add_objects_but(g, v, p, a->obj);
+  }
+}
+
+static void add_loop_objects(cg *g, vec *v, const loop *lp) { add_objects_but(g, v, lp, NULL); }
+
+static vec group_objects(cg *g, const group *gr) {
+  vec v = {0};
+  for (int i = 0; i < gr->loops.len; i++)
+    add_loop_objects(g, &v, gr->loops.items[i]);
+  return v;
+}
+
+static int global_is_read(const group *gr, const obj *o) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].obj == o && lp->args[i].mode != MODE_READ)
+        return 0;
+  }
+  return 1;
+}
+
+static const char *param_decl(cg *g, const group *gr, const obj *o) {
+  static const char *const handle[] = {"loom_set", "loom_map", "loom_dat"};
+  if (o->kind != OBJ_GLOBAL)
+    return arena_printf(g->arena, "%s %s", handle[o->kind], o->name);
+  return arena_printf(g->arena, "%s%s *%s", global_is_read(gr, o) ? "const " : "",
+                      o->type->c_name, o->name);
+}
+
+static const char *call_arg(cg *g, const obj *o) {
+  if (o->kind != OBJ_GLOBAL || o->is_array)
+    return o->expr ? o->expr : o->name;
+  return arena_printf(g->arena, "&%s", o->name);
+}
+
+enum { WRAP = 80 };
+
+/* `NAME(a, b, c)`.  When col (the column NAME starts at) is not negative,
+ * arguments that would pass WRAP columns continue on a new line, aligned
+ * after the '('. */
+static const char *join(cg *g, const char *head, vec *parts, int col) {
+  strbuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "%s(", head);
+  size_t align = (size_t)(col > 0 ? col : 0) + strlen(head) + 1, cur = align;
+  for (int i = 0; i < parts->len; i++) {
+    const char *part = parts->items[i];
+    size_t n = strlen(part);
+    if (i && col >= 0 && cur + n + 4 > WRAP) {
+      sb_printf(&sb, ",\n%*s", (int)align, "");
+      cur = align;
+    } else if (i) {
+      sb_puts(&sb, ", ");
+      cur += 2;
+    }
+    sb_puts(&sb, part);
+    cur += n;
+  }
+  sb_puts(&sb, ")");
+  char *s = arena_strdup(g->arena, sb.data);
+  sb_free(&sb);
+  return s;
+}
+
+/* ---- the loop function --------------------------------------------------------- */
+
+static void emit_signature(cg *g, const group *gr, const vec *objs) {
+  vec params = {0};
+  for (int i = 0; i < objs->len; i++)
+    vec_push(g->arena, &params, (void *)param_decl(g, gr, objs->items[i]));
+  cg_line(g, "static void %s", join(g, group_fn(g, gr), &params, 12));
+}
+
+static int loop_uses(const loop *lp, const obj *o) {
+  if (lp->set == o)
+    return 1;
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == o || lp->args[i].map == o)
+      return 1;
+  return 0;
+}
+
+/* The loop whose argument brings o into the group: one of its loops, or a
+ * pinned producer they evaluate (called_loops' order). */
+static const loop *owner_loop(cg *g, const group *gr, const obj *o) {
+  vec loops = called_loops(g, gr);
+  for (int i = 0; i < loops.len; i++)
+    if (loop_uses(loops.items[i], o))
+      return loops.items[i];
+  return gr->loops.items[0];
+}
+
+static const char *check_call(cg *g, const group *gr, const obj *o) {
+  const loop *lp = owner_loop(g, gr, o);
+  const char *name = name_var(g, gr, lp);
+  if (o->kind == OBJ_SET)
+    return arena_printf(g->arena, "loom__check_set(%s, %s)", o->name, name);
+  int pos = 0;
+  for (int i = 0; i < lp->nargs && !pos; i++)
+    if (lp->args[i].obj == o || lp->args[i].map == o)
+      pos = lp->args[i].pos;
+  if (o->kind == OBJ_MAP)
+    return arena_printf(g->arena, "loom__check_map(%s, %s, NULL, %d, %s, %d)",
+                        o->name, lp->set->name, o->dim, name, pos);
+  const char *set = lp->set->name;
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == o && lp->args[i].map)
+      set = arena_printf(g->arena, "loom__map_to(%s)", lp->args[i].map->name);
+  return arena_printf(g->arena, "loom__check_dat(%s, %s, %d, %s, %s, %d)",
+                      o->name, set, o->dim, o->type->loom_name, name, pos);
+}
+
+static const char *loop_title(cg *g, const loop *lp) {
+  return quoted(g, arena_printf(g->arena, "%s at %s:%u", lp->kernel, g->prog->file,
+                                lp->loc.line));
+}
+
+/* The name strings: the group's (plans, timing), and one per loop when
+ * there are several. */
+static void emit_names(cg *g, const group *gr, const vec *objs) {
+  if (gr->loops.len == 1) {
+    cg_line(g, "static const char loom_loop[] = %s;", loop_title(g, gr->loops.items[0]));
+  } else {
+    const char *title = "";
+    for (int i = 0; i < gr->loops.len; i++)
+      title = arena_printf(g->arena, "%s%s%s", title, i ? " + " : "",
+                           ((const loop *)gr->loops.items[i])->kernel);
+    cg_line(g, "static const char loom_loop[] = %s;",
+            quoted(g, arena_printf(g->arena, "%s at %s:%u", title, g->prog->file,
+                                   gr->anchor->loc.line)));
+  }
+  vec named = {0};
+  for (int i = 0; i < objs->len; i++) {
+    const loop *lp = owner_loop(g, gr, objs->items[i]);
+    if (((const obj *)objs->items[i])->kind != OBJ_GLOBAL &&
+        strcmp(name_var(g, gr, lp), "loom_loop") != 0)
+      push_once(g, &named, lp);
+  }
+  for (int i = 0; i < named.len; i++)
+    cg_line(g, "static const char %s[] = %s;", name_var(g, gr, named.items[i]),
+            loop_title(g, named.items[i]));
+}
+
+static int arg_is_mapped(const loop_arg *a) {
+  return a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL;
+}
+
+/* Two arguments of one loop under handles that may be one dat (alias.h),
+ * one written and one reached through a map, not both increments: were
+ * they one, check.c would have rejected the loop; the run time checks. */
+static void distinct_checks(cg *g, const group *gr, vec *checks) {
+  vec loops = called_loops(g, gr);
+  for (int l = 0; l < loops.len; l++) {
+    const loop *lp = loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      for (int k = i + 1; k < lp->nargs; k++) {
+        const loop_arg *a = &lp->args[i], *b = &lp->args[k];
+        if (!a->obj || !b->obj || a->obj == b->obj || a->obj->kind != OBJ_DAT ||
+            !a->obj->var || a->obj->var != b->obj->var ||
+            (a->mode == MODE_INC && b->mode == MODE_INC))
+          continue;
+        int wa = a->mode != MODE_READ, wb = b->mode != MODE_READ;
+        if ((wa || wb) && (arg_is_mapped(a) || arg_is_mapped(b)))
+          vec_push(g->arena, checks, (void *)arena_printf(g->arena,
+              "loom__check_distinct(%s, %s, %s, %d, %d)", a->obj->name, b->obj->name,
+              name_var(g, gr, lp), a->pos, b->pos));
+      }
+  }
+}
+
+/* Run-time checks that each object is what the loop was compiled for; a
+ * failed check has been reported by libloom, and the loop does not run. */
+static void emit_checks(cg *g, const group *gr, const vec *objs) {
+  vec checks = {0};
+  for (int i = 0; i < objs->len; i++) {
+    const obj *o = objs->items[i];
+    if (o->kind != OBJ_GLOBAL)
+      vec_push(g->arena, &checks, (void *)check_call(g, gr, o));
+  }
+  distinct_checks(g, gr, &checks);
+  emit_names(g, gr, objs);
+  for (int i = 0; i < checks.len; i++)
+    cg_line(g, "%s%s != LOOM_OK%s", i ? "    " : "if (", (const char *)checks.items[i],
+            i + 1 < checks.len ? " ||" : ")");
+  cg_line(g, "  return;");
+}
+
+void cg_declare_count(cg *g, const group *gr) {
+  cg_line(g, "const int %s = loom__set_size(%s);", cg_count(g), cg_set(gr)->name);
+}
+
+/* Whether the code of a loop's argument a reads its map's entries: not a
+ * pinned temporary evaluated by a producer that never looks at the element
+ * (it reads no dat, no idx: only globals and what it writes). */
+static int arg_reads_map(const cg *g, const loop_arg *a) {
+  const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
+  for (int k = 0; p && k < p->nargs; k++) {
+    const loop_arg *b = &p->args[k];
+    if (b->obj != a->obj && b->kind != ARG_GLOBAL &&
+        (b->kind == ARG_IDX || b->map || arg_reads_map(g, b)))
+      return 1; /* p looks at the element (a chain: if its own producer does) */
+  }
+  return !p;
+}
+
+/* Whether the group's code reads the entries of map m (a map passed only
+ * to be checked, for a pinned producer that ignores the element, is not). */
+static int map_read(cg *g, const group *gr, const obj *m) {
+  vec loops = called_loops(g, gr);
+  for (int l = 0; l < loops.len; l++) {
+    const loop *lp = loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].map == m && arg_reads_map(g, &lp->args[i]))
+        return 1;
+  }
+  return 0;
+}
+
+static void emit_pointers(cg *g, const group *gr, const vec *objs) {
+  for (int i = 0; i < objs->len; i++) {
+    const obj *o = objs->items[i];
+    if (o->kind == OBJ_MAP && map_read(g, gr, o))
+      cg_line(g, "const int *const %s = loom__map_values(%s);", map_ptr(g, o), o->name);
+    else if (o->kind == OBJ_DAT && fate(g, o) == TEMP_STORED)
+      cg_line(g, "%s *const %s = (%s *)loom__dat_values(%s);", o->type->c_name,
+              data_ptr(g, o), o->type->c_name, o->name);
+  }
+}
+
+/* `base + dim * index`, without the multiplication when dim is 1. */
+static const char *offset(cg *g, const char *base, int dim, const char *index) {
+  if (dim == 1)
+    return arena_printf(g->arena, "%s + %s", base, index);
+  return arena_printf(g->arena, "%s + %d * %s", base, dim, index);
+}
+
+static const char *map_entry(cg *g, const loop_arg *a, int slot) {
+  return arena_printf(g->arena, "%s[%d * %s + %d]", map_ptr(g, a->map), a->map->dim,
+                      g->elem, slot);
+}
+
+static const char *pointer_array(const cg *g, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_a%d", a->pos);
+}
+
+/* The local a contracted temporary lives in, per element (per strip, a
+ * row per element). */
+static const char *temp_local(cg *g, const obj *t) {
+  return arena_printf(g->arena, "loom_t_%s", t->name);
+}
+
+/* The element's row in a strip's local array. */
+static const char *strip_row(cg *g, const char *local) {
+  return arena_printf(g->arena, "%s[%s - loom_s]", local, cg_elem(g));
+}
+
+/* The local argument a of lp is gathered into, per strip. */
+static const char *gather_local(cg *g, const loop *lp, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_g%d_%d", lp->id, a->pos);
+}
+
+/* The local holding argument a's idx (the element's, or through a map). */
+static const char *idx_local(cg *g, const loop_arg *a) {
+  return a->map ? arena_printf(g->arena, "loom_idx%d", a->pos) : "loom_idx";
+}
+
+/* The local a pinned temporary is evaluated into, for argument a. */
+static const loop *arg_loop(cg *g, const loop_arg *a);
+
+static const char *pin_local(cg *g, const loop_arg *a) {
+  const loop *lp = arg_loop(g, a); /* a chain nests evaluations: named by loop */
+  return arena_printf(g->arena, "loom_p%d_%d", lp ? lp->id : 0, a->pos);
+}
+
+static void emit_kernel_call(cg *g, const loop *lp);
+
+/* The producer p of a pinned temporary, evaluated at element `elem` into
+ * `into`, in a block of its own. */
+static void emit_producer(cg *g, const loop *p, const obj *t, const char *elem,
+                          const char *into) {
+  const char *saved_elem = g->elem, *saved_into = g->into;
+  const obj *saved_t = g->into_obj;
+  g->elem = elem;
+  g->into = into;
+  g->into_obj = t;
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  emit_kernel_call(g, p);
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  g->elem = saved_elem;
+  g->into = saved_into;
+  g->into_obj = saved_t;
+}
+
+/* A pinned temporary read by argument a: its producer evaluated at each
+ * element the argument reads. */
+static void emit_pinned(cg *g, const loop_arg *a, const loop *p) {
+  const char *t = a->obj->type->c_name, *local = pin_local(g, a);
+  int d = a->obj->dim;
+  if (a->kind != ARG_MAPPED_ALL) {
+    cg_line(g, "%s %s[%d];", t, local, d);
+    emit_producer(g, p, a->obj, a->kind == ARG_MAPPED ? map_entry(g, a, a->slot) : g->elem,
+                  local);
+    return;
+  }
+  cg_line(g, "%s %s[%d][%d];", t, local, a->map->dim, d);
+  for (int s = 0; s < a->map->dim; s++)
+    emit_producer(g, p, a->obj, map_entry(g, a, s),
+                  arena_printf(g->arena, "%s[%d]", local, s));
+}
+
+/* Whether the backend redirects argument a (a write through a map). */
+/* Whether argument a writes through a map with mode write: the element
+ * writes its target only when it is the target's winner (the last writer
+ * in declared order, loom__write_winners), else into a scratch local. */
+static int guarded(const cg *g, const loop_arg *a) {
+  return a->mode == MODE_WRITE && a->map && a->kind != ARG_IDX && !g->into_obj &&
+         fate(g, a->obj) == TEMP_STORED;
+}
+
+static int redirected(const cg *g, const loop_arg *a) {
+  return guarded(g, a) || (g->be->write_target && a->mode != MODE_READ && a->map &&
+                           a->kind != ARG_IDX && !g->into_obj &&
+                           fate(g, a->obj) != TEMP_CONTRACTED);
+}
+
+/* The loop (of the group, or a pinned producer it evaluates) whose
+ * argument a is. */
+static const loop *arg_loop(cg *g, const loop_arg *a) {
+  vec loops = called_loops(g, g->group);
+  for (int i = 0; i < loops.len; i++) {
+    const loop *lp = loops.items[i];
+    if (a >= lp->args && a < lp->args + lp->nargs)
+      return lp;
+  }
+  return NULL;
+}
+
+/* The first argument of a's loop on a's dat: it names the winners of the
+ * loop's writes to the dat. */
+static const loop_arg *first_on(const loop *lp, const loop_arg *a) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == a->obj && lp->args[i].kind != ARG_IDX)
+      return &lp->args[i];
+  return a;
+}
+
+static const char *winners(cg *g, const loop *lp, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_win%d_%d", lp->id, first_on(lp, a)->pos);
+}
+
+/* The scratch local a losing write of argument a goes to (slot: of a[*]). */
+static const char *loser(cg *g, const loop *lp, const loop_arg *a, int slot) {
+  const char *x = arena_printf(g->arena, "loom_x%d_%d", lp->id, a->pos);
+  return slot < 0 ? x : arena_printf(g->arena, "%s[%d]", x, slot);
+}
+
+/* Where argument a's data is: a local, or the dat's storage (or what the
+ * backend puts there for a write through a map; for a guarded write, the
+ * storage for the target's winner, a scratch local for the others). */
+static const char *data_of(cg *g, const loop_arg *a, const char *index, int slot) {
+  if (g->into_obj == a->obj)
+    return g->into;
+  if (fate(g, a->obj) == TEMP_CONTRACTED)
+    return g->strips ? strip_row(g, temp_local(g, a->obj)) : temp_local(g, a->obj);
+  const char *ptr = offset(g, data_ptr(g, a->obj), a->obj->dim, index);
+  if (guarded(g, a)) {
+    const loop *lp = arg_loop(g, a);
+    return arena_printf(g->arena, "%s[%s] == %s ? %s : %s", winners(g, lp, a), index,
+                        g->elem, ptr, loser(g, lp, a, slot));
+  }
+  return redirected(g, a) ? g->be->write_target(g, a, index, ptr) : ptr;
+}
+
+/* The local holding a redirected argument's pointer (named by its loop:
+ * the loops of a group share one scope). */
+static const char *target_local(cg *g, const loop *lp, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_w%d_%d", lp->id, a->pos);
+}
+
+/* The declared numbers of a set's elements (loom__set_global): the local
+ * of the group's function holding them, for idx. */
+static const char *gid_local(cg *g, const obj *set) {
+  return arena_printf(g->arena, "loom_gid_%s", set->name);
+}
+
+/* `idx`: the declared number of the element (idx[map[i]]: of the element
+ * reached through slot i), whatever the storage order (renumbering, MPI
+ * partitioning): the element itself where loom__set_global gives none. */
+static const char *idx_value(cg *g, const loop *lp, const loop_arg *a) {
+  const char *e = a->map ? map_entry(g, a, a->slot) : g->elem;
+  const char *gid = gid_local(g, a->map ? a->map->to : lp->set);
+  return arena_printf(g->arena, "%s ? %s[%s] : %s", gid, gid, e, e);
+}
+
+/* Locals the kernel call needs: idx, pinned temporaries, and the pointer
+ * arrays of map[*]. */
+static void emit_call_locals(cg *g, const loop *lp) {
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    const loop *p = pinned_producer(g, a);
+    if (a->kind == ARG_IDX)
+      cg_line(g, "const int %s = %s;", idx_local(g, a), idx_value(g, lp, a));
+    if (p && a->obj != g->into_obj)
+      emit_pinned(g, a, p);
+    if (guarded(g, a))
+      cg_line(g, "%s %s%s[%d]; /* a write another element wins */", a->obj->type->c_name,
+              loser(g, lp, a, -1),
+              a->kind == ARG_MAPPED_ALL ? arena_printf(g->arena, "[%d]", a->map->dim) : "",
+              a->obj->dim);
+    if (a->kind == ARG_MAPPED && !p && redirected(g, a))
+      cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, lp, a));
+    if (a->kind == ARG_MAPPED && !p && redirected(g, a))
+      cg_line(g, "    %s;", data_of(g, a, map_entry(g, a, a->slot), -1));
+    if (a->kind != ARG_MAPPED_ALL)
+      continue;
+    const char *t = a->param_pointee;
+    size_t n = strlen(t);
+    cg_line(g, "%s%s%s[%d] = {", t, n && t[n - 1] == '*' ? "" : " ",
+            pointer_array(g, a), a->map->dim);
+    for (int s = 0; s < a->map->dim; s++)
+      cg_line(g, "    %s%s",
+              p ? arena_printf(g->arena, "%s[%d]", pin_local(g, a), s)
+                : data_of(g, a, map_entry(g, a, s), s),
+              s + 1 < a->map->dim ? "," : "");
+    cg_line(g, "};");
+  }
+}
+
+static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
+  if (g->strips && vectorize_gathers(g->group, lp, a))
+    return strip_row(g, gather_local(g, lp, a));
+  switch (a->kind) {
+  case ARG_IDX:
+    return arena_printf(g->arena, "&%s", idx_local(g, a));
+  case ARG_GLOBAL:
+    if (!arg_is_reduction(a) && strncmp(a->param_pointee, "const", 5) != 0)
+      /* a read global into a non-const parameter: loomc warned */
+      return arena_printf(g->arena, "(%s *)%s", a->param_pointee, a->obj->name);
+    if (!arg_is_reduction(a))
+      return a->obj->name;
+    return arena_printf(g->arena, a->obj->dim == 1 ? "&%s" : "%s",
+                        cg_reduction_local(g, a));
+  case ARG_MAPPED_ALL:
+    return pointer_array(g, a);
+  case ARG_MAPPED:
+    if (pinned_producer(g, a) && a->obj != g->into_obj)
+      return pin_local(g, a);
+    if (redirected(g, a))
+      return target_local(g, lp, a);
+    return data_of(g, a, map_entry(g, a, a->slot), -1);
+  default:
+    if (pinned_producer(g, a) && a->obj != g->into_obj)
+      return pin_local(g, a);
+    return data_of(g, a, g->elem, -1);
+  }
+}
+
+/* The kernel call, its arguments laid out on the lines of the directive
+ * they come from, the output lines mapped by #line to those directive
+ * lines: a compiler error in an argument points at it. */
+typedef struct call_writer {
+  cg *g;
+  strbuf line;
+  unsigned line_of;  /* the directive line of the text in `line` */
+  unsigned next;     /* the line number the next output line will have */
+  size_t align;      /* continuation indent, relative to g->indent */
+} call_writer;
+
+static void call_flush(call_writer *w, const char *tail) {
+  sb_puts(&w->line, tail);
+  if (w->next != w->line_of)
+    line_user(w->g, w->line_of);
+  cg_line(w->g, "%s", w->line.data);
+  w->next = w->line_of + 1;
+  w->line.len = 0;
+  sb_printf(&w->line, "%*s", (int)w->align, "");
+}
+
+static void call_add(call_writer *w, const char *arg, unsigned line, int first) {
+  if (!first && line != w->line_of)
+    call_flush(w, ",");
+  else if (!first)
+    sb_puts(&w->line, ", ");
+  w->line_of = line;
+  sb_puts(&w->line, arg);
+}
+
+static void emit_kernel_call(cg *g, const loop *lp) {
+  emit_call_locals(g, lp);
+  call_writer w = {g, {0}, 0, 0, strlen(lp->kernel) + 1};
+  sb_init(&w.line);
+  sb_printf(&w.line, "%s(", lp->kernel);
+  for (int i = 0; i < lp->nargs; i++)
+    call_add(&w, kernel_arg(g, lp, &lp->args[i]), lp->args[i].loc.line, i == 0);
+  call_flush(&w, ");");
+  sb_free(&w.line);
+  line_self(g);
+}
+
+/* Locals of the contracted temporaries a group's loops produce. */
+static void emit_temp_locals(cg *g, const group *gr) {
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    for (int k = 0; k < lp->nargs; k++) {
+      const obj *t = lp->args[k].obj;
+      const temp_info *ti = t && t->kind == OBJ_DAT ? temps_find(&g->fu->temps, t) : NULL;
+      if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp)
+        cg_line(g, "%s %s%s[%d];", t->type->c_name, temp_local(g, t),
+                g->strips ? arena_printf(g->arena, "[%d]", STRIP_WIDTH) : "", t->dim);
+    }
+  }
+}
+
+/* Whether a loop's kernel call declares locals (idx, map[*] pointer
+ * arrays, pinned temporaries). */
+static int has_call_locals(cg *g, const loop *lp) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].kind == ARG_IDX || lp->args[i].kind == ARG_MAPPED_ALL ||
+        pinned_producer(g, &lp->args[i]))
+      return 1;
+  return 0;
+}
+
+/* Copies lp's reads through maps, for the strip's elements, into their
+ * gather locals. */
+static void emit_gathers(cg *g, const loop *lp) {
+  cg_line(g, "/* %s (line %u): its reads through maps, gathered for the strip */",
+          lp->kernel, lp->loc.line);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (vectorize_gathers(g->group, lp, a))
+      cg_line(g, "%s %s[%d][%d];", a->obj->type->c_name, gather_local(g, lp, a),
+              STRIP_WIDTH, a->obj->dim);
+  }
+  strip_elements_begin(g);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (!vectorize_gathers(g->group, lp, a))
+      continue;
+    const char *row = strip_row(g, gather_local(g, lp, a)), *src = data_ptr(g, a->obj);
+    const char *at = map_entry(g, a, a->slot);
+    if (a->obj->dim == 1) {
+      cg_line(g, "%s[0] = %s[%s];", row, src, at);
+      continue;
+    }
+    cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", a->obj->dim);
+    cg_line(g, "  %s[loom_v] = %s[%d * %s + loom_v];", row, src, a->obj->dim, at);
+  }
+  cg_loop_end(g);
+}
+
+/* The body of the loop over strips: each loop of the group in turn over
+ * the strip's elements, a staged one after its gathers (vectorize.h). */
+static void emit_strip_body(cg *g, const group *gr) {
+  emit_temp_locals(g, gr);
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    int staged = vectorize_staged(gr, lp);
+    if (staged)
+      emit_gathers(g, lp);
+    if (staged && g->be->simd)
+      cg_line(g, "%s", g->be->simd);
+    strip_elements_begin(g);
+    emit_kernel_call(g, lp);
+    cg_loop_end(g);
+  }
+}
+
+/* The kernel calls, in order; in a group, the calls that declare locals
+ * are each in a block of their own. */
+static void emit_body(cg *g, const group *gr) {
+  if (g->strips) {
+    emit_strip_body(g, gr);
+    return;
+  }
+  emit_temp_locals(g, gr);
+  for (int k = 0; k < g->stmt_order.len; k++) {
+    int i = (int)(long)g->stmt_order.items[k];
+    int blocks = gr->loops.len > 1 && has_call_locals(g, gr->loops.items[i]);
+    if (blocks)
+      cg_line(g, "{");
+    cg_indent(g, blocks);
+    emit_kernel_call(g, gr->loops.items[i]);
+    cg_indent(g, -blocks);
+    if (blocks)
+      cg_line(g, "}");
+  }
+}
+
+static void emit_comment(cg *g, const group *gr) {
+  const loop *lp = gr->loops.items[0];
+  if (gr->loops.len == 1) {
+    cg_line(g, "/* par_loop %s over %s (%s:%u) */", lp->kernel, lp->set->name,
+            comment_safe(g, g->prog->file), lp->loc.line);
+    return;
+  }
+  const char *lines = "";
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *l = gr->loops.items[i];
+    lines = arena_printf(g->arena, "%s%s%s:%u", lines, i ? ", " : "", l->kernel, l->loc.line);
+  }
+  cg_line(g, "/* par_loops fused over %s (%s: %s) */", lp->set->name,
+          comment_safe(g, g->prog->file), lines);
+}
+
+/* The loops whose kernels the group calls: its own, and the pinned
+ * producers they evaluate. */
+/* lp, then the pinned producers it evaluates, and theirs, into v. */
+static void add_called(cg *g, vec *v, const loop *lp) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == lp)
+      return;
+  vec_push(g->arena, v, (void *)lp);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop *p = lp->args[i].kind == ARG_IDX ? NULL : pinned_producer(g, &lp->args[i]);
+    if (p)
+      add_called(g, v, p);
+  }
+}
+
+static vec called_loops(cg *g, const group *gr) {
+  vec v = {0};
+  for (int l = 0; l < gr->loops.len; l++)
+    add_called(g, &v, gr->loops.items[l]);
+  return v;
+}
+
+/* The declared numbers of the sets whose elements idx arguments number:
+ * one local per set, after the backend's set-up (partitioning, with MPI,
+ * makes them). */
+static void emit_gids(cg *g, const group *gr) {
+  vec loops = called_loops(g, gr), sets = {0};
+  for (int l = 0; l < loops.len; l++) {
+    const loop *lp = loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      const loop_arg *a = &lp->args[i];
+      const obj *set = a->map ? a->map->to : lp->set;
+      int seen = 0;
+      for (int k = 0; k < sets.len; k++)
+        seen |= sets.items[k] == set;
+      if (a->kind != ARG_IDX || seen)
+        continue;
+      vec_push(g->arena, &sets, (void *)set);
+      cg_line(g, "const int *const %s = loom__set_global(%s);", gid_local(g, set),
+              a->map ? arena_printf(g->arena, "loom__map_to(%s)", a->map->name)
+                     : set->name);
+    }
+  }
+}
+
+/* For each loop and dat it writes with mode write or rw through maps (all
+ * its accesses to the dat are such: check.c): with rw, the check that no
+ * two elements reach one target (loom__check_unique), since the value left
+ * would depend on their order; with write only, the winner of each target
+ * (loom__write_winners): the last writer in declared order, whatever
+ * order the elements run in. */
+static void emit_map_writes(cg *g, const group *gr) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      const loop_arg *a = &lp->args[i];
+      if (!arg_writes_indirectly(a) || a->mode == MODE_INC || first_on(lp, a) != a ||
+          fate(g, a->obj) != TEMP_STORED)
+        continue;
+      const char *list = "";
+      int n = 0, rw = 0;
+      for (int k = i; k < lp->nargs; k++)
+        if (lp->args[k].obj == a->obj) {
+          list = arena_printf(g->arena, "%s%s{%s, %d}", list, n++ ? ", " : "",
+                              lp->args[k].map->name, lp->args[k].slot);
+          rw |= lp->args[k].mode == MODE_RW;
+        }
+      const char *name = arena_printf(g->arena, "loom_wl%d_%d", lp->id, a->pos);
+      cg_line(g, "const loom__plan_arg %s[] = {%s}; /* %s through maps */", name, list,
+              a->name);
+      if (rw) {
+        cg_line(g, "if (loom__check_unique(%s, %s, %d, %s) != LOOM_OK)", name_var(g, gr, lp),
+                lp->set->name, n, name);
+        cg_line(g, "  return;");
+        continue;
+      }
+      cg_line(g, "const int *const %s = loom__write_winners(%s, %s, %d, %s);",
+              winners(g, lp, a), name_var(g, gr, lp), lp->set->name, n, name);
+      cg_line(g, "if (!%s)", winners(g, lp, a));
+      cg_line(g, "  return;");
+    }
+  }
+}
+
+static vec group_params(cg *g, const group *gr) {
+  vec objs = {0};
+  add_object(g, &objs, cg_set(gr));
+  vec rest = group_objects(g, gr);
+  for (int i = 0; i < rest.len; i++)
+    add_object(g, &objs, rest.items[i]);
+  return objs;
+}
+
+void cg_group_function(cg *g, const group *gr) {
+  vec objs = group_params(g, gr);
+  g->group = gr;
+  if (g->be->prelude)
+    g->be->prelude(g, gr);
+  emit_comment(g, gr);
+  emit_signature(g, gr, &objs);
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  emit_checks(g, gr, &objs);
+  cg_line(g, "const double loom_t0 = loom__wall();");
+  emit_pointers(g, gr, &objs);
+  g->be->loop_begin(g, gr);
+  emit_gids(g, gr);
+  emit_map_writes(g, gr);
+  int parts = g->be->parts ? g->be->parts(g, gr) : 1;
+  for (int part = 0; part < parts; part++) {
+    g->be->iterate_begin(g, gr, part);
+    emit_body(g, gr);
+    g->be->iterate_end(g, gr, part);
+  }
+  g->be->loop_end(g, gr);
+  cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+}
+
+/* The statement that replaces the directive of a group's last loop: the
+ * call, after the storage sharing of temporaries it writes first. */
+static const char *group_call(cg *g, const group *gr) {
+  vec args = {0};
+  vec objs = group_params(g, gr);
+  for (int i = 0; i < objs.len; i++)
+    vec_push(g->arena, &args, (void *)call_arg(g, objs.items[i]));
+  const char *share = "";
+  for (int i = 0; i < g->fu->temps.len; i++) {
+    const temp_info *ti = g->fu->temps.items[i];
+    for (int k = 0; ti->shares && k < gr->loops.len; k++)
+      if (gr->loops.items[k] == ti->first)
+        share = arena_printf(g->arena, "%sloom__dat_share(%s, %s); ", share, ti->t->name,
+                             ti->shares->name);
+  }
+  return arena_printf(g->arena, "%s%s;", share, join(g, group_fn(g, gr), &args, -1));
+}
+
+const char *cg_directive(cg *g, const loop *lp) {
+  const group *gr = fusion_group(g->fu, lp);
+  if (!gr) {
+    const char *uses = "";
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].mode != MODE_READ && lp->args[i].kind != ARG_IDX)
+        uses = arena_printf(g->arena, "%s(void)%s; ", uses, lp->args[i].name);
+    return arena_printf(g->arena, "%s/* par_loop %s: pinned, evaluated inside its "
+                        "consumers */", uses, lp->kernel);
+  }
+  if (gr->anchor == lp)
+    return group_call(g, gr);
+  return arena_printf(g->arena, "/* par_loop %s: fused into %s (line %u) */", lp->kernel,
+                      group_fn(g, gr), gr->anchor->loc.line);
+}

@@ -1,0 +1,492 @@
+/*
+ * check.c — kernels against loops (see check.h).
+ */
+#include "frontend/check.h"
+
+#include <string.h>
+
+#include "frontend/affine.h"
+#include "frontend/cursor.h"
+#include "frontend/ctypes.h"
+#include "frontend/summary.h"
+
+typedef struct checker {
+  const frontend *fe;
+  const symtab *st;
+  arena *arena;
+  loop *lp;
+  vec checked_bodies; /* CXCursor* of kernels whose bodies were walked */
+  vec written;        /* sym*: file-scope variables the kernel's own body
+                         writes (each reported there) */
+  int body_errors;
+} checker;
+
+/* ---- parameters ----------------------------------------------------------- */
+
+static const char *describe_arg(const checker *c, const loop_arg *a) {
+  switch (a->kind) {
+  case ARG_IDX:
+    return "the iteration index 'idx' (an int)";
+  case ARG_GLOBAL:
+    return arena_printf(c->arena, "global '%s' of type %s%s", a->name,
+                        a->obj->type->c_name, a->obj->is_array ? " array" : "");
+  case ARG_AFFINE:
+    return arena_printf(c->arena, "element '%s' of %s", affine_arg_text(c->arena, a),
+                        a->obj->type->c_name);
+  case ARG_MAPPED_ALL:
+    return arena_printf(c->arena, "all slots of dat '%s' of %s (an array of "
+                        "pointers)", a->name, a->obj->type->c_name);
+  default:
+    return arena_printf(c->arena, "dat '%s' of %s", a->name, a->obj->type->c_name);
+  }
+}
+
+static void note_param(const checker *c, CXCursor param, int pos) {
+  diag(DIAG_NOTE, frontend_cursor_loc(c->fe, param), 0,
+       "parameter %d of kernel '%s' declared here", pos, c->lp->kernel);
+}
+
+static int param_mismatch(checker *c, const loop_arg *a, CXCursor param,
+                          const char *expect) {
+  diag(DIAG_ERROR, a->loc, a->len,
+       "argument %d is %s, but parameter %d '%s' of kernel '%s' has type "
+       "'%s' (expected %s)", a->pos, describe_arg(c, a), a->pos,
+       frontend_spelling(c->fe, param), c->lp->kernel,
+       frontend_type_spelling(c->fe, clang_getCursorType(param)), expect);
+  note_param(c, param, a->pos);
+  return -1;
+}
+
+static const elem_type *arg_elem_type(const loop_arg *a) {
+  static const elem_type int_type = {"int", "LOOM_INT"};
+  return a->kind == ARG_IDX ? &int_type : a->obj->type;
+}
+
+static int check_const(checker *c, const loop_arg *a, CXCursor param,
+                       CXType pointee) {
+  int is_const = clang_isConstQualifiedType(pointee);
+  int reads = a->mode == MODE_READ || a->kind == ARG_IDX;
+  if (!reads && is_const) {
+    diag(DIAG_ERROR, a->loc, a->len,
+         "argument %d '%s' is '%s', but parameter %d '%s' of kernel '%s' "
+         "points to const ('%s'): the kernel could not write it", a->pos,
+         a->name, mode_name(a->mode), a->pos, frontend_spelling(c->fe, param),
+         c->lp->kernel, frontend_type_spelling(c->fe, clang_getCursorType(param)));
+    note_param(c, param, a->pos);
+    return -1;
+  }
+  if (reads && !is_const) {
+    diag(DIAG_WARNING, a->loc, a->len,
+         "argument %d '%s' is read-only, but parameter %d '%s' of kernel '%s' "
+         "is not a pointer to const ('%s')", a->pos, a->name, a->pos,
+         frontend_spelling(c->fe, param), c->lp->kernel,
+         frontend_type_spelling(c->fe, clang_getCursorType(param)));
+    note_param(c, param, a->pos);
+  }
+  return 0;
+}
+
+static int check_param(checker *c, loop_arg *a, CXCursor param) {
+  const elem_type *want = arg_elem_type(a);
+  const char *expect =
+      a->kind == ARG_MAPPED_ALL
+          ? arena_printf(c->arena, "a pointer to pointers to %s", want->c_name)
+          : arena_printf(c->arena, "a pointer to %s", want->c_name);
+  CXType t = clang_getCanonicalType(clang_getCursorType(param));
+  int array = t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+              t.kind == CXType_VariableArray;
+  if (t.kind != CXType_Pointer && !array)
+    return param_mismatch(c, a, param, expect);
+  /* a parameter declared as an array is a pointer to its elements */
+  CXType pointee = array ? clang_getArrayElementType(clang_getCursorType(param))
+                         : clang_getPointeeType(t);
+  CXType elem = pointee;
+  if (a->kind == ARG_MAPPED_ALL) {
+    if (pointee.kind != CXType_Pointer)
+      return param_mismatch(c, a, param, expect);
+    elem = clang_getPointeeType(pointee);
+  }
+  const elem_type *got = elem_type_of(elem);
+  if (!got || strcmp(got->loom_name, want->loom_name) != 0)
+    return param_mismatch(c, a, param, expect);
+  CXType declared = clang_getCursorType(param);
+  if (declared.kind != CXType_Pointer)
+    declared = t;
+  a->param_name = frontend_spelling(c->fe, param);
+  a->param_pointee = frontend_type_spelling(
+      c->fe, array ? pointee : clang_getPointeeType(declared));
+  return check_const(c, a, param, elem);
+}
+
+/* ---- writes to file-scope variables ---------------------------------------- */
+
+/* The spelling of the first token at or after offset `from` in c's extent
+ * (an operator), copied to buf. */
+static void operator_after(const checker *c, CXCursor e, unsigned from,
+                           char *buf, size_t size) {
+  CXToken *toks;
+  unsigned n;
+  buf[0] = '\0';
+  clang_tokenize(c->fe->tu, clang_getCursorExtent(e), &toks, &n);
+  for (unsigned i = 0; i < n; i++) {
+    if (frontend_offset(clang_getTokenLocation(c->fe->tu, toks[i])) < from)
+      continue;
+    CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
+    strncpy(buf, clang_getCString(sp), size - 1);
+    buf[size - 1] = '\0';
+    clang_disposeString(sp);
+    break;
+  }
+  clang_disposeTokens(c->fe->tu, toks, n);
+}
+
+/* The expression an assignment-like cursor writes, or a null cursor. */
+static CXCursor written_expr(const checker *c, CXCursor e) {
+  enum CXCursorKind k = clang_getCursorKind(e);
+  CXCursor lhs = cursor_first_child(e);
+  char op[8];
+  if (k == CXCursor_CompoundAssignOperator)
+    return lhs;
+  if (k == CXCursor_BinaryOperator) {
+    operator_after(c, e, frontend_offset(clang_getRangeEnd(clang_getCursorExtent(lhs))),
+                   op, sizeof op);
+    return strcmp(op, "=") == 0 ? lhs : clang_getNullCursor();
+  }
+  if (k == CXCursor_UnaryOperator) {
+    operator_after(c, e, 0, op, sizeof op);
+    if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+      return lhs;
+    CXSourceRange r = clang_getCursorExtent(lhs);
+    operator_after(c, e, frontend_offset(clang_getRangeEnd(r)), op, sizeof op);
+    if (strcmp(op, "++") == 0 || strcmp(op, "--") == 0)
+      return lhs;
+  }
+  return clang_getNullCursor();
+}
+
+/* The variable at the root of an lvalue (x, x[i], x.f, *x, (x)), or null. */
+static CXCursor root_variable(CXCursor e) {
+  for (;;) {
+    e = cursor_strip_expr(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_DeclRefExpr)
+      return clang_getCursorReferenced(e);
+    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_MemberRefExpr &&
+        k != CXCursor_UnaryOperator && k != CXCursor_CStyleCastExpr)
+      return clang_getNullCursor();
+    e = k == CXCursor_CStyleCastExpr ? cursor_last_child(e) : cursor_first_child(e);
+  }
+}
+
+static int is_file_scope_var(CXCursor v) {
+  return clang_getCursorKind(v) == CXCursor_VarDecl &&
+         clang_getCursorKind(clang_getCursorSemanticParent(v)) ==
+             CXCursor_TranslationUnit;
+}
+
+static enum CXChildVisitResult visit_kernel_body(CXCursor e, CXCursor parent,
+                                                 CXClientData data) {
+  (void)parent;
+  checker *c = data;
+  CXCursor lhs = written_expr(c, e);
+  if (clang_Cursor_isNull(lhs))
+    return CXChildVisit_Recurse;
+  CXCursor v = root_variable(lhs);
+  if (!clang_Cursor_isNull(v) && is_file_scope_var(v)) {
+    const char *name = frontend_spelling(c->fe, v);
+    sym *s = symtab_of_cursor(c->st, v);
+    if (s)
+      vec_push(c->arena, &c->written, s);
+    diag(DIAG_ERROR, frontend_cursor_loc(c->fe, e), 0,
+         "kernel '%s' writes file-scope variable '%s': file-scope variables "
+         "are constants inside kernels (pass it as a global argument to "
+         "reduce into it)", c->lp->kernel, name);
+    diag(DIAG_NOTE, c->lp->kernel_loc, (unsigned)strlen(c->lp->kernel),
+         "kernel '%s' is called by this par_loop", c->lp->kernel);
+    c->body_errors++;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static void callee_writes(checker *c, CXCursor def);
+static void warn_inline(const checker *c, CXCursor def);
+
+/* Walks a kernel's body once, however many loops call it. */
+static int check_body(checker *c, CXCursor def) {
+  for (int i = 0; i < c->checked_bodies.len; i++)
+    if (clang_equalCursors(*(CXCursor *)c->checked_bodies.items[i], def))
+      return 0;
+  CXCursor *keep = arena_alloc(c->arena, sizeof *keep);
+  *keep = def;
+  vec_push(c->arena, &c->checked_bodies, keep);
+  int before = c->body_errors;
+  c->written = (vec){0};
+  clang_visitChildren(def, visit_kernel_body, c);
+  callee_writes(c, def);
+  warn_inline(c, def);
+  return c->body_errors > before ? -1 : 0;
+}
+
+/* ---- what the kernel reads beyond its arguments -------------------------------- */
+
+static int written_in_body(const checker *c, const sym *s) {
+  for (int i = 0; i < c->written.len; i++)
+    if (c->written.items[i] == s)
+      return 1;
+  return 0;
+}
+
+/* The object of a file-scope variable a kernel reads: its own (a global
+ * argument's, or one built by an earlier kernel), or a new OBJ_VAR. */
+static obj *variable_obj(checker *c, sym *s) {
+  if (s->canon->obj)
+    return s->canon->obj;
+  obj *o = arena_alloc(c->arena, sizeof *o);
+  o->kind = OBJ_VAR;
+  o->name = s->name;
+  o->loc = frontend_cursor_loc(c->fe, s->cursor);
+  o->var = s->canon;
+  o->dim = 1;
+  s->canon->obj = o;
+  return o;
+}
+
+/* A variable that can change: not const, not the C library's. */
+static int may_change(const sym *s) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(s->cursor));
+  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+    t = clang_getArrayElementType(t);
+  return !clang_isConstQualifiedType(t) &&
+         !clang_Location_isInSystemHeader(clang_getCursorLocation(s->cursor));
+}
+
+/* The file-scope variables the kernel reads, and a function it calls
+ * whose body loomc does not see, from its summary. */
+static void kernel_state(checker *c, CXCursor def) {
+  const summary *sm = summary_of(c->fe, c->st, def, c->arena);
+  if (!sm)
+    return;
+  for (int i = 0; i < sm->reads.len; i++)
+    if (may_change(sm->reads.items[i]))
+      vec_push(c->arena, &c->lp->kernel_vars, variable_obj(c, sm->reads.items[i]));
+  c->lp->kernel_unseen = sm->unseen;
+  c->lp->kernel_unseen_loc = sm->unseen_loc;
+}
+
+/* A write of a file-scope variable by a function the kernel calls is an
+ * error, like one in its own body (reported there). */
+static void callee_writes(checker *c, CXCursor def) {
+  const summary *sm = summary_of(c->fe, c->st, def, c->arena);
+  for (int i = 0; sm && i < sm->writes.len; i++) {
+    const sym *s = sm->writes.items[i];
+    if (written_in_body(c, s))
+      continue;
+    diag(DIAG_ERROR, c->lp->kernel_loc, (unsigned)strlen(c->lp->kernel),
+         "kernel '%s' calls a function that writes file-scope variable '%s': "
+         "file-scope variables are constants inside kernels (pass it as a global "
+         "argument to reduce into it)", c->lp->kernel, s->name);
+    diag(DIAG_NOTE, frontend_cursor_loc(c->fe, s->cursor), 0, "'%s' declared here",
+         s->name);
+    c->body_errors++;
+  }
+}
+
+/* A plain `inline` definition (no `static`, no `extern` on any declaration)
+ * is, in C unlike C++, no external definition: a call the C compiler does
+ * not inline (at -O0, say) finds no function to link. */
+static int c99_inline(const checker *c, CXCursor def) {
+  if (!clang_Cursor_isFunctionInlined(def))
+    return 0;
+  CXCursor first = clang_getCanonicalCursor(def);
+  for (int i = 0; i < c->st->syms.len; i++) {
+    const sym *s = c->st->syms.items[i];
+    if (clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl ||
+        !clang_equalCursors(clang_getCanonicalCursor(s->cursor), first))
+      continue;
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(s->cursor);
+    if (sc == CX_SC_Static || sc == CX_SC_Extern || !clang_Cursor_isFunctionInlined(s->cursor))
+      return 0;
+  }
+  return 1;
+}
+
+static void warn_inline(const checker *c, CXCursor def) {
+  if (!c99_inline(c, def))
+    return;
+  diag(DIAG_WARNING, frontend_cursor_loc(c->fe, def), 0,
+       "kernel '%s' is an inline definition ('inline' without 'static' or 'extern'): "
+       "in C, unlike C++, it is not an external definition, so the program fails to "
+       "link wherever the C compiler does not inline the call (at -O0, say); declare "
+       "it 'static inline'", c->lp->kernel);
+  diag(DIAG_NOTE, c->lp->kernel_loc, (unsigned)strlen(c->lp->kernel),
+       "kernel '%s' is called by this par_loop", c->lp->kernel);
+}
+
+/* ---- one dat, several accesses ------------------------------------------------ */
+
+static int arg_mapped(const loop_arg *a) {
+  return a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL;
+}
+
+/* Whether the accesses of one dat by a loop's arguments have a meaning
+ * that does not depend on the order of the elements: all reads, all
+ * increments (they commute), all direct (each element its own values), or
+ * all writes through maps (write or rw; the runtime checks that no target
+ * is reached by two elements). */
+static int order_free(const loop *lp, const obj *d) {
+  int n = 0, reads = 0, incs = 0, direct = 0, mapped_writes = 0;
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (a->obj != d || a->kind == ARG_IDX)
+      continue;
+    n++;
+    reads += a->mode == MODE_READ;
+    incs += a->mode == MODE_INC;
+    direct += a->kind == ARG_DAT;
+    mapped_writes += arg_mapped(a) && (a->mode == MODE_WRITE || a->mode == MODE_RW);
+  }
+  return reads == n || incs == n || direct == n || mapped_writes == n;
+}
+
+static const char *verb(access_mode m) {
+  return m == MODE_READ    ? "reads"
+         : m == MODE_WRITE ? "writes"
+         : m == MODE_RW    ? "updates"
+                           : "increments";
+}
+
+/* A dat written by the loop and reached through a map by another of its
+ * arguments: an element could meet values another element writes, so the
+ * result would depend on the order of the elements (and differ between
+ * targets).  An error, at the access through the map. */
+static int check_order(checker *c) {
+  const loop *lp = c->lp;
+  if (lp->domain)
+    return 0; /* affine loops: isl's exact dependences */
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i], *m = NULL, *w = NULL;
+    if (a->kind == ARG_IDX || !a->obj || a->obj->kind != OBJ_DAT || order_free(lp, a->obj))
+      continue;
+    for (int x = 0; x < lp->nargs; x++) /* a mapped one and a writing one */
+      for (int y = 0; y < lp->nargs; y++) {
+        const loop_arg *p = &lp->args[x], *q = &lp->args[y];
+        if (p->obj == a->obj && q->obj == a->obj && arg_mapped(p) && q->mode != MODE_READ &&
+            (!m || (m == w && p != q))) {
+          m = p;
+          w = q;
+        }
+      }
+    const loop_arg *other = w;
+    for (int k = 0; m == w && k < lp->nargs; k++)
+      if (lp->args[k].obj == a->obj && &lp->args[k] != m)
+        other = &lp->args[k];
+    diag(DIAG_ERROR, m->loc, m->len,
+         "argument %d %s dat '%s' through map '%s', and argument %d %s it: an element "
+         "could meet values that another element writes, so the result would depend on "
+         "the order of the elements (use two dats, or only 'inc', which commutes)",
+         m->pos, verb(m->mode), a->name, m->map->name, other->pos, verb(other->mode));
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- the kernel's work ------------------------------------------------------ */
+
+static int is_operator(const char *s) {
+  static const char *const ops[] = {"+", "-", "*", "/", "+=", "-=", "*=", "/="};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(s, ops[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* Arithmetic operators and calls in the tokens of the kernel's body. */
+static int kernel_ops(const checker *c, CXCursor def) {
+  CXCursor body = cursor_last_child(def);
+  if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+    return 0;
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(c->fe->tu, clang_getCursorExtent(body), &toks, &n);
+  int count = 0, ident = 0; /* ident: the previous token is an identifier */
+  for (unsigned i = 0; i < n; i++) {
+    CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
+    const char *s = clang_getCString(sp);
+    int punct = clang_getTokenKind(toks[i]) == CXToken_Punctuation;
+    count += punct && (is_operator(s) || (ident && strcmp(s, "(") == 0));
+    ident = clang_getTokenKind(toks[i]) == CXToken_Identifier;
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(c->fe->tu, toks, n);
+  return count;
+}
+
+/* ---- the kernel ------------------------------------------------------------ */
+
+/* The kernel's definition, or a null cursor after a diagnostic. */
+static CXCursor find_kernel(checker *c) {
+  loop *lp = c->lp;
+  unsigned len = (unsigned)strlen(lp->kernel);
+  sym *s = symtab_lookup(c->st, lp->kernel, lp->start);
+  if (!s || clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl) {
+    diag(DIAG_ERROR, lp->kernel_loc, len,
+         s ? "'%s' is not a function: a par_loop's kernel is a C function"
+           : "use of undeclared identifier '%s' (expected a kernel function)",
+         lp->kernel);
+    return clang_getNullCursor();
+  }
+  if (!s->file_scope || (s->in_main && s->decl_off > lp->func_start)) {
+    diag(DIAG_ERROR, lp->kernel_loc, len,
+         "kernel '%s' must be declared at file scope before function '%s', "
+         "where loomc places the loop's code", lp->kernel, lp->func_name);
+    return clang_getNullCursor();
+  }
+  CXCursor def = clang_getCursorDefinition(s->cursor);
+  if (clang_Cursor_isNull(def)) {
+    diag(DIAG_ERROR, lp->kernel_loc, len,
+         "kernel '%s' has no definition in this translation unit: define it "
+         "in this file or in a header it includes", lp->kernel);
+    return clang_getNullCursor();
+  }
+  return def;
+}
+
+static int check_arity(checker *c, CXCursor def) {
+  int n = clang_Cursor_getNumArguments(def);
+  if (n == c->lp->nargs)
+    return 0;
+  diag(DIAG_ERROR, c->lp->kernel_loc, (unsigned)strlen(c->lp->kernel),
+       "kernel '%s' takes %d parameter%s, but the par_loop passes %d "
+       "argument%s", c->lp->kernel, n, n == 1 ? "" : "s", c->lp->nargs,
+       c->lp->nargs == 1 ? "" : "s");
+  diag(DIAG_NOTE, frontend_cursor_loc(c->fe, def), 0, "'%s' defined here",
+       c->lp->kernel);
+  return -1;
+}
+
+static int check_loop(checker *c) {
+  CXCursor def = find_kernel(c);
+  if (clang_Cursor_isNull(def) || check_arity(c, def))
+    return -1;
+  for (int i = 0; i < c->lp->nargs; i++)
+    if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
+      return -1;
+  c->lp->kernel_ops = kernel_ops(c, def);
+  if (check_order(c))
+    return -1;
+  if (check_body(c, def))
+    return -1;
+  kernel_state(c, def);
+  return 0;
+}
+
+void check_kernels(const frontend *fe, const symtab *st, program *prog, arena *a) {
+  checker c = {fe, st, a, NULL, {0}, {0}, 0};
+  vec ok = {0};
+  for (int i = 0; i < prog->loops.len; i++) {
+    c.lp = prog->loops.items[i];
+    if (check_loop(&c) == 0)
+      vec_push(a, &ok, c.lp);
+  }
+  prog->loops = ok;
+}

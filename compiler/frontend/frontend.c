@@ -1,0 +1,170 @@
+/*
+ * frontend.c — parse the input with libclang (see frontend.h).
+ *
+ * libclang is asked for the detailed preprocessing record, so that later
+ * stages can drop directives in skipped preprocessor ranges (#if 0).
+ * libclang reports success even after fatal errors such as a missing
+ * header, so every diagnostic of severity error or fatal is reported and
+ * counted here.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "frontend/frontend.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef LOOM_DEFAULT_INCLUDE_DIR
+#define LOOM_DEFAULT_INCLUDE_DIR "/usr/local/include"
+#endif
+
+static char *take_string(arena *a, CXString s) {
+  const char *c = clang_getCString(s);
+  char *copy = arena_strdup(a, c ? c : "");
+  clang_disposeString(s);
+  return copy;
+}
+
+static int file_exists(const char *path) { return access(path, R_OK) == 0; }
+
+/* Where loom.h is: $LOOM_INCLUDE_DIR, then ../include beside the loomc
+ * executable (an installed tree), then the directory fixed at build time. */
+static const char *loom_include_dir(arena *a) {
+  const char *env = getenv("LOOM_INCLUDE_DIR");
+  if (env && *env)
+    return env;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = '\0';
+      char *dir = arena_printf(a, "%s/../include", exe);
+      if (file_exists(arena_printf(a, "%s/loom.h", dir)))
+        return dir;
+    }
+  }
+  return LOOM_DEFAULT_INCLUDE_DIR;
+}
+
+static const char **clang_argv(const options *o, arena *a, int *argc) {
+  const char **argv = arena_alloc(a, sizeof *argv * (size_t)(o->clang_args.len + 4));
+  int n = 0;
+  argv[n++] = "-xc";
+  for (int i = 0; i < o->clang_args.len; i++)
+    argv[n++] = o->clang_args.items[i];
+  argv[n++] = arena_printf(a, "-I%s", loom_include_dir(a));
+  argv[n++] = "-Wno-unknown-pragmas";
+  *argc = n;
+  return argv;
+}
+
+srcloc frontend_loc(const frontend *fe, CXSourceLocation l) {
+  CXFile f;
+  unsigned line, col, off;
+  clang_getFileLocation(l, &f, &line, &col, &off);
+  srcloc s = {NULL, line, col, off};
+  if (!f)
+    return s;
+  if (clang_File_isEqual(f, fe->file))
+    s.file = fe->path;
+  else
+    s.file = take_string(fe->arena, clang_getFileName(f));
+  while (s.file[0] == '.' && s.file[1] == '/')
+    s.file += 2; /* "./x.h", as clang names a file found beside the input */
+  return s;
+}
+
+srcloc frontend_cursor_loc(const frontend *fe, CXCursor c) {
+  return frontend_loc(fe, clang_getCursorLocation(c));
+}
+
+unsigned frontend_offset(CXSourceLocation l) {
+  unsigned off;
+  clang_getFileLocation(l, NULL, NULL, NULL, &off);
+  return off;
+}
+
+int frontend_in_main_file(const frontend *fe, CXSourceLocation l) {
+  CXFile f;
+  clang_getFileLocation(l, &f, NULL, NULL, NULL);
+  return f && clang_File_isEqual(f, fe->file);
+}
+
+char *frontend_spelling(const frontend *fe, CXCursor c) {
+  return take_string(fe->arena, clang_getCursorSpelling(c));
+}
+
+char *frontend_type_spelling(const frontend *fe, CXType t) {
+  return take_string(fe->arena, clang_getTypeSpelling(t));
+}
+
+/* Reports clang's errors; returns how many there were. */
+static int report_clang_errors(const frontend *fe) {
+  int errors = 0;
+  unsigned n = clang_getNumDiagnostics(fe->tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(fe->tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      srcloc loc = frontend_loc(fe, clang_getDiagnosticLocation(d));
+      char *msg = take_string(fe->arena, clang_getDiagnosticSpelling(d));
+      diag(DIAG_ERROR, loc, 0, "%s", msg);
+      errors++;
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return errors;
+}
+
+static enum CXErrorCode parse(const options *o, frontend *fe, arena *a) {
+  int argc;
+  const char **argv = clang_argv(o, a, &argc);
+  struct CXUnsavedFile unsaved = {o->input, o->input_text, o->input_len};
+  unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
+                   CXTranslationUnit_KeepGoing;
+  return clang_parseTranslationUnit2(fe->index, o->input, argv, argc,
+                                     &unsaved, o->input_text ? 1 : 0, flags,
+                                     &fe->tu);
+}
+
+int frontend_parse(const options *o, frontend *fe, program *prog, arena *a) {
+  memset(fe, 0, sizeof *fe);
+  fe->arena = a;
+  fe->path = o->input;
+  if (!o->input_text && !file_exists(o->input)) {
+    diag(DIAG_ERROR, (srcloc){0}, 0, "cannot read '%s': %s", o->input,
+         strerror(errno));
+    return -1;
+  }
+  fe->index = clang_createIndex(0, 0);
+  if (parse(o, fe, a) != CXError_Success || !fe->tu) {
+    diag(DIAG_ERROR, (srcloc){0}, 0, "libclang could not parse '%s'",
+         o->input);
+    return -1;
+  }
+  fe->file = clang_getFile(fe->tu, o->input);
+  size_t len = 0;
+  const char *text = fe->file ? clang_getFileContents(fe->tu, fe->file, &len) : NULL;
+  if (!text) {
+    diag(DIAG_ERROR, (srcloc){0}, 0, "cannot read '%s'", o->input);
+    return -1;
+  }
+  prog->file = o->input;
+  prog->text = text;
+  prog->len = len;
+  program_index_lines(prog, a);
+  diag_add_source(o->input, text, len);
+  return report_clang_errors(fe) ? -1 : 0;
+}
+
+void frontend_dispose(frontend *fe) {
+  if (fe->tu)
+    clang_disposeTranslationUnit(fe->tu);
+  if (fe->index)
+    clang_disposeIndex(fe->index);
+  fe->tu = NULL;
+  fe->index = NULL;
+}

@@ -1,0 +1,41 @@
+/*
+ * frontend.h — parse the input with libclang.
+ *
+ * The whole file is parsed as C by libclang (the real compiler front end):
+ * later stages read declarations, kernels and tokens from this translation
+ * unit.  Errors that clang reports (a missing header, a syntax error) are
+ * reported through diag() and stop the pipeline.
+ */
+#ifndef LOOMC_FRONTEND_H
+#define LOOMC_FRONTEND_H
+
+#include <clang-c/Index.h>
+
+#include "ir/ir.h"
+#include "util/options.h"
+
+typedef struct frontend {
+  CXIndex index;
+  CXTranslationUnit tu;
+  CXFile file;      /* the main file */
+  const char *path; /* as named on the command line */
+  arena *arena;
+} frontend;
+
+/* Parses the input named by o into fe and fills prog's file and text.
+ * Returns 0 on success; otherwise diagnostics were printed. */
+int frontend_parse(const options *o, frontend *fe, program *prog, arena *a);
+void frontend_dispose(frontend *fe);
+
+/* Source locations of libclang as loomc's, with the file named as the user
+ * named it (main file) or as clang found it (headers). */
+srcloc frontend_loc(const frontend *fe, CXSourceLocation l);
+srcloc frontend_cursor_loc(const frontend *fe, CXCursor c);
+/* Byte offset of l in its file, and whether that file is the main file. */
+unsigned frontend_offset(CXSourceLocation l);
+int frontend_in_main_file(const frontend *fe, CXSourceLocation l);
+/* The spelling of a cursor or type, copied into the arena. */
+char *frontend_spelling(const frontend *fe, CXCursor c);
+char *frontend_type_spelling(const frontend *fe, CXType t);
+
+#endif

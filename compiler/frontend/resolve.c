@@ -1,0 +1,838 @@
+/*
+ * resolve.c — names of loops bound to objects (see resolve.h).
+ *
+ * A handle's facts come from its declaration's initialiser, after macro
+ * expansion: loom_decl_set(size, name), loom_decl_map(from, to, dim, data,
+ * name) and loom_decl_dat_(set, dim, type code, size, (const T *)data,
+ * name), the expansion of loom_decl_dat and loom_decl_temp.  T, the element
+ * type, is the pointee of that cast: clang has resolved it for us.  The
+ * distributed declarations have the same leading arguments:
+ * loom_decl_set_slice(gsize, offset, count, name), loom_decl_set_hdf5(file,
+ * name), loom_decl_map_hdf5(from, to, dim, file, name) and
+ * loom_decl_dat_hdf5_(set, dim, type code, size, (const T *)0, file, name).
+ */
+#include "frontend/resolve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/affine.h"
+#include "frontend/ctypes.h"
+#include "frontend/cursor.h"
+#include "util/strbuf.h"
+
+typedef struct resolver {
+  const frontend *fe;
+  const symtab *st;
+  arena *arena;
+  loop *lp;
+  srcloc use;       /* where the name being resolved is used */
+  unsigned use_len;
+  CXCursor decl_var; /* the declaration being read */
+  int decl_is_macro; /* ... through the loom_decl_dat/temp macros */
+  int quiet;         /* chain errors not reported (the caller reports) */
+} resolver;
+
+/* Where the set names of a handle's LOOM_*_FACTS resolve: the sibling
+ * members of the struct holding it (base variable and the chain to that
+ * struct, `m->`), or the names visible at its declaration (decl). */
+typedef struct facts_scope {
+  sym *base;
+  const char *prefix;
+  sym *decl;
+} facts_scope;
+
+/* ---- declarations ---------------------------------------------------- */
+
+/* The call initialising a variable declaration, or a null cursor. */
+static CXCursor init_call(CXCursor var) {
+  CXCursor init = cursor_last_child(var);
+  if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)))
+    return clang_getNullCursor();
+  init = cursor_strip_expr(init);
+  return clang_getCursorKind(init) == CXCursor_CallExpr ? init
+                                                        : clang_getNullCursor();
+}
+
+/* ---- handles -------------------------------------------------------------- */
+
+/* OBJ_SET/OBJ_MAP/OBJ_DAT for loom handle types, -1 for anything else. */
+static int handle_kind(const frontend *fe, CXType t) {
+  t = clang_getCanonicalType(t);
+  if (t.kind != CXType_Pointer)
+    return -1;
+  const char *s = frontend_type_spelling(fe, clang_getPointeeType(t));
+  if (strcmp(s, "struct loom_set_s") == 0)
+    return OBJ_SET;
+  if (strcmp(s, "struct loom_map_s") == 0)
+    return OBJ_MAP;
+  if (strcmp(s, "struct loom_dat_s") == 0)
+    return OBJ_DAT;
+  return -1;
+}
+
+/* The declaration calls of each kind (set, map, dat) and their argument
+ * counts; the second of a kind reads its file (hdf5) or slice. */
+static const struct {
+  int kind;
+  const char *call;
+  unsigned nargs;
+} decl_calls[] = {
+    {OBJ_SET, "loom_decl_set", 2},      {OBJ_SET, "loom_decl_set_slice", 4},
+    {OBJ_SET, "loom_decl_set_hdf5", 2}, {OBJ_MAP, "loom_decl_map", 5},
+    {OBJ_MAP, "loom_decl_map_hdf5", 5}, {OBJ_DAT, "loom_decl_dat_", 6},
+    {OBJ_DAT, "loom_decl_dat_hdf5_", 7},
+};
+
+/* Nonzero when `callee` with nargs arguments declares an object of kind. */
+static int is_decl_call(int kind, const char *callee, unsigned nargs) {
+  for (size_t i = 0; i < sizeof decl_calls / sizeof decl_calls[0]; i++)
+    if (decl_calls[i].kind == kind && decl_calls[i].nargs == nargs &&
+        strcmp(decl_calls[i].call, callee) == 0)
+      return 1;
+  return 0;
+}
+
+/* Where argument i of a declaration call is written.  loom_decl_dat and
+ * loom_decl_temp are macros, whose arguments clang locates at the macro
+ * name: the macro's own argument list is found in the tokens instead.
+ * Call arguments 2 and 3 (type code, size) both come from the macro's
+ * `type`, and 4 (data) from its fourth argument. */
+static srcloc arg_loc(const resolver *r, CXCursor call, unsigned i) {
+  srcloc at = frontend_cursor_loc(r->fe, clang_Cursor_getArgument(call, i));
+  if (!r->decl_is_macro)
+    return at;
+  /* loom_decl_dat(set, dim, type, data, name) and loom_decl_dat_hdf5(set,
+   * dim, type, file, name): the call's type code, size and data (or
+   * witness) come from the macro's `type` or `data` */
+  static const unsigned macro_arg[] = {0, 1, 2, 2, 3, 4};
+  static const unsigned macro_arg_hdf5[] = {0, 1, 2, 2, 2, 3, 4};
+  unsigned want = i < 6 ? macro_arg[i] : 0, arg = 0;
+  if (clang_Cursor_getNumArguments(call) == 7)
+    want = i < 7 ? macro_arg_hdf5[i] : 0;
+  int depth = 0;
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(r->fe->tu, clang_getCursorExtent(r->decl_var), &toks, &n);
+  for (unsigned k = 0; k < n; k++) {
+    CXString sp = clang_getTokenSpelling(r->fe->tu, toks[k]);
+    const char *t = clang_getCString(sp);
+    if (depth == 1 && arg == want && !(t[0] == ',' || t[0] == ')') &&
+        at.offset <= frontend_offset(clang_getTokenLocation(r->fe->tu, toks[k]))) {
+      at = frontend_loc(r->fe, clang_getTokenLocation(r->fe->tu, toks[k]));
+      clang_disposeString(sp);
+      break;
+    }
+    depth += (t[0] == '(') - (t[0] == ')');
+    arg += depth == 1 && t[0] == ',';
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(r->fe->tu, toks, n);
+  return at;
+}
+
+/* An integer constant argument (dim, arity), or -1 after a diagnostic. */
+static int const_int_arg(resolver *r, CXCursor call, unsigned i,
+                         const char *what, const char *name) {
+  CXCursor arg = cursor_strip_expr(clang_Cursor_getArgument(call, i));
+  CXEvalResult ev = clang_Cursor_Evaluate(arg);
+  int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
+  long long v = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
+  if (ev)
+    clang_EvalResult_dispose(ev);
+  if (!ok) {
+    diag(DIAG_ERROR, arg_loc(r, call, i), 0,
+         "the %s of '%s' must be an integer constant expression (a literal, "
+         "a macro, an enumerator or a const variable with a constant "
+         "initialiser): loomc reads it at compile time", what, name);
+    return -1;
+  }
+  if (v < 1 || v > 1000000) {
+    diag(DIAG_ERROR, arg_loc(r, call, i), 0,
+         "the %s of '%s' is %lld; it must be between 1 and 1000000", what, name,
+         v);
+    return -1;
+  }
+  return (int)v;
+}
+
+static obj *obj_of_sym(resolver *r, sym *s);
+
+/* The set named by argument i of a declaration call, or NULL. */
+static obj *chain_obj(resolver *r, sym *base, const char *chain, srcloc loc, unsigned len);
+
+/* `m.cells`, `m->cells`: the chain's text and its base variable's symbol. */
+static const char *member_chain(resolver *r, CXCursor e, sym **base) {
+  e = cursor_strip_expr(e);
+  if (clang_getCursorKind(e) == CXCursor_DeclRefExpr) {
+    *base = symtab_of_cursor(r->st, clang_getCursorReferenced(e));
+    return *base ? (*base)->name : NULL;
+  }
+  if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+    return NULL;
+  CXCursor inner = cursor_first_child(e);
+  const char *left = clang_Cursor_isNull(inner) ? NULL : member_chain(r, inner, base);
+  if (!left)
+    return NULL;
+  CXType t = clang_getCanonicalType(clang_getCursorType(cursor_strip_expr(inner)));
+  return arena_printf(r->arena, "%s%s%s", left, t.kind == CXType_Pointer ? "->" : ".",
+                      frontend_spelling(r->fe, e));
+}
+
+static obj *set_arg(resolver *r, CXCursor call, unsigned i, const char *name) {
+  CXCursor arg = cursor_strip_expr(clang_Cursor_getArgument(call, i));
+  sym *s = NULL;
+  obj *o = NULL;
+  if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr)
+    s = symtab_of_cursor(r->st, clang_getCursorReferenced(arg));
+  else if (clang_getCursorKind(arg) == CXCursor_MemberRefExpr) {
+    const char *chain = member_chain(r, arg, &s);
+    o = chain ? chain_obj(r, s, chain, arg_loc(r, call, i), 0) : NULL;
+    if (o && o->kind == OBJ_SET)
+      return o;
+    s = NULL;
+  }
+  o = s ? obj_of_sym(r, s) : o;
+  if (o && o->kind == OBJ_SET)
+    return o;
+  if (!s || (o && o->kind != OBJ_SET) || !s->obj_failed)
+    diag(DIAG_ERROR, arg_loc(r, call, i), 0,
+         "argument %u of the declaration of '%s' must name a loom_set "
+         "variable declared with loom_decl_set", i + 1, name);
+  return NULL;
+}
+
+static int read_map(resolver *r, CXCursor call, obj *o) {
+  o->from = set_arg(r, call, 0, o->name);
+  o->to = o->from ? set_arg(r, call, 1, o->name) : NULL;
+  o->dim = o->to ? const_int_arg(r, call, 2, "arity", o->name) : -1;
+  return o->dim > 0 ? 0 : -1;
+}
+
+static int is_temp_decl(const frontend *fe, CXCursor var) {
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(fe->tu, clang_getCursorExtent(var), &toks, &n);
+  int temp = 0;
+  for (unsigned i = 0; i < n && !temp; i++) {
+    CXString sp = clang_getTokenSpelling(fe->tu, toks[i]);
+    temp = strcmp(clang_getCString(sp), "loom_decl_temp") == 0;
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(fe->tu, toks, n);
+  return temp;
+}
+
+static int read_dat(resolver *r, CXCursor call, CXCursor var, obj *o) {
+  o->set = set_arg(r, call, 0, o->name);
+  o->dim = o->set ? const_int_arg(r, call, 1, "dim", o->name) : -1;
+  if (o->dim < 1)
+    return -1;
+  CXType data = clang_getCursorType(cursor_strip_expr(clang_Cursor_getArgument(call, 4)));
+  o->type = elem_type_of(clang_getPointeeType(clang_getCanonicalType(data)));
+  if (!o->type) {
+    const char *t = frontend_type_spelling(r->fe, clang_getPointeeType(data));
+    if (strncmp(t, "const ", 6) == 0) /* from the macro's cast */
+      t += 6;
+    diag(DIAG_ERROR, arg_loc(r, call, 2), 0,
+         "dat '%s' has element type '%s': a dat holds double, float, or "
+         "another arithmetic C type", o->name, t);
+    return -1;
+  }
+  o->is_temp = is_temp_decl(r->fe, var);
+  return 0;
+}
+
+static obj *new_obj(resolver *r, sym *s, obj_kind kind) {
+  obj *o = arena_alloc(r->arena, sizeof *o);
+  o->kind = kind;
+  o->name = s->name;
+  o->expr = s->name;
+  o->loc = frontend_cursor_loc(r->fe, s->cursor);
+  return o;
+}
+
+static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
+                        const char *expr, const facts_scope *scope);
+
+static obj *build_handle(resolver *r, sym *s, int kind) {
+  CXCursor call = init_call(s->cursor);
+  const char *callee = clang_Cursor_isNull(call) ? "" : frontend_spelling(r->fe, call);
+  if (clang_getCursorKind(s->cursor) != CXCursor_VarDecl ||
+      !is_decl_call(kind, callee, (unsigned)clang_Cursor_getNumArguments(call))) {
+    facts_scope scope = {NULL, NULL, s};
+    return build_opaque(r, s->cursor, kind, s->name, s->name, &scope);
+  }
+  obj *o = new_obj(r, s, (obj_kind)kind);
+  int rc = 0;
+  r->decl_var = s->cursor;
+  r->decl_is_macro = kind == OBJ_DAT;
+  if (kind == OBJ_MAP)
+    rc = read_map(r, call, o);
+  else if (kind == OBJ_DAT)
+    rc = read_dat(r, call, s->cursor, o);
+  return rc ? NULL : o;
+}
+
+/* ---- handles whose declaration loomc does not see --------------------------- */
+
+typedef struct annotation {
+  const frontend *fe;
+  const char *text; /* after "loom ": "dat SET, DIM, TYPE" */
+} annotation;
+
+static enum CXChildVisitResult find_facts(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  annotation *an = data;
+  if (clang_getCursorKind(c) != CXCursor_AnnotateAttr)
+    return CXChildVisit_Continue;
+  const char *t = frontend_spelling(an->fe, c);
+  if (strncmp(t, "loom ", 5) == 0)
+    an->text = t + 5;
+  return CXChildVisit_Continue;
+}
+
+static void note_at(resolver *r, CXCursor decl, const char *what) {
+  diag(DIAG_NOTE, frontend_cursor_loc(r->fe, decl), 0, "%s", what);
+}
+
+static obj *facts_error(resolver *r, CXCursor decl, const obj *o, const char *why) {
+  diag(DIAG_ERROR, r->use, r->use_len, "%s '%s': %s", obj_kind_name(o->kind), o->expr, why);
+  note_at(r, decl, arena_printf(r->arena, "'%s' declared here", o->expr));
+  return NULL;
+}
+
+/* "a, b, c" into its three parts, blanks trimmed. */
+static int split3(arena *a, const char *s, const char *part[3]) {
+  for (int i = 0; i < 3; i++) {
+    while (*s == ' ')
+      s++;
+    const char *e = i < 2 ? strchr(s, ',') : s + strlen(s);
+    if (!e)
+      return -1;
+    const char *end = e;
+    while (end > s && end[-1] == ' ')
+      end--;
+    part[i] = arena_strndup(a, s, (size_t)(end - s));
+    s = *e ? e + 1 : e;
+  }
+  return 0;
+}
+
+static int literal_int(const char *s) {
+  if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 7)
+    return -1;
+  int v = atoi(s);
+  return v >= 1 && v <= 1000000 ? v : -1;
+}
+
+static const char *what_decl(CXCursor decl) {
+  switch (clang_getCursorKind(decl)) {
+  case CXCursor_ParmDecl: return "it is a parameter";
+  case CXCursor_FieldDecl: return "it is a struct member";
+  default: break;
+  }
+  if (clang_Cursor_getStorageClass(decl) == CX_SC_Extern)
+    return "it is declared extern";
+  return clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(decl))
+             ? "it is not initialised in its declaration"
+             : "it is not initialised by a loom_decl_* call in its declaration";
+}
+
+/* The set a fact names, in its scope. */
+static obj *facts_set(resolver *r, const facts_scope *sc, const char *name, CXCursor decl,
+                      const obj *o) {
+  obj *set = NULL;
+  if (sc->base) {
+    r->quiet++;
+    set = chain_obj(r, sc->base, arena_printf(r->arena, "%s%s", sc->prefix, name), r->use,
+                    r->use_len);
+    r->quiet--;
+  } else {
+    sym *s = symtab_lookup(r->st, name, sc->decl->in_main ? sc->decl->decl_off : 0);
+    set = s && clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl ? obj_of_sym(r, s)
+                                                                        : NULL;
+  }
+  if (set && set->kind == OBJ_SET)
+    return set;
+  return facts_error(r, decl, o, arena_printf(r->arena,
+      "its facts name '%s', which is not a loom_set %s", name,
+      sc->base ? "member of the same struct" : "visible at its declaration"));
+}
+
+/* A handle whose loom_decl_* loomc does not see: its facts from the
+ * LOOM_DAT_FACTS/LOOM_MAP_FACTS annotation of its declaration (a set needs
+ * none).  It may be any handle of its kind: opaque. */
+static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
+                         const char *expr, const facts_scope *scope) {
+  obj *o = arena_alloc(r->arena, sizeof *o);
+  o->kind = (obj_kind)kind;
+  o->name = name;
+  o->expr = expr;
+  o->opaque = 1;
+  o->loc = frontend_cursor_loc(r->fe, decl);
+  if (kind == OBJ_SET)
+    return o;
+  annotation an = {r->fe, NULL};
+  clang_visitChildren(decl, find_facts, &an);
+  const char *want = kind == OBJ_DAT ? "dat " : "map ";
+  if (!an.text)
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "%s, so loomc does not see its loom_decl_%s: give its facts once, after the "
+        "declarator: '%s %s %s'", what_decl(decl), kind == OBJ_DAT ? "dat" : "map",
+        kind == OBJ_DAT ? "loom_dat" : "loom_map", frontend_spelling(r->fe, decl),
+        kind == OBJ_DAT ? "LOOM_DAT_FACTS(SET, DIM, TYPE)" : "LOOM_MAP_FACTS(FROM, TO, ARITY)"));
+  const char *part[3];
+  if (strncmp(an.text, want, 4) != 0 || split3(r->arena, an.text + 4, part))
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "its facts are those of a %s: use LOOM_%s_FACTS", an.text[0] == 'd' ? "dat" : "map",
+        kind == OBJ_DAT ? "DAT" : "MAP"));
+  int n = literal_int(part[kind == OBJ_DAT ? 1 : 2]);
+  if (n < 1)
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "the %s in its facts is '%s': write an integer literal between 1 and 1000000",
+        kind == OBJ_DAT ? "dim" : "arity", part[kind == OBJ_DAT ? 1 : 2]));
+  o->dim = n;
+  if (kind == OBJ_DAT) {
+    o->type = elem_type_named(part[2]);
+    if (!o->type)
+      return facts_error(r, decl, o, arena_printf(r->arena,
+          "the type in its facts is '%s': a dat holds double, float, int or another "
+          "arithmetic C type, spelt as C spells it", part[2]));
+    o->set = facts_set(r, scope, part[0], decl, o);
+    o->escapes = 1;
+    return o->set ? o : NULL;
+  }
+  o->from = facts_set(r, scope, part[0], decl, o);
+  o->to = o->from ? facts_set(r, scope, part[1], decl, o) : NULL;
+  return o->to ? o : NULL;
+}
+
+/* ---- member chains: `m->cells`, `s.mesh.p_q` ------------------------------- */
+
+typedef struct field_find {
+  const frontend *fe;
+  const char *name;
+  CXCursor found;
+} field_find;
+
+static enum CXVisitorResult find_field(CXCursor c, CXClientData data) {
+  field_find *f = data;
+  if (strcmp(frontend_spelling(f->fe, c), f->name) != 0)
+    return CXVisit_Continue;
+  f->found = c;
+  return CXVisit_Break;
+}
+
+/* C's spelling of a chain as an identifier for generated code: m_p_q,
+ * made unique among the program's names. */
+static const char *chain_ident(resolver *r, const char *chain) {
+  strbuf sb;
+  sb_init(&sb);
+  for (const char *c = chain; *c; c++)
+    if (*c == '-' && c[1] == '>')
+      sb_puts(&sb, "_"), c++;
+    else
+      sb_printf(&sb, "%c", *c == '.' ? '_' : *c);
+  const char *id = arena_strdup(r->arena, sb.data);
+  sb_free(&sb);
+  for (int taken = 1; taken;) {
+    taken = 0;
+    for (int i = 0; i < r->st->syms.len && !taken; i++)
+      taken = strcmp(((const sym *)r->st->syms.items[i])->name, id) == 0;
+    if (taken)
+      id = arena_printf(r->arena, "%s_", id);
+  }
+  return id;
+}
+
+static obj *chain_error(const resolver *r, srcloc loc, unsigned len, const char *msg) {
+  if (!r->quiet)
+    diag(DIAG_ERROR, loc, len, "%s", msg);
+  return NULL;
+}
+
+/* The handle a chain reaches from its base variable: built once per base
+ * and chain (base->chains), so that every use of `m->p_q` is one object. */
+static obj *chain_obj(resolver *r, sym *base, const char *chain, srcloc loc, unsigned len) {
+  sym *home = base->canon;
+  for (int i = 0; i < home->chains.len; i++) {
+    obj *o = home->chains.items[i];
+    if (strcmp(o->expr, chain) == 0)
+      return o;
+  }
+  CXType t = clang_getCursorType(base->cursor);
+  const char *p = chain + strlen(base->name), *last = p;
+  CXCursor field = clang_getNullCursor();
+  while (*p) {
+    int arrow = p[0] == '-';
+    const char *m = p + (arrow ? 2 : 1), *e = m + strcspn(m, "-.");
+    const char *seen = arena_strndup(r->arena, chain, (size_t)(p - chain));
+    t = clang_getCanonicalType(t);
+    if (!arrow && t.kind == CXType_Pointer)
+      return chain_error(r, loc, len, arena_printf(r->arena,
+          "'%s' is a pointer (its type is '%s'): use '->'", seen,
+          frontend_type_spelling(r->fe, t)));
+    if (arrow && t.kind != CXType_Pointer)
+      return chain_error(r, loc, len, arena_printf(r->arena,
+          "'%s' is not a pointer (its type is '%s'): use '.'", seen,
+          frontend_type_spelling(r->fe, t)));
+    if (arrow)
+      t = clang_getCanonicalType(clang_getPointeeType(t));
+    if (t.kind != CXType_Record)
+      return chain_error(r, loc, len, arena_printf(r->arena,
+          "'%s' is not a struct%s (its type is '%s')", seen, arrow ? " pointer" : "",
+          frontend_type_spelling(r->fe, clang_getCursorType(base->cursor))));
+    field_find f = {r->fe, arena_strndup(r->arena, m, (size_t)(e - m)), clang_getNullCursor()};
+    clang_Type_visitFields(t, find_field, &f);
+    if (clang_Cursor_isNull(f.found))
+      return chain_error(r, loc, len, arena_printf(r->arena,
+          "'%s' has no member named '%s'", frontend_type_spelling(r->fe, t), f.name));
+    field = f.found;
+    t = clang_getCursorType(field);
+    last = p;
+    p = e;
+  }
+  int kind = handle_kind(r->fe, t);
+  if (kind < 0)
+    return chain_error(r, loc, len, arena_printf(r->arena,
+        "'%s' is not a loom handle (its type is '%s'); a global argument is a plain "
+        "variable: copy the member into a local one", chain,
+        frontend_type_spelling(r->fe, t)));
+  facts_scope scope = {base, arena_strndup(r->arena, chain, (size_t)(last - chain) +
+                                                                 (*last == '-' ? 2 : 1)), NULL};
+  obj *o = build_opaque(r, field, kind, chain_ident(r, chain), chain, &scope);
+  if (o)
+    vec_push(r->arena, &home->chains, o);
+  return o;
+}
+
+/* ---- globals -------------------------------------------------------------- */
+
+static obj *global_error(resolver *r, const obj *o, const char *why) {
+  diag(DIAG_ERROR, r->use, r->use_len, "'%s' cannot be a global argument: %s",
+       o->name, why);
+  diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", o->name);
+  return NULL;
+}
+
+static obj *build_global(resolver *r, sym *s) {
+  obj *o = new_obj(r, s, OBJ_GLOBAL);
+  o->var = s->canon;
+  CXType declared = clang_getCursorType(s->cursor);
+  CXType t = clang_getCanonicalType(declared);
+  /* qualifiers of an array may sit on the array type or on its elements */
+  int is_volatile = clang_isVolatileQualifiedType(t);
+  o->is_const = clang_isConstQualifiedType(t);
+  if (t.kind == CXType_ConstantArray) {
+    o->is_array = 1;
+    o->dim = (int)clang_getArraySize(t);
+    t = clang_getArrayElementType(t);
+  } else {
+    o->dim = 1;
+  }
+  o->type = elem_type_of(t);
+  o->is_const |= clang_isConstQualifiedType(t);
+  is_volatile |= clang_isVolatileQualifiedType(t);
+  if (!o->type || o->dim < 1)
+    return global_error(r, o, arena_printf(r->arena,
+        "its type is '%s'; a global is a variable of an arithmetic type, or "
+        "a fixed-size one-dimensional array of one",
+        frontend_type_spelling(r->fe, declared)));
+  if (is_volatile)
+    return global_error(r, o, "it is volatile");
+  if (clang_Cursor_getStorageClass(s->cursor) == CX_SC_Register)
+    return global_error(r, o, "it is a register variable, which has no address");
+  return o;
+}
+
+/* The object a symbol denotes, built on first use from the declaration
+ * visible there; stored on the variable's first declaration, so that all
+ * declarations of a file-scope variable denote one object. */
+static obj *obj_of_sym(resolver *r, sym *s) {
+  sym *home = s->canon;
+  if (home->obj || home->obj_failed)
+    return home->obj;
+  enum CXCursorKind k = clang_getCursorKind(s->cursor);
+  int kind = -1;
+  if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl)
+    kind = handle_kind(r->fe, clang_getCursorType(s->cursor));
+  if (k == CXCursor_FunctionDecl)
+    home->obj = NULL;
+  else if (kind < 0)
+    home->obj = build_global(r, s);
+  else
+    home->obj = build_handle(r, s, kind);
+  home->obj_failed = home->obj == NULL;
+  return home->obj;
+}
+
+/* ---- binding loop names --------------------------------------------------- */
+
+static void note_decl(const obj *o) {
+  diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", o->name);
+}
+
+/* The object named `name` at the loop; NULL after a diagnostic. */
+static obj *lookup(resolver *r, const char *name, srcloc loc, const char *what) {
+  size_t base_len = strcspn(name, "-.");
+  const char *base = arena_strndup(r->arena, name, base_len);
+  sym *s = symtab_lookup(r->st, base, r->lp->start);
+  r->use = loc;
+  r->use_len = (unsigned)strlen(name);
+  if (!s) {
+    diag(DIAG_ERROR, loc, (unsigned)base_len,
+         "use of undeclared identifier '%s' (expected %s)", base, what);
+    return NULL;
+  }
+  if (name[base_len])
+    return chain_obj(r, s, name, loc, r->use_len);
+  if (clang_getCursorKind(s->cursor) == CXCursor_FunctionDecl) {
+    diag(DIAG_ERROR, loc, (unsigned)strlen(name),
+         "'%s' is a function, not %s", name, what);
+    return NULL;
+  }
+  return obj_of_sym(r, s);
+}
+
+static obj *lookup_kind(resolver *r, const char *name, srcloc loc,
+                        obj_kind kind, const char *what) {
+  obj *o = lookup(r, name, loc, what);
+  if (o && o->kind != kind) {
+    diag(DIAG_ERROR, loc, (unsigned)strlen(name), "'%s' is a %s, not %s", name,
+         obj_kind_name(o->kind), what);
+    note_decl(o);
+    return NULL;
+  }
+  return o;
+}
+
+/* Whether two sets may be one: the same object, or a handle loomc cannot
+ * see declared (the loop checks it at run time). */
+static int may_be_set(const obj *x, const obj *y) {
+  return x == y || x->opaque || y->opaque;
+}
+
+static int check_dat_set(const loop_arg *a, const obj *want, const char *via) {
+  if (may_be_set(a->obj->set, want))
+    return 0;
+  diag(DIAG_ERROR, a->loc, a->len,
+       "dat '%s' lives on set '%s', but %s set '%s'", a->name,
+       a->obj->set->name, via, want->name);
+  note_decl(a->obj);
+  return -1;
+}
+
+static int bind_mapped(resolver *r, loop_arg *a) {
+  a->obj = lookup_kind(r, a->name, a->loc, OBJ_DAT, "a dat");
+  a->map = a->obj ? lookup_kind(r, a->map_name, a->map_loc, OBJ_MAP, "a map") : NULL;
+  if (!a->map)
+    return -1;
+  if (a->slot >= a->map->dim) {
+    diag(DIAG_ERROR, a->slot_loc, 0,
+         "map slot %d is out of range: map '%s' has %d slot%s (0 to %d)",
+         a->slot, a->map->name, a->map->dim, a->map->dim == 1 ? "" : "s",
+         a->map->dim - 1);
+    return -1;
+  }
+  if (!may_be_set(a->map->from, r->lp->set)) {
+    diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
+         "map '%s' maps from set '%s', but the loop is over set '%s'",
+         a->map->name, a->map->from->name, r->lp->set->name);
+    note_decl(a->map);
+    return -1;
+  }
+  return check_dat_set(a, a->map->to,
+                       arena_printf(r->arena, "map '%s' points into", a->map->name));
+}
+
+static int bind_name(resolver *r, loop_arg *a) {
+  a->obj = lookup(r, a->name, a->loc, "a dat or a global variable");
+  if (!a->obj)
+    return -1;
+  if (a->obj->kind == OBJ_SET || a->obj->kind == OBJ_MAP) {
+    diag(DIAG_ERROR, a->loc, a->len,
+         "'%s' is a %s; a loop argument is a dat, a global variable or 'idx'",
+         a->name, obj_kind_name(a->obj->kind));
+    return -1;
+  }
+  if (a->obj->kind == OBJ_GLOBAL) {
+    a->kind = ARG_GLOBAL;
+    for (const loop_arg *b = r->lp->args; b < a; b++)
+      if (b->obj == a->obj) {
+        diag(DIAG_ERROR, a->loc, a->len,
+             "global '%s' is passed twice to this par_loop: pass it once",
+             a->name);
+        return -1;
+      }
+    if (a->obj->is_const && a->mode != MODE_READ) {
+      diag(DIAG_ERROR, a->loc, a->len,
+           "global '%s' is const, so it cannot be '%s'", a->name,
+           mode_name(a->mode));
+      note_decl(a->obj);
+      return -1;
+    }
+    if (a->mode == MODE_WRITE || a->mode == MODE_RW) {
+      diag(DIAG_ERROR, a->loc, a->len,
+           "global '%s' cannot be '%s': a global argument is read, or reduced "
+           "with inc, min or max", a->name, mode_name(a->mode));
+      return -1;
+    }
+    return 0;
+  }
+  a->kind = ARG_DAT;
+  return check_dat_set(a, r->lp->set, "the loop is over");
+}
+
+/* `idx[map[i]]`: the map maps from the loop's set; i is one of its slots. */
+static int bind_idx(resolver *r, loop_arg *a) {
+  a->map = lookup_kind(r, a->map_name, a->map_loc, OBJ_MAP, "a map");
+  if (!a->map)
+    return -1;
+  if (a->slot >= a->map->dim) {
+    diag(DIAG_ERROR, a->slot_loc, 0,
+         "map slot %d is out of range: map '%s' has %d slot%s (0 to %d)", a->slot,
+         a->map->name, a->map->dim, a->map->dim == 1 ? "" : "s", a->map->dim - 1);
+    return -1;
+  }
+  if (!may_be_set(a->map->from, r->lp->set)) {
+    diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
+         "map '%s' maps from set '%s', but the loop is over set '%s'", a->map->name,
+         a->map->from->name, r->lp->set->name);
+    note_decl(a->map);
+    return -1;
+  }
+  return 0;
+}
+
+static int bind_arg(resolver *r, loop_arg *a) {
+  int rc = 0;
+  if (a->kind == ARG_IDX && a->map_name)
+    rc = bind_idx(r, a);
+  else if (a->kind == ARG_NAME)
+    rc = bind_name(r, a);
+  else if (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL)
+    rc = bind_mapped(r, a);
+  if (rc == 0 && (a->kind == ARG_DAT || a->kind == ARG_MAPPED ||
+                  a->kind == ARG_MAPPED_ALL) &&
+      (a->mode == MODE_MIN || a->mode == MODE_MAX)) {
+    diag(DIAG_ERROR, a->loc, a->len,
+         "dat '%s' cannot be '%s': min and max reduce global arguments only",
+         a->name, mode_name(a->mode));
+    rc = -1;
+  }
+  return rc;
+}
+
+/* ---- placing the loop ------------------------------------------------------ */
+
+typedef struct innermost {
+  unsigned at;
+  CXCursor found;
+} innermost;
+
+static enum CXChildVisitResult find_innermost(CXCursor c, CXCursor parent,
+                                              CXClientData data) {
+  (void)parent;
+  innermost *in = data;
+  CXSourceRange ext = clang_getCursorExtent(c);
+  if (frontend_offset(clang_getRangeStart(ext)) <= in->at &&
+      in->at < frontend_offset(clang_getRangeEnd(ext))) {
+    in->found = c;
+    return CXChildVisit_Recurse;
+  }
+  return CXChildVisit_Continue;
+}
+
+static int place(resolver *r) {
+  loop *lp = r->lp;
+  const func_def *f = symtab_function_at(r->st, lp->start);
+  if (!f) {
+    diag(DIAG_ERROR, lp->loc, 1,
+         "'#pragma loom par_loop' must stand inside a function body");
+    return -1;
+  }
+  lp->func_name = f->name;
+  lp->func_start = f->start;
+  lp->func_loc = f->loc;
+  innermost in = {lp->start, f->cursor};
+  clang_visitChildren(f->cursor, find_innermost, &in);
+  if (clang_getCursorKind(in.found) != CXCursor_CompoundStmt) {
+    diag(DIAG_ERROR, lp->loc, 1,
+         "'#pragma loom par_loop' must stand as a statement of a block '{ ... "
+         "}': here it would become the body of the enclosing statement");
+    return -1;
+  }
+  return 0;
+}
+
+static int resolve_loop(resolver *r) {
+  if (place(r))
+    return -1;
+  if (r->lp->domain)
+    return affine_resolve_loop(r->fe, r->st, r->lp, r->arena);
+  r->lp->set = lookup_kind(r, r->lp->set_name, r->lp->set_loc, OBJ_SET, "a set");
+  if (!r->lp->set)
+    return -1;
+  /* The first error of a loop is its only one: later ones would repeat it. */
+  for (int i = 0; i < r->lp->nargs; i++)
+    if (bind_arg(r, &r->lp->args[i]))
+      return -1;
+  return 0;
+}
+
+/* ---- hints ------------------------------------------------------------------ */
+
+/* pin/pin_cse name a temporary (a loom dat) or, for affine loops, a C array
+ * (left NULL here: affine.c binds it); sync names dats and globals. */
+static void resolve_hint(resolver *r, hint *h) {
+  for (int i = 0; i < h->nnames; i++) {
+    const char *name = h->names[i];
+    sym *s = symtab_lookup(r->st, name, h->start);
+    r->use = h->name_locs[i];
+    r->use_len = (unsigned)strlen(name);
+    if (!s || clang_getCursorKind(s->cursor) == CXCursor_FunctionDecl) {
+      diag(DIAG_ERROR, h->name_locs[i], r->use_len,
+           s ? "'%s' is a function, not %s" : "use of undeclared identifier '%s' (expected %s)",
+           name, h->kind == HINT_SYNC ? "a dat or a global variable" : "a temporary");
+      continue;
+    }
+    enum CXCursorKind k = clang_getCursorKind(s->cursor);
+    int handle = (k == CXCursor_VarDecl || k == CXCursor_ParmDecl)
+                     ? handle_kind(r->fe, clang_getCursorType(s->cursor))
+                     : -1;
+    if (h->kind != HINT_SYNC && handle < 0)
+      continue;
+    obj *o = obj_of_sym(r, s);
+    if (o && (o->kind == OBJ_SET || o->kind == OBJ_MAP)) {
+      diag(DIAG_ERROR, h->name_locs[i], r->use_len, "'%s' is a %s; %s names %s",
+           name, obj_kind_name(o->kind), hint_name(h->kind),
+           h->kind == HINT_SYNC ? "dats and global variables" : "a temporary");
+      continue;
+    }
+    if (o && h->kind != HINT_SYNC && !o->is_temp) {
+      diag(DIAG_ERROR, h->name_locs[i], r->use_len,
+           "'%s' is a dat declared with loom_decl_dat; %s applies to "
+           "temporaries (declared with loom_decl_temp), whose values the "
+           "program does not keep", name, hint_name(h->kind));
+      note_decl(o);
+      h->objs[i] = o; /* bound (to a loom object): not an affine array */
+      continue;
+    }
+    h->objs[i] = o;
+  }
+}
+
+void resolve(const frontend *fe, const symtab *st, program *prog, arena *a) {
+  for (int i = 0; i < prog->hints.len; i++) {
+    resolver r = {fe, st, a, NULL, {0}, 0, clang_getNullCursor(), 0, 0};
+    resolve_hint(&r, prog->hints.items[i]);
+  }
+  vec ok = {0};
+  for (int i = 0; i < prog->loops.len; i++) {
+    resolver r = {fe, st, a, prog->loops.items[i], {0}, 0, clang_getNullCursor(), 0, 0};
+    if (resolve_loop(&r) == 0)
+      vec_push(a, &ok, r.lp);
+  }
+  prog->loops = ok;
+}

@@ -1,0 +1,78 @@
+/*
+ * ir.c — names of IR enumerations, for diagnostics and dumps, and small
+ * questions about loops and the program's text (see ir.h).
+ */
+#include "ir/ir.h"
+
+const char *obj_kind_name(obj_kind k) {
+  static const char *const names[] = {"set", "map", "dat", "global", "array", "variable"};
+  return names[k];
+}
+
+const char *mode_name(access_mode m) {
+  static const char *const names[] = {"none", "read", "write", "rw",
+                                      "inc",  "min",  "max"};
+  return names[m];
+}
+
+int arg_is_reduction(const loop_arg *a) {
+  return a->kind == ARG_GLOBAL && a->mode != MODE_READ;
+}
+
+int arg_writes_indirectly(const loop_arg *a) {
+  return (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL) &&
+         a->mode != MODE_READ;
+}
+
+const loop_arg *loop_arg_reading(const loop *lp, const obj *o) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == o && lp->args[i].mode != MODE_WRITE)
+      return &lp->args[i];
+  return NULL;
+}
+
+const loop_arg *loop_arg_writing(const loop *lp, const obj *o) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == o && lp->args[i].mode != MODE_READ)
+      return &lp->args[i];
+  return NULL;
+}
+
+int loop_executes_halo(const loop *lp) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (arg_writes_indirectly(&lp->args[i]))
+      return 1;
+  return 0;
+}
+
+const char *hint_name(hint_kind k) {
+  static const char *const names[] = {"pin", "pin_cse", "sync"};
+  return names[k];
+}
+
+void program_index_lines(program *prog, arena *a) {
+  int n = 0;
+  for (size_t i = 0; i < prog->len; i++)
+    n += prog->text[i] == '\n';
+  unsigned *nl = arena_alloc(a, ((size_t)n + 1) * sizeof *nl);
+  n = 0;
+  for (size_t i = 0; i < prog->len; i++)
+    if (prog->text[i] == '\n')
+      nl[n++] = (unsigned)i;
+  prog->newlines = nl;
+  prog->nnewlines = n;
+}
+
+unsigned program_line(const program *prog, unsigned off) {
+  int lo = 0, hi = prog->nnewlines; /* the newlines before off: [0, lo) */
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (prog->newlines[mid] < off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return (unsigned)lo + 1;
+}
+
+const char *obj_label(const obj *o) { return o->expr ? o->expr : o->name; }

@@ -1,0 +1,232 @@
+/*
+ * ir.h — the intermediate representation shared by every stage of loomc.
+ *
+ * A `program` is one translation unit: its main file's text and the
+ * parallel loops found in it.  Stages fill it in, in data-flow order:
+ *
+ *   pragma_lex    directives and their tokens          (program.directives)
+ *   pragma_parse  loops with unresolved names          (program.loops)
+ *   resolve       names bound to declared objects      (loop.set, arg.obj ...)
+ *   check         kernel signatures checked            (arg.param_*)
+ *   codegen       the output text
+ *
+ * Every node carries the source location it came from.  All memory is
+ * owned by the arena of the run.
+ */
+#ifndef LOOMC_IR_H
+#define LOOMC_IR_H
+
+#include "util/arena.h"
+#include "util/diag.h"
+
+/* ---- element types --------------------------------------------------- */
+
+/* An arithmetic C type that dats and globals may hold. */
+typedef struct elem_type {
+  const char *c_name;    /* "double" */
+  const char *loom_name; /* "LOOM_DOUBLE": the runtime's loom_type */
+} elem_type;
+
+/* ---- declared objects -------------------------------------------------- */
+
+typedef enum obj_kind {
+  OBJ_SET,
+  OBJ_MAP,
+  OBJ_DAT,
+  OBJ_GLOBAL,
+  OBJ_ARRAY, /* a C array (or pointer) an affine loop subscripts */
+  OBJ_VAR    /* a file-scope variable a kernel reads (a constant to kernels),
+                or the state loomc cannot see (effects.h) */
+} obj_kind;
+
+/* A set, map or dat declared with loom_decl_*, or a C variable used as a
+ * global argument. */
+typedef struct obj {
+  obj_kind kind;
+  const char *name;
+  srcloc loc;            /* of the declaration */
+  struct obj *from, *to; /* map: iteration and target sets */
+  struct obj *set;       /* dat: the set it lives on */
+  int dim;               /* map arity; dat dim; global: array length or 1 */
+  const elem_type *type; /* dat, global */
+  int is_array;          /* global declared as an array */
+  int is_const;          /* global declared const */
+  int is_temp;           /* dat declared with loom_decl_temp */
+  const void *var;       /* global, array, variable: the C variable (its
+                            symbol): objects of one variable are one for
+                            dependences; a dat that may be another
+                            (resolve_alias_classes): its class's token */
+  const char *expr;      /* handle: what a call site passes, the name or a
+                            member chain (`m->p_q`, name then `m_p_q`) */
+  int opaque;            /* handle not declared with a loom_decl_* loomc
+                            sees (a parameter, a member, an extern): its
+                            facts come from LOOM_*_FACTS, and it may be
+                            any handle of its kind */
+  int escapes;           /* dat whose handle host code copies or passes
+                            on (anything but a loom_* call's argument), or
+                            an opaque one: calls that run loops may reach it */
+} obj;
+
+const char *obj_kind_name(obj_kind k); /* "set", "map", ... */
+/* How reports and diagnostics name an object: as the user wrote it
+ * (`m->p_q`), not as generated code does (m_p_q). */
+const char *obj_label(const obj *o);
+
+/* ---- loops --------------------------------------------------------------- */
+
+typedef enum access_mode {
+  MODE_NONE,
+  MODE_READ,
+  MODE_WRITE,
+  MODE_RW,
+  MODE_INC,
+  MODE_MIN,
+  MODE_MAX
+} access_mode;
+
+const char *mode_name(access_mode m); /* "read", ... */
+
+typedef enum arg_kind {
+  ARG_NAME,       /* `x`: a dat (direct) or a global; resolve decides */
+  ARG_DAT,        /* direct dat */
+  ARG_GLOBAL,     /* C variable */
+  ARG_MAPPED,     /* `dat[map[i]]` */
+  ARG_MAPPED_ALL, /* `dat[map[*]]` */
+  ARG_IDX,        /* `idx`: the iteration index; `idx[map[i]]` (map set):
+                     the index of the element reached through slot i */
+  ARG_AFFINE      /* `A[i][j+1]`: an array element (affine loops) */
+} arg_kind;
+
+typedef struct loop_arg {
+  int pos; /* 1-based position in the args list */
+  access_mode mode;
+  arg_kind kind;
+  const char *name; /* dat or global name */
+  srcloc loc;       /* of the name */
+  unsigned len;     /* length of the whole argument text */
+  const char *map_name;
+  srcloc map_loc;
+  int slot; /* map slot; -1 for `*` */
+  srcloc slot_loc;
+  obj *obj; /* the dat or global (affine: the array) */
+  obj *map;
+  /* ARG_AFFINE: the subscript expressions as written ("j + 1"). */
+  const char **subs;
+  srcloc *sub_locs;
+  int nsubs;
+  /* Filled in by check: the kernel parameter this argument binds to. */
+  const char *param_name;
+  const char *param_pointee; /* spelling of the pointee type */
+} loop_arg;
+
+typedef struct loop {
+  int id;                 /* 1-based, in file order */
+  srcloc loc;             /* of the '#' of the directive */
+  unsigned start, end;    /* byte range of the whole directive */
+  const char *kernel;
+  srcloc kernel_loc;
+  const char *set_name;
+  srcloc set_loc;
+  loop_arg *args;
+  int nargs;
+  obj *set;               /* resolved iteration set */
+  /* The function definition the loop stands in. */
+  const char *func_name;
+  unsigned func_start;    /* offset where generated code goes before it */
+  srcloc func_loc;
+  /* An affine loop (`domain("<isl set>")` instead of `over(SET)`): the
+   * domain text and its location; NULL for a mesh loop. */
+  const char *domain;
+  srcloc domain_loc;
+  struct affine_loop *aff; /* affine.c's view of it */
+  /* Filled in by check: the arithmetic operators and calls in the
+   * kernel's body, its work per element as vectorize.c weighs it. */
+  int kernel_ops;
+  /* Filled in by check, from the kernel's summary (summary.h): the
+   * file-scope variables it reads (obj*: OBJ_VAR, or the OBJ_GLOBAL of a
+   * variable that is also a global argument), also through the functions
+   * it calls; and a function it calls whose body loomc does not see. */
+  vec kernel_vars;
+  const char *kernel_unseen;
+  srcloc kernel_unseen_loc;
+  /* Filled in by resolve for an affine loop: the C variables its domain
+   * reads, its parameters (obj*: OBJ_VAR, or the object the variable
+   * already is). */
+  vec domain_vars;
+} loop;
+
+/* A global argument reduced by the loop (inc, min or max). */
+int arg_is_reduction(const loop_arg *a);
+/* An argument written through a map: its loop needs colouring to run in
+ * parallel. */
+int arg_writes_indirectly(const loop_arg *a);
+/* The first argument of lp that reads o (any mode but write), or that
+ * writes it (any mode but read); NULL when there is none. */
+const loop_arg *loop_arg_reading(const loop *lp, const obj *o);
+const loop_arg *loop_arg_writing(const loop *lp, const obj *o);
+/* With MPI: whether lp runs its executed halo too (it writes through a
+ * map: the halo elements' contributions to owned elements are this
+ * rank's to compute). */
+int loop_executes_halo(const loop *lp);
+
+/* ---- hints: pin, pin_cse, sync ------------------------------------------ */
+
+typedef enum hint_kind { HINT_PIN, HINT_PIN_CSE, HINT_SYNC } hint_kind;
+
+const char *hint_name(hint_kind k); /* "pin", "pin_cse", "sync" */
+
+/* `#pragma loom pin(t)`, `pin_cse(t)` or `sync(a, b, ...)`: the names it
+ * lists, with their locations; objs[i] is filled in by resolve (NULL when
+ * the name is not a loom object, e.g. an affine loop's C array). */
+typedef struct hint {
+  hint_kind kind;
+  srcloc loc;          /* of '#' */
+  unsigned start, end; /* byte range of the whole directive */
+  const char **names;
+  srcloc *name_locs;
+  int nnames;
+  struct obj **objs;
+} hint;
+
+/* ---- directives (output of pragma_lex) --------------------------------- */
+
+typedef enum ptok_kind { PT_IDENT, PT_NUMBER, PT_PUNCT, PT_STRING } ptok_kind;
+
+typedef struct ptok {
+  ptok_kind kind;
+  const char *text;
+  srcloc loc;
+} ptok;
+
+/* One `#pragma loom ...` directive: tokens after `loom`, and its extent. */
+typedef struct directive {
+  srcloc loc;          /* of '#' */
+  unsigned start, end; /* '#' to the end of the logical line (exclusive) */
+  ptok *toks;
+  int ntoks;
+  srcloc end_loc;      /* where the directive ends, for "expected" errors */
+} directive;
+
+/* ---- the translation unit ------------------------------------------------ */
+
+typedef struct program {
+  const char *file; /* the main file, as named on the command line */
+  const char *text; /* its contents */
+  size_t len;
+  vec directives; /* directive* */
+  vec loops;      /* loop* */
+  vec hints;      /* hint*, in file order */
+  vec consts;     /* const char*: variables declared with loom_decl_const */
+  vec escaping;   /* obj*: dats calls that run loops may reach (alias.h) */
+  vec alias_classes; /* alias_class*: dats that may be one (alias.h) */
+  const unsigned *newlines; /* offsets of the '\n's of text (program_index_lines) */
+  int nnewlines;
+} program;
+
+/* Indexes the newlines of prog->text, for program_line. */
+void program_index_lines(program *prog, arena *a);
+
+/* The 1-based line of offset `off` of the main file (O(log lines)). */
+unsigned program_line(const program *prog, unsigned off);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * pin.h — the pin and pin_cse hints on temporaries of mesh loops.
+ *
+ * `#pragma loom pin(t)`: t is never stored; each loop that reads it
+ * evaluates t's producer at every element it reads, into a local.
+ * `#pragma loom pin_cse(t)`: t is computed once per element by its
+ * producer, in a loop of its own, and stored; consumers read memory.
+ *
+ * Takes the regions and their DAGs in program order without pins
+ * (analysis/dag.h, target "seq"); gives the fates of the hinted
+ * temporaries (analysis/temps.h), which the DAGs for the target are then
+ * built with.  A hint that cannot be honoured is an error that says why
+ * (its producer has other effects, an input changes before the last
+ * consumer, with MPI a consumer would evaluate it beyond the executed
+ * halo ...); each honoured one is noted, with what it means, in the DAG
+ * of its region (--report).
+ */
+#ifndef LOOMC_PIN_H
+#define LOOMC_PIN_H
+
+#include "analysis/dag.h"
+#include "analysis/temps.h"
+
+/* The fates of the hinted temporaries (temp_info*), in program order of
+ * the hints, region by region; `plain`: the regions' DAGs in program order,
+ * no pins (dag*), which receive the notes. */
+vec pin(const program *prog, const vec *regions, vec *plain, const char *target, arena *a);
+
+#endif

@@ -1,0 +1,182 @@
+/*
+ * place.c — HaloSend and ReductionEnd laid onto the output (see place.h).
+ *
+ * Points of a region are numbered 0..n: point k is the start of item k
+ * (for a loop, its directive, where the call of its group stands when it
+ * is the anchor), point n its '}'.  A computation's code stands at the
+ * point of its item, or, for the parts of a loop, at its group's anchor.
+ * A send goes to the first point after the code of everything it depends
+ * on; a fold to the point of the first computation that depends on it.
+ */
+#include "transform/place.h"
+
+typedef struct placer {
+  arena *a;
+  const fusion *fu;
+  dag *d;
+  vec out;      /* insertion* */
+  int *item_by_loop; /* by loop id: its item in the region, or -1 */
+  int nloops;        /* length of item_by_loop */
+  vec *succs;        /* by comp id: comp*, the computations c is a predecessor of */
+} placer;
+
+static const region *reg(const placer *p) { return p->d->r; }
+static int npoints(const placer *p) { return reg(p)->items.len; }
+
+const char *place_reduction_handle(arena *a, const loop *lp, const obj *g) {
+  return arena_printf(a, "loom_reduction_%d_%s", lp->id, g->name);
+}
+
+static int item_of_loop(const placer *p, const loop *lp) {
+  return lp->id > 0 && lp->id < p->nloops ? p->item_by_loop[lp->id] : -1;
+}
+
+/* The region's loop -> item index and each computation's successors. */
+static void index_region(placer *p) {
+  const region *r = reg(p);
+  p->nloops = 1;
+  for (int k = 0; k < r->items.len; k++) {
+    const item *it = r->items.items[k];
+    if (it->kind == ITEM_LOOP && it->lp->id >= p->nloops)
+      p->nloops = it->lp->id + 1;
+  }
+  p->item_by_loop = arena_alloc(p->a, (size_t)p->nloops * sizeof *p->item_by_loop);
+  for (int i = 0; i < p->nloops; i++)
+    p->item_by_loop[i] = -1;
+  for (int k = 0; k < r->items.len; k++) {
+    const item *it = r->items.items[k];
+    if (it->kind == ITEM_LOOP)
+      p->item_by_loop[it->lp->id] = k;
+  }
+  p->succs = arena_alloc(p->a, ((size_t)p->d->comps.len + 1) * sizeof *p->succs);
+  for (int i = 0; i < p->d->comps.len; i++) {
+    comp *c = p->d->comps.items[i];
+    for (int k = 0; k < c->preds.len; k++)
+      vec_push(p->a, &p->succs[((const comp *)c->preds.items[k])->id], c);
+  }
+}
+
+/* The point where c's code stands. */
+static int code_point(const placer *p, const comp *c) {
+  if (c->kind == COMP_OTHER || !c->lp)
+    return c->item;
+  const group *g = fusion_group(p->fu, c->lp);
+  int k = g ? item_of_loop(p, g->anchor) : -1;
+  return k >= 0 ? k : c->item;
+}
+
+static unsigned point_offset(const placer *p, int k) {
+  if (k >= npoints(p))
+    return reg(p)->end;
+  return ((const item *)reg(p)->items.items[k])->start;
+}
+
+static const char *loop_point_text(const placer *p, const item *it) {
+  const group *g = fusion_group(p->fu, it->lp);
+  if (!g)
+    return arena_printf(p->a, "at line %u, where the pinned %s stood", it->loc.line,
+                        it->lp->kernel);
+  if (g->anchor != it->lp)
+    return arena_printf(p->a, "at line %u, where %s stood (it runs in the call of %s "
+                        "at line %u)", it->loc.line, it->lp->kernel,
+                        fusion_group_kernels(p->a, g),
+                        g->anchor->loc.line);
+  return arena_printf(p->a, "before the call of %s (line %u)", fusion_group_kernels(p->a, g),
+                      it->loc.line);
+}
+
+/* A description of point k for the notes. */
+static const char *point_text(const placer *p, int k) {
+  if (k >= npoints(p))
+    return arena_printf(p->a, "at the end of the block (line %u)", reg(p)->end_line);
+  const item *it = reg(p)->items.items[k];
+  if (it->kind == ITEM_LOOP)
+    return loop_point_text(p, it);
+  return arena_printf(p->a, "before the %s at line %u",
+                      it->kind == ITEM_SYNC ? "sync" : it->kind == ITEM_HOST ? "host statement"
+                                                                             : it->what,
+                      it->loc.line);
+}
+
+static void insert(placer *p, int k, const char *text) {
+  insertion *x = arena_alloc(p->a, sizeof *x);
+  x->offset = point_offset(p, k);
+  x->text = text;
+  vec_push(p->a, &p->out, x);
+}
+
+/* The first point after the declaration of dat o's handle, when the
+ * region declares it (else 0). */
+static int after_declaration(const placer *p, const obj *o) {
+  const region *r = reg(p);
+  if (o->loc.offset <= r->loc.offset || o->loc.offset >= r->end)
+    return 0;
+  int k = 0;
+  while (k < npoints(p) && point_offset(p, k) <= o->loc.offset)
+    k++;
+  return k;
+}
+
+/* A send goes after the code of everything it depends on: its direct
+ * predecessors suffice, as code stands in an order that respects every
+ * dependence (what a predecessor depends on stands at or before it). */
+static void place_send(placer *p, const comp *s) {
+  int lo = after_declaration(p, s->o), hi = code_point(p, s);
+  for (int i = 0; i < s->preds.len; i++) {
+    const comp *c = s->preds.items[i];
+    if (code_point(p, c) + 1 > lo)
+      lo = code_point(p, c) + 1;
+  }
+  int k = lo < hi ? lo : hi;
+  insert(p, k, arena_printf(p->a, "loom__halo_begin(%s); ", s->o->expr ? s->o->expr : s->o->name));
+  dag_note(p->d, p->a, s->loc, "%s for %s issued %s", s->label, s->lp->kernel,
+           point_text(p, k));
+}
+
+/* A fold goes before the code of the first computation that depends on
+ * it: its direct successors suffice (as for place_send). */
+static void place_fold(placer *p, const comp *e) {
+  int lo = code_point(p, e) + 1, hi = npoints(p);
+  const vec *succs = &p->succs[e->id];
+  for (int i = 0; i < succs->len; i++) {
+    const comp *c = succs->items[i];
+    if (code_point(p, c) < hi)
+      hi = code_point(p, c);
+  }
+  int k = hi > lo ? hi : lo;
+  const char *var = e->o->is_array ? e->o->name : arena_printf(p->a, "&%s", e->o->name);
+  insert(p, k, arena_printf(p->a, "loom__reduce_fold(&%s, %s); ",
+                            place_reduction_handle(p->a, e->lp, e->o), var));
+  dag_note(p->d, p->a, e->loc, "%s for %s completed %s", e->label, e->lp->kernel,
+           point_text(p, k));
+}
+
+static int by_offset(const void *x, const void *y) {
+  const insertion *a = *(insertion *const *)x, *b = *(insertion *const *)y;
+  return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+vec place_comms(const vec *dags, const fusion *fu, arena *a) {
+  placer p = {a, fu, NULL, {0}, NULL, 0, NULL};
+  for (int r = 0; r < dags->len; r++) {
+    p.d = dags->items[r];
+    if (!p.d->mpi)
+      continue;
+    index_region(&p);
+    for (int i = 0; i < p.d->order.len; i++) {
+      const comp *c = p.d->order.items[i];
+      if (c->kind == COMP_HALO_SEND)
+        place_send(&p, c);
+      else if (c->kind == COMP_RED_END)
+        place_fold(&p, c);
+    }
+  }
+  /* stable: insertion order within one offset is kept */
+  for (int i = 1; i < p.out.len; i++)
+    for (int j = i; j > 0 && by_offset(&p.out.items[j - 1], &p.out.items[j]) > 0; j--) {
+      void *t = p.out.items[j];
+      p.out.items[j] = p.out.items[j - 1];
+      p.out.items[j - 1] = t;
+    }
+  return p.out;
+}

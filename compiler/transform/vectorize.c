@@ -1,0 +1,117 @@
+/*
+ * vectorize.c — which loops are staged (see vectorize.h).
+ *
+ * Per region, for each loop of a group that reads through a map: the
+ * first reason it may not be staged, or none; a staged loop joins its
+ * group's `staged` list.  Both are noted in the region's DAG.
+ */
+#include "transform/vectorize.h"
+
+#include "analysis/region.h"
+
+static int reads_through_map(const loop_arg *a) {
+  return a->kind == ARG_MAPPED && a->mode == MODE_READ;
+}
+
+static int pinned(const fusion *fu, const loop_arg *a) {
+  const temp_info *ti = a->obj && a->obj->kind == OBJ_DAT ? temps_find(&fu->temps, a->obj) : NULL;
+  return ti && ti->fate == TEMP_PINNED;
+}
+
+/* Why lp's elements may not run as a strip on gathered values (NULL: they
+ * may).  lp reads through a map. */
+static const char *problem(const fusion *fu, const loop *lp, arena *a) {
+  int writes = 0;
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *x = &lp->args[i];
+    if (arg_is_reduction(x))
+      return arena_printf(a, "it reduces %s (a vector loop would add in another order)",
+                          obj_label(x->obj));
+    if (arg_writes_indirectly(x))
+      return arena_printf(a, "it %s %s through map %s (elements of one strip may "
+                          "update the same target)",
+                          x->mode == MODE_INC ? "increments" : "writes", obj_label(x->obj),
+                          obj_label(x->map));
+    if (x->kind == ARG_MAPPED_ALL)
+      return arena_printf(a, "it reads %s through %s[*] (its pointer arrays are not "
+                          "gathered)", obj_label(x->obj), obj_label(x->map));
+    if (pinned(fu, x))
+      return arena_printf(a, "it evaluates the pinned temporary %s", obj_label(x->obj));
+    writes |= x->mode != MODE_READ && x->kind == ARG_DAT;
+  }
+  if (!writes)
+    return "it writes no dat";
+  int values = 0;
+  for (int i = 0; i < lp->nargs; i++)
+    values += reads_through_map(&lp->args[i]) ? lp->args[i].obj->dim : 0;
+  if (lp->kernel_ops < OPS_PER_VALUE * values)
+    return arena_printf(a, "its kernel does too little for vectors to repay the gathers "
+                        "(%d operation%s for %d value%s gathered; at least %d per value "
+                        "are needed)", lp->kernel_ops, lp->kernel_ops == 1 ? "" : "s",
+                        values, values == 1 ? "" : "s", OPS_PER_VALUE);
+  return NULL;
+}
+
+static int candidate(const loop *lp) {
+  for (int i = 0; !lp->domain && i < lp->nargs; i++)
+    if (reads_through_map(&lp->args[i]))
+      return 1;
+  return 0;
+}
+
+/* "p_x through pcell (4 reads)", for each dat and map gathered. */
+static const char *gathered(const loop *lp, arena *a) {
+  const char *s = "";
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *x = &lp->args[i];
+    int n = 0, first = 1;
+    for (int k = 0; k < lp->nargs; k++)
+      if (reads_through_map(&lp->args[k]) && lp->args[k].obj == x->obj &&
+          lp->args[k].map == x->map) {
+        first &= k >= i;
+        n++;
+      }
+    if (reads_through_map(x) && first)
+      s = arena_printf(a, "%s%s%s through %s%s", s, *s ? ", " : "", obj_label(x->obj),
+                       obj_label(x->map), n > 1 ? arena_printf(a, " (%d reads)", n) : "");
+  }
+  return s;
+}
+
+static void decide(fusion *fu, const loop *lp, dag *notes, arena *a) {
+  /* fu is this stage's to amend: its groups are not const here */
+  group *g = (group *)fusion_group(fu, lp);
+  const char *why = g ? problem(fu, lp, a) : NULL;
+  if (!g)
+    return; /* a pinned producer: it runs inside its consumers */
+  if (why) {
+    dag_note(notes, a, lp->loc, "%s not vectorized: %s", lp->kernel, why);
+    return;
+  }
+  vec_push(a, &g->staged, (void *)lp);
+  dag_note(notes, a, lp->loc, "%s vectorized: %s gathered per strip of %d elements, "
+           "then its kernel runs over the strip with no indirection left",
+           lp->kernel, gathered(lp, a), STRIP_WIDTH);
+}
+
+void vectorize(fusion *fu, const vec *regions, vec *dags, int disabled, arena *a) {
+  for (int r = 0; !disabled && r < regions->len; r++) {
+    const region *reg = regions->items[r];
+    for (int i = 0; i < reg->items.len; i++) {
+      const item *it = reg->items.items[i];
+      if (it->kind == ITEM_LOOP && candidate(it->lp))
+        decide(fu, it->lp, dags->items[r], a);
+    }
+  }
+}
+
+int vectorize_staged(const group *gr, const loop *lp) {
+  for (int i = 0; i < gr->staged.len; i++)
+    if (gr->staged.items[i] == lp)
+      return 1;
+  return 0;
+}
+
+int vectorize_gathers(const group *gr, const loop *lp, const loop_arg *a) {
+  return vectorize_staged(gr, lp) && reads_through_map(a);
+}

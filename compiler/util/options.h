@@ -1,0 +1,33 @@
+/*
+ * options.h — loomc's command line.
+ */
+#ifndef LOOMC_OPTIONS_H
+#define LOOMC_OPTIONS_H
+
+#include "util/arena.h"
+
+typedef struct options {
+  const char *input;  /* INPUT.c */
+  const char *output; /* -o FILE ("-" for stdout) */
+  const char *target; /* "seq" */
+  vec clang_args;     /* const char*: -I, -D, -U and everything after -- */
+  int deps;           /* -MD (1) or -MMD (2, without system headers) */
+  const char *dep_file;   /* -MF FILE */
+  const char *dep_target; /* -MT TARGET */
+  const char *emit_dag;   /* --emit-dag=FILE ("-": stdout) */
+  int report;             /* --report: the regions' DAGs on stdout */
+  int no_fuse;            /* --no-fuse: every loop runs on its own */
+  int no_vectorize;       /* --no-vectorize: no strips, no gathers */
+  /* For tools that translate a buffer instead of a file (fuzzing, tests):
+   * when set, the main file's contents are taken from here. */
+  const char *input_text;
+  unsigned long input_len;
+} options;
+
+enum { OPT_RUN = 0, OPT_EXIT_OK = 1, OPT_USAGE = 2 };
+
+/* Parses argv into *o.  Returns OPT_RUN, OPT_EXIT_OK (after --help or
+ * --version were printed) or OPT_USAGE (after a message). */
+int options_parse(int argc, char **argv, options *o, arena *a);
+
+#endif

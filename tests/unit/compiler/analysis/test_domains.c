@@ -1,0 +1,97 @@
+/*
+ * test_domains.c — unit tests of the isl domains and access relations of
+ * mesh loops, and of fusion legality (analysis/domains.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+
+#include <criterion/criterion.h>
+#include <isl/ctx.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+
+#include "analysis/domains.h"
+#include "fuse_harness.h"
+
+Test(domains, text_of_domain_and_accesses) {
+  fused f;
+  fuse_body(&f, "#pragma loom par_loop(k_edge) over(edges) "
+                "args(read: x[e2n_map[0]], x[e2n_map[1]], write: t)\n"
+                "#pragma loom par_loop(k_sum) over(edges) args(read: t, inc: gsum)\n", 1);
+  const loop *edge = loop_n(&f, 1), *sum = loop_n(&f, 2);
+  cr_assert_str_eq(domain_text(f.r.arena, edge),
+                   "[c_edges, o_edges, x_edges] -> { k_edge_1[e] : 0 <= e < x_edges }");
+  /* indirect: the whole target set; direct: the identity; global: one */
+  const char *ind = access_text(f.r.arena, edge, &edge->args[0]);
+  cr_assert(strstr(ind, "k_edge_1[e] -> x_") && strstr(ind, "0 <= f < x_nodes"), "%s", ind);
+  const char *dir = access_text(f.r.arena, edge, &edge->args[2]);
+  cr_assert(strstr(dir, "k_edge_1[e] -> t_") && strstr(dir, "[e] :"), "%s", dir);
+  const char *glob = access_text(f.r.arena, sum, &sum->args[1]);
+  cr_assert(strstr(glob, "k_sum_2[e] -> gsum_") && strstr(glob, "[0]"), "%s", glob);
+  /* every text is valid isl, and the domain is the expected set */
+  isl_ctx *ctx = isl_ctx_alloc();
+  isl_set *dom = isl_set_read_from_str(ctx, domain_text(f.r.arena, edge));
+  isl_set *want = isl_set_read_from_str(
+      ctx, "[c_edges, o_edges, x_edges] -> { k_edge_1[e] : e >= 0 and e <= x_edges - 1 }");
+  cr_assert(dom && want && isl_set_is_equal(dom, want) == isl_bool_true);
+  isl_set_free(dom);
+  isl_set_free(want);
+  for (int i = 0; i < edge->nargs; i++) {
+    isl_union_map *m = isl_union_map_read_from_str(ctx, access_text(f.r.arena, edge,
+                                                                    &edge->args[i]));
+    cr_assert(m, "argument %d", i);
+    isl_union_map_free(m);
+  }
+  isl_ctx_free(ctx);
+  run_free(&f.r);
+}
+
+struct legal_case {
+  const char *body;
+  int fusable;
+  const char *why; /* a part of the reason when not fusable */
+};
+
+static const struct legal_case legal_cases[] = {
+    /* direct producer -> direct consumer: e -> e */
+    {"#pragma loom par_loop(k_one) over(edges) args(read: w, write: t)\n"
+     "#pragma loom par_loop(k_w) over(edges) args(read: t, write: u)\n", 1, NULL},
+    /* siblings reading the same dat: no dependence at all */
+    {"#pragma loom par_loop(k_one) over(edges) args(read: w, write: t)\n"
+     "#pragma loom par_loop(k_w) over(edges) args(read: w, write: u)\n", 1, NULL},
+    /* the consumer reads through a map what the producer writes */
+    {"#pragma loom par_loop(k_copy) over(nodes) args(read: x, write: y)\n"
+     "#pragma loom par_loop(k_edge) over(edges) args(read: y[e2n_map[0]], y[e2n_map[1]], "
+     "write: t)\n", 0, "over set nodes"},
+    /* write after an indirect read (anti-dependence through a map) */
+    {"#pragma loom par_loop(k_scatter) over(edges) args(read: w, inc: x[e2n_map[0]], "
+     "x[e2n_map[1]])\n"
+     "#pragma loom par_loop(k_one) over(edges) args(read: w, write: t)\n"
+     "#pragma loom par_loop(k_edge) over(edges) args(read: x[e2n_map[0]], x[e2n_map[1]], "
+     "write: u)\n", 0, "through map e2n"},
+    /* two reductions of one global */
+    {"#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n"
+     "#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n", 0,
+     "interleave"},
+};
+
+/* domains_fusable on the last loop of each case after all the earlier ones. */
+Test(domains, fusion_legality) {
+  for (size_t k = 0; k < sizeof legal_cases / sizeof legal_cases[0]; k++) {
+    const struct legal_case *c = &legal_cases[k];
+    fused f;
+    fuse_body(&f, c->body, 1);
+    vec earlier = {0};
+    int n = f.r.prog.loops.len;
+    for (int i = 1; i < n; i++)
+      vec_push(f.r.arena, &earlier, (void *)loop_n(&f, i));
+    const char *why = NULL;
+    int ok = domains_fusable(f.r.arena, &earlier, loop_n(&f, n), &why);
+    cr_assert_eq(ok, c->fusable, "%s: %s", c->body, why ? why : "(no reason)");
+    if (!ok)
+      cr_assert(why && strstr(why, c->why), "reason '%s' lacks '%s'", why, c->why);
+    domains_done();
+    run_free(&f.r);
+  }
+}
+

@@ -1,0 +1,82 @@
+/*
+ * fuse_harness.h — runs loomc's stages on an in-memory source up to the
+ * fusion stage (regions, the hints, the DAGs, fuse: compiler/main.c's
+ * transform() for --target=seq), for the unit tests of fusion and of what
+ * follows it.  Include harness.h first.
+ */
+#ifndef LOOM_TEST_FUSE_HARNESS_H
+#define LOOM_TEST_FUSE_HARNESS_H
+
+#include "analysis/dag.h"
+#include "analysis/region.h"
+#include "transform/fuse.h"
+#include "transform/pin.h"
+#include "transform/schedule.h"
+
+typedef struct fused {
+  run r;
+  vec regions, dags;
+  fusion *fu;
+} fused;
+
+/* Runs the stages on src, then regions, DAGs and fusion; the hints'
+ * diagnostics (hints that cannot be honoured) in f->r.diags and
+ * f->r.errors.  Returns the errors of the stages before fusion (then
+ * nothing after them ran). */
+static int run_to_fusion(fused *f, const char *src, int no_fuse) {
+  run_source(&f->r, src, TO_CHECK);
+  if (f->r.errors)
+    return f->r.errors;
+  f->regions = regions_build(&f->r.fe, &f->r.st, &f->r.prog, f->r.arena);
+  free(f->r.diags);
+  FILE *mem = open_memstream(&f->r.diags, &f->r.diags_len);
+  diag_set_stream(mem);
+  arena *a = f->r.arena;
+  vec plain = dag_build(&f->regions, "seq", NULL, a);
+  vec pins = pin(&f->r.prog, &f->regions, &plain, "seq", a);
+  f->dags = dag_build(&f->regions, "seq", &pins, a);
+  dag_take_notes(&f->dags, &plain, a);
+  schedule(&f->dags, a);
+  f->fu = fuse(&f->r.prog, &f->regions, &f->dags, &f->dags, &pins, "seq", no_fuse, a);
+  f->r.errors = diag_error_count();
+  diag_set_stream(NULL);
+  fclose(mem);
+  return 0;
+}
+
+/* Kernels for the mesh programs of fuse_body. */
+#define FUSE_KERNELS                                                           \
+  "static void k_copy(const double *a, double *b) { b[0] = a[0]; b[1] = a[1]; }\n" \
+  "static void k_one(const double *a, double *w) { *w = a[0]; }\n"             \
+  "static void k_w(const double *w, double *v) { *v = 2.0 * *w; }\n"           \
+  "static void k_sum(const double *a, double *s) { *s += *a; }\n"              \
+  "static void k_edge(const double *a, const double *b, double *w) {\n"        \
+  "  *w = a[0] - b[1];\n}\n"                                                   \
+  "static void k_scatter(const double *w, double *a, double *b) {\n"           \
+  "  a[0] += *w; b[0] -= *w;\n}\n"
+
+/* Runs everything up to fusion on `body` (inside main). */
+static inline void fuse_body(fused *f, const char *body, int no_fuse) {
+  static char src[8192];
+  snprintf(src, sizeof src,
+           PROGRAM(FUSE_KERNELS, "  loom_dat y = loom_decl_dat(nodes, 2, double, xs, \"y\");\n"
+                                 "  loom_dat t = loom_decl_temp(edges, 1, double, \"t\");\n"
+                                 "  loom_dat u = loom_decl_temp(edges, 1, double, \"u\");\n"
+                                 "%s"),
+           body);
+  cr_assert_eq(run_to_fusion(f, src, no_fuse), 0, "%s", f->r.diags);
+}
+
+static inline const loop *loop_n(const fused *f, int id) { return f->r.prog.loops.items[id - 1]; }
+
+static inline const obj *temp_named(const fused *f, const char *name) {
+  for (int i = 0; i < f->fu->temps.len; i++) {
+    const temp_info *ti = f->fu->temps.items[i];
+    if (strcmp(ti->t->name, name) == 0)
+      return ti->t;
+  }
+  cr_assert_fail("no temporary '%s' decided", name);
+  return NULL;
+}
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * test_compiler_vectorize.c — unit tests of the vectorization stage
+ * (vectorize.c): the work check counts of kernels, which loops are staged
+ * and why the others are not, the arguments gathered, --no-vectorize.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+
+#include <criterion/criterion.h>
+
+#include "fuse_harness.h"
+#include "transform/vectorize.h"
+
+/* k_len: 18 operators and calls — enough work for the 4 values it gathers
+ * (at least 16); k_copy: 1. */
+#define VEC_KERNELS                                                            \
+  "static void k_len(const double *a, const double *b, double *w) {\n"        \
+  "  double dx = a[0] - b[0], dy = a[1] - b[1];\n"                            \
+  "  *w = sqrt(dx * dx + dy * dy) + sqrt(dx * dx) + sqrt(dy * dy) / 2.0\n"     \
+  "       + fabs(dx - dy) * 0.5;\n"                                           \
+  "}\n"                                                                        \
+  "static void k_copy(const double *a, double *w) { *w = a[0]; }\n"           \
+  "static void k_half(const double *w, double *v) { *v = 0.5 * *w; }\n"       \
+  "static void k_red(const double *a, const double *b, double *s) {\n"        \
+  "  *s += sqrt(a[0] * a[0] + b[0] * b[0] + a[1] * a[1] + b[1] * b[1]);\n}\n" \
+  "static void k_inc(const double *a, const double *b, double *n) {\n"        \
+  "  n[0] += sqrt(a[0] * a[0] + b[0] * b[0] + a[1] * a[1] + b[1] * b[1]);\n}\n" \
+  "static void k_self(const double *a, double *y) {\n"                        \
+  "  y[0] = sqrt(a[0] * a[0] + a[1] * a[1]) * (y[0] + 1.0) - y[1] / 3.0;\n}\n"
+
+typedef fused vectorized;
+
+/* Runs everything up to vectorization on `body` (inside main). */
+static void vectorize_body(vectorized *v, const char *body, int disabled) {
+  static char src[8192];
+  snprintf(src, sizeof src,
+           PROGRAM("#include <math.h>\n" VEC_KERNELS,
+                   "  loom_dat y = loom_decl_dat(nodes, 2, double, xs, \"y\");\n"
+                   "  loom_dat t = loom_decl_temp(edges, 1, double, \"t\");\n"
+                   "  loom_dat u = loom_decl_temp(edges, 1, double, \"u\");\n"
+                   "%s"),
+           body);
+  cr_assert_eq(run_to_fusion(v, src, 0), 0, "%s", v->r.diags);
+  cr_assert_eq(v->r.errors, 0, "%s", v->r.diags);
+  vectorize(v->fu, &v->regions, &v->dags, disabled, v->r.arena);
+}
+
+/* The notes of the first region, one per line. */
+static const char *notes_of(vectorized *v) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  dag_write_report(mem, &v->dags);
+  fclose(mem);
+  const char *s = arena_strdup(v->r.arena, text);
+  free(text);
+  return s;
+}
+
+static int staged(const vectorized *v, const loop *lp) {
+  const group *g = fusion_group(v->fu, lp);
+  return g && vectorize_staged(g, lp);
+}
+
+Test(vectorize, kernel_work_counts_operators_and_calls) {
+  vectorized v;
+  vectorize_body(&v, "#pragma loom par_loop(k_len) over(edges) "
+                     "args(read: x[e2n_map[0]], x[e2n_map[1]], write: t)\n"
+                     "#pragma loom par_loop(k_copy) over(edges) "
+                     "args(read: x[e2n_map[0]], write: u)\n", 0);
+  /* k_len: - - (2); *w (a dereference counts too) sqrt( * + * (5); + sqrt(
+   * * (3); + sqrt( * / (4); + fabs( - * (4): 18 */
+  cr_assert_eq(loop_n(&v, 1)->kernel_ops, 18);
+  cr_assert_eq(loop_n(&v, 2)->kernel_ops, 1); /* `*w = a[0]` */
+  run_free(&v.r);
+}
+
+struct decision_case {
+  const char *body;
+  int staged;      /* the first loop */
+  const char *why; /* a part of its note */
+};
+
+static const struct decision_case decision_cases[] = {
+    /* reads through a map, writes its own element, enough work */
+    {"#pragma loom par_loop(k_len) over(edges) "
+     "args(read: x[e2n_map[0]], x[e2n_map[1]], write: w)\n",
+     1, "k_len vectorized: x through e2n_map (2 reads) gathered per strip of 16"},
+    /* too little work for what it gathers */
+    {"#pragma loom par_loop(k_copy) over(edges) args(read: x[e2n_map[1]], write: w)\n", 0,
+     "1 operation for 2 values gathered; at least 4 per value"},
+    /* a reduction keeps element order */
+    {"#pragma loom par_loop(k_red) over(edges) "
+     "args(read: x[e2n_map[0]], x[e2n_map[1]], inc: gsum)\n",
+     0, "it reduces gsum"},
+    /* increments through a map: elements of a strip may collide */
+    {"#pragma loom par_loop(k_inc) over(edges) "
+     "args(read: x[e2n_map[0]], x[e2n_map[1]], inc: y[e2n_map[0]])\n",
+     0, "it increments y through map e2n_map"},
+};
+
+/* (A table walked in one test: Criterion's parameters would cross into
+ * another process, where the strings' addresses differ.) */
+Test(vectorize, decisions) {
+  for (size_t i = 0; i < sizeof decision_cases / sizeof decision_cases[0]; i++) {
+    const struct decision_case *c = &decision_cases[i];
+    vectorized v;
+    vectorize_body(&v, c->body, 0);
+    cr_assert_eq(staged(&v, loop_n(&v, 1)), c->staged, "case %zu: %s", i, notes_of(&v));
+    cr_assert(strstr(notes_of(&v), c->why), "case %zu: %s", i, notes_of(&v));
+    run_free(&v.r);
+  }
+}
+
+Test(vectorize, staged_loop_gathers_only_its_map_reads) {
+  vectorized v;
+  vectorize_body(&v, "#pragma loom par_loop(k_len) over(edges) "
+                     "args(read: x[e2n_map[0]], x[e2n_map[1]], write: t)\n"
+                     "#pragma loom par_loop(k_half) over(edges) args(read: t, write: u)\n", 0);
+  const loop *len = loop_n(&v, 1), *half = loop_n(&v, 2);
+  const group *g = fusion_group(v.fu, len);
+  cr_assert_eq(g, fusion_group(v.fu, half), "fused: one group, run in strips");
+  cr_assert(staged(&v, len) && !staged(&v, half));
+  cr_assert(vectorize_gathers(g, len, &len->args[0]) && vectorize_gathers(g, len, &len->args[1]));
+  cr_assert(!vectorize_gathers(g, len, &len->args[2]), "its direct write is not gathered");
+  cr_assert(!vectorize_gathers(g, half, &half->args[0]));
+  run_free(&v.r);
+}
+
+Test(vectorize, disabled_stages_nothing_and_notes_nothing) {
+  vectorized v;
+  vectorize_body(&v, "#pragma loom par_loop(k_len) over(edges) "
+                     "args(read: x[e2n_map[0]], x[e2n_map[1]], write: t)\n", 1);
+  cr_assert(!staged(&v, loop_n(&v, 1)));
+  cr_assert_null(strstr(notes_of(&v), "vectorized"), "%s", notes_of(&v));
+  run_free(&v.r);
+}
