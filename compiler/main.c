@@ -106,6 +106,7 @@ int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out,
   return diag_error_count();
 }
 
+#ifndef LOOMC_NO_MAIN /* the fuzzer calls loomc_pipeline itself */
 /* The pipeline, then the files: the output, written atomically, and with
  * -MD the headers read, as a make rule. */
 static int translate(const options *opt, arena *a) {
@@ -125,7 +126,6 @@ static int translate(const options *opt, arena *a) {
   return diag_error_count() ? 1 : 0;
 }
 
-#ifndef LOOMC_NO_MAIN /* the fuzzer calls loomc_pipeline itself */
 int main(int argc, char **argv) {
   arena *a = arena_new();
   options opt;
