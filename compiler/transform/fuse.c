@@ -27,8 +27,17 @@ typedef struct fuser {
   dag *notes;       /* the DAG the report prints */
   int no_fuse;
   int mpi;          /* for --target=mpi or mpi+openmp */
-  int *item_first;  /* notes' comps of item i: [item_first[i], item_first[i + 1]) */
+  /* groups: where items run, and the order they must keep */
+  int *pos;         /* by item: where its code stands (a loop: its group's
+                       anchor's item) */
+  vec *preds, *succs; /* by item: the items it depends on / that depend on
+                         it (int, as void*): the DAGs' edges between items */
+  vec groups;       /* group*: the region's, in order of creation */
+  int isl_tries;    /* legality checks by isl for the loop being placed */
 } fuser;
+
+/* isl checks per loop: the nearest groups over its set it may join. */
+enum { FUSE_TRIES = 4 };
 
 /* ---- items ------------------------------------------------------------------ */
 
@@ -79,40 +88,166 @@ static const char *exchange_between(const fuser *u, const group *g, const loop *
   return NULL;
 }
 
-/* Where each item's computations start in the target's DAG (they are
- * contiguous, in program order). */
-static void index_items(fuser *u) {
-  int n = u->r->items.len;
-  u->item_first = arena_alloc(u->a, ((size_t)n + 1) * sizeof *u->item_first);
-  const vec *cs = &u->notes->comps;
-  int c = 0;
-  for (int i = 0; i <= n; i++) {
-    while (c < cs->len && ((const comp *)cs->items[c])->item < i)
-      c++;
-    u->item_first[i] = c;
-  }
+/* ---- where a group may run ---------------------------------------------------- */
+
+static void add_edge(fuser *u, int from, int to) {
+  if (from == to || from < 0 || to < 0)
+    return;
+  for (int i = 0; i < u->succs[from].len; i++)
+    if ((int)(long)u->succs[from].items[i] == to)
+      return;
+  vec_push(u->a, &u->succs[from], (void *)(long)to);
+  vec_push(u->a, &u->preds[to], (void *)(long)from);
 }
 
-/* With MPI: whether a computation of item k depends on one of item j in the
- * target's DAG, halo exchanges and reductions included (a nested statement
- * that exchanges a dat whose exchange for j's loop is still in flight):
- * j's loop may not then move past k. */
-static int target_depends(fuser *u, int k, int j) {
-  if (!u->item_first)
-    index_items(u);
-  const vec *cs = &u->notes->comps;
-  for (int a = u->item_first[k]; a < u->item_first[k + 1]; a++)
-    for (int b = u->item_first[j]; b < u->item_first[j + 1]; b++) {
-      const comp *x = cs->items[a], *y = cs->items[b];
-      if (!x->removed && !y->removed && dag_depends(x, y))
-        return 1;
+/* The edges between items: the DAG in program order (computation i is item
+ * i) and, with MPI, the target's DAG (each computation in its item: halo
+ * exchanges and reductions included), as transitively reduced edges; an
+ * order of the items' code that keeps all of them keeps every
+ * dependence. */
+static void index_items(fuser *u) {
+  int n = u->r->items.len;
+  u->pos = arena_alloc(u->a, (size_t)n * sizeof *u->pos);
+  u->preds = arena_alloc(u->a, (size_t)n * sizeof *u->preds);
+  u->succs = arena_alloc(u->a, (size_t)n * sizeof *u->succs);
+  for (int i = 0; i < n; i++)
+    u->pos[i] = i;
+  const dag *ds[2] = {u->seq, u->mpi ? u->notes : NULL};
+  for (int d = 0; d < 2 && ds[d]; d++)
+    for (int i = 0; i < ds[d]->comps.len; i++) {
+      const comp *c = ds[d]->comps.items[i];
+      for (int k = 0; !c->removed && k < c->preds.len; k++)
+        add_edge(u, ((const comp *)c->preds.items[k])->item, c->item);
     }
+}
+
+static int is_member(const group *g, const loop *lp, const item *it) {
+  if (it->kind != ITEM_LOOP)
+    return 0;
+  if (it->lp == lp)
+    return 1;
+  for (int i = 0; i < g->loops.len; i++)
+    if (g->loops.items[i] == it->lp)
+      return 1;
   return 0;
 }
 
-/* Why lp may not join g (NULL: it may).  last: the item index of g's last
- * loop; at: lp's. */
-static const char *join_problem_(fuser *u, const group *g, const loop *lp, int last, int at);
+static const char *item_name(fuser *u, int k) {
+  const item *it = item_at(u, k);
+  return it->kind == ITEM_HOST   ? "host statement"
+         : it->kind == ITEM_SYNC ? "sync"
+         : it->kind == ITEM_LOOP ? it->lp->kernel
+                                 : it->what;
+}
+
+/* An object lp names that the region declares between offsets from and
+ * to (lp could not move up to `from`: the name is not declared there
+ * yet), or NULL. */
+static const obj *declared_between(const fuser *u, const loop *lp, unsigned from, unsigned to) {
+  const obj *objs[64];
+  int n = 0;
+  objs[n++] = lp->set;
+  for (int i = 0; i < lp->nargs && n + 2 <= 64; i++) {
+    objs[n++] = lp->args[i].obj;
+    objs[n++] = lp->args[i].map;
+  }
+  for (int i = 0; i < n; i++) {
+    const obj *o = objs[i];
+    if (o && o->loc.file && strcmp(o->loc.file, u->prog->file) == 0 &&
+        o->loc.offset > from && o->loc.offset < to)
+      return o;
+  }
+  return NULL;
+}
+
+/* The bounds the members of g and lp set where their code may stand: it
+ * must come after every item one of them depends on (*lo, the latest,
+ * from *lo_item) and before every item that depends on one of them (*hi,
+ * the earliest, *hi_item); *lo_by and *hi_by: the members concerned. */
+typedef struct bounds {
+  int lo, hi, lo_item, hi_item;
+  const loop *lo_by, *hi_by;
+} bounds;
+
+static bounds bounds_of(fuser *u, const group *g, const loop *lp) {
+  bounds b = {-1, u->r->items.len, -1, -1, NULL, NULL};
+  for (int m = 0; m <= g->loops.len; m++) {
+    const loop *x = m < g->loops.len ? g->loops.items[m] : lp;
+    int i = index_of(u, x);
+    for (int k = 0; k < u->preds[i].len; k++) {
+      int j = (int)(long)u->preds[i].items[k];
+      if (!is_member(g, lp, item_at(u, j)) && u->pos[j] > b.lo)
+        b.lo = u->pos[j], b.lo_item = j, b.lo_by = x;
+    }
+    for (int k = 0; k < u->succs[i].len; k++) {
+      int j = (int)(long)u->succs[i].items[k];
+      if (!is_member(g, lp, item_at(u, j)) && u->pos[j] < b.hi)
+        b.hi = u->pos[j], b.hi_item = j, b.hi_by = x;
+    }
+  }
+  return b;
+}
+
+/* Why g and lp cannot run together at one of their directives, or NULL
+ * with *anchor the latest that keeps every edge of the region: the
+ * members that stand after it move up to it (nothing between depends on
+ * them or they on it, and what they name is declared before it), those
+ * before it move down. */
+static const char *placement_problem(fuser *u, const group *g, const loop *lp,
+                                     const loop **anchor) {
+  bounds b = bounds_of(u, g, lp);
+  const char *decl = NULL;
+  for (int m = g->loops.len; m >= 0; m--) {
+    const loop *a = m < g->loops.len ? g->loops.items[m] : lp;
+    int at = index_of(u, a);
+    if (at <= b.lo || at >= b.hi)
+      continue;
+    const obj *o = NULL;
+    const loop *late = NULL;
+    for (int k = 0; k <= g->loops.len && !o; k++) {
+      late = k < g->loops.len ? g->loops.items[k] : lp;
+      if (index_of(u, late) > at)
+        o = declared_between(u, late, a->start, late->start);
+    }
+    if (!o) {
+      *anchor = a;
+      return NULL;
+    }
+    if (!decl)
+      decl = arena_printf(u->a, "%s names %s, which is declared at line %u, after %s "
+                          "(line %u)", late->kernel, obj_label(o), o->loc.line, a->kernel,
+                          a->loc.line);
+  }
+  if (decl)
+    return decl;
+  int k = b.hi_item >= 0 && b.hi <= b.lo ? b.hi_item : b.lo_item;
+  if (k >= 0 && comp_at(u, k)->barrier)
+    return arena_printf(u->a, "the statement at line %u is a barrier (a jump, a label or "
+                        "loom_exit)", item_at(u, k)->loc.line);
+  if (b.hi_item >= 0 && b.hi <= b.lo && b.hi_item == b.lo_item)
+    return arena_printf(u->a, "the %s at line %u depends on %s, and %s on it",
+                        item_name(u, b.hi_item), item_at(u, b.hi_item)->loc.line,
+                        b.hi_by->kernel, b.lo_by->kernel);
+  if (b.hi_item >= 0 && b.hi <= b.lo)
+    return arena_printf(u->a, "the %s at line %u depends on %s, and %s on the %s at line "
+                        "%u", item_name(u, b.hi_item), item_at(u, b.hi_item)->loc.line,
+                        b.hi_by->kernel, b.lo_by->kernel, item_name(u, b.lo_item),
+                        item_at(u, b.lo_item)->loc.line);
+  if (b.lo_item < 0 || b.hi_item < 0)
+    return "no directive of theirs stands after what they depend on and before what "
+           "depends on them";
+  return arena_printf(u->a, "they would have to run between the %s at line %u, which %s "
+                      "needs first, and the %s at line %u, which needs %s first, where none "
+                      "of their directives stands", item_name(u, b.lo_item),
+                      item_at(u, b.lo_item)->loc.line, b.lo_by->kernel,
+                      item_name(u, b.hi_item), item_at(u, b.hi_item)->loc.line,
+                      b.hi_by->kernel);
+}
+
+/* Why lp may not join g (NULL: it may; *anchor is then the loop whose
+ * directive the group's call will stand at). */
+static const char *join_problem_(fuser *u, const group *g, const loop *lp,
+                                 const loop **anchor);
 
 /* Two dats of the loops that may be one (alias.h), one of them written:
  * "m->p_q and m->p_qold", or NULL. */
@@ -136,14 +271,16 @@ static const char *aliased_pair(fuser *u, const vec *loops, const loop *lp) {
 
 /* Why lp cannot join g, or NULL; "" when it is not a candidate.  Where
  * dats that may be one are involved, the reason says so. */
-static const char *join_problem(fuser *u, const group *g, const loop *lp, int last, int at) {
-  const char *why = join_problem_(u, g, lp, last, at);
+static const char *join_problem(fuser *u, const group *g, const loop *lp,
+                                const loop **anchor) {
+  const char *why = join_problem_(u, g, lp, anchor);
   const char *pair = why && *why ? aliased_pair(u, &g->loops, lp) : NULL;
   return pair ? arena_printf(u->a, "%s (%s may be one dat: loomc cannot prove them "
                              "distinct)", why, pair) : why;
 }
 
-static const char *join_problem_(fuser *u, const group *g, const loop *lp, int last, int at) {
+static const char *join_problem_(fuser *u, const group *g, const loop *lp,
+                                 const loop **anchor) {
   const loop *head = g->loops.items[0];
   if (head->set != lp->set || head->domain || lp->domain)
     return "";
@@ -165,21 +302,11 @@ static const char *join_problem_(fuser *u, const group *g, const loop *lp, int l
   const obj *t = cse_between(u, g, lp);
   if (t)
     return arena_printf(u->a, "pin_cse(%s) keeps its producer's loop apart", t->name);
-  for (int k = last + 1; k < at; k++)
-    for (int m = 0; m < g->loops.len; m++)
-      if (comp_at(u, k)->barrier)
-        return arena_printf(u->a, "the statement at line %u is a barrier (a jump, a "
-                            "label or loom_exit)", item_at(u, k)->loc.line);
-      else if (dag_depends(comp_at(u, k), comp_at(u, index_of(u, g->loops.items[m]))) ||
-               (u->mpi && target_depends(u, k, index_of(u, g->loops.items[m]))))
-        return arena_printf(u->a, "the %s at line %u depends on %s",
-                            item_at(u, k)->kind == ITEM_HOST ? "host statement"
-                            : item_at(u, k)->kind == ITEM_SYNC ? "sync"
-                            : item_at(u, k)->kind == ITEM_LOOP ? item_at(u, k)->lp->kernel
-                                                              : item_at(u, k)->what,
-                            item_at(u, k)->loc.line,
-                            ((const loop *)g->loops.items[m])->kernel);
-  const char *why = NULL;
+  const char *why = placement_problem(u, g, lp, anchor);
+  if (why)
+    return why;
+  if (u->isl_tries++ >= FUSE_TRIES)
+    return "";
   int ok = domains_fusable(u->a, &g->loops, lp, &why);
   if (ok < 0)
     return "isl could not decide";
@@ -203,6 +330,7 @@ static group *new_group(fuser *u, const loop *lp) {
   index_loop(u, g, lp);
   g->anchor = lp;
   vec_push(u->a, &u->f->groups, g);
+  vec_push(u->a, &u->groups, g);
   return g;
 }
 
@@ -213,31 +341,70 @@ const char *fusion_group_kernels(arena *a, const group *g) {
   return s;
 }
 
-static void join(fuser *u, group *g, const loop *lp) {
+/* lp joins g, whose call will stand at anchor's directive. */
+static void join(fuser *u, group *g, const loop *lp, const loop *anchor) {
+  const char *where = "";
+  if (anchor != lp)
+    where = arena_printf(u->a, "; the group runs where %s stood (line %u): %s moves up, "
+                         "independent of what stands between", anchor->kernel,
+                         anchor->loc.line, lp->kernel);
   dag_note(u->notes, u->a, lp->loc, "fused %s into %s over %s: every dependence "
-           "between them stays within one element (isl)", lp->kernel,
-           fusion_group_kernels(u->a, g), lp->set->name);
+           "between them stays within one element (isl)%s", lp->kernel,
+           fusion_group_kernels(u->a, g), lp->set->name, where);
   vec_push(u->a, &g->loops, (void *)lp);
   index_loop(u, g, lp);
-  g->anchor = lp;
+  g->anchor = anchor;
+  for (int i = 0; i < g->loops.len; i++)
+    u->pos[index_of(u, g->loops.items[i])] = index_of(u, anchor);
 }
 
+/* The region's groups over lp's set, nearest first (by their last loop). */
+static vec candidates(fuser *u, const loop *lp) {
+  vec v = {0};
+  for (int i = 0; i < u->groups.len; i++) {
+    const group *g = u->groups.items[i];
+    if (((const loop *)g->loops.items[0])->set != lp->set)
+      continue;
+    int last = index_of(u, g->loops.items[g->loops.len - 1]), k = v.len;
+    vec_push(u->a, &v, (void *)g);
+    for (; k > 0 && index_of(u, ((const group *)v.items[k - 1])->loops.items[
+                        ((const group *)v.items[k - 1])->loops.len - 1]) < last; k--)
+      v.items[k] = v.items[k - 1];
+    v.items[k] = (void *)g;
+  }
+  return v;
+}
+
+/* One pass over the region: each loop joins the nearest group over its set
+ * that it may join (siblings and producer/consumer alike, wherever they
+ * stand), else starts one; the first refusal is noted with its reason. */
 static void form_groups(fuser *u) {
-  group *cur = NULL;
-  int last = -1;
+  index_items(u);
   for (int i = 0; i < u->r->items.len; i++) {
     const item *it = item_at(u, i);
     if (it->kind != ITEM_LOOP || temps_pinned_away(&u->f->temps, it->lp) || it->lp->domain)
       continue; /* affine loops: their code is affine.c's */
-    const char *why = cur && !u->no_fuse ? join_problem(u, cur, it->lp, last, i) : "";
-    if (why && *why)
+    vec cands = u->no_fuse ? (vec){0} : candidates(u, it->lp);
+    const char *refused = NULL;
+    const group *first = NULL;
+    group *into = NULL;
+    const loop *anchor = NULL;
+    u->isl_tries = 0;
+    for (int k = 0; k < cands.len && !into; k++) {
+      const char *why = join_problem(u, cands.items[k], it->lp, &anchor);
+      if (!why)
+        into = cands.items[k];
+      else if (*why && !refused)
+        refused = why, first = cands.items[k];
+    }
+    if (into) {
+      join(u, into, it->lp, anchor);
+      continue;
+    }
+    if (refused)
       dag_note(u->notes, u->a, it->lp->loc, "not fused %s with %s: %s", it->lp->kernel,
-               fusion_group_kernels(u->a, cur), why);
-    if (why)
-      cur = new_group(u, it->lp);
-    else
-      join(u, cur, it->lp);
-    last = i;
+               fusion_group_kernels(u->a, first), refused);
+    new_group(u, it->lp);
   }
 }
 
@@ -382,8 +549,8 @@ fusion *fuse(const program *prog, const vec *regions, const vec *seq, vec *dags,
     vec_push(a, &f->temps, pins->items[i]);
   int mpi = strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0;
   for (int r = 0; r < regions->len; r++) {
-    fuser u = {prog, regions, a, f, regions->items[r], seq->items[r], dags->items[r],
-               no_fuse, mpi, NULL};
+    fuser u = {.prog = prog, .regions = regions, .a = a, .f = f, .r = regions->items[r],
+               .seq = seq->items[r], .notes = dags->items[r], .no_fuse = no_fuse, .mpi = mpi};
     int first_temp = f->temps.len;
     form_groups(&u);
     decide_temps(&u);

@@ -1,4 +1,4 @@
-/* Fusion refused: both loops reduce s (fusing would change the order of the sums), and host code between two loops reads what the first writes. */
+/* Fusion refused: both loops reduce s (fusing would change the order of the sums), and host code between two loops reads what the first writes and writes what the second reads. */
 #include <loom.h>
 
 static inline void copy(const double *x, double *y) { y[0] = x[0]; }
@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
 #pragma loom par_loop(total) over(cells) args(read: y, inc: s)
 #pragma loom par_loop(scale) over(cells) args(read: x, write: z)
   loom_dat_fetch(z, data, sizeof data / 2);
-#pragma loom par_loop(copy) over(cells) args(read: x, write: y)
+#pragma loom par_loop(copy) over(cells) args(read: z, write: y)
   (void)ecell, (void)cnext, (void)x, (void)y, (void)z, (void)e;
   loom_exit();
   return (int)s;

@@ -1,4 +1,4 @@
-/* Temporaries: t1 and t2 (same set, dim and type) have disjoint lifetimes, so t2 reuses t1's storage. */
+/* Temporaries: t1 and t2 (same set, dim and type) have disjoint lifetimes, so t2 reuses t1's storage; the fetch of y keeps copy from moving up to scale (they would fuse, and their temporaries live at once). */
 #include <loom.h>
 
 static inline void copy(const double *x, double *y) { y[0] = x[0]; }
@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
   loom_dat t2 = loom_decl_temp(cells, 1, double, "t2");
 #pragma loom par_loop(scale) over(cells) args(read: x, write: t1)
 #pragma loom par_loop(gather) over(edges) args(read: t1[ecell[0]], t1[ecell[1]], write: e)
+  loom_dat_fetch(y, data, sizeof data / 2);
 #pragma loom par_loop(copy) over(cells) args(read: y, write: t2)
 #pragma loom par_loop(gather) over(edges) args(read: t2[ecell[0]], t2[ecell[1]], write: e)
   (void)ecell, (void)cnext, (void)x, (void)y, (void)z, (void)e;

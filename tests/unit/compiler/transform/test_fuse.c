@@ -38,12 +38,47 @@ Test(fuse, host_code_between_blocks_fusion) {
                 "#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n"
                 "#pragma loom par_loop(k_w) over(edges) args(read: w, write: u)\n"
                 "  loom_dat_fetch(u, xs, 0);\n"
-                "#pragma loom par_loop(k_w) over(edges) args(read: t, write: w)\n", 0);
+                "#pragma loom par_loop(k_w) over(edges) args(read: u, write: w)\n", 0);
   /* k_one and k_sum: the host assignment of gsum is independent of k_one,
-   * which moves past it; k_w(u) joins; the fetch of u is not crossed */
+   * which moves down past it; k_w(u) joins; the last loop reads u after
+   * the fetch, which needs k_w(u) first: it cannot join */
   const group *g = fusion_group(f.fu, loop_n(&f, 1));
   cr_assert_eq(g->loops.len, 3);
+  cr_assert_eq(g->anchor, loop_n(&f, 3));
   cr_assert_neq(fusion_group(f.fu, loop_n(&f, 4)), g);
+  run_free(&f.r);
+}
+
+Test(fuse, loops_move_up_past_what_they_do_not_touch) {
+  fused f;
+  /* k_w(t -> w) does not touch u: it moves up past the fetch of u and the
+   * group runs where k_w(u) stood; k_sum cannot move down past the host
+   * read of gsum, so k_w(w -> v) moves up to it */
+  fuse_body(&f, "#pragma loom par_loop(k_one) over(edges) args(read: w, write: t)\n"
+                "#pragma loom par_loop(k_w) over(edges) args(read: w, write: u)\n"
+                "  loom_dat_fetch(u, xs, 0);\n"
+                "#pragma loom par_loop(k_w) over(edges) args(read: t, write: w)\n"
+                "#pragma loom par_loop(k_sum) over(nodes) args(read: x, inc: gsum)\n"
+                "  xs[0] = gsum;\n"
+                "#pragma loom par_loop(k_copy) over(nodes) args(read: x, write: y)\n", 0);
+  const group *g = fusion_group(f.fu, loop_n(&f, 1));
+  cr_assert_eq(g->loops.len, 3);
+  cr_assert_eq(fusion_group(f.fu, loop_n(&f, 3)), g);
+  cr_assert_eq(g->anchor, loop_n(&f, 2), "the call stands where k_w(u) stood");
+  const group *h = fusion_group(f.fu, loop_n(&f, 4));
+  cr_assert_eq(h->loops.len, 2);
+  cr_assert_eq(h->anchor, loop_n(&f, 4), "k_sum cannot move past the read of gsum");
+  cr_assert_eq(fusion_group(f.fu, loop_n(&f, 5)), h);
+  run_free(&f.r);
+}
+
+Test(fuse, a_loop_does_not_move_up_past_a_declaration_it_names) {
+  fused f;
+  fuse_body(&f, "#pragma loom par_loop(k_one) over(edges) args(read: w, write: t)\n"
+                "  loom_dat_fetch(t, xs, 0);\n"
+                "  loom_dat v = loom_decl_dat(edges, 1, double, xs, \"v\");\n"
+                "#pragma loom par_loop(k_w) over(edges) args(read: w, write: v)\n", 0);
+  cr_assert_neq(fusion_group(f.fu, loop_n(&f, 1)), fusion_group(f.fu, loop_n(&f, 2)));
   run_free(&f.r);
 }
 
