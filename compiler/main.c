@@ -23,6 +23,7 @@
 
 #include "analysis/alias.h"
 #include "analysis/dag.h"
+#include "analysis/loops.h"
 #include "analysis/region.h"
 #include "emit/depfile.h"
 #include "emit/emit.h"
@@ -35,6 +36,7 @@
 #include "frontend/symtab.h"
 #include "transform/affine_plan.h"
 #include "transform/fuse.h"
+#include "transform/hoist.h"
 #include "transform/pin.h"
 #include "transform/place.h"
 #include "transform/schedule.h"
@@ -75,11 +77,13 @@ static fusion *transform(const frontend *fe, const symtab *st, program *prog,
   vec pins = pin(prog, &regions, &plain, opt->target, a);
   vec dags = dag_build(&regions, opt->target, &pins, a);
   dag_take_notes(&dags, &plain, a);
+  vec loops = loops_analyse(fe, st, prog, &regions, &dags, opt->target, &pins, a);
+  vec hoists = hoist_exchanges(&loops, a);
   schedule(&dags, a);
   vec seq = is_mpi(opt->target) ? dag_build(&regions, "seq", &pins, a) : dags;
   fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
   vectorize(fu, &regions, &dags, opt->no_vectorize, a);
-  *insertions = place_comms(&dags, fu, a);
+  *insertions = place_comms(&dags, fu, &hoists, a);
   write_dumps(opt, prog, &dags);
   return fu;
 }

@@ -400,31 +400,110 @@ void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...) {
   vec_push(a, &d->notes, nt);
 }
 
+static int is_mpi(const char *target) {
+  return strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0;
+}
+
+/* The computations of item i of reg, numbered as its. */
+static void item_comps(builder *b, const region *reg, int i) {
+  const item *it = reg->items.items[i];
+  int first = b->d->comps.len;
+  if (it->kind == ITEM_LOOP)
+    loop_comps(b, reg, it->lp);
+  else
+    whole_comp(b, it);
+  for (int k = first; k < b->d->comps.len; k++)
+    ((comp *)b->d->comps.items[k])->item = i;
+}
+
 vec dag_build(const vec *regions, const char *target, const vec *temps, arena *a) {
   vec dags = {0};
   for (int r = 0; r < regions->len; r++) {
     const region *reg = regions->items[r];
     dag *d = arena_alloc(a, sizeof *d);
     d->r = reg;
-    builder b = {a, strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0, d,
-                 temps};
+    builder b = {a, is_mpi(target), d, temps};
     d->mpi = b.mpi;
-    for (int i = 0; i < reg->items.len; i++) {
-      const item *it = reg->items.items[i];
-      int first = d->comps.len;
-      if (it->kind == ITEM_LOOP)
-        loop_comps(&b, reg, it->lp);
-      else
-        whole_comp(&b, it);
-      for (int k = first; k < d->comps.len; k++)
-        ((comp *)d->comps.items[k])->item = i;
-    }
+    for (int i = 0; i < reg->items.len; i++)
+      item_comps(&b, reg, i);
     if (b.mpi)
       halo_elide(&b);
     dag_link(d, a);
     vec_push(a, &dags, d);
   }
   return dags;
+}
+
+/* ---- two iterations of a loop -------------------------------------------- */
+
+/* malloc(t) (free: free(t)): t's storage, and every element of t, written
+ * (MEM(t) orders one iteration's free before the next one's malloc). */
+static void storage_comp(builder *b, const obj *t, const obj *mem, int item, int free) {
+  comp *c = new_comp(b, arena_printf(b->arena, "%s(%s)", free ? "free" : "malloc",
+                                     obj_label(t)), t->loc);
+  c->kind = free ? COMP_FREE : COMP_ALLOC;
+  c->o = t;
+  c->item = item;
+  add(b->arena, &c->writes, mem, 1u << SEC_VALUE);
+  add(b->arena, &c->writes, t, ALL_DAT);
+}
+
+/* The first (last: the last) item of r that names t, or -1. */
+static int item_naming(arena *a, const region *r, const obj *t, int last) {
+  int found = -1;
+  for (int i = 0; i < r->items.len; i++)
+    if (region_item_names(a, r->items.items[i], t) && (found < 0 || last))
+      found = i;
+  return found;
+}
+
+/* One iteration of r: its items' computations, with the storage of iter_temps
+ * allocated before their first use and freed after their last. */
+static void iteration_comps(builder *b, const region *r, const vec *iter_temps,
+                            const vec *mems, int step) {
+  int first = b->d->comps.len;
+  for (int i = 0; i < r->items.len; i++) {
+    for (int k = 0; k < iter_temps->len; k++)
+      if (item_naming(b->arena, r, iter_temps->items[k], 0) == i)
+        storage_comp(b, iter_temps->items[k], mems->items[k], i, 0);
+    item_comps(b, r, i);
+    for (int k = 0; k < iter_temps->len; k++)
+      if (item_naming(b->arena, r, iter_temps->items[k], 1) == i)
+        storage_comp(b, iter_temps->items[k], mems->items[k], i, 1);
+  }
+  for (int k = first; k < b->d->comps.len; k++) {
+    comp *c = b->d->comps.items[k];
+    c->step = step;
+    if (step)
+      c->label = arena_printf(b->arena, "%s'", c->label);
+  }
+}
+
+dag *dag_build_steps(const region *r, const item *latch, const vec *iter_temps,
+                     const char *target, const vec *temps, arena *a) {
+  dag *d = arena_alloc(a, sizeof *d);
+  d->r = r;
+  d->two = 1;
+  builder b = {a, is_mpi(target), d, temps};
+  d->mpi = b.mpi;
+  vec mems = {0};
+  for (int k = 0; k < iter_temps->len; k++) {
+    obj *m = arena_alloc(a, sizeof *m);
+    m->kind = OBJ_VAR;
+    m->name = arena_printf(a, "MEM(%s)", obj_label(iter_temps->items[k]));
+    vec_push(a, &mems, m);
+  }
+  iteration_comps(&b, r, iter_temps, &mems, 0);
+  whole_comp(&b, latch);
+  comp *l = d->comps.items[d->comps.len - 1];
+  l->label = arena_printf(a, "latch(%s at line %u)", r->loop->what, r->loop->loc.line);
+  l->latch = 1;
+  l->item = r->items.len;
+  iteration_comps(&b, r, iter_temps, &mems, 1);
+  if (b.mpi)
+    halo_elide(&b);
+  dag_link(d, a);
+  return d;
 }
 
 void dag_take_notes(vec *dags, const vec *earlier, arena *a) {

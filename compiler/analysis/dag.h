@@ -65,7 +65,10 @@ typedef enum comp_kind {
   COMP_HALO_RECV, /* HaloRecv(d) */
   COMP_RED_BEGIN, /* ReductionBegin(g) */
   COMP_RED_END,   /* ReductionEnd(g) */
-  COMP_OTHER      /* host statement, sync, nested statement */
+  COMP_OTHER,     /* host statement, sync, nested statement, a loop's latch */
+  COMP_ALLOC,     /* malloc(t): a temporary's storage, each iteration
+                     (loops.h: two iterations only) */
+  COMP_FREE       /* free(t) */
 } comp_kind;
 
 typedef struct comp {
@@ -84,6 +87,9 @@ typedef struct comp {
                             depends on, and is depended on by, everything */
   vec preds;             /* comp*: direct predecessors after reduction */
   int nsuccs;
+  int step;              /* a DAG of two iterations (loops.h): 0 for
+                            iteration i and the latch, 1 for iteration i+1 */
+  int latch;             /* the latch of such a DAG */
 } comp;
 
 /* A transformation applied to a region, with its reason, for --report. */
@@ -99,6 +105,9 @@ typedef struct dag {
   vec order; /* comp*: the schedule (the computations not removed;
                 transform/schedule.h) */
   vec notes; /* note*: transformations, in the order they were applied */
+  struct dag *steps; /* a loop body's: the DAG of two iterations (loops.h) */
+  int two;   /* this is such a DAG: comps of iteration i, the latch, comps
+                of iteration i+1 */
 } dag;
 
 /* Records a transformation of d (printf-style text). */
@@ -116,6 +125,15 @@ int dag_writes(const comp *c, const obj *o);
  * temporaries are pinned. */
 vec dag_build(const vec *regions, const char *target, const vec *temps, arena *a);
 
+/* The DAG of two successive iterations of r, the body of a loop
+ * (loops.h): its items' computations, the latch (the loop's condition and
+ * increment), the items' computations again (labels primed), and each
+ * temporary of iter_temps (obj*) allocated before its first use and freed
+ * after its last in each iteration; with MPI, exchanges elided across
+ * both. */
+dag *dag_build_steps(const region *r, const item *latch, const vec *iter_temps,
+                     const char *target, const vec *temps, arena *a);
+
 /* Puts the notes of `earlier` (DAGs of the same regions, e.g. those the
  * hints were checked against) before each DAG's own, in dags. */
 void dag_take_notes(vec *dags, const vec *earlier, arena *a);
@@ -128,7 +146,8 @@ void dag_write_dot(FILE *f, const vec *dags);
 void dag_write_report(FILE *f, const vec *dags);
 
 /* The predecessors (transitive reduction) of every computation of d that
- * is not removed, and their successor counts (dag_link.c). */
+ * is not removed, and their successor counts (dag_link.c); again after
+ * computations were removed. */
 void dag_link(dag *d, arena *a);
 
 #endif

@@ -235,7 +235,7 @@ static const char *keyword(enum CXCursorKind k) {
   }
 }
 
-static void build_region(builder *b, CXCursor compound, int depth);
+static region *build_region(builder *b, CXCursor compound, int depth);
 
 typedef struct walk_nested {
   builder *b;
@@ -324,8 +324,76 @@ static item *new_item(builder *b, item_kind kind, srcloc loc) {
   return it;
 }
 
-/* The item of one child statement, or NULL when it is not a computation. */
-static item *statement_item(builder *b, CXCursor stmt, int depth) {
+/* The body of a for, while or do statement when it is a compound
+ * statement (the last child), else a null cursor. */
+static CXCursor loop_body(CXCursor stmt) {
+  enum CXCursorKind k = clang_getCursorKind(stmt);
+  if (k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt)
+    return clang_getNullCursor();
+  CXCursor body = k == CXCursor_DoStmt ? cursor_first_child(stmt) : cursor_last_child(stmt);
+  return clang_getCursorKind(body) == CXCursor_CompoundStmt ? body : clang_getNullCursor();
+}
+
+/* The offset of the first `;` of a for statement's header (after its
+ * initialisation), or 0. */
+static unsigned first_semicolon(const builder *b, CXCursor stmt) {
+  CXToken *toks;
+  unsigned n, off = 0;
+  int depth = 0;
+  clang_tokenize(b->fe->tu, clang_getCursorExtent(stmt), &toks, &n);
+  for (unsigned i = 0; i < n && !off; i++) {
+    CXString sp = clang_getTokenSpelling(b->fe->tu, toks[i]);
+    const char *t = clang_getCString(sp);
+    depth += !strcmp(t, "(") - !strcmp(t, ")");
+    if (depth == 1 && !strcmp(t, ";"))
+      off = frontend_offset(clang_getTokenLocation(b->fe->tu, toks[i]));
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(b->fe->tu, toks, n);
+  return off;
+}
+
+/* What the header of loop statement stmt reads and writes each iteration:
+ * its children but the body and, for a for, the initialisation. */
+static item *latch_of(builder *b, CXCursor stmt, CXCursor body) {
+  item *it = new_item(b, ITEM_HOST, frontend_cursor_loc(b->fe, stmt));
+  unsigned init_end = clang_getCursorKind(stmt) == CXCursor_ForStmt
+                          ? first_semicolon(b, stmt) : 0;
+  vec kids = cwalk_kids(b->arena, stmt);
+  for (int i = 0; i < kids.len; i++) {
+    CXCursor c = *(CXCursor *)kids.items[i];
+    unsigned cs, ce;
+    extent(c, &cs, &ce);
+    if (!clang_equalCursors(c, body) && ce > init_end)
+      host_accesses(b, c, it);
+  }
+  it->leaves = 0;
+  return it;
+}
+
+/* The region of a loop statement's body, marked as such. */
+static region *build_loop_body(builder *b, CXCursor stmt, CXCursor body, int depth) {
+  region *r = build_region(b, body, depth);
+  if (!r)
+    return NULL;
+  loop_stmt *l = arena_alloc(b->arena, sizeof *l);
+  l->what = keyword(clang_getCursorKind(stmt));
+  l->stmt = stmt;
+  l->loc = frontend_cursor_loc(b->fe, stmt);
+  extent(stmt, &l->start, &l->end);
+  l->item = -1;
+  l->latch = latch_of(b, stmt, body);
+  unsigned bs, be;
+  extent(body, &bs, &be);
+  l->header_start = clang_getCursorKind(stmt) == CXCursor_DoStmt ? be : l->start;
+  l->header_end = clang_getCursorKind(stmt) == CXCursor_DoStmt ? l->end : bs;
+  r->loop = l;
+  return r;
+}
+
+/* The item of one child statement, or NULL when it is not a computation;
+ * *body_of: the region of its body when it is a loop statement. */
+static item *statement_item(builder *b, CXCursor stmt, int depth, region **body_of) {
   unsigned start, end;
   extent(stmt, &start, &end);
   vec inner = loops_in(b, start, end);
@@ -345,8 +413,11 @@ static item *statement_item(builder *b, CXCursor stmt, int depth) {
   it->what = keyword(clang_getCursorKind(stmt));
   if (inner.len) {
     walk_nested w = {b, depth + 1};
+    CXCursor body = loop_body(stmt);
     if (clang_getCursorKind(stmt) == CXCursor_CompoundStmt)
       build_region(b, stmt, depth + 1);
+    else if (!clang_Cursor_isNull(body))
+      *body_of = build_loop_body(b, stmt, body, depth + 1);
     else
       clang_visitChildren(stmt, find_compounds, &w);
   }
@@ -380,11 +451,11 @@ static void add_directives_between(builder *b, region *r, unsigned from, unsigne
   }
 }
 
-static void build_region(builder *b, CXCursor compound, int depth) {
+static region *build_region(builder *b, CXCursor compound, int depth) {
   unsigned start, end;
   extent(compound, &start, &end);
   if (loops_in(b, start, end).len == 0)
-    return;
+    return NULL;
   region *r = arena_alloc(b->arena, sizeof *r);
   r->loc = frontend_cursor_loc(b->fe, compound);
   r->end = end > start ? end - 1 : start;
@@ -404,12 +475,18 @@ static void build_region(builder *b, CXCursor compound, int depth) {
     unsigned cs, ce;
     extent(c, &cs, &ce);
     add_directives_between(b, r, pos, cs);
-    item *it = statement_item(b, c, depth);
+    region *body = NULL;
+    item *it = statement_item(b, c, depth, &body);
+    if (body) {
+      body->loop->parent = r;
+      body->loop->item = r->items.len;
+    }
     if (it)
       vec_push(b->arena, &r->items, it);
     pos = ce;
   }
   add_directives_between(b, r, pos, end);
+  return r;
 }
 
 static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent,

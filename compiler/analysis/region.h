@@ -67,6 +67,24 @@ typedef struct item {
                        or it calls loom_exit() */
 } item;
 
+/* The for, while or do statement a region is the body of: the loops of
+ * the region run once per iteration (analysis/loops.h reads its header). */
+typedef struct loop_stmt {
+  const char *what;    /* "for", "while", "do" */
+  CXCursor stmt;       /* the statement */
+  srcloc loc;          /* of its keyword */
+  unsigned start, end; /* its extent in the main file */
+  region *parent;      /* the region the statement is an item of, or NULL
+                          when it stands inside another statement */
+  int item;            /* its item's index in parent */
+  item *latch;         /* what its condition and increment (not its
+                          initialisation) read and write, each iteration:
+                          the host-code rule (a host item; no objects:
+                          nothing loomc knows) */
+  unsigned header_start, header_end; /* `for (...)`, `while (...)`; for
+                          do, the `while (...)` after the body */
+} loop_stmt;
+
 struct region {
   const char *func; /* the function it is in */
   srcloc loc;       /* of its '{' */
@@ -74,6 +92,7 @@ struct region {
   unsigned end_line; /* line of its '}' */
   int depth;        /* 0 for a function body */
   vec items;        /* item* */
+  loop_stmt *loop;  /* the loop statement it is the body of, or NULL */
 };
 
 /* The regions of every function holding loops, outermost first, in

@@ -156,7 +156,27 @@ static int by_offset(const void *x, const void *y) {
   return a->offset < b->offset ? -1 : a->offset > b->offset;
 }
 
-vec place_comms(const vec *dags, const fusion *fu, arena *a) {
+/* A hoisted exchange begins before its loop statement, and ends after it
+ * (a no-op once the first iteration's consumer ended it; a loop that ran
+ * no iteration leaves none in flight), before anything else placed
+ * there; into *ends. */
+static void place_hoist(placer *p, const hoist *h, vec *ends) {
+  const loop_stmt *l = h->li->r->loop;
+  const region *parent = l->parent;
+  const char *d = obj_label(h->send->o);
+  insertion *x = arena_alloc(p->a, sizeof *x);
+  x->offset = ((const item *)parent->items.items[l->item])->start;
+  x->text = arena_printf(p->a, "loom__halo_begin(%s); ", d);
+  vec_push(p->a, &p->out, x);
+  insertion *y = arena_alloc(p->a, sizeof *y);
+  y->offset = l->item + 1 < parent->items.len
+                  ? ((const item *)parent->items.items[l->item + 1])->start
+                  : parent->end;
+  y->text = arena_printf(p->a, "loom__halo_end(%s); ", d);
+  vec_push(p->a, ends, y);
+}
+
+vec place_comms(const vec *dags, const fusion *fu, const vec *hoists, arena *a) {
   placer p = {a, fu, NULL, {0}, NULL, 0, NULL};
   for (int r = 0; r < dags->len; r++) {
     p.d = dags->items[r];
@@ -171,6 +191,12 @@ vec place_comms(const vec *dags, const fusion *fu, arena *a) {
         place_fold(&p, c);
     }
   }
+  vec ends = {0};
+  for (int i = 0; hoists && i < hoists->len; i++)
+    place_hoist(&p, hoists->items[i], &ends);
+  for (int i = 0; i < p.out.len; i++)
+    vec_push(a, &ends, p.out.items[i]);
+  p.out = ends;
   /* stable: insertion order within one offset is kept */
   for (int i = 1; i < p.out.len; i++)
     for (int j = i; j > 0 && by_offset(&p.out.items[j - 1], &p.out.items[j]) > 0; j--) {

@@ -13,13 +13,15 @@
  *     before the first computation that depends on it, or before the
  *     region's closing brace.
  * A point of a region is the start of one of its items (before the call
- * or the statement) or its '}'.  Each placement is recorded as a note of
+ * or the statement) or its '}'.  An exchange hoisted out of a loop
+ * (hoist.h) begins right before the loop statement.  Each placement is recorded as a note of
  * the region's DAG (--report).
  */
 #ifndef LOOMC_PLACE_H
 #define LOOMC_PLACE_H
 
 #include "transform/fuse.h"
+#include "transform/hoist.h"
 
 /* Text inserted into the user's text before `offset`. */
 typedef struct insertion {
@@ -28,8 +30,9 @@ typedef struct insertion {
 } insertion;
 
 /* The insertions of every region, in increasing offset (several at one
- * offset in schedule order). */
-vec place_comms(const vec *dags, const fusion *fu, arena *a);
+ * offset in schedule order), and the hoisted exchanges' begins (hoist*:
+ * before their loop statements, after that point's own). */
+vec place_comms(const vec *dags, const fusion *fu, const vec *hoists, arena *a);
 
 /* The file-scope static that carries reduction `g` of loop lp from its
  * start (in the loop's function) to its fold. */

@@ -83,6 +83,14 @@ for np in 1 2 3 4; do
     summary="$summary $np/$part"
   done
 done
+# wave: x is never written in the time loop, so its exchange is hoisted out
+# of it (begun once per run on every rank); phi's is begun every step
+for np in 2 3; do
+  err=$tmp/wave.$np.metis.err
+  [ "$(grep -c "halo of dat 'x': 1 begun" "$err")" = "$np" ] &&
+    [ "$(grep -c "halo of dat 'phi': 300 begun" "$err")" = "$np" ] ||
+    { grep "halo of dat" "$err"; fail "wave at $np ranks: x's exchange not hoisted out of the time loop"; }
+done
 # Scotch and PT-Scotch (distributed) are deterministic: a second run at 3
 # ranks partitions the same (the LOOM_DIAG partition lines, edge cut and
 # section sizes, equal; the time is cut off)

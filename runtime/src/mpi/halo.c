@@ -45,6 +45,9 @@ typedef struct exchange {
                     has its begin and end; the first end completes) */
   int written;   /* marked dirty while in flight */
   int active;    /* messages were posted by begin */
+  long begins;   /* for LOOM_DIAG=1: loom__halo_begin calls, */
+  long done;     /* exchanges that sent anything, */
+  long now;      /* of those, exchanged in a halo end (no begin) */
   struct exchange *next;
 } exchange;
 
@@ -57,15 +60,21 @@ static double waited = 0;  /* seconds spent in MPI_Waitall of halo ends */
 
 static int sync_exchanges(void);
 
-/* Under LOOM_DIAG=1, at exit: what this rank's halo ends cost. */
+/* Under LOOM_DIAG=1, at exit: what this rank's halo ends cost, and per
+ * dat, how often its exchange was begun and how often it had anything to
+ * send (a clean halo sends nothing). */
 static void report_waits(void) {
-  if (!loomrt_diag() || !ended)
+  if (!loomrt_diag() || (!ended && !exchanges))
     return;
   fprintf(stderr, "loom: rank %d: halo: %ld exchanges (%ld without a scheduled begin), "
           "%ld messages, %.3f s waiting %s\n",
           loomrt_mpi_rank(), ended, unscheduled, messages, waited,
           sync_exchanges() ? "for them in halo begins (LOOM_HALO_SYNC=1: no overlap)"
                            : "in halo ends");
+  for (const exchange *x = exchanges; x; x = x->next)
+    fprintf(stderr, "loom: rank %d: halo of dat '%s': %ld begun, %ld exchanged (%ld "
+            "without a scheduled begin)\n", loomrt_mpi_rank(), x->dat->name, x->begins,
+            x->done, x->now);
   fflush(stderr);
 }
 
@@ -222,6 +231,7 @@ static int complete(const loomrt_halo_plan *p, exchange *x, loom_dat dat) {
   int status = loomrt_mpi_wait(x->nreq, x->req, what);
   waited += MPI_Wtime() - t0;
   ended++;
+  x->done++;
   if (status != LOOM_OK)
     return status;
   unpack(p, dat, x->recvbuf);
@@ -249,6 +259,7 @@ static int loom__halo_begin_body(loom_dat dat) {
   exchange *x = exchange_of(dat, p);
   if (!x)
     return LOOM_ENOMEM;
+  x->begins++;
   if (x->in_flight && !x->written) {
     x->depth++; /* the same dat under another handle: the exchange posted serves */
     return LOOM_OK;
@@ -279,7 +290,14 @@ static int loom__halo_begin_body(loom_dat dat) {
 static int exchange_now(loom_dat dat) {
   unscheduled++;
   int status = loom__halo_begin(dat);
-  return status != LOOM_OK ? status : loom__halo_end(dat);
+  if (status != LOOM_OK)
+    return status;
+  exchange *x = exchange_of(dat, loomrt_halo_plan_of(dat->set));
+  if (x) { /* counted as the end's, not as a begin */
+    x->begins--;
+    x->now++;
+  }
+  return loom__halo_end(dat);
 }
 
 static int loom__halo_end_body(loom_dat dat);

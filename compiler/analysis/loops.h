@@ -1,0 +1,54 @@
+/*
+ * loops.h — loops as loops: the for, while and do statements whose bodies
+ * hold par_loops (region.h: a region with `loop` set), analysed across
+ * their iterations.
+ *
+ * Takes the regions and the target's DAGs; gives, per loop region:
+ *   - its canonical form, when it has one: `for (v = a; v OP b; v += s)`
+ *     (OP one of < <= > >= !=, s a nonzero integer constant, ++ and --
+ *     included) where b is built of constants and of local variables or
+ *     parameters (`n`, `args.niter`), and neither v nor a variable of b is
+ *     written in the body or has its address taken in the function (a call
+ *     could then write it): the condition that another iteration follows
+ *     the current one, as C text evaluated anywhere in the body
+ *     (`step + 1 <= args.niter`), and the trip count when a, b and s are
+ *     integer literals;
+ *   - the DAG of two successive iterations (seed 001's picture): the
+ *     computations of iteration i, the latch (what the condition and the
+ *     increment read and write), those of iteration i+1; and, for each
+ *     temporary whose value never crosses iterations (each iteration writes
+ *     every element before it reads one, and nothing outside the body uses
+ *     it), an allocation before its first use and a free after its last in
+ *     each iteration (LazyMalloc, LazyFree).  An edge from iteration i to
+ *     i+1 is *carried* (comp.step tells each computation's iteration).
+ *     With MPI its halo exchanges are elided as a region's are (dag.h):
+ *     one of iteration i+1 removed into one of iteration i is an exchange
+ *     the loop needs only once (transform/hoist.h).
+ */
+#ifndef LOOMC_LOOPS_H
+#define LOOMC_LOOPS_H
+
+#include "analysis/dag.h"
+
+typedef struct loop_info {
+  const region *r;     /* the body */
+  dag *body;           /* its DAG for the target (one iteration) */
+  dag *steps;          /* the DAG of two iterations */
+  const char *var;     /* canonical: the induction variable, else NULL */
+  const char *next;    /* canonical: the condition that another iteration
+                          follows this one (C text), else NULL */
+  long trip;           /* the constant trip count, or -1 */
+  vec temps;           /* obj*: the temporaries each iteration allocates */
+} loop_info;
+
+/* The loop regions of regions (loop_info*, in the order of regions);
+ * dags: the target's DAGs of the same regions; temps: the temporaries'
+ * fates known (temps.h). */
+vec loops_analyse(const frontend *fe, const symtab *st, const program *prog,
+                  const vec *regions, vec *dags, const char *target, const vec *temps,
+                  arena *a);
+
+/* The loop_info of region r in loops, or NULL. */
+loop_info *loops_of(const vec *loops, const region *r);
+
+#endif
