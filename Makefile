@@ -73,7 +73,9 @@ AIRFOIL := $(BUILD)/samples/airfoil
 MESHGEN := $(AIRFOIL)/naca0012
 REFMESH := $(AIRFOIL)/new_grid.dat
 # Airfoil seq with loomc's transformations turned off: the baselines of
-# the fusion benchmark (bench/fusion.sh).
+# the fusion benchmark (bench/fusion.sh); and `unrolled`, OP2's k loop
+# written out as its two stages (bench/unroll_k.py), the form the sample
+# had before loomc rotated loops.
 AIRFOIL_VARIANTS := nofuse novec plain
 LOOMC_OPTS_nofuse := --no-fuse
 LOOMC_OPTS_novec  := --no-vectorize
@@ -81,7 +83,8 @@ LOOMC_OPTS_plain  := --no-fuse --no-vectorize
 
 .PHONY: all deps run test unit golden e2e regress bench clean
 all: $(LOOMC) $(LIBLOOM) $(MESHGEN) $(AIRFOIL)/airfoil_seq $(AIRFOIL)/airfoil_ref \
-     $(AIRFOIL)/airfoil_openmp $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%)
+     $(AIRFOIL)/airfoil_openmp $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%) \
+     $(AIRFOIL)/airfoil_unrolled
 
 deps:
 	@scripts/install-deps.sh
@@ -125,6 +128,14 @@ $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%.c): $(AIRFOIL)/airfoil_%.c: samples/ai
 -include $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%.d)
 
 $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%): $(AIRFOIL)/airfoil_%: $(AIRFOIL)/airfoil_%.c $(LIBLOOM)
+	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
+
+$(AIRFOIL)/airfoil_unrolled.c: samples/airfoil/airfoil.c bench/unroll_k.py $(LOOMC)
+	@mkdir -p $(@D)
+	python3 bench/unroll_k.py $< $(AIRFOIL)/airfoil_unrolled.in.c
+	$(LOOMC) --target=seq -Isamples/airfoil $(AIRFOIL)/airfoil_unrolled.in.c -o $@
+
+$(AIRFOIL)/airfoil_unrolled: $(AIRFOIL)/airfoil_unrolled.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
 
 $(AIRFOIL)/airfoil_openmp.c: samples/airfoil/airfoil.c $(LOOMC)

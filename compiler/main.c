@@ -39,6 +39,7 @@
 #include "transform/hoist.h"
 #include "transform/pin.h"
 #include "transform/place.h"
+#include "transform/rotate.h"
 #include "transform/schedule.h"
 #include "transform/vectorize.h"
 
@@ -83,7 +84,8 @@ static fusion *transform(const frontend *fe, const symtab *st, program *prog,
   vec seq = is_mpi(opt->target) ? dag_build(&regions, "seq", &pins, a) : dags;
   fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
   vectorize(fu, &regions, &dags, opt->no_vectorize, a);
-  *insertions = place_comms(&dags, fu, &hoists, a);
+  rotate(prog, fu, &loops, &regions, &dags, opt->target, opt->no_fuse, a);
+  *insertions = place_comms(prog, &dags, fu, &hoists, a);
   write_dumps(opt, prog, &dags);
   return fu;
 }

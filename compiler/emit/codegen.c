@@ -9,6 +9,7 @@
 
 #include "emit/isl_loops.h"
 #include "transform/place.h"
+#include "transform/rotate.h"
 #include "transform/vectorize.h"
 
 struct cg {
@@ -1067,6 +1068,25 @@ static const char *group_call(cg *g, const group *gr) {
   return arena_printf(g->arena, "%s%s;", share, join(g, group_fn(g, gr), &args, -1));
 }
 
+/* The call of a group that takes part in a rotation (rotate.h), as the
+ * flag loom_rotated_N says: the head runs unless the iteration before (or
+ * the group before the loop) ran it; the tail runs with the next
+ * iteration's head when one follows; the group before the loop runs with
+ * the first iteration's head. */
+static const char *rotated_call(cg *g, const group *gr) {
+  const rotation *rot = rotation_of(g->fu, gr);
+  const char *call = group_call(g, gr);
+  if (!rot)
+    return call;
+  const char *flag = arena_printf(g->arena, "loom_rotated_%d", rot->id);
+  if (gr == rot->head)
+    return arena_printf(g->arena, "if (%s) %s = 0; else %s", flag, flag, call);
+  if (gr == rot->tail)
+    return arena_printf(g->arena, "if (%s) { %s %s = 1; } else %s", rot->li->next,
+                        group_call(g, rot->fused), flag, call);
+  return arena_printf(g->arena, "%s %s = 1;", group_call(g, rot->pre_fused), flag);
+}
+
 const char *cg_directive(cg *g, const loop *lp) {
   const group *gr = fusion_group(g->fu, lp);
   if (!gr) {
@@ -1078,7 +1098,7 @@ const char *cg_directive(cg *g, const loop *lp) {
                         "consumers */", uses, lp->kernel);
   }
   if (gr->anchor == lp)
-    return group_call(g, gr);
+    return rotated_call(g, gr);
   return arena_printf(g->arena, "/* par_loop %s: fused into %s (line %u) */", lp->kernel,
                       group_fn(g, gr), gr->anchor->loc.line);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "emit/affine_emit.h"
+#include "transform/rotate.h"
 
 #ifndef LOOM_VERSION
 #define LOOM_VERSION "0.1.0"
@@ -75,7 +76,13 @@ static void copy_user(emitter *e, unsigned *from, unsigned to) {
     if (x && (!h || x->offset <= h->start)) {
       if (x->offset > *from)
         copy_text(e, from, x->offset);
+      if (x->line) /* a line of its own, the output's; then the user's line */
+        cg_line_self(e->g);
       cg_put(e->g, x->text);
+      if (x->line) {
+        cg_put(e->g, "\n");
+        cg_line_user(e->g, x->line);
+      }
       e->next_ins++;
     } else if (h) {
       emit_hint(e, h, from);
@@ -100,8 +107,16 @@ static int emit_function_group(emitter *e, int first, unsigned *pos) {
   for (; last < loops->len &&
          ((const loop *)loops->items[last])->func_start == head->func_start; last++) {
     const group *gr = fusion_group(e->fu, loops->items[last]);
-    if (gr && gr->anchor == loops->items[last])
-      cg_group_function(e->g, gr);
+    if (!gr || gr->anchor != loops->items[last])
+      continue;
+    const rotation *rot = rotation_of(e->fu, gr);
+    if (rot && gr == rot->pre) { /* it always runs with the first iteration's head */
+      cg_group_function(e->g, rot->pre_fused);
+      continue;
+    }
+    cg_group_function(e->g, gr);
+    if (rot && gr == rot->tail)
+      cg_group_function(e->g, rot->fused);
   }
   cg_line_user(e->g, program_line(e->prog, head->func_start));
   for (unsigned c = 1; c < head->func_loc.col && !at_line_start; c++)

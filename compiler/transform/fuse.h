@@ -44,6 +44,8 @@ typedef struct fusion {
   vec temps;  /* temp_info*: the hints' fates, then the others' */
   group **by_loop; /* by loop id: its group (NULL: none yet, or pinned) */
   int nloops;      /* length of by_loop */
+  vec rotations;   /* rotation*: loops rotated (rotate.h), whose fused
+                      groups are in groups too, but in no loop's index */
 } fusion;
 
 /* Groups the loops of every region and decides the temporaries the hints

@@ -10,7 +10,10 @@
  */
 #include "transform/place.h"
 
+#include "transform/rotate.h"
+
 typedef struct placer {
+  const program *prog;
   arena *a;
   const fusion *fu;
   dag *d;
@@ -156,6 +159,22 @@ static int by_offset(const void *x, const void *y) {
   return a->offset < b->offset ? -1 : a->offset > b->offset;
 }
 
+/* A statement inserted before the user's text at offset `at`: on a line of
+ * its own when only blanks precede `at` on its line. */
+static void insert_statement(placer *p, unsigned at, const char *text) {
+  unsigned start = at;
+  while (start > 0 && (p->prog->text[start - 1] == ' ' || p->prog->text[start - 1] == '\t'))
+    start--;
+  insertion *x = arena_alloc(p->a, sizeof *x);
+  if (start == 0 || p->prog->text[start - 1] == '\n') /* indented as the line */
+    *x = (insertion){start, arena_printf(p->a, "%.*s%s", (int)(at - start),
+                                         p->prog->text + start, text),
+                     program_line(p->prog, at)};
+  else
+    *x = (insertion){at, arena_printf(p->a, "%s ", text), 0};
+  vec_push(p->a, &p->out, x);
+}
+
 /* A hoisted exchange begins before its loop statement, and ends after it
  * (a no-op once the first iteration's consumer ended it; a loop that ran
  * no iteration leaves none in flight), before anything else placed
@@ -164,20 +183,36 @@ static void place_hoist(placer *p, const hoist *h, vec *ends) {
   const loop_stmt *l = h->li->r->loop;
   const region *parent = l->parent;
   const char *d = obj_label(h->send->o);
-  insertion *x = arena_alloc(p->a, sizeof *x);
-  x->offset = ((const item *)parent->items.items[l->item])->start;
-  x->text = arena_printf(p->a, "loom__halo_begin(%s); ", d);
-  vec_push(p->a, &p->out, x);
-  insertion *y = arena_alloc(p->a, sizeof *y);
-  y->offset = l->item + 1 < parent->items.len
-                  ? ((const item *)parent->items.items[l->item + 1])->start
-                  : parent->end;
-  y->text = arena_printf(p->a, "loom__halo_end(%s); ", d);
-  vec_push(p->a, ends, y);
+  insert_statement(p, ((const item *)parent->items.items[l->item])->start,
+                   arena_printf(p->a, "loom__halo_begin(%s);", d));
+  vec mine = p->out;
+  p->out = *ends;
+  insert_statement(p, l->item + 1 < parent->items.len
+                          ? ((const item *)parent->items.items[l->item + 1])->start
+                          : parent->end,
+                   arena_printf(p->a, "loom__halo_end(%s);", d));
+  *ends = p->out;
+  p->out = mine;
 }
 
-vec place_comms(const vec *dags, const fusion *fu, const vec *hoists, arena *a) {
-  placer p = {a, fu, NULL, {0}, NULL, 0, NULL};
+/* A rotation's flag is declared before the group before the loop, or
+ * before the loop statement. */
+static void place_flag(placer *p, const rotation *rot) {
+  const loop_stmt *l = rot->li->r->loop;
+  const region *parent = l->parent;
+  int k = l->item;
+  for (int i = 0; rot->pre && i < parent->items.len; i++) {
+    const item *it = parent->items.items[i];
+    if (it->kind == ITEM_LOOP && it->lp == rot->pre->anchor)
+      k = i;
+  }
+  insert_statement(p, ((const item *)parent->items.items[k])->start,
+                   arena_printf(p->a, "int loom_rotated_%d = 0;", rot->id));
+}
+
+vec place_comms(const program *prog, const vec *dags, const fusion *fu, const vec *hoists,
+                arena *a) {
+  placer p = {prog, a, fu, NULL, {0}, NULL, 0, NULL};
   for (int r = 0; r < dags->len; r++) {
     p.d = dags->items[r];
     if (!p.d->mpi)
@@ -191,6 +226,8 @@ vec place_comms(const vec *dags, const fusion *fu, const vec *hoists, arena *a) 
         place_fold(&p, c);
     }
   }
+  for (int i = 0; i < fu->rotations.len; i++)
+    place_flag(&p, fu->rotations.items[i]);
   vec ends = {0};
   for (int i = 0; hoists && i < hoists->len; i++)
     place_hoist(&p, hoists->items[i], &ends);

@@ -23,16 +23,23 @@
 #include "transform/fuse.h"
 #include "transform/hoist.h"
 
-/* Text inserted into the user's text before `offset`. */
+/* Text inserted into the user's text before `offset`; with `line` set,
+ * on a line of its own (mapped to the output itself) before the user's
+ * line `line` (offset is that line's start), which a `#line` then maps
+ * back, so that the user's line stays as written. */
 typedef struct insertion {
   unsigned offset;
   const char *text;
+  unsigned line;
 } insertion;
 
 /* The insertions of every region, in increasing offset (several at one
- * offset in schedule order), and the hoisted exchanges' begins (hoist*:
- * before their loop statements, after that point's own). */
-vec place_comms(const vec *dags, const fusion *fu, const vec *hoists, arena *a);
+ * offset in schedule order), the rotations' flags (fu->rotations,
+ * rotate.h: before the group the first iteration's head joins, or the
+ * loop statement) and the hoisted exchanges' begins and ends (hoist*:
+ * before and after their loop statements). */
+vec place_comms(const program *prog, const vec *dags, const fusion *fu, const vec *hoists,
+                arena *a);
 
 /* The file-scope static that carries reduction `g` of loop lp from its
  * start (in the loop's function) to its fold. */

@@ -8,22 +8,28 @@
 #define LOOM_TEST_FUSE_HARNESS_H
 
 #include "analysis/dag.h"
+#include "analysis/loops.h"
 #include "analysis/region.h"
 #include "transform/fuse.h"
+#include "transform/hoist.h"
 #include "transform/pin.h"
+#include "transform/rotate.h"
 #include "transform/schedule.h"
+#include "transform/vectorize.h"
 
 typedef struct fused {
   run r;
-  vec regions, dags;
+  vec regions, dags, loops, hoists, rotations;
   fusion *fu;
 } fused;
 
-/* Runs the stages on src, then regions, DAGs and fusion; the hints'
+/* Runs the stages on src, then regions, DAGs and fusion (for target), and
+ * with `rotations` the vectorization and the rotations; the hints'
  * diagnostics (hints that cannot be honoured) in f->r.diags and
  * f->r.errors.  Returns the errors of the stages before fusion (then
  * nothing after them ran). */
-static int run_to_fusion(fused *f, const char *src, int no_fuse) {
+static inline int run_transforms(fused *f, const char *src, const char *target, int no_fuse,
+                                 int rotations) {
   run_source(&f->r, src, TO_CHECK);
   if (f->r.errors)
     return f->r.errors;
@@ -33,15 +39,29 @@ static int run_to_fusion(fused *f, const char *src, int no_fuse) {
   diag_set_stream(mem);
   arena *a = f->r.arena;
   vec plain = dag_build(&f->regions, "seq", NULL, a);
-  vec pins = pin(&f->r.prog, &f->regions, &plain, "seq", a);
-  f->dags = dag_build(&f->regions, "seq", &pins, a);
+  vec pins = pin(&f->r.prog, &f->regions, &plain, target, a);
+  f->dags = dag_build(&f->regions, target, &pins, a);
   dag_take_notes(&f->dags, &plain, a);
+  f->loops = loops_analyse(&f->r.fe, &f->r.st, &f->r.prog, &f->regions, &f->dags, target,
+                           &pins, a);
+  f->hoists = hoist_exchanges(&f->loops, a);
   schedule(&f->dags, a);
-  f->fu = fuse(&f->r.prog, &f->regions, &f->dags, &f->dags, &pins, "seq", no_fuse, a);
+  vec seq = strcmp(target, "seq") ? dag_build(&f->regions, "seq", &pins, a) : f->dags;
+  f->fu = fuse(&f->r.prog, &f->regions, &seq, &f->dags, &pins, target, no_fuse, a);
+  if (rotations) {
+    vectorize(f->fu, &f->regions, &f->dags, 0, a);
+    f->rotations = rotate(&f->r.prog, f->fu, &f->loops, &f->regions, &f->dags, target,
+                          no_fuse, a);
+  }
   f->r.errors = diag_error_count();
   diag_set_stream(NULL);
   fclose(mem);
   return 0;
+}
+
+/* The stages up to fusion, for seq. */
+static inline int run_to_fusion(fused *f, const char *src, int no_fuse) {
+  return run_transforms(f, src, "seq", no_fuse, 0);
 }
 
 /* Kernels for the mesh programs of fuse_body. */

@@ -1,0 +1,359 @@
+/*
+ * rotate.c — loop rotation (see rotate.h).
+ *
+ * Positions: in a region, a loop stands where its group's call stands
+ * (the anchor's item), any other item where it is; fusion placed the
+ * groups so that every edge of the DAG goes forward in these positions, so
+ * a path into H from what lies between T and H passes only through what
+ * lies between: direct predecessors suffice.
+ */
+#include "transform/rotate.h"
+
+#include <string.h>
+
+#include "analysis/domains.h"
+
+typedef struct rotator {
+  const program *prog;
+  fusion *fu;
+  const vec *regions;
+  vec *dags;
+  arena *a;
+  int mpi;
+} rotator;
+
+/* ---- positions --------------------------------------------------------- */
+
+static int item_of(const region *r, const loop *lp) {
+  for (int i = 0; i < r->items.len; i++) {
+    const item *it = r->items.items[i];
+    if (it->kind == ITEM_LOOP && it->lp == lp)
+      return i;
+  }
+  return -1;
+}
+
+/* Where item i of r stands: its group's anchor's item for a loop. */
+static int position(const rotator *x, const region *r, int i) {
+  const item *it = r->items.items[i];
+  const group *g = it->kind == ITEM_LOOP ? fusion_group(x->fu, it->lp) : NULL;
+  return g ? item_of(r, g->anchor) : i;
+}
+
+static int anchor_pos(const region *r, const group *g) { return item_of(r, g->anchor); }
+
+static int in_group(const group *g, const loop *lp) {
+  for (int i = 0; lp && i < g->loops.len; i++)
+    if (g->loops.items[i] == lp)
+      return 1;
+  return 0;
+}
+
+/* The groups of region r, in order of their anchors. */
+static vec groups_of(const rotator *x, const region *r) {
+  vec v = {0};
+  for (int i = 0; i < r->items.len; i++) {
+    const item *it = r->items.items[i];
+    const group *g = it->kind == ITEM_LOOP ? fusion_group(x->fu, it->lp) : NULL;
+    if (g && g->anchor == it->lp)
+      vec_push(x->a, &v, (void *)g);
+  }
+  return v;
+}
+
+static const obj *set_of(const group *g) { return ((const loop *)g->loops.items[0])->set; }
+
+/* ---- what H may not do ------------------------------------------------------ */
+
+/* Whether every exchange lp needs in the body's DAG d is gone (hoisted or
+ * merged): its halos are current where it runs. */
+static int halos_current(const dag *d, const loop *lp) {
+  for (int i = 0; i < d->comps.len; i++) {
+    const comp *c = d->comps.items[i];
+    if (c->kind == COMP_HALO_SEND && c->lp == lp && !c->removed)
+      return 0;
+  }
+  return 1;
+}
+
+static int reads_pinned(const rotator *x, const loop *lp) {
+  for (int i = 0; i < lp->nargs; i++) {
+    const obj *o = lp->args[i].obj;
+    const temp_info *ti = o && o->kind == OBJ_DAT ? temps_find(&x->fu->temps, o) : NULL;
+    if (ti && ti->fate == TEMP_PINNED && lp->args[i].mode == MODE_READ)
+      return 1;
+  }
+  return 0;
+}
+
+/* Why the loops of h may not run early, in another group's call (NULL:
+ * they may); d: the DAG of h's region. */
+static const char *head_problem(const rotator *x, const group *h, const dag *d) {
+  for (int l = 0; l < h->loops.len; l++) {
+    const loop *lp = h->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++)
+      if (lp->args[i].kind == ARG_GLOBAL && lp->args[i].mode != MODE_READ)
+        return arena_printf(x->a, "%s %s the global %s", lp->kernel,
+                            arg_is_reduction(&lp->args[i]) ? "reduces" : "writes",
+                            obj_label(lp->args[i].obj));
+    if (reads_pinned(x, lp))
+      return arena_printf(x->a, "%s evaluates a pinned temporary", lp->kernel);
+    if (x->mpi && !halos_current(d, lp))
+      return arena_printf(x->a, "with MPI, %s needs a halo exchanged in the loop",
+                          lp->kernel);
+  }
+  return NULL;
+}
+
+/* Why g and h cannot form one element loop, g's loops first (NULL: they
+ * can). */
+static const char *fusable(const rotator *x, const group *g, const group *h) {
+  const loop *g0 = g->loops.items[0], *h0 = h->loops.items[0];
+  if (g0->set != h0->set)
+    return "";
+  if (x->mpi && loop_executes_halo(g0) != loop_executes_halo(h0))
+    return arena_printf(x->a, "with MPI, one of %s and %s runs its executed halo and "
+                        "the other does not", g0->kernel, h0->kernel);
+  vec acc = {0};
+  for (int i = 0; i < g->loops.len; i++)
+    vec_push(x->a, &acc, g->loops.items[i]);
+  for (int i = 0; i < h->loops.len; i++) {
+    const char *why = NULL;
+    int ok = domains_fusable(x->a, &acc, h->loops.items[i], &why);
+    if (ok < 0)
+      return "isl could not decide";
+    if (!ok)
+      return why;
+    vec_push(x->a, &acc, h->loops.items[i]);
+  }
+  return NULL;
+}
+
+/* ---- across the iteration boundary --------------------------------------------- */
+
+/* Whether comp p of li's DAG of two iterations lies between T of
+ * iteration i and H of iteration i+1. */
+static int between(const rotator *x, const loop_info *li, const group *t, const group *h,
+                   const comp *p) {
+  const region *r = li->r;
+  if (p->latch)
+    return 1;
+  int at = position(x, r, p->item);
+  return p->step == 0 ? at > anchor_pos(r, t) : at < anchor_pos(r, h);
+}
+
+/* Why h of iteration i+1 cannot run right after t of iteration i (NULL:
+ * it can). */
+static const char *boundary_problem(const rotator *x, const loop_info *li, const group *t,
+                                    const group *h) {
+  const dag *s = li->steps;
+  for (int i = 0; i < s->comps.len; i++) {
+    const comp *c = s->comps.items[i];
+    if (c->step != 1 || c->removed || !in_group(h, c->lp))
+      continue;
+    for (int k = 0; k < c->preds.len; k++) {
+      const comp *p = c->preds.items[k];
+      if (between(x, li, t, h, p))
+        return arena_printf(x->a, "%s of the next iteration depends on %s, which runs "
+                            "between", c->lp->kernel, p->label);
+    }
+  }
+  return NULL;
+}
+
+/* ---- before the loop ---------------------------------------------------------- */
+
+/* The DAG of region r. */
+static dag *dag_of(const rotator *x, const region *r) {
+  for (int i = 0; i < x->regions->len; i++)
+    if (x->regions->items[i] == r)
+      return x->dags->items[i];
+  return NULL;
+}
+
+/* Why h, of the loop's first iteration, cannot join p (a group of the
+ * loop statement's block, before it) (NULL: it can). */
+static const char *pre_problem(const rotator *x, const loop_info *li, const group *p,
+                               const group *h) {
+  const loop_stmt *l = li->r->loop;
+  const dag *pd = dag_of(x, l->parent);
+  const char *why = fusable(x, p, h);
+  if (why)
+    return why;
+  /* what stands in the body before h */
+  for (int i = 0; i < li->body->comps.len; i++) {
+    const comp *c = li->body->comps.items[i];
+    for (int k = 0; !c->removed && in_group(h, c->lp) && k < c->preds.len; k++) {
+      const comp *q = c->preds.items[k];
+      if (position(x, li->r, q->item) < anchor_pos(li->r, h))
+        return arena_printf(x->a, "%s depends on %s, before it in the body", c->lp->kernel,
+                            q->label);
+    }
+  }
+  /* what stands in the block between p and the loop statement */
+  for (int i = 0; i < pd->comps.len; i++) {
+    const comp *q = pd->comps.items[i];
+    int at = position(x, l->parent, q->item);
+    if (q->removed || at <= anchor_pos(l->parent, p) || at >= l->item)
+      continue;
+    for (int k = 0; k < li->body->comps.len; k++) {
+      const comp *c = li->body->comps.items[k];
+      if (!c->removed && in_group(h, c->lp) && dag_depends(c, q))
+        return arena_printf(x->a, "%s depends on %s, which stands before the %s",
+                            c->lp->kernel, q->label, l->what);
+    }
+  }
+  return NULL;
+}
+
+/* Whether a barrier stands between p's call and the loop statement in
+ * their block (control could reach the loop without the flag p sets). */
+static int barrier_between(const loop_info *li, const group *p) {
+  const loop_stmt *l = li->r->loop;
+  for (int i = anchor_pos(l->parent, p); i <= l->item; i++)
+    if (((const item *)l->parent->items.items[i])->leaves)
+      return 1;
+  return 0;
+}
+
+/* The nearest group over set before the loop statement in its block. */
+static const group *group_before(const rotator *x, const loop_info *li, const obj *set) {
+  const loop_stmt *l = li->r->loop;
+  vec gs = groups_of(x, l->parent);
+  for (int i = gs.len - 1; i >= 0; i--) {
+    const group *g = gs.items[i];
+    if (anchor_pos(l->parent, g) < l->item && set_of(g) == set)
+      return g;
+  }
+  return NULL;
+}
+
+/* ---- rotations -------------------------------------------------------------------- */
+
+static int taken(const rotator *x, const group *g) { return rotation_of(x->fu, g) != NULL; }
+
+static group *fused_group(rotator *x, const group *g, const group *h) {
+  group *f = arena_alloc(x->a, sizeof *f);
+  for (int i = 0; i < g->loops.len; i++)
+    vec_push(x->a, &f->loops, g->loops.items[i]);
+  for (int i = 0; i < h->loops.len; i++)
+    vec_push(x->a, &f->loops, h->loops.items[i]);
+  for (int i = 0; i < g->staged.len; i++)
+    vec_push(x->a, &f->staged, g->staged.items[i]);
+  for (int i = 0; i < h->staged.len; i++)
+    vec_push(x->a, &f->staged, h->staged.items[i]);
+  f->anchor = g->anchor;
+  vec_push(x->a, &x->fu->groups, f);
+  f->id = x->fu->groups.len;
+  return f;
+}
+
+/* Why the body of li cannot rotate at all (NULL: it may). */
+static const char *loop_problem(const loop_info *li) {
+  if (!li->next)
+    return "it is not a for statement in canonical form";
+  for (int i = 0; i < li->r->items.len; i++)
+    if (((const item *)li->r->items.items[i])->leaves)
+      return "its body has a barrier (a jump, a label or loom_exit)";
+  return NULL;
+}
+
+/* The tail for head h: the latest group over its set after it that it can
+ * join across the iteration boundary; *why: the first refusal. */
+static const group *tail_for(rotator *x, const loop_info *li, const vec *gs, const group *h,
+                             const char **why) {
+  for (int i = gs->len - 1; i >= 0; i--) {
+    const group *t = gs->items[i];
+    if (t == h || taken(x, t) || anchor_pos(li->r, t) <= anchor_pos(li->r, h) ||
+        set_of(t) != set_of(h))
+      continue;
+    const char *w = fusable(x, t, h);
+    if (!w)
+      w = boundary_problem(x, li, t, h);
+    if (!w)
+      return t;
+    if (*w && !*why)
+      *why = arena_printf(x->a, "%s cannot join %s: %s", fusion_group_kernels(x->a, h),
+                          fusion_group_kernels(x->a, t), w);
+  }
+  return NULL;
+}
+
+static void note_rotation(rotator *x, const rotation *rot) {
+  dag *d = rot->li->body;
+  const loop_info *li = rot->li;
+  if (rot->tail)
+    dag_note(d, x->a, rot->tail->anchor->loc, "rotated the %s at line %u: %s of the next "
+             "iteration fused into %s when one follows (%s); the first iteration runs them "
+             "at line %u (flag loom_rotated_%d)", li->r->loop->what, li->r->loop->loc.line,
+             fusion_group_kernels(x->a, rot->head), fusion_group_kernels(x->a, rot->tail),
+             li->next, rot->head->anchor->loc.line, rot->id);
+  if (rot->pre)
+    dag_note(d, x->a, rot->pre->anchor->loc, "%s of the first iteration of the %s at line "
+             "%u fused into %s (line %u), before the loop (it runs %ld times)",
+             fusion_group_kernels(x->a, rot->head), li->r->loop->what, li->r->loop->loc.line,
+             fusion_group_kernels(x->a, rot->pre), rot->pre->anchor->loc.line, li->trip);
+}
+
+/* The rotation of one loop, or NULL (the reason noted). */
+static rotation *rotate_loop(rotator *x, const loop_info *li) {
+  const char *why = loop_problem(li);
+  if (why) {
+    dag_note(li->body, x->a, li->r->loop->loc, "not rotated: %s", why);
+    return NULL;
+  }
+  vec gs = groups_of(x, li->r);
+  const char *first = NULL;
+  for (int i = 0; i < gs.len; i++) {
+    const group *h = gs.items[i];
+    const char *hw = taken(x, h) ? "" : head_problem(x, h, li->body);
+    if (hw) {
+      if (*hw && !first)
+        first = arena_printf(x->a, "%s cannot run early: %s", fusion_group_kernels(x->a, h),
+                             hw);
+      continue;
+    }
+    const group *t = tail_for(x, li, &gs, h, &first);
+    const group *p = li->trip >= 1 && li->r->loop->parent
+                         ? group_before(x, li, set_of(h)) : NULL;
+    if (p && (taken(x, p) || pre_problem(x, li, p, h) || barrier_between(li, p)))
+      p = NULL;
+    if (!t && !p)
+      continue;
+    rotation *rot = arena_alloc(x->a, sizeof *rot);
+    *rot = (rotation){x->fu->rotations.len + 1, li, h, t, NULL, p, NULL};
+    if (t)
+      rot->fused = fused_group(x, t, h);
+    if (p)
+      rot->pre_fused = fused_group(x, p, h);
+    vec_push(x->a, &x->fu->rotations, rot);
+    note_rotation(x, rot);
+    return rot;
+  }
+  if (first)
+    dag_note(li->body, x->a, li->r->loop->loc, "not rotated: %s", first);
+  return NULL;
+}
+
+vec rotate(const program *prog, fusion *fu, const vec *loops, const vec *regions,
+           vec *dags, const char *target, int disabled, arena *a) {
+  rotator x = {prog, fu, regions, dags, a,
+               strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0};
+  vec out = {0};
+  for (int i = 0; !disabled && i < loops->len; i++) {
+    rotation *rot = rotate_loop(&x, loops->items[i]);
+    if (rot)
+      vec_push(a, &out, rot);
+  }
+  domains_done();
+  return out;
+}
+
+const rotation *rotation_of(const fusion *fu, const group *g) {
+  for (int i = 0; i < fu->rotations.len; i++) {
+    const rotation *r = fu->rotations.items[i];
+    if (r->head == g || r->tail == g || r->pre == g)
+      return r;
+  }
+  return NULL;
+}

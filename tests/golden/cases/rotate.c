@@ -1,0 +1,41 @@
+/* Loop rotation: in the time loop, the head (scale + zero) of step s+1 runs fused into the tail (settle) of step s when another step follows, behind the flag loom_rotated_1; in OP2's k loop, the first iteration's head also joins the group before the loop (save). */
+#include <loom.h>
+
+static inline void scale(const double *a, double *b) { b[0] = 0.5 * a[0]; }
+static inline void zero(double *t) { t[0] = 0.0; }
+static inline void spread(const double *b0, const double *b1, double *t0, double *t1) {
+  t0[0] += b1[0];
+  t1[0] += b0[0];
+}
+static inline void settle(const double *t, double *a) { a[0] += t[0]; }
+static inline void save(const double *a, double *o) { o[0] = a[0]; }
+
+int main(int argc, char **argv) {
+  static double data[6] = {1, 2, 3, 4, 5, 6};
+  static const int e2n[10] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 5};
+  loom_init(&argc, &argv);
+  loom_set nodes = loom_decl_set(6, "nodes");
+  loom_set edges = loom_decl_set(5, "edges");
+  loom_map en = loom_decl_map(edges, nodes, 2, e2n, "en");
+  loom_dat a = loom_decl_dat(nodes, 1, double, data, "a");
+  loom_dat b = loom_decl_dat(nodes, 1, double, data, "b");
+  loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
+  loom_dat t = loom_decl_temp(nodes, 1, double, "t");
+  int nsteps = argc * 10;
+  for (int step = 0; step < nsteps; step++) {
+#pragma loom par_loop(scale) over(nodes) args(read: a, write: b)
+#pragma loom par_loop(zero) over(nodes) args(write: t)
+#pragma loom par_loop(spread) over(edges) args(read: b[en[0]], b[en[1]], inc: t[en[0]], t[en[1]])
+#pragma loom par_loop(settle) over(nodes) args(read: t, rw: a)
+  }
+  for (int iter = 0; iter < nsteps; iter++) {
+#pragma loom par_loop(save) over(nodes) args(read: a, write: old)
+    for (int k = 0; k < 2; k++) {
+#pragma loom par_loop(scale) over(nodes) args(read: a, write: b)
+#pragma loom par_loop(spread) over(edges) args(read: b[en[0]], b[en[1]], inc: t[en[0]], t[en[1]])
+#pragma loom par_loop(settle) over(nodes) args(read: t, rw: a)
+    }
+  }
+  loom_exit();
+  return 0;
+}
