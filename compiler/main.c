@@ -35,6 +35,7 @@
 #include "frontend/resolve.h"
 #include "frontend/symtab.h"
 #include "transform/affine_plan.h"
+#include "transform/expand.h"
 #include "transform/fuse.h"
 #include "transform/hoist.h"
 #include "transform/pin.h"
@@ -68,16 +69,28 @@ static void write_dumps(const options *opt, const program *prog, const vec *dags
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
 }
 
-/* The regions, their DAGs and the transformations; the statements the
- * schedules place into the user's text go to *insertions. */
-static fusion *transform(const frontend *fe, const symtab *st, program *prog,
-                         const options *opt, vec *insertions, arena *a) {
+/* What a translation gives: the DAGs (for --report, --emit-dag), the
+ * loops, and the output. */
+typedef struct translation {
+  program prog; /* the program (for --report; its text may be gone) */
+  vec dags;    /* dag*: the regions' */
+  vec loops;   /* loop_info*: the loop regions' */
+  strbuf out;  /* the output C */
+} translation;
+
+/* The regions, their DAGs and the transformations, then the output C;
+ * x: the expansion the program's text is (its notes go to the DAGs), or
+ * NULL. */
+static void transform(const frontend *fe, const symtab *st, program *prog,
+                      const options *opt, const expansion *x, translation *t, arena *a) {
   vec regions = regions_build(fe, st, prog, a);
   affine_plan(fe, st, prog, &regions, a);
   vec plain = dag_build(&regions, "seq", NULL, a);
   vec pins = pin(prog, &regions, &plain, opt->target, a);
   vec dags = dag_build(&regions, opt->target, &pins, a);
   dag_take_notes(&dags, &plain, a);
+  if (x)
+    expand_notes(x, &dags, a);
   vec loops = loops_analyse(fe, st, prog, &regions, &dags, opt->target, &pins, a);
   vec hoists = hoist_exchanges(&loops, a);
   schedule(&dags, a);
@@ -85,13 +98,21 @@ static fusion *transform(const frontend *fe, const symtab *st, program *prog,
   fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
   vectorize(fu, &regions, &dags, opt->no_vectorize, a);
   rotate(prog, fu, &loops, &regions, &dags, opt->target, opt->no_fuse, a);
-  *insertions = place_comms(prog, &dags, fu, &hoists, a);
-  write_dumps(opt, prog, &dags);
-  return fu;
+  vec insertions = place_comms(prog, &dags, fu, &hoists, a);
+  if (diag_error_count() == 0 && opt->output)
+    emit(prog, fu, &insertions, backend_for(opt->target),
+         strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, &t->out, a);
+  t->prog = *prog;
+  t->dags = dags;
+  t->loops = loops;
 }
 
-int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
+/* One translation of opt's input: the frontend's stages, then
+ * transform(); the number of errors. */
+static int translate_once(const options *opt, const expansion *x, frontend *fe,
+                          program *prog, translation *t, arena *a) {
   symtab st = {0};
+  sb_init(&t->out);
   if (frontend_parse(opt, fe, prog, a) != 0)
     return diag_error_count();
   pragma_lex(fe, prog, a);
@@ -102,13 +123,48 @@ int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out,
   check_kernels(fe, &st, prog, a);
   consts_check(fe, prog, a);
   alias_analyse(fe, &st, prog, a);
-  if (diag_error_count() != 0)
-    return diag_error_count();
-  vec insertions = {0};
-  fusion *fu = transform(fe, &st, prog, opt, &insertions, a);
-  if (diag_error_count() == 0 && opt->output)
-    emit(prog, fu, &insertions, backend_for(opt->target),
-         strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, out, a);
+  if (diag_error_count() == 0)
+    transform(fe, &st, prog, opt, x, t, a);
+  return diag_error_count();
+}
+
+/* The translation of the expansion x of opt's input, quietly (the first
+ * translation gave the diagnostics): 1 and *t when it succeeded, else 0
+ * (nothing said, the error count as it was). */
+static int translate_expanded(const options *opt, const expansion *x, translation *t,
+                              arena *a) {
+  options o = *opt;
+  o.input_text = x->text;
+  o.input_len = x->len;
+  o.input_lines = x->lines;
+  o.ninput_lines = x->nlines;
+  frontend fe;
+  program prog = {0};
+  int errors = diag_error_count(), was = diag_quiet(1);
+  int ok = translate_once(&o, x, &fe, &prog, t, a) == errors;
+  diag_quiet(was);
+  if (!ok) {
+    diag_restore_errors(errors);
+    sb_free(&t->out);
+  }
+  frontend_dispose(&fe);
+  return ok;
+}
+
+int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
+  translation t = {0};
+  if (translate_once(opt, NULL, fe, prog, &t, a) == 0) {
+    expansion *x = expand(prog, &t.loops, a);
+    translation t2 = {0};
+    if (x->text && translate_expanded(opt, x, &t2, a)) {
+      sb_free(&t.out);
+      t = t2;
+    } else {
+      expand_notes(x, &t.dags, a);
+    }
+    write_dumps(opt, &t.prog, &t.dags);
+  }
+  *out = t.out;
   return diag_error_count();
 }
 

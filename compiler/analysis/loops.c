@@ -278,8 +278,13 @@ static void canonical(const reader *x, loop_info *li) {
   int ok = 1;
   long a0 = eq + 2 == p.cond - 1 ? literal(at(&t, eq + 1), &ok) : (ok = 0);
   long b0 = p.cond + 3 == p.inc - 1 ? literal(at(&t, p.cond + 2), &ok) : (ok = 0);
-  if (ok)
+  if (ok) {
     li->trip = trip_count(a0, b0, s, op->text);
+    li->first = a0;
+    li->step = s;
+  }
+  if (eq - 1 > p.init) /* `TYPE v = a`: a declaration */
+    li->type = text_of(x, &t, p.init, eq - 1);
 }
 
 /* ---- temporaries each iteration allocates ------------------------------------ */

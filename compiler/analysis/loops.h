@@ -38,6 +38,9 @@ typedef struct loop_info {
   const char *next;    /* canonical: the condition that another iteration
                           follows this one (C text), else NULL */
   long trip;           /* the constant trip count, or -1 */
+  const char *type;    /* canonical, v declared by the init (`int v = a`):
+                          its type's text, else NULL */
+  long first, step;    /* with a trip count: a and s */
   vec temps;           /* obj*: the temporaries each iteration allocates */
 } loop_info;
 

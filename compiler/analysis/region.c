@@ -461,9 +461,7 @@ static region *build_region(builder *b, CXCursor compound, int depth) {
   r->end = end > start ? end - 1 : start;
   while (r->end > start && b->prog->text[r->end] != '}')
     r->end--;
-  r->end_line = r->loc.line;
-  for (unsigned i = r->loc.offset; i < r->end; i++)
-    r->end_line += b->prog->text[i] == '\n';
+  r->end_line = program_line(b->prog, r->end);
   r->depth = depth;
   const func_def *f = symtab_function_at(b->st, start);
   r->func = f ? f->name : "?";

@@ -69,6 +69,8 @@ srcloc frontend_loc(const frontend *fe, CXSourceLocation l) {
   srcloc s = {NULL, line, col, off};
   if (!f)
     return s;
+  if (clang_File_isEqual(f, fe->file) && fe->expanded)
+    clang_getPresumedLocation(l, NULL, &s.line, NULL);
   if (clang_File_isEqual(f, fe->file))
     s.file = fe->path;
   else
@@ -156,7 +158,11 @@ int frontend_parse(const options *o, frontend *fe, program *prog, arena *a) {
   prog->text = text;
   prog->len = len;
   program_index_lines(prog, a);
-  diag_add_source(o->input, text, len);
+  prog->line_of = o->input_lines;
+  prog->nline_of = o->ninput_lines;
+  fe->expanded = o->input_lines != NULL;
+  if (!fe->expanded)
+    diag_add_source(o->input, text, len);
   return report_clang_errors(fe) ? -1 : 0;
 }
 

@@ -20,6 +20,8 @@ typedef struct frontend {
   CXFile file;      /* the main file */
   const char *path; /* as named on the command line */
   arena *arena;
+  int expanded;     /* the main file is an expansion (options.input_lines):
+                       its lines are the #line directives' */
 } frontend;
 
 /* Parses the input named by o into fe and fills prog's file and text.

@@ -4,6 +4,8 @@
  */
 #include "ir/ir.h"
 
+#include <string.h>
+
 const char *obj_kind_name(obj_kind k) {
   static const char *const names[] = {"set", "map", "dat", "global", "array", "variable"};
   return names[k];
@@ -35,6 +37,24 @@ const loop_arg *loop_arg_writing(const loop *lp, const obj *o) {
   for (int i = 0; i < lp->nargs; i++)
     if (lp->args[i].obj == o && lp->args[i].mode != MODE_READ)
       return &lp->args[i];
+  return NULL;
+}
+
+static int declared_in(const obj *o, const char *file, unsigned from, unsigned to) {
+  return o && o->loc.file && strcmp(o->loc.file, file) == 0 && o->loc.offset > from &&
+         o->loc.offset < to;
+}
+
+const obj *loop_names_declared_in(const loop *lp, const char *file, unsigned from,
+                                  unsigned to) {
+  if (declared_in(lp->set, file, from, to))
+    return lp->set;
+  for (int i = 0; i < lp->nargs; i++) {
+    if (declared_in(lp->args[i].obj, file, from, to))
+      return lp->args[i].obj;
+    if (declared_in(lp->args[i].map, file, from, to))
+      return lp->args[i].map;
+  }
   return NULL;
 }
 
@@ -72,6 +92,8 @@ unsigned program_line(const program *prog, unsigned off) {
     else
       hi = mid;
   }
+  if (prog->line_of && lo < prog->nline_of)
+    return prog->line_of[lo];
   return (unsigned)lo + 1;
 }
 

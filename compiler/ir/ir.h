@@ -164,6 +164,12 @@ int arg_writes_indirectly(const loop_arg *a);
  * writes it (any mode but read); NULL when there is none. */
 const loop_arg *loop_arg_reading(const loop *lp, const obj *o);
 const loop_arg *loop_arg_writing(const loop *lp, const obj *o);
+/* An object lp names (its set, the objects and maps of its arguments)
+ * declared in the file `file` between offsets from and to (exclusive), or
+ * NULL: lp's code could not stand before `to` where the name is not yet
+ * declared, nor leave the block that declares it. */
+const obj *loop_names_declared_in(const loop *lp, const char *file, unsigned from,
+                                  unsigned to);
 /* With MPI: whether lp runs its executed halo too (it writes through a
  * map: the halo elements' contributions to owned elements are this
  * rank's to compute). */
@@ -221,12 +227,17 @@ typedef struct program {
   vec alias_classes; /* alias_class*: dats that may be one (alias.h) */
   const unsigned *newlines; /* offsets of the '\n's of text (program_index_lines) */
   int nnewlines;
+  const unsigned *line_of; /* text expanded by loomc (transform/expand.h): the
+                              user's line of each of its lines (from 1),
+                              as its #line directives say; NULL: none */
+  int nline_of;
 } program;
 
 /* Indexes the newlines of prog->text, for program_line. */
 void program_index_lines(program *prog, arena *a);
 
-/* The 1-based line of offset `off` of the main file (O(log lines)). */
+/* The 1-based line of offset `off` of the main file (O(log lines)); of
+ * the user's file when the text is an expansion (line_of). */
 unsigned program_line(const program *prog, unsigned off);
 
 #endif

@@ -140,26 +140,6 @@ static const char *item_name(fuser *u, int k) {
                                  : it->what;
 }
 
-/* An object lp names that the region declares between offsets from and
- * to (lp could not move up to `from`: the name is not declared there
- * yet), or NULL. */
-static const obj *declared_between(const fuser *u, const loop *lp, unsigned from, unsigned to) {
-  const obj *objs[64];
-  int n = 0;
-  objs[n++] = lp->set;
-  for (int i = 0; i < lp->nargs && n + 2 <= 64; i++) {
-    objs[n++] = lp->args[i].obj;
-    objs[n++] = lp->args[i].map;
-  }
-  for (int i = 0; i < n; i++) {
-    const obj *o = objs[i];
-    if (o && o->loc.file && strcmp(o->loc.file, u->prog->file) == 0 &&
-        o->loc.offset > from && o->loc.offset < to)
-      return o;
-  }
-  return NULL;
-}
-
 /* The bounds the members of g and lp set where their code may stand: it
  * must come after every item one of them depends on (*lo, the latest,
  * from *lo_item) and before every item that depends on one of them (*hi,
@@ -207,7 +187,7 @@ static const char *placement_problem(fuser *u, const group *g, const loop *lp,
     for (int k = 0; k <= g->loops.len && !o; k++) {
       late = k < g->loops.len ? g->loops.items[k] : lp;
       if (index_of(u, late) > at)
-        o = declared_between(u, late, a->start, late->start);
+        o = loop_names_declared_in(late, u->prog->file, a->start, late->start);
     }
     if (!o) {
       *anchor = a;

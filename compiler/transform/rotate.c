@@ -87,10 +87,15 @@ static int reads_pinned(const rotator *x, const loop *lp) {
 }
 
 /* Why the loops of h may not run early, in another group's call (NULL:
- * they may); d: the DAG of h's region. */
-static const char *head_problem(const rotator *x, const group *h, const dag *d) {
+ * they may); li: the loop h's region is the body of. */
+static const char *head_problem(const rotator *x, const group *h, const loop_info *li) {
+  const loop_stmt *ls = li->r->loop;
   for (int l = 0; l < h->loops.len; l++) {
     const loop *lp = h->loops.items[l];
+    const obj *o = loop_names_declared_in(lp, x->prog->file, ls->start, ls->end);
+    if (o) /* each iteration declares it anew */
+      return arena_printf(x->a, "%s names %s, declared in the loop's body", lp->kernel,
+                          obj_label(o));
     for (int i = 0; i < lp->nargs; i++)
       if (lp->args[i].kind == ARG_GLOBAL && lp->args[i].mode != MODE_READ)
         return arena_printf(x->a, "%s %s the global %s", lp->kernel,
@@ -98,9 +103,27 @@ static const char *head_problem(const rotator *x, const group *h, const dag *d) 
                             obj_label(lp->args[i].obj));
     if (reads_pinned(x, lp))
       return arena_printf(x->a, "%s evaluates a pinned temporary", lp->kernel);
-    if (x->mpi && !halos_current(d, lp))
+    if (x->mpi && !halos_current(li->body, lp))
       return arena_printf(x->a, "with MPI, %s needs a halo exchanged in the loop",
                           lp->kernel);
+  }
+  return NULL;
+}
+
+/* A temporary pin_cse keeps the producer of apart from its consumers,
+ * produced in one of g and h and read in the other, or NULL. */
+static const obj *cse_across(const rotator *x, const group *g, const group *h) {
+  for (int i = 0; i < x->fu->temps.len; i++) {
+    const temp_info *ti = x->fu->temps.items[i];
+    if (ti->fate != TEMP_STORED || !ti->producer || !ti->hint_loc.file)
+      continue;
+    for (int k = 0; k < g->loops.len + h->loops.len; k++) {
+      const loop *lp = k < g->loops.len ? g->loops.items[k] : h->loops.items[k - g->loops.len];
+      int mine = in_group(k < g->loops.len ? g : h, ti->producer);
+      if (!mine && loop_arg_reading(lp, ti->t) && (in_group(g, ti->producer) ||
+                                                   in_group(h, ti->producer)))
+        return ti->t;
+    }
   }
   return NULL;
 }
@@ -111,6 +134,9 @@ static const char *fusable(const rotator *x, const group *g, const group *h) {
   const loop *g0 = g->loops.items[0], *h0 = h->loops.items[0];
   if (g0->set != h0->set)
     return "";
+  const obj *t = cse_across(x, g, h);
+  if (t)
+    return arena_printf(x->a, "pin_cse(%s) keeps its producer's loop apart", obj_label(t));
   if (x->mpi && loop_executes_halo(g0) != loop_executes_halo(h0))
     return arena_printf(x->a, "with MPI, one of %s and %s runs its executed halo and "
                         "the other does not", g0->kernel, h0->kernel);
@@ -143,19 +169,29 @@ static int between(const rotator *x, const loop_info *li, const group *t, const 
 }
 
 /* Why h of iteration i+1 cannot run right after t of iteration i (NULL:
- * it can). */
+ * it can): something between reaches one of h's computations — through
+ * anything, a storage's free and the next iteration's allocation
+ * included, which stand at their loops' places. */
 static const char *boundary_problem(const rotator *x, const loop_info *li, const group *t,
                                     const group *h) {
   const dag *s = li->steps;
+  unsigned char *seen = arena_alloc(x->a, (size_t)s->comps.len + 1);
+  vec todo = {0};
   for (int i = 0; i < s->comps.len; i++) {
-    const comp *c = s->comps.items[i];
-    if (c->step != 1 || c->removed || !in_group(h, c->lp))
-      continue;
+    comp *c = s->comps.items[i];
+    if (c->step == 1 && !c->removed && in_group(h, c->lp))
+      vec_push(x->a, &todo, c);
+  }
+  while (todo.len) {
+    const comp *c = todo.items[--todo.len];
     for (int k = 0; k < c->preds.len; k++) {
       const comp *p = c->preds.items[k];
+      if (seen[p->id]++)
+        continue;
       if (between(x, li, t, h, p))
-        return arena_printf(x->a, "%s of the next iteration depends on %s, which runs "
-                            "between", c->lp->kernel, p->label);
+        return arena_printf(x->a, "the next iteration's %s depends on %s, which runs "
+                            "between", fusion_group_kernels(x->a, h), p->label);
+      vec_push(x->a, &todo, (void *)p);
     }
   }
   return NULL;
@@ -180,6 +216,13 @@ static const char *pre_problem(const rotator *x, const loop_info *li, const grou
   const char *why = fusable(x, p, h);
   if (why)
     return why;
+  for (int i = 0; i < h->loops.len; i++) {
+    const loop *lp = h->loops.items[i];
+    const obj *o = loop_names_declared_in(lp, x->prog->file, p->anchor->start, lp->start);
+    if (o)
+      return arena_printf(x->a, "%s names %s, declared after %s", lp->kernel, obj_label(o),
+                          p->anchor->kernel);
+  }
   /* what stands in the body before h */
   for (int i = 0; i < li->body->comps.len; i++) {
     const comp *c = li->body->comps.items[i];
@@ -306,7 +349,7 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
   const char *first = NULL;
   for (int i = 0; i < gs.len; i++) {
     const group *h = gs.items[i];
-    const char *hw = taken(x, h) ? "" : head_problem(x, h, li->body);
+    const char *hw = taken(x, h) ? "" : head_problem(x, h, li);
     if (hw) {
       if (*hw && !first)
         first = arena_printf(x->a, "%s cannot run early: %s", fusion_group_kernels(x->a, h),

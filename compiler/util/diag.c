@@ -25,9 +25,17 @@ static source sources[MAX_SOURCES];
 static int nsources;
 static int nerrors;
 static FILE *stream;
+static int quiet;
 
 void diag_set_stream(FILE *f) { stream = f; }
 int diag_error_count(void) { return nerrors; }
+void diag_restore_errors(int n) { nerrors = n; }
+
+int diag_quiet(int on) {
+  int was = quiet;
+  quiet = on;
+  return was;
+}
 
 void diag_reset(void) {
   for (int i = 0; i < nsources; i++) {
@@ -113,6 +121,8 @@ void diag(diag_kind kind, srcloc loc, unsigned len, const char *fmt, ...) {
   FILE *out = stream ? stream : stderr;
   if (kind == DIAG_ERROR)
     nerrors++;
+  if (quiet)
+    return;
   if (loc.file)
     fprintf(out, "%s:%u:%u: ", loc.file, loc.line, loc.col);
   else

@@ -32,6 +32,12 @@ void diag_add_source(const char *file, const char *text, size_t len);
 
 void diag_set_stream(FILE *f); /* default stderr */
 int diag_error_count(void);
+/* While quiet, diagnostics are counted but not printed (a second
+ * translation of a program whose diagnostics the first one gave); returns
+ * the previous setting.  diag_restore_errors sets the error count back
+ * (after such a translation failed). */
+int diag_quiet(int on);
+void diag_restore_errors(int n);
 /* Forgets counts and sources (for tools that run the frontend repeatedly). */
 void diag_reset(void);
 

@@ -22,6 +22,10 @@ typedef struct options {
    * when set, the main file's contents are taken from here. */
   const char *input_text;
   unsigned long input_len;
+  /* With input_text an expansion of the input (transform/expand.h): the
+   * input's line of each of its lines, as its #line directives say. */
+  const unsigned *input_lines;
+  int ninput_lines;
 } options;
 
 enum { OPT_RUN = 0, OPT_EXIT_OK = 1, OPT_USAGE = 2 };

@@ -26,7 +26,11 @@
 # 2. Every line of the output is mapped right: a line mapped to the output
 #    file has its own number; a line mapped to the input is that line of
 #    the input, or replaces a directive (the loop call, the kernel call);
-#    every line of the input outside directives is in the output, in order.
+#    every line of the input outside directives is in the output, in order;
+#    a loop loomc unrolled (transform/expand.h) shows as its comment
+#    (`/* loomc: the for of line N unrolled: ... */`, mapped to the for's
+#    line), then per iteration `/* k = 0 */` and the body's lines again,
+#    then a blank line for its closing brace.
 #    Checked for line_map.c, samples/airfoil/airfoil.c and every golden
 #    case that translates.
 #   tests/e2e/line_mapping.sh [LOOMC]
@@ -85,7 +89,15 @@ check_map() {
                " (" out_name ":" FNR " is reported as " out_name ":" line ")")
       } else if (file == in_name) {
         if (line < 1 || line > n) fail("mapped to " in_name ":" line ", past its end")
-        else if ($0 == src[line]) {
+        else if ($0 ~ /^[ \t]*\/\* loomc: the [a-z]+ of line [0-9]+ unrolled: [0-9]+ iterations \*\/$/ &&
+                 src[line] ~ /^[ \t]*for[ \t]*\(/) {
+          seen[line] = 1; last = line; unrolled = line  # a loop written out (expand.h)
+        } else if (unrolled && $0 ~ /^[ \t]*\/\* [A-Za-z_][A-Za-z_0-9]* = -?[0-9]+ \*\/$/ &&
+                   line == unrolled) {
+          last = line                                   # one iteration: its lines again
+        } else if (unrolled && $0 ~ /^[ \t]*$/ && src[line] ~ /^[ \t]*}[ \t]*$/) {
+          seen[line] = 1; last = line                   # the closing brace of the loop
+        } else if ($0 == src[line]) {
           if (line <= last) fail("line " line " of " in_name " again, or out of order")
           seen[line] = 1; last = line
         } else if (dir[line]) {

@@ -1,4 +1,4 @@
-/* Loop rotation: in the time loop, the head (scale + zero) of step s+1 runs fused into the tail (settle) of step s when another step follows, behind the flag loom_rotated_1; in OP2's k loop, the first iteration's head also joins the group before the loop (save). */
+/* Loop rotation: in the time loop, the head (scale + zero) of step s+1 runs fused into the tail (settle) of step s when another step follows, behind the flag loom_rotated_1; in a loop of 2 iterations, the first iteration's head also joins the group before the loop (save); (nested in a time loop, that loop would be unrolled: unroll.c). */
 #include <loom.h>
 
 static inline void scale(const double *a, double *b) { b[0] = 0.5 * a[0]; }
@@ -28,13 +28,11 @@ int main(int argc, char **argv) {
 #pragma loom par_loop(spread) over(edges) args(read: b[en[0]], b[en[1]], inc: t[en[0]], t[en[1]])
 #pragma loom par_loop(settle) over(nodes) args(read: t, rw: a)
   }
-  for (int iter = 0; iter < nsteps; iter++) {
 #pragma loom par_loop(save) over(nodes) args(read: a, write: old)
-    for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < 2; k++) {
 #pragma loom par_loop(scale) over(nodes) args(read: a, write: b)
 #pragma loom par_loop(spread) over(edges) args(read: b[en[0]], b[en[1]], inc: t[en[0]], t[en[1]])
 #pragma loom par_loop(settle) over(nodes) args(read: t, rw: a)
-    }
   }
   loom_exit();
   return 0;

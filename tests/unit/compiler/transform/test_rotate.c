@@ -108,6 +108,17 @@ Test(rotate, what_refuses_a_rotation) {
       /* host code after the tail writes what the head reads */
       {"  for (int s = 0; s < 5; s++) {\n" STEP "    loom_dat_fetch(y, xs, 0);\n  }\n",
        "which runs between"},
+      /* the head names a temporary each iteration declares */
+      {"  for (int s = 0; s < 5; s++) {\n    loom_dat u = loom_decl_temp(nodes, 1, double, \"u\");\n"
+       "#pragma loom par_loop(zero) over(nodes) args(write: u)\n"
+       "#pragma loom par_loop(spread) over(edges) args(read: y[e2n_map[*]], inc: t[e2n_map[*]])\n"
+       "#pragma loom par_loop(use) over(nodes) args(read: u, rw: x)\n  }\n",
+       "zero names u, declared in the loop's body"},
+      /* pin_cse keeps the temporary's producer apart from its consumer */
+      {"  for (int s = 0; s < 5; s++) {\n#pragma loom pin_cse(t)\n"
+       "#pragma loom par_loop(zero) over(nodes) args(write: t)\n"
+       "#pragma loom par_loop(use) over(nodes) args(read: t, rw: x)\n  }\n",
+       "pin_cse(t) keeps its producer's loop apart"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     fused f;

@@ -1,0 +1,62 @@
+/*
+ * expand.h — the program written out where that lets its loops fuse:
+ * small loops of a constant trip count unrolled, in a new text of the
+ * main file that loomc translates again (main.c).
+ *
+ * Takes the first translation's loops (analysis/loops.h); gives, when
+ * there is anything to expand, the expanded text and the user's line of
+ * each of its lines — the #line directives it holds say the same to the C
+ * compiler and to libclang, so diagnostics, debuggers and the generated
+ * code's own #line directives point at the user's file.
+ *
+ * Unrolled (fully): a for in canonical form with a constant trip count of
+ * at most UNROLL_MAX whose initialisation declares its variable
+ * (`for (int k = 0; k < 2; k++)`), whose body has no barrier, declares
+ * nothing and does not use the variable, and that stands in the body of
+ * another loop: its loops then stand in that loop's body, where they may
+ * fuse with its loops and rotate with it (Airfoil's k loop in its time
+ * loop: update of the second stage then fuses with the next step's
+ * save_soln and adt_calc).  A loop holding such a loop is not unrolled
+ * itself.  The iterations' bodies are written out one after the other, in
+ * place of the loop, without their braces:
+ *
+ *     /+ loomc: the for of line 81 unrolled: 2 iterations +/
+ *     /+ k = 0 +/ BODY
+ *     /+ k = 1 +/ BODY
+ *
+ * If the translation of the expanded text fails (it never should), the
+ * first translation's output stands.
+ */
+#ifndef LOOMC_EXPAND_H
+#define LOOMC_EXPAND_H
+
+#include "analysis/loops.h"
+
+enum { UNROLL_MAX = 4 };
+
+/* A note for the --report of the translation of the expanded text. */
+typedef struct expand_note {
+  unsigned line;    /* the loop statement's (the user's) line */
+  int unrolled;     /* it was unrolled (else the note says why not) */
+  const char *text;
+} expand_note;
+
+typedef struct expansion {
+  const char *text;    /* the expanded main file, or NULL: nothing unrolled */
+  size_t len;
+  unsigned *lines;     /* the user's line of each of its lines */
+  int nlines;
+  vec notes;           /* expand_note* */
+} expansion;
+
+/* The expansion of prog (loops: its loop_info*): its text is NULL when
+ * nothing is unrolled; its notes say why a loop of a constant trip count in
+ * another loop's body is not. */
+expansion *expand(const program *prog, const vec *loops, arena *a);
+
+/* Adds the expansion's notes to the DAGs (dag*) of the translation's
+ * regions: a loop not unrolled, to its body's; an unrolled one, to the
+ * innermost region holding its line. */
+void expand_notes(const expansion *x, vec *dags, arena *a);
+
+#endif
