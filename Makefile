@@ -4,7 +4,8 @@
 #   make run        the Airfoil sample on the reference mesh (generated)
 #   make test       the whole test suite
 #   make bench      Airfoil seq and OpenMP vs the plain-C reference, loomc
-#                   translation time (against clang; against the number of loops)
+#                   translation time (against clang; against the number of loops),
+#                   wave with each transformation across its time loop off
 #
 # `make deps` installs the Debian packages the project needs (as root);
 # `run` and `test` call it first, and it does nothing when all are present.
@@ -169,6 +170,7 @@ bench: all $(REFMESH)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	if [ -x $(AIRFOIL)/airfoil_mpi ]; then bench/mpi.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL); fi
 	if [ -x $(AIRFOIL)/airfoil_hdf5_mpi ]; then bench/scale.sh $(BUILD); fi
+	bench/wave.sh $(BUILD)/samples/wave $${WAVE_N:-400} $${BENCH_ITERS:-300}
 
 clean:
 	rm -rf $(BUILD)

@@ -90,14 +90,14 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
   vec dags = dag_build(&regions, opt->target, &pins, a);
   dag_take_notes(&dags, &plain, a);
   if (x)
-    expand_notes(x, &dags, a);
+    expand_notes(x, &dags, 1, a);
   vec loops = loops_analyse(fe, st, prog, &regions, &dags, opt->target, &pins, a);
-  vec hoists = hoist_exchanges(&loops, a);
+  vec hoists = opt->no_hoist ? (vec){0} : hoist_exchanges(&loops, a);
   schedule(&dags, a);
   vec seq = is_mpi(opt->target) ? dag_build(&regions, "seq", &pins, a) : dags;
   fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
   vectorize(fu, &regions, &dags, opt->no_vectorize, a);
-  rotate(prog, fu, &loops, &regions, &dags, opt->target, opt->no_fuse, a);
+  rotate(prog, fu, &loops, &regions, &dags, opt->target, opt->no_fuse || opt->no_rotate, a);
   vec insertions = place_comms(prog, &dags, fu, &hoists, a);
   if (diag_error_count() == 0 && opt->output)
     emit(prog, fu, &insertions, backend_for(opt->target),
@@ -154,13 +154,13 @@ static int translate_expanded(const options *opt, const expansion *x, translatio
 int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
   translation t = {0};
   if (translate_once(opt, NULL, fe, prog, &t, a) == 0) {
-    expansion *x = expand(prog, &t.loops, a);
+    expansion *x = opt->no_unroll || opt->no_fuse ? NULL : expand(prog, &t.loops, a);
     translation t2 = {0};
-    if (x->text && translate_expanded(opt, x, &t2, a)) {
+    if (x && x->text && translate_expanded(opt, x, &t2, a)) {
       sb_free(&t.out);
       t = t2;
-    } else {
-      expand_notes(x, &t.dags, a);
+    } else if (x) {
+      expand_notes(x, &t.dags, 0, a);
     }
     write_dumps(opt, &t.prog, &t.dags);
   }

@@ -16,6 +16,7 @@ MPI_SAMPLES := $(AIRFOIL)/airfoil_mpi $(AIRFOIL)/airfoil_mpi_openmp \
 
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: $(MPI_SAMPLES)
+bench: $(BUILD)/samples/wave/wave_mpi_nohoist
 endif
 
 # $(call mpi_program,PROGRAM,SOURCE,TARGET,CFLAGS,LOOMC_INCLUDES)
@@ -35,6 +36,9 @@ $(eval $(call mpi_program,$(AIRFOIL)/airfoil_mpi_openmp,samples/airfoil/airfoil.
   $$(CFLAGS_APP) -fopenmp,-Isamples/airfoil))
 $(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi,samples/wave/wave.c,mpi,\
   $$(CFLAGS_WAVE),-Isamples/wave -Isamples/airfoil))
+# for bench/wave.sh: exchanges left in the time loop
+$(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi_nohoist,samples/wave/wave.c,mpi,\
+  $$(CFLAGS_WAVE),--no-hoist -Isamples/wave -Isamples/airfoil))
 $(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi_openmp,samples/wave/wave.c,mpi+openmp,\
   $$(CFLAGS_WAVE) -fopenmp,-Isamples/wave -Isamples/airfoil))
 $(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi,samples/airfoil/airfoil_hdf5.c,mpi,\

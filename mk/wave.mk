@@ -38,3 +38,19 @@ $(WAVE)/wave_openmp: $(WAVE)/wave_openmp.c $(LIBLOOM)
 $(WAVE)/wave_ref: samples/wave/wave_ref.c $(WAVE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_WAVE) -o $@ $< -lm
+
+# The benchmark's variants (bench/wave.sh, make bench): the same program
+# translated with each of loomc's transformations across iterations
+# turned off in turn.
+WAVE_BENCH_VARIANTS := nofuse norotate
+LOOMC_OPTS_wave_nofuse   := --no-fuse
+LOOMC_OPTS_wave_norotate := --no-rotate
+
+$(WAVE_BENCH_VARIANTS:%=$(WAVE)/wave_%.c): $(WAVE)/wave_%.c: samples/wave/wave.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) --target=seq $(LOOMC_OPTS_wave_$*) -Isamples/wave $< -o $@
+
+bench: $(WAVE_BENCH_VARIANTS:%=$(WAVE)/wave_%)
+
+$(WAVE_BENCH_VARIANTS:%=$(WAVE)/wave_%): $(WAVE)/wave_%: $(WAVE)/wave_%.c $(LIBLOOM)
+	$(CC) $(CFLAGS_WAVE) -o $@ $< $(LIBLOOM) -lm

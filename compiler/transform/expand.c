@@ -212,10 +212,12 @@ expansion *expand(const program *prog, const vec *loops, arena *a) {
   return x;
 }
 
-void expand_notes(const expansion *x, vec *dags, arena *a) {
+void expand_notes(const expansion *x, vec *dags, int unrolled, arena *a) {
   for (int i = 0; i < x->notes.len; i++) {
     const expand_note *n = x->notes.items[i];
     dag *best = NULL;
+    if (n->unrolled && !unrolled)
+      continue;
     for (int r = 0; r < dags->len; r++) {
       dag *d = dags->items[r];
       const region *reg = d->r;

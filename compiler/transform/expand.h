@@ -55,8 +55,9 @@ typedef struct expansion {
 expansion *expand(const program *prog, const vec *loops, arena *a);
 
 /* Adds the expansion's notes to the DAGs (dag*) of the translation's
- * regions: a loop not unrolled, to its body's; an unrolled one, to the
- * innermost region holding its line. */
-void expand_notes(const expansion *x, vec *dags, arena *a);
+ * regions: a loop not unrolled, to its body's; an unrolled one (when
+ * `unrolled`: the translation is the expanded text's), to the innermost
+ * region holding its line. */
+void expand_notes(const expansion *x, vec *dags, int unrolled, arena *a);
 
 #endif

@@ -39,6 +39,11 @@ static const char usage_text[] =
     "  --no-vectorize    do not gather reads through maps into strips for\n"
     "                    the C compiler to vectorize (each element's kernel\n"
     "                    reads the mesh directly)\n"
+    "  --no-rotate       do not rotate loops (the next iteration's first\n"
+    "                    loops fused into this one's last)\n"
+    "  --no-unroll       do not unroll loops of a constant trip count\n"
+    "  --no-hoist        with MPI, do not hoist halo exchanges a loop needs\n"
+    "                    only once out of it\n"
     "  -MD               also write the files the input depends on, as a\n"
     "                    make rule (default file: OUTPUT with suffix .d)\n"
     "  -MMD              like -MD, without system headers\n"
@@ -160,6 +165,18 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
   }
   if (strcmp(arg, "--no-vectorize") == 0) {
     o->no_vectorize = 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--no-rotate") == 0) {
+    o->no_rotate = 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--no-unroll") == 0) {
+    o->no_unroll = 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--no-hoist") == 0) {
+    o->no_hoist = 1;
     return OPT_RUN;
   }
   if (strncmp(arg, "--target=", 9) == 0) {

@@ -18,6 +18,9 @@ typedef struct options {
   int report;             /* --report: the regions' DAGs on stdout */
   int no_fuse;            /* --no-fuse: every loop runs on its own */
   int no_vectorize;       /* --no-vectorize: no strips, no gathers */
+  int no_rotate;          /* --no-rotate: loops are not rotated */
+  int no_unroll;          /* --no-unroll: loops are not unrolled */
+  int no_hoist;           /* --no-hoist: exchanges stay in loops */
   /* For tools that translate a buffer instead of a file (fuzzing, tests):
    * when set, the main file's contents are taken from here. */
   const char *input_text;
