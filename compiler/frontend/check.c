@@ -58,7 +58,7 @@ static int param_mismatch(checker *c, const loop_arg *a, CXCursor param,
 }
 
 static const elem_type *arg_elem_type(const loop_arg *a) {
-  static const elem_type int_type = {"int", "LOOM_INT"};
+  static const elem_type int_type = {"int", "LOOM_INT", sizeof(int)};
   return a->kind == ARG_IDX ? &int_type : a->obj->type;
 }
 

@@ -9,20 +9,20 @@ static const struct {
   enum CXTypeKind kind;
   elem_type type;
 } elem_types[] = {
-    {CXType_Double, {"double", "LOOM_DOUBLE"}},
-    {CXType_Float, {"float", "LOOM_FLOAT"}},
-    {CXType_Int, {"int", "LOOM_INT"}},
-    {CXType_UInt, {"unsigned int", "LOOM_UINT"}},
-    {CXType_Long, {"long", "LOOM_LONG"}},
-    {CXType_ULong, {"unsigned long", "LOOM_ULONG"}},
-    {CXType_LongLong, {"long long", "LOOM_LLONG"}},
-    {CXType_ULongLong, {"unsigned long long", "LOOM_ULLONG"}},
-    {CXType_Short, {"short", "LOOM_SHORT"}},
-    {CXType_UShort, {"unsigned short", "LOOM_USHORT"}},
-    {CXType_Char_S, {"char", "LOOM_CHAR"}},
-    {CXType_Char_U, {"char", "LOOM_CHAR"}},
-    {CXType_SChar, {"signed char", "LOOM_SCHAR"}},
-    {CXType_UChar, {"unsigned char", "LOOM_UCHAR"}},
+    {CXType_Double, {"double", "LOOM_DOUBLE", sizeof(double)}},
+    {CXType_Float, {"float", "LOOM_FLOAT", sizeof(float)}},
+    {CXType_Int, {"int", "LOOM_INT", sizeof(int)}},
+    {CXType_UInt, {"unsigned int", "LOOM_UINT", sizeof(unsigned int)}},
+    {CXType_Long, {"long", "LOOM_LONG", sizeof(long)}},
+    {CXType_ULong, {"unsigned long", "LOOM_ULONG", sizeof(unsigned long)}},
+    {CXType_LongLong, {"long long", "LOOM_LLONG", sizeof(long long)}},
+    {CXType_ULongLong, {"unsigned long long", "LOOM_ULLONG", sizeof(unsigned long long)}},
+    {CXType_Short, {"short", "LOOM_SHORT", sizeof(short)}},
+    {CXType_UShort, {"unsigned short", "LOOM_USHORT", sizeof(unsigned short)}},
+    {CXType_Char_S, {"char", "LOOM_CHAR", sizeof(char)}},
+    {CXType_Char_U, {"char", "LOOM_CHAR", sizeof(char)}},
+    {CXType_SChar, {"signed char", "LOOM_SCHAR", sizeof(signed char)}},
+    {CXType_UChar, {"unsigned char", "LOOM_UCHAR", sizeof(unsigned char)}},
 };
 
 const elem_type *elem_type_of(CXType t) {

@@ -25,6 +25,7 @@
 typedef struct elem_type {
   const char *c_name;    /* "double" */
   const char *loom_name; /* "LOOM_DOUBLE": the runtime's loom_type */
+  int size;              /* bytes (the generated code is compiled for this machine) */
 } elem_type;
 
 /* ---- declared objects -------------------------------------------------- */

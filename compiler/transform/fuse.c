@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/domains.h"
+#include "util/strbuf.h"
 
 typedef struct fuser {
   const program *prog;
@@ -520,6 +521,73 @@ static void share_storage(fuser *u, int first_temp) {
   }
 }
 
+/* ---- the storage report ----------------------------------------------------------------- */
+
+/* Whether the pinned temporary ti is r's: its producer is one of r's loops. */
+static int pinned_here(const fuser *u, const temp_info *ti) {
+  return ti->fate == TEMP_PINNED && ti->producer && index_of(u, ti->producer) >= 0;
+}
+
+/* Why t takes no storage of its own, or NULL: it does. */
+static const char *saving(const fuser *u, const temp_info *ti) {
+  if (ti->fate == TEMP_CONTRACTED)
+    return "contracted";
+  if (ti->fate == TEMP_PINNED)
+    return "pinned";
+  return ti->shares ? arena_printf(u->a, "shares %s's", ti->shares->name) : NULL;
+}
+
+/* One line per set of the region's temporaries: those stored, those that
+ * take no storage of their own and why, and the bytes per element saved. */
+static void storage_note(fuser *u, const vec *mine, const obj *set) {
+  strbuf kept, saved;
+  sb_init(&kept);
+  sb_init(&saved);
+  long nkept = 0, nsaved = 0;
+  int nfree = 0; /* temporaries with no storage of their own */
+  for (int i = 0; i < mine->len; i++) {
+    const temp_info *ti = mine->items[i];
+    if (ti->t->set != set)
+      continue;
+    long bytes = (long)ti->t->dim * ti->t->type->size;
+    const char *why = saving(u, ti);
+    strbuf *sb = why ? &saved : &kept;
+    sb_printf(sb, "%s%s", sb->len ? ", " : "", ti->t->name);
+    if (why)
+      sb_printf(sb, " (%s)", why);
+    *(why ? &nsaved : &nkept) += bytes;
+    nfree += why != NULL;
+  }
+  const char *stored = kept.len ? arena_printf(u->a, "%s stored (%ld bytes per element)",
+                                               kept.data, nkept) : "nothing stored";
+  const char *none = saved.len ? arena_printf(u->a, "%s %s none: %ld bytes per element saved",
+                                              saved.data, nfree > 1 ? "take" : "takes", nsaved) : "none saved";
+  dag_note(u->notes, u->a, u->r->loc, "storage of the temporaries over %s: %s; %s%s",
+           set->name, stored, none, u->r->loop && kept.len ? "; each iteration reuses "
+           "the storage of the one before (free comes before the next malloc)" : "");
+  sb_free(&kept);
+  sb_free(&saved);
+}
+
+static void storage_report(fuser *u, int first_temp) {
+  vec mine = {0}, sets = {0};
+  for (int i = 0; i < u->f->temps.len; i++) {
+    temp_info *ti = u->f->temps.items[i];
+    if (i >= first_temp || pinned_here(u, ti))
+      vec_push(u->a, &mine, ti);
+  }
+  for (int i = 0; i < mine.len; i++) {
+    const obj *set = ((temp_info *)mine.items[i])->t->set;
+    int k = 0;
+    while (k < sets.len && sets.items[k] != set)
+      k++;
+    if (k == sets.len) {
+      vec_push(u->a, &sets, (void *)set);
+      storage_note(u, &mine, set);
+    }
+  }
+}
+
 /* ---- driver --------------------------------------------------------------------------- */
 
 fusion *fuse(const program *prog, const vec *regions, const vec *seq, vec *dags,
@@ -535,6 +603,7 @@ fusion *fuse(const program *prog, const vec *regions, const vec *seq, vec *dags,
     form_groups(&u);
     decide_temps(&u);
     share_storage(&u, first_temp);
+    storage_report(&u, first_temp);
   }
   for (int i = 0; i < f->groups.len; i++)
     ((group *)f->groups.items[i])->id = i + 1;

@@ -1,4 +1,4 @@
-/* Temporaries: t1 and t2 (same set, dim and type) have disjoint lifetimes, so t2 reuses t1's storage; the fetch of y keeps copy from moving up to scale (they would fuse, and their temporaries live at once). */
+/* Temporaries: t1 and t2 (same set, dim and type) have disjoint lifetimes, so t2 reuses t1's storage; the fetch of y keeps copy from moving up to scale (they would fuse, and their temporaries live at once), and the second gather runs over cells, so that it does not fuse with the first. */
 #include <loom.h>
 
 static inline void copy(const double *x, double *y) { y[0] = x[0]; }
@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
 #pragma loom par_loop(gather) over(edges) args(read: t1[ecell[0]], t1[ecell[1]], write: e)
   loom_dat_fetch(y, data, sizeof data / 2);
 #pragma loom par_loop(copy) over(cells) args(read: y, write: t2)
-#pragma loom par_loop(gather) over(edges) args(read: t2[ecell[0]], t2[ecell[1]], write: e)
+#pragma loom par_loop(gather) over(cells) args(read: t2[cnext[0]], t2, write: z)
   (void)ecell, (void)cnext, (void)x, (void)y, (void)z, (void)e;
   loom_exit();
   return (int)s;
