@@ -30,6 +30,7 @@ class Emitter:
         self.ref = ref
         self.out = []
         self.sizes = sizes_of(model)
+        self.nfor = 0  # time loops with their count in a variable (itn1, itn2, ...)
 
     # -- small helpers ------------------------------------------------------
     def w(self, line, ind=1):
@@ -476,7 +477,12 @@ class Emitter:
 
     def st_for(self, st, ind, depth):
         v = "it%d" % depth
-        self.w("for (int %s = 0; %s < %d; %s++) {" % (v, v, st["n"], v), ind)
+        bound = "%d" % st["n"]
+        if st.get("var"):
+            self.nfor += 1
+            bound = "itn%d" % self.nfor
+            self.w("int %s = %d;" % (bound, st["n"]), ind)
+        self.w("for (int %s = 0; %s < %s; %s++) {" % (v, v, bound, v), ind)
         self.body(st["body"], ind + 1, depth + 1)
         self.w("}", ind)
 

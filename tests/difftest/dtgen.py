@@ -50,6 +50,8 @@ class Gen:
         # drawn apart so that the other choices of a seed stay as they were.
         self.m["via_struct"] = (self.o["modular"] and
                                 random.Random(seed * 7919 + 1).random() < 0.35)
+        # The counts of time loops held in variables, drawn apart for the same reason.
+        self.bounds = random.Random(seed * 104729 + 3)
         self.counter = {}
         self.loop_id = 0
         self.first_loop_done = False
@@ -379,7 +381,13 @@ class Gen:
             if r < 0.12 and depth < 2:
                 n = min(budget, self.r.randint(1, 4))
                 inner = self.gen_block(scope, depth + 1, n, dict(ctx, loopdepth=ctx["loopdepth"] + 1))
-                body.append({"k": "for", "n": self.r.randint(1, 3), "body": inner})
+                st = {"k": "for", "n": self.r.randint(1, 3), "body": inner}
+                if self.bounds.random() < 0.4:
+                    # a count loomc cannot see (a variable, sometimes zero): the loop
+                    # is rotated, its exchanges hoisted, but never unrolled
+                    st["var"] = True
+                    st["n"] = self.bounds.choice([0, 1, 2, 3, 4])
+                body.append(st)
                 budget -= n
             elif r < 0.19 and depth < 2:
                 n = min(budget, self.r.randint(1, 3))

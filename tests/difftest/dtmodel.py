@@ -393,7 +393,7 @@ def _validate_body(model, p, mpi):
                 ids.add(st["id"])
                 _validate_aloop(model, st, p)
             elif k == "for":
-                if not 1 <= st["n"] <= 3:
+                if not (0 if st.get("var") else 1) <= st["n"] <= (4 if st.get("var") else 3):
                     p.add("time loop count %d", st["n"])
                 visit(st["body"], scope, loopdepth + 1)
             elif k == "if":

@@ -162,6 +162,12 @@ def candidates(m):
                 lst, i = locate(c, p)
                 lst[i]["n"] = 1
                 yield "one iteration", c
+            if st["k"] == "for" and st.get("var") and st["n"] >= 1:
+                c = clone(m)
+                lst, i = locate(c, p)
+                lst[i].pop("var")
+                lst[i]["n"] = min(lst[i]["n"], 3)
+                yield "constant count", c
             if st["k"] == "if" and "true" not in st["cond"]:
                 c = clone(m)
                 lst, i = locate(c, p)
