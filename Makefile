@@ -170,7 +170,7 @@ bench: all $(REFMESH)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	if [ -x $(AIRFOIL)/airfoil_mpi ]; then bench/mpi.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL); fi
 	if [ -x $(AIRFOIL)/airfoil_hdf5_mpi ]; then bench/scale.sh $(BUILD); fi
-	bench/wave.sh $(BUILD)/samples/wave $${WAVE_N:-400} $${BENCH_ITERS:-300}
+	bench/wave.sh $(BUILD)/samples/wave $${WAVE_N:-800} $${BENCH_ITERS:-300}
 
 clean:
 	rm -rf $(BUILD)
