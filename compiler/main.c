@@ -79,18 +79,17 @@ typedef struct translation {
 } translation;
 
 /* The regions, their DAGs and the transformations, then the output C;
- * x: the expansion the program's text is (its notes go to the DAGs), or
- * NULL. */
+ * notes: the expansions' (expand_note*: they go to the DAGs), or NULL. */
 static void transform(const frontend *fe, const symtab *st, program *prog,
-                      const options *opt, const expansion *x, translation *t, arena *a) {
+                      const options *opt, const vec *notes, translation *t, arena *a) {
   vec regions = regions_build(fe, st, prog, a);
   affine_plan(fe, st, prog, &regions, a);
   vec plain = dag_build(&regions, "seq", NULL, a);
   vec pins = pin(prog, &regions, &plain, opt->target, a);
   vec dags = dag_build(&regions, opt->target, &pins, a);
   dag_take_notes(&dags, &plain, a);
-  if (x)
-    expand_notes(x, &dags, 1, a);
+  if (notes)
+    expand_notes(notes, 0, &dags, 1, a);
   vec loops = loops_analyse(fe, st, prog, &regions, &dags, opt->target, &pins, a);
   vec hoists = opt->no_hoist ? (vec){0} : hoist_exchanges(&loops, a);
   schedule(&dags, a);
@@ -109,7 +108,7 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
 
 /* One translation of opt's input: the frontend's stages, then
  * transform(); the number of errors. */
-static int translate_once(const options *opt, const expansion *x, frontend *fe,
+static int translate_once(const options *opt, const vec *notes, frontend *fe,
                           program *prog, translation *t, arena *a) {
   symtab st = {0};
   sb_init(&t->out);
@@ -124,44 +123,75 @@ static int translate_once(const options *opt, const expansion *x, frontend *fe,
   consts_check(fe, prog, a);
   alias_analyse(fe, &st, prog, a);
   if (diag_error_count() == 0)
-    transform(fe, &st, prog, opt, x, t, a);
+    transform(fe, &st, prog, opt, notes, t, a);
   return diag_error_count();
 }
 
 /* The translation of the expansion x of opt's input, quietly (the first
- * translation gave the diagnostics): 1 and *t when it succeeded, else 0
- * (nothing said, the error count as it was). */
-static int translate_expanded(const options *opt, const expansion *x, translation *t,
-                              arena *a) {
+ * translation gave the diagnostics), with notes (expand_note*): 1, *t and
+ * *fe (to dispose of) when it succeeded, else 0 (nothing said, the error
+ * count as it was). */
+static int translate_expanded(const options *opt, const expansion *x, const vec *notes,
+                              frontend *fe, translation *t, arena *a) {
   options o = *opt;
   o.input_text = x->text;
   o.input_len = x->len;
   o.input_lines = x->lines;
   o.ninput_lines = x->nlines;
-  frontend fe;
   program prog = {0};
   int errors = diag_error_count(), was = diag_quiet(1);
-  int ok = translate_once(&o, x, &fe, &prog, t, a) == errors;
+  int ok = translate_once(&o, notes, fe, &prog, t, a) == errors;
   diag_quiet(was);
   if (!ok) {
     diag_restore_errors(errors);
     sb_free(&t->out);
+    frontend_dispose(fe);
   }
-  frontend_dispose(&fe);
   return ok;
+}
+
+static int expand_what(const options *opt) {
+  if (opt->no_fuse)
+    return 0;
+  return (opt->no_unroll ? 0 : EXPAND_UNROLL) | (opt->no_inline ? 0 : EXPAND_INLINE);
+}
+
+/* Translates expansions of the program (unrolled loops, calls seen
+ * through) while there is something to expand, up to EXPAND_ROUNDS times;
+ * *t becomes the last that translated.  The notes of every round go to
+ * its DAGs. */
+static void translate_expansions(const options *opt, const frontend *fe, translation *t,
+                                 arena *a) {
+  vec notes = {0};
+  frontend cur = {0};
+  const frontend *at = fe;
+  int expanded = 0, applied = 0; /* the notes the DAGs of *t have */
+  for (int round = 0; round < EXPAND_ROUNDS && expand_what(opt); round++) {
+    expansion *x = expand(at, &t->prog, &t->loops, expand_what(opt), a);
+    for (int i = 0; i < x->notes.len; i++)
+      vec_push(a, &notes, x->notes.items[i]);
+    frontend next;
+    translation t2 = {0};
+    if (!x->text || !translate_expanded(opt, x, &notes, &next, &t2, a))
+      break;
+    sb_free(&t->out);
+    *t = t2;
+    if (expanded)
+      frontend_dispose(&cur);
+    cur = next;
+    at = &cur;
+    expanded = 1;
+    applied = notes.len;
+  }
+  expand_notes(&notes, applied, &t->dags, 0, a); /* a round not applied */
+  if (expanded)
+    frontend_dispose(&cur);
 }
 
 int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
   translation t = {0};
   if (translate_once(opt, NULL, fe, prog, &t, a) == 0) {
-    expansion *x = opt->no_unroll || opt->no_fuse ? NULL : expand(prog, &t.loops, a);
-    translation t2 = {0};
-    if (x && x->text && translate_expanded(opt, x, &t2, a)) {
-      sb_free(&t.out);
-      t = t2;
-    } else if (x) {
-      expand_notes(x, &t.dags, 0, a);
-    }
+    translate_expansions(opt, fe, &t, a);
     write_dumps(opt, &t.prog, &t.dags);
   }
   *out = t.out;

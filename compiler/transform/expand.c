@@ -1,62 +1,15 @@
 /*
- * expand.c — unrolled loops, written out (see expand.h).
- *
- * The writer copies the user's text and writes its own; it counts the
- * lines it writes and knows, for each, the user's line: a copied line is
- * its own, a line after `#line N` is N, N + 1 ...
+ * expand.c — unrolled loops and calls seen through, written out (see
+ * expand.h): the pieces to write instead of the user's text (edits) are
+ * collected, sorted, and written between copies of the text.
  */
 #include "transform/expand.h"
 
 #include <string.h>
 
 #include "frontend/cursor.h"
-#include "util/strbuf.h"
-
-typedef struct writer {
-  const program *prog;
-  arena *a;
-  strbuf out;
-  vec lines;         /* the user's line of each line written (as void*) */
-  unsigned presumed; /* ... of the line being written */
-} writer;
-
-static void put(writer *w, const char *s, size_t n) {
-  sb_putn(&w->out, s, n);
-  for (size_t i = 0; i < n; i++)
-    if (s[i] == '\n')
-      vec_push(w->a, &w->lines, (void *)(unsigned long)w->presumed++);
-}
-
-static void puts_(writer *w, const char *s) { put(w, s, strlen(s)); }
-
-/* The user's text [from, to): its lines are the user's. */
-static void copy(writer *w, unsigned from, unsigned to) {
-  w->presumed = program_line(w->prog, from);
-  put(w, w->prog->text + from, to - from);
-}
-
-/* `#line N "FILE"` on a line of its own, then blanks up to column col. */
-static void line_at(writer *w, unsigned line, unsigned col) {
-  const char *f = w->prog->file;
-  puts_(w, "#line ");
-  puts_(w, arena_printf(w->a, "%u \"", line));
-  for (; *f; f++) {
-    if (*f == '"' || *f == '\\')
-      puts_(w, "\\");
-    put(w, f, 1);
-  }
-  puts_(w, "\"\n");
-  w->presumed = line;
-  for (unsigned c = 1; c < col; c++)
-    puts_(w, " ");
-}
-
-static unsigned column(const program *prog, unsigned off) {
-  unsigned c = 1;
-  while (off > 0 && prog->text[off - 1] != '\n')
-    off--, c++;
-  return c;
-}
+#include "transform/inline.h"
+#include "transform/writer.h"
 
 /* ---- which loops ------------------------------------------------------------ */
 
@@ -152,76 +105,163 @@ static vec unrolled(const program *prog, const vec *loops, arena *a) {
 
 /* ---- writing ------------------------------------------------------------------ */
 
-static void add_note(arena *a, vec *notes, const loop_info *li, int unrolled, const char *text) {
+static void add_note(arena *a, vec *notes, unsigned line, int done, int call, const char *text) {
   expand_note *n = arena_alloc(a, sizeof *n);
-  n->line = li->r->loop->loc.line;
-  n->unrolled = unrolled;
-  n->text = text;
+  *n = (expand_note){line, done, call, text};
   vec_push(a, notes, n);
 }
 
-static void unroll(writer *w, const loop_info *li, vec *notes) {
+static void unroll(writer *w, const loop_info *li) {
   const loop_stmt *l = li->r->loop;
   const program *prog = w->prog;
   unsigned open = li->r->loc.offset, close = li->r->end;
-  add_note(w->a, notes, li, 1, arena_printf(w->a, "unrolled the %s at line %u: its %ld iterations "
-                                            "written out here, so that their loops stand in "
-                                            "this block, where they may fuse and rotate with "
-                                            "its loops", l->what, l->loc.line, li->trip));
-  puts_(w, arena_printf(w->a, "/* loomc: the %s of line %u unrolled: %ld iterations */\n",
-                        l->what, l->loc.line, li->trip));
+  writer_puts(w, arena_printf(w->a, "/* loomc: the %s of line %u unrolled: %ld iterations */\n",
+                              l->what, l->loc.line, li->trip));
   for (long c = 0; c < li->trip; c++) {
-    line_at(w, program_line(prog, open), column(prog, l->start));
-    puts_(w, arena_printf(w->a, "/* %s = %ld */", li->var, li->first + c * li->step));
-    w->presumed = program_line(prog, open);
-    put(w, prog->text + open + 1, close - open - 1);
-    puts_(w, "\n");
+    writer_line_at(w, program_line(prog, open), writer_column(prog, l->start));
+    writer_puts(w, arena_printf(w->a, "/* %s = %ld */", li->var, li->first + c * li->step));
+    writer_copy(w, open + 1, close);
+    writer_puts(w, "\n");
   }
-  line_at(w, program_line(prog, l->end - 1), column(prog, l->end - 1) + 1);
+  writer_line_at(w, program_line(prog, l->end - 1), writer_column(prog, l->end - 1) + 1);
 }
 
-expansion *expand(const program *prog, const vec *loops, arena *a) {
-  expansion *x = arena_alloc(a, sizeof *x);
+/* A piece written instead of the text [start, end): an unrolled loop, a
+ * call seen through, or (start == end) the attribute that keeps the C
+ * compiler quiet about a static function whose calls are all seen through. */
+typedef struct piece {
+  unsigned start, end;
+  const loop_info *loop;
+  const call_site *call;
+} piece;
+
+static void add_piece(arena *a, vec *v, unsigned start, unsigned end, const loop_info *li,
+                      const call_site *c) {
+  for (int i = 0; i < v->len; i++) {
+    const piece *p = v->items[i];
+    if (p->start == start && p->end == end && !li && !c)
+      return; /* that attribute is there already */
+  }
+  piece *p = arena_alloc(a, sizeof *p);
+  *p = (piece){start, end, li, c};
+  int at = v->len;
+  vec_push(a, v, p);
+  for (; at > 0 && ((const piece *)v->items[at - 1])->start > start; at--)
+    v->items[at] = v->items[at - 1];
+  v->items[at] = p;
+}
+
+static void unroll_notes(const program *prog, const vec *loops, const vec *todo,
+                         expansion *x, arena *a) {
   for (int i = 0; i < loops->len; i++) {
     const loop_info *li = loops->items[i];
     const char *why = unroll_problem(li, prog, a);
     if (why && *why)
-      add_note(a, &x->notes, li, 0, arena_printf(a, "not unrolled: %s", why));
+      add_note(a, &x->notes, li->r->loop->loc.line, 0, 0, arena_printf(a, "not unrolled: %s", why));
   }
-  vec todo = unrolled(prog, loops, a);
-  if (!todo.len)
-    return x;
-  writer w = {prog, a, {0}, {0}, 1};
-  sb_init(&w.out);
-  unsigned pos = 0;
+  for (int i = 0; i < todo->len; i++) {
+    const loop_info *li = todo->items[i];
+    const loop_stmt *l = li->r->loop;
+    add_note(a, &x->notes, l->loc.line, 1, 0,
+             arena_printf(a, "unrolled the %s at line %u: its %ld iterations written out "
+                          "here, so that their loops stand in this block, where they may "
+                          "fuse and rotate with its loops", l->what, l->loc.line, li->trip));
+  }
+}
+
+/* Whether [start, end) lies inside a loop being unrolled: the call is then
+ * seen through in the next round, once per copy. */
+static int in_unrolled(const vec *todo, unsigned start, unsigned end) {
+  for (int i = 0; i < todo->len; i++) {
+    const loop_stmt *l = ((const loop_info *)todo->items[i])->r->loop;
+    if (start >= l->start && end <= l->end)
+      return 1;
+  }
+  return 0;
+}
+
+static void call_pieces(const frontend *fe, const program *prog, const vec *todo, vec *pieces,
+                        expansion *x, arena *a) {
+  vec calls = inline_calls(fe, prog, a);
+  for (int i = 0; i < calls.len; i++) {
+    const call_site *c = calls.items[i];
+    unsigned start, end;
+    call_site_range(c, &start, &end);
+    const char *why = call_site_why(c);
+    if (why) {
+      add_note(a, &x->notes, call_site_line(c), 0, 1,
+               arena_printf(a, "did not see through the call of %s: %s", call_site_callee(c), why));
+      continue;
+    }
+    if (in_unrolled(todo, start, end))
+      continue;
+    add_note(a, &x->notes, call_site_line(c), 1, 1,
+             arena_printf(a, "saw through the call of %s: its loops stand in this block, where "
+                          "they may fuse with its loops and share its exchanges",
+                          call_site_callee(c)));
+    add_piece(a, pieces, start, end, NULL, c);
+    if (call_site_static_def(c))
+      add_piece(a, pieces, call_site_static_def(c), call_site_static_def(c), NULL, NULL);
+  }
+}
+
+static void write_piece(writer *w, const piece *p) {
+  if (p->loop)
+    unroll(w, p->loop);
+  else if (p->call)
+    inline_write(w, p->call);
+  else
+    writer_puts(w, "__attribute__((unused)) ");
+}
+
+expansion *expand(const frontend *fe, const program *prog, const vec *loops, int what,
+                  arena *a) {
+  expansion *x = arena_alloc(a, sizeof *x);
+  vec todo = (what & EXPAND_UNROLL) ? unrolled(prog, loops, a) : (vec){0};
+  vec pieces = {0};
+  if (what & EXPAND_UNROLL)
+    unroll_notes(prog, loops, &todo, x, a);
   for (int i = 0; i < todo.len; i++) {
-    const loop_info *li = todo.items[i];
-    copy(&w, pos, li->r->loop->start);
-    unroll(&w, li, &x->notes);
-    pos = li->r->loop->end;
+    const loop_stmt *l = ((const loop_info *)todo.items[i])->r->loop;
+    add_piece(a, &pieces, l->start, l->end, todo.items[i], NULL);
   }
-  copy(&w, pos, (unsigned)prog->len);
-  vec_push(a, &w.lines, (void *)(unsigned long)w.presumed); /* the last line */
-  x->text = arena_strndup(a, w.out.data, w.out.len);
-  x->len = w.out.len;
-  sb_free(&w.out);
-  x->nlines = w.lines.len;
-  x->lines = arena_alloc(a, (size_t)x->nlines * sizeof *x->lines);
-  for (int i = 0; i < x->nlines; i++)
-    x->lines[i] = (unsigned)(unsigned long)w.lines.items[i];
+  if (what & EXPAND_INLINE)
+    call_pieces(fe, prog, &todo, &pieces, x, a);
+  if (!pieces.len)
+    return x;
+  writer w;
+  writer_init(&w, prog, a);
+  unsigned pos = 0;
+  for (int i = 0; i < pieces.len; i++) {
+    const piece *p = pieces.items[i];
+    writer_copy(&w, pos, p->start);
+    write_piece(&w, p);
+    pos = p->end;
+  }
+  writer_copy(&w, pos, (unsigned)prog->len);
+  writer_finish(&w, &x->text, &x->len, &x->lines, &x->nlines);
   return x;
 }
 
-void expand_notes(const expansion *x, vec *dags, int unrolled, arena *a) {
-  for (int i = 0; i < x->notes.len; i++) {
-    const expand_note *n = x->notes.items[i];
+static int seen(const vec *notes, int upto, const expand_note *n) {
+  for (int i = 0; i < upto; i++) {
+    const expand_note *m = notes->items[i];
+    if (m->line == n->line && strcmp(m->text, n->text) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+void expand_notes(const vec *notes, int from, vec *dags, int expanded, arena *a) {
+  for (int i = from; i < notes->len; i++) {
+    const expand_note *n = notes->items[i];
     dag *best = NULL;
-    if (n->unrolled && !unrolled)
+    if ((n->done && !expanded) || seen(notes, i, n))
       continue;
     for (int r = 0; r < dags->len; r++) {
       dag *d = dags->items[r];
       const region *reg = d->r;
-      if (!n->unrolled && reg->loop && reg->loop->loc.line == n->line) {
+      if (!n->done && !n->call && reg->loop && reg->loop->loc.line == n->line) {
         best = d; /* a loop not unrolled: its body's */
         break;
       }

@@ -1,7 +1,10 @@
 /*
  * expand.h — the program written out where that lets its loops fuse:
- * small loops of a constant trip count unrolled, in a new text of the
- * main file that loomc translates again (main.c).
+ * small loops of a constant trip count unrolled and calls of functions
+ * that run loops seen through (transform/inline.h), in a new text of the
+ * main file that loomc translates again (main.c), up to EXPAND_ROUNDS
+ * times (a call seen through may bring a loop to unroll, or another
+ * call, into the block).
  *
  * Takes the first translation's loops (analysis/loops.h); gives, when
  * there is anything to expand, the expanded text and the user's line of
@@ -31,13 +34,19 @@
 #define LOOMC_EXPAND_H
 
 #include "analysis/loops.h"
+#include "frontend/frontend.h"
 
-enum { UNROLL_MAX = 4 };
+enum { UNROLL_MAX = 4, EXPAND_ROUNDS = 3 };
+
+/* What to expand. */
+enum { EXPAND_UNROLL = 1, EXPAND_INLINE = 2 };
 
 /* A note for the --report of the translation of the expanded text. */
 typedef struct expand_note {
-  unsigned line;    /* the loop statement's (the user's) line */
-  int unrolled;     /* it was unrolled (else the note says why not) */
+  unsigned line;    /* the loop statement's or the call's (the user's) line */
+  int done;         /* it was unrolled or seen through (else the note says
+                       why not) */
+  int call;         /* a call (else a loop) */
   const char *text;
 } expand_note;
 
@@ -49,15 +58,19 @@ typedef struct expansion {
   vec notes;           /* expand_note* */
 } expansion;
 
-/* The expansion of prog (loops: its loop_info*): its text is NULL when
- * nothing is unrolled; its notes say why a loop of a constant trip count in
- * another loop's body is not. */
-expansion *expand(const program *prog, const vec *loops, arena *a);
+/* The expansion of prog (fe: its translation unit; loops: its
+ * loop_info*; what: EXPAND_UNROLL | EXPAND_INLINE): its text is NULL when
+ * nothing is expanded; its notes say why a loop of a constant trip count
+ * in another loop's body is not unrolled, and why a call of a function
+ * that runs loops is not seen through. */
+expansion *expand(const frontend *fe, const program *prog, const vec *loops, int what,
+                  arena *a);
 
-/* Adds the expansion's notes to the DAGs (dag*) of the translation's
- * regions: a loop not unrolled, to its body's; an unrolled one (when
- * `unrolled`: the translation is the expanded text's), to the innermost
- * region holding its line. */
-void expand_notes(const expansion *x, vec *dags, int unrolled, arena *a);
+/* Adds notes (expand_note*, from index `from`) to the DAGs (dag*) of the
+ * translation's regions: a loop not unrolled, to its body's; the others
+ * (those done only when `expanded`: the translation is of an expanded
+ * text), to the innermost region holding their line.  A note the same as
+ * one before it in notes is left out. */
+void expand_notes(const vec *notes, int from, vec *dags, int expanded, arena *a);
 
 #endif

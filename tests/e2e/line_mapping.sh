@@ -30,7 +30,13 @@
 #    a loop loomc unrolled (transform/expand.h) shows as its comment
 #    (`/* loomc: the for of line N unrolled: ... */`, mapped to the for's
 #    line), then per iteration `/* k = 0 */` and the body's lines again,
-#    then a blank line for its closing brace.
+#    then a blank line for its closing brace; a call seen through
+#    (transform/inline.h) shows as `/* loomc: the call of f seen through */`
+#    mapped to the call's line, then f's body mapped to f's lines (its names
+#    renamed, the same text otherwise; its parameters declared anew on the
+#    line of its '{', its value given on the line of its return), then the
+#    rest of the call's line; a static function seen through keeps its
+#    lines, `__attribute__((unused)) ` before the first.
 #    Checked for line_map.c, samples/airfoil/airfoil.c and every golden
 #    case that translates.
 #   tests/e2e/line_mapping.sh [LOOMC]
@@ -65,6 +71,7 @@ line_of() {
 # check_map INPUT OUTPUT: the mapping of every output line (part 2).
 check_map() {
   awk -v in_name="$1" -v out_name="$2" '
+    function shape(s) { gsub(/[A-Za-z_][A-Za-z_0-9]*/, "X", s); gsub(/[ \t]+/, " ", s); return s }
     function fail(msg) { errors++; if (errors <= 10) print "FAIL: " (ended ? "" : out_name ":" FNR ": ") msg }
     FNR == NR {
       src[FNR] = $0; n = FNR
@@ -89,7 +96,30 @@ check_map() {
                " (" out_name ":" FNR " is reported as " out_name ":" line ")")
       } else if (file == in_name) {
         if (line < 1 || line > n) fail("mapped to " in_name ":" line ", past its end")
-        else if ($0 ~ /^[ \t]*\/\* loomc: the [a-z]+ of line [0-9]+ unrolled: [0-9]+ iterations \*\/$/ &&
+        else if ($0 ~ /^[ \t]*\/\* loomc: the call of [A-Za-z_][A-Za-z_0-9]* seen through \*\/$/) {
+          name = $0; sub(/^[ \t]*\/\* loomc: the call of /, "", name); sub(/ seen through \*\/$/, "", name)
+          if (index(src[line], name "(") == 0)
+            fail("the call of " name " written out at " in_name ":" line ", which does not call it")
+          if (!inl) { seen[line] = 1; last = line }
+          call_line[++inl] = line                       # a call seen through (inline.h)
+        } else if (inl && line == call_line[inl]) {
+          rest = $0; sub(/^[ \t]+/, "", rest)           # back to the caller: what
+          if (rest != "" && substr(src[line], length(src[line]) - length(rest) + 1) != rest)
+            fail("mapped to the call at " in_name ":" line ", but it differs: \"" $0 "\" vs \"" src[line] "\"")
+          inl--                                          # follows the call, if anything
+        } else if (inl && src[line] ~ /\{[ \t]*$/ &&
+                   ($0 ~ /^[ \t]*$/ || $0 ~ / = \(.*\);[ \t]*$/ || $0 ~ /^[ \t]*\(void\)\(.*\);[ \t]*$/)) {
+          ;                                              # the parameters declared anew
+        } else if (inl && src[line] ~ /(^|[^A-Za-z_0-9])return([^A-Za-z_0-9]|$)/ &&
+                   ($0 ~ /^[ \t]*$/ || $0 ~ / = \(.*\);[ \t]*$/ || $0 ~ /^[ \t]*\(void\)\(.*\);[ \t]*$/)) {
+          ;                                              # its value, to the caller
+        } else if (inl && !dir[line]) {
+          if (shape($0) != shape(src[line]))             # the body, names renamed
+            fail("mapped to " in_name ":" line " in a call seen through, but it differs: \"" $0 "\" vs \"" src[line] "\"")
+        } else if ($0 == "__attribute__((unused)) " src[line]) {
+          if (line <= last) fail("line " line " of " in_name " again, or out of order")
+          seen[line] = 1; last = line                   # a static function seen through
+        } else if ($0 ~ /^[ \t]*\/\* loomc: the [a-z]+ of line [0-9]+ unrolled: [0-9]+ iterations \*\/$/ &&
                  src[line] ~ /^[ \t]*for[ \t]*\(/) {
           seen[line] = 1; last = line; unrolled = line  # a loop written out (expand.h)
         } else if (unrolled && $0 ~ /^[ \t]*\/\* [A-Za-z_][A-Za-z_0-9]* = -?[0-9]+ \*\/$/ &&

@@ -26,7 +26,7 @@ static void loom_loop_1_k(loom_set s, loom_dat y)
 }
 
 #line 7 "ok_lines_after_multiline.c"
-static void f(void) {
+__attribute__((unused)) static void f(void) {
   loom_set s = loom_decl_set(1, "s");
   loom_dat y = loom_decl_temp(s, 1, double, "y");
 loom_loop_1_k(s, y);
@@ -53,14 +53,67 @@ static void loom_loop_2_k(loom_set s, loom_dat y)
 }
 
 #line 14 "ok_lines_after_multiline.c"
-static void g(void) {
+__attribute__((unused)) static void g(void) {
   loom_set s = loom_decl_set(1, "s");
   loom_dat y = loom_decl_temp(s, 1, double, "y");
 loom_loop_2_k(s, y);
 }
 
+#line 63 "ok_lines_after_multiline.seq.c"
+/* par_loop k over s_1 (ok_lines_after_multiline.c:10) */
+static void loom_loop_3_k(loom_set s_1, loom_dat y_1)
+{
+  static const char loom_loop[] = "k at ok_lines_after_multiline.c:10";
+  if (loom__check_set(s_1, loom_loop) != LOOM_OK ||
+      loom__check_dat(y_1, s_1, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
+    return;
+  const double loom_t0 = loom__wall();
+  double *const loom_d_y_1 = (double *)loom__dat_values(y_1);
+  const int loom_n = loom__set_size(s_1);
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+#line 11 "ok_lines_after_multiline.c"
+    k(loom_d_y_1 + loom_i);
+#line 77 "ok_lines_after_multiline.seq.c"
+  }
+  loom__loop_done(loom_loop, loom_t0);
+}
+
+/* par_loop k over s_2 (ok_lines_after_multiline.c:17) */
+static void loom_loop_4_k(loom_set s_2, loom_dat y_2)
+{
+  static const char loom_loop[] = "k at ok_lines_after_multiline.c:17";
+  if (loom__check_set(s_2, loom_loop) != LOOM_OK ||
+      loom__check_dat(y_2, s_2, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
+    return;
+  const double loom_t0 = loom__wall();
+  double *const loom_d_y_2 = (double *)loom__dat_values(y_2);
+  const int loom_n = loom__set_size(s_2);
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+#line 17 "ok_lines_after_multiline.c"
+    k(loom_d_y_2 + loom_i);
+#line 95 "ok_lines_after_multiline.seq.c"
+  }
+  loom__loop_done(loom_loop, loom_t0);
+}
+
+#line 20 "ok_lines_after_multiline.c"
 int main(void) {
-  f();
-  g();
+  /* loomc: the call of f seen through */
+#line 7 "ok_lines_after_multiline.c"
+
+  loom_set s_1 = loom_decl_set(1, "s");
+  loom_dat y_1 = loom_decl_temp(s_1, 1, double, "y");
+loom_loop_3_k(s_1, y_1);
+#line 12 "ok_lines_after_multiline.c"
+#line 21 "ok_lines_after_multiline.c"
+
+  /* loomc: the call of g seen through */
+#line 14 "ok_lines_after_multiline.c"
+
+  loom_set s_2 = loom_decl_set(1, "s");
+  loom_dat y_2 = loom_decl_temp(s_2, 1, double, "y");
+loom_loop_4_k(s_2, y_2);
+#line 22 "ok_lines_after_multiline.c"
+
   return 0;
 }

@@ -19,7 +19,7 @@ static expansion *expanded(fused *f, const char *body) {
   static char src[8192];
   snprintf(src, sizeof src, PROGRAM(EXP_KERNELS, "  loom_dat y = loom_decl_dat(nodes, 2, double, xs, \"y\");\n%s"), body);
   cr_assert_eq(run_transforms(f, src, "seq", 0, 0), 0, "%s", f->r.diags);
-  return expand(&f->r.prog, &f->loops, f->r.arena);
+  return expand(&f->r.fe, &f->r.prog, &f->loops, EXPAND_UNROLL, f->r.arena);
 }
 
 /* The line of text (from 1) holding offset off. */
@@ -98,4 +98,82 @@ Test(expand, what_is_not_unrolled) {
   cr_assert_null(x->text);
   cr_assert_eq(x->notes.len, 0);
   run_free(&f.r);
+}
+
+/* A program whose kernels part also defines `copy2`, a function running a
+ * loop, and `extra` (text after it, before main). */
+static expansion *inlined(fused *f, const char *extra, const char *body) {
+  static char kernels[4096], src[8192];
+  snprintf(kernels, sizeof kernels, "%s%s%s", EXP_KERNELS,
+           "static void copy2(loom_set s, loom_dat a LOOM_DAT_FACTS(s, 2, double),\n"
+           "                  loom_dat b LOOM_DAT_FACTS(s, 2, double)) {\n"
+           "#pragma loom par_loop(set) over(s) args(read: a, write: b)\n"
+           "}\n",
+           extra);
+  snprintf(src, sizeof src,
+           PROGRAM("%s", "  loom_dat y = loom_decl_dat(nodes, 2, double, xs, \"y\");\n%s"),
+           kernels, body);
+  cr_assert_eq(run_transforms(f, src, "seq", 0, 0), 0, "%s", f->r.diags);
+  return expand(&f->r.fe, &f->r.prog, &f->loops, EXPAND_INLINE, f->r.arena);
+}
+
+Test(expand, a_call_seen_through_names_the_callers_handles) {
+  fused f;
+  expansion *x = inlined(&f, "", "  copy2(nodes, x, y);\n");
+  cr_assert_not_null(x->text);
+  const char *at = strstr(x->text, "/* loomc: the call of copy2 seen through */");
+  cr_assert(at, "%s", x->text);
+  /* the arguments are the caller's variables, unchanged by the body: they
+   * stand for the parameters */
+  cr_assert(strstr(at, "#pragma loom par_loop(set) over(nodes) args(read: x, write: y)"), "%s",
+            x->text);
+  cr_assert_null(strstr(at, "copy2(nodes, x, y);"), "the call is gone");
+  /* copy2 is static: marked unused once its only call is written out */
+  cr_assert(strstr(x->text, "__attribute__((unused)) static void copy2"), "%s", x->text);
+  cr_assert(noted(x, "saw through the call of copy2"));
+  run_free(&f.r);
+}
+
+Test(expand, a_parameter_the_body_changes_is_declared_anew) {
+  fused f;
+  expansion *x = inlined(&f,
+                         "static double again(loom_set s, loom_dat a LOOM_DAT_FACTS(s, 2, double),\n"
+                         "                    loom_dat b LOOM_DAT_FACTS(s, 2, double)) {\n"
+                         "  double t = 0.0;\n"
+                         "  a = b;\n"
+                         "#pragma loom par_loop(sum) over(s) args(read: a, inc: t)\n"
+                         "  return t;\n"
+                         "}\n",
+                         "  double r = again(nodes, x, y);\n  gsum += r;\n");
+  cr_assert_not_null(x->text);
+  cr_assert(strstr(x->text, "loom_dat a_1 LOOM_DAT_FACTS(nodes, 2, double) = (x);"), "%s", x->text);
+  cr_assert(strstr(x->text, "double t_1 = 0.0;"), "%s", x->text);
+  cr_assert(strstr(x->text, "double r = (t_1);"), "%s", x->text);
+  run_free(&f.r);
+}
+
+Test(expand, calls_not_seen_through_and_why) {
+  static const struct {
+    const char *extra, *body, *why;
+  } cases[] = {
+      {"static double early(loom_set s, loom_dat a LOOM_DAT_FACTS(s, 2, double)) {\n"
+       "  double t = 0.0;\n  if (!a) return 0.0;\n"
+       "#pragma loom par_loop(sum) over(s) args(read: a, inc: t)\n  return t;\n}\n",
+       "  gsum += 2.0 * early(nodes, x);\n",
+       "not a statement of its own, nor a declaration's initialiser"},
+      {"static double early(loom_set s, loom_dat a LOOM_DAT_FACTS(s, 2, double)) {\n"
+       "  double t = 0.0;\n  if (!a) return 0.0;\n"
+       "#pragma loom par_loop(sum) over(s) args(read: a, inc: t)\n  return t;\n}\n",
+       "  double r = early(nodes, x);\n  gsum += r;\n", "returns before its end"},
+      {"static void counted(loom_set s, loom_dat a LOOM_DAT_FACTS(s, 2, double)) {\n"
+       "  static int calls;\n  calls++;\n"
+       "#pragma loom par_loop(set) over(s) args(read: a, write: a)\n}\n",
+       "  counted(nodes, x);\n", "static"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    fused f;
+    expansion *x = inlined(&f, cases[i].extra, cases[i].body);
+    cr_assert(noted(x, cases[i].why), "case %zu: no note '%s'", i, cases[i].why);
+    run_free(&f.r);
+  }
 }
