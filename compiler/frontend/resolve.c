@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "frontend/affine.h"
+#include "frontend/cint.h"
 #include "frontend/ctypes.h"
 #include "frontend/cursor.h"
 #include "util/strbuf.h"
@@ -319,11 +320,27 @@ static int split3(arena *a, const char *s, const char *part[3]) {
   return 0;
 }
 
-static int literal_int(const char *s) {
-  if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 7)
+/* The dim or arity a fact gives (cint.h), or -1 and *why. */
+static int facts_int(resolver *r, const char *s, CXCursor decl, const char **why) {
+  long v;
+  *why = NULL;
+  if (cint_value(r->fe, s, decl, &v, why) != 0)
     return -1;
-  int v = atoi(s);
-  return v >= 1 && v <= 1000000 ? v : -1;
+  if (v < 1 || v > 1000000) {
+    *why = arena_printf(r->arena, "it is %ld", v);
+    return -1;
+  }
+  return (int)v;
+}
+
+/* s without its blanks: `m -> cells` as `m->cells`. */
+static const char *no_blanks(arena *a, const char *s) {
+  char *t = arena_strdup(a, s), *o = t;
+  for (const char *p = s; *p; p++)
+    if (*p != ' ' && *p != '\t')
+      *o++ = *p;
+  *o = 0;
+  return t;
 }
 
 static const char *what_decl(CXCursor decl) {
@@ -343,21 +360,28 @@ static const char *what_decl(CXCursor decl) {
 static obj *facts_set(resolver *r, const facts_scope *sc, const char *name, CXCursor decl,
                       const obj *o) {
   obj *set = NULL;
+  name = no_blanks(r->arena, name);
+  size_t head = strcspn(name, "-.");
   if (sc->base) {
     r->quiet++;
     set = chain_obj(r, sc->base, arena_printf(r->arena, "%s%s", sc->prefix, name), r->use,
                     r->use_len);
     r->quiet--;
   } else {
-    sym *s = symtab_lookup(r->st, name, sc->decl->in_main ? sc->decl->decl_off : 0);
-    set = s && clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl ? obj_of_sym(r, s)
-                                                                        : NULL;
+    const char *base = arena_strndup(r->arena, name, head);
+    sym *s = symtab_lookup(r->st, base, sc->decl->in_main ? sc->decl->decl_off : 0);
+    if (s && clang_getCursorKind(s->cursor) == CXCursor_FunctionDecl)
+      s = NULL;
+    r->quiet++;
+    set = !s ? NULL : name[head] ? chain_obj(r, s, name, r->use, r->use_len) : obj_of_sym(r, s);
+    r->quiet--;
   }
   if (set && set->kind == OBJ_SET)
     return set;
   return facts_error(r, decl, o, arena_printf(r->arena,
       "its facts name '%s', which is not a loom_set %s", name,
-      sc->base ? "member of the same struct" : "visible at its declaration"));
+      sc->base ? "member of the same struct" : "visible at its declaration, nor a member chain "
+                                               "from one"));
 }
 
 /* A handle whose loom_decl_* loomc does not see: its facts from the
@@ -387,11 +411,13 @@ static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
     return facts_error(r, decl, o, arena_printf(r->arena,
         "its facts are those of a %s: use LOOM_%s_FACTS", an.text[0] == 'd' ? "dat" : "map",
         kind == OBJ_DAT ? "DAT" : "MAP"));
-  int n = literal_int(part[kind == OBJ_DAT ? 1 : 2]);
+  const char *why;
+  int n = facts_int(r, part[kind == OBJ_DAT ? 1 : 2], decl, &why);
   if (n < 1)
     return facts_error(r, decl, o, arena_printf(r->arena,
-        "the %s in its facts is '%s': write an integer literal between 1 and 1000000",
-        kind == OBJ_DAT ? "dim" : "arity", part[kind == OBJ_DAT ? 1 : 2]));
+        "the %s in its facts is '%s' (%s): write an integer between 1 and 1000000, as a "
+        "literal, an enum constant or a macro that is one",
+        kind == OBJ_DAT ? "dim" : "arity", part[kind == OBJ_DAT ? 1 : 2], why));
   o->dim = n;
   if (kind == OBJ_DAT) {
     o->type = elem_type_named(part[2]);

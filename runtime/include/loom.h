@@ -200,7 +200,9 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
  *   void step(loom_set cells, loom_dat q LOOM_DAT_FACTS(cells, 4, double));
  *
  * Set names are sibling members in a struct, else names visible at the
- * declaration; dim and arity are integer literals.  loomc reads them (an
+ * declaration or member chains from them (`m->cells` after `mesh *m`);
+ * dim and arity are integer literals, enum constants or macros that are
+ * one.  loomc reads them (an
  * annotation clang keeps); a C compiler sees nothing.  The generated loops
  * check each handle against them at run time. */
 #if defined(__clang__)
