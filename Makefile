@@ -5,7 +5,8 @@
 #   make test       the whole test suite
 #   make bench      Airfoil seq and OpenMP vs the plain-C reference, loomc
 #                   translation time (against clang; against the number of loops),
-#                   wave with each transformation across its time loop off
+#                   wave with each transformation across its time loop off,
+#                   the multi-file Airfoil against the single-file one
 #
 # `make deps` installs the Debian packages the project needs (as root);
 # `run` and `test` call it first, and it does nothing when all are present.
@@ -171,6 +172,7 @@ bench: all $(REFMESH)
 	if [ -x $(AIRFOIL)/airfoil_mpi ]; then bench/mpi.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL); fi
 	if [ -x $(AIRFOIL)/airfoil_hdf5_mpi ]; then bench/scale.sh $(BUILD); fi
 	bench/wave.sh $(BUILD)/samples/wave $${WAVE_N:-800} $${BENCH_ITERS:-300}
+	bench/modular.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL) $(BUILD)/samples/airfoil-modular
 
 clean:
 	rm -rf $(BUILD)

@@ -153,7 +153,8 @@ static int translate_expanded(const options *opt, const expansion *x, const vec 
 static int expand_what(const options *opt) {
   if (opt->no_fuse)
     return 0;
-  return (opt->no_unroll ? 0 : EXPAND_UNROLL) | (opt->no_inline ? 0 : EXPAND_INLINE);
+  return (opt->no_unroll ? 0 : EXPAND_UNROLL) | (opt->no_inline ? 0 : EXPAND_INLINE) |
+         (opt->no_version ? 0 : EXPAND_VERSION);
 }
 
 /* Translates expansions of the program (unrolled loops, calls seen
@@ -167,7 +168,7 @@ static void translate_expansions(const options *opt, const frontend *fe, transla
   const frontend *at = fe;
   int expanded = 0, applied = 0; /* the notes the DAGs of *t have */
   for (int round = 0; round < EXPAND_ROUNDS && expand_what(opt); round++) {
-    expansion *x = expand(at, &t->prog, &t->loops, expand_what(opt), a);
+    expansion *x = expand(at, &t->prog, &t->loops, &t->dags, expand_what(opt), a);
     for (int i = 0; i < x->notes.len; i++)
       vec_push(a, &notes, x->notes.items[i]);
     frontend next;

@@ -62,3 +62,21 @@ $(MODULAR)/airfoil_modular_mpi: $(MODULAR)/solver_mpi.c $(MODULAR_OBJ) $(LIBLOOM
 
 $(MODULAR)/airfoil_modular_mpi_openmp: $(MODULAR)/solver_mpi_openmp.c $(MODULAR_OBJ) $(LIBLOOM_MPI)
 	$(MPICC_CMD) $(CFLAGS_MODULAR) -fopenmp -o $@ $< $(MODULAR_OBJ) $(LIBLOOM_MPI) $(LOOM_MPI_LIBS)
+
+# ---- benchmark variants (make bench, bench/modular.sh) ------------------------
+# _calls: loomc --no-inline --no-version, each call of the solver a call and
+# its handles one dat to loomc (the modular sample as loomc translated it
+# before calls were seen through); _noversion: calls seen through, the
+# handles still one dat.
+MODULAR_BENCH_VARIANTS := calls noversion
+LOOMC_OPTS_modular_calls     := --no-inline --no-version
+LOOMC_OPTS_modular_noversion := --no-version
+
+$(MODULAR_BENCH_VARIANTS:%=$(MODULAR)/solver_%.c): $(MODULAR)/solver_%.c: $(MODULAR_SRC)/solver.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) --target=seq $(LOOMC_OPTS_modular_$*) -I$(MODULAR_SRC) -Isamples/airfoil $< -o $@
+
+$(MODULAR_BENCH_VARIANTS:%=$(MODULAR)/airfoil_modular_%): $(MODULAR)/airfoil_modular_%: $(MODULAR)/solver_%.c $(MODULAR_OBJ) $(LIBLOOM)
+	$(CC) $(CFLAGS_MODULAR) -o $@ $< $(MODULAR_OBJ) $(LIBLOOM) -lm
+
+bench: $(MODULAR_BENCH_VARIANTS:%=$(MODULAR)/airfoil_modular_%)

@@ -97,7 +97,7 @@ static alias_class *class_of(program *prog, const obj *o, arena *a) {
 static void form_classes(program *prog, const vec *dats, arena *a) {
   for (int i = 0; i < dats->len; i++) {
     obj *o = dats->items[i];
-    if (o->escapes && !o->is_temp)
+    if (o->escapes && !o->is_temp && !o->distinct)
       vec_push(a, &class_of(prog, o, a)->members, o);
   }
   vec kept = {0};

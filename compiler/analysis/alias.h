@@ -12,7 +12,9 @@
  *     model (effects_overlap) and the DAG treat them as one object;
  *   - a call of a function that runs loops or that loomc does not see
  *     reads and writes every escaping dat (region.c).
- * Temporaries are never in a class: their handles stay in their function.
+ * Temporaries are never in a class: their handles stay in their function;
+ * nor are the handles of a body loomc wrote for handles a run-time test
+ * found distinct (obj.distinct, transform/version.h).
  */
 #ifndef LOOMC_ALIAS_H
 #define LOOMC_ALIAS_H

@@ -108,6 +108,8 @@ typedef struct dag {
   struct dag *steps; /* a loop body's: the DAG of two iterations (loops.h) */
   int two;   /* this is such a DAG: comps of iteration i, the latch, comps
                 of iteration i+1 */
+  int alias_refusals; /* loops not fused where handles that may be one dat
+                         were involved (transform/fuse.c) */
 } dag;
 
 /* Records a transformation of d (printf-style text). */

@@ -280,6 +280,7 @@ static obj *build_handle(resolver *r, sym *s, int kind) {
 typedef struct annotation {
   const frontend *fe;
   const char *text; /* after "loom ": "dat SET, DIM, TYPE" */
+  int distinct;     /* LOOM__DISTINCT (transform/version.h) */
 } annotation;
 
 static enum CXChildVisitResult find_facts(CXCursor c, CXCursor parent, CXClientData data) {
@@ -288,7 +289,9 @@ static enum CXChildVisitResult find_facts(CXCursor c, CXCursor parent, CXClientD
   if (clang_getCursorKind(c) != CXCursor_AnnotateAttr)
     return CXChildVisit_Continue;
   const char *t = frontend_spelling(an->fe, c);
-  if (strncmp(t, "loom ", 5) == 0)
+  if (strncmp(t, "loom distinct ", 14) == 0)
+    an->distinct = 1;
+  else if (strncmp(t, "loom ", 5) == 0)
     an->text = t + 5;
   return CXChildVisit_Continue;
 }
@@ -397,8 +400,9 @@ static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
   o->loc = frontend_cursor_loc(r->fe, decl);
   if (kind == OBJ_SET)
     return o;
-  annotation an = {r->fe, NULL};
+  annotation an = {r->fe, NULL, 0};
   clang_visitChildren(decl, find_facts, &an);
+  o->distinct = an.distinct;
   const char *want = kind == OBJ_DAT ? "dat " : "map ";
   if (!an.text)
     return facts_error(r, decl, o, arena_printf(r->arena,

@@ -66,6 +66,9 @@ typedef struct obj {
   int escapes;           /* dat whose handle host code copies or passes
                             on (anything but a loom_* call's argument), or
                             an opaque one: calls that run loops may reach it */
+  int distinct;          /* opaque dat of a body loomc wrote for handles a
+                            run-time test found distinct (LOOM__DISTINCT,
+                            transform/version.h): in no alias class */
 } obj;
 
 const char *obj_kind_name(obj_kind k); /* "set", "map", ... */

@@ -9,6 +9,7 @@
 
 #include "frontend/cursor.h"
 #include "transform/inline.h"
+#include "transform/version.h"
 #include "transform/writer.h"
 
 /* ---- which loops ------------------------------------------------------------ */
@@ -133,6 +134,7 @@ typedef struct piece {
   unsigned start, end;
   const loop_info *loop;
   const call_site *call;
+  const version_site *version;
 } piece;
 
 static void add_piece(arena *a, vec *v, unsigned start, unsigned end, const loop_info *li,
@@ -143,7 +145,7 @@ static void add_piece(arena *a, vec *v, unsigned start, unsigned end, const loop
       return; /* that attribute is there already */
   }
   piece *p = arena_alloc(a, sizeof *p);
-  *p = (piece){start, end, li, c};
+  *p = (piece){start, end, li, c, NULL};
   int at = v->len;
   vec_push(a, v, p);
   for (; at > 0 && ((const piece *)v->items[at - 1])->start > start; at--)
@@ -205,8 +207,36 @@ static void call_pieces(const frontend *fe, const program *prog, const vec *todo
   }
 }
 
+/* Bodies written twice (version.h), when nothing else is expanded. */
+static void version_pieces(const frontend *fe, const program *prog, const vec *dags,
+                           vec *pieces, expansion *x, arena *a) {
+  vec sites = version_sites(fe, prog, dags, a);
+  for (int i = 0; i < sites.len; i++) {
+    const version_site *v = sites.items[i];
+    const char *why = version_why(v);
+    add_note(a, &x->notes, version_line(v), !why, 1,
+             why ? arena_printf(a, "did not write the body of %s twice (%s may be one dat): %s",
+                                version_func(v), version_handles(v, a), why)
+                 : arena_printf(a, "wrote the body of %s twice: the first copy, for %s distinct "
+                                "(tested each time it runs), treats them as distinct dats",
+                                version_func(v), version_handles(v, a)));
+    if (why)
+      continue;
+    unsigned start, end;
+    version_range(v, &start, &end);
+    add_piece(a, pieces, start, end, NULL, NULL);
+    for (int k = 0; k < pieces->len; k++) {
+      piece *p = pieces->items[k];
+      if (p->start == start && p->end == end && !p->loop && !p->call)
+        p->version = v;
+    }
+  }
+}
+
 static void write_piece(writer *w, const piece *p) {
-  if (p->loop)
+  if (p->version)
+    version_write(w, p->version);
+  else if (p->loop)
     unroll(w, p->loop);
   else if (p->call)
     inline_write(w, p->call);
@@ -214,8 +244,8 @@ static void write_piece(writer *w, const piece *p) {
     writer_puts(w, "__attribute__((unused)) ");
 }
 
-expansion *expand(const frontend *fe, const program *prog, const vec *loops, int what,
-                  arena *a) {
+expansion *expand(const frontend *fe, const program *prog, const vec *loops, const vec *dags,
+                  int what, arena *a) {
   expansion *x = arena_alloc(a, sizeof *x);
   vec todo = (what & EXPAND_UNROLL) ? unrolled(prog, loops, a) : (vec){0};
   vec pieces = {0};
@@ -227,6 +257,8 @@ expansion *expand(const frontend *fe, const program *prog, const vec *loops, int
   }
   if (what & EXPAND_INLINE)
     call_pieces(fe, prog, &todo, &pieces, x, a);
+  if (!pieces.len && (what & EXPAND_VERSION))
+    version_pieces(fe, prog, dags, &pieces, x, a);
   if (!pieces.len)
     return x;
   writer w;

@@ -36,10 +36,11 @@
 #include "analysis/loops.h"
 #include "frontend/frontend.h"
 
-enum { UNROLL_MAX = 4, EXPAND_ROUNDS = 3 };
+enum { UNROLL_MAX = 4, EXPAND_ROUNDS = 4 };
 
-/* What to expand. */
-enum { EXPAND_UNROLL = 1, EXPAND_INLINE = 2 };
+/* What to expand.  Bodies are written twice (transform/version.h) only
+ * in a round with nothing else to expand. */
+enum { EXPAND_UNROLL = 1, EXPAND_INLINE = 2, EXPAND_VERSION = 4 };
 
 /* A note for the --report of the translation of the expanded text. */
 typedef struct expand_note {
@@ -59,12 +60,12 @@ typedef struct expansion {
 } expansion;
 
 /* The expansion of prog (fe: its translation unit; loops: its
- * loop_info*; what: EXPAND_UNROLL | EXPAND_INLINE): its text is NULL when
+ * loop_info*; dags: its dag*, or NULL; what: EXPAND_*): its text is NULL when
  * nothing is expanded; its notes say why a loop of a constant trip count
  * in another loop's body is not unrolled, and why a call of a function
  * that runs loops is not seen through. */
-expansion *expand(const frontend *fe, const program *prog, const vec *loops, int what,
-                  arena *a);
+expansion *expand(const frontend *fe, const program *prog, const vec *loops, const vec *dags,
+                  int what, arena *a);
 
 /* Adds notes (expand_note*, from index `from`) to the DAGs (dag*) of the
  * translation's regions: a loop not unrolled, to its body's; the others

@@ -256,6 +256,8 @@ static const char *join_problem(fuser *u, const group *g, const loop *lp,
                                 const loop **anchor) {
   const char *why = join_problem_(u, g, lp, anchor);
   const char *pair = why && *why ? aliased_pair(u, &g->loops, lp) : NULL;
+  if (pair)
+    u->notes->alias_refusals++;
   return pair ? arena_printf(u->a, "%s (%s may be one dat: loomc cannot prove them "
                              "distinct)", why, pair) : why;
 }

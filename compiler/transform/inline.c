@@ -12,14 +12,7 @@
 #include <string.h>
 
 #include "frontend/cursor.h"
-
-/* A token of the main file. */
-typedef struct tok {
-  CXTokenKind kind;
-  const char *text;
-  unsigned start, end;
-  CXSourceLocation loc;
-} tok;
+#include "frontend/tokens.h"
 
 /* A function defined in the main file. */
 typedef struct fn {
@@ -88,30 +81,7 @@ static void add_name(arena *a, vec *names, const char *s) {
 
 /* ---- tokens --------------------------------------------------------------------------- */
 
-static vec tokens(const finder *f, CXSourceRange range) {
-  CXToken *t = NULL;
-  unsigned n = 0;
-  vec v = {0};
-  clang_tokenize(f->fe->tu, range, &t, &n);
-  for (unsigned i = 0; i < n; i++) {
-    tok *k = arena_alloc(f->a, sizeof *k);
-    CXSourceRange e = clang_getTokenExtent(f->fe->tu, t[i]);
-    CXString s = clang_getTokenSpelling(f->fe->tu, t[i]);
-    *k = (tok){clang_getTokenKind(t[i]), arena_strdup(f->a, clang_getCString(s)),
-               frontend_offset(clang_getRangeStart(e)), frontend_offset(clang_getRangeEnd(e)),
-               clang_getRangeStart(e)};
-    clang_disposeString(s);
-    vec_push(f->a, &v, k);
-  }
-  clang_disposeTokens(f->fe->tu, t, n);
-  return v;
-}
-
-static const tok *tok_at(const vec *v, int i) {
-  return i >= 0 && i < v->len ? v->items[i] : NULL;
-}
-
-static int tok_is(const tok *t, const char *s) { return t && strcmp(t->text, s) == 0; }
+static vec tokens(const finder *f, CXSourceRange range) { return tokens_of(f->fe, range, f->a); }
 
 /* Whether token i is a name the body may bind (an identifier, not a member). */
 static int is_word(const vec *v, int i) {
@@ -307,23 +277,10 @@ static const char *macro_problem(const finder *f, const fn *g, unsigned at) {
 
 /* ---- bindings and new names ----------------------------------------------------------- */
 
-/* Whether the word is an identifier anywhere in the program's text. */
-static int used_anywhere(const program *prog, const char *w) {
-  size_t n = strlen(w);
-  for (const char *p = prog->text; (p = strstr(p, w)); p += n) {
-    char b = p > prog->text ? p[-1] : ' ', e = p[n];
-    int ib = b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9');
-    int ie = e == '_' || (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9');
-    if (!ib && !ie)
-      return 1;
-  }
-  return 0;
-}
-
 static const char *fresh_name(finder *f, const char *name) {
   for (;;) {
     const char *s = arena_printf(f->a, "%s_%d", name, f->instance);
-    if (!used_anywhere(f->prog, s))
+    if (!text_names(f->prog->text, s))
       return s;
     f->instance++;
   }
@@ -331,18 +288,10 @@ static const char *fresh_name(finder *f, const char *name) {
 
 /* Whether the body changes the parameter `name` or takes its address. */
 static int body_changes(const vec *v, const char *name) {
-  static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
-                                    "<<=", ">>=", "++", "--"};
-  for (int i = 0; i < v->len; i++) {
-    if (!is_word(v, i) || strcmp(tok_at(v, i)->text, name) != 0)
-      continue;
-    const tok *p = tok_at(v, i - 1), *n = tok_at(v, i + 1);
-    if (tok_is(p, "&") || tok_is(p, "++") || tok_is(p, "--"))
+  for (int i = 0; i < v->len; i++)
+    if (is_word(v, i) && strcmp(tok_at(v, i)->text, name) == 0 &&
+        tok_changed(tok_at(v, i - 1), tok_at(v, i + 1)))
       return 1;
-    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-      if (tok_is(n, ops[k]))
-        return 1;
-  }
   return 0;
 }
 

@@ -43,6 +43,7 @@ static const char usage_text[] =
     "                    loops fused into this one's last)\n"
     "  --no-unroll       do not unroll loops of a constant trip count\n"
     "  --no-inline       do not see through calls of functions that run loops\n"
+    "  --no-version      do not write a body twice for handles that may be one dat\n"
     "  --no-hoist        with MPI, do not hoist halo exchanges a loop needs\n"
     "                    only once out of it\n"
     "  -MD               also write the files the input depends on, as a\n"
@@ -178,6 +179,10 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
   }
   if (strcmp(arg, "--no-inline") == 0) {
     o->no_inline = 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--no-version") == 0) {
+    o->no_version = 1;
     return OPT_RUN;
   }
   if (strcmp(arg, "--no-hoist") == 0) {

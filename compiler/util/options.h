@@ -21,6 +21,7 @@ typedef struct options {
   int no_rotate;          /* --no-rotate: loops are not rotated */
   int no_unroll;          /* --no-unroll: loops are not unrolled */
   int no_inline;          /* --no-inline: calls are not seen through */
+  int no_version;         /* --no-version: no body written twice (version.h) */
   int no_hoist;           /* --no-hoist: exchanges stay in loops */
   /* For tools that translate a buffer instead of a file (fuzzing, tests):
    * when set, the main file's contents are taken from here. */

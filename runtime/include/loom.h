@@ -206,11 +206,15 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
  * annotation clang keeps); a C compiler sees nothing.  The generated loops
  * check each handle against them at run time. */
 #if defined(__clang__)
+/* In loomc's own output only: a handle of a group that loom__dats_distinct
+ * found to be different dats. */
+#define LOOM__DISTINCT(group) __attribute__((annotate("loom distinct " #group)))
 #define LOOM_DAT_FACTS(set, dim, type)                                         \
   __attribute__((annotate("loom dat " #set ", " #dim ", " #type)))
 #define LOOM_MAP_FACTS(from, to, arity)                                        \
   __attribute__((annotate("loom map " #from ", " #to ", " #arity)))
 #else
+#define LOOM__DISTINCT(group)
 #define LOOM_DAT_FACTS(set, dim, type)
 #define LOOM_MAP_FACTS(from, to, arity)
 #endif
@@ -402,6 +406,11 @@ int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
  * make the result depend on the order of the elements (one written, the
  * other reached through a map): LOOM_EMISMATCH when they are one dat. */
 int loom__check_distinct(loom_dat a, loom_dat b, const char *loop, int arg_a, int arg_b);
+/* Whether the n handles after n are n different dats (1) or not (0): the
+ * test of a function body loomc wrote twice, the first copy for handles
+ * that are distinct (dsl-spec/transformations.md §8).  Local: every rank
+ * of a collective program holds the same pattern of handles. */
+int loom__dats_distinct(int n, ...);
 
 /* Execution plans.  A plan splits a loop's iteration set into blocks of
  * consecutive elements and colours them so that no two blocks of one

@@ -428,6 +428,69 @@ class Emitter:
                 self.w("static void %sloop%d(struct %sdtM_t *M) {" % (self.pfx, lp["id"], self.pfx), 0)
                 self.loop_directive(lp, 1, "M->")
                 self.w("}", 0)
+        for first, run in sorted(self.stages().items()):
+            params = self.stage_params(run)
+            self.w("", 0)
+            self.w("static void %sstage%d(struct %sdtM_t *M%s) {"
+                   % (self.pfx, first, self.pfx,
+                      "".join(", loom_dat %s LOOM_DAT_FACTS(M->%s, %d, %s)"
+                              % (d["name"], d["set"], d["dim"], CTYPE[d["type"]])
+                              for d in params)), 0)
+            for lp in run:
+                self.loop_directive(lp, 1, "M->", {d["name"] for d in params})
+            self.w("}", 0)
+
+    def stages(self):
+        """{id: [loops]}: runs of two or three loops, one after the other
+        in one statement list, that a function `PFXstageN(&dtM, dats...)`
+        runs (one run in two that may): each handle of the struct through
+        M, the other dats as parameters with their facts (set `M->s`).
+        Its call is an expression statement, `(void)PFXstageN(...)`, so
+        loomc does not see through it: the function's body, on handles
+        loomc cannot prove distinct, is one it may write twice
+        (transform/version.h), and its first copy runs."""
+        if getattr(self, "_stages", None) is None:
+            self._stages, self._staged = {}, set()
+            for st, _, lst in walk(self.m["body"]):
+                if st["k"] != "loop" or st["id"] in self._staged or not self.stage_ok(st):
+                    continue
+                i = next(k for k, x in enumerate(lst) if x is st)
+                run = [st]
+                while len(run) < 3 and i + len(run) < len(lst) and \
+                        lst[i + len(run)]["k"] == "loop" and self.stage_ok(lst[i + len(run)]):
+                    run.append(lst[i + len(run)])
+                if len(run) < 2 or st["id"] % 2:
+                    continue
+                self._stages[st["id"]] = run
+                self._staged.update(lp["id"] for lp in run)
+        return self._stages
+
+    def stage_ok(self, lp):
+        """A loop a stage may run: not in a helper of its own, its sets and
+        maps in the struct, its globals file-scope (temporaries are passed
+        like other dats: host code then names them, so they stay whole)."""
+        if self.ref or not self.m.get("via_struct") or self.in_helper(lp):
+            return False
+        sets, maps, _ = self.struct_members()
+        names = {x["name"] for x in sets + maps}
+        for a in lp["args"]:
+            if a["kind"] == "global" and not self.glob(a["g"]).get("file"):
+                return False
+            if a.get("map") is not None and a["map"] not in names:
+                return False
+        return lp["set"] in names
+
+    def stage_params(self, run):
+        """The dats of a stage's loops that are not in the struct, in order."""
+        _, _, dats = self.struct_members()
+        inside = {d["name"] for d in dats}
+        out = []
+        for lp in run:
+            for a in lp["args"]:
+                d = a.get("dat")
+                if d is not None and d not in inside and d not in [x["name"] for x in out]:
+                    out.append(self.dat(d))
+        return out
 
     def in_helper(self, lp):
         """About half of the loops whose every handle is in the struct
@@ -635,13 +698,23 @@ class Emitter:
         if self.in_helper(lp):
             self.w("%sloop%d(&dtM);" % (self.pfx, lp["id"]), ind)
             return
+        if not self.ref and self.m.get("via_struct"):
+            if lp["id"] in self.stages():
+                run = self.stages()[lp["id"]]
+                self.w("(void)%sstage%d(&dtM%s);" % (self.pfx, lp["id"], "".join(
+                    ", " + d["name"] for d in self.stage_params(run))), ind)
+                return
+            if lp["id"] in self._staged:
+                return  # run by its stage
         self.loop_directive(lp, ind, "")
 
-    def loop_directive(self, lp, ind, via):
+    def loop_directive(self, lp, ind, via, plain=()):
         """The par_loop directive; via "M->": every handle through the
-        struct pointer of a helper function."""
+        struct pointer of a helper function, but those named in plain."""
         def nm(name):
-            return via + name if via and name is not None else self.struct_name(lp, name)
+            if via and name is not None:
+                return name if name in plain else via + name
+            return self.struct_name(lp, name)
         items = []
         for a in lp["args"]:
             mode = a.get("mode", "read")

@@ -36,7 +36,11 @@
 #    renamed, the same text otherwise; its parameters declared anew on the
 #    line of its '{', its value given on the line of its return), then the
 #    rest of the call's line; a static function seen through keeps its
-#    lines, `__attribute__((unused)) ` before the first.
+#    lines, `__attribute__((unused)) ` before the first; a function body
+#    written twice (transform/version.h) shows as its comment and its test
+#    (both mapped to the line of its '{'), the body with its handles
+#    renamed, `} else {` (mapped to the line of its '}'), the body again,
+#    and `} }` for the two closing braces.
 #    Checked for line_map.c, samples/airfoil/airfoil.c and every golden
 #    case that translates.
 #   tests/e2e/line_mapping.sh [LOOMC]
@@ -71,6 +75,7 @@ line_of() {
 # check_map INPUT OUTPUT: the mapping of every output line (part 2).
 check_map() {
   awk -v in_name="$1" -v out_name="$2" '
+    function handles(s) { gsub(/[A-Za-z_][A-Za-z_0-9]*((->|\.)[A-Za-z_][A-Za-z_0-9]*)*/, "X", s); return s }
     function shape(s) { gsub(/[A-Za-z_][A-Za-z_0-9]*/, "X", s); gsub(/[ \t]+/, " ", s); return s }
     function fail(msg) { errors++; if (errors <= 10) print "FAIL: " (ended ? "" : out_name ":" FNR ": ") msg }
     FNR == NR {
@@ -96,7 +101,24 @@ check_map() {
                " (" out_name ":" FNR " is reported as " out_name ":" line ")")
       } else if (file == in_name) {
         if (line < 1 || line > n) fail("mapped to " in_name ":" line ", past its end")
-        else if ($0 ~ /^[ \t]*\/\* loomc: the call of [A-Za-z_][A-Za-z_0-9]* seen through \*\/$/) {
+        else if ($0 ~ /^[ \t]*\/\* loomc: the body of [A-Za-z_][A-Za-z_0-9]* written twice: .*\*\/$/ &&
+                 src[line] ~ /\{[ \t]*$/) {
+          ver_open[++ver] = line                        # a body written twice (version.h)
+        } else if (ver && line == ver_open[ver] && $0 ~ /^[ \t]*if \(loom__dats_distinct\(/) {
+          fast[ver] = 1; last = line                    # the test, and the handles of the first copy
+        } else if (ver && line == ver_open[ver] && $0 ~ /^[ \t]*$/) {
+          ;                                             # the rest of the line of its brace
+        } else if (ver && fast[ver] && $0 ~ /^[ \t]*} else {$/ && src[line] ~ /^[ \t]*}/) {
+          fast[ver] = 0; ver_close[ver] = line; last = ver_open[ver]   # the second copy
+        } else if (ver && line == ver_close[ver] && $0 ~ /} }[ \t]*$/) {
+          rest = $0; sub(/} /, "", rest)
+          if (rest != src[line]) fail("mapped to " in_name ":" line ", but it differs: \"" $0 "\" vs \"" src[line] "\"")
+          seen[line] = 1; last = line; ver--            # both copies closed
+        } else if (ver && fast[ver] && !inl && !dir[line] && $0 != src[line] &&
+                   handles($0) == handles(src[line])) {
+          if (line <= last) fail("line " line " of " in_name " again, or out of order")
+          seen[line] = 1; last = line                   # the first copy, its handles renamed
+        } else if ($0 ~ /^[ \t]*\/\* loomc: the call of [A-Za-z_][A-Za-z_0-9]* seen through \*\/$/) {
           name = $0; sub(/^[ \t]*\/\* loomc: the call of /, "", name); sub(/ seen through \*\/$/, "", name)
           if (index(src[line], name "(") == 0)
             fail("the call of " name " written out at " in_name ":" line ", which does not call it")

@@ -13,8 +13,37 @@ static inline void save(const double *a, double *o) { o[0] = a[0]; }
 static inline void add(const double *a, double *s) { *s += a[0]; }
 
 #line 16 "inline.mpi.c"
+/* par_loops fused over nodes (inline.c: scale:15, scale:16) */
+static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
+                                       loom_dat b_1)
+{
+  static const char loom_loop[] = "scale + scale at inline.c:16";
+  static const char loom_loop_1[] = "scale at inline.c:15";
+  if (loom__check_set(nodes, loom_loop_1) != LOOM_OK ||
+      loom__check_dat(a_3, nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_dat(b_1, nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
+    return;
+  const double loom_t0 = loom__wall();
+  double *const loom_d_a_3 = (double *)loom__dat_values(a_3);
+  double *const loom_d_b_1 = (double *)loom__dat_values(b_1);
+  if (loom__mpi_ready() != LOOM_OK)
+    return;
+  const int loom_end = loom__set_owned(nodes);
+  for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
+#line 15 "inline.c"
+    scale(loom_d_a_3 + loom_i, loom_d_b_1 + loom_i);
+#line 36 "inline.mpi.c"
+#line 16 "inline.c"
+    scale(loom_d_b_1 + loom_i, loom_d_a_3 + loom_i);
+#line 39 "inline.mpi.c"
+  }
+  loom__dat_dirty(b_1);
+  loom__dat_dirty(a_3);
+  loom__loop_done(loom_loop, loom_t0);
+}
+
 /* par_loop scale over nodes (inline.c:15) */
-static void loom_loop_1_scale(loom_set nodes, loom_dat a, loom_dat b)
+static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "scale at inline.c:15";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -30,14 +59,14 @@ static void loom_loop_1_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 34 "inline.mpi.c"
+#line 63 "inline.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 /* par_loop scale over nodes (inline.c:16) */
-static void loom_loop_2_scale(loom_set nodes, loom_dat b, loom_dat a)
+static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
 {
   static const char loom_loop[] = "scale at inline.c:16";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -53,7 +82,7 @@ static void loom_loop_2_scale(loom_set nodes, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 57 "inline.mpi.c"
+#line 86 "inline.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_done(loom_loop, loom_t0);
@@ -62,14 +91,27 @@ static void loom_loop_2_scale(loom_set nodes, loom_dat b, loom_dat a)
 #line 13 "inline.c"
 __attribute__((unused)) static void step(loom_set nodes, loom_dat a LOOM_DAT_FACTS(nodes, 1, double),
                  loom_dat b LOOM_DAT_FACTS(nodes, 1, double)) {
-loom_loop_1_scale(nodes, a, b);
-loom_loop_2_scale(nodes, b, a);
-}
+#line 14 "inline.c"
+  /* loomc: the body of step written twice: for a and b distinct, and as written */
+#line 14 "inline.c"
+  if (loom__dats_distinct(2, a, b)) { loom_dat a_3 LOOM__DISTINCT(1) LOOM_DAT_FACTS(nodes, 1, double) = a; loom_dat b_1 LOOM__DISTINCT(1) LOOM_DAT_FACTS(nodes, 1, double) = b;
+#line 14 "inline.c"
 
-#line 70 "inline.mpi.c"
-static loom__reduction loom_reduction_3_sum; /* inc of sum (line 24) */
+/* par_loop scale: fused into loom_loop_1_scale__2_scale (line 16) */
+loom_loop_1_scale__2_scale(nodes, a_3, b_1);
+#line 17 "inline.c"
+} else {
+#line 14 "inline.c"
+
+loom_loop_3_scale(nodes, a, b);
+loom_loop_4_scale(nodes, b, a);
+#line 17 "inline.c"
+} }
+
+#line 112 "inline.mpi.c"
+static loom__reduction loom_reduction_5_sum; /* inc of sum (line 24) */
 /* par_loop add over nodes (inline.c:24) */
-static void loom_loop_3_add(loom_set nodes, loom_dat a, double *sum)
+static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
 {
   static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -84,9 +126,9 @@ static void loom_loop_3_add(loom_set nodes, loom_dat a, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 88 "inline.mpi.c"
+#line 130 "inline.mpi.c"
   }
-  if (loom__reduce_start(&loom_reduction_3_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+  if (loom__reduce_start(&loom_reduction_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
   loom__loop_done(loom_loop, loom_t0);
@@ -98,14 +140,14 @@ double stage(loom_set nodes, loom_dat a LOOM_DAT_FACTS(nodes, 1, double),
   double sum = 0.0;
   if (twice)
     a = b;
-loom_loop_3_add(nodes, a, &sum);
-  loom__reduce_fold(&loom_reduction_3_sum, &sum); return sum;
+loom_loop_5_add(nodes, a, &sum);
+  loom__reduce_fold(&loom_reduction_5_sum, &sum); return sum;
 }
 
-#line 106 "inline.mpi.c"
-static loom__reduction loom_reduction_4_sum; /* inc of sum (line 32) */
+#line 148 "inline.mpi.c"
+static loom__reduction loom_reduction_6_sum; /* inc of sum (line 32) */
 /* par_loop add over m_nodes (inline.c:32) */
-static void loom_loop_4_add(loom_set m_nodes, loom_dat m_c, double *sum)
+static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
   static const char loom_loop[] = "add at inline.c:32";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -120,9 +162,9 @@ static void loom_loop_4_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 124 "inline.mpi.c"
+#line 166 "inline.mpi.c"
   }
-  if (loom__reduce_start(&loom_reduction_4_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+  if (loom__reduce_start(&loom_reduction_6_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
   loom__loop_done(loom_loop, loom_t0);
@@ -133,14 +175,14 @@ double peek(mesh *m) {
   double sum = 0.0;
   if (!m)
     return 0.0;
-loom_loop_4_add(m->nodes, m->c, &sum);
-  loom__reduce_fold(&loom_reduction_4_sum, &sum); return sum;
+loom_loop_6_add(m->nodes, m->c, &sum);
+  loom__reduce_fold(&loom_reduction_6_sum, &sum); return sum;
 }
 
-#line 141 "inline.mpi.c"
-static loom__reduction loom_reduction_5_sum; /* inc of sum (line 38) */
+#line 183 "inline.mpi.c"
+static loom__reduction loom_reduction_7_sum; /* inc of sum (line 38) */
 /* par_loop add over m_nodes (inline.c:38) */
-static void loom_loop_5_add(loom_set m_nodes, loom_dat m_c, double *sum)
+static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
   static const char loom_loop[] = "add at inline.c:38";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -155,9 +197,9 @@ static void loom_loop_5_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 159 "inline.mpi.c"
+#line 201 "inline.mpi.c"
   }
-  if (loom__reduce_start(&loom_reduction_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+  if (loom__reduce_start(&loom_reduction_7_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
   loom__loop_done(loom_loop, loom_t0);
@@ -166,22 +208,22 @@ static void loom_loop_5_add(loom_set m_nodes, loom_dat m_c, double *sum)
 #line 36 "inline.c"
 double norm(mesh *m) {
   double sum = 0.0;
-loom_loop_5_add(m->nodes, m->c, &sum);
-  loom__reduce_fold(&loom_reduction_5_sum, &sum); return sum;
+loom_loop_7_add(m->nodes, m->c, &sum);
+  loom__reduce_fold(&loom_reduction_7_sum, &sum); return sum;
 }
 
-#line 174 "inline.mpi.c"
+#line 216 "inline.mpi.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
-static void loom_loop_6_save__7_scale__8_scale(loom_set nodes, loom_dat a,
-                                               loom_dat old, loom_dat b)
+static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
+                                                loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale + scale at inline.c:16";
-  static const char loom_loop_6[] = "save at inline.c:54";
-  static const char loom_loop_7[] = "scale at inline.c:15";
-  if (loom__check_set(nodes, loom_loop_6) != LOOM_OK ||
-      loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop_6, 1) != LOOM_OK ||
-      loom__check_dat(old, nodes, 1, LOOM_DOUBLE, loom_loop_6, 2) != LOOM_OK ||
-      loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_7, 2) != LOOM_OK)
+  static const char loom_loop_8[] = "save at inline.c:54";
+  static const char loom_loop_9[] = "scale at inline.c:15";
+  if (loom__check_set(nodes, loom_loop_8) != LOOM_OK ||
+      loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop_8, 1) != LOOM_OK ||
+      loom__check_dat(old, nodes, 1, LOOM_DOUBLE, loom_loop_8, 2) != LOOM_OK ||
+      loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_9, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
@@ -193,13 +235,13 @@ static void loom_loop_6_save__7_scale__8_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 197 "inline.mpi.c"
+#line 239 "inline.mpi.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 200 "inline.mpi.c"
+#line 242 "inline.mpi.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 203 "inline.mpi.c"
+#line 245 "inline.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -207,9 +249,9 @@ static void loom_loop_6_save__7_scale__8_scale(loom_set nodes, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static loom__reduction loom_reduction_9_sum_1; /* inc of sum_1 (line 24) */
+static loom__reduction loom_reduction_11_sum_1; /* inc of sum_1 (line 24) */
 /* par_loop add over nodes (inline.c:24) */
-static void loom_loop_9_add(loom_set nodes, loom_dat a_1, double *sum_1)
+static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 {
   static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -224,17 +266,17 @@ static void loom_loop_9_add(loom_set nodes, loom_dat a_1, double *sum_1)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a_1 + loom_i, &loom_g_sum_1);
-#line 228 "inline.mpi.c"
+#line 270 "inline.mpi.c"
   }
-  if (loom__reduce_start(&loom_reduction_9_sum_1, &loom_g_sum_1, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+  if (loom__reduce_start(&loom_reduction_11_sum_1, &loom_g_sum_1, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum_1; /* folded in by loom__reduce_fold */
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static loom__reduction loom_reduction_10_sum_2; /* inc of sum_2 (line 24) */
+static loom__reduction loom_reduction_12_sum_2; /* inc of sum_2 (line 24) */
 /* par_loop add over nodes (inline.c:24) */
-static void loom_loop_10_add(loom_set nodes, loom_dat a_2, double *sum_2)
+static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 {
   static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -249,9 +291,9 @@ static void loom_loop_10_add(loom_set nodes, loom_dat a_2, double *sum_2)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a_2 + loom_i, &loom_g_sum_2);
-#line 253 "inline.mpi.c"
+#line 295 "inline.mpi.c"
   }
-  if (loom__reduce_start(&loom_reduction_10_sum_2, &loom_g_sum_2, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+  if (loom__reduce_start(&loom_reduction_12_sum_2, &loom_g_sum_2, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum_2; /* folded in by loom__reduce_fold */
   loom__loop_done(loom_loop, loom_t0);
@@ -270,12 +312,12 @@ int main(int argc, char **argv) {
   mesh m = {nodes, loom_decl_dat(nodes, 1, double, data, "c")};
   int niter = argc * 10;
   for (int iter = 1; iter <= niter; iter++) {
-/* par_loop save: fused into loom_loop_6_save__7_scale__8_scale (line 16) */
+/* par_loop save: fused into loom_loop_8_save__9_scale__10_scale (line 16) */
     /* loomc: the call of step seen through */
 #line 14 "inline.c"
 
-/* par_loop scale: fused into loom_loop_6_save__7_scale__8_scale (line 16) */
-loom_loop_6_save__7_scale__8_scale(nodes, a, old, b);
+/* par_loop scale: fused into loom_loop_8_save__9_scale__10_scale (line 16) */
+loom_loop_8_save__9_scale__10_scale(nodes, a, old, b);
 #line 55 "inline.c"
 
   }
@@ -285,9 +327,9 @@ loom_loop_6_save__7_scale__8_scale(nodes, a, old, b);
   double sum_1 = 0.0;
   if (twice_1)
     a_1 = e;
-loom_loop_9_add(nodes, a_1, &sum_1);
+loom_loop_11_add(nodes, a_1, &sum_1);
 #line 25 "inline.c"
-  loom__reduce_fold(&loom_reduction_9_sum_1, &sum_1); (void)(sum_1);
+  loom__reduce_fold(&loom_reduction_11_sum_1, &sum_1); (void)(sum_1);
 #line 57 "inline.c"
 
   /* loomc: the call of stage seen through */
@@ -296,9 +338,9 @@ loom_loop_9_add(nodes, a_1, &sum_1);
   double sum_2 = 0.0;
   if (twice_2)
     a_2 = e;
-loom_loop_10_add(nodes, a_2, &sum_2);
+loom_loop_12_add(nodes, a_2, &sum_2);
 #line 25 "inline.c"
-  loom__reduce_fold(&loom_reduction_10_sum_2, &sum_2); double s = (sum_2);
+  loom__reduce_fold(&loom_reduction_12_sum_2, &sum_2); double s = (sum_2);
 #line 58 "inline.c"
 
   double p = peek(&m);

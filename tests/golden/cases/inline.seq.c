@@ -13,8 +13,33 @@ static inline void save(const double *a, double *o) { o[0] = a[0]; }
 static inline void add(const double *a, double *s) { *s += a[0]; }
 
 #line 16 "inline.seq.c"
+/* par_loops fused over nodes (inline.c: scale:15, scale:16) */
+static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
+                                       loom_dat b_1)
+{
+  static const char loom_loop[] = "scale + scale at inline.c:16";
+  static const char loom_loop_1[] = "scale at inline.c:15";
+  if (loom__check_set(nodes, loom_loop_1) != LOOM_OK ||
+      loom__check_dat(a_3, nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_dat(b_1, nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
+    return;
+  const double loom_t0 = loom__wall();
+  double *const loom_d_a_3 = (double *)loom__dat_values(a_3);
+  double *const loom_d_b_1 = (double *)loom__dat_values(b_1);
+  const int loom_n = loom__set_size(nodes);
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+#line 15 "inline.c"
+    scale(loom_d_a_3 + loom_i, loom_d_b_1 + loom_i);
+#line 34 "inline.seq.c"
+#line 16 "inline.c"
+    scale(loom_d_b_1 + loom_i, loom_d_a_3 + loom_i);
+#line 37 "inline.seq.c"
+  }
+  loom__loop_done(loom_loop, loom_t0);
+}
+
 /* par_loop scale over nodes (inline.c:15) */
-static void loom_loop_1_scale(loom_set nodes, loom_dat a, loom_dat b)
+static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "scale at inline.c:15";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -28,13 +53,13 @@ static void loom_loop_1_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 32 "inline.seq.c"
+#line 57 "inline.seq.c"
   }
   loom__loop_done(loom_loop, loom_t0);
 }
 
 /* par_loop scale over nodes (inline.c:16) */
-static void loom_loop_2_scale(loom_set nodes, loom_dat b, loom_dat a)
+static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
 {
   static const char loom_loop[] = "scale at inline.c:16";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -48,7 +73,7 @@ static void loom_loop_2_scale(loom_set nodes, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 52 "inline.seq.c"
+#line 77 "inline.seq.c"
   }
   loom__loop_done(loom_loop, loom_t0);
 }
@@ -56,13 +81,26 @@ static void loom_loop_2_scale(loom_set nodes, loom_dat b, loom_dat a)
 #line 13 "inline.c"
 __attribute__((unused)) static void step(loom_set nodes, loom_dat a LOOM_DAT_FACTS(nodes, 1, double),
                  loom_dat b LOOM_DAT_FACTS(nodes, 1, double)) {
-loom_loop_1_scale(nodes, a, b);
-loom_loop_2_scale(nodes, b, a);
-}
+#line 14 "inline.c"
+  /* loomc: the body of step written twice: for a and b distinct, and as written */
+#line 14 "inline.c"
+  if (loom__dats_distinct(2, a, b)) { loom_dat a_3 LOOM__DISTINCT(1) LOOM_DAT_FACTS(nodes, 1, double) = a; loom_dat b_1 LOOM__DISTINCT(1) LOOM_DAT_FACTS(nodes, 1, double) = b;
+#line 14 "inline.c"
 
-#line 64 "inline.seq.c"
+/* par_loop scale: fused into loom_loop_1_scale__2_scale (line 16) */
+loom_loop_1_scale__2_scale(nodes, a_3, b_1);
+#line 17 "inline.c"
+} else {
+#line 14 "inline.c"
+
+loom_loop_3_scale(nodes, a, b);
+loom_loop_4_scale(nodes, b, a);
+#line 17 "inline.c"
+} }
+
+#line 102 "inline.seq.c"
 /* par_loop add over nodes (inline.c:24) */
-static void loom_loop_3_add(loom_set nodes, loom_dat a, double *sum)
+static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
 {
   static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -75,7 +113,7 @@ static void loom_loop_3_add(loom_set nodes, loom_dat a, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 79 "inline.seq.c"
+#line 117 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_done(loom_loop, loom_t0);
@@ -87,13 +125,13 @@ double stage(loom_set nodes, loom_dat a LOOM_DAT_FACTS(nodes, 1, double),
   double sum = 0.0;
   if (twice)
     a = b;
-loom_loop_3_add(nodes, a, &sum);
+loom_loop_5_add(nodes, a, &sum);
   return sum;
 }
 
-#line 95 "inline.seq.c"
+#line 133 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:32) */
-static void loom_loop_4_add(loom_set m_nodes, loom_dat m_c, double *sum)
+static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
   static const char loom_loop[] = "add at inline.c:32";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -106,7 +144,7 @@ static void loom_loop_4_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 110 "inline.seq.c"
+#line 148 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_done(loom_loop, loom_t0);
@@ -117,13 +155,13 @@ double peek(mesh *m) {
   double sum = 0.0;
   if (!m)
     return 0.0;
-loom_loop_4_add(m->nodes, m->c, &sum);
+loom_loop_6_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 125 "inline.seq.c"
+#line 163 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:38) */
-static void loom_loop_5_add(loom_set m_nodes, loom_dat m_c, double *sum)
+static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
   static const char loom_loop[] = "add at inline.c:38";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -136,7 +174,7 @@ static void loom_loop_5_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 140 "inline.seq.c"
+#line 178 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_done(loom_loop, loom_t0);
@@ -145,22 +183,22 @@ static void loom_loop_5_add(loom_set m_nodes, loom_dat m_c, double *sum)
 #line 36 "inline.c"
 double norm(mesh *m) {
   double sum = 0.0;
-loom_loop_5_add(m->nodes, m->c, &sum);
+loom_loop_7_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 153 "inline.seq.c"
+#line 191 "inline.seq.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
-static void loom_loop_6_save__7_scale__8_scale(loom_set nodes, loom_dat a,
-                                               loom_dat old, loom_dat b)
+static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
+                                                loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale + scale at inline.c:16";
-  static const char loom_loop_6[] = "save at inline.c:54";
-  static const char loom_loop_7[] = "scale at inline.c:15";
-  if (loom__check_set(nodes, loom_loop_6) != LOOM_OK ||
-      loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop_6, 1) != LOOM_OK ||
-      loom__check_dat(old, nodes, 1, LOOM_DOUBLE, loom_loop_6, 2) != LOOM_OK ||
-      loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_7, 2) != LOOM_OK)
+  static const char loom_loop_8[] = "save at inline.c:54";
+  static const char loom_loop_9[] = "scale at inline.c:15";
+  if (loom__check_set(nodes, loom_loop_8) != LOOM_OK ||
+      loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop_8, 1) != LOOM_OK ||
+      loom__check_dat(old, nodes, 1, LOOM_DOUBLE, loom_loop_8, 2) != LOOM_OK ||
+      loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_9, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
@@ -170,19 +208,19 @@ static void loom_loop_6_save__7_scale__8_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 174 "inline.seq.c"
+#line 212 "inline.seq.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 177 "inline.seq.c"
+#line 215 "inline.seq.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 180 "inline.seq.c"
+#line 218 "inline.seq.c"
   }
   loom__loop_done(loom_loop, loom_t0);
 }
 
 /* par_loop add over nodes (inline.c:24) */
-static void loom_loop_9_add(loom_set nodes, loom_dat a_1, double *sum_1)
+static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 {
   static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -195,14 +233,14 @@ static void loom_loop_9_add(loom_set nodes, loom_dat a_1, double *sum_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a_1 + loom_i, &loom_g_sum_1);
-#line 199 "inline.seq.c"
+#line 237 "inline.seq.c"
   }
   *sum_1 = loom_g_sum_1;
   loom__loop_done(loom_loop, loom_t0);
 }
 
 /* par_loop add over nodes (inline.c:24) */
-static void loom_loop_10_add(loom_set nodes, loom_dat a_2, double *sum_2)
+static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 {
   static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -215,7 +253,7 @@ static void loom_loop_10_add(loom_set nodes, loom_dat a_2, double *sum_2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a_2 + loom_i, &loom_g_sum_2);
-#line 219 "inline.seq.c"
+#line 257 "inline.seq.c"
   }
   *sum_2 = loom_g_sum_2;
   loom__loop_done(loom_loop, loom_t0);
@@ -234,12 +272,12 @@ int main(int argc, char **argv) {
   mesh m = {nodes, loom_decl_dat(nodes, 1, double, data, "c")};
   int niter = argc * 10;
   for (int iter = 1; iter <= niter; iter++) {
-/* par_loop save: fused into loom_loop_6_save__7_scale__8_scale (line 16) */
+/* par_loop save: fused into loom_loop_8_save__9_scale__10_scale (line 16) */
     /* loomc: the call of step seen through */
 #line 14 "inline.c"
 
-/* par_loop scale: fused into loom_loop_6_save__7_scale__8_scale (line 16) */
-loom_loop_6_save__7_scale__8_scale(nodes, a, old, b);
+/* par_loop scale: fused into loom_loop_8_save__9_scale__10_scale (line 16) */
+loom_loop_8_save__9_scale__10_scale(nodes, a, old, b);
 #line 55 "inline.c"
 
   }
@@ -249,7 +287,7 @@ loom_loop_6_save__7_scale__8_scale(nodes, a, old, b);
   double sum_1 = 0.0;
   if (twice_1)
     a_1 = e;
-loom_loop_9_add(nodes, a_1, &sum_1);
+loom_loop_11_add(nodes, a_1, &sum_1);
 #line 25 "inline.c"
   (void)(sum_1);
 #line 57 "inline.c"
@@ -260,7 +298,7 @@ loom_loop_9_add(nodes, a_1, &sum_1);
   double sum_2 = 0.0;
   if (twice_2)
     a_2 = e;
-loom_loop_10_add(nodes, a_2, &sum_2);
+loom_loop_12_add(nodes, a_2, &sum_2);
 #line 25 "inline.c"
   double s = (sum_2);
 #line 58 "inline.c"

@@ -1,0 +1,58 @@
+/*
+ * tokens.c — the main file's tokens (see tokens.h).
+ */
+#include "frontend/tokens.h"
+
+#include <string.h>
+
+vec tokens_of(const frontend *fe, CXSourceRange range, arena *a) {
+  CXToken *t = NULL;
+  unsigned n = 0;
+  vec v = {0};
+  clang_tokenize(fe->tu, range, &t, &n);
+  for (unsigned i = 0; i < n; i++) {
+    tok *k = arena_alloc(a, sizeof *k);
+    CXSourceRange e = clang_getTokenExtent(fe->tu, t[i]);
+    CXString s = clang_getTokenSpelling(fe->tu, t[i]);
+    *k = (tok){clang_getTokenKind(t[i]), arena_strdup(a, clang_getCString(s)),
+               frontend_offset(clang_getRangeStart(e)), frontend_offset(clang_getRangeEnd(e)),
+               clang_getRangeStart(e)};
+    clang_disposeString(s);
+    vec_push(a, &v, k);
+  }
+  clang_disposeTokens(fe->tu, t, n);
+  return v;
+}
+
+vec tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a) {
+  CXSourceRange range = clang_getRange(clang_getLocationForOffset(fe->tu, fe->file, from),
+                                       clang_getLocationForOffset(fe->tu, fe->file, to));
+  return tokens_of(fe, range, a);
+}
+
+const tok *tok_at(const vec *v, int i) { return i >= 0 && i < v->len ? v->items[i] : NULL; }
+
+int tok_is(const tok *t, const char *s) { return t && strcmp(t->text, s) == 0; }
+
+int tok_changed(const tok *before, const tok *after) {
+  static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+                                    "<<=", ">>=", "++", "--"};
+  if (tok_is(before, "&") || tok_is(before, "++") || tok_is(before, "--"))
+    return 1;
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+    if (tok_is(after, ops[k]))
+      return 1;
+  return 0;
+}
+
+static int word_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+int text_names(const char *text, const char *w) {
+  size_t n = strlen(w);
+  for (const char *p = text; (p = strstr(p, w)); p += n)
+    if ((p == text || !word_char(p[-1])) && !word_char(p[n]))
+      return 1;
+  return 0;
+}

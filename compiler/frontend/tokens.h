@@ -1,0 +1,32 @@
+/*
+ * tokens.h — the main file's text as libclang's tokens (directives
+ * included), for the stages that rewrite it (transform/inline.c,
+ * transform/version.c): what a word is, whether a use changes what it
+ * names, whether a name is taken anywhere in the text.
+ */
+#ifndef LOOMC_TOKENS_H
+#define LOOMC_TOKENS_H
+
+#include "frontend/frontend.h"
+
+typedef struct tok {
+  CXTokenKind kind;
+  const char *text;
+  unsigned start, end;  /* offsets in the main file */
+  CXSourceLocation loc;
+} tok;
+
+/* The tokens of range (tok*, in the arena). */
+vec tokens_of(const frontend *fe, CXSourceRange range, arena *a);
+/* The tokens of the main file's text [from, to). */
+vec tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a);
+/* The i-th token, or NULL out of range; whether t is the text s. */
+const tok *tok_at(const vec *v, int i);
+int tok_is(const tok *t, const char *s);
+/* Whether the token between `before` and `after` is changed there: an
+ * assignment, ++ or -- after it, or &, ++ or -- before it. */
+int tok_changed(const tok *before, const tok *after);
+/* Whether w is a word (an identifier) anywhere in text. */
+int text_names(const char *text, const char *w);
+
+#endif
