@@ -206,11 +206,29 @@ static void host_deref_store(cwalk *w, CXCursor at) {
     record(x, effects_unseen(), CW_WRITE);
 }
 
+/* A declaration of a variable handles are reached through
+ * (`struct mesh *m_1 = (&m);`, a call seen through): it writes the dats
+ * its chains reach, so that nothing that names them (a halo exchange of
+ * `m_1->q`) moves above it. */
+static enum CXChildVisitResult declared_bases(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  accesses *x = data;
+  if (clang_getCursorKind(c) != CXCursor_VarDecl)
+    return CXChildVisit_Continue;
+  sym *s = symtab_of_cursor(x->b->st, c);
+  for (int i = 0; s && i < s->chains.len; i++)
+    if (((const obj *)s->chains.items[i])->kind == OBJ_DAT)
+      record(x, s->chains.items[i], CW_READ | CW_WRITE);
+  return CXChildVisit_Continue;
+}
+
 /* What the host code of a statement reads and writes, into it. */
 static void host_accesses(const builder *b, CXCursor stmt, item *it) {
   accesses x = {b, it};
   cwalk w = {b->fe, b->arena, &b->macros, host_var, host_call, host_deref_store, &x};
   cwalk_run(&w, stmt);
+  if (clang_getCursorKind(stmt) == CXCursor_DeclStmt)
+    clang_visitChildren(stmt, declared_bases, &x);
 }
 
 /* A sync reads and writes everything of the objects it names. */
