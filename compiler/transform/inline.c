@@ -541,6 +541,15 @@ static const char *site_problem(finder *f, call_site *s, CXCursor call) {
   return NULL;
 }
 
+/* The function of the main file a call calls, if it runs loops, or NULL. */
+static fn *loop_callee(finder *f, CXCursor call) {
+  CXCursor target = clang_getCursorReferenced(call);
+  if (clang_getCursorKind(target) != CXCursor_FunctionDecl)
+    return NULL;
+  fn *g = fn_of(f, clang_getCursorDefinition(target));
+  return g && g->runs_loops ? g : NULL;
+}
+
 /* A statement of a block: a call, or a declaration of one variable from a call. */
 static void statement(finder *f, CXCursor st) {
   CXCursor call = st;
@@ -565,11 +574,8 @@ static void statement(finder *f, CXCursor st) {
   }
   if (clang_getCursorKind(call) != CXCursor_CallExpr)
     return;
-  CXCursor target = clang_getCursorReferenced(call);
-  if (clang_getCursorKind(target) != CXCursor_FunctionDecl)
-    return;
-  fn *g = fn_of(f, clang_getCursorDefinition(target));
-  if (!g || !g->runs_loops)
+  fn *g = loop_callee(f, call);
+  if (!g)
     return;
   call_site *s = arena_alloc(f->a, sizeof *s);
   memset(s, 0, sizeof *s);
@@ -593,11 +599,8 @@ static enum CXChildVisitResult block_statement(CXCursor c, CXCursor parent, CXCl
 
 /* A call of a function that runs loops that is not a statement: noted. */
 static void other_call(finder *f, CXCursor call) {
-  CXCursor target = clang_getCursorReferenced(call);
-  if (clang_getCursorKind(target) != CXCursor_FunctionDecl)
-    return;
-  fn *g = fn_of(f, clang_getCursorDefinition(target));
-  if (!g || !g->runs_loops)
+  fn *g = loop_callee(f, call);
+  if (!g)
     return;
   for (int i = 0; i < f->sites.len; i++)
     if (((const call_site *)f->sites.items[i])->call == start_of(call))
