@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/tokens.h"
+
 enum { CINT_DEPTH = 8 }; /* macros naming macros, at most */
 
 typedef struct finder {
@@ -67,13 +69,6 @@ static int literal(const char *s, long *value) {
 static int value_of(const frontend *fe, const char *text, CXCursor at, int depth,
                     long *value, const char **why);
 
-static const char *token_text(const frontend *fe, CXToken t) {
-  CXString sp = clang_getTokenSpelling(fe->tu, t);
-  const char *s = arena_strdup(fe->arena, clang_getCString(sp));
-  clang_disposeString(sp);
-  return s;
-}
-
 /* The value of a macro's body: one literal or name, in parentheses or not. */
 static int macro_value(const frontend *fe, CXCursor def, CXCursor at, int depth, long *value,
                        const char **why) {
@@ -82,20 +77,14 @@ static int macro_value(const frontend *fe, CXCursor def, CXCursor at, int depth,
     *why = arena_printf(fe->arena, "'%s' is a function-like macro", name);
     return -1;
   }
-  CXToken *toks;
-  unsigned n;
-  clang_tokenize(fe->tu, clang_getCursorExtent(def), &toks, &n);
-  unsigned from = 1, to = n; /* the body, after the name */
-  while (to - from >= 3 && strcmp(token_text(fe, toks[from]), "(") == 0 &&
-         strcmp(token_text(fe, toks[to - 1]), ")") == 0)
+  vec toks = tokens_of(fe, clang_getCursorExtent(def), fe->arena);
+  int from = 1, to = toks.len; /* the body, after the name */
+  while (to - from >= 3 && tok_is(tok_at(&toks, from), "(") && tok_is(tok_at(&toks, to - 1), ")"))
     from++, to--;
-  int rc = -1;
   if (to - from == 1)
-    rc = value_of(fe, token_text(fe, toks[from]), at, depth + 1, value, why);
-  else
-    *why = arena_printf(fe->arena, "the macro '%s' is not one integer", name);
-  clang_disposeTokens(fe->tu, toks, n);
-  return rc;
+    return value_of(fe, tok_at(&toks, from)->text, at, depth + 1, value, why);
+  *why = arena_printf(fe->arena, "the macro '%s' is not one integer", name);
+  return -1;
 }
 
 static int value_of(const frontend *fe, const char *text, CXCursor at, int depth,

@@ -128,7 +128,7 @@ static void unroll(writer *w, const loop_info *li) {
 }
 
 /* A piece written instead of the text [start, end): an unrolled loop, a
- * call seen through, or (start == end) the attribute that keeps the C
+ * call seen through, a body written twice, or (start == end) the attribute that keeps the C
  * compiler quiet about a static function whose calls are all seen through. */
 typedef struct piece {
   unsigned start, end;
@@ -137,18 +137,19 @@ typedef struct piece {
   const version_site *version;
 } piece;
 
-static void add_piece(arena *a, vec *v, unsigned start, unsigned end, const loop_info *li,
-                      const call_site *c) {
-  for (int i = 0; i < v->len; i++) {
+/* Adds the piece in order of its start (an attribute only once). */
+static void add_piece(arena *a, vec *v, piece x) {
+  int attribute = !x.loop && !x.call && !x.version;
+  for (int i = 0; i < v->len && attribute; i++) {
     const piece *p = v->items[i];
-    if (p->start == start && p->end == end && !li && !c)
+    if (p->start == x.start && p->end == x.end)
       return; /* that attribute is there already */
   }
   piece *p = arena_alloc(a, sizeof *p);
-  *p = (piece){start, end, li, c, NULL};
+  *p = x;
   int at = v->len;
   vec_push(a, v, p);
-  for (; at > 0 && ((const piece *)v->items[at - 1])->start > start; at--)
+  for (; at > 0 && ((const piece *)v->items[at - 1])->start > x.start; at--)
     v->items[at] = v->items[at - 1];
   v->items[at] = p;
 }
@@ -201,9 +202,10 @@ static void call_pieces(const frontend *fe, const program *prog, const vec *todo
              arena_printf(a, "saw through the call of %s: its loops stand in this block, where "
                           "they may fuse with its loops and share its exchanges",
                           call_site_callee(c)));
-    add_piece(a, pieces, start, end, NULL, c);
-    if (call_site_static_def(c))
-      add_piece(a, pieces, call_site_static_def(c), call_site_static_def(c), NULL, NULL);
+    add_piece(a, pieces, (piece){.start = start, .end = end, .call = c});
+    unsigned def = call_site_static_def(c);
+    if (def)
+      add_piece(a, pieces, (piece){.start = def, .end = def});
   }
 }
 
@@ -224,12 +226,7 @@ static void version_pieces(const frontend *fe, const program *prog, const vec *d
       continue;
     unsigned start, end;
     version_range(v, &start, &end);
-    add_piece(a, pieces, start, end, NULL, NULL);
-    for (int k = 0; k < pieces->len; k++) {
-      piece *p = pieces->items[k];
-      if (p->start == start && p->end == end && !p->loop && !p->call)
-        p->version = v;
-    }
+    add_piece(a, pieces, (piece){.start = start, .end = end, .version = v});
   }
 }
 
@@ -253,7 +250,7 @@ expansion *expand(const frontend *fe, const program *prog, const vec *loops, con
     unroll_notes(prog, loops, &todo, x, a);
   for (int i = 0; i < todo.len; i++) {
     const loop_stmt *l = ((const loop_info *)todo.items[i])->r->loop;
-    add_piece(a, &pieces, l->start, l->end, todo.items[i], NULL);
+    add_piece(a, &pieces, (piece){.start = l->start, .end = l->end, .loop = todo.items[i]});
   }
   if (what & EXPAND_INLINE)
     call_pieces(fe, prog, &todo, &pieces, x, a);

@@ -41,26 +41,39 @@ static void add_unique(arena *a, vec *v, void *p) {
 
 static int in_body(const region *r, unsigned off) { return off > r->loc.offset && off < r->end; }
 
-/* The dats of an alias class the body names: its loops' and host code's;
- * *written: whether a loop writes one. */
-static vec class_dats(const ctx *c, const vec *dags, const region *body, int *written) {
+/* Whether region r is the function body `body` or a block inside it. */
+static int within(const region *r, const region *body) {
+  return strcmp(r->func, body->func) == 0 && r->loc.offset >= body->loc.offset &&
+         r->end <= body->end;
+}
+
+/* The loops kept apart in the body where handles that may be one dat
+ * (one of them written) were involved (transform/fuse.c). */
+static int alias_refusals(const vec *dags, const region *body) {
+  int n = 0;
+  for (int d = 0; d < dags->len; d++) {
+    const dag *g = dags->items[d];
+    n += within(g->r, body) ? g->alias_refusals : 0;
+  }
+  return n;
+}
+
+/* The dats of an alias class the body names: its loops' and host code's. */
+static vec class_dats(const ctx *c, const vec *dags, const region *body) {
   vec v = {0};
-  *written = 0;
   for (int i = 0; i < c->prog->loops.len; i++) {
     const loop *lp = c->prog->loops.items[i];
     if (!in_body(body, lp->loc.offset))
       continue;
     for (int k = 0; k < lp->nargs; k++) {
       obj *o = lp->args[k].obj;
-      if (o && o->kind == OBJ_DAT && o->var) {
+      if (o && o->kind == OBJ_DAT && o->var)
         add_unique(c->a, &v, o);
-        *written |= lp->args[k].mode != MODE_READ;
-      }
     }
   }
   for (int d = 0; d < dags->len; d++) {
     const region *r = ((const dag *)dags->items[d])->r;
-    if (strcmp(r->func, body->func) != 0 || r->loc.offset < body->loc.offset || r->end > body->end)
+    if (!within(r, body))
       continue;
     for (int i = 0; i < r->items.len; i++) {
       const item *it = r->items.items[i];
@@ -89,7 +102,6 @@ static vec tested(const ctx *c, const vec *dats) {
 }
 
 /* ---- the body's tokens and cursors --------------------------------------------------------- */
-
 
 /* The words of a member chain: "m->p_q" as m, ->, p_q. */
 static vec chain_words(const ctx *c, const char *expr) {
@@ -268,21 +280,14 @@ vec version_sites(const frontend *fe, const program *prog, const vec *dags, aren
     const region *r = ((const dag *)dags->items[d])->r;
     if (r->depth != 0 || r->loop)
       continue;
-    int written, refusals = 0;
-    for (int e = 0; e < dags->len; e++) {
-      const dag *g = dags->items[e];
-      refusals += strcmp(g->r->func, r->func) == 0 && g->r->loc.offset >= r->loc.offset &&
-                  g->r->end <= r->end ? g->alias_refusals : 0;
-    }
-    if (!refusals)
-      continue; /* the alias classes cost it nothing */
-    vec dats = class_dats(&c, dags, r, &written);
+    if (!alias_refusals(dags, r))
+      continue; /* the alias classes cost it nothing (a refusal implies a write) */
+    vec dats = class_dats(&c, dags, r);
     vec members = tested(&c, &dats);
     const char *body = arena_strndup(a, prog->text + r->loc.offset, r->end - r->loc.offset);
-    if (!written || members.len < 2 || strstr(body, "loom__dats_distinct"))
-      continue;
+    if (members.len < 2 || strstr(body, "loom__dats_distinct"))
+      continue; /* written twice already (an earlier round) */
     version_site *v = arena_alloc(a, sizeof *v);
-    memset(v, 0, sizeof *v);
     *v = (version_site){r->func, r->loc.offset, r->end, members, {0}, {0}, NULL, 0, r->loc.line};
     v->why = problem(&c, v);
     v->group = v->why ? 0 : ++groups;
