@@ -2,6 +2,7 @@
 # the top-level Makefile, after mk/mpi.mk):
 #   build/samples/airfoil/airfoil_mpi, airfoil_mpi_openmp
 #   build/samples/wave/wave_mpi, wave_mpi_openmp
+#   build/samples/limiter/limiter_mpi, limiter_mpi_openmp
 #   build/samples/airfoil/airfoil_hdf5_mpi, airfoil_hdf5_mpi_openmp (the
 #     mesh from HDF5, distributed), build/bin/loom-mesh (OP2's text mesh
 #     to HDF5) and build/bin/loom-naca0012 (the mesh generator, writing
@@ -11,6 +12,7 @@
 
 MPI_SAMPLES := $(AIRFOIL)/airfoil_mpi $(AIRFOIL)/airfoil_mpi_openmp \
                $(BUILD)/samples/wave/wave_mpi $(BUILD)/samples/wave/wave_mpi_openmp \
+               $(BUILD)/samples/limiter/limiter_mpi $(BUILD)/samples/limiter/limiter_mpi_openmp \
                $(AIRFOIL)/airfoil_hdf5_mpi $(AIRFOIL)/airfoil_hdf5_mpi_openmp \
                $(BUILD)/bin/loom-mesh $(BUILD)/bin/loom-naca0012
 
@@ -41,6 +43,10 @@ $(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi_nohoist,samples/wave/wa
   $$(CFLAGS_WAVE),--no-hoist -Isamples/wave -Isamples/airfoil))
 $(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi_openmp,samples/wave/wave.c,mpi+openmp,\
   $$(CFLAGS_WAVE) -fopenmp,-Isamples/wave -Isamples/airfoil))
+$(eval $(call mpi_program,$(BUILD)/samples/limiter/limiter_mpi,samples/limiter/limiter.c,mpi,\
+  $$(CFLAGS_LIMITER),-Isamples/limiter))
+$(eval $(call mpi_program,$(BUILD)/samples/limiter/limiter_mpi_openmp,\
+  samples/limiter/limiter.c,mpi+openmp,$$(CFLAGS_LIMITER) -fopenmp,-Isamples/limiter))
 $(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi,samples/airfoil/airfoil_hdf5.c,mpi,\
   $$(CFLAGS_APP),-Isamples/airfoil))
 $(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi_openmp,samples/airfoil/airfoil_hdf5.c,mpi+openmp,\

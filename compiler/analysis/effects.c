@@ -138,11 +138,9 @@ vec effects_halo_dats(arena *a, const loop *lp, const vec *temps) {
 }
 
 const char *effect_text(arena *a, const effect *e) {
-  const char *verb = e->mode == MODE_READ    ? "reads"
-                     : e->mode == MODE_WRITE ? "writes"
-                     : e->mode == MODE_RW    ? "updates"
-                     : e->mode == MODE_INC   ? "increments"
-                                             : "reduces";
+  const char *verb = e->o->kind == OBJ_GLOBAL && (e->mode == MODE_MIN || e->mode == MODE_MAX)
+                         ? "reduces"
+                         : mode_verb(e->mode);
   if (e->o == &unseen)
     return arena_printf(a, "calls %s, whose body loomc does not see", e->by->kernel_unseen);
   if (e->via == VIA_MAP)

@@ -481,7 +481,7 @@ static void distinct_checks(cg *g, const group *gr, vec *checks) {
         const loop_arg *a = &lp->args[i], *b = &lp->args[k];
         if (!a->obj || !b->obj || a->obj == b->obj || a->obj->kind != OBJ_DAT ||
             !a->obj->var || a->obj->var != b->obj->var ||
-            (a->mode == MODE_INC && b->mode == MODE_INC))
+            modes_commute(a->mode, b->mode))
           continue;
         int wa = a->mode != MODE_READ, wb = b->mode != MODE_READ;
         if ((wa || wb) && (arg_is_mapped(a) || arg_is_mapped(b)))
@@ -985,7 +985,7 @@ static void emit_map_writes(cg *g, const group *gr) {
     const loop *lp = gr->loops.items[l];
     for (int i = 0; i < lp->nargs; i++) {
       const loop_arg *a = &lp->args[i];
-      if (!arg_writes_indirectly(a) || a->mode == MODE_INC || first_on(lp, a) != a ||
+      if (!arg_writes_indirectly(a) || mode_commutes(a->mode) || first_on(lp, a) != a ||
           fate(g, a->obj) != TEMP_STORED)
         continue;
       const char *list = "";

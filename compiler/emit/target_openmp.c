@@ -5,8 +5,9 @@
  *  - A direct loop with no reduction: `#pragma omp parallel for simd`; in
  *    strips (vectorize.h), `parallel for` over the strips, the staged
  *    kernels' loops marked `omp simd` (the backend's simd line).
- *  - A loop whose only writes are increments through maps into one target
- *    set (no direct write, no reduction) runs on an owner-computes plan
+ *  - A loop whose only writes are increments (or min, max) through maps
+ *    into one target set (no direct write, no reduction) runs on an
+ *    owner-computes plan
  *    (loom__ocplan_get): the target set is split into one contiguous range
  *    per thread; each thread runs, in order, the elements incrementing its
  *    range and applies only those increments, the others going to a
@@ -34,14 +35,14 @@ static int may_be_one(const group *gr, const effect *e, const effect *f) {
   if (gr->loops.len == 1 && e->arg && f->arg && e->by == f->by &&
       e->by == gr->loops.items[0] && (effect_writes(e) || effect_writes(f)) &&
       (e->via == VIA_MAP || f->via == VIA_MAP) &&
-      !(e->mode == MODE_INC && f->mode == MODE_INC))
+      !modes_commute(e->mode, f->mode))
     return e->o == f->o;
   return effects_overlap(e->o, f->o);
 }
 
 /* The target set of an owner-computes group, or NULL: every write is an
- * increment through a map into that set, and no dat it increments is
- * also read (its effects, effects.h). */
+ * inc, min or max through a map into that set, and no dat it writes is
+ * also accessed otherwise (its effects, effects.h). */
 static const obj *oc_target(cg *g, const group *gr) {
   const obj *target = NULL;
   vec fx = cg_effects(g, gr);
@@ -49,12 +50,12 @@ static const obj *oc_target(cg *g, const group *gr) {
     const effect *e = fx.items[i];
     if (!effect_writes(e))
       continue;
-    if (e->via != VIA_MAP || e->mode != MODE_INC || (target && e->map->to != target))
+    if (e->via != VIA_MAP || !mode_commutes(e->mode) || (target && e->map->to != target))
       return NULL;
     target = e->map->to;
     for (int k = 0; k < fx.len; k++) {
       const effect *f = fx.items[k];
-      if (may_be_one(gr, e, f) && f->mode != MODE_INC)
+      if (may_be_one(gr, e, f) && !modes_commute(e->mode, f->mode))
         return NULL;
     }
   }
@@ -163,9 +164,10 @@ static void oc_iterate_begin(cg *g, const group *gr, const omp_range *r) {
   vec args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++) {
     const loop_arg *a = args.items[i];
-    if (a->mode == MODE_INC && a->map)
-      cg_line(g, "%s %s[%d]; /* increments into other parts */", a->obj->type->c_name,
-              elsewhere(g, a), a->obj->dim);
+    if (mode_commutes(a->mode) && a->map)
+      cg_line(g, "%s %s[%d] = {0}; /* %s into other parts */", a->obj->type->c_name,
+              elsewhere(g, a), a->obj->dim,
+              a->mode == MODE_INC ? "increments" : a->mode == MODE_MIN ? "minima" : "maxima");
   }
   cg_line(g, "const int loom_k0 = loom_oc->elem_start[loom_p];");
   cg_line(g, "const int loom_k1 = loom_oc->elem_start[loom_p + 1];");

@@ -334,25 +334,20 @@ static int arg_mapped(const loop_arg *a) {
  * all writes through maps (write or rw; the runtime checks that no target
  * is reached by two elements). */
 static int order_free(const loop *lp, const obj *d) {
-  int n = 0, reads = 0, incs = 0, direct = 0, mapped_writes = 0;
+  int n = 0, reads = 0, same = 0, direct = 0, mapped_writes = 0;
+  access_mode first = MODE_NONE;
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
     if (a->obj != d || a->kind == ARG_IDX)
       continue;
     n++;
     reads += a->mode == MODE_READ;
-    incs += a->mode == MODE_INC;
+    first = first == MODE_NONE ? a->mode : first;
+    same += modes_commute(a->mode, first);
     direct += a->kind == ARG_DAT;
     mapped_writes += arg_mapped(a) && (a->mode == MODE_WRITE || a->mode == MODE_RW);
   }
-  return reads == n || incs == n || direct == n || mapped_writes == n;
-}
-
-static const char *verb(access_mode m) {
-  return m == MODE_READ    ? "reads"
-         : m == MODE_WRITE ? "writes"
-         : m == MODE_RW    ? "updates"
-                           : "increments";
+  return reads == n || same == n || direct == n || mapped_writes == n;
 }
 
 /* A dat written by the loop and reached through a map by another of its
@@ -383,8 +378,10 @@ static int check_order(checker *c) {
     diag(DIAG_ERROR, m->loc, m->len,
          "argument %d %s dat '%s' through map '%s', and argument %d %s it: an element "
          "could meet values that another element writes, so the result would depend on "
-         "the order of the elements (use two dats, or only 'inc', which commutes)",
-         m->pos, verb(m->mode), a->name, m->map->name, other->pos, verb(other->mode));
+         "the order of the elements (use two dats, or only one of 'inc', 'min' and 'max', "
+         "which commute)",
+         m->pos, mode_verb(m->mode), a->name, m->map->name, other->pos,
+         mode_verb(other->mode));
     return -1;
   }
   return 0;

@@ -743,14 +743,6 @@ static int bind_arg(resolver *r, loop_arg *a) {
     rc = bind_name(r, a);
   else if (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL)
     rc = bind_mapped(r, a);
-  if (rc == 0 && (a->kind == ARG_DAT || a->kind == ARG_MAPPED ||
-                  a->kind == ARG_MAPPED_ALL) &&
-      (a->mode == MODE_MIN || a->mode == MODE_MAX)) {
-    diag(DIAG_ERROR, a->loc, a->len,
-         "dat '%s' cannot be '%s': min and max reduce global arguments only",
-         a->name, mode_name(a->mode));
-    rc = -1;
-  }
   return rc;
 }
 

@@ -42,11 +42,20 @@ static int is_loom_h(CXFile file) {
   return yes;
 }
 
+/* A compiler builtin (`__builtin_huge_val`, what HUGE_VAL expands to):
+ * clang declares it implicitly where it is first used, in the user's file. */
+static int is_builtin(CXCursor fn) {
+  CXString name = clang_getCursorSpelling(fn);
+  int yes = strncmp(clang_getCString(name), "__builtin_", 10) == 0;
+  clang_disposeString(name);
+  return yes;
+}
+
 int summary_is_system(CXCursor fn) {
   CXSourceLocation loc = clang_getCursorLocation(fn);
   CXFile file;
   clang_getSpellingLocation(loc, &file, NULL, NULL, NULL);
-  return !file || clang_Location_isInSystemHeader(loc) || is_loom_h(file);
+  return !file || clang_Location_isInSystemHeader(loc) || is_loom_h(file) || is_builtin(fn);
 }
 
 int summary_is_file_scope(CXCursor decl) {

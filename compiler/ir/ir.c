@@ -17,6 +17,16 @@ const char *mode_name(access_mode m) {
   return names[m];
 }
 
+const char *mode_verb(access_mode m) {
+  static const char *const verbs[] = {"touches",    "reads",  "writes", "updates",
+                                      "increments", "lowers", "raises"};
+  return verbs[m];
+}
+
+int mode_commutes(access_mode m) { return m == MODE_INC || m == MODE_MIN || m == MODE_MAX; }
+
+int modes_commute(access_mode m, access_mode n) { return m == n && mode_commutes(m); }
+
 int arg_is_reduction(const loop_arg *a) {
   return a->kind == ARG_GLOBAL && a->mode != MODE_READ;
 }

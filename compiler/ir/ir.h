@@ -89,6 +89,15 @@ typedef enum access_mode {
 } access_mode;
 
 const char *mode_name(access_mode m); /* "read", ... */
+/* What an argument of mode m does, for messages: "reads", "writes",
+ * "updates", "increments", "lowers" (min), "raises" (max). */
+const char *mode_verb(access_mode m);
+/* Whether m is inc, min or max: contributions of different elements to one
+ * value combine in any order (a sum, a minimum, a maximum). */
+int mode_commutes(access_mode m);
+/* Whether two accesses of one value in one loop commute with each other:
+ * both inc, both min or both max. */
+int modes_commute(access_mode m, access_mode n);
 
 typedef enum arg_kind {
   ARG_NAME,       /* `x`: a dat (direct) or a global; resolve decides */

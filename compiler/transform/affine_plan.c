@@ -308,7 +308,7 @@ static const char *carried_obstacle(planner *p, const affine_temp *t) {
   return arena_printf(p->arena, "its producer (line %u) %s it inside the %s at line %u, "
                       "so each iteration starts from the values the last one left; pinned, "
                       "they would never be stored (pin_cse or no hint store them)",
-                      prod->loc.line, m == MODE_INC ? "increments" : "updates",
+                      prod->loc.line, mode_verb(m),
                       prod->aff->repeat_what, prod->aff->repeat_line);
 }
 

@@ -30,7 +30,7 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
     if (arg_writes_indirectly(x))
       return arena_printf(a, "it %s %s through map %s (elements of one strip may "
                           "update the same target)",
-                          x->mode == MODE_INC ? "increments" : "writes", obj_label(x->obj),
+                          mode_verb(x->mode), obj_label(x->obj),
                           obj_label(x->map));
     if (x->kind == ARG_MAPPED_ALL)
       return arena_printf(a, "it reads %s through %s[*] (its pointer arrays are not "

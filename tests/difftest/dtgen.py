@@ -262,7 +262,7 @@ class Gen:
                 return
             else:
                 d = self.r.choice(cands)
-            mode = {"write": "write", "rw": "rw", "inc_direct": "inc"}[choice]
+            mode = {"write": "write", "rw": "rw", "inc_direct": self.commuting()}[choice]
             add({"kind": "dat", "dat": d["name"], "mode": mode, "map": None, "slot": None})
             out_dats.add(d["name"])
             return
@@ -277,13 +277,14 @@ class Gen:
             else:
                 d = self.r.choice(cands)
             slot = "*" if self.chance(0.25) else self.r.randrange(mp["arity"])
-            add({"kind": "dat", "dat": d["name"], "mode": "inc", "map": mp["name"], "slot": slot})
+            mode = self.commuting()
+            add({"kind": "dat", "dat": d["name"], "mode": mode, "map": mp["name"], "slot": slot})
             if slot != "*" and mp["arity"] > 1 and self.chance(0.5):
                 other = self.r.choice([k for k in range(mp["arity"]) if k != slot])
-                add({"kind": "dat", "dat": d["name"], "mode": "inc", "map": mp["name"],
+                add({"kind": "dat", "dat": d["name"], "mode": mode, "map": mp["name"],
                      "slot": other})
             if (mp["to"] == s and self.chance(0.5) and "omp_direct_inc" not in self.avoid):
-                add({"kind": "dat", "dat": d["name"], "mode": "inc", "map": None, "slot": None})
+                add({"kind": "dat", "dat": d["name"], "mode": mode, "map": None, "slot": None})
             out_dats.add(d["name"])
             return
         if choice == "write_map" and maps:
@@ -315,6 +316,11 @@ class Gen:
         g = self.r.choice(cands) if cands and self.chance(0.5) else self.new_global(role)
         used_globals.add(g["name"])
         add({"kind": "global", "g": g["name"], "mode": role})
+
+    def commuting(self):
+        """The mode of a dat's commuting update: mostly inc, else min or max
+        (PyOP2's MIN/MAX access on dats)."""
+        return self.r.choice(["inc", "inc", "inc", "min", "max"])
 
     def gen_consume(self, s, t, add):
         if t["set"] == s:

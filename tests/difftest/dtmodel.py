@@ -41,7 +41,7 @@ import copy
 import json
 
 MASK32 = 0xFFFFFFFF
-WRITE_MODES = ("write", "rw", "inc")
+COMMUTING = ("inc", "min", "max")   # a dat's modes that commute with themselves
 GLOBAL_RED = ("inc", "min", "max")
 
 
@@ -493,7 +493,7 @@ def _validate_loop(model, lp, scope, p):
             want = s if a["map"] is None else by_name(model["maps"], a["map"])["to"]
             if d["set"] != want:
                 p.add("loop %s: dat %s on %s, wanted %s", lp["id"], a["dat"], d["set"], want)
-            if a["mode"] not in ("read", "write", "rw", "inc"):
+            if a["mode"] not in ("read", "write", "rw") + COMMUTING:
                 p.add("loop %s: dat mode %s", lp["id"], a["mode"])
             if a["mode"] != "read":
                 outputs += 1
@@ -521,16 +521,17 @@ def _validate_loop(model, lp, scope, p):
         p.add("loop %s: idx twice", lp["id"])
     if outputs == 0:
         p.add("loop %s: no output", lp["id"])
-    # Order independence: per dat, all reads; one direct write/rw; all inc;
-    # or writes/rws through maps that reach each target at most once.
+    # Order independence: per dat, all reads; one direct write/rw; all inc
+    # (all min, all max); or writes/rws through maps that reach each target
+    # at most once.
     for dname in {a["dat"] for a in lp["args"] if a["kind"] == "dat"}:
         args = loop_dat_args(lp, dname)
         modes = {a["mode"] for a in args}
-        if modes == {"read"} or modes == {"inc"}:
+        if modes == {"read"} or len(modes) == 1 and modes <= set(COMMUTING):
             continue
         if len(args) == 1 and args[0]["map"] is None:
             continue  # one direct write or rw
-        if "read" in modes or "inc" in modes or any(a["map"] is None for a in args):
+        if "read" in modes or modes & set(COMMUTING) or any(a["map"] is None for a in args):
             p.add("loop %s: dat %s accessed in an order-dependent way", lp["id"], dname)
             continue
         if len({a["map"] for a in args}) != 1 or len(modes) != 1:

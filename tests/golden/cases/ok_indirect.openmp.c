@@ -38,8 +38,8 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
        loom_p += omp_get_num_threads()) {
     const int loom_lo = loom_oc->part_lo[loom_p];
     const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x1_3[1]; /* increments into other parts */
-    double loom_x1_4[1]; /* increments into other parts */
+    double loom_x1_3[1] = {0}; /* increments into other parts */
+    double loom_x1_4[1] = {0}; /* increments into other parts */
     const int loom_k0 = loom_oc->elem_start[loom_p];
     const int loom_k1 = loom_oc->elem_start[loom_p + 1];
     for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {

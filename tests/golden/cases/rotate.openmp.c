@@ -69,8 +69,8 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
        loom_p += omp_get_num_threads()) {
     const int loom_lo = loom_oc->part_lo[loom_p];
     const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x3_3[1]; /* increments into other parts */
-    double loom_x3_4[1]; /* increments into other parts */
+    double loom_x3_3[1] = {0}; /* increments into other parts */
+    double loom_x3_4[1] = {0}; /* increments into other parts */
     const int loom_k0 = loom_oc->elem_start[loom_p];
     const int loom_k1 = loom_oc->elem_start[loom_p + 1];
     for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
@@ -217,8 +217,8 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
        loom_p += omp_get_num_threads()) {
     const int loom_lo = loom_oc->part_lo[loom_p];
     const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x7_3[1]; /* increments into other parts */
-    double loom_x7_4[1]; /* increments into other parts */
+    double loom_x7_3[1] = {0}; /* increments into other parts */
+    double loom_x7_4[1] = {0}; /* increments into other parts */
     const int loom_k0 = loom_oc->elem_start[loom_p];
     const int loom_k1 = loom_oc->elem_start[loom_p + 1];
     for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {

@@ -53,7 +53,8 @@ static const struct resolve_case resolve_cases[] = {
     /* modes */
     {"#pragma loom par_loop(k_glob) over(edges) args(read: w, idx, write: gsum, inc: garr)",
      "global 'gsum' cannot be 'write'", 0},
-    {"#pragma loom par_loop(k_f) over(edges) args(min: f)", "min and max reduce global arguments only", 0},
+    {"#pragma loom par_loop(k_f) over(edges) args(min: f)", NULL, 0},
+    {"#pragma loom par_loop(k_f) over(edges) args(max: f)", NULL, 0},
     /* kernels */
     {"#pragma loom par_loop(k_edge) over(edges) args(read: x[e2n_map[0]], write: w)",
      "takes 3 parameters, but the par_loop passes 2 arguments", 0},

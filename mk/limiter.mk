@@ -1,0 +1,38 @@
+# The vertex-based slope limiter (samples/limiter/; included by the
+# top-level Makefile, which defines BUILD, CC, CSTD, CFLAGS_APP, LOOMC and
+# LIBLOOM): min and max on dats through a map.
+#
+#   make limiter   build/samples/limiter/: limiter_seq and limiter_openmp
+#                  (limiter.c through loomc) and limiter_ref (plain C);
+#                  also built by `make` (all); the MPI builds are in
+#                  mk/mpi_samples.mk
+#
+# tests/e2e/limiter.sh compares them.
+
+LIMITER        := $(BUILD)/samples/limiter
+CFLAGS_LIMITER := $(CFLAGS_APP) -Isamples/limiter
+LIMITER_HDRS   := $(wildcard samples/limiter/*.h)
+
+.PHONY: limiter
+limiter: $(LIMITER)/limiter_seq $(LIMITER)/limiter_openmp $(LIMITER)/limiter_ref
+all: limiter
+
+$(LIMITER)/limiter_seq.c: samples/limiter/limiter.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=seq -Isamples/limiter $< -o $@
+-include $(LIMITER)/limiter_seq.d
+
+$(LIMITER)/limiter_seq: $(LIMITER)/limiter_seq.c $(LIBLOOM)
+	$(CC) $(CFLAGS_LIMITER) -o $@ $< $(LIBLOOM) -lm
+
+$(LIMITER)/limiter_openmp.c: samples/limiter/limiter.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=openmp -Isamples/limiter $< -o $@
+-include $(LIMITER)/limiter_openmp.d
+
+$(LIMITER)/limiter_openmp: $(LIMITER)/limiter_openmp.c $(LIBLOOM)
+	$(CC) $(CFLAGS_LIMITER) -fopenmp -o $@ $< $(LIBLOOM) -lm
+
+$(LIMITER)/limiter_ref: samples/limiter/limiter_ref.c $(LIMITER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_LIMITER) -o $@ $< -lm
