@@ -62,12 +62,28 @@ CFLAGS_APP   := $(CSTD) -Wall -Wextra -Werror -O3 -fno-math-errno -g -Iruntime/i
 LOOMC_SRC := $(wildcard compiler/*.c compiler/*/*.c)
 LOOMC_OBJ := $(LOOMC_SRC:compiler/%.c=$(BUILD)/obj/compiler/%.o)
 LOOMC_HDR := $(wildcard compiler/*/*.h)
-# libloom.a: runtime/src/core/ and plan/ (core/nompi.c stands in for MPI
-# and I/O).  mk/mpi.mk builds libloom_mpi.a from every folder of
-# runtime/src (core, plan, mpi, io) without core/nompi.c: runtime/README.md.
-RT_SRC    := $(wildcard runtime/src/core/*.c runtime/src/plan/*.c)
+# PETSc, for matrices (runtime/src/mat/), found with pkg-config like HDF5
+# (mk/mpi.mk): with it, mat/'s files but nopetsc.c are compiled with
+# PETSc's and MPI's flags (PETSc's headers include mpi.h) into both
+# libraries; without it, mat/nopetsc.c reports the missing PETSc at every
+# matrix call.  Programs that use no matrix link without PETSc either way.
+HAVE_PETSC := $(shell pkg-config --exists petsc mpi-c 2>/dev/null && echo 1)
+ifeq ($(HAVE_PETSC),1)
+PETSC_CFLAGS := $(shell pkg-config --cflags petsc mpi-c)
+PETSC_LIBS   := $(shell pkg-config --libs petsc mpi-c)
+RT_MAT_SRC   := $(filter-out runtime/src/mat/nopetsc.c,$(wildcard runtime/src/mat/*.c))
+else
+RT_MAT_SRC   := runtime/src/mat/nopetsc.c
+endif
+RT_MAT_UNUSED := $(filter-out $(RT_MAT_SRC),$(wildcard runtime/src/mat/*.c))
+
+# libloom.a: runtime/src/core/, plan/ and mat/ (core/nompi.c stands in for
+# MPI and I/O).  mk/mpi.mk builds libloom_mpi.a from every folder of
+# runtime/src (core, plan, mpi, mat, io) without core/nompi.c:
+# runtime/README.md.
+RT_SRC    := $(wildcard runtime/src/core/*.c runtime/src/plan/*.c) $(RT_MAT_SRC)
 RT_OBJ    := $(RT_SRC:runtime/src/%.c=$(BUILD)/obj/runtime/%.o)
-RT_HDR    := runtime/include/loom.h $(wildcard runtime/src/*/*.h)
+RT_HDR    := runtime/include/loom.h runtime/include/loom_petsc.h $(wildcard runtime/src/*/*.h)
 
 LOOMC   := $(BUILD)/bin/loomc
 LIBLOOM := $(BUILD)/lib/libloom.a
@@ -104,6 +120,8 @@ $(LOOMC): $(LOOMC_OBJ)
 $(BUILD)/obj/runtime/%.o: runtime/src/%.c $(RT_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) -c $< -o $@
+
+$(BUILD)/obj/runtime/mat/%.o: CFLAGS_RT += $(PETSC_CFLAGS)
 
 $(LIBLOOM): $(RT_OBJ)
 	@mkdir -p $(@D)

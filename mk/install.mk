@@ -12,6 +12,8 @@
 #   lib/libloom.so.X.Y.Z, libloom.so.X (soname), libloom.so
 #   lib/pkgconfig/loom.pc
 #   lib/cmake/Loom/LoomConfig.cmake, LoomConfigVersion.cmake
+#   include/loom_petsc.h, lib/pkgconfig/loom-petsc.pc   when built with PETSc
+#                                    (HAVE_PETSC, Makefile): matrices
 #
 # PREFIX must be absolute: it is written into loom.pc. DESTDIR is prepended
 # to every installed path but never written into a file (staged installs).
@@ -36,11 +38,14 @@ $(BUILD)/obj/runtime-pic/%.o: runtime/src/%.c $(RT_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) -fPIC -c $< -o $@
 
+$(BUILD)/obj/runtime-pic/mat/%.o: CFLAGS_RT += $(PETSC_CFLAGS)
+
 # --no-undefined: a symbol missing from libloom is an error here, not in
 # the programs that link it.
 $(LIBLOOM_SO): $(RT_PIC_OBJ) mk/install.mk
 	@mkdir -p $(@D)
-	$(CC) $(OPT) -shared -Wl,-soname,$(LOOM_SONAME) -Wl,--no-undefined -o $@ $(RT_PIC_OBJ) -lm
+	$(CC) $(OPT) -shared -Wl,-soname,$(LOOM_SONAME) -Wl,--no-undefined -o $@ $(RT_PIC_OBJ) \
+	    $(PETSC_LIBS) -lm
 	ln -sf $(@F) $(BUILD)/lib/$(LOOM_SONAME)
 	ln -sf $(LOOM_SONAME) $(BUILD)/lib/libloom.so
 
@@ -66,8 +71,21 @@ install: $(LOOMC) $(LIBLOOM) $(LIBLOOM_SO) runtime/include/loom.h $(LOOM_PC_IN) 
 	$(LOOM_SUBST) cmake/LoomConfigVersion.cmake.in >$(LOOM_DEST)/lib/cmake/Loom/LoomConfigVersion.cmake
 	chmod 644 $(LOOM_DEST)/lib/pkgconfig/loom.pc $(LOOM_DEST)/lib/cmake/Loom/*.cmake
 
+# Matrices (PETSc): the header of the PETSc objects and loom-petsc.pc.
+.PHONY: install-petsc
+ifeq ($(HAVE_PETSC),1)
+install: install-petsc
+endif
+install-petsc: runtime/include/loom_petsc.h cmake/loom-petsc.pc.in
+	$(if $(filter /%,$(PREFIX)),,$(error PREFIX must be an absolute path, got '$(PREFIX)'))
+	$(INSTALL) -d $(LOOM_DEST)/include $(LOOM_DEST)/lib/pkgconfig
+	$(INSTALL) -m 644 runtime/include/loom_petsc.h $(LOOM_DEST)/include/loom_petsc.h
+	$(LOOM_SUBST) cmake/loom-petsc.pc.in >$(LOOM_DEST)/lib/pkgconfig/loom-petsc.pc
+	chmod 644 $(LOOM_DEST)/lib/pkgconfig/loom-petsc.pc
+
 uninstall:
 	$(if $(filter /%,$(PREFIX)),,$(error PREFIX must be an absolute path, got '$(PREFIX)'))
+	rm -f $(LOOM_DEST)/include/loom_petsc.h $(LOOM_DEST)/lib/pkgconfig/loom-petsc.pc
 	rm -f $(LOOM_DEST)/bin/loomc $(LOOM_DEST)/include/loom.h \
 	    $(LOOM_DEST)/lib/libloom.a $(LOOM_DEST)/lib/libloom.so.$(VERSION) \
 	    $(LOOM_DEST)/lib/$(LOOM_SONAME) $(LOOM_DEST)/lib/libloom.so \

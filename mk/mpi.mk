@@ -3,9 +3,11 @@
 #   make mpi            build/lib/libloom_mpi.a: the runtime's sources with
 #                       mpicc -DLOOM_MPI, plus runtime/src/mpi/ and io/,
 #                       minus runtime/src/core/nompi.c (libloom.a stays
-#                       MPI-free; runtime/README.md)
+#                       MPI-free; runtime/README.md), with mat/ as in
+#                       libloom.a (PETSc's, or mat/nopetsc.c)
 #   make mpi-test       tests/unit/runtime/test_mpi.c under mpirun at 1, 2, 3 and 4
-#                       ranks, each partitioner, and a failing rank
+#                       ranks, each partitioner, and a failing rank, and with
+#                       PETSc tests/mpi/test_mat_mpi.c at 1 and 2 ranks
 #                       (tests/mpi/run.sh; part of `make test`)
 #
 #   make mpi-shared     build/lib/libloom_mpi.so.X.Y.Z (soname libloom_mpi.so.X),
@@ -26,7 +28,7 @@ MPICC_CMD     := $(MPICC)
 endif
 CFLAGS_RT_MPI := $(CFLAGS_RT) -DLOOM_MPI -I/usr/include/scotch $(HDF5_CFLAGS)
 
-RT_MPI_SRC := $(filter-out runtime/src/core/nompi.c,$(wildcard runtime/src/*/*.c))
+RT_MPI_SRC := $(filter-out runtime/src/core/nompi.c $(RT_MAT_UNUSED),$(wildcard runtime/src/*/*.c))
 RT_MPI_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi/%.o)
 LIBLOOM_MPI := $(BUILD)/lib/libloom_mpi.a
 RT_MPI_PIC_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi-pic/%.o)
@@ -71,12 +73,15 @@ $(BUILD)/obj/runtime-mpi-pic/%.o: runtime/src/%.c $(RT_HDR)
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CFLAGS_RT_MPI) -fPIC -c $< -o $@
 
+# mat/ (matrices): PETSc's flags (Makefile, HAVE_PETSC)
+$(BUILD)/obj/runtime-mpi/mat/%.o $(BUILD)/obj/runtime-mpi-pic/mat/%.o: CFLAGS_RT_MPI += $(PETSC_CFLAGS)
+
 # --no-undefined: MPI, METIS and Scotch are dependencies of the library
 # itself (a program links only -lloom_mpi and MPI).
 $(LIBLOOM_MPI_SO): $(RT_MPI_PIC_OBJ) mk/mpi.mk
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(OPT) -shared -Wl,-soname,$(LIBLOOM_MPI_SONAME) -Wl,--no-undefined \
-	    -o $@ $(RT_MPI_PIC_OBJ) $(LOOM_MPI_LIBS)
+	    -o $@ $(RT_MPI_PIC_OBJ) $(LOOM_MPI_LIBS) $(PETSC_LIBS)
 	ln -sf $(@F) $(BUILD)/lib/$(LIBLOOM_MPI_SONAME)
 	ln -sf $(LIBLOOM_MPI_SONAME) $(BUILD)/lib/libloom_mpi.so
 
@@ -89,8 +94,17 @@ $(TESTBIN)/test_mpi: tests/unit/runtime/test_mpi.c $(LIBLOOM_MPI)
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -Iruntime/include -o $@ $< $(LIBLOOM_MPI) $(LOOM_MPI_LIBS)
 
-mpi-test: $(TESTBIN)/test_mpi
-	tests/mpi/run.sh $(TESTBIN)/test_mpi
+# Matrices under libloom_mpi (one rank), with PETSc (Makefile HAVE_PETSC).
+ifeq ($(HAVE_PETSC),1)
+$(TESTBIN)/test_mat_mpi: tests/mpi/test_mat_mpi.c $(LIBLOOM_MPI)
+	@mkdir -p $(@D)
+	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -Iruntime/include -o $@ $< $(LIBLOOM_MPI) \
+	    $(PETSC_LIBS) $(LOOM_MPI_LIBS)
+MAT_MPI_TEST := $(TESTBIN)/test_mat_mpi
+endif
+
+mpi-test: $(TESTBIN)/test_mpi $(MAT_MPI_TEST)
+	tests/mpi/run.sh $(TESTBIN)/test_mpi $(MAT_MPI_TEST)
 
 # The libraries an MPI program links after libloom_mpi.a (tests use it).
 .PHONY: print-mpi-libs

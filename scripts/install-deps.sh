@@ -6,7 +6,7 @@ set -eu
 PACKAGES="build-essential pkg-config xz-utils cmake ninja-build gdb python3
   libclang-14-dev clang-14 libisl-dev libcriterion-dev
   libopenmpi-dev openmpi-bin libmetis-dev libscotch-dev libptscotch-dev
-  libhdf5-openmpi-dev"
+  libhdf5-openmpi-dev petsc-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -3,7 +3,8 @@
 #   layers  every include of compiler/ and runtime/src/ points down a layer,
 #           no include circle (scripts/check-layers.py, scripts/layers.conf;
 #           tests/layers/run.sh)
-#   unit    Criterion tests of the compiler stages and the runtime
+#   unit    Criterion tests of the compiler stages and the runtime (its
+#           matrices with PETSc when pkg-config finds it)
 #   golden  input .c -> expected generated .c / expected diagnostics .err
 #   e2e     Airfoil seq vs ref bitwise, generated code -Werror, mesh generator
 #   regress programs Loom once got wrong, on every target (tests/regress)
@@ -71,14 +72,35 @@ $(TESTBIN)/test_plan: tests/unit/runtime/test_plan.c $(LIBLOOM)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) $(CRITERION_LIBS) -lm
 
+# Matrices (runtime/src/mat/): test_mat with PETSc (Makefile HAVE_PETSC);
+# test_nopetsc, always, links mat/nopetsc.c ahead of libloom.a, without
+# PETSc.  With SANITIZE=1, test_mat runs with fast_unwind_on_malloc=0:
+# the leaks Open MPI keeps from MPI_Init are suppressed by its libraries'
+# names (fuzz/lsan.supp), which only whole stacks show.
+ifeq ($(HAVE_PETSC),1)
+$(TESTBIN)/test_mat: tests/unit/runtime/test_mat.c $(LIBLOOM)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_RT) $(PETSC_CFLAGS) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) \
+	    $(PETSC_LIBS) $(CRITERION_LIBS) -lm
+UNIT_MAT := $(TESTBIN)/test_mat
+endif
+
+$(TESTBIN)/test_nopetsc: tests/unit/runtime/test_nopetsc.c runtime/src/mat/nopetsc.c $(LIBLOOM)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< runtime/src/mat/nopetsc.c \
+	    $(LIBLOOM) $(CRITERION_LIBS) -lm
+
 $(TESTBIN)/qdiff: tests/e2e/qdiff.c
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O2 -o $@ $< -lm
 
-unit: $(TESTBIN)/test_compiler $(TESTBIN)/test_runtime $(TESTBIN)/test_plan
+unit: $(TESTBIN)/test_compiler $(TESTBIN)/test_runtime $(TESTBIN)/test_plan \
+      $(UNIT_MAT) $(TESTBIN)/test_nopetsc
 	$(TESTBIN)/test_compiler
 	$(TESTBIN)/test_runtime
 	$(TESTBIN)/test_plan
+	$(if $(UNIT_MAT),ASAN_OPTIONS="$$ASAN_OPTIONS:fast_unwind_on_malloc=0" $(UNIT_MAT),@echo "unit: test_mat skipped: no PETSc (pkg-config petsc)")
+	$(TESTBIN)/test_nopetsc
 	$(UNIT_SAN_CHECK)
 
 .PHONY: layers

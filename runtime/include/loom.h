@@ -43,7 +43,8 @@ enum {
   LOOM_ESTATE = 3,   /* call out of order (before init, after exit)   */
   LOOM_EMISMATCH = 4, /* object differs from what the loop was compiled for */
   LOOM_ECOMM = 5,     /* an MPI call failed (libloom_mpi) */
-  LOOM_EIO = 6        /* a file could not be read or written (HDF5) */
+  LOOM_EIO = 6,       /* a file could not be read or written (HDF5) */
+  LOOM_EPETSC = 7     /* a PETSc call failed, or a solve diverged (matrices) */
 };
 
 /* Element types of dats, as recorded by loom_decl_dat(). */
@@ -77,6 +78,8 @@ typedef enum loom_type {
 typedef struct loom_set_s *loom_set;
 typedef struct loom_map_s *loom_map;
 typedef struct loom_dat_s *loom_dat;
+typedef struct loom_sparsity_s *loom_sparsity;
+typedef struct loom_mat_s *loom_mat;
 
 /* ---- lifetime ---------------------------------------------------------- */
 
@@ -387,6 +390,91 @@ void loom_timers(double *cpu, double *wall);
  * (with MPI, on rank 0 only). */
 void loom_timing_output(void);
 
+/* ---- matrices (PETSc) --------------------------------------------------- */
+
+/* Sparse matrices whose element matrices par_loop kernels fill (PyOP2's
+ * sparsities and matrices), assembled into PETSc and solved with its KSP.
+ * Only in a libloom built with PETSc (Debian's petsc-dev; the Makefile
+ * detects it with pkg-config): otherwise every call below reports
+ * LOOM_EINVAL saying so.  Programs that call them link PETSc too
+ * (pkg-config loom-petsc, CMake Loom::loom_petsc); programs that do not
+ * need no PETSc.
+ *
+ *  - PETSc is started (PetscInitialize, with the argc and argv loom_init
+ *    received, and $PETSC_OPTIONS) at the first sparsity, unless the
+ *    program started it, and ended by loom_exit (when it started MPI itself,
+ *    in libloom without MPI: at the process's exit, so that a later session
+ *    can start it again).  Loom starts it with -no_signal_handler (crashes
+ *    are reported as without PETSc; -no_signal_handler false restores
+ *    PETSc's handler).  In libloom, outside mpirun, Open MPI then starts as
+ *    an isolated singleton: Loom sets OMPI_MCA_ess_singleton_isolated=1 and
+ *    OMPI_MCA_orte_create_session_dirs=0 unless the environment sets them.
+ *  - Rows and columns are in the runtime's storage order (after
+ *    loom_renumber, not the declared one); the calls below that take node
+ *    numbers take declared numbers.  A sparsity or matrix declared before
+ *    a renumbering is rebuilt at its next use, element values kept.
+ *  - Errors of PETSc calls are LOOM_EPETSC, naming the PETSc function, the
+ *    object and PETSc's message.  PETSc is called only from the host
+ *    thread, never from a parallel region.
+ *  - libloom_mpi: one rank only for now (the sparsity partitions the mesh
+ *    first, like a loop); with more ranks loom_decl_sparsity fails with
+ *    LOOM_EINVAL ("matrices under MPI with more than one rank are not
+ *    supported yet"). */
+
+/* A sparsity: the nonzero pattern of matrices whose block rows are the
+ * elements of `rows` and block columns those of `cols`, with rdim x cdim
+ * entries per block (rdim, cdim >= 1: components per node, interleaved:
+ * row node * rdim + component).  Element e of pair p's iteration set
+ * couples every entry of rmaps[p] at e with every entry of cmaps[p] at e:
+ * rmaps[p] maps into `rows`, cmaps[p] into `cols`, both from the same set
+ * (npairs >= 0 pairs, all different; the arrays are copied).  When rows ==
+ * cols the diagonal blocks (node i, node i) are in the pattern as well.
+ * Built once, with the exact count of entries per row.  NULL after an
+ * error (LOOM_EINVAL naming the pair). */
+loom_sparsity loom_decl_sparsity(loom_set rows, loom_set cols, int rdim,
+                                 int cdim, int npairs, const loom_map *rmaps,
+                                 const loom_map *cmaps, const char *name);
+
+/* A matrix of doubles on a sparsity: a PETSc MATAIJ (block sizes rdim,
+ * cdim) with the sparsity's pattern, all zero.  Element values written by
+ * loops (loom__mat_values) accumulate until loom_mat_zero; the matrix is
+ * their sum, assembled when it is next used. */
+loom_mat loom_decl_mat(loom_sparsity sp, const char *name);
+
+/* Assembles the pending element values into the PETSc matrix (nothing to
+ * do when no loop wrote since the last assembly).  LOOM_OK or a status. */
+int loom_mat_assemble(loom_mat A);
+/* Every entry 0 (the pattern is kept), the element values too. */
+int loom_mat_zero(loom_mat A);
+
+/* Dirichlet conditions on the n row nodes `nodes` (declared numbers of
+ * the row set; A square: rows == cols, rdim == cdim): their rows and
+ * columns, all rdim components, become zero but for `diag` on the
+ * diagonal.  When x and b are dats (double, dim rdim, on the row set), b
+ * is adjusted as PETSc's MatZeroRowsColumns does, so that the solution of
+ * A x = b keeps x's values at those nodes and A stays symmetric; both
+ * NULL: only A changes.  Assembles first if values are pending.  A later
+ * assembly (after loops wrote element values again) starts from the
+ * element values: apply the conditions after the last loop that fills A. */
+int loom_mat_zero_rows_columns(loom_mat A, int n, const int *nodes,
+                               double diag, loom_dat x, loom_dat b);
+
+/* Solves A x = b with A's KSP (created at the first solve: options from
+ * loom_init's command line and $PETSC_OPTIONS, e.g. -ksp_type cg -pc_type
+ * gamg -ksp_rtol 1e-12; no prefix), x's values the initial guess; x: a
+ * double dat of dim cdim on the column set, b: of dim rdim on the row
+ * set, both viewed by PETSc in place.  Assembles first if values are
+ * pending.  LOOM_OK; LOOM_EPETSC, naming the matrix, PETSc's
+ * KSPConvergedReason and the iterations, when the solve diverges (x then
+ * holds the last iterate). */
+int loom_solve(loom_mat A, loom_dat x, loom_dat b);
+
+/* The entry (row_node, rcomp; col_node, ccomp) of A, nodes in the declared
+ * numbering (0 outside the pattern).  Assembles first.  NaN after an error
+ * was reported. */
+double loom_mat_get(loom_mat A, int row_node, int rcomp, int col_node,
+                    int ccomp);
+
 /* ======================================================================== */
 /* Internal interface for code generated by loomc.  Not for users; its     */
 /* names begin with loom__ and may change between releases.                */
@@ -535,6 +623,23 @@ const loom__ocplan *loom__ocplan_get_range(const char *loop, loom_set set,
  * the range that increment a target in its range, and nothing else. */
 int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
                        const loom__plan_arg *args);
+
+/* The element matrices of pair (rmap, cmap) of A's sparsity, for the loop
+ * over rmap's from-set: element e's block starts at base + e * (ra * rdim)
+ * * (ca * cdim) (ra, ca: the maps' arities), row-major [ra * rdim][ca *
+ * cdim], components interleaved (row i * rdim + r, column j * cdim + c),
+ * e in the runtime's storage order of the iteration set.  Kernels only add
+ * to these values ("inc"); they accumulate until loom_mat_zero.  Calling
+ * this marks A pending (assembly needed); a pending $LOOM_RENUMBER=1 is
+ * applied first, as at a loop's start.  Host code only (the pointer is
+ * shared by the loop's threads: each element has its own block).  NULL
+ * after an error: LOOM_EINVAL when (rmap, cmap) is not a pair of A's
+ * sparsity. */
+double *loom__mat_values(loom_mat A, loom_map rmap, loom_map cmap);
+/* A matrix argument's check: A is a live matrix with rdim x cdim blocks,
+ * the block sizes loomc read from its declaration.  LOOM_EMISMATCH (or
+ * LOOM_EINVAL without PETSc) naming the loop and the argument. */
+int loom__check_mat(loom_mat A, int rdim, int cdim, const char *loop, int arg);
 
 /* A scratch buffer of at least `bytes` bytes owned by the runtime, one per
  * `slot` (0..15), reused across calls and freed by loom_exit. */

@@ -4,14 +4,16 @@
 # method, failing ranks that must end the whole job (no hang) with a
 # message naming the rank and the cause, and, with a user handler that
 # returns, a failing rank that must not leave the others waiting; meshes
-# declared from slices; an HDF5 round trip and its errors.
+# declared from slices; an HDF5 round trip and its errors; with a second
+# program, matrices (tests/mpi/test_mat_mpi.c: one rank works, two refuse).
 #
-#   tests/mpi/run.sh build/tests/test_mpi
+#   tests/mpi/run.sh build/tests/test_mpi [build/tests/test_mat_mpi]
 #
 # Runs as root too (OpenMPI's opt-in variables); shared-memory transport
 # only, no binding (the machine's cores are shared).
 set -u
-prog=${1:?usage: run.sh TEST_MPI}
+prog=${1:?usage: run.sh TEST_MPI [TEST_MAT_MPI]}
+mat=${2:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPIRUN="mpirun --oversubscribe --bind-to none --mca btl self,vader --mca pml ob1"
 # OpenMPI's own allocations are not ours to check (SANITIZE=1 builds).
@@ -104,6 +106,19 @@ for n in 1 3; do
     cat "$out" "$err"; echo "mpi-test: --hdf5 at $n ranks: FAILED"; fail=1
   fi
 done
+
+# Matrices (PETSc): one rank, also renumbered; two ranks refuse, on both.
+if [ -n "$mat" ]; then
+  for run in "1" "2" "1 LOOM_RENUMBER"; do
+    set -- $run
+    if env ${2:+$2=1} timeout 60 $MPIRUN -np $1 ${2:+-x $2} "$mat" >"$out" 2>"$err" &&
+       grep -q "^PASS" "$out"; then
+      echo "mpi-test: matrices at $1 rank(s)${2:+ with $2=1}: $(cat "$out")"
+    else
+      cat "$out" "$err"; echo "mpi-test: matrices at $1 rank(s)${2:+ with $2=1}: FAILED"; fail=1
+    fi
+  done
+fi
 
 [ $fail -eq 0 ] && echo "mpi-test: all passed"
 exit $fail

@@ -39,6 +39,13 @@
  * calls MPI_Abort instead of exit.  These three hooks are the only MPI
  * code here.  They, and the calls into plan/ (the plans' and
  * renumbering's sessions), are declared in core/hooks.h.
+ *
+ * Matrices (mat/, PETSc): loom_init keeps its argc and argv for PETSc,
+ * which mat/ starts at the first sparsity.  Core never names mat/'s
+ * functions (a program without matrices links without PETSc): mat/
+ * installs the retire and free functions of its two kinds of objects
+ * (loomrt_kind_ops) and a hook that loom_exit runs after retiring every
+ * object (loomrt_at_session_exit: PETSc's end).
  */
 #include <errno.h>
 #include <limits.h>
@@ -138,7 +145,8 @@ static int registry_grow(void) {
 }
 
 int loomrt_register(loomrt_kind kind, void *object, const char *name) {
-  static const char *const kind_names[] = {"object", "set", "map", "dat"};
+  static const char *const kind_names[] = {"object", "set", "map", "dat",
+                                           "sparsity", "matrix"};
   if (registry_count == registry_cap && !registry_grow())
     return loom_error_(LOOM_ENOMEM, "%s '%s': out of memory registering it",
                        kind_names[kind], name);
@@ -155,6 +163,19 @@ void *loomrt_registry_object(size_t i, loomrt_kind *kind) {
   return registry[i].object;
 }
 
+/* The retire and free functions of the kinds registered above core
+ * (mat/'s sparsities and matrices), installed by their layer. */
+static struct {
+  void (*retire)(void *object);
+  void (*release)(void *object);
+} kind_ops[LOOMRT_KIND_MAT + 1];
+
+void loomrt_kind_ops(loomrt_kind kind, void (*retire)(void *object),
+                     void (*release)(void *object)) {
+  kind_ops[kind].retire = retire;
+  kind_ops[kind].release = release;
+}
+
 static void free_entry(const struct registry_entry *entry) {
   switch (entry->kind) {
   case LOOMRT_KIND_SET:
@@ -165,6 +186,9 @@ static void free_entry(const struct registry_entry *entry) {
     break;
   case LOOMRT_KIND_DAT:
     loomrt_dat_free(entry->object);
+    break;
+  default:
+    kind_ops[entry->kind].release(entry->object);
     break;
   }
 }
@@ -212,6 +236,9 @@ static void retire_entry(const struct registry_entry *entry) {
   case LOOMRT_KIND_DAT:
     loomrt_dat_retire(entry->object);
     break;
+  default:
+    kind_ops[entry->kind].retire(entry->object);
+    break;
   }
   graveyard[graveyard_count++] = *entry;
 }
@@ -233,9 +260,40 @@ static void registry_free_all(void) {
   registry_cap = 0;
 }
 
+/* ---- hooks run at the end of a session (installed by mat/) -------------- */
+
+enum { SESSION_HOOKS_MAX = 4 };
+static void (*session_hooks[SESSION_HOOKS_MAX])(void);
+static int session_hook_count = 0;
+
+int loomrt_at_session_exit(void (*hook)(void)) {
+  for (int i = 0; i < session_hook_count; i++)
+    if (session_hooks[i] == hook)
+      return LOOM_OK;
+  if (session_hook_count == SESSION_HOOKS_MAX)
+    return loom_error_(LOOM_ENOMEM, "more than %d hooks at loom_exit",
+                       SESSION_HOOKS_MAX);
+  session_hooks[session_hook_count++] = hook;
+  return LOOM_OK;
+}
+
+/* Runs the hooks, first installed first, and forgets them. */
+static void session_hooks_run(void) {
+  for (int i = 0; i < session_hook_count; i++)
+    session_hooks[i]();
+  session_hook_count = 0;
+}
+
 /* ---- lifetime ---------------------------------------------------------- */
 
 static int diag = 0;
+static int *session_argc = NULL;
+static char ***session_argv = NULL;
+
+void loomrt_args(int **argc, char ***argv[]) {
+  *argc = session_argc;
+  *argv = session_argv;
+}
 
 int loomrt_diag(void) { return diag; }
 
@@ -278,9 +336,6 @@ int loom_init(int *argc, char ***argv) {
 #ifdef LOOM_MPI
   if (loomrt_mpi_init(argc, argv) != LOOM_OK)
     return LOOM_ESTATE; /* reported */
-#else
-  (void)argc; /* no runtime options */
-  (void)argv;
 #endif
   int block_size = LOOM_DEFAULT_BLOCK_SIZE, want_diag = 0, renumber = 0;
   int check_plans = 0;
@@ -295,6 +350,8 @@ int loom_init(int *argc, char ***argv) {
     return status;
   diag = want_diag;
   plan_checks = check_plans;
+  session_argc = argc; /* for PETSc, started at the first matrix (mat/) */
+  session_argv = argv;
   partitioned = 0;
   loomrt_plan_begin(block_size);
   loomrt_renumber_begin(renumber);
@@ -313,6 +370,9 @@ int loom_exit(void) {
   loomrt_scratch_free_all();
   loomrt_consts_free();
   registry_free_all();
+  session_hooks_run(); /* mat/: PETSc's end, after its objects' */
+  session_argc = NULL;
+  session_argv = NULL;
   state = STATE_EXITED;
 #ifdef LOOM_MPI
   loomrt_mpi_exit(); /* halo and partition state, then MPI_Finalize */

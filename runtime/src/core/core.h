@@ -57,11 +57,16 @@
 #define LOOMRT_RETIRED_MAP UINT32_C(0x4c4d4d58) /* "LMMX" */
 #define LOOMRT_RETIRED_DAT UINT32_C(0x4c4d4458) /* "LMDX" */
 
-/* Kinds of registered objects. */
+/* Kinds of registered objects.  Sparsities and matrices belong to mat/,
+ * which installs their retire and free functions (core/hooks.h,
+ * loomrt_kind_ops); every loop over the registry that expects sets, maps
+ * and dats skips them. */
 typedef enum loomrt_kind {
   LOOMRT_KIND_SET = 1,
   LOOMRT_KIND_MAP,
-  LOOMRT_KIND_DAT
+  LOOMRT_KIND_DAT,
+  LOOMRT_KIND_SPARSITY,
+  LOOMRT_KIND_MAT
 } loomrt_kind;
 
 struct loom_set_s {
@@ -132,10 +137,24 @@ int loomrt_require_active(const char *call);
  * (reported, naming the object). */
 int loomrt_register(loomrt_kind kind, void *object, const char *name);
 
+/* The retire and free functions of a kind of object registered above core
+ * (LOOMRT_KIND_SPARSITY, LOOMRT_KIND_MAT), installed by mat/ before it
+ * registers the first one: core never names mat/'s functions, so that a
+ * program without matrices links without PETSc (core/hooks.h).  loom_exit
+ * retires those objects (newest first, like every object), the process's
+ * exit frees them. */
+void loomrt_kind_ops(loomrt_kind kind, void (*retire)(void *object),
+                     void (*release)(void *object));
+
 /* Objects in the registry, oldest first: loomrt_registry_object(i, &kind)
  * for i < loomrt_registry_count(). */
 size_t loomrt_registry_count(void);
 void *loomrt_registry_object(size_t i, loomrt_kind *kind);
+
+/* The argc and argv pointers loom_init received (either may be NULL), for
+ * the libraries the runtime starts later on the program's behalf (PETSc,
+ * mat/); NULL outside a session. */
+void loomrt_args(int **argc, char ***argv[]);
 
 /* Nonzero when $LOOM_DIAG asked for diagnostics (read by loom_init). */
 int loomrt_diag(void);

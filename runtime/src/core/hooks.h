@@ -1,16 +1,20 @@
 /*
  * core/hooks.h — the calls core/ makes into the layers above it (plan/,
- * mpi/), declared here, at the bottom, so that core's files include
+ * mpi/, mat/), declared here, at the bottom, so that core's files include
  * nothing from a higher folder: core owns the interface, the layer named
  * beside each declaration implements it (without MPI, core/nompi.c stands
- * in for mpi/).  Nothing else goes here: plan/'s and mpi/'s own
- * internals are in plan/plan.h, mpi/mpi.h and mpi/partition.h.
+ * in for mpi/).  mat/'s calls are not linked by name but installed at run
+ * time (loomrt_at_session_exit here, loomrt_kind_ops in core/core.h; both
+ * defined in core/core.c), so that a program without matrices links
+ * without PETSc.  Nothing else goes here: plan/'s, mpi/'s and mat/'s own
+ * internals are in plan/plan.h, mpi/mpi.h, mpi/partition.h and mat/mat.h.
  *
  * Included by the core files that make these calls (core.c, set.c, map.c,
  * dat.c, const.c), by the files that define them (plan/plan.c,
  * plan/renumber.c, mpi/session.c, mpi/halo.c, mpi/fail.c, mpi/dist.c,
- * core/nompi.c), and by the files above that call them too
- * (plan/ocplan.c).
+ * core/nompi.c), and by the files above that call them too (plan/ocplan.c;
+ * mat/petsc.c, which installs PETSc's end, and mat/mat.c, which applies a
+ * pending renumbering).
  */
 #ifndef LOOM_CORE_HOOKS_H
 #define LOOM_CORE_HOOKS_H
@@ -46,6 +50,20 @@ void loomrt_gather_rows(void *dst, const void *src, size_t row_bytes, int n,
  * (core/nompi.c: the one slice is the whole set).  Collective. */
 int loomrt_slice_check(int status, int gsize, int offset, int count,
                        const char *name);
+
+/* ---- installed at run time (mat/) ---------------------------------------
+ * mat/ needs PETSc, and a program that declares no matrix must link
+ * without it: core cannot name mat/'s functions (a static link would pull
+ * them in with PETSc), so mat/ installs them here when it creates its
+ * first object of a session. */
+
+/* (The retire and free functions of mat/'s objects are installed the same
+ * way, with the registry: loomrt_kind_ops, core/core.h.) */
+/* `hook` runs once at the end of this session's loom_exit, after every
+ * object was retired (and, under MPI, before MPI's own end); installing it
+ * again in the same session does nothing.  LOOM_OK, or LOOM_ENOMEM
+ * (reported) when more than a few hooks were installed. */
+int loomrt_at_session_exit(void (*hook)(void));
 
 #ifdef LOOM_MPI
 /* ---- MPI hooks (mpi/; only in libloom_mpi) ----------------------------- */

@@ -593,12 +593,14 @@ static int write_int(hid_t f, const char *name, int v, const char *file) {
                      file);
 }
 
-/* The name of registry object i (its kind in *kind). */
+/* The name of registry object i (its kind in *kind); NULL for the objects
+ * a checkpoint leaves out (mat/'s sparsities and matrices). */
 static const char *registry_name(size_t i, loomrt_kind *kind) {
   void *o = loomrt_registry_object(i, kind);
   return *kind == LOOMRT_KIND_SET   ? ((loom_set)o)->name
          : *kind == LOOMRT_KIND_MAP ? ((loom_map)o)->name
-                                    : ((loom_dat)o)->name;
+         : *kind == LOOMRT_KIND_DAT ? ((loom_dat)o)->name
+                                    : NULL;
 }
 
 /* The registry's sets, maps and dats, with distinct names (OP2's layout
@@ -608,12 +610,15 @@ static int checkpoint_names(void) {
   for (size_t i = 0; i < n; i++) {
     loomrt_kind ki;
     const char *a = registry_name(i, &ki);
+    if (!a)
+      continue;
     if (strcmp(a, "loom_step") == 0)
       return loom_error_(LOOM_EINVAL, "loom_checkpoint: an object is named "
                                       "'loom_step', the dataset of the step");
     for (size_t j = i + 1; j < n; j++) {
       loomrt_kind kj;
-      if (strcmp(a, registry_name(j, &kj)) == 0)
+      const char *b = registry_name(j, &kj);
+      if (b && strcmp(a, b) == 0)
         return loom_error_(LOOM_EINVAL, "loom_checkpoint: two objects are "
                                         "named '%s'; each becomes a dataset "
                                         "of that name", a);
@@ -638,7 +643,7 @@ static int checkpoint_all(hid_t f, int step, const char *file) {
       status = write_int(f, ((loom_set)obj)->name, ((loom_set)obj)->gsize, file);
     else if (kind == LOOMRT_KIND_MAP)
       status = loomrt_h5_write_map(f, obj, file);
-    else
+    else if (kind == LOOMRT_KIND_DAT)
       status = loomrt_h5_write_dat(f, obj, ((loom_dat)obj)->name, file);
   }
   return status;

@@ -174,7 +174,7 @@ int loomrt_mesh_load(loomrt_mesh *mesh) {
       mesh->sets[mesh->nsets++] = obj;
     else if (kind == LOOMRT_KIND_MAP)
       mesh->maps[mesh->nmaps++] = obj;
-    else
+    else if (kind == LOOMRT_KIND_DAT) /* not mat/'s sparsities, matrices */
       mesh->dats[mesh->ndats++] = obj;
   }
   mesh->from = malloc(((size_t)mesh->nmaps + 1) * sizeof *mesh->from);

@@ -2,8 +2,9 @@
  * plan/plan.h — execution plans, private: what plan/'s files share, and
  * what renumbering offers the MPI partitioner.
  *
- * Included by plan/plan.c, plan/ocplan.c, plan/renumber.c, and by
- * mpi/session.c and mpi/partition.c (the primary set and its graph).  The
+ * Included by plan/plan.c, plan/ocplan.c, plan/renumber.c, by
+ * mpi/session.c and mpi/partition.c (the primary set and its graph), and
+ * by mat/sparsity.c and mat/mat.c (the renumberings' count).  The
  * calls core/ makes into plan/ (the session, loomrt_renumber_lazy, the row
  * scatter and gather) are declared in core/hooks.h; the plans' own
  * structs are public (loom.h: loom__plan, loom__ocplan).
@@ -34,6 +35,11 @@ void loomrt_ocplan_drop_all(void);
 
 /* Drops a pending $LOOM_RENUMBER=1 (noted under LOOM_DIAG with `why`). */
 void loomrt_renumber_cancel(const char *why);
+
+/* How many renumberings were applied in this process so far (every
+ * session): what was built in storage order at another count must be
+ * rebuilt (mat/). */
+unsigned loomrt_renumber_epoch(void);
 
 /* The set loom_renumber would order first, or NULL when no map touches
  * any set. */

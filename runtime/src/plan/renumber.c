@@ -51,6 +51,10 @@
  * $LOOM_RENUMBER=1 (read by loom_init) makes the first loom__check_set or
  * loom__plan_get call loom_renumber(), unless it was called before.
  *
+ * Each renumbering counts (loomrt_renumber_epoch): matrices (mat/) keep
+ * their rows, columns and element values in storage order, and compare
+ * the count with the one they were built at.
+ *
  * MPI: renumbering applies to the global mesh, before partitioning (which
  * loom__mpi_ready does after a pending $LOOM_RENUMBER=1), so each rank's
  * sections keep the RCM order; after partitioning it is refused.  The
@@ -66,8 +70,11 @@
 #include "plan/plan.h"
 
 static int lazy_pending = 0;
+static unsigned renumberings = 0; /* applied in this process, all sessions */
 
 void loomrt_renumber_begin(int lazy) { lazy_pending = lazy; }
+
+unsigned loomrt_renumber_epoch(void) { return renumberings; }
 
 void loomrt_renumber_cancel(const char *why) {
   if (lazy_pending && loomrt_diag())
@@ -773,6 +780,7 @@ int loom_renumber(void) {
   if (status == LOOM_OK) {
     apply(&w, tmp);
     loomrt_plan_drop_all();
+    renumberings++; /* mat/ rebuilds what it keeps in storage order */
   }
   free(tmp);
   int nsets = w.nsets;

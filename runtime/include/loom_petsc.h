@@ -1,0 +1,40 @@
+/*
+ * loom_petsc.h — the PETSc objects behind Loom's matrices, for programs
+ * that need more of PETSc than loom.h's matrix calls give (a matrix-vector
+ * product, their own preconditioner, a view of the matrix).  Only with a
+ * libloom built with PETSc; compile with PETSc's and MPI's flags and link
+ * PETSc: pkg-config loom-petsc, CMake Loom::loom_petsc.
+ *
+ * The objects are the runtime's: never destroy them; loom_exit does.  They
+ * are valid until loom_exit (also across a renumbering: the matrix keeps
+ * its handle, its pattern and values are rebuilt in the new numbering).
+ */
+#ifndef LOOM_PETSC_H
+#define LOOM_PETSC_H
+
+#include <petscksp.h>
+
+#include "loom.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A's PETSc matrix (MATAIJ on PETSC_COMM_SELF, rows and columns in the
+ * runtime's storage order), assembled: pending element values are
+ * assembled first.  Values changed in it directly (within its pattern:
+ * new nonzeros are refused) last until the next assembly, which starts
+ * again from the element values.  NULL after an error was reported. */
+Mat loom_mat_petsc(loom_mat A);
+
+/* The KSP loom_solve uses for A (its operators A, A; options from the
+ * command line and $PETSC_OPTIONS), created at its first use.  Settings
+ * made on it hold for the following loom_solve calls.  NULL after an
+ * error was reported. */
+KSP loom_mat_ksp(loom_mat A);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOOM_PETSC_H */

@@ -1,0 +1,118 @@
+/*
+ * mat/mat.h — matrices, private: the sparsity and matrix structs, PETSc's
+ * start and its error checks, and what mat/'s files share.
+ *
+ * Included by mat/petsc.c, mat/sparsity.c, mat/mat.c and mat/solve.c (the
+ * build with PETSc; mat/nopetsc.c stands in for them without it, and
+ * needs only core).  Built on core (objects, errors, the registry and the
+ * hooks it runs at loom_exit) and plan/ (the renumberings' count).
+ */
+#ifndef LOOM_MAT_MAT_H
+#define LOOM_MAT_MAT_H
+
+#include <stdint.h>
+
+#include <petscksp.h>
+
+#include "loom.h"
+#include "loom_petsc.h" /* loom_mat_petsc, loom_mat_ksp (mat.c, solve.c) */
+#include "core/core.h"
+
+/* Element values are doubles and dats' storage is viewed as PETSc vectors
+ * in place: PETSc must be built with real double scalars. */
+#if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
+#error "Loom's matrices need a PETSc built with real double scalars (Debian's petsc-dev)"
+#endif
+
+/* Magic numbers of live and retired sparsities ("LMP1", "LMPX") and
+ * matrices ("LMA1", "LMAX"), as for core's objects (core/core.h). */
+#define LOOMRT_MAGIC_SPARSITY UINT32_C(0x4c4d5031)
+#define LOOMRT_RETIRED_SPARSITY UINT32_C(0x4c4d5058)
+#define LOOMRT_MAGIC_MATRIX UINT32_C(0x4c4d4131)
+#define LOOMRT_RETIRED_MATRIX UINT32_C(0x4c4d4158)
+
+struct loom_sparsity_s {
+  uint32_t magic;  /* LOOMRT_MAGIC_SPARSITY while alive */
+  char *name;      /* owned copy */
+  loom_set rows, cols; /* borrowed */
+  int rdim, cdim;  /* entries per node: a block is rdim x cdim */
+  int npairs;
+  loom_map *rmaps, *cmaps; /* npairs each (owned arrays of borrowed maps) */
+  PetscCount *start; /* npairs + 2: pair p's element values are
+                        [start[p], start[p + 1]) of a matrix's values; the
+                        diagonal blocks [start[npairs], start[npairs + 1]) */
+  int diag;        /* rows == cols: the diagonal blocks are in the pattern */
+  unsigned epoch;  /* the renumbering (plan/renumber.c) nnz counts for */
+  PetscInt *nnz;   /* entries of each scalar row (size(rows) * rdim) */
+};
+
+struct loom_mat_s {
+  uint32_t magic;  /* LOOMRT_MAGIC_MATRIX while alive */
+  char *name;      /* owned copy */
+  loom_sparsity sp; /* borrowed */
+  Mat A;           /* MATSEQAIJ, COO-preallocated with the sparsity's entries */
+  KSP ksp;         /* loom_solve's, created at its first use; or NULL */
+  PetscScalar *values; /* sp->start[npairs + 1] element values (the diagonal
+                          segment stays 0) */
+  int pending;     /* values were handed out since the last assembly */
+  unsigned epoch;  /* the renumbering the COO entries were built for */
+  int **order;     /* npairs: a copy of the new_of_old of pair p's iteration
+                      set when the values were last laid out (NULL: the
+                      declared order), to move them at a renumbering */
+};
+
+/* ---- PETSc (petsc.c) ------------------------------------------------------ */
+
+/* Starts PETSc unless it runs (PetscInitialize with loom_init's argc and
+ * argv) and installs mat/'s hooks into core; `call` names the caller in
+ * messages.  Under MPI, refuses more than one rank.  LOOM_OK or a
+ * reported status. */
+int loomrt_petsc_start(const char *call);
+
+/* A PETSc call, checked: `fn` is the function, `args` its parenthesised
+ * arguments, `what` and `name` the kind and name of the Loom object for
+ * the message.  LOOM_OK, or LOOM_EPETSC (LOOM_ENOMEM for PETSc's memory
+ * errors) after reporting "WHAT 'NAME': FN failed: PETSc's message".
+ * PETSc's own error printing is off during the call (its return handler):
+ * the message is in Loom's. */
+#define LOOMRT_PETSC(fn, args, what, name)                                     \
+  loomrt_petsc_done((loomrt_petsc_quiet(), fn args), #fn, (what), (name))
+void loomrt_petsc_quiet(void);
+int loomrt_petsc_done(PetscErrorCode ierr, const char *fn, const char *what,
+                      const char *name);
+
+/* ---- sparsities (sparsity.c) ---------------------------------------------- */
+
+/* NULL when the handle is a live sparsity; otherwise what is wrong. */
+const char *loomrt_sparsity_problem(loom_sparsity sp);
+/* The registry's retire and free of a sparsity (installed by petsc.c). */
+void loomrt_sparsity_retire(void *sp);
+void loomrt_sparsity_release(void *sp);
+/* Counts the entries per row again if a renumbering happened since. */
+int loomrt_sparsity_sync(loom_sparsity sp);
+/* The pair (rmap, cmap) of sp, or -1. */
+int loomrt_sparsity_pair(loom_sparsity sp, loom_map rmap, loom_map cmap);
+/* The row and column of every entry (start[npairs + 1] of them), in the
+ * current storage numbering, malloc'ed into *ri and *ci (PETSc sorts
+ * them in place).  LOOM_OK or LOOM_ENOMEM, reported naming `name`. */
+int loomrt_sparsity_coo(loom_sparsity sp, const char *name, PetscInt **ri,
+                        PetscInt **ci);
+
+/* ---- matrices (mat.c) ----------------------------------------------------- */
+
+const char *loomrt_mat_problem(loom_mat A);
+void loomrt_mat_retire(void *A);
+void loomrt_mat_release(void *A);
+/* LOOM_OK when the runtime is active and A live, its pattern in the current
+ * numbering and its pending values assembled; otherwise reported, naming
+ * `call`. */
+int loomrt_mat_ready(loom_mat A, const char *call);
+/* A dat of doubles of dim `dim` on `set` (the role, "x" or "b", and
+ * `call` for the message).  LOOM_OK or LOOM_EINVAL, reported. */
+int loomrt_mat_check_dat(loom_mat A, loom_dat d, loom_set set, int dim,
+                         const char *role, const char *call);
+/* A dat's storage as a sequential PETSc vector (no copy: [size][dim]
+ * doubles are contiguous), *v NULL on failure (reported). */
+int loomrt_mat_view(loom_mat A, loom_dat d, Vec *v);
+
+#endif /* LOOM_MAT_MAT_H */

@@ -1,0 +1,386 @@
+/*
+ * mat/sparsity.c — sparsities: declaration, their entries in PETSc's
+ * coordinate (COO) form, and the exact count of entries per row.
+ *
+ * Design
+ * ------
+ * A sparsity is PyOP2's: the rows are the nodes of a set `rows`, the
+ * columns those of `cols`, each node holding rdim (rows) or cdim (columns)
+ * components, interleaved (scalar row node * rdim + r).  Each pair p of
+ * maps (rmaps[p] into rows, cmaps[p] into cols, both from one iteration
+ * set) makes element e couple every row node of rmaps[p] at e with every
+ * column node of cmaps[p] at e; with rows == cols the diagonal blocks
+ * (node i, node i) are added, so that every row has its diagonal (PETSc's
+ * MatZeroRowsColumns and its preconditioners need it).
+ *
+ * The entries are listed, not stored: pair after pair, element after
+ * element (storage order of the iteration set), each element's block
+ * row-major [ra * rdim][ca * cdim], then the diagonal blocks, node after
+ * node.  A matrix's values array has exactly this layout (loom.h,
+ * loom__mat_values): loomrt_sparsity_coo gives the row and column of
+ * each entry, which PETSc's MatSetPreallocationCOO turns into the pattern
+ * and, summing repeated entries, into the values (mat/mat.c).  The offset
+ * of each pair's entries (start[]) does not depend on the numbering.
+ *
+ * The count of entries of each scalar row (nnz: distinct column nodes of
+ * the row node times cdim) is computed once, in linear time: the elements
+ * incident to each row node (across all pairs) in CSR form, then for each
+ * row node its column nodes marked in an array over the column set.  It
+ * is the exact preallocation of the matrices, and checks PETSc's pattern.
+ *
+ * Renumbering: rows, columns and elements are in the runtime's storage
+ * order, which loom_renumber changes (plan/renumber.c counts them).  A
+ * sparsity remembers the renumbering its counts are for and counts again
+ * when asked after another (loomrt_sparsity_sync); the COO entries are
+ * always computed from the maps as they are.  Under MPI (one rank), the
+ * mesh is partitioned at the declaration, as by a loop, so the numbering
+ * is final from then on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "mat/mat.h"
+#include "plan/plan.h"
+
+/* ---- handles -------------------------------------------------------------- */
+
+const char *loomrt_sparsity_problem(loom_sparsity sp) {
+  static char stale[LOOMRT_STALE_MAX];
+  if (!sp)
+    return "is NULL";
+  if (sp->magic == LOOMRT_RETIRED_SPARSITY)
+    return loomrt_stale(stale, "sparsity", sp->name);
+  if (sp->magic != LOOMRT_MAGIC_SPARSITY)
+    return "is not a live sparsity (freed by loom_exit, or not a loom_sparsity)";
+  return NULL;
+}
+
+void loomrt_sparsity_retire(void *object) {
+  loom_sparsity sp = object;
+  sp->magic = LOOMRT_RETIRED_SPARSITY;
+  free(sp->rmaps);
+  free(sp->cmaps);
+  free(sp->start);
+  free(sp->nnz);
+  sp->rmaps = sp->cmaps = NULL;
+  sp->start = NULL;
+  sp->nnz = NULL;
+}
+
+void loomrt_sparsity_release(void *object) {
+  loom_sparsity sp = object;
+  loomrt_sparsity_retire(sp);
+  sp->magic = 0;
+  free(sp->name);
+  free(sp);
+}
+
+/* ---- checks of a declaration ---------------------------------------------- */
+
+/* The scalar rows (n nodes x dim) fit PETSc's PetscInt. */
+static int check_extent(const char *name, const char *which, loom_set set,
+                        int dim) {
+  if ((PetscInt64)set->size * dim <= PETSC_MAX_INT)
+    return LOOM_OK;
+  return loom_error_(LOOM_EINVAL,
+                     "sparsity '%s': %s set '%s' has %d nodes x %d components, "
+                     "more than PETSc's %lld indices (PetscInt)",
+                     name, which, set->name, set->size, dim,
+                     (long long)PETSC_MAX_INT);
+}
+
+static int check_sets(loom_set rows, loom_set cols, int rdim, int cdim,
+                      int npairs, const char *name) {
+  const char *problem = loomrt_set_problem(rows);
+  if (problem)
+    return loom_error_(LOOM_EINVAL, "sparsity '%s': row set %s", name, problem);
+  problem = loomrt_set_problem(cols);
+  if (problem)
+    return loom_error_(LOOM_EINVAL, "sparsity '%s': column set %s", name, problem);
+  if (rdim < 1 || cdim < 1)
+    return loom_error_(LOOM_EINVAL,
+                       "sparsity '%s': block of %d x %d components, both must be "
+                       ">= 1",
+                       name, rdim, cdim);
+  if (npairs < 0)
+    return loom_error_(LOOM_EINVAL, "sparsity '%s': %d pairs of maps", name,
+                       npairs);
+  int status = check_extent(name, "row", rows, rdim);
+  return status == LOOM_OK ? check_extent(name, "column", cols, cdim) : status;
+}
+
+/* Pair p: two live maps from one set, into rows and cols, not a repeat. */
+static int check_pair(loom_set rows, loom_set cols, const loom_map *rmaps,
+                      const loom_map *cmaps, int p, const char *name) {
+  loom_map r = rmaps[p], c = cmaps[p];
+  const char *problem = loomrt_map_problem(r);
+  if (problem)
+    return loom_error_(LOOM_EINVAL, "sparsity '%s': pair %d: row map %s", name,
+                       p, problem);
+  problem = loomrt_map_problem(c);
+  if (problem)
+    return loom_error_(LOOM_EINVAL, "sparsity '%s': pair %d: column map %s", name,
+                       p, problem);
+  if (r->to != rows)
+    return loom_error_(LOOM_EINVAL,
+                       "sparsity '%s': pair %d: row map '%s' maps to set '%s', "
+                       "not to the row set '%s'",
+                       name, p, r->name, r->to->name, rows->name);
+  if (c->to != cols)
+    return loom_error_(LOOM_EINVAL,
+                       "sparsity '%s': pair %d: column map '%s' maps to set '%s', "
+                       "not to the column set '%s'",
+                       name, p, c->name, c->to->name, cols->name);
+  if (r->from != c->from)
+    return loom_error_(LOOM_EINVAL,
+                       "sparsity '%s': pair %d: maps '%s' (from set '%s') and "
+                       "'%s' (from set '%s') must map from the same set",
+                       name, p, r->name, r->from->name, c->name, c->from->name);
+  for (int q = 0; q < p; q++)
+    if (rmaps[q] == r && cmaps[q] == c)
+      return loom_error_(LOOM_EINVAL,
+                         "sparsity '%s': pairs %d and %d are both ('%s', '%s')",
+                         name, q, p, r->name, c->name);
+  return LOOM_OK;
+}
+
+static int check_pairs(loom_set rows, loom_set cols, int npairs,
+                       const loom_map *rmaps, const loom_map *cmaps,
+                       const char *name) {
+  if (npairs > 0 && (!rmaps || !cmaps))
+    return loom_error_(LOOM_EINVAL,
+                       "sparsity '%s': %d pairs but the %s maps' array is NULL",
+                       name, npairs, !rmaps ? "row" : "column");
+  for (int p = 0; p < npairs; p++) {
+    int status = check_pair(rows, cols, rmaps, cmaps, p, name);
+    if (status != LOOM_OK)
+      return status;
+  }
+  return LOOM_OK;
+}
+
+/* ---- layout of the entries ------------------------------------------------- */
+
+/* Entries of one element of pair p. */
+static PetscCount block_entries(loom_sparsity sp, int p) {
+  return (PetscCount)sp->rmaps[p]->dim * sp->rdim * sp->cmaps[p]->dim * sp->cdim;
+}
+
+/* start[]: pair p's entries, then the diagonal blocks'. */
+static void layout(loom_sparsity sp) {
+  PetscCount at = 0;
+  for (int p = 0; p < sp->npairs; p++) {
+    sp->start[p] = at;
+    at += (PetscCount)sp->rmaps[p]->from->size * block_entries(sp, p);
+  }
+  sp->start[sp->npairs] = at;
+  if (sp->diag)
+    at += (PetscCount)sp->rows->size * sp->rdim * sp->cdim;
+  sp->start[sp->npairs + 1] = at;
+}
+
+/* ---- entries per row -------------------------------------------------------- */
+
+/* The elements incident to each row node through the pairs' row maps, in
+ * CSR form: row node r's are item[first[r] .. first[r + 1]), each the
+ * pair (items' pair[]) and the element. */
+typedef struct incidence {
+  size_t *first;
+  int *pair, *elem;
+} incidence;
+
+static void incidence_free(incidence *inc) {
+  free(inc->first);
+  free(inc->pair);
+  free(inc->elem);
+}
+
+static int incidence_build(loom_sparsity sp, incidence *inc) {
+  int nr = sp->rows->size;
+  size_t total = 0;
+  for (int p = 0; p < sp->npairs; p++)
+    total += (size_t)sp->rmaps[p]->from->size * (size_t)sp->rmaps[p]->dim;
+  inc->first = calloc((size_t)nr + 2, sizeof *inc->first);
+  inc->pair = malloc((total + 1) * sizeof *inc->pair);
+  inc->elem = malloc((total + 1) * sizeof *inc->elem);
+  if (!inc->first || !inc->pair || !inc->elem)
+    return LOOM_ENOMEM;
+  for (int p = 0; p < sp->npairs; p++) { /* counts, shifted by two */
+    loom_map m = sp->rmaps[p];
+    size_t n = (size_t)m->from->size * (size_t)m->dim;
+    for (size_t k = 0; k < n; k++)
+      inc->first[m->values[k] + 2]++;
+  }
+  for (int r = 0; r < nr; r++) /* first[r + 1]: where row r's items go */
+    inc->first[r + 2] += inc->first[r + 1];
+  for (int p = 0; p < sp->npairs; p++) {
+    loom_map m = sp->rmaps[p];
+    for (int e = 0; e < m->from->size; e++)
+      for (int i = 0; i < m->dim; i++) {
+        size_t at = inc->first[m->values[(size_t)e * m->dim + i] + 1]++;
+        inc->pair[at] = p;
+        inc->elem[at] = e;
+      }
+  }
+  return LOOM_OK; /* first[r] is now row r's start */
+}
+
+/* nnz[] of the current numbering: for each row node, its distinct column
+ * nodes (marked with the row's number) times cdim, for each component. */
+static int count_entries(loom_sparsity sp) {
+  incidence inc = {0};
+  int nr = sp->rows->size, nc = sp->cols->size;
+  int *mark = malloc(((size_t)nc + 1) * sizeof *mark);
+  int status = mark ? incidence_build(sp, &inc) : LOOM_ENOMEM;
+  if (status != LOOM_OK) {
+    free(mark);
+    incidence_free(&inc);
+    return loom_error_(LOOM_ENOMEM, "sparsity '%s': out of memory counting its "
+                                    "entries", sp->name);
+  }
+  for (int c = 0; c < nc; c++)
+    mark[c] = -1;
+  for (int r = 0; r < nr; r++) {
+    PetscInt count = 0;
+    if (sp->diag) {
+      mark[r] = r;
+      count = 1;
+    }
+    for (size_t k = inc.first[r]; k < inc.first[r + 1]; k++) {
+      loom_map m = sp->cmaps[inc.pair[k]];
+      const int *col = m->values + (size_t)inc.elem[k] * m->dim;
+      for (int j = 0; j < m->dim; j++)
+        if (mark[col[j]] != r) {
+          mark[col[j]] = r;
+          count++;
+        }
+    }
+    for (int k = 0; k < sp->rdim; k++)
+      sp->nnz[(size_t)r * sp->rdim + k] = count * sp->cdim;
+  }
+  free(mark);
+  incidence_free(&inc);
+  sp->epoch = loomrt_renumber_epoch();
+  return LOOM_OK;
+}
+
+int loomrt_sparsity_sync(loom_sparsity sp) {
+  return sp->epoch == loomrt_renumber_epoch() ? LOOM_OK : count_entries(sp);
+}
+
+int loomrt_sparsity_pair(loom_sparsity sp, loom_map rmap, loom_map cmap) {
+  for (int p = 0; p < sp->npairs; p++)
+    if (sp->rmaps[p] == rmap && sp->cmaps[p] == cmap)
+      return p;
+  return -1;
+}
+
+/* ---- COO entries ------------------------------------------------------------- */
+
+/* Pair p's entries from ri + start[p], ci + start[p]. */
+static void pair_coo(loom_sparsity sp, int p, PetscInt *ri, PetscInt *ci) {
+  loom_map rm = sp->rmaps[p], cm = sp->cmaps[p];
+  int rdim = sp->rdim, cdim = sp->cdim;
+  size_t k = (size_t)sp->start[p];
+  for (int e = 0; e < rm->from->size; e++) {
+    const int *rn = rm->values + (size_t)e * rm->dim;
+    const int *cn = cm->values + (size_t)e * cm->dim;
+    for (int i = 0; i < rm->dim; i++)
+      for (int r = 0; r < rdim; r++)
+        for (int j = 0; j < cm->dim; j++)
+          for (int c = 0; c < cdim; c++, k++) {
+            ri[k] = (PetscInt)rn[i] * rdim + r;
+            ci[k] = (PetscInt)cn[j] * cdim + c;
+          }
+  }
+}
+
+int loomrt_sparsity_coo(loom_sparsity sp, const char *name, PetscInt **ri,
+                        PetscInt **ci) {
+  size_t n = (size_t)sp->start[sp->npairs + 1];
+  *ri = malloc((n + 1) * sizeof **ri);
+  *ci = malloc((n + 1) * sizeof **ci);
+  if (!*ri || !*ci) {
+    free(*ri);
+    free(*ci);
+    *ri = *ci = NULL;
+    return loom_error_(LOOM_ENOMEM,
+                       "matrix '%s': out of memory for the %zu entries of "
+                       "sparsity '%s'",
+                       name, n, sp->name);
+  }
+  for (int p = 0; p < sp->npairs; p++)
+    pair_coo(sp, p, *ri, *ci);
+  size_t k = (size_t)sp->start[sp->npairs];
+  if (sp->diag) /* rows == cols: node i's diagonal block */
+    for (int i = 0; i < sp->rows->size; i++)
+      for (int r = 0; r < sp->rdim; r++)
+        for (int c = 0; c < sp->cdim; c++, k++) {
+          (*ri)[k] = (PetscInt)i * sp->rdim + r;
+          (*ci)[k] = (PetscInt)i * sp->cdim + c;
+        }
+  return LOOM_OK;
+}
+
+/* ---- declaration ----------------------------------------------------------- */
+
+static loom_sparsity sparsity_new(loom_set rows, loom_set cols, int rdim,
+                                  int cdim, int npairs, const loom_map *rmaps,
+                                  const loom_map *cmaps, const char *name) {
+  loom_sparsity sp = calloc(1, sizeof *sp);
+  size_t np = (size_t)npairs;
+  if (sp) {
+    sp->name = loomrt_strdup(name);
+    sp->rmaps = malloc((np + 1) * sizeof *sp->rmaps);
+    sp->cmaps = malloc((np + 1) * sizeof *sp->cmaps);
+    sp->start = malloc((np + 2) * sizeof *sp->start);
+    sp->nnz = malloc(((size_t)rows->size * rdim + 1) * sizeof *sp->nnz);
+  }
+  if (!sp || !sp->name || !sp->rmaps || !sp->cmaps || !sp->start || !sp->nnz) {
+    if (sp)
+      loomrt_sparsity_release(sp);
+    loom_error_(LOOM_ENOMEM, "sparsity '%s': out of memory", name);
+    return NULL;
+  }
+  sp->magic = LOOMRT_MAGIC_SPARSITY;
+  sp->rows = rows;
+  sp->cols = cols;
+  sp->rdim = rdim;
+  sp->cdim = cdim;
+  sp->npairs = npairs;
+  if (npairs > 0) {
+    memcpy(sp->rmaps, rmaps, np * sizeof *rmaps);
+    memcpy(sp->cmaps, cmaps, np * sizeof *cmaps);
+  }
+  sp->diag = rows == cols;
+  layout(sp);
+  if (count_entries(sp) != LOOM_OK) {
+    loomrt_sparsity_release(sp);
+    return NULL;
+  }
+  return sp;
+}
+
+loom_sparsity loom_decl_sparsity(loom_set rows, loom_set cols, int rdim,
+                                 int cdim, int npairs, const loom_map *rmaps,
+                                 const loom_map *cmaps, const char *name) {
+  if (loomrt_require_active("loom_decl_sparsity") != LOOM_OK ||
+      loomrt_check_name(name, "sparsity") != LOOM_OK ||
+      check_sets(rows, cols, rdim, cdim, npairs, name) != LOOM_OK ||
+      check_pairs(rows, cols, npairs, rmaps, cmaps, name) != LOOM_OK ||
+      loomrt_petsc_start("loom_decl_sparsity") != LOOM_OK)
+    return NULL;
+#ifdef LOOM_MPI
+  /* one rank: partition now, as a loop would, so the numbering is final */
+  if (!loomrt_partitioned() && loom__mpi_ready() != LOOM_OK)
+    return NULL;
+#endif
+  loom_sparsity sp =
+      sparsity_new(rows, cols, rdim, cdim, npairs, rmaps, cmaps, name);
+  if (sp && loomrt_register(LOOMRT_KIND_SPARSITY, sp, name) != LOOM_OK) {
+    loomrt_sparsity_release(sp);
+    return NULL;
+  }
+  return sp;
+}
