@@ -11,7 +11,7 @@
 
 LIMITER        := $(BUILD)/samples/limiter
 CFLAGS_LIMITER := $(CFLAGS_APP) -Isamples/limiter
-LIMITER_HDRS   := $(wildcard samples/limiter/*.h)
+LIMITER_HDRS   := $(wildcard samples/limiter/*.h) samples/common/tri_mesh.h
 
 .PHONY: limiter
 limiter: $(LIMITER)/limiter_seq $(LIMITER)/limiter_openmp $(LIMITER)/limiter_ref

@@ -194,11 +194,13 @@ static void loop_comps(builder *b, const region *r, const loop *lp) {
 }
 
 /* What host code may touch of an object: all of a dat (the handle may
- * reach any function, which may even communicate), the value of a C
- * variable (a global, an array, a file-scope variable, the unseen
- * state). */
+ * reach any function, which may even communicate), all of a matrix's
+ * element values (no halo), the value of a C variable (a global, an
+ * array, a file-scope variable, the unseen state). */
 static unsigned host_sections(const obj *o) {
-  return o->kind == OBJ_DAT ? ALL_DAT | (1u << SEC_NET) : 1u << SEC_VALUE;
+  return o->kind == OBJ_DAT   ? ALL_DAT | (1u << SEC_NET)
+         : o->kind == OBJ_MAT ? ALL_DAT
+                              : 1u << SEC_VALUE;
 }
 
 /* With MPI, a loop inside a nested statement also exchanges halos and

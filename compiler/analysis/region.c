@@ -105,8 +105,8 @@ static void record_chains(accesses *x, const sym *s) {
       record(x, x->b->prog->escaping.items[i], CW_READ | CW_WRITE);
 }
 
-/* A name in host code: a dat handle, used in any way, reads and writes
- * the dat (the handle may reach any function); a global, array or
+/* A name in host code: a dat or matrix handle, used in any way, reads and
+ * writes the dat or matrix (the handle may reach any function); a global, array or
  * variable is accessed as the context says; a store through a pointer
  * that is none of them writes the unseen state. */
 static void host_var(cwalk *w, CXCursor decl, unsigned use, int through) {
@@ -115,7 +115,7 @@ static void host_var(cwalk *w, CXCursor decl, unsigned use, int through) {
   const obj *o = s ? s->obj : NULL;
   if (s)
     record_chains(x, s);
-  if (o && o->kind == OBJ_DAT)
+  if (o && (o->kind == OBJ_DAT || o->kind == OBJ_MAT))
     record(x, o, CW_READ | CW_WRITE);
   else if (o && (o->kind == OBJ_GLOBAL || o->kind == OBJ_ARRAY || o->kind == OBJ_VAR))
     record(x, o, use);

@@ -315,6 +315,7 @@ static void add_objects_but(cg *g, vec *v, const loop *lp, const obj *skip) {
     if (a->obj == skip && a->kind != ARG_IDX)
       continue;
     add_object(g, v, a->map);
+    add_object(g, v, a->map2);
     if (!p) {
       add_object(g, v, a->obj);
       continue;
@@ -345,6 +346,8 @@ static int global_is_read(const group *gr, const obj *o) {
 
 static const char *param_decl(cg *g, const group *gr, const obj *o) {
   static const char *const handle[] = {"loom_set", "loom_map", "loom_dat"};
+  if (o->kind == OBJ_MAT)
+    return arena_printf(g->arena, "loom_mat %s", o->name);
   if (o->kind != OBJ_GLOBAL)
     return arena_printf(g->arena, "%s %s", handle[o->kind], o->name);
   return arena_printf(g->arena, "%s%s *%s", global_is_read(gr, o) ? "const " : "",
@@ -399,7 +402,7 @@ static int loop_uses(const loop *lp, const obj *o) {
   if (lp->set == o)
     return 1;
   for (int i = 0; i < lp->nargs; i++)
-    if (lp->args[i].obj == o || lp->args[i].map == o)
+    if (lp->args[i].obj == o || lp->args[i].map == o || lp->args[i].map2 == o)
       return 1;
   return 0;
 }
@@ -421,8 +424,11 @@ static const char *check_call(cg *g, const group *gr, const obj *o) {
     return arena_printf(g->arena, "loom__check_set(%s, %s)", o->name, name);
   int pos = 0;
   for (int i = 0; i < lp->nargs && !pos; i++)
-    if (lp->args[i].obj == o || lp->args[i].map == o)
+    if (lp->args[i].obj == o || lp->args[i].map == o || lp->args[i].map2 == o)
       pos = lp->args[i].pos;
+  if (o->kind == OBJ_MAT)
+    return arena_printf(g->arena, "loom__check_mat(%s, %d, %d, %s, %d)", o->name, o->dim,
+                        o->dim2, name, pos);
   if (o->kind == OBJ_MAP)
     return arena_printf(g->arena, "loom__check_map(%s, %s, NULL, %d, %s, %d)",
                         o->name, lp->set->name, o->dim, name, pos);
@@ -540,7 +546,35 @@ static int map_read(cg *g, const group *gr, const obj *m) {
   return 0;
 }
 
+/* The element matrices of matrix argument a: its loop's, for its pair of
+ * maps (loom__mat_values). */
+static const char *mat_values(cg *g, const loop *lp, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_mv%d_%d", lp->id, a->pos);
+}
+
+/* Rows times columns of a matrix argument's element matrix. */
+static int mat_block(const loop_arg *a) {
+  return a->map->dim * a->obj->dim * a->map2->dim * a->obj->dim2;
+}
+
+static void emit_mat_values(cg *g, const group *gr) {
+  vec loops = called_loops(g, gr);
+  for (int l = 0; l < loops.len; l++) {
+    const loop *lp = loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      const loop_arg *a = &lp->args[i];
+      if (a->kind != ARG_MAT)
+        continue;
+      cg_line(g, "double *const %s = loom__mat_values(%s, %s, %s);", mat_values(g, lp, a),
+              a->obj->name, a->map->name, a->map2->name);
+      cg_line(g, "if (!%s)", mat_values(g, lp, a));
+      cg_line(g, "  return;");
+    }
+  }
+}
+
 static void emit_pointers(cg *g, const group *gr, const vec *objs) {
+  emit_mat_values(g, gr);
   for (int i = 0; i < objs->len; i++) {
     const obj *o = objs->items[i];
     if (o->kind == OBJ_MAP && map_read(g, gr, o))
@@ -768,6 +802,14 @@ static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
                         cg_reduction_local(g, a));
   case ARG_MAPPED_ALL:
     return pointer_array(g, a);
+  case ARG_MAT: {
+    /* the element's own block: `double *` or `double (*)[C]` */
+    const char *p = arena_printf(g->arena, "%s + (size_t)%d * %s", mat_values(g, lp, a),
+                                 mat_block(a), g->elem);
+    if (strchr(a->param_pointee, '['))
+      return arena_printf(g->arena, "(double (*)[%d])(%s)", a->map2->dim * a->obj->dim2, p);
+    return p;
+  }
   case ARG_MAPPED:
     if (pinned_producer(g, a) && a->obj != g->into_obj)
       return pin_local(g, a);

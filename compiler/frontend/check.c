@@ -36,6 +36,9 @@ static const char *describe_arg(const checker *c, const loop_arg *a) {
   case ARG_MAPPED_ALL:
     return arena_printf(c->arena, "all slots of dat '%s' of %s (an array of "
                         "pointers)", a->name, a->obj->type->c_name);
+  case ARG_MAT:
+    return arena_printf(c->arena, "the %dx%d element matrix of matrix '%s'",
+                        a->map->dim * a->obj->dim, a->map2->dim * a->obj->dim2, a->name);
   default:
     return arena_printf(c->arena, "dat '%s' of %s", a->name, a->obj->type->c_name);
   }
@@ -86,7 +89,37 @@ static int check_const(checker *c, const loop_arg *a, CXCursor param,
   return 0;
 }
 
+/* A matrix argument's parameter: `double *` (the element matrix row after
+ * row) or `double A[R][C]` / `double (*A)[C]`, R and C the element matrix's
+ * rows and columns; never const (the kernel adds to it). */
+static int check_mat_param(checker *c, loop_arg *a, CXCursor param) {
+  long rows = a->map->dim * a->obj->dim, cols = a->map2->dim * a->obj->dim2;
+  const char *expect = arena_printf(c->arena, "'double *' or 'double [%ld][%ld]'", rows, cols);
+  CXType t = clang_getCanonicalType(clang_getCursorType(param));
+  int array = t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray;
+  if (t.kind != CXType_Pointer && !array)
+    return param_mismatch(c, a, param, expect);
+  if (t.kind == CXType_ConstantArray && clang_getArraySize(t) != rows)
+    return param_mismatch(c, a, param, expect);
+  CXType pointee = array ? clang_getArrayElementType(t) : clang_getPointeeType(t);
+  CXType elem = pointee;
+  if (pointee.kind == CXType_ConstantArray) {
+    if (clang_getArraySize(pointee) != cols)
+      return param_mismatch(c, a, param, expect);
+    elem = clang_getArrayElementType(pointee);
+  } else if (t.kind == CXType_ConstantArray)
+    return param_mismatch(c, a, param, expect);
+  const elem_type *got = elem_type_of(elem);
+  if (!got || strcmp(got->c_name, "double") != 0)
+    return param_mismatch(c, a, param, expect);
+  a->param_name = frontend_spelling(c->fe, param);
+  a->param_pointee = frontend_type_spelling(c->fe, pointee);
+  return check_const(c, a, param, elem);
+}
+
 static int check_param(checker *c, loop_arg *a, CXCursor param) {
+  if (a->kind == ARG_MAT)
+    return check_mat_param(c, a, param);
   const elem_type *want = arg_elem_type(a);
   const char *expect =
       a->kind == ARG_MAPPED_ALL

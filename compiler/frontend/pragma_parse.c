@@ -96,7 +96,21 @@ static access_mode mode_of(const char *s) {
   return MODE_NONE;
 }
 
-/* `[ map [ slot ] ]` after a dat name. */
+/* `, cmap ]` after `A[rmap`: a matrix's element matrix. */
+static void parse_mat_subscript(parser *p, loop_arg *arg) {
+  expect_punct(p, ",");
+  const ptok *map = expect_handle(p, "a column map name after ','");
+  if (!map)
+    return;
+  arg->kind = ARG_MAT;
+  arg->slot = -1;
+  arg->map2_name = map->text;
+  arg->map2_loc = map->loc;
+  expect_punct(p, "]");
+}
+
+/* `[ map [ slot ] ]` after a dat name, or `[ rmap, cmap ]` after a
+ * matrix's. */
 static void parse_subscript(parser *p, loop_arg *arg) {
   expect_punct(p, "[");
   const ptok *map = expect_handle(p, "a map name inside '[...]'");
@@ -104,6 +118,10 @@ static void parse_subscript(parser *p, loop_arg *arg) {
     return;
   arg->map_name = map->text;
   arg->map_loc = map->loc;
+  if (is(peek(p), ",")) {
+    parse_mat_subscript(p, arg);
+    return;
+  }
   expect_punct(p, "[");
   const ptok *slot = peek(p);
   if (!p->failed && is(slot, "*") && slot->kind == PT_PUNCT) {

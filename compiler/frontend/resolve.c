@@ -10,6 +10,9 @@
  * loom_decl_set_slice(gsize, offset, count, name), loom_decl_set_hdf5(file,
  * name), loom_decl_map_hdf5(from, to, dim, file, name) and
  * loom_decl_dat_hdf5_(set, dim, type code, size, (const T *)0, file, name).
+ * A matrix, loom_decl_mat(sparsity, name), has the facts of the
+ * loom_decl_sparsity(rows, cols, rdim, cdim, npairs, rmaps, cmaps, name)
+ * initialising the variable it names.
  */
 #include "frontend/resolve.h"
 
@@ -57,7 +60,8 @@ static CXCursor init_call(CXCursor var) {
 
 /* ---- handles -------------------------------------------------------------- */
 
-/* OBJ_SET/OBJ_MAP/OBJ_DAT for loom handle types, -1 for anything else. */
+/* OBJ_SET/OBJ_MAP/OBJ_DAT/OBJ_MAT for loom handle types, -1 for anything
+ * else. */
 static int handle_kind(const frontend *fe, CXType t) {
   t = clang_getCanonicalType(t);
   if (t.kind != CXType_Pointer)
@@ -69,6 +73,8 @@ static int handle_kind(const frontend *fe, CXType t) {
     return OBJ_MAP;
   if (strcmp(s, "struct loom_dat_s") == 0)
     return OBJ_DAT;
+  if (strcmp(s, "struct loom_mat_s") == 0)
+    return OBJ_MAT;
   return -1;
 }
 
@@ -82,7 +88,7 @@ static const struct {
     {OBJ_SET, "loom_decl_set", 2},      {OBJ_SET, "loom_decl_set_slice", 4},
     {OBJ_SET, "loom_decl_set_hdf5", 2}, {OBJ_MAP, "loom_decl_map", 5},
     {OBJ_MAP, "loom_decl_map_hdf5", 5}, {OBJ_DAT, "loom_decl_dat_", 6},
-    {OBJ_DAT, "loom_decl_dat_hdf5_", 7},
+    {OBJ_DAT, "loom_decl_dat_hdf5_", 7}, {OBJ_MAT, "loom_decl_mat", 2},
 };
 
 /* Nonzero when `callee` with nargs arguments declares an object of kind. */
@@ -244,6 +250,30 @@ static int read_dat(resolver *r, CXCursor call, CXCursor var, obj *o) {
   return 0;
 }
 
+/* A matrix: rows, columns and block sizes from the loom_decl_sparsity
+ * initialising the sparsity variable loom_decl_mat names. */
+static int read_mat(resolver *r, CXCursor call, obj *o) {
+  CXCursor arg = cursor_strip_expr(clang_Cursor_getArgument(call, 0));
+  CXCursor var = clang_getCursorKind(arg) == CXCursor_DeclRefExpr
+                     ? clang_getCursorReferenced(arg) : clang_getNullCursor();
+  CXCursor sp = clang_getCursorKind(var) == CXCursor_VarDecl ? init_call(var)
+                                                              : clang_getNullCursor();
+  if (clang_Cursor_isNull(sp) || clang_Cursor_getNumArguments(sp) != 8 ||
+      strcmp(frontend_spelling(r->fe, sp), "loom_decl_sparsity") != 0) {
+    diag(DIAG_ERROR, arg_loc(r, call, 0), 0,
+         "argument 1 of the declaration of matrix '%s' must name a loom_sparsity variable "
+         "initialised by loom_decl_sparsity in its declaration: loomc reads the matrix's "
+         "rows, columns and block sizes there", o->name);
+    return -1;
+  }
+  o->from = set_arg(r, sp, 0, o->name);
+  o->to = o->from ? set_arg(r, sp, 1, o->name) : NULL;
+  o->dim = o->to ? const_int_arg(r, sp, 2, "row block size", o->name) : -1;
+  o->dim2 = o->dim > 0 ? const_int_arg(r, sp, 3, "column block size", o->name) : -1;
+  o->type = elem_type_named("double");
+  return o->dim2 > 0 ? 0 : -1;
+}
+
 static obj *new_obj(resolver *r, sym *s, obj_kind kind) {
   obj *o = arena_alloc(r->arena, sizeof *o);
   o->kind = kind;
@@ -272,6 +302,8 @@ static obj *build_handle(resolver *r, sym *s, int kind) {
     rc = read_map(r, call, o);
   else if (kind == OBJ_DAT)
     rc = read_dat(r, call, s->cursor, o);
+  else if (kind == OBJ_MAT)
+    rc = read_mat(r, call, o);
   return rc ? NULL : o;
 }
 
@@ -400,6 +432,12 @@ static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
   o->loc = frontend_cursor_loc(r->fe, decl);
   if (kind == OBJ_SET)
     return o;
+  if (kind == OBJ_MAT)
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "%s, so loomc does not see its loom_decl_mat: a loop assembling into a matrix "
+        "stands where the matrix is declared, as 'loom_mat %s = loom_decl_mat(SPARSITY, "
+        "NAME);', its sparsity declared with loom_decl_sparsity", what_decl(decl),
+        frontend_spelling(r->fe, decl)));
   annotation an = {r->fe, NULL, 0};
   clang_visitChildren(decl, find_facts, &an);
   o->distinct = an.distinct;
@@ -686,6 +724,12 @@ static int bind_name(resolver *r, loop_arg *a) {
          a->name, obj_kind_name(a->obj->kind));
     return -1;
   }
+  if (a->obj->kind == OBJ_MAT) {
+    diag(DIAG_ERROR, a->loc, a->len,
+         "'%s' is a matrix: pass the element matrix of each element as '%s[ROWMAP, COLMAP]', "
+         "the maps reaching its rows and its columns", a->name, a->name);
+    return -1;
+  }
   if (a->obj->kind == OBJ_GLOBAL) {
     a->kind = ARG_GLOBAL;
     for (const loop_arg *b = r->lp->args; b < a; b++)
@@ -735,6 +779,44 @@ static int bind_idx(resolver *r, loop_arg *a) {
   return 0;
 }
 
+/* One map of a matrix argument: from the loop's set into the matrix's rows
+ * (or columns). */
+static int bind_mat_map(resolver *r, loop_arg *a, obj **map, const char *name, srcloc loc,
+                        const obj *want, const char *what) {
+  *map = lookup_kind(r, name, loc, OBJ_MAP, "a map");
+  if (!*map)
+    return -1;
+  if (!may_be_set((*map)->from, r->lp->set)) {
+    diag(DIAG_ERROR, loc, (unsigned)strlen(name),
+         "map '%s' maps from set '%s', but the loop is over set '%s'", name,
+         (*map)->from->name, r->lp->set->name);
+    note_decl(*map);
+    return -1;
+  }
+  if (may_be_set((*map)->to, want))
+    return 0;
+  diag(DIAG_ERROR, loc, (unsigned)strlen(name),
+       "map '%s' points into set '%s', but the %s of matrix '%s' are set '%s'", name,
+       (*map)->to->name, what, a->name, want->name);
+  note_decl(a->obj);
+  return -1;
+}
+
+/* `A[rmap, cmap]`: A a matrix, incremented (the element matrices of the
+ * elements reaching one entry are summed). */
+static int bind_mat(resolver *r, loop_arg *a) {
+  a->obj = lookup_kind(r, a->name, a->loc, OBJ_MAT, "a matrix");
+  if (!a->obj || bind_mat_map(r, a, &a->map, a->map_name, a->map_loc, a->obj->from, "rows") ||
+      bind_mat_map(r, a, &a->map2, a->map2_name, a->map2_loc, a->obj->to, "columns"))
+    return -1;
+  if (a->mode == MODE_INC)
+    return 0;
+  diag(DIAG_ERROR, a->loc, a->len,
+       "matrix '%s' cannot be '%s': a loop adds element matrices into a matrix, with 'inc'",
+       a->name, mode_name(a->mode));
+  return -1;
+}
+
 static int bind_arg(resolver *r, loop_arg *a) {
   int rc = 0;
   if (a->kind == ARG_IDX && a->map_name)
@@ -743,6 +825,8 @@ static int bind_arg(resolver *r, loop_arg *a) {
     rc = bind_name(r, a);
   else if (a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL)
     rc = bind_mapped(r, a);
+  else if (a->kind == ARG_MAT)
+    rc = bind_mat(r, a);
   return rc;
 }
 

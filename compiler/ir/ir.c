@@ -7,7 +7,8 @@
 #include <string.h>
 
 const char *obj_kind_name(obj_kind k) {
-  static const char *const names[] = {"set", "map", "dat", "global", "array", "variable"};
+  static const char *const names[] = {"set",   "map",      "dat",   "global",
+                                      "array", "variable", "matrix"};
   return names[k];
 }
 
@@ -70,7 +71,7 @@ const obj *loop_names_declared_in(const loop *lp, const char *file, unsigned fro
 
 int loop_executes_halo(const loop *lp) {
   for (int i = 0; i < lp->nargs; i++)
-    if (arg_writes_indirectly(&lp->args[i]))
+    if (arg_writes_indirectly(&lp->args[i]) || lp->args[i].kind == ARG_MAT)
       return 1;
   return 0;
 }

@@ -36,8 +36,9 @@ typedef enum obj_kind {
   OBJ_DAT,
   OBJ_GLOBAL,
   OBJ_ARRAY, /* a C array (or pointer) an affine loop subscripts */
-  OBJ_VAR    /* a file-scope variable a kernel reads (a constant to kernels),
+  OBJ_VAR,   /* a file-scope variable a kernel reads (a constant to kernels),
                 or the state loomc cannot see (effects.h) */
+  OBJ_MAT    /* a matrix declared with loom_decl_mat (its sparsity's facts) */
 } obj_kind;
 
 /* A set, map or dat declared with loom_decl_*, or a C variable used as a
@@ -46,9 +47,12 @@ typedef struct obj {
   obj_kind kind;
   const char *name;
   srcloc loc;            /* of the declaration */
-  struct obj *from, *to; /* map: iteration and target sets */
+  struct obj *from, *to; /* map: iteration and target sets; mat: the sets
+                            of its rows and of its columns */
   struct obj *set;       /* dat: the set it lives on */
-  int dim;               /* map arity; dat dim; global: array length or 1 */
+  int dim;               /* map arity; dat dim; global: array length or 1;
+                            mat: components per row node (rdim) */
+  int dim2;              /* mat: components per column node (cdim) */
   const elem_type *type; /* dat, global */
   int is_array;          /* global declared as an array */
   int is_const;          /* global declared const */
@@ -107,7 +111,10 @@ typedef enum arg_kind {
   ARG_MAPPED_ALL, /* `dat[map[*]]` */
   ARG_IDX,        /* `idx`: the iteration index; `idx[map[i]]` (map set):
                      the index of the element reached through slot i */
-  ARG_AFFINE      /* `A[i][j+1]`: an array element (affine loops) */
+  ARG_AFFINE,     /* `A[i][j+1]`: an array element (affine loops) */
+  ARG_MAT         /* `A[rmap, cmap]`: the element matrix of matrix A on
+                     the rows the element reaches through rmap and the
+                     columns it reaches through cmap */
 } arg_kind;
 
 typedef struct loop_arg {
@@ -120,9 +127,12 @@ typedef struct loop_arg {
   const char *map_name;
   srcloc map_loc;
   int slot; /* map slot; -1 for `*` */
+  const char *map2_name; /* ARG_MAT: the column map */
+  srcloc map2_loc;
   srcloc slot_loc;
   obj *obj; /* the dat or global (affine: the array) */
   obj *map;
+  obj *map2; /* ARG_MAT: the column map (map: the row map) */
   /* ARG_AFFINE: the subscript expressions as written ("j + 1"). */
   const char **subs;
   srcloc *sub_locs;

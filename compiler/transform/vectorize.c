@@ -24,6 +24,9 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
   int writes = 0;
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *x = &lp->args[i];
+    if (x->kind == ARG_MAT)
+      return arena_printf(a, "it adds element matrices into %s (staged kernels do not "
+                          "take them)", obj_label(x->obj));
     if (arg_is_reduction(x))
       return arena_printf(a, "it reduces %s (a vector loop would add in another order)",
                           obj_label(x->obj));

@@ -41,8 +41,8 @@ static int print_bounds(loom_dat lo, loom_dat hi, int nnode) {
 
 int main(int argc, char **argv) {
   int n = limiter_size(argc, argv);
-  struct limiter_mesh m;
-  if (limiter_mesh_make(n, &m))
+  struct tri_mesh m;
+  if (tri_mesh_make(n, &m))
     return 1;
   loom_init(&argc, &argv);
   loom_set nodes = loom_decl_set(m.nnode, "nodes");
@@ -92,6 +92,6 @@ int main(int argc, char **argv) {
     rc = 1;
   }
   loom_exit();
-  limiter_mesh_free(&m);
+  tri_mesh_free(&m);
   return rc;
 }

@@ -11,8 +11,8 @@
 
 int main(int argc, char **argv) {
   int n = limiter_size(argc, argv);
-  struct limiter_mesh m;
-  if (limiter_mesh_make(n, &m))
+  struct tri_mesh m;
+  if (tri_mesh_make(n, &m))
     return 1;
   const int nn = m.nnode, nc = m.ncell;
   double *lo = malloc(sizeof(double) * 5 * (size_t)nn), *hi = lo + nn, *sum = hi + nn,
@@ -64,6 +64,6 @@ int main(int argc, char **argv) {
   }
   free(lo);
   free(c);
-  limiter_mesh_free(&m);
+  tri_mesh_free(&m);
   return rc;
 }

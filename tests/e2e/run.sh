@@ -20,6 +20,7 @@ step "$here/airfoil.sh" openmp
 step "$here/airfoil_modular.sh" small
 step "$here/wave.sh"
 step "$here/limiter.sh"
+step "$here/poisson.sh"
 step "$here/outer.sh"
 step "$here/mpi.sh"
 step "$here/hdf5.sh" small

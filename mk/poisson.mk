@@ -1,0 +1,38 @@
+# The P1 finite-element sample with a matrix (samples/poisson/; included by
+# the top-level Makefile after mk/mpi.mk): built when PETSc is found
+# (HAVE_PETSC, Makefile).
+#
+#   make poisson   build/samples/poisson/: poisson_seq and poisson_openmp
+#                  (poisson.c through loomc), linked with PETSc; also built
+#                  by `make` (all).  No MPI build yet: matrices run on one
+#                  rank only, and the sample declares a mesh per level,
+#                  which MPI allows only before the first loop.
+#
+# tests/e2e/poisson.sh runs them.
+
+POISSON        := $(BUILD)/samples/poisson
+CFLAGS_POISSON := $(CFLAGS_APP) -Isamples/poisson
+POISSON_PROGS  := $(POISSON)/poisson_seq $(POISSON)/poisson_openmp
+POISSON_HDRS   := samples/poisson/poisson_kernels.h samples/common/tri_mesh.h
+
+.PHONY: poisson
+ifeq ($(HAVE_PETSC),1)
+poisson: $(POISSON_PROGS)
+all: poisson
+else
+poisson:
+	@echo "poisson: PETSc not found (pkg-config petsc): install petsc-dev (make deps)" >&2
+	@false
+endif
+
+$(POISSON)/poisson_seq.c $(POISSON)/poisson_openmp.c: \
+    samples/poisson/poisson.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=$(patsubst poisson_%.c,%,$(@F)) -Isamples/poisson $< -o $@
+-include $(POISSON)/poisson_seq.d $(POISSON)/poisson_openmp.d
+
+$(POISSON)/poisson_seq: $(POISSON)/poisson_seq.c $(LIBLOOM) $(POISSON_HDRS)
+	$(CC) $(CFLAGS_POISSON) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+
+$(POISSON)/poisson_openmp: $(POISSON)/poisson_openmp.c $(LIBLOOM) $(POISSON_HDRS)
+	$(CC) $(CFLAGS_POISSON) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm

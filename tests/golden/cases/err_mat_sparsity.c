@@ -1,0 +1,21 @@
+/* Error: loomc reads a matrix's sets and block sizes from the
+ * loom_decl_sparsity initialising the variable loom_decl_mat names. */
+#include <loom.h>
+
+static void k(double *A) { A[0] += 1.0; }
+
+static loom_sparsity make(loom_set nodes, loom_map c2n) {
+  return loom_decl_sparsity(nodes, nodes, 1, 1, 1, &c2n, &c2n, "sp");
+}
+
+int main(int argc, char **argv) {
+  int tri[3] = {0, 1, 2};
+  loom_init(&argc, &argv);
+  loom_set nodes = loom_decl_set(3, "nodes");
+  loom_set cells = loom_decl_set(1, "cells");
+  loom_map c2n = loom_decl_map(cells, nodes, 3, tri, "c2n");
+  loom_mat A = loom_decl_mat(make(nodes, c2n), "A");
+#pragma loom par_loop(k) over(cells) args(inc: A[c2n, c2n])
+  loom_exit();
+  return 0;
+}
