@@ -6,7 +6,8 @@
 #   make bench      Airfoil seq and OpenMP vs the plain-C reference, loomc
 #                   translation time (against clang; against the number of loops),
 #                   wave with each transformation across its time loop off,
-#                   the multi-file Airfoil against the single-file one
+#                   the multi-file Airfoil against the single-file one,
+#                   matrix assembly against PETSc's MatSetValues by hand
 #
 # `make deps` installs the Debian packages the project needs (as root);
 # `run` and `test` call it first, and it does nothing when all are present.
@@ -191,6 +192,7 @@ bench: all $(REFMESH)
 	if [ -x $(AIRFOIL)/airfoil_hdf5_mpi ]; then bench/scale.sh $(BUILD); fi
 	bench/wave.sh $(BUILD)/samples/wave $${WAVE_N:-800} $${BENCH_ITERS:-300}
 	bench/modular.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL) $(BUILD)/samples/airfoil-modular
+	if [ "$(HAVE_PETSC)" = 1 ]; then bench/assembly.sh $(BUILD)/samples/poisson; fi
 
 clean:
 	rm -rf $(BUILD)

@@ -28,11 +28,35 @@ endif
 $(POISSON)/poisson_seq.c $(POISSON)/poisson_openmp.c: \
     samples/poisson/poisson.c $(LOOMC)
 	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=$(patsubst poisson_%.c,%,$(@F)) -Isamples/poisson $< -o $@
+	$(LOOMC) -MMD --target=$(patsubst poisson_%.c,%,$(@F)) -Isamples/poisson \
+	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
 -include $(POISSON)/poisson_seq.d $(POISSON)/poisson_openmp.d
 
 $(POISSON)/poisson_seq: $(POISSON)/poisson_seq.c $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
 
 $(POISSON)/poisson_openmp: $(POISSON)/poisson_openmp.c $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+
+# bench/assembly.sh (make bench): the sample's assembly through Loom (seq,
+# openmp) against the same assembly written against PETSc by hand.
+ASSEMBLY_PROGS := $(POISSON)/assembly_seq $(POISSON)/assembly_openmp $(POISSON)/assembly_petsc
+ifeq ($(HAVE_PETSC),1)
+bench: $(ASSEMBLY_PROGS)
+endif
+
+$(POISSON)/assembly_seq.c $(POISSON)/assembly_openmp.c: samples/poisson/assembly.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=$(patsubst assembly_%.c,%,$(@F)) -Isamples/poisson \
+	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
+-include $(POISSON)/assembly_seq.d $(POISSON)/assembly_openmp.d
+
+$(POISSON)/assembly_seq: $(POISSON)/assembly_seq.c $(LIBLOOM) $(POISSON_HDRS)
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+
+$(POISSON)/assembly_openmp: $(POISSON)/assembly_openmp.c $(LIBLOOM) $(POISSON_HDRS)
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+
+$(POISSON)/assembly_petsc: samples/poisson/assembly_petsc.c $(POISSON_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(PETSC_LIBS) -lm

@@ -42,7 +42,7 @@ static inline double poisson_geometry(const double *x0, const double *x1, const 
 }
 
 /* The element matrix of -Δ + 1. */
-static void helmholtz(const double *x0, const double *x1, const double *x2, double A[3][3]) {
+static inline void helmholtz(const double *x0, const double *x1, const double *x2, double A[3][3]) {
   double g[3][2];
   const double d = poisson_geometry(x0, x1, x2, g), area = 0.5 * d;
   for (int i = 0; i < 3; i++)
@@ -52,7 +52,7 @@ static void helmholtz(const double *x0, const double *x1, const double *x2, doub
 }
 
 /* The load: ∫ f φi over the triangle, by the edge-midpoint rule. */
-static void load(const double *x0, const double *x1, const double *x2, double *b0, double *b1,
+static inline void load(const double *x0, const double *x1, const double *x2, double *b0, double *b1,
                  double *b2) {
   const double *v[3] = {x0, x1, x2};
   double g[3][2];
@@ -67,10 +67,10 @@ static void load(const double *x0, const double *x1, const double *x2, double *b
 }
 
 /* The exact solution at a node (Dirichlet values, the initial guess). */
-static void exact(const double *x, double *u) { *u = poisson_u(x[0], x[1]); }
+static inline void exact(const double *x, double *u) { *u = poisson_u(x[0], x[1]); }
 
 /* ∫ (uh - u)² and ∫ |∇uh - ∇u|² over the triangle (seven-point rule). */
-static void errors(const double *x0, const double *x1, const double *x2, const double *u0,
+static inline void errors(const double *x0, const double *x1, const double *x2, const double *u0,
                    const double *u1, const double *u2, double *l2, double *h1) {
   static const double a = 0.470142064105115, b = 0.101286507323456;
   static const double bary[7][3] = {{1.0 / 3, 1.0 / 3, 1.0 / 3},
