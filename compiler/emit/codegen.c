@@ -534,13 +534,15 @@ static int arg_reads_map(const cg *g, const loop_arg *a) {
 }
 
 /* Whether the group's code reads the entries of map m (a map passed only
- * to be checked, for a pinned producer that ignores the element, is not). */
+ * to be checked, for a pinned producer that ignores the element, is not;
+ * nor are a matrix argument's maps: the runtime reads them). */
 static int map_read(cg *g, const group *gr, const obj *m) {
   vec loops = called_loops(g, gr);
   for (int l = 0; l < loops.len; l++) {
     const loop *lp = loops.items[l];
     for (int i = 0; i < lp->nargs; i++)
-      if (lp->args[i].map == m && arg_reads_map(g, &lp->args[i]))
+      if (lp->args[i].map == m && lp->args[i].kind != ARG_MAT &&
+          arg_reads_map(g, &lp->args[i]))
         return 1;
   }
   return 0;

@@ -105,6 +105,8 @@ class Emitter:
         self.w("}")
         self.w("}", 0)
         self.w("", 0)
+        if self.m.get("mats"):
+            self.mat_helpers()
         called = {st["c"] for st, _, _ in walk(self.m["body"])
                   if st["k"] == "host" and st["op"] == "set_c" and st.get("how") == "call"}
         # host helpers: loomc reads their bodies (what they read and store through
@@ -136,6 +138,44 @@ class Emitter:
                        % (CTYPE[g["type"]], p, g["name"], "[%d]" % g["dim"] if g["dim"] else ""), 0)
         if self.m["consts"]:
             self.w("", 0)
+
+    def mat_helpers(self):
+        """A matrix is printed as a weighted sum of its entries: the Loom
+        program reads each distinct (row, column) of its pattern with
+        loom_mat_get, the reference adds every element matrix's entries as
+        it computes them.  The entries are integers, so the two sums are
+        exact whatever their order."""
+        p = self.pfx
+        self.w("static inline double %sdt_mat_w(int i, int j) { return (double)((7 * i + 3 * j) %% 11 + 1); }"
+               % p, 0)
+        if self.ref:
+            return
+        self.w("static int %sdt_cmp_ll(const void *a, const void *b) {" % p, 0)
+        self.w("const long long x = *(const long long *)a, y = *(const long long *)b;")
+        self.w("return (x > y) - (x < y);")
+        self.w("}", 0)
+        self.w("static double %sdt_mat_sum(loom_mat A, const int *map, int n, int ar, int dim) {" % p, 0)
+        self.w("long long *key = malloc(sizeof(long long) * ((size_t)n * ar * ar + 1));")
+        self.w("size_t m = 0;")
+        self.w("for (int e = 0; e < n; e++)")
+        self.w("for (int a = 0; a < ar; a++)", 2)
+        self.w("for (int b = 0; b < ar; b++)", 3)
+        self.w("key[m++] = (long long)map[ar * e + a] * 1000000 + map[ar * e + b];", 4)
+        self.w("qsort(key, m, sizeof *key, %sdt_cmp_ll);" % p)
+        self.w("double s = 0.0;")
+        self.w("for (size_t k = 0; k < m; k++) {")
+        self.w("if (k && key[k] == key[k - 1]) continue;", 2)
+        self.w("const int i = (int)(key[k] / 1000000), j = (int)(key[k] % 1000000);", 2)
+        self.w("for (int r = 0; r < dim; r++)", 2)
+        self.w("for (int c = 0; c < dim; c++)", 3)
+        self.w("s += loom_mat_get(A, i, r, j, c) * %sdt_mat_w(i * dim + r, j * dim + c);" % p, 4)
+        self.w("}")
+        self.w("free(key);")
+        self.w("return s;")
+        self.w("}", 0)
+
+    def mat(self, name):
+        return by_name(self.m.get("mats", []), name)
 
     # -- kernels ------------------------------------------------------------
     def kname(self, lp):
@@ -171,6 +211,12 @@ class Emitter:
                 else:
                     params.append("%s *%s" % (t, pn))
                     outputs += [(a["mode"], "%s[%d]" % (pn, c), t, None) for c in range(dim)]
+                continue
+            if a["kind"] == "mat":
+                A = self.mat(a["mat"])
+                rc = (self.map(a["map"])["arity"] * A["dim"]) ** 2
+                params.append("double *" + pn)
+                outputs.append(("mat", pn, rc, None))
                 continue
             d = self.dat(a["dat"])
             t = CTYPE[d["type"]]
@@ -245,6 +291,9 @@ class Emitter:
                 self.w("if (%sv%d < %s) %s = %sv%d;" % (cast, n, lhs, lhs, cast, n))
             elif mode == "max":
                 self.w("if (%sv%d > %s) %s = %sv%d;" % (cast, n, lhs, lhs, cast, n))
+            elif mode == "mat":  # t: the element matrix's size
+                self.w("for (int k = 0; k < %d; k++) %s[k] += %sdt_w64(v%d + (double)k);"
+                       % (t, lhs, self.pfx, n))
         self.w("}", 0)
 
     # -- main -----------------------------------------------------------------
@@ -306,6 +355,14 @@ class Emitter:
         top_dats = [d for d in m["dats"] if d["decl"] == "top"]
         for d in top_dats:
             self.dat_decl(d, 1)
+        for A in m.get("mats", []):
+            if self.ref:
+                self.w("double %s_sum = 0.0; /* the matrix's weighted sum */" % A["name"])
+                continue
+            self.w("loom_sparsity %s_sp = loom_decl_sparsity(%s, %s, %d, %d, 1, &%s, &%s, \"%s_sp\");"
+                   % (A["name"], A["set"], A["set"], A["dim"], A["dim"], A["map"], A["map"],
+                      A["name"]))
+            self.w("loom_mat %s = loom_decl_mat(%s_sp, \"%s\");" % (A["name"], A["name"], A["name"]))
         self.unused_handles()
         self.handle_struct()
         self.frees = [[]]
@@ -469,7 +526,8 @@ class Emitter:
         """A loop a stage may run: not in a helper of its own, its sets and
         maps in the struct, its globals file-scope (temporaries are passed
         like other dats: host code then names them, so they stay whole)."""
-        if self.ref or not self.m.get("via_struct") or self.in_helper(lp):
+        if self.ref or not self.m.get("via_struct") or self.in_helper(lp) or \
+                any(a["kind"] == "mat" for a in lp["args"]):
             return False
         sets, maps, _ = self.struct_members()
         names = {x["name"] for x in sets + maps}
@@ -496,7 +554,8 @@ class Emitter:
         """About half of the loops whose every handle is in the struct
         and whose globals are file-scope variables run in a function of
         their own."""
-        if self.ref or not self.m.get("via_struct") or lp["id"] % 2 != 1:
+        if self.ref or not self.m.get("via_struct") or lp["id"] % 2 != 1 or \
+                any(a["kind"] == "mat" for a in lp["args"]):
             return False
         sets, maps, dats = self.struct_members()
         names = {x["name"] for x in sets + maps + dats}
@@ -654,7 +713,21 @@ class Emitter:
             raise ValueError(op)
 
     def print_obj(self, name, ind):
-        """Prints a global, a dat (fetched on every rank) or an array."""
+        """Prints a global, a dat (fetched on every rank), an array or a
+        matrix (mat_helpers)."""
+        A = self.mat(name)
+        if A:
+            if self.ref:
+                self.w("printf(\"%s %%.17g\\n\", %s_sum);" % (name, name), ind)
+                return
+            mp = self.map(A["map"])
+            self.w("{", ind)
+            self.w("const double s = %sdt_mat_sum(%s, %s_data, %d, %d, %d);"
+                   % (self.pfx, name, A["map"], self.sizes[mp["from"]], mp["arity"], A["dim"]),
+                   ind + 1)
+            self.w("if (loom_rank() == 0) printf(\"%s %%.17g\\n\", s);" % name, ind + 1)
+            self.w("}", ind)
+            return
         g = self.glob(name)
         if g:
             f = _fmt(g["type"])
@@ -724,6 +797,8 @@ class Emitter:
                 text = "idx[%s[%s]]" % (nm(a["map"]), a["slot"])
             elif a["kind"] == "global":
                 text = self.gname(a["g"])
+            elif a["kind"] == "mat":
+                text = "%s[%s, %s]" % (a["mat"], nm(a["map"]), nm(a["map"]))
             elif a["map"] is None:
                 text = nm(a["dat"])
             else:
@@ -755,7 +830,7 @@ class Emitter:
         n = self.sizes[lp["set"]]
         self.w("for (int e = 0; e < %d; e++) { /* par_loop k%d over %s */" % (n, lp["id"], lp["set"]),
                ind)
-        call = []
+        call, mats = [], []
         for k, a in enumerate(lp["args"]):
             if a["kind"] == "idx":
                 call.append("(const int[]){e}")
@@ -765,6 +840,11 @@ class Emitter:
             elif a["kind"] == "global":
                 g = self.glob(a["g"])
                 call.append(self.gname(a["g"]) if g["dim"] else "&" + self.gname(a["g"]))
+            elif a["kind"] == "mat":
+                ar, dim = self.map(a["map"])["arity"], self.mat(a["mat"])["dim"]
+                self.w("double q%d[%d] = {0};" % (k, (ar * dim) ** 2), ind + 1)
+                call.append("q%d" % k)
+                mats.append((k, a, ar, dim))
             else:
                 d = self.dat(a["dat"])
                 if a["map"] is None:
@@ -781,6 +861,14 @@ class Emitter:
                            % (ar, k, a["dat"], d["dim"], a["map"], ar), ind + 1)
                     call.append("q%d" % k)
         self.w("%s(%s);" % (self.kname(lp), ", ".join(call)), ind + 1)
+        for k, a, ar, dim in mats:  # each entry, weighted, into the matrix's sum
+            n = ar * dim
+            self.w("for (int r = 0; r < %d; r++)" % n, ind + 1)
+            self.w("for (int c = 0; c < %d; c++)" % n, ind + 2)
+            self.w("%s_sum += q%d[%d * r + c] * %sdt_mat_w(%s_data[%d * e + r / %d] * %d + r %% %d, "
+                   "%s_data[%d * e + c / %d] * %d + c %% %d);"
+                   % (a["mat"], k, n, self.pfx, a["map"], ar, dim, dim, dim,
+                      a["map"], ar, dim, dim, dim), ind + 3)
         self.w("}", ind)
 
     def st_aloop(self, lp, ind, depth):

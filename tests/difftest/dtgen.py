@@ -33,7 +33,8 @@ KNOWN = {
     "pinned_unused_map": "no pin of a temporary that a consumer reads through a map",
 }
 
-DEFAULTS = {"idx_map": True, "avoid": [], "affine": True, "max_size": 3000, "modular": True}
+DEFAULTS = {"idx_map": True, "avoid": [], "affine": True, "max_size": 3000, "modular": True,
+            "mats": True}
 
 
 class Gen:
@@ -45,11 +46,15 @@ class Gen:
         self.avoid = set(self.o["avoid"])
         self.m = {"version": 1, "seed": seed, "options": self.o, "sets": [], "maps": [],
                   "dats": [], "globals": [], "consts": [], "params": [], "arrays": [],
+                  "mats": [],
                   "body": [], "prints": [], "skip": [], "avoid": sorted(self.avoid)}
         # Loops name some handles through a struct (dtemit.py: struct_name);
         # drawn apart so that the other choices of a seed stay as they were.
         self.m["via_struct"] = (self.o["modular"] and
                                 random.Random(seed * 7919 + 1).random() < 0.35)
+        # Matrices in about one program in six (they need PETSc), drawn apart too.
+        self.use_mats = (self.o.get("mats", True) and
+                         random.Random(seed * 31337 + 5).random() < 0.17)
         # The counts of time loops held in variables, drawn apart for the same reason.
         self.bounds = random.Random(seed * 104729 + 3)
         self.counter = {}
@@ -249,8 +254,14 @@ class Gen:
     def gen_output(self, s, scope, ctx, add, out_dats, used_globals):
         sizes = self.sizes()
         choice = self.r.choice(["write", "write", "rw", "inc_map", "inc_map", "inc_direct",
-                                "write_map", "reduce", "reduce"])
+                                "write_map", "reduce", "reduce", "mat"])
         maps = [mp for mp in self.maps_from(s)]
+        if choice == "mat" and self.use_mats:
+            if maps:
+                self.gen_mat_output(self.r.choice(maps), add, out_dats)
+            return
+        if choice == "mat":
+            choice = "inc_map"
         if choice in ("write", "rw", "inc_direct"):
             cands = [d for d in self.dats_on(s, scope) if d["name"] not in out_dats
                      and d["name"] not in self.reserved]
@@ -316,6 +327,24 @@ class Gen:
         g = self.r.choice(cands) if cands and self.chance(0.5) else self.new_global(role)
         used_globals.add(g["name"])
         add({"kind": "global", "g": g["name"], "mode": role})
+
+    def gen_mat_output(self, mp, add, out_dats):
+        """inc: A[mp, mp], A a matrix on mp's target set (block size 1 or 2):
+        an existing one of that map, or a new one (two at most)."""
+        mats = [x for x in self.m["mats"] if x["map"] == mp["name"]]
+        if mats and (self.chance(0.7) or len(self.m["mats"]) >= 2):
+            A = mats[0]
+        elif len(self.m["mats"]) < 2:
+            A = {"name": self.name("A"), "map": mp["name"], "set": mp["to"],
+                 "dim": self.r.choice([1, 1, 2])}
+            self.m["mats"].append(A)
+            self.m["prints"].append(A["name"])
+        else:
+            return
+        if A["name"] in out_dats:
+            return
+        add({"kind": "mat", "mat": A["name"], "map": mp["name"], "mode": "inc"})
+        out_dats.add(A["name"])
 
     def commuting(self):
         """The mode of a dat's commuting update: mostly inc, else min or max

@@ -305,6 +305,10 @@ def kernel_signature(model, lp):
         elif a["kind"] == "global":
             g = by_name(model["globals"], a["g"]) or {}
             sig.append(("g", a["mode"], g.get("type"), max(1, g.get("dim", 0))))
+        elif a["kind"] == "mat":
+            A = by_name(model.get("mats", []), a["mat"]) or {}
+            ar = (by_name(model["maps"], a["map"]) or {}).get("arity")
+            sig.append(("mat", ar, A.get("dim")))
         else:
             d = by_name(model["dats"], a["dat"]) or {}
             ar = 0
@@ -328,7 +332,7 @@ def _validate_kernels(model, p):
 def _validate_prints(model, p):
     for name in model["prints"]:
         if not (by_name(model["dats"], name) or by_name(model["globals"], name)
-                or by_name(model["arrays"], name)):
+                or by_name(model["arrays"], name) or by_name(model.get("mats", []), name)):
             p.add("print of unknown %s", name)
         d = by_name(model["dats"], name)
         if d and d["decl"] != "top" and not any(
@@ -515,6 +519,14 @@ def _validate_loop(model, lp, scope, p):
             idx_seen += 1
         elif kind == "idxmap":
             pass
+        elif kind == "mat":
+            A = by_name(model.get("mats", []), a["mat"])
+            m = by_name(model["maps"], a["map"])
+            if A is None or m is None or A["map"] != a["map"] or m["from"] != s:
+                p.add("loop %s: matrix %s through %s", lp["id"], a["mat"], a["map"])
+            if a["mode"] != "inc":
+                p.add("loop %s: matrix mode %s", lp["id"], a["mode"])
+            outputs += 1
         else:
             p.add("loop %s: arg kind %s", lp["id"], kind)
     if idx_seen > 1:

@@ -129,6 +129,11 @@ class Tools:
         self.lib = os.path.join(b, "lib", "libloom.a")
         self.lib_mpi = os.path.join(b, "lib", "libloom_mpi.a")
         self.lib_san = os.path.join(b, "san", "lib", "libloom.a")
+        # PETSc, for programs with matrices; --as-needed: the others do not
+        # load it
+        p = run(["pkg-config", "--libs", "petsc", "mpi-c"], cwd=self.root, timeout=30)
+        self.petsc = (["-Wl,--as-needed"] + p.out.split() + ["-Wl,--no-as-needed"]
+                      if p.rc == 0 else [])
 
     def missing(self, builds):
         need = set()
@@ -154,7 +159,7 @@ class Tools:
             return cmd + ["-c"] + list(srcs) + ["-o", out]
         lib = self.lib_san if san else self.lib_mpi if mpi else self.lib
         libs = [lib] + (["-lmetis", "-lptscotch", "-lscotch", "-lptscotcherr"] if mpi else [])
-        return cmd + list(srcs) + ["-o", out] + libs + ["-lm"]
+        return cmd + list(srcs) + ["-o", out] + libs + self.petsc + ["-lm"]
 
     def ref_cc_cmd(self, srcs, out, extra=()):
         return (["cc", "-std=c11", self.opt, "-g0", "-Wall", "-Wextra", "-Werror"] + list(extra)
@@ -168,7 +173,11 @@ class Tools:
         return [exe] + list(args)
 
 
-def base_env(root=None):
+def base_env(root=None, program=False):
+    """The environment of the tools; program: of a generated program, whose
+    sanitizer unwinds the stacks of allocations fully, so that lsan.supp's
+    entries for Open MPI's and PETSc's own leaks (programs with matrices)
+    match (loomc, allocating much more, keeps the fast unwinder)."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("LOOM_") and not k.startswith("OMP_")}
     supp = os.path.join(root or "", "fuzz", "lsan.supp")
@@ -179,6 +188,8 @@ def base_env(root=None):
                 "ASAN_OPTIONS": "detect_leaks=1:halt_on_error=1:abort_on_error=0",
                 "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
                 "LC_ALL": "C"})
+    if program:
+        env["ASAN_OPTIONS"] += ":fast_unwind_on_malloc=0"
     return env
 
 
@@ -452,7 +463,7 @@ def check_one(model, config, tools, wd, expected=None, timeout=30, stop_after=No
         expected = p.out
     with open(os.path.join(wd, "expected.out"), "w") as f:
         f.write(expected)
-    env = base_env(tools.root)
+    env = base_env(tools.root, program=True)
     for k, v in config.env.items():
         if v:
             env[k] = v

@@ -23,7 +23,8 @@ import dtmodel  # noqa: E402
 def options_from(args):
     return {"avoid": [a for a in (args.avoid or "").split(",") if a],
             "idx_map": not args.no_idx_map, "affine": not args.no_affine,
-            "max_size": args.max_size, "modular": not args.no_modular}
+            "max_size": args.max_size, "modular": not args.no_modular,
+            "mats": not args.no_mats}
 
 
 def add_gen_options(ap):
@@ -34,6 +35,8 @@ def add_gen_options(ap):
     ap.add_argument("--no-affine", action="store_true", help="no affine loops")
     ap.add_argument("--no-modular", action="store_true",
                     help="no handles through a struct (dtM.x, LOOM_*_FACTS)")
+    ap.add_argument("--no-mats", action="store_true",
+                    help="no matrices (loom_decl_mat, inc: A[m, m]; they need PETSc)")
     ap.add_argument("--max-size", type=int, default=3000, help="largest set size")
 
 

@@ -207,7 +207,7 @@ class Batch:
                 args.append((c, [k]))
         words = ["%s@%s" % (c.spec(), ",".join(map(str, ks))) for c, ks in args]
         cmd = self.tools.run_cmd(build, np, "./batch", words)
-        p = run(cmd, cwd=d, env=dtpipe.base_env(self.tools.root), timeout=timeout)
+        p = run(cmd, cwd=d, env=dtpipe.base_env(self.tools.root, program=True), timeout=timeout)
         self.runs += 1
         return p, cmd
 
