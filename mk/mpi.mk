@@ -7,7 +7,8 @@
 #                       libloom.a (PETSc's, or mat/nopetsc.c)
 #   make mpi-test       tests/unit/runtime/test_mpi.c under mpirun at 1, 2, 3 and 4
 #                       ranks, each partitioner, and a failing rank, and with
-#                       PETSc tests/mpi/test_mat_mpi.c at 1 and 2 ranks
+#                       PETSc tests/mpi/test_mat_mpi.c at 1-4 ranks with each
+#                       partitioner, renumbered, and with OpenMP threads
 #                       (tests/mpi/run.sh; part of `make test`)
 #
 #   make mpi-shared     build/lib/libloom_mpi.so.X.Y.Z (soname libloom_mpi.so.X),
@@ -94,12 +95,13 @@ $(TESTBIN)/test_mpi: tests/unit/runtime/test_mpi.c $(LIBLOOM_MPI)
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -Iruntime/include -o $@ $< $(LIBLOOM_MPI) $(LOOM_MPI_LIBS)
 
-# Matrices under libloom_mpi (one rank), with PETSc (Makefile HAVE_PETSC).
+# Matrices under libloom_mpi, with PETSc (Makefile HAVE_PETSC); with
+# OpenMP, as an mpi+openmp program (its assembly loops are parallel).
 ifeq ($(HAVE_PETSC),1)
 $(TESTBIN)/test_mat_mpi: tests/mpi/test_mat_mpi.c $(LIBLOOM_MPI)
 	@mkdir -p $(@D)
-	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -Iruntime/include -o $@ $< $(LIBLOOM_MPI) \
-	    $(PETSC_LIBS) $(LOOM_MPI_LIBS)
+	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -fopenmp -Iruntime/include -o $@ $< $(LIBLOOM_MPI) \
+	    $(PETSC_LIBS) $(LOOM_MPI_LIBS) -lm
 MAT_MPI_TEST := $(TESTBIN)/test_mat_mpi
 endif
 

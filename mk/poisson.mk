@@ -2,11 +2,12 @@
 # the top-level Makefile after mk/mpi.mk): built when PETSc is found
 # (HAVE_PETSC, Makefile).
 #
-#   make poisson   build/samples/poisson/: poisson_seq and poisson_openmp
-#                  (poisson.c through loomc), linked with PETSc; also built
-#                  by `make` (all).  No MPI build yet: matrices run on one
-#                  rank only, and the sample declares a mesh per level,
-#                  which MPI allows only before the first loop.
+#   make poisson   build/samples/poisson/: poisson_seq, poisson_openmp and,
+#                  with MPI, poisson_mpi and poisson_mpi_openmp (poisson.c
+#                  through loomc), linked
+#                  with PETSc; also built by `make` (all).  Under MPI a run
+#                  solves one mesh (LEVELS 1): every set is declared before
+#                  the first loop partitions the mesh.
 #
 # tests/e2e/poisson.sh runs them.
 
@@ -14,6 +15,10 @@ POISSON        := $(BUILD)/samples/poisson
 CFLAGS_POISSON := $(CFLAGS_APP) -Isamples/poisson
 POISSON_PROGS  := $(POISSON)/poisson_seq $(POISSON)/poisson_openmp
 POISSON_HDRS   := samples/poisson/poisson_kernels.h samples/common/tri_mesh.h
+
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+POISSON_PROGS  += $(POISSON)/poisson_mpi $(POISSON)/poisson_mpi_openmp
+endif
 
 .PHONY: poisson
 ifeq ($(HAVE_PETSC),1)
@@ -25,18 +30,28 @@ poisson:
 	@false
 endif
 
-$(POISSON)/poisson_seq.c $(POISSON)/poisson_openmp.c: \
+$(POISSON)/poisson_seq.c $(POISSON)/poisson_openmp.c $(POISSON)/poisson_mpi.c \
+    $(POISSON)/poisson_mpi+openmp.c: \
     samples/poisson/poisson.c $(LOOMC)
 	@mkdir -p $(@D)
 	$(LOOMC) -MMD --target=$(patsubst poisson_%.c,%,$(@F)) -Isamples/poisson \
 	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
--include $(POISSON)/poisson_seq.d $(POISSON)/poisson_openmp.d
+-include $(POISSON)/poisson_seq.d $(POISSON)/poisson_openmp.d $(POISSON)/poisson_mpi.d \
+    $(POISSON)/poisson_mpi+openmp.d
 
 $(POISSON)/poisson_seq: $(POISSON)/poisson_seq.c $(LIBLOOM) $(POISSON_HDRS)
 	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
 
 $(POISSON)/poisson_openmp: $(POISSON)/poisson_openmp.c $(LIBLOOM) $(POISSON_HDRS)
 	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+
+$(POISSON)/poisson_mpi: $(POISSON)/poisson_mpi.c $(LIBLOOM_MPI) $(POISSON_HDRS)
+	$(MPICC_CMD) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM_MPI) $(LOOM_MPI_LIBS) \
+	    $(PETSC_LIBS)
+
+$(POISSON)/poisson_mpi_openmp: $(POISSON)/poisson_mpi+openmp.c $(LIBLOOM_MPI) $(POISSON_HDRS)
+	$(MPICC_CMD) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM_MPI) \
+	    $(LOOM_MPI_LIBS) $(PETSC_LIBS)
 
 # bench/assembly.sh (make bench): the sample's assembly through Loom (seq,
 # openmp) against the same assembly written against PETSc by hand.

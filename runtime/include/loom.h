@@ -415,11 +415,24 @@ void loom_timing_output(void);
  *    a renumbering is rebuilt at its next use, element values kept.
  *  - Errors of PETSc calls are LOOM_EPETSC, naming the PETSc function, the
  *    object and PETSc's message.  PETSc is called only from the host
- *    thread, never from a parallel region.
- *  - libloom_mpi: one rank only for now (the sparsity partitions the mesh
- *    first, like a loop); with more ranks loom_decl_sparsity fails with
- *    LOOM_EINVAL ("matrices under MPI with more than one rank are not
- *    supported yet"). */
+ *    thread, never from a parallel region (also in mpi+openmp programs).
+ *  - libloom_mpi, on any number of ranks: every call below is collective
+ *    (every rank makes it, in the same order, with the same arguments), as
+ *    PETSc's are; loops writing element values (loom__mat_values) are
+ *    not, like any loop.  loom_decl_sparsity partitions the mesh first, as
+ *    a loop would (after a pending $LOOM_RENUMBER=1).  PETSc's objects live
+ *    on the runtime's communicator (a duplicate of MPI_COMM_WORLD, made
+ *    PETSC_COMM_WORLD when Loom starts PETSc): an MPIAIJ matrix whose rows
+ *    on each rank are those of the row nodes it owns, numbered after the
+ *    nodes of the lower ranks, assembled from the element matrices of the
+ *    elements each rank executes (owner-computes: no values travel); a dat
+ *    is a vector of its owned rows, in place.  loom_solve leaves x's halo
+ *    stale, as a loop writing x would (loom__dat_dirty), and
+ *    loom_mat_zero_rows_columns leaves b's so: the next loop reading them
+ *    through a map exchanges them.  Each call agrees with the other ranks
+ *    on its outcome: an error on one rank (an argument wrong there only)
+ *    is an error on every rank (LOOM_ESTATE, "... failed on another rank",
+ *    on the others), not a hang, and the session goes on. */
 
 /* A sparsity: the nonzero pattern of matrices whose block rows are the
  * elements of `rows` and block columns those of `cols`, with rdim x cdim
@@ -471,7 +484,8 @@ int loom_solve(loom_mat A, loom_dat x, loom_dat b);
 
 /* The entry (row_node, rcomp; col_node, ccomp) of A, nodes in the declared
  * numbering (0 outside the pattern).  Assembles first.  NaN after an error
- * was reported. */
+ * was reported.  libloom_mpi: collective (every rank asks for the same
+ * entry); the row's owner reads it, every rank returns it. */
 double loom_mat_get(loom_mat A, int row_node, int rcomp, int col_node,
                     int ccomp);
 
@@ -628,7 +642,9 @@ int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
  * over rmap's from-set: element e's block starts at base + e * (ra * rdim)
  * * (ca * cdim) (ra, ca: the maps' arities), row-major [ra * rdim][ca *
  * cdim], components interleaved (row i * rdim + r, column j * cdim + c),
- * e in the runtime's storage order of the iteration set.  Kernels only add
+ * e in the runtime's storage order of the iteration set (libloom_mpi: its
+ * local index; a slot for every local element, of which the elements [0,
+ * exec) count, as a loop writing through maps runs them).  Kernels only add
  * to these values ("inc"); they accumulate until loom_mat_zero.  Calling
  * this marks A pending (assembly needed); a pending $LOOM_RENUMBER=1 is
  * applied first, as at a loop's start.  Host code only (the pointer is

@@ -20,11 +20,15 @@
 extern "C" {
 #endif
 
-/* A's PETSc matrix (MATAIJ on PETSC_COMM_SELF, rows and columns in the
- * runtime's storage order), assembled: pending element values are
- * assembled first.  Values changed in it directly (within its pattern:
- * new nonzeros are refused) last until the next assembly, which starts
- * again from the element values.  NULL after an error was reported. */
+/* A's PETSc matrix, assembled: pending element values are assembled
+ * first.  MATAIJ on PETSC_COMM_SELF (libloom) or on the runtime's
+ * communicator (libloom_mpi: MPIAIJ on several ranks, each holding the
+ * rows of its owned nodes, numbered after the lower ranks' in local
+ * order), rows and columns in the runtime's storage order.  Values changed
+ * in it directly (within its pattern: new nonzeros are refused; rows of
+ * this rank only) last until the next assembly, which starts again from
+ * the element values.  NULL after an error was reported.  Under MPI
+ * collective, like loom_mat_ksp. */
 Mat loom_mat_petsc(loom_mat A);
 
 /* The KSP loom_solve uses for A (its operators A, A; options from the

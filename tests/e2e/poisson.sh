@@ -10,6 +10,11 @@
 #     [0.9, 1.1], natural and Dirichlet conditions; openmp at 1-3 threads
 #     and LOOM_RENUMBER=1 print the same errors as seq (the matrix is
 #     assembled in element order whatever the target);
+#   - poisson_mpi (when built), one mesh per run (16 to 128) at 1-4 ranks
+#     with METIS and at 3 ranks with Scotch, PT-Scotch and block
+#     partitions, and poisson_mpi_openmp at 2 ranks x 2 threads: the
+#     matrix's norm within 1e-12 of seq's and the errors
+#     within 1e-6 (relative), natural and Dirichlet conditions;
 #   - its --help exits 0, a bad size exits 2.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,6 +75,35 @@ for bc in natural dirichlet; do
   diff -u "$tmp/$bc.out" "$tmp/$bc.ren" || fail "$bc: LOOM_RENUMBER=1 differs from seq"
 done
 
+# ---- MPI: one mesh per run, at 1-4 ranks, every partitioner at 3 ------------------
+mpi_ok=""
+if [ -x "$bin/poisson_mpi" ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  for bc in natural dirichlet; do
+    opt=$([ $bc = dirichlet ] && echo -d)
+    for run in 1:metis 2:metis 3:metis 4:metis 3:scotch 3:ptscotch 3:block 2:metis:omp; do
+      np=${run%%:*} part=${run#*:} prog=$bin/poisson_mpi
+      case $part in *:omp) part=${part%:omp} prog=$bin/poisson_mpi_openmp ;; esac
+      : >"$tmp/$bc.mpi"
+      for n in 16 32 64 128; do
+        OMP_NUM_THREADS=2 LOOM_PARTITIONER=$part timeout 120 mpirun --oversubscribe \
+          --bind-to none --mca btl self,vader --mca pml ob1 -x LOOM_PARTITIONER \
+          -x OMP_NUM_THREADS -np $np "$prog" $opt $n 1 $KSP >"$tmp/one" 2>"$tmp/one.err" ||
+          { cat "$tmp/one" "$tmp/one.err"; fail "poisson_mpi $opt $n at $np ranks ($part) failed"; }
+        tail -n 1 "$tmp/one" >>"$tmp/$bc.mpi"
+      done
+      # the same matrices (norm, 1e-12) and errors (1e-6) as seq, level by level
+      awk 'NR == FNR { if ($1 ~ /^[0-9]+$/) { nm[$1] = $2; l2[$1] = $3; h1[$1] = $4 }; next }
+           function rel(a, b) { d = a - b; if (d < 0) d = -d; return d / (b < 0 ? -b : b) }
+           { n++; if (!($1 in nm) || rel($2, nm[$1]) > 1e-12 || rel($3, l2[$1]) > 1e-6 ||
+                      rel($4, h1[$1]) > 1e-6) bad++ }
+           END { exit !(n == 4 && !bad) }' "$tmp/$bc.out" "$tmp/$bc.mpi" ||
+        { cat "$tmp/$bc.out" "$tmp/$bc.mpi"; fail "$bc: mpi at $np ranks ($part) differs from seq"; }
+    done
+  done
+  mpi_ok=", mpi 1-4 ranks (metis) and 3 ranks (scotch, ptscotch, block), mpi+openmp 2x2 matching seq"
+fi
+
 "$bin/poisson_seq" --help >"$tmp/help" 2>&1 && grep -q "^usage: .*poisson_seq \[-d\] \[N \[LEVELS\]\]" "$tmp/help" ||
   fail "--help"
 "$bin/poisson_seq" 0 >/dev/null 2>"$tmp/bad"
@@ -77,4 +111,4 @@ done
 echo "poisson: mass matrix, M x = M f, patch test (seq, openmp 1-3 threads, renumbered);" \
   "L2 rates $(awk 'NF == 6 && $1 ~ /^[0-9]+$/ { printf "%s ", $5 }' "$tmp/natural.out")" \
   "(natural) and $(awk 'NF == 6 && $1 ~ /^[0-9]+$/ { printf "%s ", $5 }' "$tmp/dirichlet.out")" \
-  "(Dirichlet), every target alike: PASS"
+  "(Dirichlet), openmp alike$mpi_ok: PASS"

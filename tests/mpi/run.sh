@@ -5,7 +5,8 @@
 # message naming the rank and the cause, and, with a user handler that
 # returns, a failing rank that must not leave the others waiting; meshes
 # declared from slices; an HDF5 round trip and its errors; with a second
-# program, matrices (tests/mpi/test_mat_mpi.c: one rank works, two refuse).
+# program, matrices (tests/mpi/test_mat_mpi.c) at 1-4 ranks with each
+# partitioner, renumbered, on the distributed path and with OpenMP threads.
 #
 #   tests/mpi/run.sh build/tests/test_mpi [build/tests/test_mat_mpi]
 #
@@ -107,17 +108,34 @@ for n in 1 3; do
   fi
 done
 
-# Matrices (PETSc): one rank, also renumbered; two ranks refuse, on both.
+# Matrices (PETSc): at 1-4 ranks with each partitioner, and renumbered
+# (LOOM_RENUMBER=1: RCM on the global mesh before partitioning) with the
+# default and the block partitioner; on the distributed path
+# (LOOM_DISTRIBUTE=1); as an mpi+openmp program (its assembly loops on 3
+# threads per rank).  Each run compares every result with a dense
+# reference on every rank (the program's header).
+mat_run() { # np VAR=VALUE...
+  np=$1; shift
+  xs=""
+  for kv in "$@"; do xs="$xs -x ${kv%%=*}"; done
+  if env "$@" timeout 120 $MPIRUN -np "$np" $xs "$mat" >"$out" 2>"$err" &&
+     grep -q "^PASS" "$out"; then
+    echo "mpi-test: matrices at $np rank(s), $*: $(cat "$out")"
+  else
+    cat "$out" "$err"; echo "mpi-test: matrices at $np rank(s), $*: FAILED"; fail=1
+  fi
+}
 if [ -n "$mat" ]; then
-  for run in "1" "2" "1 LOOM_RENUMBER"; do
-    set -- $run
-    if env ${2:+$2=1} timeout 60 $MPIRUN -np $1 ${2:+-x $2} "$mat" >"$out" 2>"$err" &&
-       grep -q "^PASS" "$out"; then
-      echo "mpi-test: matrices at $1 rank(s)${2:+ with $2=1}: $(cat "$out")"
-    else
-      cat "$out" "$err"; echo "mpi-test: matrices at $1 rank(s)${2:+ with $2=1}: FAILED"; fail=1
-    fi
+  for n in 1 2 3 4; do
+    for method in metis scotch ptscotch block geom; do
+      mat_run $n LOOM_PARTITIONER=$method
+    done
+    mat_run $n LOOM_RENUMBER=1
+    mat_run $n LOOM_RENUMBER=1 LOOM_PARTITIONER=block
   done
+  mat_run 3 LOOM_DISTRIBUTE=1
+  mat_run 2 OMP_NUM_THREADS=3
+  mat_run 3 OMP_NUM_THREADS=3 LOOM_PARTITIONER=ptscotch
 fi
 
 [ $fail -eq 0 ] && echo "mpi-test: all passed"

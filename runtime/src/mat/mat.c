@@ -4,30 +4,37 @@
  *
  * Design
  * ------
- * A matrix is a PETSc MATSEQAIJ (on PETSC_COMM_SELF, block sizes rdim and
- * cdim recorded for the preconditioners; AIJ for every block size, as
- * PETSc's COO assembly is native to AIJ) and an array of element values
- * laid out like its sparsity's entries (mat/sparsity.c): pair after pair,
- * element after element, each element's block row-major, then the
+ * A matrix is a PETSc MATAIJ (on loomrt_mat_comm(): PETSC_COMM_SELF in
+ * libloom, the runtime's communicator in libloom_mpi; SEQAIJ on one
+ * process, MPIAIJ on more; block sizes rdim and cdim recorded for the
+ * preconditioners; AIJ for every block size, as PETSc's COO assembly is
+ * native to AIJ) and an array of element values laid out like its
+ * sparsity's entries (mat/sparsity.c): pair after pair, element after
+ * element (every local element), each element's block row-major, then the
  * diagonal blocks (which stay 0).  Loops add into the array through
  * loom__mat_values; nothing else writes it but loom_mat_zero.
  *
  * Assembly is PETSc's COO interface, deterministic and thread-free: at the
- * declaration the Mat is preallocated exactly (the sparsity's counts per
- * row), then MatSetPreallocationCOO gets every entry's row and column
- * (repeated ones are summed), once; from then on loom_mat_assemble is one
- * MatSetValuesCOO(values, INSERT_VALUES), so the Mat always equals the sum
- * of every contribution since the last loom_mat_zero.  The Mat refuses new
- * nonzeros (MAT_NEW_NONZERO_ALLOCATION_ERR) and keeps its pattern when
- * rows are zeroed (MAT_KEEP_NONZERO_PATTERN: the COO entries index it).
- * (PETSc 3.18's SeqAIJ builds its COO pattern itself; the count of
- * entries it allocates is checked against the sparsity's.)  loom__mat_values
- * marks the matrix pending; every call that reads the Mat assembles first.
+ * declaration MatSetPreallocationCOO gets every entry's row and column
+ * (repeated ones are summed; negative ones, other ranks' rows, ignored),
+ * once, and builds the pattern (PETSc 3.18's SeqAIJ and MPIAIJ build it
+ * from the entries themselves: the count of entries they allocate on each
+ * rank is checked against the sparsity's exact count of its owned rows);
+ * from then on loom_mat_assemble is one MatSetValuesCOO(values,
+ * INSERT_VALUES), so the Mat always equals the sum of every contribution
+ * since the last loom_mat_zero.  The Mat refuses new nonzeros
+ * (MAT_NEW_NONZERO_ALLOCATION_ERR), keeps its pattern when rows are zeroed
+ * (MAT_KEEP_NONZERO_PATTERN: the COO entries index it), and is told that
+ * no rank sets another's rows (MAT_NO_OFF_PROC_ENTRIES: owner-computes,
+ * every contribution to a row is computed on its owner, so assembly sends
+ * nothing).  loom__mat_values marks the matrix pending; every call that
+ * reads the Mat assembles first.
  *
  * Numbering: rows, columns and elements are in storage order (so dats are
  * PETSc vectors as they are, mat/solve.c); calls taking node numbers take
  * declared ones and translate them (the set's new_of_old; under MPI, the
- * inverse of its gid).  A renumbering after the declaration (plan/
+ * inverse of its gid, a table built once per sparsity, then PETSc's
+ * global number, the sparsity's rnum and cnum).  A renumbering after the declaration (plan/
  * renumber.c counts them) is caught at the matrix's next use: each pair's
  * element values move to their elements' new places (the matrix kept the
  * order it laid them out in), the COO entries are given again from the
@@ -35,9 +42,23 @@
  * stays valid), and the values are assembled; conditions set by
  * loom_mat_zero_rows_columns are lost, as at any assembly.
  *
- * MPI: one rank only (mat/petsc.c); every PETSc object is sequential.
+ * MPI (libloom_mpi, any number of ranks; mat/sparsity.c for the rows
+ * each rank holds): every call but loom__mat_values is collective — every
+ * rank makes it, with the same arguments — since PETSc's are (assembly,
+ * zeroing rows, solves).  Each checks its arguments, agrees with the
+ * other ranks on the outcome before its first collective PETSc call
+ * (petsc.c's loomrt_mat_agree) and again at its end, so that an error on
+ * one rank is one on all (LOOM_ESTATE "... failed on another rank" where
+ * the rank itself was fine) rather than a hang.  loom_mat_get: the owner
+ * of the row reads the entry, every rank returns it (loomrt_mat_share).
+ * loom_mat_zero_rows_columns: each rank zeroes the nodes of the list it
+ * owns (PETSc's MatZeroRowsColumns zeroes their columns on every rank);
+ * b's halo is then stale (loom__dat_dirty), as after a loop writing it.
+ * loom__mat_values is local, like the loop that calls it; its failure
+ * fails the session (loomrt_leave), as a loop's checks do.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +117,7 @@ void loomrt_mat_release(void *object) {
   free(A);
 }
 
-static int mat_usable(loom_mat A, const char *call) {
+int loomrt_mat_usable(loom_mat A, const char *call) {
   int status = loomrt_require_active(call);
   if (status != LOOM_OK)
     return status;
@@ -145,17 +166,22 @@ static int move_values(loom_mat A, int p, PetscScalar *tmp) {
 /* ---- the PETSc matrix ------------------------------------------------------- */
 
 /* The COO entries of the sparsity in the current numbering, given to the
- * Mat; its options (set again: a new COO pattern resets them); a check of
- * the pattern's size against the sparsity's counts. */
-static int preallocate_coo(loom_mat A) {
+ * Mat (collective); its options (set again: a new COO pattern resets
+ * them); a check of the pattern's size on this rank against the
+ * sparsity's counts of its owned rows.  Ends agreed (mat/mat.c's design:
+ * the same status on every rank). */
+static int preallocate_coo(loom_mat A, const char *call) {
   loom_sparsity sp = A->sp;
-  PetscInt *ri, *ci;
-  int status = loomrt_sparsity_coo(sp, A->name, &ri, &ci);
-  if (status != LOOM_OK)
-    return status;
-  status = PETSC(A, MatSetPreallocationCOO, (A->A, sp->start[sp->npairs + 1], ri, ci));
+  PetscInt *ri = NULL, *ci = NULL;
+  int status = loomrt_mat_agree(loomrt_sparsity_coo(sp, A->name, &ri, &ci), call);
+  if (status == LOOM_OK)
+    status = PETSC(A, MatSetOption, (A->A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
+  if (status == LOOM_OK)
+    status = PETSC(A, MatSetPreallocationCOO, (A->A, sp->start[sp->npairs + 1], ri, ci));
   free(ri);
   free(ci);
+  if (status == LOOM_OK)
+    status = PETSC(A, MatSetOption, (A->A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
   if (status == LOOM_OK)
     status = PETSC(A, MatSetOption, (A->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   if (status == LOOM_OK)
@@ -163,51 +189,56 @@ static int preallocate_coo(loom_mat A) {
   MatInfo info;
   if (status == LOOM_OK)
     status = PETSC(A, MatGetInfo, (A->A, MAT_LOCAL, &info));
-  if (status != LOOM_OK)
-    return status;
   double counted = 0;
-  for (size_t r = 0; r < (size_t)sp->rows->size * sp->rdim; r++)
+  for (size_t r = 0; status == LOOM_OK && r < (size_t)sp->rows->owned * sp->rdim; r++)
     counted += (double)sp->nnz[r];
-  if (info.nz_allocated != counted)
-    return loom_error_(LOOM_EPETSC,
-                       "matrix '%s': PETSc's pattern has %.0f entries, sparsity "
-                       "'%s' counted %.0f (a bug in Loom)",
-                       A->name, info.nz_allocated, sp->name, counted);
-  return LOOM_OK;
+  /* nz_used: the pattern's entries (MPIAIJ's COO leaves nz_allocated 0) */
+  if (status == LOOM_OK && info.nz_used != counted)
+    status = loom_error_(LOOM_EPETSC,
+                         "matrix '%s': PETSc's pattern has %.0f entries on this rank, "
+                         "sparsity '%s' counted %.0f (a bug in Loom)",
+                         A->name, info.nz_used, sp->name, counted);
+  return loomrt_mat_agree(status, call);
 }
 
 /* The values into the Mat (repeated entries summed): the Mat is then their
- * sum, assembled. */
-static int insert_values(loom_mat A) {
+ * sum, assembled.  Collective, agreed on. */
+static int insert_values(loom_mat A, const char *call) {
   int status = PETSC(A, MatSetValuesCOO, (A->A, A->values, INSERT_VALUES));
+  status = loomrt_mat_agree(status, call);
   if (status == LOOM_OK)
     A->pending = 0;
   return status;
 }
 
-static int mat_create(loom_mat A) {
+/* Collective: this rank's rows are its owned row nodes', its columns (the
+ * vectors' layout) its owned column nodes'.  Ends agreed. */
+static int mat_create(loom_mat A, const char *call) {
   loom_sparsity sp = A->sp;
-  PetscInt m = (PetscInt)sp->rows->size * sp->rdim;
-  PetscInt n = (PetscInt)sp->cols->size * sp->cdim;
-  int status = PETSC(A, MatCreate, (PETSC_COMM_SELF, &A->A));
+  PetscInt m = (PetscInt)sp->rows->owned * sp->rdim;
+  PetscInt n = (PetscInt)sp->cols->owned * sp->cdim;
+  PetscInt M = (PetscInt)sp->rows->gsize * sp->rdim;
+  PetscInt N = (PetscInt)sp->cols->gsize * sp->cdim;
+  int status = PETSC(A, MatCreate, (loomrt_mat_comm(), &A->A));
   if (status == LOOM_OK)
-    status = PETSC(A, MatSetSizes, (A->A, m, n, m, n));
+    status = PETSC(A, MatSetSizes, (A->A, m, n, M, N));
   if (status == LOOM_OK)
-    status = PETSC(A, MatSetType, (A->A, MATSEQAIJ));
+    status = PETSC(A, MatSetType, (A->A, MATAIJ));
   if (status == LOOM_OK)
     status = PETSC(A, MatSetBlockSizes, (A->A, sp->rdim, sp->cdim));
   if (status == LOOM_OK)
     status = PETSC(A, PetscObjectSetName, ((PetscObject)A->A, A->name));
+  status = loomrt_mat_agree(status, call);
   if (status == LOOM_OK)
-    status = PETSC(A, MatSeqAIJSetPreallocation, (A->A, 0, sp->nnz));
-  if (status == LOOM_OK)
-    status = preallocate_coo(A);
-  return status == LOOM_OK ? insert_values(A) : status; /* all zero, assembled */
+    status = preallocate_coo(A, call);
+  return status == LOOM_OK ? insert_values(A, call) : status; /* all zero, assembled */
 }
 
 /* After a renumbering: values moved, entries and counts of the new
- * numbering, the values assembled (mat/mat.c's design). */
-static int mat_sync(loom_mat A) {
+ * numbering, the values assembled (mat/mat.c's design).  Never under MPI
+ * after partitioning (renumbering is refused then), so local in practice
+ * wherever it is called; ends agreed all the same. */
+static int mat_sync(loom_mat A, const char *call) {
   unsigned epoch = loomrt_renumber_epoch();
   if (A->epoch == epoch)
     return LOOM_OK;
@@ -222,29 +253,39 @@ static int mat_sync(loom_mat A) {
     status = move_values(A, p, tmp);
   free(tmp);
   if (status != LOOM_OK)
-    return loom_error_(status, "matrix '%s': out of memory following a "
-                               "renumbering", A->name);
-  status = loomrt_sparsity_sync(sp);
+    status = loom_error_(status, "matrix '%s': out of memory following a "
+                                 "renumbering", A->name);
   if (status == LOOM_OK)
-    status = preallocate_coo(A);
+    status = loomrt_sparsity_sync(sp);
+  status = loomrt_mat_agree(status, call);
   if (status == LOOM_OK)
-    status = insert_values(A);
+    status = preallocate_coo(A, call);
+  if (status == LOOM_OK)
+    status = insert_values(A, call);
   if (status == LOOM_OK)
     A->epoch = epoch;
   return status;
 }
 
+/* Collective (the assembly of pending values), ends agreed; A usable on
+ * every rank (agreed on by the caller). */
 int loomrt_mat_ready(loom_mat A, const char *call) {
-  int status = mat_usable(A, call);
-  if (status == LOOM_OK)
-    status = mat_sync(A);
+  int status = mat_sync(A, call);
   if (status == LOOM_OK && A->pending)
-    status = insert_values(A);
+    status = insert_values(A, call);
   return status;
+}
+
+const char *loomrt_mat_step(char *buf, size_t size, loom_mat A, const char *call) {
+  if (loomrt_mat_problem(A))
+    return call;
+  snprintf(buf, size, "matrix '%s': %s", A->name, call);
+  return buf;
 }
 
 /* ---- declaration ------------------------------------------------------------- */
 
+/* Local: the struct and its values (the PETSc Mat is mat_create's). */
 static loom_mat mat_new(loom_sparsity sp, const char *name) {
   loom_mat A = calloc(1, sizeof *A);
   size_t n = (size_t)sp->start[sp->npairs + 1];
@@ -267,31 +308,37 @@ static loom_mat mat_new(loom_sparsity sp, const char *name) {
     return NULL;
   }
   A->epoch = loomrt_renumber_epoch();
-  if (mat_create(A) != LOOM_OK) {
-    loomrt_mat_release(A);
-    return NULL;
-  }
   return A;
 }
 
+/* The matrix is registered before its PETSc Mat is made, so that a
+ * failure agreed on later leaves it to loom_exit on every rank alike (its
+ * Mat, if any, destroyed there by all). */
 loom_mat loom_decl_mat(loom_sparsity sp, const char *name) {
-  if (loomrt_require_active("loom_decl_mat") != LOOM_OK ||
-      loomrt_check_name(name, "matrix") != LOOM_OK)
+  static const char call[] = "loom_decl_mat";
+  if (loomrt_require_active(call) != LOOM_OK)
     return NULL;
-  const char *problem = loomrt_sparsity_problem(sp);
-  if (problem) {
-    loom_error_(LOOM_EINVAL, "matrix '%s': sparsity %s", name, problem);
-    return NULL;
+  int status = loomrt_check_name(name, "matrix");
+  const char *problem = status == LOOM_OK ? loomrt_sparsity_problem(sp) : NULL;
+  if (problem)
+    status = loom_error_(LOOM_EINVAL, "matrix '%s': sparsity %s", name, problem);
+  if (status == LOOM_OK)
+    status = loomrt_petsc_start(call);
+  if (status == LOOM_OK)
+    status = loomrt_sparsity_sync(sp);
+  loom_mat A = status == LOOM_OK ? mat_new(sp, name) : NULL;
+  if (status == LOOM_OK && !A)
+    status = LOOM_ENOMEM;
+  if (status == LOOM_OK)
+    status = loomrt_register(LOOMRT_KIND_MAT, A, name);
+  if (status != LOOM_OK && A) {
+    loomrt_mat_release(A); /* not registered */
+    A = NULL;
   }
-  if (loomrt_petsc_start("loom_decl_mat") != LOOM_OK ||
-      loomrt_sparsity_sync(sp) != LOOM_OK)
-    return NULL;
-  loom_mat A = mat_new(sp, name);
-  if (A && loomrt_register(LOOMRT_KIND_MAT, A, name) != LOOM_OK) {
-    loomrt_mat_release(A);
-    return NULL;
-  }
-  return A;
+  status = loomrt_mat_agree(status, call);
+  if (status == LOOM_OK)
+    status = mat_create(A, call);
+  return status == LOOM_OK ? A : NULL;
 }
 
 /* ---- element values, assembly, zero ---------------------------------------- */
@@ -317,9 +364,9 @@ int loom__check_mat(loom_mat A, int rdim, int cdim, const char *loop, int arg) {
   return loomrt_leave(check_mat_body(A, rdim, cdim, loop, arg));
 }
 
-double *loom__mat_values(loom_mat A, loom_map rmap, loom_map cmap) {
-  if (mat_usable(A, "loom__mat_values") != LOOM_OK ||
-      loomrt_renumber_lazy() != LOOM_OK || mat_sync(A) != LOOM_OK)
+static double *mat_values_body(loom_mat A, loom_map rmap, loom_map cmap) {
+  if (loomrt_mat_usable(A, "loom__mat_values") != LOOM_OK ||
+      loomrt_renumber_lazy() != LOOM_OK || mat_sync(A, "loom__mat_values") != LOOM_OK)
     return NULL;
   loom_sparsity sp = A->sp;
   int p = loomrt_sparsity_pair(sp, rmap, cmap);
@@ -337,14 +384,35 @@ double *loom__mat_values(loom_mat A, loom_map rmap, loom_map cmap) {
   return A->values + sp->start[p];
 }
 
-int loom_mat_assemble(loom_mat A) {
-  return loomrt_mat_ready(A, "loom_mat_assemble");
+/* On failure (NULL), the caller (a loop) leaves the communication
+ * (loomrt_leave), as after its checks. */
+double *loom__mat_values(loom_mat A, loom_map rmap, loom_map cmap) {
+  double *values = mat_values_body(A, rmap, cmap);
+  if (!values)
+    loomrt_leave(LOOM_EINVAL);
+  return values;
 }
 
-int loom_mat_zero(loom_mat A) {
-  int status = mat_usable(A, "loom_mat_zero");
-  if (status == LOOM_OK)
-    status = mat_sync(A);
+/* A collective call on A with no arguments but A: agreed on (a failure
+ * returns at once, on every rank), `body` run (A is usable), agreed on
+ * again. */
+static int collective(loom_mat A, const char *call, int (*body)(loom_mat, const char *)) {
+  char buf[320];
+  const char *step = loomrt_mat_step(buf, sizeof buf, A, call);
+  int status = loomrt_mat_agree(loomrt_mat_usable(A, call), step);
+  if (status != LOOM_OK)
+    return status;
+  return loomrt_mat_agree(body(A, call), step);
+}
+
+int loom_mat_assemble(loom_mat A) {
+  if (loomrt_require_active("loom_mat_assemble") != LOOM_OK)
+    return LOOM_ESTATE;
+  return collective(A, "loom_mat_assemble", loomrt_mat_ready);
+}
+
+static int zero_body(loom_mat A, const char *call) {
+  int status = mat_sync(A, call);
   if (status != LOOM_OK)
     return status;
   memset(A->values, 0, (size_t)A->sp->start[A->sp->npairs + 1] * sizeof *A->values);
@@ -352,32 +420,19 @@ int loom_mat_zero(loom_mat A) {
   return PETSC(A, MatZeroEntries, (A->A));
 }
 
+int loom_mat_zero(loom_mat A) {
+  if (loomrt_require_active("loom_mat_zero") != LOOM_OK)
+    return LOOM_ESTATE;
+  return collective(A, "loom_mat_zero", zero_body);
+}
+
 Mat loom_mat_petsc(loom_mat A) {
-  return loomrt_mat_ready(A, "loom_mat_petsc") == LOOM_OK ? A->A : NULL;
+  if (loomrt_require_active("loom_mat_petsc") != LOOM_OK)
+    return NULL;
+  return collective(A, "loom_mat_petsc", loomrt_mat_ready) == LOOM_OK ? A->A : NULL;
 }
 
 /* ---- declared numbers -------------------------------------------------------- */
-
-/* Storage indices of a set's declared elements: under MPI (one rank) the
- * inverse of its gid, in *inv (malloc'ed); otherwise *inv is NULL and
- * new_of_old (after renumbering) or the identity serves. */
-static int storage_table(loom_mat A, loom_set s, int **inv) {
-  *inv = NULL;
-  if (!s->gid)
-    return LOOM_OK;
-  *inv = malloc(((size_t)s->gsize + 1) * sizeof **inv);
-  if (!*inv)
-    return loom_error_(LOOM_ENOMEM, "matrix '%s': out of memory", A->name);
-  for (int i = 0; i < s->gsize; i++)
-    (*inv)[i] = -1;
-  for (int i = 0; i < s->size; i++)
-    (*inv)[s->gid[i]] = i;
-  return LOOM_OK;
-}
-
-static int storage_index(loom_set s, const int *inv, int declared) {
-  return inv ? inv[declared] : s->new_of_old ? s->new_of_old[declared] : declared;
-}
 
 static int check_node(loom_mat A, const char *call, const char *which, loom_set s,
                       int node, int comp, int dim) {
@@ -392,31 +447,42 @@ static int check_node(loom_mat A, const char *call, const char *which, loom_set 
   return LOOM_OK;
 }
 
+/* Collective: the owner of the row reads the entry (every column coupled
+ * to its rows is local there: owned or halo), every rank returns it.  The
+ * arguments are part of the step the ranks agree on. */
 double loom_mat_get(loom_mat A, int row_node, int rcomp, int col_node, int ccomp) {
   static const char call[] = "loom_mat_get";
-  int status = mat_usable(A, call);
+  if (loomrt_require_active(call) != LOOM_OK)
+    return NAN;
+  char args[120], buf[320];
+  snprintf(args, sizeof args, "%s(%d, %d, %d, %d)", call, row_node, rcomp, col_node,
+           ccomp);
+  const char *step = loomrt_mat_step(buf, sizeof buf, A, args);
+  int status = loomrt_mat_usable(A, call);
   loom_sparsity sp = status == LOOM_OK ? A->sp : NULL;
   if (status == LOOM_OK)
     status = check_node(A, call, "row", sp->rows, row_node, rcomp, sp->rdim);
   if (status == LOOM_OK)
     status = check_node(A, call, "column", sp->cols, col_node, ccomp, sp->cdim);
+  int r = -1, c = -1;
+  if (status == LOOM_OK)
+    status = loomrt_sparsity_local(sp, 0, row_node, &r);
+  if (status == LOOM_OK)
+    status = loomrt_sparsity_local(sp, 1, col_node, &c);
+  status = loomrt_mat_agree(status, step);
   if (status == LOOM_OK)
     status = loomrt_mat_ready(A, call);
-  int *rinv = NULL, *cinv = NULL;
-  if (status == LOOM_OK)
-    status = storage_table(A, sp->rows, &rinv);
-  if (status == LOOM_OK)
-    status = storage_table(A, sp->cols, &cinv);
-  PetscScalar v = NAN;
-  if (status == LOOM_OK) {
-    PetscInt r = (PetscInt)storage_index(sp->rows, rinv, row_node) * sp->rdim + rcomp;
-    PetscInt c = (PetscInt)storage_index(sp->cols, cinv, col_node) * sp->cdim + ccomp;
-    if (PETSC(A, MatGetValues, (A->A, 1, &r, 1, &c, &v)) != LOOM_OK)
-      v = NAN;
+  if (status != LOOM_OK)
+    return NAN; /* agreed on: every rank returns */
+  PetscScalar v = 0; /* also where the column is not local: not coupled */
+  if (status == LOOM_OK && r >= 0 && r < sp->rows->owned && c >= 0) {
+    PetscInt pr = sp->rnum[r] * sp->rdim + rcomp;
+    PetscInt pc = sp->cnum[c] * sp->cdim + ccomp;
+    status = PETSC(A, MatGetValues, (A->A, 1, &pr, 1, &pc, &v));
   }
-  free(rinv);
-  free(cinv);
-  return v;
+  double value = (double)v;
+  status = loomrt_mat_share(&value, status, step);
+  return status == LOOM_OK ? value : NAN;
 }
 
 /* ---- dats as vectors ---------------------------------------------------------- */
@@ -437,11 +503,16 @@ int loomrt_mat_check_dat(loom_mat A, loom_dat d, loom_set set, int dim,
 }
 
 int loomrt_mat_view(loom_mat A, loom_dat d, Vec *v) {
-  /* [size][dim] doubles from d->values, contiguous (core/dat.c): a view */
-  PetscInt n = (PetscInt)d->set->size * d->dim;
+  /* [size][dim] doubles from d->values, contiguous (core/dat.c), the owned
+   * rows first (mpi/migrate.c): a view of those */
+  PetscInt n = (PetscInt)d->set->owned * d->dim;
+  PetscInt N = (PetscInt)d->set->gsize * d->dim;
   *v = NULL;
+  if (loomrt_mat_nranks() > 1)
+    return PETSC(A, VecCreateMPIWithArray,
+                 (loomrt_mat_comm(), d->dim, n, N, (PetscScalar *)d->values, v));
   return PETSC(A, VecCreateSeqWithArray,
-               (PETSC_COMM_SELF, d->dim, n, (PetscScalar *)d->values, v));
+               (loomrt_mat_comm(), d->dim, n, (PetscScalar *)d->values, v));
 }
 
 /* ---- Dirichlet conditions ------------------------------------------------------ */
@@ -478,45 +549,60 @@ static int zrc_args(loom_mat A, int n, const int *nodes, loom_dat x, loom_dat b,
   return status;
 }
 
-/* The scalar rows of the nodes (every component), malloc'ed. */
-static int zrc_rows(loom_mat A, int n, const int *nodes, PetscInt **rows) {
+/* The global scalar rows (every component) of the nodes this rank owns,
+ * malloc'ed into *rows, their number into *count. */
+static int zrc_rows(loom_mat A, int n, const int *nodes, PetscInt **rows,
+                    PetscInt *count) {
   loom_sparsity sp = A->sp;
-  int *inv;
+  *count = 0;
   *rows = malloc(((size_t)n * sp->rdim + 1) * sizeof **rows);
   if (!*rows)
     return loom_error_(LOOM_ENOMEM, "matrix '%s': out of memory", A->name);
-  int status = storage_table(A, sp->rows, &inv);
-  for (int i = 0; i < n && status == LOOM_OK; i++)
-    for (int r = 0; r < sp->rdim; r++)
-      (*rows)[(size_t)i * sp->rdim + r] =
-          (PetscInt)storage_index(sp->rows, inv, nodes[i]) * sp->rdim + r;
-  free(inv);
+  int status = LOOM_OK;
+  for (int i = 0; i < n && status == LOOM_OK; i++) {
+    int local = -1;
+    status = loomrt_sparsity_local(sp, 0, nodes[i], &local);
+    if (status == LOOM_OK && local >= 0 && local < sp->rows->owned)
+      for (int r = 0; r < sp->rdim; r++)
+        (*rows)[(*count)++] = sp->rnum[local] * sp->rdim + r;
+  }
   return status;
 }
 
 int loom_mat_zero_rows_columns(loom_mat A, int n, const int *nodes, double diag,
                                loom_dat x, loom_dat b) {
   static const char call[] = "loom_mat_zero_rows_columns";
-  int status = mat_usable(A, call);
+  if (loomrt_require_active(call) != LOOM_OK)
+    return LOOM_ESTATE;
+  char args[120], buf[320];
+  snprintf(args, sizeof args, "%s(%d nodes)", call, n);
+  const char *step = loomrt_mat_step(buf, sizeof buf, A, args);
+  int status = loomrt_mat_usable(A, call);
   if (status == LOOM_OK)
     status = zrc_args(A, n, nodes, x, b, call);
+  PetscInt *rows = NULL, count = 0;
+  if (status == LOOM_OK)
+    status = zrc_rows(A, n, nodes, &rows, &count);
+  status = loomrt_mat_agree(status, step);
   if (status == LOOM_OK)
     status = loomrt_mat_ready(A, call);
-  PetscInt *rows = NULL;
+  if (status != LOOM_OK) { /* agreed on: every rank returns */
+    free(rows);
+    return status;
+  }
   Vec vx = NULL, vb = NULL;
-  if (status == LOOM_OK)
-    status = zrc_rows(A, n, nodes, &rows);
   if (status == LOOM_OK && x)
     status = loomrt_mat_view(A, x, &vx);
   if (status == LOOM_OK && b)
     status = loomrt_mat_view(A, b, &vb);
   if (status == LOOM_OK)
-    status = PETSC(A, MatZeroRowsColumns,
-                   (A->A, (PetscInt)n * A->sp->rdim, rows, diag, vx, vb));
+    status = PETSC(A, MatZeroRowsColumns, (A->A, count, rows, diag, vx, vb));
   if (vx)
     PETSC(A, VecDestroy, (&vx));
   if (vb)
     PETSC(A, VecDestroy, (&vb));
   free(rows);
-  return status;
+  if (status == LOOM_OK && b)
+    loom__dat_dirty(b); /* its owned rows changed: the halo is stale */
+  return loomrt_mat_agree(status, step);
 }

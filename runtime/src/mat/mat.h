@@ -5,7 +5,10 @@
  * Included by mat/petsc.c, mat/sparsity.c, mat/mat.c and mat/solve.c (the
  * build with PETSc; mat/nopetsc.c stands in for them without it, and
  * needs only core).  Built on core (objects, errors, the registry and the
- * hooks it runs at loom_exit) and plan/ (the renumberings' count).
+ * hooks it runs at loom_exit) and plan/ (the renumberings' count); in
+ * libloom_mpi on mpi/ too (the communicator, the ranks' agreement, halo
+ * rows), named by mat/petsc.c alone, which the others call through the
+ * loomrt_mat_* functions below.
  */
 #ifndef LOOM_MAT_MAT_H
 #define LOOM_MAT_MAT_H
@@ -39,18 +42,29 @@ struct loom_sparsity_s {
   int npairs;
   loom_map *rmaps, *cmaps; /* npairs each (owned arrays of borrowed maps) */
   PetscCount *start; /* npairs + 2: pair p's element values are
-                        [start[p], start[p + 1]) of a matrix's values; the
-                        diagonal blocks [start[npairs], start[npairs + 1]) */
+                        [start[p], start[p + 1]) of a matrix's values (every
+                        local element of its iteration set); the diagonal
+                        blocks [start[npairs], start[npairs + 1]) (the owned
+                        row nodes') */
   int diag;        /* rows == cols: the diagonal blocks are in the pattern */
   unsigned epoch;  /* the renumbering (plan/renumber.c) nnz counts for */
-  PetscInt *nnz;   /* entries of each scalar row (size(rows) * rdim) */
+  PetscInt *nnz;   /* entries of each owned scalar row (owned(rows) * rdim) */
+  PetscInt *rnum, *cnum; /* PETSc's block index of each local row node and
+                            column node (size(rows), size(cols); cnum ==
+                            rnum when rows == cols): petsc.c's
+                            loomrt_mat_numbering */
+  int *rlocal, *clocal; /* partitioned sets: the local index of each
+                           declared node (gsize entries, -1 when not on this
+                           rank), built at first use; clocal == rlocal when
+                           rows == cols; NULL otherwise */
 };
 
 struct loom_mat_s {
   uint32_t magic;  /* LOOMRT_MAGIC_MATRIX while alive */
   char *name;      /* owned copy */
   loom_sparsity sp; /* borrowed */
-  Mat A;           /* MATSEQAIJ, COO-preallocated with the sparsity's entries */
+  Mat A;           /* MATAIJ on loomrt_mat_comm() (MPIAIJ on several ranks),
+                      COO-preallocated with the sparsity's entries */
   KSP ksp;         /* loom_solve's, created at its first use; or NULL */
   PetscScalar *values; /* sp->start[npairs + 1] element values (the diagonal
                           segment stays 0) */
@@ -64,10 +78,29 @@ struct loom_mat_s {
 /* ---- PETSc (petsc.c) ------------------------------------------------------ */
 
 /* Starts PETSc unless it runs (PetscInitialize with loom_init's argc and
- * argv) and installs mat/'s hooks into core; `call` names the caller in
- * messages.  Under MPI, refuses more than one rank.  LOOM_OK or a
- * reported status. */
+ * argv; under MPI on the runtime's communicator, collective) and installs
+ * mat/'s hooks into core; `call` names the caller in messages.  LOOM_OK or
+ * a reported status. */
 int loomrt_petsc_start(const char *call);
+
+/* The ranks (petsc.c: the only file of mat/ that names mpi/; one process
+ * in libloom).  The communicator of every PETSc object, and its size. */
+MPI_Comm loomrt_mat_comm(void);
+int loomrt_mat_nranks(void);
+/* Agrees on a status and on the step across the ranks (collective, as
+ * mpi/'s loomrt_mpi_agree): LOOM_OK when every rank passes LOOM_OK at the
+ * same step (its name); else this rank's status, or LOOM_ESTATE reported
+ * as "STEP failed on another rank" or, when the ranks are at different
+ * steps, as "STEP: the ranks are not all making this call".  The result is
+ * the same on every rank (OK or not). */
+int loomrt_mat_agree(int status, const char *step);
+/* *value, held by one rank (every other passes 0), given to every rank,
+ * with the same agreement on status (collective). */
+int loomrt_mat_share(double *value, int status, const char *step);
+/* PETSc's block index of each of s's size local elements into num: the
+ * owned ones numbered contiguously in rank order, the halo ones their
+ * owners' numbers (collective); the identity without partitioning. */
+int loomrt_mat_numbering(loom_set s, PetscInt *num, const char *what);
 
 /* A PETSc call, checked: `fn` is the function, `args` its parenthesised
  * arguments, `what` and `name` the kind and name of the Loom object for
@@ -92,27 +125,40 @@ void loomrt_sparsity_release(void *sp);
 int loomrt_sparsity_sync(loom_sparsity sp);
 /* The pair (rmap, cmap) of sp, or -1. */
 int loomrt_sparsity_pair(loom_sparsity sp, loom_map rmap, loom_map cmap);
-/* The row and column of every entry (start[npairs + 1] of them), in the
- * current storage numbering, malloc'ed into *ri and *ci (PETSc sorts
- * them in place).  LOOM_OK or LOOM_ENOMEM, reported naming `name`. */
+/* The global PETSc row and column of every entry (start[npairs + 1] of
+ * them), malloc'ed into *ri and *ci (PETSc sorts them in place): -1 for
+ * the rows other ranks own and for elements outside [0, exec).  LOOM_OK or
+ * LOOM_ENOMEM, reported naming `name`. */
 int loomrt_sparsity_coo(loom_sparsity sp, const char *name, PetscInt **ri,
                         PetscInt **ci);
+/* The local index of the row (cols 0) or column (cols 1) node of declared
+ * number `declared` into *local (-1: not on this rank).  LOOM_OK or
+ * LOOM_ENOMEM (reported). */
+int loomrt_sparsity_local(loom_sparsity sp, int cols, int declared, int *local);
 
 /* ---- matrices (mat.c) ----------------------------------------------------- */
 
 const char *loomrt_mat_problem(loom_mat A);
 void loomrt_mat_retire(void *A);
 void loomrt_mat_release(void *A);
-/* LOOM_OK when the runtime is active and A live, its pattern in the current
- * numbering and its pending values assembled; otherwise reported, naming
+/* LOOM_OK when the runtime is active and A live; otherwise reported, naming
  * `call`. */
+int loomrt_mat_usable(loom_mat A, const char *call);
+/* LOOM_OK when the runtime is active and A live, its pattern in the current
+ * numbering and its pending values assembled (collective: the assembly);
+ * otherwise reported, naming `call`. */
 int loomrt_mat_ready(loom_mat A, const char *call);
+/* The name of a collective step on A for the ranks' agreement, in buf
+ * (320 bytes will do): "matrix 'K': CALL", or CALL when A is no live
+ * matrix. */
+const char *loomrt_mat_step(char *buf, size_t size, loom_mat A, const char *call);
 /* A dat of doubles of dim `dim` on `set` (the role, "x" or "b", and
  * `call` for the message).  LOOM_OK or LOOM_EINVAL, reported. */
 int loomrt_mat_check_dat(loom_mat A, loom_dat d, loom_set set, int dim,
                          const char *role, const char *call);
-/* A dat's storage as a sequential PETSc vector (no copy: [size][dim]
- * doubles are contiguous), *v NULL on failure (reported). */
+/* A dat's owned rows as a PETSc vector on the matrix's communicator (no
+ * copy: its first owned * dim doubles are contiguous; block size dim), *v
+ * NULL on failure (reported). */
 int loomrt_mat_view(loom_mat A, loom_dat d, Vec *v);
 
 #endif /* LOOM_MAT_MAT_H */

@@ -1,6 +1,6 @@
 /*
- * mat/petsc.c — PETSc's lifetime for Loom's matrices, and PETSc's errors
- * turned into Loom's.
+ * mat/petsc.c — PETSc's lifetime for Loom's matrices, PETSc's errors
+ * turned into Loom's, and the ranks as matrices see them (MPI).
  *
  * Design
  * ------
@@ -43,9 +43,30 @@
  * Nothing matrices need is lost (no MPI_Comm_spawn, no peers); other MPIs
  * ignore the variables.
  *
- * MPI: only one rank for now.  Every object lives on PETSC_COMM_SELF; with
- * more ranks loomrt_petsc_start refuses (the distributed path — parallel
- * COO assembly over the partition's owned rows and halos — is future work).
+ * MPI (libloom_mpi): every PETSc object lives on the runtime's own
+ * communicator (loomrt_mat_comm: mpi/session.c's duplicate of
+ * MPI_COMM_WORLD; PETSC_COMM_SELF in libloom), and when Loom starts PETSc
+ * it makes that communicator PETSC_COMM_WORLD first, so that PETSc's own
+ * output (-ksp_view, -log_view) speaks for the same ranks.  This file also
+ * holds what mat/ needs of mpi/, so that no other file of mat/ names it
+ * (each is a no-op, or the one-process answer, in libloom):
+ *   - loomrt_mat_agree: the ranks agree on a status and on the step they
+ *     are at (an MPI_Iallreduce waited for as mpi/'s agreements are, so a
+ *     failed rank's notice ends it), which every collective matrix call
+ *     does after its local checks, before its first collective PETSc
+ *     call, after each collective step and at its end (mat/mat.c), so that
+ *     a failure on one rank, or ranks making different matrix calls (one
+ *     loom_mat_get on rank 0 alone, say, while the others solve), is an
+ *     error on every rank, not a hang; a PETSc collective that fails on
+ *     one rank only may still hang the others inside PETSc: that is not
+ *     avoidable from here;
+ *   - loomrt_mat_share: a value only one rank has, given to every rank,
+ *     with the same agreement (loom_mat_get);
+ *   - loomrt_mat_numbering: PETSc's global numbering of a set's local
+ *     elements: rank r's owned elements are the contiguous range after
+ *     those of ranks < r (a prefix sum of the owned counts), in local
+ *     order; each halo element gets its owner's number through the set's
+ *     halo plan (mpi/halo.c's loomrt_halo_fill).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
@@ -56,6 +77,9 @@
 #include "core/core.h"
 #include "core/hooks.h"
 #include "mat/mat.h"
+#ifdef LOOM_MPI
+#include "mpi/mpi.h"
+#endif
 
 static int started = 0;    /* Loom's PetscInitialize is in force */
 static int at_exit = 0;    /* petsc_end is registered with atexit */
@@ -97,6 +121,9 @@ static int petsc_init(const char *call) {
     return loom_error_(LOOM_ENOMEM, "%s: out of memory setting the environment",
                        call);
 #endif
+#ifdef LOOM_MPI
+  PETSC_COMM_WORLD = loomrt_mpi_comm(); /* before PetscInitialize (design) */
+#endif
   PetscErrorCode ierr = PetscOptionsSetValue(NULL, "-no_signal_handler", "true");
   if (!ierr)
     ierr = PetscInitialize(argc, argv, NULL, NULL);
@@ -114,11 +141,6 @@ static int petsc_init(const char *call) {
 }
 
 int loomrt_petsc_start(const char *call) {
-  if (loom_nranks() > 1)
-    return loom_error_(LOOM_EINVAL,
-                       "%s: matrices under MPI with more than one rank are not "
-                       "supported yet (this job has %d ranks)",
-                       call, loom_nranks());
   loomrt_kind_ops(LOOMRT_KIND_SPARSITY, loomrt_sparsity_retire,
                   loomrt_sparsity_release);
   loomrt_kind_ops(LOOMRT_KIND_MAT, loomrt_mat_retire, loomrt_mat_release);
@@ -128,6 +150,125 @@ int loomrt_petsc_start(const char *call) {
   if (status == LOOM_OK && started)
     status = loomrt_at_session_exit(session_end);
   return status;
+}
+
+/* ---- the ranks ------------------------------------------------------------ */
+
+MPI_Comm loomrt_mat_comm(void) {
+#ifdef LOOM_MPI
+  return loomrt_mpi_comm();
+#else
+  return PETSC_COMM_SELF;
+#endif
+}
+
+int loomrt_mat_nranks(void) {
+#ifdef LOOM_MPI
+  return loomrt_mpi_size();
+#else
+  return 1;
+#endif
+}
+
+#ifdef LOOM_MPI
+/* A step's key: FNV-1a of its name, in [0, 2^62). */
+static long long step_key(const char *step) {
+  unsigned long long h = 1469598103934665603ULL;
+  for (const unsigned char *p = (const unsigned char *)step; *p; p++)
+    h = (h ^ *p) * 1099511628211ULL;
+  return (long long)(h >> 2);
+}
+#endif
+
+int loomrt_mat_agree(int status, const char *step) {
+#ifdef LOOM_MPI
+  if (loomrt_mpi_failed())
+    return loomrt_mpi_usable(step); /* no collective in a failed session */
+  /* the worst status, and the largest and smallest keys: equal when every
+   * rank is at the same step */
+  long long key = step_key(step), mine[3] = {status, key, -key}, all[3] = {0, 0, 0};
+  MPI_Request req = MPI_REQUEST_NULL;
+  int rc = loomrt_mpi_check(MPI_Iallreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX,
+                                           loomrt_mpi_comm(), &req),
+                            "MPI_Iallreduce (agreeing on %s)", step);
+  char what[400];
+  snprintf(what, sizeof what, "agreeing on %s", step);
+  if (rc == LOOM_OK)
+    rc = loomrt_mpi_wait(1, &req, what);
+  if (rc != LOOM_OK)
+    return status != LOOM_OK ? status : rc;
+  if (status != LOOM_OK)
+    return status;
+  if (all[1] != -all[2])
+    return loom_error_(LOOM_ESTATE,
+                       "%s: the ranks are not all making this call (matrix calls "
+                       "are collective: every rank makes them, in the same order, "
+                       "with the same arguments)",
+                       step);
+  if (all[0] != LOOM_OK)
+    return loom_error_(LOOM_ESTATE, "%s failed on another rank (see its message)",
+                       step);
+  return LOOM_OK;
+#else
+  (void)step;
+  return status;
+#endif
+}
+
+int loomrt_mat_share(double *value, int status, const char *step) {
+#ifdef LOOM_MPI
+  if (loomrt_mpi_failed())
+    return loomrt_mpi_usable(step); /* no collective in a failed session */
+  /* the sum of the value (0 on every rank but one) and of the failures */
+  double mine[2] = {status == LOOM_OK ? *value : 0.0, status != LOOM_OK};
+  double all[2] = {0, 0};
+  MPI_Request req = MPI_REQUEST_NULL;
+  int rc = loomrt_mpi_check(MPI_Iallreduce(mine, all, 2, MPI_DOUBLE, MPI_SUM,
+                                           loomrt_mpi_comm(), &req),
+                            "MPI_Iallreduce (%s)", step);
+  if (rc == LOOM_OK)
+    rc = loomrt_mpi_wait(1, &req, step);
+  if (rc != LOOM_OK)
+    return status != LOOM_OK ? status : rc;
+  if (status != LOOM_OK)
+    return status;
+  if (all[1] != 0)
+    return loom_error_(LOOM_ESTATE, "%s failed on another rank (see its message)",
+                       step);
+  *value = all[0];
+  return LOOM_OK;
+#else
+  (void)value, (void)step;
+  return status;
+#endif
+}
+
+int loomrt_mat_numbering(loom_set s, PetscInt *num, const char *what) {
+#ifdef LOOM_MPI
+  if (s->gid) { /* partitioned: owned ranges in rank order, halos from owners */
+    int owned = s->owned, first = 0;
+    MPI_Request req = MPI_REQUEST_NULL;
+    int status = loomrt_mpi_check(MPI_Iexscan(&owned, &first, 1, MPI_INT, MPI_SUM,
+                                              loomrt_mpi_comm(), &req),
+                                  "%s: MPI_Iexscan", what);
+    if (status == LOOM_OK)
+      status = loomrt_mpi_wait(1, &req, what);
+    if (status != LOOM_OK)
+      return status;
+    if (loomrt_mpi_rank() == 0)
+      first = 0; /* MPI_Exscan leaves rank 0's undefined */
+    for (int i = 0; i < s->owned; i++)
+      num[i] = (PetscInt)first + i;
+    for (int i = s->owned; i < s->size; i++)
+      num[i] = -1;
+    return loomrt_halo_fill(s, num, sizeof *num, what);
+  }
+#else
+  (void)what;
+#endif
+  for (int i = 0; i < s->size; i++) /* one process: the storage order */
+    num[i] = i;
+  return LOOM_OK;
 }
 
 /* ---- errors --------------------------------------------------------------- */

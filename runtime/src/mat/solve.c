@@ -4,7 +4,7 @@
  * Design
  * ------
  * Each matrix has one KSP, created at its first use (loom_solve or
- * loom_mat_ksp) on PETSC_COMM_SELF with operators (A, A), a nonzero
+ * loom_mat_ksp) on the matrix's communicator with operators (A, A), a nonzero
  * initial guess (x's values) and KSPSetFromOptions: the command line that
  * loom_init received and $PETSC_OPTIONS choose the method
  * (-ksp_type cg -pc_type gamg -ksp_rtol 1e-12 ...), for every matrix
@@ -13,13 +13,19 @@
  *
  * The dats are viewed in place: a dat's storage is [size][dim] contiguous
  * doubles (core/dat.c: aligned and staggered, never padded between rows),
- * so VecCreateSeqWithArray wraps it without a copy, with block size dim;
- * the views live for one call.  x is written in place by the solve.
+ * its owned rows first, so VecCreateSeqWithArray (one process) or
+ * VecCreateMPIWithArray (several: each rank's owned rows) wraps them
+ * without a copy, with block size dim; the views live for one call.  x is
+ * written in place by the solve; under MPI its halo rows are then stale,
+ * and x is marked so (loom__dat_dirty), as a loop writing it would be, so
+ * that the next loop reading it through a map exchanges it.
  *
  * A solve that does not converge (KSPConvergedReason < 0) is an error
  * naming the matrix, the reason, the iterations and the residual; x then
- * holds the last iterate.  MPI: one rank only (mat/petsc.c).
+ * holds the last iterate.  MPI: loom_solve and loom_mat_ksp are collective,
+ * agreed on before the first PETSc call and at the end (mat/mat.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/core.h"
@@ -32,7 +38,7 @@ static int ksp_get(loom_mat A) {
   if (A->ksp)
     return LOOM_OK;
   KSP ksp = NULL;
-  int status = PETSC(A, KSPCreate, (PETSC_COMM_SELF, &ksp));
+  int status = PETSC(A, KSPCreate, (loomrt_mat_comm(), &ksp));
   if (status == LOOM_OK)
     status = PETSC(A, KSPSetOperators, (ksp, A->A, A->A));
   if (status == LOOM_OK)
@@ -47,9 +53,17 @@ static int ksp_get(loom_mat A) {
 }
 
 KSP loom_mat_ksp(loom_mat A) {
-  if (loomrt_mat_ready(A, "loom_mat_ksp") != LOOM_OK || ksp_get(A) != LOOM_OK)
+  static const char call[] = "loom_mat_ksp";
+  if (loomrt_require_active(call) != LOOM_OK)
     return NULL;
-  return A->ksp;
+  char buf[320];
+  const char *step = loomrt_mat_step(buf, sizeof buf, A, call);
+  int status = loomrt_mat_agree(loomrt_mat_usable(A, call), step);
+  if (status == LOOM_OK)
+    status = loomrt_mat_ready(A, call);
+  if (status != LOOM_OK)
+    return NULL; /* agreed on: every rank returns */
+  return loomrt_mat_agree(ksp_get(A), step) == LOOM_OK ? A->ksp : NULL;
 }
 
 static int solve_args(loom_mat A, loom_dat x, loom_dat b) {
@@ -99,23 +113,37 @@ static int converged(loom_mat A, loom_dat x, loom_dat b) {
 }
 
 int loom_solve(loom_mat A, loom_dat x, loom_dat b) {
-  int status = loomrt_mat_ready(A, "loom_solve");
+  static const char call[] = "loom_solve";
+  if (loomrt_require_active(call) != LOOM_OK)
+    return LOOM_ESTATE;
+  char buf[320];
+  const char *step = loomrt_mat_step(buf, sizeof buf, A, call);
+  int status = loomrt_mat_usable(A, call);
   if (status == LOOM_OK)
     status = solve_args(A, x, b);
+  status = loomrt_mat_agree(status, step);
   if (status == LOOM_OK)
-    status = ksp_get(A);
+    status = loomrt_mat_ready(A, call);
+  if (status != LOOM_OK)
+    return status; /* agreed on: every rank returns */
+  status = ksp_get(A);
   Vec vx = NULL, vb = NULL;
   if (status == LOOM_OK)
     status = loomrt_mat_view(A, x, &vx);
   if (status == LOOM_OK)
     status = loomrt_mat_view(A, b, &vb);
-  if (status == LOOM_OK)
+  int solved = 0;
+  if (status == LOOM_OK) {
     status = PETSC(A, KSPSolve, (A->ksp, vb, vx));
+    solved = 1;
+  }
   if (status == LOOM_OK)
     status = converged(A, x, b);
   if (vx)
     PETSC(A, VecDestroy, (&vx));
   if (vb)
     PETSC(A, VecDestroy, (&vb));
-  return status;
+  if (solved)
+    loom__dat_dirty(x); /* its owned rows changed: the halo is stale */
+  return loomrt_mat_agree(status, step);
 }

@@ -23,7 +23,14 @@
  *
  * loom_dat_fetch: MPI_Allgatherv of every rank's owned rows (a contiguous
  * datatype of one row), then each row is stored at its declared index.
+ *
+ * loomrt_halo_fill: the same exchange, blocking, for an array of the
+ * runtime's own that is no dat (mat/petsc.c: PETSc's global number of
+ * every halo node, from its owner), with buffers of its own and a tag
+ * outside the dats' range, so that it never meets a dat's exchange in
+ * flight.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +337,79 @@ static int loom__halo_end_body(loom_dat dat) {
 }
 
 long loom__halo_unscheduled(void) { return unscheduled; }
+
+/* ---- halo rows of an array that is no dat ------------------------------- */
+
+/* Tag of these exchanges: above the dats' (1 .. 30000), so that a dat's
+ * exchange in flight (begun, not yet ended) never matches them. */
+enum { ROWS_TAG = 32001 };
+
+static int halo_fill_body(loom_set set, void *rows, size_t row_bytes,
+                          const char *what) {
+  const loomrt_halo_plan *p = loomrt_halo_plan_of(set);
+  if (!p)
+    return loom_error_(LOOM_ESTATE, "%s: set '%s' has no halo plan", what,
+                       set->name);
+  size_t nsend = (size_t)p->send_start[p->nsend];
+  size_t nrecv = (size_t)p->recv_start[p->nrecv];
+  char *sendbuf = malloc(nsend * row_bytes + 1);
+  char *recvbuf = malloc(nrecv * row_bytes + 1);
+  MPI_Request *req = malloc(((size_t)p->nsend + (size_t)p->nrecv + 1) * sizeof *req);
+  int status = sendbuf && recvbuf && req ? LOOM_OK : LOOM_ENOMEM;
+  if (status != LOOM_OK)
+    loom_error_(status, "%s: out of memory for the halo of set '%s'", what, set->name);
+  if (status == LOOM_OK && row_bytes > (size_t)INT_MAX / (nsend + nrecv + 1))
+    status = loom_error_(LOOM_EINVAL, "%s: the halo of set '%s' is too large "
+                                      "for one message", what, set->name);
+  if (status != LOOM_OK) {
+    free(sendbuf);
+    free(recvbuf);
+    free(req);
+    return status;
+  }
+  int row = (int)row_bytes, nreq = 0;
+  MPI_Comm comm = loomrt_mpi_comm();
+  char *v = rows;
+  for (int k = 0; status == LOOM_OK && k < p->nrecv; k++, nreq++)
+    status = loomrt_mpi_check(
+        MPI_Irecv(recvbuf + (size_t)p->recv_start[k] * row_bytes,
+                  (p->recv_start[k + 1] - p->recv_start[k]) * row, MPI_BYTE,
+                  p->recv_rank[k], ROWS_TAG, comm, &req[nreq]),
+        "%s: MPI_Irecv of the halo of set '%s' from rank %d", what, set->name,
+        p->recv_rank[k]);
+  for (size_t i = 0; status == LOOM_OK && i < nsend; i++)
+    memcpy(sendbuf + i * row_bytes, v + (size_t)p->send_idx[i] * row_bytes, row_bytes);
+  for (int k = 0; status == LOOM_OK && k < p->nsend; k++, nreq++)
+    status = loomrt_mpi_check(
+        MPI_Isend(sendbuf + (size_t)p->send_start[k] * row_bytes,
+                  (p->send_start[k + 1] - p->send_start[k]) * row, MPI_BYTE,
+                  p->send_rank[k], ROWS_TAG, comm, &req[nreq]),
+        "%s: MPI_Isend of the halo of set '%s' to rank %d", what, set->name,
+        p->send_rank[k]);
+  if (status == LOOM_OK) {
+    char step[200];
+    snprintf(step, sizeof step, "%s: the halo of set '%s'", what, set->name);
+    status = loomrt_mpi_wait(nreq, req, step);
+  } else if (nreq > 0) {
+    return status; /* a post failed: its buffers stay for the process's end */
+  }
+  if (status == LOOM_OK)
+    for (size_t i = 0; i < nrecv; i++)
+      memcpy(v + (size_t)p->recv_idx[i] * row_bytes, recvbuf + i * row_bytes, row_bytes);
+  if (status == LOOM_OK) {
+    free(sendbuf);
+    free(recvbuf);
+    free(req);
+  } /* else a failed session: messages may still arrive (as for dats) */
+  return status;
+}
+
+/* A failure leaves the communication (loomrt_leave): the peers wait for
+ * this rank's messages, and are told instead. */
+int loomrt_halo_fill(loom_set set, void *rows, size_t row_bytes,
+                     const char *what) {
+  return loomrt_leave(halo_fill_body(set, rows, row_bytes, what));
+}
 
 /* ---- fetch ------------------------------------------------------------- */
 

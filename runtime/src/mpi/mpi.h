@@ -5,7 +5,8 @@
  * partitioning and the HDF5 I/O share.  Only compiled with -DLOOM_MPI
  * (mpicc).
  *
- * Included by every file of mpi/ and, through io/hdf5.h, of io/.
+ * Included by every file of mpi/, through io/hdf5.h by io/, and by
+ * mat/petsc.c (under LOOM_MPI: the communicator, agreement, halo rows).
  * Partitioning's own internals (the mesh, owners, migration, halo plans,
  * distributed meshes) are in mpi/partition.h; the calls core/ makes into
  * mpi/ (loom_init's and loom_exit's, fetch, the abort path) are declared
@@ -52,6 +53,18 @@ int loomrt_mpi_usable(const char *call);
 /* MPI_Waitall of n requests that gives up, failing the session, when
  * another rank's failure notice arrives first (or the session failed). */
 int loomrt_mpi_wait(int n, MPI_Request *req, const char *what);
+
+/* ---- halo rows of an array (halo.c; used by mat/petsc.c) --------------- */
+
+/* Blocking halo exchange of an array that is not a dat (collective): rows
+ * (set->size rows of row_bytes) get, at every halo element, the row its
+ * owner holds, along the set's halo plan (a partitioned set).  `what`
+ * names the caller in messages.  Its tag is none of the dats' exchanges',
+ * so those may be in flight meanwhile.  A failure leaves the program's
+ * communication (loomrt_leave: the peers waiting for this rank's messages
+ * are told). */
+int loomrt_halo_fill(loom_set set, void *rows, size_t row_bytes,
+                     const char *what);
 
 /* ---- exchanges by rank (dist.c; used by io/hdf5.c too) ----------------- */
 
