@@ -338,12 +338,12 @@ static obj *facts_error(resolver *r, CXCursor decl, const obj *o, const char *wh
   return NULL;
 }
 
-/* "a, b, c" into its three parts, blanks trimmed. */
-static int split3(arena *a, const char *s, const char *part[3]) {
-  for (int i = 0; i < 3; i++) {
+/* "a, b, c" into its n parts, blanks trimmed. */
+static int split_facts(arena *a, const char *s, const char *part[], int n) {
+  for (int i = 0; i < n; i++) {
     while (*s == ' ')
       s++;
-    const char *e = i < 2 ? strchr(s, ',') : s + strlen(s);
+    const char *e = i < n - 1 ? strchr(s, ',') : s + strlen(s);
     if (!e)
       return -1;
     const char *end = e;
@@ -419,9 +419,38 @@ static obj *facts_set(resolver *r, const facts_scope *sc, const char *name, CXCu
                                                "from one"));
 }
 
+/* A matrix whose loom_decl_mat loomc does not see: its rows, columns and
+ * block sizes from LOOM_MAT_FACTS(ROWS, COLS, RDIM, CDIM). */
+static obj *opaque_mat(resolver *r, CXCursor decl, obj *o, const char *text,
+                       const facts_scope *scope) {
+  const char *part[4], *why = NULL;
+  if (!text)
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "%s, so loomc does not see its loom_decl_mat: give its facts once, after the "
+        "declarator: 'loom_mat %s LOOM_MAT_FACTS(ROWS, COLS, RDIM, CDIM)'", what_decl(decl),
+        frontend_spelling(r->fe, decl)));
+  if (strncmp(text, "mat ", 4) != 0 || split_facts(r->arena, text + 4, part, 4))
+    return facts_error(r, decl, o, arena_printf(r->arena,
+        "its facts are those of a %s: use LOOM_MAT_FACTS", text[0] == 'd' ? "dat" : "map"));
+  for (int i = 2; i < 4; i++) {
+    int n = facts_int(r, part[i], decl, &why);
+    if (n < 1)
+      return facts_error(r, decl, o, arena_printf(r->arena,
+          "the %s block size in its facts is '%s' (%s): write an integer between 1 and "
+          "1000000, as a literal, an enum constant or a macro that is one",
+          i == 2 ? "row" : "column", part[i], why));
+    *(i == 2 ? &o->dim : &o->dim2) = n;
+  }
+  o->type = elem_type_named("double");
+  o->from = facts_set(r, scope, part[0], decl, o);
+  o->to = o->from ? facts_set(r, scope, part[1], decl, o) : NULL;
+  return o->to ? o : NULL;
+}
+
 /* A handle whose loom_decl_* loomc does not see: its facts from the
- * LOOM_DAT_FACTS/LOOM_MAP_FACTS annotation of its declaration (a set needs
- * none).  It may be any handle of its kind: opaque. */
+ * LOOM_DAT_FACTS/LOOM_MAP_FACTS/LOOM_MAT_FACTS annotation of its
+ * declaration (a set needs none).  It may be any handle of its kind:
+ * opaque. */
 static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
                          const char *expr, const facts_scope *scope) {
   obj *o = arena_alloc(r->arena, sizeof *o);
@@ -432,15 +461,11 @@ static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
   o->loc = frontend_cursor_loc(r->fe, decl);
   if (kind == OBJ_SET)
     return o;
-  if (kind == OBJ_MAT)
-    return facts_error(r, decl, o, arena_printf(r->arena,
-        "%s, so loomc does not see its loom_decl_mat: a loop assembling into a matrix "
-        "stands where the matrix is declared, as 'loom_mat %s = loom_decl_mat(SPARSITY, "
-        "NAME);', its sparsity declared with loom_decl_sparsity", what_decl(decl),
-        frontend_spelling(r->fe, decl)));
   annotation an = {r->fe, NULL, 0};
   clang_visitChildren(decl, find_facts, &an);
   o->distinct = an.distinct;
+  if (kind == OBJ_MAT)
+    return opaque_mat(r, decl, o, an.text, scope);
   const char *want = kind == OBJ_DAT ? "dat " : "map ";
   if (!an.text)
     return facts_error(r, decl, o, arena_printf(r->arena,
@@ -449,7 +474,7 @@ static obj *build_opaque(resolver *r, CXCursor decl, int kind, const char *name,
         kind == OBJ_DAT ? "loom_dat" : "loom_map", frontend_spelling(r->fe, decl),
         kind == OBJ_DAT ? "LOOM_DAT_FACTS(SET, DIM, TYPE)" : "LOOM_MAP_FACTS(FROM, TO, ARITY)"));
   const char *part[3];
-  if (strncmp(an.text, want, 4) != 0 || split3(r->arena, an.text + 4, part))
+  if (strncmp(an.text, want, 4) != 0 || split_facts(r->arena, an.text + 4, part, 3))
     return facts_error(r, decl, o, arena_printf(r->arena,
         "its facts are those of a %s: use LOOM_%s_FACTS", an.text[0] == 'd' ? "dat" : "map",
         kind == OBJ_DAT ? "DAT" : "MAP"));

@@ -199,13 +199,15 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
  *     loom_set nodes, cells;
  *     loom_map pcell LOOM_MAP_FACTS(cells, nodes, 4);
  *     loom_dat p_q   LOOM_DAT_FACTS(cells, 4, double);
+ *     loom_mat K     LOOM_MAT_FACTS(nodes, nodes, 1, 1);
  *   } mesh;
  *   void step(loom_set cells, loom_dat q LOOM_DAT_FACTS(cells, 4, double));
  *
  * Set names are sibling members in a struct, else names visible at the
  * declaration or member chains from them (`m->cells` after `mesh *m`);
- * dim and arity are integer literals, enum constants or macros that are
- * one.  loomc reads them (an
+ * dim, arity and a matrix's block sizes (rows, columns, rdim, cdim, as
+ * its sparsity declares them) are integer literals, enum constants or
+ * macros that are one.  loomc reads them (an
  * annotation clang keeps); a C compiler sees nothing.  The generated loops
  * check each handle against them at run time. */
 #if defined(__clang__)
@@ -216,10 +218,13 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
   __attribute__((annotate("loom dat " #set ", " #dim ", " #type)))
 #define LOOM_MAP_FACTS(from, to, arity)                                        \
   __attribute__((annotate("loom map " #from ", " #to ", " #arity)))
+#define LOOM_MAT_FACTS(rows, cols, rdim, cdim)                                 \
+  __attribute__((annotate("loom mat " #rows ", " #cols ", " #rdim ", " #cdim)))
 #else
 #define LOOM__DISTINCT(group)
 #define LOOM_DAT_FACTS(set, dim, type)
 #define LOOM_MAP_FACTS(from, to, arity)
+#define LOOM_MAT_FACTS(rows, cols, rdim, cdim)
 #endif
 
 /* A file-scope constant that kernels read (OP2's op_decl_const): `dim`

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Matrices end to end (PETSc; skipped, saying so, when pkg-config finds no
 # PETSc):
+#   - tests/e2e/inputs/mat_modular.c (a matrix through a struct and a
+#     parameter, LOOM_MAT_FACTS) on seq, openmp and mpi at 1-3 ranks;
 #   - tests/e2e/inputs/mat_checks.c through loomc for seq and openmp (1, 2
 #     and 3 threads), and seq with LOOM_RENUMBER=1: PyOP2's mass matrix
 #     entry by entry and M x = M f giving f, the Laplace patch test giving
@@ -36,14 +38,23 @@ done
 KSP="-ksp_type cg -pc_type gamg -ksp_rtol 1e-12"
 
 # ---- the hand-checked matrices ---------------------------------------------------
-src=$root/tests/e2e/inputs/mat_checks.c
-for t in seq openmp; do
-  "$root/build/bin/loomc" --target=$t "$src" -o "$tmp/mc_$t.c" || fail "loomc --target=$t failed"
-  ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" \
-    $([ $t = openmp ] && echo -fopenmp) -o "$tmp/mc_$t" "$tmp/mc_$t.c" \
-    "$root/build/lib/libloom.a" $(pkg-config --libs petsc mpi-c) -lm ||
-    fail "the $t build of mat_checks.c failed"
+for src in mat_checks mat_modular; do
+  for t in seq openmp; do
+    "$root/build/bin/loomc" --target=$t "$root/tests/e2e/inputs/$src.c" -o "$tmp/$src.$t.c" ||
+      fail "loomc --target=$t $src.c failed"
+    ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" \
+      $([ $t = openmp ] && echo -fopenmp) -o "$tmp/$src.$t" "$tmp/$src.$t.c" \
+      "$root/build/lib/libloom.a" $(pkg-config --libs petsc mpi-c) -lm ||
+      fail "the $t build of $src.c failed"
+  done
 done
+cp "$tmp/mat_checks.seq" "$tmp/mc_seq"
+cp "$tmp/mat_checks.openmp" "$tmp/mc_openmp"
+# a matrix through a struct and a parameter (LOOM_MAT_FACTS)
+"$tmp/mat_modular.seq" >"$tmp/mod.out" 2>&1 && grep -q ": ok$" "$tmp/mod.out" ||
+  { cat "$tmp/mod.out"; fail "mat_modular (seq)"; }
+OMP_NUM_THREADS=2 "$tmp/mat_modular.openmp" >"$tmp/mod.out" 2>&1 && grep -q ": ok$" "$tmp/mod.out" ||
+  { cat "$tmp/mod.out"; fail "mat_modular (openmp)"; }
 checks() { # NAME CMD...
   local name=$1
   shift
@@ -100,6 +111,15 @@ if [ -x "$bin/poisson_mpi" ]; then
            END { exit !(n == 4 && !bad) }' "$tmp/$bc.out" "$tmp/$bc.mpi" ||
         { cat "$tmp/$bc.out" "$tmp/$bc.mpi"; fail "$bc: mpi at $np ranks ($part) differs from seq"; }
     done
+  done
+  "$root/build/bin/loomc" --target=mpi "$root/tests/e2e/inputs/mat_modular.c" -o "$tmp/mm_mpi.c" &&
+    mpicc -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" -o "$tmp/mm_mpi" "$tmp/mm_mpi.c" \
+      "$root/build/lib/libloom_mpi.a" -lmetis -lptscotch -lscotch -lptscotcherr \
+      $(pkg-config --libs petsc mpi-c) -lm || fail "the mpi build of mat_modular.c failed"
+  for np in 1 2 3; do
+    timeout 120 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca pml ob1 -np $np \
+      "$tmp/mm_mpi" >"$tmp/mod.out" 2>&1 && grep -q ": ok$" "$tmp/mod.out" ||
+      { cat "$tmp/mod.out"; fail "mat_modular at $np ranks"; }
   done
   mpi_ok=", mpi 1-4 ranks (metis) and 3 ranks (scotch, ptscotch, block), mpi+openmp 2x2 matching seq"
 fi

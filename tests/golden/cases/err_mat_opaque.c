@@ -1,5 +1,5 @@
-/* Error: a matrix passed as a parameter: loomc does not see its
- * declaration. */
+/* Error: a matrix passed as a parameter without its facts: loomc does
+ * not see its declaration (LOOM_MAT_FACTS gives them). */
 #include <loom.h>
 
 static void k(double *A) { A[0] += 1.0; }
