@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Matrices end to end (PETSc; skipped, saying so, when pkg-config finds no
 # PETSc):
-#   - tests/e2e/inputs/mat_modular.c (a matrix through a struct and a
-#     parameter, LOOM_MAT_FACTS) on seq, openmp and mpi at 1-3 ranks;
+#   - tests/golden/cases/ok_mat_facts.c (a matrix through a struct and a
+#     parameter, LOOM_MAT_FACTS), run on seq, openmp and mpi at 1-3 ranks;
 #   - tests/e2e/inputs/mat_checks.c through loomc for seq and openmp (1, 2
 #     and 3 threads), and seq with LOOM_RENUMBER=1: PyOP2's mass matrix
 #     entry by entry and M x = M f giving f, the Laplace patch test giving
@@ -38,9 +38,12 @@ done
 KSP="-ksp_type cg -pc_type gamg -ksp_rtol 1e-12"
 
 # ---- the hand-checked matrices ---------------------------------------------------
+# mat_modular: the golden case ok_mat_facts, run
 for src in mat_checks mat_modular; do
+  path=$root/tests/e2e/inputs/$src.c
+  [ $src = mat_modular ] && path=$root/tests/golden/cases/ok_mat_facts.c
   for t in seq openmp; do
-    "$root/build/bin/loomc" --target=$t "$root/tests/e2e/inputs/$src.c" -o "$tmp/$src.$t.c" ||
+    "$root/build/bin/loomc" --target=$t "$path" -o "$tmp/$src.$t.c" ||
       fail "loomc --target=$t $src.c failed"
     ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" \
       $([ $t = openmp ] && echo -fopenmp) -o "$tmp/$src.$t" "$tmp/$src.$t.c" \
@@ -112,10 +115,10 @@ if [ -x "$bin/poisson_mpi" ]; then
         { cat "$tmp/$bc.out" "$tmp/$bc.mpi"; fail "$bc: mpi at $np ranks ($part) differs from seq"; }
     done
   done
-  "$root/build/bin/loomc" --target=mpi "$root/tests/e2e/inputs/mat_modular.c" -o "$tmp/mm_mpi.c" &&
+  "$root/build/bin/loomc" --target=mpi "$root/tests/golden/cases/ok_mat_facts.c" -o "$tmp/mm_mpi.c" &&
     mpicc -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" -o "$tmp/mm_mpi" "$tmp/mm_mpi.c" \
       "$root/build/lib/libloom_mpi.a" -lmetis -lptscotch -lscotch -lptscotcherr \
-      $(pkg-config --libs petsc mpi-c) -lm || fail "the mpi build of mat_modular.c failed"
+      $(pkg-config --libs petsc mpi-c) -lm || fail "the mpi build of ok_mat_facts.c failed"
   for np in 1 2 3; do
     timeout 120 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca pml ob1 -np $np \
       "$tmp/mm_mpi" >"$tmp/mod.out" 2>&1 && grep -q ": ok$" "$tmp/mod.out" ||

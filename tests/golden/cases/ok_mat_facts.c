@@ -1,6 +1,11 @@
-/* Matrices whose declaration loomc does not see: a struct member and a
- * parameter with LOOM_MAT_FACTS (tests/e2e/inputs/mat_modular.c runs
- * this program). */
+/*
+ * ok_mat_facts.c — a matrix reached through a struct of handles and a
+ * parameter, with LOOM_MAT_FACTS (tests/e2e/poisson.sh also runs it: seq,
+ * openmp, mpi at 1-3 ranks): PyOP2's mass matrix assembled twice by a function that
+ * takes the struct, then once more by a function taking the handles as
+ * parameters (loomc sees through both calls); each entry must be three times
+ * sum over elements of |T|/12 (1 + δij).  Exits 1 when one is not.
+ */
 #include <loom.h>
 #include <math.h>
 #include <stdio.h>
