@@ -7,7 +7,11 @@ static const obj unseen = {.kind = OBJ_VAR, .name = "<unseen>"};
 
 const obj *effects_unseen(void) { return &unseen; }
 
-int effect_reads(const effect *e) { return e->mode != MODE_WRITE; }
+/* A matrix written (`write: A[r, c]`) keeps the entries the loop does not
+ * reach: it is read as well. */
+int effect_reads(const effect *e) {
+  return e->mode != MODE_WRITE || (e->o && e->o->kind == OBJ_MAT);
+}
 int effect_writes(const effect *e) { return e->mode != MODE_READ; }
 
 static int is_variable(const obj *o) {

@@ -62,7 +62,7 @@ typedef struct effect {
 /* The unseen state (an OBJ_VAR named "<unseen>"). */
 const obj *effects_unseen(void);
 
-int effect_reads(const effect *e);  /* any mode but write */
+int effect_reads(const effect *e);  /* any mode but write (a matrix: any) */
 int effect_writes(const effect *e); /* any mode but read */
 
 /* Whether accesses of a and b may touch the same memory: one object, or

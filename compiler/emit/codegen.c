@@ -567,9 +567,27 @@ static void emit_mat_values(cg *g, const group *gr) {
       const loop_arg *a = &lp->args[i];
       if (a->kind != ARG_MAT)
         continue;
-      cg_line(g, "double *const %s = loom__mat_values(%s, %s, %s);", mat_values(g, lp, a),
-              a->obj->name, a->map->name, a->map2->name);
+      cg_line(g, "double *const %s = loom__mat_%svalues(%s, %s, %s);", mat_values(g, lp, a),
+              a->mode == MODE_WRITE ? "write_" : "", a->obj->name, a->map->name,
+              a->map2->name);
       cg_line(g, "if (!%s)", mat_values(g, lp, a));
+      cg_line(g, "  return;");
+    }
+  }
+}
+
+/* After the loop: the entries written by matrix arguments in mode write
+ * take their winners' values (loom__mat_write_end). */
+static void emit_mat_write_ends(cg *g, const group *gr) {
+  vec loops = called_loops(g, gr);
+  for (int l = 0; l < loops.len; l++) {
+    const loop *lp = loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      const loop_arg *a = &lp->args[i];
+      if (a->kind != ARG_MAT || a->mode != MODE_WRITE)
+        continue;
+      cg_line(g, "if (loom__mat_write_end(%s, %s, %s) != LOOM_OK)", a->obj->name,
+              a->map->name, a->map2->name);
       cg_line(g, "  return;");
     }
   }
@@ -675,7 +693,8 @@ static void emit_pinned(cg *g, const loop_arg *a, const loop *p) {
  * writes its target only when it is the target's winner (the last writer
  * in declared order, loom__write_winners), else into a scratch local. */
 static int guarded(const cg *g, const loop_arg *a) {
-  return a->mode == MODE_WRITE && a->map && a->kind != ARG_IDX && !g->into_obj &&
+  return a->mode == MODE_WRITE && a->map && a->kind != ARG_IDX && a->kind != ARG_MAT &&
+         !g->into_obj &&
          fate(g, a->obj) == TEMP_STORED;
 }
 
@@ -1088,6 +1107,7 @@ void cg_group_function(cg *g, const group *gr) {
     g->be->iterate_end(g, gr, part);
   }
   g->be->loop_end(g, gr);
+  emit_mat_write_ends(g, gr);
   cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);
   cg_line(g, "}");

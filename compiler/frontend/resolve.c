@@ -827,18 +827,37 @@ static int bind_mat_map(resolver *r, loop_arg *a, obj **map, const char *name, s
   return -1;
 }
 
+/* A matrix written by a loop (mode write) is named once in it: its
+ * entries are replaced after the loop, which another access could not
+ * see. */
+static int mat_written_once(resolver *r, const loop_arg *a) {
+  for (int k = 0; k < r->lp->nargs; k++) {
+    const loop_arg *b = &r->lp->args[k];
+    if (b == a || !b->name || strcmp(b->name, a->name) != 0)
+      continue;
+    diag(DIAG_ERROR, b->loc, b->len,
+         "matrix '%s' is written by this loop (argument %d, 'write'), so it can be "
+         "named only once in it", a->name, a->pos);
+    return -1;
+  }
+  return 0;
+}
+
 /* `A[rmap, cmap]`: A a matrix, incremented (the element matrices of the
- * elements reaching one entry are summed). */
+ * elements reaching one entry are summed) or written (they replace the
+ * entries they reach). */
 static int bind_mat(resolver *r, loop_arg *a) {
   a->obj = lookup_kind(r, a->name, a->loc, OBJ_MAT, "a matrix");
   if (!a->obj || bind_mat_map(r, a, &a->map, a->map_name, a->map_loc, a->obj->from, "rows") ||
       bind_mat_map(r, a, &a->map2, a->map2_name, a->map2_loc, a->obj->to, "columns"))
     return -1;
+  if (a->mode == MODE_WRITE)
+    return mat_written_once(r, a);
   if (a->mode == MODE_INC)
     return 0;
   diag(DIAG_ERROR, a->loc, a->len,
-       "matrix '%s' cannot be '%s': a loop adds element matrices into a matrix, with 'inc'",
-       a->name, mode_name(a->mode));
+       "matrix '%s' cannot be '%s': a loop adds element matrices into a matrix ('inc') "
+       "or replaces its entries with them ('write')", a->name, mode_name(a->mode));
   return -1;
 }
 

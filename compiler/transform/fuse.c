@@ -262,11 +262,43 @@ static const char *join_problem(fuser *u, const group *g, const loop *lp,
                              "distinct)", why, pair) : why;
 }
 
+/* A matrix x writes (mode write) that y names: its entries are replaced
+ * after x's loop (loom__mat_write_end), so no other access to it may share
+ * the sweep. */
+static const obj *mat_written_by(const loop *x, const loop *y) {
+  for (int i = 0; i < x->nargs; i++)
+    if (x->args[i].kind == ARG_MAT && x->args[i].mode == MODE_WRITE)
+      for (int k = 0; k < y->nargs; k++)
+        if (y->args[k].obj == x->args[i].obj)
+          return x->args[i].obj;
+  return NULL;
+}
+
+static const char *mat_write_problem(fuser *u, const group *g, const loop *lp) {
+  for (int i = 0; i < g->loops.len; i++) {
+    const loop *x = g->loops.items[i];
+    const obj *m = mat_written_by(x, lp);
+    const loop *w = x;
+    if (!m) {
+      m = mat_written_by(lp, x);
+      w = lp;
+    }
+    if (m)
+      return arena_printf(u->a, "%s writes matrix %s (mode write: its entries are "
+                          "replaced after the loop), which %s also names", w->kernel,
+                          m->name, w == lp ? x->kernel : lp->kernel);
+  }
+  return NULL;
+}
+
 static const char *join_problem_(fuser *u, const group *g, const loop *lp,
                                  const loop **anchor) {
   const loop *head = g->loops.items[0];
   if (head->set != lp->set || head->domain || lp->domain)
     return "";
+  const char *mw = mat_write_problem(u, g, lp);
+  if (mw)
+    return mw;
   if (u->mpi && loop_executes_halo(head) != loop_executes_halo(lp)) {
     const loop *x = loop_executes_halo(head) ? head : lp, *y = x == head ? lp : head;
     return arena_printf(u->a, "with MPI, %s runs its executed halo (it writes "

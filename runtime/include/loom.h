@@ -423,8 +423,8 @@ void loom_timing_output(void);
  *    thread, never from a parallel region (also in mpi+openmp programs).
  *  - libloom_mpi, on any number of ranks: every call below is collective
  *    (every rank makes it, in the same order, with the same arguments), as
- *    PETSc's are; loops writing element values (loom__mat_values) are
- *    not, like any loop.  loom_decl_sparsity partitions the mesh first, as
+ *    PETSc's are; loops writing element values (loom__mat_values,
+ *    loom__mat_write_values) are not, like any loop.  loom_decl_sparsity partitions the mesh first, as
  *    a loop would (after a pending $LOOM_RENUMBER=1).  PETSc's objects live
  *    on the runtime's communicator (a duplicate of MPI_COMM_WORLD, made
  *    PETSC_COMM_WORLD when Loom starts PETSc): an MPIAIJ matrix whose rows
@@ -657,6 +657,17 @@ int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
  * after an error: LOOM_EINVAL when (rmap, cmap) is not a pair of A's
  * sparsity. */
 double *loom__mat_values(loom_mat A, loom_map rmap, loom_map cmap);
+/* A loop writing pair (rmap, cmap) of A (mode write): the element
+ * matrices it fills, laid out as loom__mat_values's, all 0 (the kernel's
+ * element matrix is inserted whole), in a scratch buffer of A's; then,
+ * after the loop, loom__mat_write_end makes each entry the loop reached
+ * equal the value written there by the element with the highest declared
+ * number (the last in row-major order within that element); other entries
+ * keep theirs.  Host code only; local under MPI (each rank its executed
+ * elements and owned rows).  NULL, or a status other than LOOM_OK, after
+ * an error (as loom__mat_values). */
+double *loom__mat_write_values(loom_mat A, loom_map rmap, loom_map cmap);
+int loom__mat_write_end(loom_mat A, loom_map rmap, loom_map cmap);
 /* A matrix argument's check: A is a live matrix with rdim x cdim blocks,
  * the block sizes loomc read from its declaration.  LOOM_EMISMATCH (or
  * LOOM_EINVAL without PETSc) naming the loop and the argument. */

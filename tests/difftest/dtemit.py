@@ -148,23 +148,51 @@ class Emitter:
         p = self.pfx
         self.w("static inline double %sdt_mat_w(int i, int j) { return (double)((7 * i + 3 * j) %% 11 + 1); }"
                % p, 0)
-        if self.ref:
-            return
         self.w("static int %sdt_cmp_ll(const void *a, const void *b) {" % p, 0)
         self.w("const long long x = *(const long long *)a, y = *(const long long *)b;")
         self.w("return (x > y) - (x < y);")
         self.w("}", 0)
-        self.w("static double %sdt_mat_sum(loom_mat A, const int *map, int n, int ar, int dim) {" % p, 0)
+        # the distinct (row node, column node) keys the map's elements reach, sorted
+        self.w("static long long *%sdt_mat_keys(const int *map, int n, int ar, size_t *nk) {" % p, 0)
         self.w("long long *key = malloc(sizeof(long long) * ((size_t)n * ar * ar + 1));")
-        self.w("size_t m = 0;")
+        self.w("size_t m = 0, u = 0;")
         self.w("for (int e = 0; e < n; e++)")
         self.w("for (int a = 0; a < ar; a++)", 2)
         self.w("for (int b = 0; b < ar; b++)", 3)
         self.w("key[m++] = (long long)map[ar * e + a] * 1000000 + map[ar * e + b];", 4)
         self.w("qsort(key, m, sizeof *key, %sdt_cmp_ll);" % p)
+        self.w("for (size_t k = 0; k < m; k++)")
+        self.w("if (!k || key[k] != key[k - 1]) key[u++] = key[k];", 2)
+        self.w("*nk = u;")
+        self.w("return key;")
+        self.w("}", 0)
+        if self.ref:
+            # the reference's matrix: each key's dim x dim block (plain C:
+            # inc adds, write assigns, element after element)
+            self.w("static double *%sdt_mat_at(const long long *key, size_t nk, double *val, int dim, "
+                   "int i, int r, int j, int c) {" % p, 0)
+            self.w("const long long want = (long long)i * 1000000 + j;")
+            self.w("const long long *k = bsearch(&want, key, nk, sizeof *key, %sdt_cmp_ll);" % p)
+            self.w("return val + (size_t)(k - key) * dim * dim + r * dim + c;")
+            self.w("}", 0)
+            self.w("static double %sdt_mat_ref_sum(const long long *key, size_t nk, const double *val, "
+                   "int dim) {" % p, 0)
+            self.w("double s = 0.0;")
+            self.w("for (size_t k = 0; k < nk; k++) {")
+            self.w("const int i = (int)(key[k] / 1000000), j = (int)(key[k] % 1000000);", 2)
+            self.w("for (int r = 0; r < dim; r++)", 2)
+            self.w("for (int c = 0; c < dim; c++)", 3)
+            self.w("s += val[k * dim * dim + r * dim + c] * %sdt_mat_w(i * dim + r, j * dim + c);"
+                   % p, 4)
+            self.w("}")
+            self.w("return s;")
+            self.w("}", 0)
+            return
+        self.w("static double %sdt_mat_sum(loom_mat A, const int *map, int n, int ar, int dim) {" % p, 0)
+        self.w("size_t nk;")
+        self.w("long long *key = %sdt_mat_keys(map, n, ar, &nk);" % p)
         self.w("double s = 0.0;")
-        self.w("for (size_t k = 0; k < m; k++) {")
-        self.w("if (k && key[k] == key[k - 1]) continue;", 2)
+        self.w("for (size_t k = 0; k < nk; k++) {")
         self.w("const int i = (int)(key[k] / 1000000), j = (int)(key[k] % 1000000);", 2)
         self.w("for (int r = 0; r < dim; r++)", 2)
         self.w("for (int c = 0; c < dim; c++)", 3)
@@ -216,7 +244,7 @@ class Emitter:
                 A = self.mat(a["mat"])
                 rc = (self.map(a["map"])["arity"] * A["dim"]) ** 2
                 params.append("double *" + pn)
-                outputs.append(("mat", pn, rc, None))
+                outputs.append(("mat" if a["mode"] == "inc" else "matw", pn, rc, None))
                 continue
             d = self.dat(a["dat"])
             t = CTYPE[d["type"]]
@@ -294,6 +322,9 @@ class Emitter:
             elif mode == "mat":  # t: the element matrix's size
                 self.w("for (int k = 0; k < %d; k++) %s[k] += %sdt_w64(v%d + (double)k);"
                        % (t, lhs, self.pfx, n))
+            elif mode == "matw":  # written: every entry but the last few
+                self.w("for (int k = 0; k < %d; k++) %s[k] = %sdt_w64(v%d + (double)k);"
+                       % (max(1, t - rnd.randint(0, 1)), lhs, self.pfx, n))
         self.w("}", 0)
 
     # -- main -----------------------------------------------------------------
@@ -357,7 +388,13 @@ class Emitter:
             self.dat_decl(d, 1)
         for A in m.get("mats", []):
             if self.ref:
-                self.w("double %s_sum = 0.0; /* the matrix's weighted sum */" % A["name"])
+                mp = self.map(A["map"])
+                self.w("size_t %s_nk; /* the matrix: its entries' blocks, by key */" % A["name"])
+                self.w("long long *%s_key = %sdt_mat_keys(%s_data, %d, %d, &%s_nk);"
+                       % (A["name"], self.pfx, A["map"], self.sizes[mp["from"]], mp["arity"],
+                          A["name"]))
+                self.w("double *%s_val = calloc(%s_nk * %d + 1, sizeof(double));"
+                       % (A["name"], A["name"], A["dim"] ** 2))
                 continue
             self.w("loom_sparsity %s_sp = loom_decl_sparsity(%s, %s, %d, %d, 1, &%s, &%s, \"%s_sp\");"
                    % (A["name"], A["set"], A["set"], A["dim"], A["dim"], A["map"], A["map"],
@@ -382,6 +419,10 @@ class Emitter:
                 self.w("free(%s);" % d["name"])
         for a in m["arrays"]:
             self.w("free(%s);" % a["name"])
+        for A in m.get("mats", []):
+            if self.ref:
+                self.w("free(%s_key);" % A["name"])
+                self.w("free(%s_val);" % A["name"])
         self.w("return 0;")
         self.w("}", 0)
 
@@ -718,7 +759,8 @@ class Emitter:
         A = self.mat(name)
         if A:
             if self.ref:
-                self.w("printf(\"%s %%.17g\\n\", %s_sum);" % (name, name), ind)
+                self.w("printf(\"%s %%.17g\\n\", %sdt_mat_ref_sum(%s_key, %s_nk, %s_val, %d));"
+                       % (name, self.pfx, name, name, name, A["dim"]), ind)
                 return
             mp = self.map(A["map"])
             self.w("{", ind)
@@ -861,14 +903,15 @@ class Emitter:
                            % (ar, k, a["dat"], d["dim"], a["map"], ar), ind + 1)
                     call.append("q%d" % k)
         self.w("%s(%s);" % (self.kname(lp), ", ".join(call)), ind + 1)
-        for k, a, ar, dim in mats:  # each entry, weighted, into the matrix's sum
+        for k, a, ar, dim in mats:  # each entry added (inc) or assigned (write)
             n = ar * dim
             self.w("for (int r = 0; r < %d; r++)" % n, ind + 1)
             self.w("for (int c = 0; c < %d; c++)" % n, ind + 2)
-            self.w("%s_sum += q%d[%d * r + c] * %sdt_mat_w(%s_data[%d * e + r / %d] * %d + r %% %d, "
-                   "%s_data[%d * e + c / %d] * %d + c %% %d);"
-                   % (a["mat"], k, n, self.pfx, a["map"], ar, dim, dim, dim,
-                      a["map"], ar, dim, dim, dim), ind + 3)
+            self.w("*%sdt_mat_at(%s_key, %s_nk, %s_val, %d, %s_data[%d * e + r / %d], r %% %d, "
+                   "%s_data[%d * e + c / %d], c %% %d) %s q%d[%d * r + c];"
+                   % (self.pfx, a["mat"], a["mat"], a["mat"], dim, a["map"], ar, dim, dim,
+                      a["map"], ar, dim, dim, "+=" if a["mode"] == "inc" else "=", k, n),
+                   ind + 3)
         self.w("}", ind)
 
     def st_aloop(self, lp, ind, depth):

@@ -329,8 +329,9 @@ class Gen:
         add({"kind": "global", "g": g["name"], "mode": role})
 
     def gen_mat_output(self, mp, add, out_dats):
-        """inc: A[mp, mp], A a matrix on mp's target set (block size 1 or 2):
-        an existing one of that map, or a new one (two at most)."""
+        """inc: A[mp, mp] (or write: 3 in 10), A a matrix on mp's target set
+        (block size 1 or 2): an existing one of that map, or a new one (two
+        at most)."""
         mats = [x for x in self.m["mats"] if x["map"] == mp["name"]]
         if mats and (self.chance(0.7) or len(self.m["mats"]) >= 2):
             A = mats[0]
@@ -343,7 +344,8 @@ class Gen:
             return
         if A["name"] in out_dats:
             return
-        add({"kind": "mat", "mat": A["name"], "map": mp["name"], "mode": "inc"})
+        mode = "write" if self.chance(0.3) else "inc"
+        add({"kind": "mat", "mat": A["name"], "map": mp["name"], "mode": mode})
         out_dats.add(A["name"])
 
     def commuting(self):

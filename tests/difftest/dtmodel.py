@@ -308,7 +308,7 @@ def kernel_signature(model, lp):
         elif a["kind"] == "mat":
             A = by_name(model.get("mats", []), a["mat"]) or {}
             ar = (by_name(model["maps"], a["map"]) or {}).get("arity")
-            sig.append(("mat", ar, A.get("dim")))
+            sig.append(("mat", a["mode"], ar, A.get("dim")))
         else:
             d = by_name(model["dats"], a["dat"]) or {}
             ar = 0
@@ -524,7 +524,7 @@ def _validate_loop(model, lp, scope, p):
             m = by_name(model["maps"], a["map"])
             if A is None or m is None or A["map"] != a["map"] or m["from"] != s:
                 p.add("loop %s: matrix %s through %s", lp["id"], a["mat"], a["map"])
-            if a["mode"] != "inc":
+            if a["mode"] not in ("inc", "write"):
                 p.add("loop %s: matrix mode %s", lp["id"], a["mode"])
             outputs += 1
         else:

@@ -3,6 +3,10 @@
 # PETSc):
 #   - tests/golden/cases/ok_mat_facts.c (a matrix through a struct and a
 #     parameter, LOOM_MAT_FACTS), run on seq, openmp and mpi at 1-3 ranks;
+#   - tests/golden/cases/ok_mat_write.c (a loop writing element matrices,
+#     mode write: every entry checked against plain C), run on seq,
+#     renumbered, openmp 1-3 threads, mpi 1-4 ranks (METIS) and 3 ranks
+#     (Scotch, PT-Scotch, block), mpi+openmp 2x2;
 #   - tests/e2e/inputs/mat_checks.c through loomc for seq and openmp (1, 2
 #     and 3 threads), and seq with LOOM_RENUMBER=1: PyOP2's mass matrix
 #     entry by entry and M x = M f giving f, the Laplace patch test giving
@@ -38,10 +42,11 @@ done
 KSP="-ksp_type cg -pc_type gamg -ksp_rtol 1e-12"
 
 # ---- the hand-checked matrices ---------------------------------------------------
-# mat_modular: the golden case ok_mat_facts, run
-for src in mat_checks mat_modular; do
+# mat_modular and mat_write: the golden cases ok_mat_facts and ok_mat_write, run
+for src in mat_checks mat_modular mat_write; do
   path=$root/tests/e2e/inputs/$src.c
   [ $src = mat_modular ] && path=$root/tests/golden/cases/ok_mat_facts.c
+  [ $src = mat_write ] && path=$root/tests/golden/cases/ok_mat_write.c
   for t in seq openmp; do
     "$root/build/bin/loomc" --target=$t "$path" -o "$tmp/$src.$t.c" ||
       fail "loomc --target=$t $src.c failed"
@@ -58,6 +63,15 @@ cp "$tmp/mat_checks.openmp" "$tmp/mc_openmp"
   { cat "$tmp/mod.out"; fail "mat_modular (seq)"; }
 OMP_NUM_THREADS=2 "$tmp/mat_modular.openmp" >"$tmp/mod.out" 2>&1 && grep -q ": ok$" "$tmp/mod.out" ||
   { cat "$tmp/mod.out"; fail "mat_modular (openmp)"; }
+# a loop writing element matrices (mode write): every entry checked
+for run in "seq" "renumbered LOOM_RENUMBER=1" "omp1 OMP_NUM_THREADS=1" "omp2 OMP_NUM_THREADS=2" \
+  "omp3 OMP_NUM_THREADS=3"; do
+  set -- $run
+  prog=$tmp/mat_write.seq
+  case $1 in omp*) prog=$tmp/mat_write.openmp ;; esac
+  env ${2:-} "$prog" >"$tmp/w.out" 2>&1 && grep -q ": ok$" "$tmp/w.out" ||
+    { cat "$tmp/w.out"; fail "mat_write ($1)"; }
+done
 checks() { # NAME CMD...
   local name=$1
   shift
@@ -115,14 +129,27 @@ if [ -x "$bin/poisson_mpi" ]; then
         { cat "$tmp/$bc.out" "$tmp/$bc.mpi"; fail "$bc: mpi at $np ranks ($part) differs from seq"; }
     done
   done
-  "$root/build/bin/loomc" --target=mpi "$root/tests/golden/cases/ok_mat_facts.c" -o "$tmp/mm_mpi.c" &&
-    mpicc -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" -o "$tmp/mm_mpi" "$tmp/mm_mpi.c" \
-      "$root/build/lib/libloom_mpi.a" -lmetis -lptscotch -lscotch -lptscotcherr \
-      $(pkg-config --libs petsc mpi-c) -lm || fail "the mpi build of ok_mat_facts.c failed"
-  for np in 1 2 3; do
-    timeout 120 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca pml ob1 -np $np \
-      "$tmp/mm_mpi" >"$tmp/mod.out" 2>&1 && grep -q ": ok$" "$tmp/mod.out" ||
-      { cat "$tmp/mod.out"; fail "mat_modular at $np ranks"; }
+  for case in facts write; do
+    for t in mpi mpi+openmp; do
+      "$root/build/bin/loomc" --target=$t "$root/tests/golden/cases/ok_mat_$case.c" \
+        -o "$tmp/m${case}_$t.c" &&
+        mpicc -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" \
+          $([ $t = mpi+openmp ] && echo -fopenmp) -o "$tmp/m${case}_$t" "$tmp/m${case}_$t.c" \
+          "$root/build/lib/libloom_mpi.a" -lmetis -lptscotch -lscotch -lptscotcherr \
+          $(pkg-config --libs petsc mpi-c) -lm || fail "the $t build of ok_mat_$case.c failed"
+    done
+  done
+  # ok_mat_facts at 1-3 ranks; ok_mat_write (every entry checked on every
+  # rank) at 1-4 ranks with METIS, 3 with the others, 2 ranks x 2 threads
+  for run in facts:1:metis facts:2:metis facts:3:metis write:1:metis write:2:metis \
+    write:3:metis write:4:metis write:3:scotch write:3:ptscotch write:3:block write:2:metis:omp; do
+    IFS=: read -r case np part omp <<<"$run"
+    prog=$tmp/m${case}_mpi
+    [ -n "$omp" ] && prog=$tmp/m${case}_mpi+openmp
+    OMP_NUM_THREADS=2 LOOM_PARTITIONER=$part timeout 120 mpirun --oversubscribe --bind-to none \
+      --mca btl self,vader --mca pml ob1 -x LOOM_PARTITIONER -x OMP_NUM_THREADS -np $np \
+      "$prog" >"$tmp/mod.out" 2>&1 && grep -q ": ok$" "$tmp/mod.out" && ! grep -q FAIL "$tmp/mod.out" ||
+      { cat "$tmp/mod.out"; fail "ok_mat_$case at $np ranks ($part${omp:+, 2 threads})"; }
   done
   mpi_ok=", mpi 1-4 ranks (metis) and 3 ranks (scotch, ptscotch, block), mpi+openmp 2x2 matching seq"
 fi
@@ -131,7 +158,7 @@ fi
   fail "--help"
 "$bin/poisson_seq" 0 >/dev/null 2>"$tmp/bad"
 [ $? -eq 2 ] && grep -q "N must be an integer from 1 to 2048, not '0'" "$tmp/bad" || fail "a bad size was not refused with status 2"
-echo "poisson: mass matrix, M x = M f, patch test (seq, openmp 1-3 threads, renumbered);" \
+echo "poisson: mass matrix, M x = M f, patch test, write mode (seq, openmp 1-3 threads, renumbered);" \
   "L2 rates $(awk 'NF == 6 && $1 ~ /^[0-9]+$/ { printf "%s ", $5 }' "$tmp/natural.out")" \
   "(natural) and $(awk 'NF == 6 && $1 ~ /^[0-9]+$/ { printf "%s ", $5 }' "$tmp/dirichlet.out")" \
   "(Dirichlet), openmp alike$mpi_ok: PASS"

@@ -12,7 +12,9 @@
  * sparsity's entries (mat/sparsity.c): pair after pair, element after
  * element (every local element), each element's block row-major, then the
  * diagonal blocks (which stay 0).  Loops add into the array through
- * loom__mat_values; nothing else writes it but loom_mat_zero.
+ * loom__mat_values; loops writing the matrix replace entries in it
+ * (mat/write.c: the slots of an entry set to sum to the written value);
+ * nothing else writes it but loom_mat_zero.
  *
  * Assembly is PETSc's COO interface, deterministic and thread-free: at the
  * declaration MatSetPreallocationCOO gets every entry's row and column
@@ -43,7 +45,8 @@
  * loom_mat_zero_rows_columns are lost, as at any assembly.
  *
  * MPI (libloom_mpi, any number of ranks; mat/sparsity.c for the rows
- * each rank holds): every call but loom__mat_values is collective — every
+ * each rank holds): every call but the loops' (loom__mat_values,
+ * loom__mat_write_values and loom__mat_write_end) is collective — every
  * rank makes it, with the same arguments — since PETSc's are (assembly,
  * zeroing rows, solves).  Each checks its arguments, agrees with the
  * other ranks on the outcome before its first collective PETSc call
@@ -105,6 +108,7 @@ void loomrt_mat_retire(void *object) {
   A->ksp = NULL;
   A->A = NULL;
   order_free(A); /* the sparsity is retired after its matrices */
+  loomrt_mat_write_free(A);
   free(A->values);
   A->values = NULL;
 }
@@ -364,18 +368,18 @@ int loom__check_mat(loom_mat A, int rdim, int cdim, const char *loop, int arg) {
   return loomrt_leave(check_mat_body(A, rdim, cdim, loop, arg));
 }
 
-static double *mat_values_body(loom_mat A, loom_map rmap, loom_map cmap) {
-  if (loomrt_mat_usable(A, "loom__mat_values") != LOOM_OK ||
-      loomrt_renumber_lazy() != LOOM_OK || mat_sync(A, "loom__mat_values") != LOOM_OK)
+double *loomrt_mat_pair_values(loom_mat A, loom_map rmap, loom_map cmap, const char *call) {
+  if (loomrt_mat_usable(A, call) != LOOM_OK || loomrt_renumber_lazy() != LOOM_OK ||
+      mat_sync(A, call) != LOOM_OK)
     return NULL;
   loom_sparsity sp = A->sp;
   int p = loomrt_sparsity_pair(sp, rmap, cmap);
   if (p < 0) {
     const char *rp = loomrt_map_problem(rmap), *cp = loomrt_map_problem(cmap);
     loom_error_(LOOM_EINVAL,
-                "matrix '%s': loom__mat_values: maps %s%s%s and %s%s%s are not a "
+                "matrix '%s': %s: maps %s%s%s and %s%s%s are not a "
                 "pair of its sparsity '%s' (%d pair%s)",
-                A->name, rp ? "(" : "'", rp ? rp : rmap->name, rp ? ")" : "'",
+                A->name, call, rp ? "(" : "'", rp ? rp : rmap->name, rp ? ")" : "'",
                 cp ? "(" : "'", cp ? cp : cmap->name, cp ? ")" : "'", sp->name,
                 sp->npairs, sp->npairs == 1 ? "" : "s");
     return NULL;
@@ -387,7 +391,7 @@ static double *mat_values_body(loom_mat A, loom_map rmap, loom_map cmap) {
 /* On failure (NULL), the caller (a loop) leaves the communication
  * (loomrt_leave), as after its checks. */
 double *loom__mat_values(loom_mat A, loom_map rmap, loom_map cmap) {
-  double *values = mat_values_body(A, rmap, cmap);
+  double *values = loomrt_mat_pair_values(A, rmap, cmap, "loom__mat_values");
   if (!values)
     loomrt_leave(LOOM_EINVAL);
   return values;

@@ -2,7 +2,7 @@
  * mat/mat.h — matrices, private: the sparsity and matrix structs, PETSc's
  * start and its error checks, and what mat/'s files share.
  *
- * Included by mat/petsc.c, mat/sparsity.c, mat/mat.c and mat/solve.c (the
+ * Included by mat/petsc.c, mat/sparsity.c, mat/mat.c, mat/write.c and mat/solve.c (the
  * build with PETSc; mat/nopetsc.c stands in for them without it, and
  * needs only core).  Built on core (objects, errors, the registry and the
  * hooks it runs at loom_exit) and plan/ (the renumberings' count); in
@@ -73,6 +73,13 @@ struct loom_mat_s {
   int **order;     /* npairs: a copy of the new_of_old of pair p's iteration
                       set when the values were last laid out (NULL: the
                       declared order), to move them at a renumbering */
+  /* loops writing the matrix (mode write: mat/write.c) */
+  double **scratch; /* npairs: pair p's written element matrices, or NULL */
+  int *entry;      /* start[npairs + 1]: each slot's entry, -1 ignored */
+  int *efirst, *eslots; /* nentries + 1; the slots of entry e are
+                           eslots[efirst[e] .. efirst[e + 1]) */
+  int nentries;
+  unsigned entries_epoch; /* the renumbering entry[] is for */
 };
 
 /* ---- PETSc (petsc.c) ------------------------------------------------------ */
@@ -144,6 +151,10 @@ void loomrt_mat_release(void *A);
 /* LOOM_OK when the runtime is active and A live; otherwise reported, naming
  * `call`. */
 int loomrt_mat_usable(loom_mat A, const char *call);
+/* Pair (rmap, cmap)'s element values (loom__mat_values's body, `call`
+ * named in messages): checked, a pending renumbering applied and A synced
+ * with it, A marked pending; NULL after a reported error. */
+double *loomrt_mat_pair_values(loom_mat A, loom_map rmap, loom_map cmap, const char *call);
 /* LOOM_OK when the runtime is active and A live, its pattern in the current
  * numbering and its pending values assembled (collective: the assembly);
  * otherwise reported, naming `call`. */
@@ -160,5 +171,11 @@ int loomrt_mat_check_dat(loom_mat A, loom_dat d, loom_set set, int dim,
  * copy: its first owned * dim doubles are contiguous; block size dim), *v
  * NULL on failure (reported). */
 int loomrt_mat_view(loom_mat A, loom_dat d, Vec *v);
+
+/* ---- loops writing a matrix (write.c) -------------------------------------- */
+
+/* Frees what write.c keeps on A (its scratch and the index of its
+ * entries). */
+void loomrt_mat_write_free(loom_mat A);
 
 #endif /* LOOM_MAT_MAT_H */

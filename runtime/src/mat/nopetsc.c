@@ -72,6 +72,17 @@ double *loom__mat_values(loom_mat A, loom_map rmap, loom_map cmap) {
   return NULL;
 }
 
+double *loom__mat_write_values(loom_mat A, loom_map rmap, loom_map cmap) {
+  (void)A, (void)rmap, (void)cmap;
+  no_petsc("loom__mat_write_values");
+  return NULL;
+}
+
+int loom__mat_write_end(loom_mat A, loom_map rmap, loom_map cmap) {
+  (void)A, (void)rmap, (void)cmap;
+  return no_petsc("loom__mat_write_end");
+}
+
 int loom__check_mat(loom_mat A, int rdim, int cdim, const char *loop, int arg) {
   (void)A, (void)rdim, (void)cdim, (void)loop, (void)arg;
   return no_petsc("loom__check_mat");

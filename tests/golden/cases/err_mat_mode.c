@@ -1,4 +1,4 @@
-/* Error: a loop adds element matrices into a matrix: 'inc' only. */
+/* Error: a loop adds element matrices into a matrix (inc) or writes them (write). */
 #include <loom.h>
 
 static void k(double *A) { A[0] += 1.0; }
@@ -11,7 +11,7 @@ int main(int argc, char **argv) {
   loom_map c2n = loom_decl_map(cells, nodes, 3, tri, "c2n");
   loom_sparsity sp = loom_decl_sparsity(nodes, nodes, 1, 1, 1, &c2n, &c2n, "sp");
   loom_mat A = loom_decl_mat(sp, "A");
-#pragma loom par_loop(k) over(cells) args(write: A[c2n, c2n])
+#pragma loom par_loop(k) over(cells) args(rw: A[c2n, c2n])
   loom_exit();
   return 0;
 }
