@@ -788,9 +788,10 @@ static void emit_call_locals(cg *g, const loop *lp) {
               loser(g, lp, a, -1),
               a->kind == ARG_MAPPED_ALL ? arena_printf(g->arena, "[%d]", a->map->dim) : "",
               a->obj->dim);
-    if (a->kind == ARG_MAPPED && !p && redirected(g, a))
+    int scattered = g->strips && vectorize_scatters(g->group, lp, a);
+    if (a->kind == ARG_MAPPED && !p && redirected(g, a) && !scattered)
       cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, lp, a));
-    if (a->kind == ARG_MAPPED && !p && redirected(g, a))
+    if (a->kind == ARG_MAPPED && !p && redirected(g, a) && !scattered)
       cg_line(g, "    %s;", data_of(g, a, map_entry(g, a, a->slot), -1));
     if (a->kind != ARG_MAPPED_ALL)
       continue;
@@ -808,7 +809,7 @@ static void emit_call_locals(cg *g, const loop *lp) {
 }
 
 static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
-  if (g->strips && vectorize_gathers(g->group, lp, a))
+  if (g->strips && (vectorize_gathers(g->group, lp, a) || vectorize_scatters(g->group, lp, a)))
     return strip_row(g, gather_local(g, lp, a));
   switch (a->kind) {
   case ARG_IDX:
@@ -910,20 +911,44 @@ static int has_call_locals(cg *g, const loop *lp) {
   return 0;
 }
 
+/* One statement per component of a strip row: `fmt` takes the row's
+ * component and, when `target` is given, first the target's (`target`
+ * names component loom_v, or is the whole value when dim is 1). */
+static void emit_row_loop(cg *g, int dim, const char *fmt, const char *row,
+                          const char *target) {
+  const char *v = dim == 1 ? "0" : "loom_v";
+  const char *cell = arena_printf(g->arena, "%s[%s]", row, v);
+  const char *stmt = target ? arena_printf(g->arena, fmt, target, cell)
+                            : arena_printf(g->arena, fmt, row, v);
+  if (dim == 1) {
+    cg_line(g, "%s", stmt);
+    return;
+  }
+  cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", dim);
+  cg_line(g, "  %s", stmt);
+}
+
 /* Copies lp's reads through maps, for the strip's elements, into their
- * gather locals. */
+ * gather locals; zeroes the locals of its increments through maps. */
 static void emit_gathers(cg *g, const loop *lp) {
-  cg_line(g, "/* %s (line %u): its reads through maps, gathered for the strip */",
-          lp->kernel, lp->loc.line);
+  int incs = 0;
+  for (int i = 0; i < lp->nargs; i++)
+    incs |= vectorize_scatters(g->group, lp, &lp->args[i]);
+  cg_line(g, "/* %s (line %u): its reads through maps, gathered for the strip%s */",
+          lp->kernel, lp->loc.line, incs ? "; its increments, from 0" : "");
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (vectorize_gathers(g->group, lp, a))
+    if (vectorize_gathers(g->group, lp, a) || vectorize_scatters(g->group, lp, a))
       cg_line(g, "%s %s[%d][%d];", a->obj->type->c_name, gather_local(g, lp, a),
               STRIP_WIDTH, a->obj->dim);
   }
   strip_elements_begin(g);
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
+    if (vectorize_scatters(g->group, lp, a)) {
+      emit_row_loop(g, a->obj->dim, "%s[%s] = 0;", strip_row(g, gather_local(g, lp, a)), NULL);
+      continue;
+    }
     if (!vectorize_gathers(g->group, lp, a))
       continue;
     const char *row = strip_row(g, gather_local(g, lp, a)), *src = data_ptr(g, a->obj);
@@ -938,8 +963,35 @@ static void emit_gathers(cg *g, const loop *lp) {
   cg_loop_end(g);
 }
 
+/* Adds lp's increments through maps, taken per element of the strip,
+ * to their targets in element order (and, per element, argument order). */
+static void emit_scatters(cg *g, const loop *lp) {
+  int any = 0;
+  for (int i = 0; i < lp->nargs; i++)
+    any |= vectorize_scatters(g->group, lp, &lp->args[i]);
+  if (!any)
+    return;
+  cg_line(g, "/* %s (line %u): its increments through maps, in element order */",
+          lp->kernel, lp->loc.line);
+  strip_elements_begin(g);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (!vectorize_scatters(g->group, lp, a))
+      continue;
+    const char *at = map_entry(g, a, a->slot);
+    const char *target = a->obj->dim == 1
+                             ? arena_printf(g->arena, "%s[%s]", data_ptr(g, a->obj), at)
+                             : arena_printf(g->arena, "%s[%d * %s + loom_v]",
+                                            data_ptr(g, a->obj), a->obj->dim, at);
+    emit_row_loop(g, a->obj->dim, "%s += %s;", strip_row(g, gather_local(g, lp, a)),
+                  target);
+  }
+  cg_loop_end(g);
+}
+
 /* The body of the loop over strips: each loop of the group in turn over
- * the strip's elements, a staged one after its gathers (vectorize.h). */
+ * the strip's elements, a staged one after its gathers and before its
+ * scatters (vectorize.h). */
 static void emit_strip_body(cg *g, const group *gr) {
   emit_temp_locals(g, gr);
   for (int i = 0; i < gr->loops.len; i++) {
@@ -952,6 +1004,8 @@ static void emit_strip_body(cg *g, const group *gr) {
     strip_elements_begin(g);
     emit_kernel_call(g, lp);
     cg_loop_end(g);
+    if (staged)
+      emit_scatters(g, lp);
   }
 }
 

@@ -13,6 +13,19 @@ static int reads_through_map(const loop_arg *a) {
   return a->kind == ARG_MAPPED && a->mode == MODE_READ;
 }
 
+static int increments_through_map(const loop_arg *a) {
+  return a->kind == ARG_MAPPED && a->mode == MODE_INC;
+}
+
+/* An argument of lp other than increments through maps naming x's dat:
+ * the deferred increments would then change the order of its accesses. */
+static const loop_arg *other_access(const loop *lp, const loop_arg *x) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == x->obj && !increments_through_map(&lp->args[i]))
+      return &lp->args[i];
+  return NULL;
+}
+
 static int pinned(const fusion *fu, const loop_arg *a) {
   const temp_info *ti = a->obj && a->obj->kind == OBJ_DAT ? temps_find(&fu->temps, a->obj) : NULL;
   return ti && ti->fate == TEMP_PINNED;
@@ -30,11 +43,16 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
     if (arg_is_reduction(x))
       return arena_printf(a, "it reduces %s (a vector loop would add in another order)",
                           obj_label(x->obj));
-    if (arg_writes_indirectly(x))
+    if (arg_writes_indirectly(x) && !increments_through_map(x))
       return arena_printf(a, "it %s %s through map %s (elements of one strip may "
                           "update the same target)",
                           mode_verb(x->mode), obj_label(x->obj),
                           obj_label(x->map));
+    if (increments_through_map(x) && other_access(lp, x))
+      return arena_printf(a, "it increments %s through map %s and accesses it otherwise "
+                          "(deferred increments would change the order)", obj_label(x->obj),
+                          obj_label(x->map));
+    writes |= increments_through_map(x);
     if (x->kind == ARG_MAPPED_ALL)
       return arena_printf(a, "it reads %s through %s[*] (its pointer arrays are not "
                           "gathered)", obj_label(x->obj), obj_label(x->map));
@@ -46,38 +64,56 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
     return "it writes no dat";
   int values = 0;
   for (int i = 0; i < lp->nargs; i++)
-    values += reads_through_map(&lp->args[i]) ? lp->args[i].obj->dim : 0;
+    values += reads_through_map(&lp->args[i]) || increments_through_map(&lp->args[i])
+                  ? lp->args[i].obj->dim
+                  : 0;
   if (lp->kernel_ops < OPS_PER_VALUE * values)
     return arena_printf(a, "its kernel does too little for vectors to repay the gathers "
-                        "(%d operation%s for %d value%s gathered; at least %d per value "
-                        "are needed)", lp->kernel_ops, lp->kernel_ops == 1 ? "" : "s",
-                        values, values == 1 ? "" : "s", OPS_PER_VALUE);
+                        "(%d operation%s for %d value%s read or incremented through maps; "
+                        "at least %d per value are needed)", lp->kernel_ops,
+                        lp->kernel_ops == 1 ? "" : "s", values, values == 1 ? "" : "s",
+                        OPS_PER_VALUE);
   return NULL;
 }
 
 static int candidate(const loop *lp) {
   for (int i = 0; !lp->domain && i < lp->nargs; i++)
-    if (reads_through_map(&lp->args[i]))
+    if (reads_through_map(&lp->args[i]) || increments_through_map(&lp->args[i]))
       return 1;
   return 0;
 }
 
-/* "p_x through pcell (4 reads)", for each dat and map gathered. */
-static const char *gathered(const loop *lp, arena *a) {
+/* "p_x through pcell (4 reads)", for each dat and map of the arguments
+ * `is` picks (`what`: "read" or "increment"). */
+static const char *through(const loop *lp, int (*is)(const loop_arg *), const char *what,
+                           arena *a) {
   const char *s = "";
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *x = &lp->args[i];
     int n = 0, first = 1;
     for (int k = 0; k < lp->nargs; k++)
-      if (reads_through_map(&lp->args[k]) && lp->args[k].obj == x->obj &&
-          lp->args[k].map == x->map) {
+      if (is(&lp->args[k]) && lp->args[k].obj == x->obj && lp->args[k].map == x->map) {
         first &= k >= i;
         n++;
       }
-    if (reads_through_map(x) && first)
+    if (is(x) && first)
       s = arena_printf(a, "%s%s%s through %s%s", s, *s ? ", " : "", obj_label(x->obj),
-                       obj_label(x->map), n > 1 ? arena_printf(a, " (%d reads)", n) : "");
+                       obj_label(x->map),
+                       n > 1 ? arena_printf(a, " (%d %ss)", n, what) : "");
   }
+  return s;
+}
+
+/* What staging does to lp, for its note. */
+static const char *staging(const loop *lp, arena *a) {
+  const char *reads = through(lp, reads_through_map, "read", a);
+  const char *incs = through(lp, increments_through_map, "increment", a);
+  const char *s = *reads ? arena_printf(a, "%s gathered per strip of %d elements", reads,
+                                        STRIP_WIDTH)
+                         : arena_printf(a, "strips of %d elements", STRIP_WIDTH);
+  if (*incs)
+    s = arena_printf(a, "%s, %s incremented in a local per element and added after the "
+                     "strip's kernels, in element order", s, incs);
   return s;
 }
 
@@ -92,9 +128,8 @@ static void decide(fusion *fu, const loop *lp, dag *notes, arena *a) {
     return;
   }
   vec_push(a, &g->staged, (void *)lp);
-  dag_note(notes, a, lp->loc, "%s vectorized: %s gathered per strip of %d elements, "
-           "then its kernel runs over the strip with no indirection left",
-           lp->kernel, gathered(lp, a), STRIP_WIDTH);
+  dag_note(notes, a, lp->loc, "%s vectorized: %s; its kernel runs over the strip with "
+           "no indirection left", lp->kernel, staging(lp, a));
 }
 
 void vectorize(fusion *fu, const vec *regions, vec *dags, int disabled, arena *a) {
@@ -117,4 +152,8 @@ int vectorize_staged(const group *gr, const loop *lp) {
 
 int vectorize_gathers(const group *gr, const loop *lp, const loop_arg *a) {
   return vectorize_staged(gr, lp) && reads_through_map(a);
+}
+
+int vectorize_scatters(const group *gr, const loop *lp, const loop_arg *a) {
+  return vectorize_staged(gr, lp) && increments_through_map(a);
 }

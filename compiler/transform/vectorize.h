@@ -25,8 +25,16 @@
  * element order (a loop that reduces is not staged; in a strip its
  * elements run in order).
  *
- * Every staged loop, and every loop reading through a map that is not,
- * with why, is noted in its region's DAG (--report).
+ * A loop may also increment through maps (`inc: res[pecell[0]]`): each
+ * such argument is a strip local, zeroed before the kernel's turn, and
+ * added to its target after it, element after element — lanes never
+ * write one value, and targets are reached in element order (bit-
+ * identical where the kernel increments each value once per element:
+ * dsl-spec/transformations.md §5).  A dat a loop increments through a
+ * map and also accesses otherwise keeps the loop scalar.
+ *
+ * Every staged loop, and every loop reading or incrementing through a
+ * map that is not, with why, is noted in its region's DAG (--report).
  */
 #ifndef LOOMC_VECTORIZE_H
 #define LOOMC_VECTORIZE_H
@@ -52,5 +60,9 @@ void vectorize(fusion *fu, const vec *regions, vec *dags, int disabled, arena *a
 int vectorize_staged(const group *gr, const loop *lp);
 /* Whether lp's argument a is gathered per strip (lp staged in gr). */
 int vectorize_gathers(const group *gr, const loop *lp, const loop_arg *a);
+/* Whether lp's argument a, an increment through a map, is taken per
+ * element in a strip's local and added to its target after the strip's
+ * kernels, in element order (lp staged in gr). */
+int vectorize_scatters(const group *gr, const loop *lp, const loop_arg *a);
 
 #endif

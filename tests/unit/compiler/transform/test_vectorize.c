@@ -25,6 +25,12 @@
   "  *s += sqrt(a[0] * a[0] + b[0] * b[0] + a[1] * a[1] + b[1] * b[1]);\n}\n" \
   "static void k_inc(const double *a, const double *b, double *n) {\n"        \
   "  n[0] += sqrt(a[0] * a[0] + b[0] * b[0] + a[1] * a[1] + b[1] * b[1]);\n}\n" \
+  "static void k_incw(const double *a, const double *b, double *n) {\n"       \
+  "  double d = sqrt(a[0] * a[0] + b[0] * b[0]) * exp(a[1] - b[1])\n"          \
+  "             / (1.0 + fabs(a[0] - b[1]));\n"                                \
+  "  d = d * (1.0 + 0.5 * d * d) - 0.25 * d * d * d\n"                         \
+  "      + sqrt(d * d + 1.0) * log(1.0 + d * d);\n"                            \
+  "  n[0] += d;\n  n[1] -= d * 0.5;\n}\n"                                      \
   "static void k_self(const double *a, double *y) {\n"                        \
   "  y[0] = sqrt(a[0] * a[0] + a[1] * a[1]) * (y[0] + 1.0) - y[1] / 3.0;\n}\n"
 
@@ -88,15 +94,25 @@ static const struct decision_case decision_cases[] = {
      1, "k_len vectorized: x through e2n_map (2 reads) gathered per strip of 16"},
     /* too little work for what it gathers */
     {"#pragma loom par_loop(k_copy) over(edges) args(read: x[e2n_map[1]], write: w)\n", 0,
-     "1 operation for 2 values gathered; at least 4 per value"},
+     "1 operation for 2 values read or incremented through maps; at least 4 per value"},
     /* a reduction keeps element order */
     {"#pragma loom par_loop(k_red) over(edges) "
      "args(read: x[e2n_map[0]], x[e2n_map[1]], inc: gsum)\n",
      0, "it reduces gsum"},
-    /* increments through a map: elements of a strip may collide */
+    /* increments through a map with enough work: taken per element in a
+     * strip local, added after the strip's kernels */
+    {"#pragma loom par_loop(k_incw) over(edges) "
+     "args(read: x[e2n_map[0]], x[e2n_map[1]], inc: y[e2n_map[0]])\n",
+     1, "y through e2n_map incremented in a local per element and added after the "
+        "strip's kernels, in element order"},
+    /* the same with too little work: 4 values read, 2 incremented */
     {"#pragma loom par_loop(k_inc) over(edges) "
      "args(read: x[e2n_map[0]], x[e2n_map[1]], inc: y[e2n_map[0]])\n",
-     0, "it increments y through map e2n_map"},
+     0, "for 6 values read or incremented through maps"},
+    /* a minimum through a map is not deferred: elements of a strip may collide */
+    {"#pragma loom par_loop(k_incw) over(edges) "
+     "args(read: x[e2n_map[0]], x[e2n_map[1]], min: y[e2n_map[0]])\n",
+     0, "y through map e2n_map (elements of one strip may update the same target)"},
 };
 
 /* (A table walked in one test: Criterion's parameters would cross into
