@@ -7,6 +7,8 @@
 #                   translation time (against clang; against the number of loops),
 #                   wave with each transformation across its time loop off,
 #                   the multi-file Airfoil against the single-file one,
+#                   each loop's GB/s and GFLOP/s against STREAM's triad and
+#                   the peak rate measured in the same run (bench/roofline.sh),
 #                   matrix assembly against PETSc's MatSetValues by hand
 #
 # `make deps` installs the Debian packages the project needs (as root);
@@ -188,6 +190,7 @@ bench: all $(REFMESH)
 	bench/scaling.sh $(LOOMC)
 	bench/fusion.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
+	bench/roofline.sh $(REFMESH) $${ROOFLINE_ITERS:-50} $(AIRFOIL)
 	if [ -x $(AIRFOIL)/airfoil_mpi ]; then bench/mpi.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL); fi
 	if [ -x $(AIRFOIL)/airfoil_hdf5_mpi ]; then bench/scale.sh $(BUILD); fi
 	bench/wave.sh $(BUILD)/samples/wave $${WAVE_N:-800} $${BENCH_ITERS:-300}

@@ -8,6 +8,7 @@
 #include "frontend/affine.h"
 #include "frontend/cursor.h"
 #include "frontend/ctypes.h"
+#include "frontend/flops.h"
 #include "frontend/summary.h"
 
 typedef struct checker {
@@ -502,6 +503,7 @@ static int check_loop(checker *c) {
     if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
       return -1;
   c->lp->kernel_ops = kernel_ops(c, def);
+  c->lp->kernel_flops = frontend_kernel_flops(c->fe, def, c->arena);
   if (check_order(c))
     return -1;
   if (check_body(c, def))

@@ -165,6 +165,9 @@ typedef struct loop {
   /* Filled in by check: the arithmetic operators and calls in the
    * kernel's body, its work per element as vectorize.c weighs it. */
   int kernel_ops;
+  /* Filled in by check: its floating-point operations per call, counted
+   * from its text (frontend/flops.h), for LOOM_DIAG's roofline. */
+  long kernel_flops;
   /* Filled in by check, from the kernel's summary (summary.h): the
    * file-scope variables it reads (obj*: OBJ_VAR, or the OBJ_GLOBAL of a
    * variable that is also a global argument), also through the functions

@@ -678,8 +678,13 @@ int loom__check_mat(loom_mat A, int rdim, int cdim, const char *loop, int arg);
 void *loom__scratch(int slot, size_t bytes);
 
 /* Per-loop timing: generated code reads loom__wall() when a loop starts
- * and calls loom__loop_done() when it ends. */
+ * and calls loom__loop_done() when it ends; before that,
+ * loom__loop_traffic() with the bytes the call moved (each element of each
+ * dat once, maps' indices included, as loomc counts them from the
+ * arguments) and the floating-point operations its kernels did (counted
+ * from their text), for LOOM_DIAG's GB/s and GFLOP/s columns. */
 double loom__wall(void);
+void loom__loop_traffic(const char *loop, double bytes, double flops);
 void loom__loop_done(const char *loop, double t0);
 
 /* Raw storage, element-major.  loom__set_size: the number of elements
@@ -687,6 +692,9 @@ void loom__loop_done(const char *loop, double t0);
 int loom__set_size(loom_set set);
 const int *loom__map_values(loom_map map);
 loom_set loom__map_to(loom_map map); /* the target set, NULL on NULL */
+/* How many distinct target elements the map reaches from the owned
+ * elements of its set (computed once; for loom__loop_traffic). */
+int loom__map_reach(loom_map map);
 void *loom__dat_values(loom_dat dat);
 /* Temporary t uses owner's storage from now on (same size; loomc emits
  * this where their lifetimes in a block do not overlap).  The values of t

@@ -101,6 +101,10 @@ struct loom_map_s {
   loom_set to;    /* target set (borrowed) */
   int dim;        /* entries per element of `from`, >= 1 */
   int *values;    /* size(from) * dim entries, element-major; never NULL */
+  /* loom__map_reach's count, for these values and this many elements */
+  int reach;
+  const int *reach_values;
+  int reach_n;
 };
 
 struct loom_dat_s {

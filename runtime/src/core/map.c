@@ -235,6 +235,32 @@ const int *loom__map_values(loom_map map) { /* partitioned first: dat.c */
   return map->values;
 }
 
+/* The distinct targets of the entries of the owned elements (counted once
+ * per values and owned count: maps do not change but by partitioning). */
+int loom__map_reach(loom_map map) {
+  if (map_usable(map, "loom__map_reach") != LOOM_OK)
+    return 0;
+  int n = map->from->gid ? map->from->owned : map->from->size;
+  if (map->reach_values == map->values && map->reach_n == n)
+    return map->reach;
+  unsigned char *hit = calloc((size_t)map->to->size + 1, 1);
+  if (!hit)
+    return map->to->size; /* the diagnostics' model only: every target */
+  int reach = 0;
+  for (size_t k = 0; k < (size_t)n * map->dim; k++) {
+    int t = map->values[k];
+    if (t >= 0 && t < map->to->size && !hit[t]) {
+      hit[t] = 1;
+      reach++;
+    }
+  }
+  free(hit);
+  map->reach = reach;
+  map->reach_values = map->values;
+  map->reach_n = n;
+  return reach;
+}
+
 loom_set loom__map_to(loom_map map) {
   return map_usable(map, "loom__map_to") == LOOM_OK ? map->to : NULL;
 }

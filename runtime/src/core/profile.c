@@ -9,6 +9,14 @@
  * of the generated `loom_loop` string, so each directive is one record) in
  * a list in order of first call, and freed by loom_exit, which prints them
  * under $LOOM_DIAG=1; loom_timing_output() prints them on demand.
+ *
+ * The roofline columns: generated code also reports, per call, the bytes
+ * the loop moved and the floating-point operations its kernels did
+ * (loom__loop_traffic: loomc's count, from the arguments and the kernels'
+ * text — a model, not a hardware counter: each element of each dat moved
+ * once, caches otherwise ignored); the table divides their sums by the
+ * loop's time: GB/s and GFLOP/s as the loop achieved them, to set against
+ * the machine's limits (`make bench` measures them: bench/roofline.sh).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,6 +31,7 @@ typedef struct record {
   const char *loop;
   long calls;
   double seconds;
+  double bytes, flops; /* loom__loop_traffic's sums */
 } record;
 
 static record *records, **tail = &records;
@@ -46,6 +55,14 @@ static record *find(const char *loop) {
   return r;
 }
 
+void loom__loop_traffic(const char *loop, double bytes, double flops) {
+  record *r = find(loop);
+  if (r) {
+    r->bytes += bytes;
+    r->flops += flops;
+  }
+}
+
 void loom__loop_done(const char *loop, double t0) {
   double t = loom__wall() - t0;
   record *r = find(loop);
@@ -55,15 +72,27 @@ void loom__loop_done(const char *loop, double t0) {
   }
 }
 
+/* x per second in units of 1e9 (0 for no time). */
+static double per_second(double x, double seconds) {
+  return seconds > 0 ? x / seconds * 1e-9 : 0.0;
+}
+
 void loomrt_timing_write(FILE *f) {
   double total = 0.0;
   for (const record *r = records; r; r = r->next)
     total += r->seconds;
-  fprintf(f, "%-48s %8s %12s %7s\n", "loop", "calls", "seconds", "share");
-  for (const record *r = records; r; r = r->next)
-    fprintf(f, "%-48s %8ld %12.4f %6.1f%%\n", r->loop, r->calls, r->seconds,
-            total > 0 ? 100.0 * r->seconds / total : 0.0);
-  fprintf(f, "%-48s %8s %12.4f\n", "total", "", total);
+  double bytes = 0.0, flops = 0.0;
+  fprintf(f, "%-48s %8s %12s %7s %8s %8s\n", "loop", "calls", "seconds", "share", "GB/s",
+          "GFLOP/s");
+  for (const record *r = records; r; r = r->next) {
+    fprintf(f, "%-48s %8ld %12.4f %6.1f%% %8.2f %8.2f\n", r->loop, r->calls, r->seconds,
+            total > 0 ? 100.0 * r->seconds / total : 0.0, per_second(r->bytes, r->seconds),
+            per_second(r->flops, r->seconds));
+    bytes += r->bytes;
+    flops += r->flops;
+  }
+  fprintf(f, "%-48s %8s %12.4f %7s %8.2f %8.2f\n", "total", "", total, "",
+          per_second(bytes, total), per_second(flops, total));
   fflush(f);
 }
 

@@ -27,6 +27,9 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 29 "fuse_disabled.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -45,8 +48,11 @@ static void loom_loop_2_scale(loom_set cells, loom_dat x, loom_dat z)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "fuse_disabled.c"
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 49 "fuse_disabled.seq.c"
+#line 52 "fuse_disabled.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -38,6 +38,9 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     0.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -70,23 +73,27 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       loom__halo_progress();
 #line 25 "fuse_global.c"
     assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 74 "fuse_global.mpi.c"
+#line 77 "fuse_global.mpi.c"
 #line 27 "fuse_global.c"
     assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 77 "fuse_global.mpi.c"
+#line 80 "fuse_global.mpi.c"
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 25 "fuse_global.c"
     assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 84 "fuse_global.mpi.c"
+#line 87 "fuse_global.mpi.c"
 #line 27 "fuse_global.c"
     assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 87 "fuse_global.mpi.c"
+#line 90 "fuse_global.mpi.c"
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(cells)
+                     + 40.0 * loom__map_reach(pcell),
+                     8.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -110,9 +117,12 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 114 "fuse_global.mpi.c"
+#line 121 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(nodes),
+                     4.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -138,13 +148,16 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 142 "fuse_global.mpi.c"
+#line 152 "fuse_global.mpi.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 145 "fuse_global.mpi.c"
+#line 155 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 

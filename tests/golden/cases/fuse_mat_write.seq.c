@@ -41,6 +41,9 @@ static void loom_loop_1_add(loom_set cells, loom_dat w, loom_map c2n,
     add(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
 #line 43 "fuse_mat_write.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     92.0 * loom__set_size(cells),
+                     3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -67,13 +70,16 @@ static void loom_loop_2_put__3_twice(loom_set cells, loom_dat w, loom_map c2n,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "fuse_mat_write.c"
     put(loom_d_w + loom_i, (double (*)[3])(loom_mv2_2 + (size_t)9 * loom_i));
-#line 71 "fuse_mat_write.seq.c"
+#line 74 "fuse_mat_write.seq.c"
 #line 33 "fuse_mat_write.c"
     twice(loom_d_w + loom_i, loom_d_v + loom_i);
-#line 74 "fuse_mat_write.seq.c"
+#line 77 "fuse_mat_write.seq.c"
   }
   if (loom__mat_write_end(A, c2n, c2n) != LOOM_OK)
     return;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     100.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -27,6 +27,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
     scale(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 29 "fuse_refused.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -50,12 +53,16 @@ static void loom_loop_2_copy__3_total(loom_set cells, loom_map cnext,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "fuse_refused.c"
     copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 54 "fuse_refused.seq.c"
+#line 57 "fuse_refused.seq.c"
 #line 26 "fuse_refused.c"
     total(loom_d_y + loom_i, &loom_g_s);
-#line 57 "fuse_refused.seq.c"
+#line 60 "fuse_refused.seq.c"
   }
   *s = loom_g_s;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     20.0 * loom__set_size(cells)
+                     + 8.0 * loom__map_reach(cnext),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -27,6 +27,9 @@ static void loom_loop_1_total(loom_set cells, loom_dat x, double *s)
 #line 28 "fuse_refused_order.seq.c"
   }
   *s = loom_g_s;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -51,12 +54,15 @@ static void loom_loop_2_total__3_scale(loom_set cells, loom_dat y, double *s,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "fuse_refused_order.c"
     total(loom_d_y + loom_i, &loom_g_s);
-#line 55 "fuse_refused_order.seq.c"
+#line 58 "fuse_refused_order.seq.c"
 #line 26 "fuse_refused_order.c"
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 58 "fuse_refused_order.seq.c"
+#line 61 "fuse_refused_order.seq.c"
   }
   *s = loom_g_s;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(cells),
+                     2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -75,8 +81,11 @@ static void loom_loop_4_copy(loom_set cells, loom_dat z, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_refused_order.c"
     copy(loom_d_z + loom_i, loom_d_y + loom_i);
-#line 79 "fuse_refused_order.seq.c"
+#line 85 "fuse_refused_order.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

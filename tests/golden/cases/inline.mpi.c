@@ -39,6 +39,9 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
   }
   loom__dat_dirty(b_1);
   loom__dat_dirty(a_3);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -59,9 +62,12 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 63 "inline.mpi.c"
+#line 66 "inline.mpi.c"
   }
   loom__dat_dirty(b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -82,9 +88,12 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 86 "inline.mpi.c"
+#line 92 "inline.mpi.c"
   }
   loom__dat_dirty(a);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -108,7 +117,7 @@ loom_loop_4_scale(nodes, b, a);
 #line 17 "inline.c"
 } }
 
-#line 112 "inline.mpi.c"
+#line 121 "inline.mpi.c"
 static loom__reduction loom_reduction_5_sum; /* inc of sum (line 24) */
 /* par_loop add over nodes (inline.c:24) */
 static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
@@ -126,11 +135,14 @@ static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 130 "inline.mpi.c"
+#line 139 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -144,7 +156,7 @@ loom_loop_5_add(nodes, a, &sum);
   loom__reduce_fold(&loom_reduction_5_sum, &sum); return sum;
 }
 
-#line 148 "inline.mpi.c"
+#line 160 "inline.mpi.c"
 static loom__reduction loom_reduction_6_sum; /* inc of sum (line 32) */
 /* par_loop add over m_nodes (inline.c:32) */
 static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
@@ -162,11 +174,14 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 166 "inline.mpi.c"
+#line 178 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_6_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(m_nodes),
+                     1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -179,7 +194,7 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_6_sum, &sum); return sum;
 }
 
-#line 183 "inline.mpi.c"
+#line 198 "inline.mpi.c"
 static loom__reduction loom_reduction_7_sum; /* inc of sum (line 38) */
 /* par_loop add over m_nodes (inline.c:38) */
 static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
@@ -197,11 +212,14 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 201 "inline.mpi.c"
+#line 216 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_7_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(m_nodes),
+                     1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -212,7 +230,7 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_7_sum, &sum); return sum;
 }
 
-#line 216 "inline.mpi.c"
+#line 234 "inline.mpi.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
 static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
                                                 loom_dat old, loom_dat b)
@@ -235,17 +253,20 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 239 "inline.mpi.c"
+#line 257 "inline.mpi.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 242 "inline.mpi.c"
+#line 260 "inline.mpi.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 245 "inline.mpi.c"
+#line 263 "inline.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
   loom__dat_dirty(a);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -266,11 +287,14 @@ static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a_1 + loom_i, &loom_g_sum_1);
-#line 270 "inline.mpi.c"
+#line 291 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_11_sum_1, &loom_g_sum_1, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum_1; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -291,11 +315,14 @@ static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a_2 + loom_i, &loom_g_sum_2);
-#line 295 "inline.mpi.c"
+#line 319 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_12_sum_2, &loom_g_sum_2, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum_2; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 

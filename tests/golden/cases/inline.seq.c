@@ -35,6 +35,9 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
     scale(loom_d_b_1 + loom_i, loom_d_a_3 + loom_i);
 #line 37 "inline.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -53,8 +56,11 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 57 "inline.seq.c"
+#line 60 "inline.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -73,8 +79,11 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 77 "inline.seq.c"
+#line 83 "inline.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -98,7 +107,7 @@ loom_loop_4_scale(nodes, b, a);
 #line 17 "inline.c"
 } }
 
-#line 102 "inline.seq.c"
+#line 111 "inline.seq.c"
 /* par_loop add over nodes (inline.c:24) */
 static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
 {
@@ -113,9 +122,12 @@ static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 117 "inline.seq.c"
+#line 126 "inline.seq.c"
   }
   *sum = loom_g_sum;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -129,7 +141,7 @@ loom_loop_5_add(nodes, a, &sum);
   return sum;
 }
 
-#line 133 "inline.seq.c"
+#line 145 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:32) */
 static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
@@ -144,9 +156,12 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 148 "inline.seq.c"
+#line 160 "inline.seq.c"
   }
   *sum = loom_g_sum;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(m_nodes),
+                     1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -159,7 +174,7 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 163 "inline.seq.c"
+#line 178 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:38) */
 static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
@@ -174,9 +189,12 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 178 "inline.seq.c"
+#line 193 "inline.seq.c"
   }
   *sum = loom_g_sum;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(m_nodes),
+                     1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -187,7 +205,7 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 191 "inline.seq.c"
+#line 209 "inline.seq.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
 static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
                                                 loom_dat old, loom_dat b)
@@ -208,14 +226,17 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 212 "inline.seq.c"
+#line 230 "inline.seq.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 215 "inline.seq.c"
+#line 233 "inline.seq.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 218 "inline.seq.c"
+#line 236 "inline.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -233,9 +254,12 @@ static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a_1 + loom_i, &loom_g_sum_1);
-#line 237 "inline.seq.c"
+#line 258 "inline.seq.c"
   }
   *sum_1 = loom_g_sum_1;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -253,9 +277,12 @@ static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a_2 + loom_i, &loom_g_sum_2);
-#line 257 "inline.seq.c"
+#line 281 "inline.seq.c"
   }
   *sum_2 = loom_g_sum_2;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 

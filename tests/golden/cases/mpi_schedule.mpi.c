@@ -44,6 +44,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
 #line 45 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(y);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -71,16 +74,20 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
       loom__halo_progress();
 #line 41 "mpi_schedule.c"
     smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 75 "mpi_schedule.mpi.c"
+#line 78 "mpi_schedule.mpi.c"
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 41 "mpi_schedule.c"
     smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 82 "mpi_schedule.mpi.c"
+#line 85 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(y);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(ecell),
+                     6.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -104,12 +111,15 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 108 "mpi_schedule.mpi.c"
+#line 115 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)norm; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(cells),
+                     3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -128,9 +138,12 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 132 "mpi_schedule.mpi.c"
+#line 142 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -158,18 +171,22 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
       loom__halo_progress();
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 162 "mpi_schedule.mpi.c"
+#line 175 "mpi_schedule.mpi.c"
   }
   loom__halo_end(z);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 169 "mpi_schedule.mpi.c"
+#line 182 "mpi_schedule.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)err; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 8.0 * loom__map_reach(ecell),
+                     4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 

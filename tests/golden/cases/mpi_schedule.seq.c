@@ -41,6 +41,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
     scale(loom_d_y + loom_i);
 #line 43 "mpi_schedule.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -62,8 +65,12 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "mpi_schedule.c"
     smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 66 "mpi_schedule.seq.c"
+#line 69 "mpi_schedule.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(ecell),
+                     6.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -84,9 +91,12 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 88 "mpi_schedule.seq.c"
+#line 95 "mpi_schedule.seq.c"
   }
   *norm = loom_g_norm;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(cells),
+                     3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -103,8 +113,11 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 107 "mpi_schedule.seq.c"
+#line 117 "mpi_schedule.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -125,9 +138,13 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 129 "mpi_schedule.seq.c"
+#line 142 "mpi_schedule.seq.c"
   }
   *err = loom_g_err;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 8.0 * loom__map_reach(ecell),
+                     4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -28,6 +28,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
 #line 29 "ok_checkpoint.mpi.c"
   }
   loom__dat_dirty(b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -48,9 +51,12 @@ static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 17 "ok_checkpoint.c"
     shift(loom_d_b + loom_i, loom_d_c + loom_i);
-#line 52 "ok_checkpoint.mpi.c"
+#line 55 "ok_checkpoint.mpi.c"
   }
   loom__dat_dirty(c);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

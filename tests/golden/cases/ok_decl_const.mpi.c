@@ -31,6 +31,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
 #line 32 "ok_decl_const.mpi.c"
   }
   loom__dat_dirty(b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -51,9 +54,12 @@ static void loom_loop_2_scale(loom_set cells, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_decl_const.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 55 "ok_decl_const.mpi.c"
+#line 58 "ok_decl_const.mpi.c"
   }
   loom__dat_dirty(a);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -28,6 +28,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 30 "ok_decl_const.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -46,8 +49,11 @@ static void loom_loop_2_scale(loom_set cells, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_decl_const.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 50 "ok_decl_const.seq.c"
+#line 53 "ok_decl_const.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

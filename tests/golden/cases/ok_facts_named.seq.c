@@ -39,6 +39,9 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
 #line 40 "ok_facts_named.seq.c"
   }
   *s = loom_g_s;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(m_nodes),
+                     2.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -60,8 +63,12 @@ static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "ok_facts_named.c"
     flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 64 "ok_facts_named.seq.c"
+#line 67 "ok_facts_named.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(m_edges)
+                     + 32.0 * loom__map_reach(m_e2n),
+                     1.0 * loom__set_size(m_edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -73,7 +80,7 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 77 "ok_facts_named.seq.c"
+#line 84 "ok_facts_named.seq.c"
 /* par_loop sum over m_1_nodes (ok_facts_named.c:24) */
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
@@ -88,9 +95,12 @@ static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_1_q + 4 * loom_i, &loom_g_s_1);
-#line 92 "ok_facts_named.seq.c"
+#line 99 "ok_facts_named.seq.c"
   }
   *s_1 = loom_g_s_1;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(m_1_nodes),
+                     2.0 * loom__set_size(m_1_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -112,8 +122,12 @@ static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "ok_facts_named.c"
     flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
-#line 116 "ok_facts_named.seq.c"
+#line 126 "ok_facts_named.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(m_1_edges)
+                     + 32.0 * loom__map_reach(m_1_e2n),
+                     1.0 * loom__set_size(m_1_edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 

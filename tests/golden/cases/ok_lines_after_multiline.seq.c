@@ -22,6 +22,9 @@ static void loom_loop_1_k(loom_set s, loom_dat y)
     k(loom_d_y + loom_i);
 #line 24 "ok_lines_after_multiline.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(s),
+                     0.0 * loom__set_size(s));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -33,7 +36,7 @@ loom_loop_1_k(s, y);
 #line 12 "ok_lines_after_multiline.c"
 }
 
-#line 37 "ok_lines_after_multiline.seq.c"
+#line 40 "ok_lines_after_multiline.seq.c"
 /* par_loop k over s (ok_lines_after_multiline.c:17) */
 static void loom_loop_2_k(loom_set s, loom_dat y)
 {
@@ -47,8 +50,11 @@ static void loom_loop_2_k(loom_set s, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "ok_lines_after_multiline.c"
     k(loom_d_y + loom_i);
-#line 51 "ok_lines_after_multiline.seq.c"
+#line 54 "ok_lines_after_multiline.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(s),
+                     0.0 * loom__set_size(s));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -59,7 +65,7 @@ __attribute__((unused)) static void g(void) {
 loom_loop_2_k(s, y);
 }
 
-#line 63 "ok_lines_after_multiline.seq.c"
+#line 69 "ok_lines_after_multiline.seq.c"
 /* par_loop k over s_1 (ok_lines_after_multiline.c:10) */
 static void loom_loop_3_k(loom_set s_1, loom_dat y_1)
 {
@@ -73,8 +79,11 @@ static void loom_loop_3_k(loom_set s_1, loom_dat y_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 11 "ok_lines_after_multiline.c"
     k(loom_d_y_1 + loom_i);
-#line 77 "ok_lines_after_multiline.seq.c"
+#line 83 "ok_lines_after_multiline.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(s_1),
+                     0.0 * loom__set_size(s_1));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -91,8 +100,11 @@ static void loom_loop_4_k(loom_set s_2, loom_dat y_2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "ok_lines_after_multiline.c"
     k(loom_d_y_2 + loom_i);
-#line 95 "ok_lines_after_multiline.seq.c"
+#line 104 "ok_lines_after_multiline.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(s_2),
+                     0.0 * loom__set_size(s_2));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -54,6 +54,10 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
   }
   loom__dat_dirty(x);
   loom__dat_dirty(y);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 16.0 * loom__map_reach(ecell),
+                     0.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -81,16 +85,20 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
       loom__halo_progress();
 #line 22 "ok_map_writes.c"
     twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
-#line 85 "ok_map_writes.mpi.c"
+#line 89 "ok_map_writes.mpi.c"
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 22 "ok_map_writes.c"
     twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
-#line 92 "ok_map_writes.mpi.c"
+#line 96 "ok_map_writes.mpi.c"
   }
   loom__dat_dirty(x);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     4.0 * loom__set_size(edges)
+                     + 16.0 * loom__map_reach(edual),
+                     1.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 

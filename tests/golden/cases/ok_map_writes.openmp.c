@@ -65,6 +65,10 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
       }
     }
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 16.0 * loom__map_reach(ecell),
+                     0.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -100,10 +104,14 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
             loom_d_x + loom_m_edual[1 * loom_i + 0];
 #line 22 "ok_map_writes.c"
         twice(loom_w2_1);
-#line 104 "ok_map_writes.openmp.c"
+#line 108 "ok_map_writes.openmp.c"
       }
     }
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     4.0 * loom__set_size(edges)
+                     + 16.0 * loom__map_reach(edual),
+                     1.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 

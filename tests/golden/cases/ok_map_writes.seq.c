@@ -50,6 +50,10 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
     mark(&loom_idx, loom_w1_2, loom_a3);
 #line 52 "ok_map_writes.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 16.0 * loom__map_reach(ecell),
+                     0.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -71,8 +75,12 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "ok_map_writes.c"
     twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
-#line 75 "ok_map_writes.seq.c"
+#line 79 "ok_map_writes.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     4.0 * loom__set_size(edges)
+                     + 16.0 * loom__map_reach(edual),
+                     1.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -63,6 +63,10 @@ static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x,
     mass(loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 0], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 1], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
 #line 65 "ok_mat_facts.mpi.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(m_cells)
+                     + 16.0 * loom__map_reach(m_c2n),
+                     36.0 * loom__set_size(m_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -72,7 +76,7 @@ loom__halo_begin(m->x); loom_loop_1_mass(m->cells, m->c2n, m->x, m->M);
 #line 31 "ok_mat_facts.c"
 }
 
-#line 76 "ok_mat_facts.mpi.c"
+#line 80 "ok_mat_facts.mpi.c"
 /* par_loop mass over cells (ok_mat_facts.c:37) */
 static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x,
                              loom_mat A)
@@ -99,15 +103,19 @@ static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x,
       loom__halo_progress();
 #line 37 "ok_mat_facts.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
-#line 103 "ok_mat_facts.mpi.c"
+#line 107 "ok_mat_facts.mpi.c"
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 37 "ok_mat_facts.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
-#line 110 "ok_mat_facts.mpi.c"
+#line 114 "ok_mat_facts.mpi.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(cells)
+                     + 16.0 * loom__map_reach(c2n),
+                     36.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -120,7 +128,7 @@ loom__halo_begin(x); loom_loop_2_mass(cells, c2n, x, A);
   return 0;
 }
 
-#line 124 "ok_mat_facts.mpi.c"
+#line 132 "ok_mat_facts.mpi.c"
 /* par_loop mass over m_1_cells (ok_mat_facts.c:29) */
 static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n,
                              loom_dat m_1_x, loom_mat m_1_M)
@@ -147,15 +155,19 @@ static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n,
       loom__halo_progress();
 #line 30 "ok_mat_facts.c"
     mass(loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 0], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 1], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv3_4 + (size_t)9 * loom_i));
-#line 151 "ok_mat_facts.mpi.c"
+#line 159 "ok_mat_facts.mpi.c"
   }
   loom__halo_end(m_1_x);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 30 "ok_mat_facts.c"
     mass(loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 0], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 1], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv3_4 + (size_t)9 * loom_i));
-#line 158 "ok_mat_facts.mpi.c"
+#line 166 "ok_mat_facts.mpi.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(m_1_cells)
+                     + 16.0 * loom__map_reach(m_1_c2n),
+                     36.0 * loom__set_size(m_1_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -185,15 +197,19 @@ static void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n,
       loom__halo_progress();
 #line 30 "ok_mat_facts.c"
     mass(loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 0], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 1], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv4_4 + (size_t)9 * loom_i));
-#line 189 "ok_mat_facts.mpi.c"
+#line 201 "ok_mat_facts.mpi.c"
   }
   loom__halo_end(m_2_x);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 30 "ok_mat_facts.c"
     mass(loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 0], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 1], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv4_4 + (size_t)9 * loom_i));
-#line 196 "ok_mat_facts.mpi.c"
+#line 208 "ok_mat_facts.mpi.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(m_2_cells)
+                     + 16.0 * loom__map_reach(m_2_c2n),
+                     36.0 * loom__set_size(m_2_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -223,15 +239,19 @@ static void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3,
       loom__halo_progress();
 #line 37 "ok_mat_facts.c"
     mass(loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 0], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 1], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 2], (double (*)[3])(loom_mv5_4 + (size_t)9 * loom_i));
-#line 227 "ok_mat_facts.mpi.c"
+#line 243 "ok_mat_facts.mpi.c"
   }
   loom__halo_end(x_3);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 37 "ok_mat_facts.c"
     mass(loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 0], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 1], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 2], (double (*)[3])(loom_mv5_4 + (size_t)9 * loom_i));
-#line 234 "ok_mat_facts.mpi.c"
+#line 250 "ok_mat_facts.mpi.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(cells_3)
+                     + 16.0 * loom__map_reach(c2n_3),
+                     36.0 * loom__set_size(cells_3));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -50,6 +50,10 @@ static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x,
     mass(loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 0], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 1], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
 #line 52 "ok_mat_facts.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(m_cells)
+                     + 16.0 * loom__map_reach(m_c2n),
+                     36.0 * loom__set_size(m_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -59,7 +63,7 @@ loom_loop_1_mass(m->cells, m->c2n, m->x, m->M);
 #line 31 "ok_mat_facts.c"
 }
 
-#line 63 "ok_mat_facts.seq.c"
+#line 67 "ok_mat_facts.seq.c"
 /* par_loop mass over cells (ok_mat_facts.c:37) */
 static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x,
                              loom_mat A)
@@ -80,8 +84,12 @@ static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 37 "ok_mat_facts.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
-#line 84 "ok_mat_facts.seq.c"
+#line 88 "ok_mat_facts.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(cells)
+                     + 16.0 * loom__map_reach(c2n),
+                     36.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -94,7 +102,7 @@ loom_loop_2_mass(cells, c2n, x, A);
   return 0;
 }
 
-#line 98 "ok_mat_facts.seq.c"
+#line 106 "ok_mat_facts.seq.c"
 /* par_loop mass over m_1_cells (ok_mat_facts.c:29) */
 static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n,
                              loom_dat m_1_x, loom_mat m_1_M)
@@ -115,8 +123,12 @@ static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 30 "ok_mat_facts.c"
     mass(loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 0], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 1], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv3_4 + (size_t)9 * loom_i));
-#line 119 "ok_mat_facts.seq.c"
+#line 127 "ok_mat_facts.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(m_1_cells)
+                     + 16.0 * loom__map_reach(m_1_c2n),
+                     36.0 * loom__set_size(m_1_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -140,8 +152,12 @@ static void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 30 "ok_mat_facts.c"
     mass(loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 0], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 1], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv4_4 + (size_t)9 * loom_i));
-#line 144 "ok_mat_facts.seq.c"
+#line 156 "ok_mat_facts.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(m_2_cells)
+                     + 16.0 * loom__map_reach(m_2_c2n),
+                     36.0 * loom__set_size(m_2_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -165,8 +181,12 @@ static void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 37 "ok_mat_facts.c"
     mass(loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 0], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 1], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 2], (double (*)[3])(loom_mv5_4 + (size_t)9 * loom_i));
-#line 169 "ok_mat_facts.seq.c"
+#line 185 "ok_mat_facts.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     84.0 * loom__set_size(cells_3)
+                     + 16.0 * loom__map_reach(c2n_3),
+                     36.0 * loom__set_size(cells_3));
   loom__loop_done(loom_loop, loom_t0);
 }
 

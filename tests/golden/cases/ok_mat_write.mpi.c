@@ -109,6 +109,9 @@ static void loom_loop_1_ones(loom_set cells, loom_dat w, loom_map c2n,
     ones(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
 #line 111 "ok_mat_write.mpi.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     92.0 * loom__set_size(cells),
+                     18.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -132,10 +135,13 @@ static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
     const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
 #line 89 "ok_mat_write.c"
     put(&loom_idx, (double (*)[2])(loom_mv2_2 + (size_t)4 * loom_i));
-#line 136 "ok_mat_write.mpi.c"
+#line 139 "ok_mat_write.mpi.c"
   }
   if (loom__mat_write_end(M, e2n, e2n) != LOOM_OK)
     return;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(edges),
+                     8.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -164,15 +170,18 @@ static void loom_loop_3_ones(loom_set cells, loom_dat w, loom_map c2n,
       loom__halo_progress();
 #line 93 "ok_mat_write.c"
     ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
-#line 168 "ok_mat_write.mpi.c"
+#line 174 "ok_mat_write.mpi.c"
   }
   loom__halo_end(w);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 93 "ok_mat_write.c"
     ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
-#line 175 "ok_mat_write.mpi.c"
+#line 181 "ok_mat_write.mpi.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     92.0 * loom__set_size(cells),
+                     18.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -37,6 +37,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 #line 38 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_q);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(cells),
+                     2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -64,16 +67,20 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
       loom__halo_progress();
 #line 19 "ok_modular.c"
     gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 68 "ok_modular.mpi.c"
+#line 71 "ok_modular.mpi.c"
   }
   loom__halo_end(m_x);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 19 "ok_modular.c"
     gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 75 "ok_modular.mpi.c"
+#line 78 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_q);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(m_cells)
+                     + 8.0 * loom__map_reach(m_pcell),
+                     2.0 * loom__set_size(m_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -83,7 +90,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 87 "ok_modular.mpi.c"
+#line 94 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -99,9 +106,12 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 103 "ok_modular.mpi.c"
+#line 110 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(m_nodes),
+                     1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -129,16 +139,20 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
       loom__halo_progress();
 #line 24 "ok_modular.c"
     gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 133 "ok_modular.mpi.c"
+#line 143 "ok_modular.mpi.c"
   }
   loom__halo_end(weight);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 24 "ok_modular.c"
     gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 140 "ok_modular.mpi.c"
+#line 150 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_q);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(m_cells)
+                     + 8.0 * loom__map_reach(m_pcell),
+                     2.0 * loom__set_size(m_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -34,6 +34,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
     scale(loom_d_w + loom_i, loom_d_m_q + 2 * loom_i);
 #line 36 "ok_modular.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(cells),
+                     2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -55,8 +58,12 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 19 "ok_modular.c"
     gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 59 "ok_modular.seq.c"
+#line 62 "ok_modular.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(m_cells)
+                     + 8.0 * loom__map_reach(m_pcell),
+                     2.0 * loom__set_size(m_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -66,7 +73,7 @@ loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 70 "ok_modular.seq.c"
+#line 77 "ok_modular.seq.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -80,8 +87,11 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 84 "ok_modular.seq.c"
+#line 91 "ok_modular.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(m_nodes),
+                     1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -103,8 +113,12 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_modular.c"
     gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 107 "ok_modular.seq.c"
+#line 117 "ok_modular.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(m_cells)
+                     + 8.0 * loom__map_reach(m_pcell),
+                     2.0 * loom__set_size(m_cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

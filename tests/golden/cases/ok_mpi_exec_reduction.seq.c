@@ -35,6 +35,10 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
 #line 36 "ok_mpi_exec_reduction.seq.c"
   }
   *total = loom_g_total;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(edges)
+                     + 16.0 * loom__map_reach(ecell),
+                     3.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -38,6 +38,9 @@ static void loom_loop_1_copy__2_axpy__3_sum_up(loom_set cells, loom_dat x,
 #line 39 "ok_two_functions.seq.c"
   }
   *s = loom_g_s;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(cells),
+                     3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -53,7 +56,7 @@ loom_loop_1_copy__2_axpy__3_sum_up(cells, x, y, &s);
   return s;
 }
 
-#line 57 "ok_two_functions.seq.c"
+#line 60 "ok_two_functions.seq.c"
 /* par_loop copy over nodes (ok_two_functions.c:29) */
 static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
 {
@@ -69,8 +72,11 @@ static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "ok_two_functions.c"
     copy(loom_d_u + loom_i, loom_d_v + loom_i);
-#line 73 "ok_two_functions.seq.c"
+#line 76 "ok_two_functions.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     0.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 

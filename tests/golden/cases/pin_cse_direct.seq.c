@@ -27,6 +27,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t)
     scale(loom_d_x + loom_i, loom_d_t + loom_i);
 #line 29 "pin_cse_direct.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -47,8 +50,11 @@ static void loom_loop_2_add(loom_set cells, loom_dat x, loom_dat t, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "pin_cse_direct.c"
     add(loom_d_x + loom_i, loom_d_t + loom_i, loom_d_y + loom_i);
-#line 51 "pin_cse_direct.seq.c"
+#line 54 "pin_cse_direct.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(cells),
+                     1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

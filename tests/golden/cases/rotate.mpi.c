@@ -42,6 +42,9 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   }
   loom__dat_dirty(b);
   loom__dat_dirty(t);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -69,16 +72,20 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
       loom__halo_progress();
 #line 28 "rotate.c"
     spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 73 "rotate.mpi.c"
+#line 76 "rotate.mpi.c"
   }
   loom__halo_end(b);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 28 "rotate.c"
     spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 80 "rotate.mpi.c"
+#line 83 "rotate.mpi.c"
   }
   loom__dat_dirty(t);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(en),
+                     2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -99,9 +106,12 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 103 "rotate.mpi.c"
+#line 110 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -127,17 +137,20 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 131 "rotate.mpi.c"
+#line 141 "rotate.mpi.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 134 "rotate.mpi.c"
+#line 144 "rotate.mpi.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 137 "rotate.mpi.c"
+#line 147 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
   loom__dat_dirty(t);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -163,13 +176,16 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 167 "rotate.mpi.c"
+#line 180 "rotate.mpi.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 170 "rotate.mpi.c"
+#line 183 "rotate.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -190,9 +206,12 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 194 "rotate.mpi.c"
+#line 210 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -220,16 +239,20 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
       loom__halo_progress();
 #line 34 "rotate.c"
     spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 224 "rotate.mpi.c"
+#line 243 "rotate.mpi.c"
   }
   loom__halo_end(b);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 34 "rotate.c"
     spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 231 "rotate.mpi.c"
+#line 250 "rotate.mpi.c"
   }
   loom__dat_dirty(t);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(en),
+                     2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -250,9 +273,12 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 254 "rotate.mpi.c"
+#line 277 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -278,13 +304,16 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 282 "rotate.mpi.c"
+#line 308 "rotate.mpi.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 285 "rotate.mpi.c"
+#line 311 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -301,7 +330,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 305 "rotate.mpi.c"
+#line 334 "rotate.mpi.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -310,7 +339,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom__halo_begin(b); loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 314 "rotate.mpi.c"
+#line 343 "rotate.mpi.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;

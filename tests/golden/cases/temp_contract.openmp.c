@@ -43,6 +43,9 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
 #line 45 "temp_contract.openmp.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(cells),
+                     2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -65,8 +68,12 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_contract.c"
     gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 69 "temp_contract.openmp.c"
+#line 72 "temp_contract.openmp.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(edges)
+                     + 8.0 * loom__map_reach(ecell),
+                     1.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -37,6 +37,9 @@ static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 39 "unroll.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -58,8 +61,12 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "unroll.c"
     spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 62 "unroll.seq.c"
+#line 65 "unroll.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(en),
+                     2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -83,11 +90,14 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 87 "unroll.seq.c"
+#line 94 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 90 "unroll.seq.c"
+#line 97 "unroll.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     32.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -109,8 +119,12 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "unroll.c"
     spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 113 "unroll.seq.c"
+#line 123 "unroll.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(en),
+                     2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -129,8 +143,11 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 133 "unroll.seq.c"
+#line 147 "unroll.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -158,14 +175,17 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 162 "unroll.seq.c"
+#line 179 "unroll.seq.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 165 "unroll.seq.c"
+#line 182 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 168 "unroll.seq.c"
+#line 185 "unroll.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     40.0 * loom__set_size(nodes),
+                     2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -184,8 +204,11 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 188 "unroll.seq.c"
+#line 208 "unroll.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -204,8 +227,11 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 208 "unroll.seq.c"
+#line 231 "unroll.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(nodes),
+                     1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -222,7 +248,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 226 "unroll.seq.c"
+#line 252 "unroll.seq.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {

@@ -116,6 +116,10 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   }
   loom__dat_dirty(t);
   loom__dat_dirty(y);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     28.0 * loom__set_size(cells)
+                     + 16.0 * loom__map_reach(cnode),
+                     38.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -167,7 +171,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
             (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 171 "vectorize.mpi+openmp.c"
+#line 175 "vectorize.mpi+openmp.c"
       }
     }
   }
@@ -200,11 +204,15 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
             (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 204 "vectorize.mpi+openmp.c"
+#line 208 "vectorize.mpi+openmp.c"
       }
     }
   }
   loom__dat_dirty(r);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(ecell),
+                     4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -250,10 +258,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
         for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 47 "vectorize.c"
           norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 254 "vectorize.mpi+openmp.c"
+#line 262 "vectorize.mpi+openmp.c"
 #line 48 "vectorize.c"
           copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 257 "vectorize.mpi+openmp.c"
+#line 265 "vectorize.mpi+openmp.c"
         }
         loom_r_s[loom_b] = loom_g_s;
       }
@@ -283,10 +291,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
         for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 47 "vectorize.c"
           norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 287 "vectorize.mpi+openmp.c"
+#line 295 "vectorize.mpi+openmp.c"
 #line 48 "vectorize.c"
           copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 290 "vectorize.mpi+openmp.c"
+#line 298 "vectorize.mpi+openmp.c"
         }
         loom_r_s[loom_b] = loom_g_s;
       }
@@ -298,6 +306,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   if (loom__reduce_start(&loom_reduction_4_s, &loom_rank_s, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)s; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(cells)
+                     + 8.0 * loom__map_reach(cnext),
+                     2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

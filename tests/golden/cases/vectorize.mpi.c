@@ -108,6 +108,10 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   }
   loom__dat_dirty(t);
   loom__dat_dirty(y);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     28.0 * loom__set_size(cells)
+                     + 16.0 * loom__map_reach(cnode),
+                     38.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -135,16 +139,20 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       loom__halo_progress();
 #line 46 "vectorize.c"
     flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 139 "vectorize.mpi.c"
+#line 143 "vectorize.mpi.c"
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 46 "vectorize.c"
     flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 146 "vectorize.mpi.c"
+#line 150 "vectorize.mpi.c"
   }
   loom__dat_dirty(r);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(ecell),
+                     4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -176,25 +184,29 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
       loom__halo_progress();
 #line 47 "vectorize.c"
     norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 180 "vectorize.mpi.c"
+#line 188 "vectorize.mpi.c"
 #line 48 "vectorize.c"
     copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 183 "vectorize.mpi.c"
+#line 191 "vectorize.mpi.c"
   }
   loom__halo_end(r);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 47 "vectorize.c"
     norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 190 "vectorize.mpi.c"
+#line 198 "vectorize.mpi.c"
 #line 48 "vectorize.c"
     copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 193 "vectorize.mpi.c"
+#line 201 "vectorize.mpi.c"
   }
   loom__dat_dirty(z);
   if (loom__reduce_start(&loom_reduction_4_s, &loom_g_s, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)s; /* folded in by loom__reduce_fold */
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(cells)
+                     + 8.0 * loom__map_reach(cnext),
+                     2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -73,6 +73,10 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
 #line 74 "vectorize.openmp.c"
     }
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     28.0 * loom__set_size(cells)
+                     + 16.0 * loom__map_reach(cnode),
+                     38.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -115,9 +119,13 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
       flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 119 "vectorize.openmp.c"
+#line 123 "vectorize.openmp.c"
     }
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(ecell),
+                     4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -154,16 +162,20 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
       for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 47 "vectorize.c"
         norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 158 "vectorize.openmp.c"
+#line 166 "vectorize.openmp.c"
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 161 "vectorize.openmp.c"
+#line 169 "vectorize.openmp.c"
       }
       loom_r_s[loom_b] = loom_g_s;
     }
   }
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     s[0] += loom_r_s[loom_b];
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(cells)
+                     + 8.0 * loom__map_reach(cnext),
+                     2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

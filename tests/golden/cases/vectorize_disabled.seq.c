@@ -56,6 +56,10 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
     scale(loom_t_t, loom_d_y + loom_i);
 #line 58 "vectorize_disabled.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     28.0 * loom__set_size(cells)
+                     + 16.0 * loom__map_reach(cnode),
+                     38.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -77,8 +81,12 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 46 "vectorize_disabled.c"
     flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 81 "vectorize_disabled.seq.c"
+#line 85 "vectorize_disabled.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     8.0 * loom__set_size(edges)
+                     + 24.0 * loom__map_reach(ecell),
+                     4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -103,12 +111,16 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 47 "vectorize_disabled.c"
     norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 107 "vectorize_disabled.seq.c"
+#line 115 "vectorize_disabled.seq.c"
 #line 48 "vectorize_disabled.c"
     copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 110 "vectorize_disabled.seq.c"
+#line 118 "vectorize_disabled.seq.c"
   }
   *s = loom_g_s;
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(cells)
+                     + 8.0 * loom__map_reach(cnext),
+                     2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -140,6 +140,10 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
   }
   loom__dat_dirty(r);
   loom__dat_dirty(m);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(edges)
+                     + 64.0 * loom__map_reach(ecell),
+                     46.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -183,7 +187,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 49 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 187 "vectorize_inc.mpi+openmp.c"
+#line 191 "vectorize_inc.mpi+openmp.c"
         }
       }
       loom__halo_progress(); /* between colours: the main thread */
@@ -212,12 +216,16 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 49 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 216 "vectorize_inc.mpi+openmp.c"
+#line 220 "vectorize_inc.mpi+openmp.c"
         }
       }
     }
   }
   loom__dat_dirty(r);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     52.0 * loom__set_size(cells)
+                     + 32.0 * loom__map_reach(cnext),
+                     28.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -136,6 +136,10 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
   }
   loom__dat_dirty(r);
   loom__dat_dirty(m);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(edges)
+                     + 64.0 * loom__map_reach(ecell),
+                     46.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -163,16 +167,20 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
       loom__halo_progress();
 #line 49 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 167 "vectorize_inc.mpi.c"
+#line 171 "vectorize_inc.mpi.c"
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 49 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 174 "vectorize_inc.mpi.c"
+#line 178 "vectorize_inc.mpi.c"
   }
   loom__dat_dirty(r);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     52.0 * loom__set_size(cells)
+                     + 32.0 * loom__map_reach(cnext),
+                     28.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

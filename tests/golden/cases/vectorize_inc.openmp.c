@@ -88,6 +88,10 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
 #line 89 "vectorize_inc.openmp.c"
     }
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     24.0 * loom__set_size(edges)
+                     + 64.0 * loom__map_reach(ecell),
+                     46.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -124,10 +128,14 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
             loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 49 "vectorize_inc.c"
         relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 128 "vectorize_inc.openmp.c"
+#line 132 "vectorize_inc.openmp.c"
       }
     }
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     52.0 * loom__set_size(cells)
+                     + 32.0 * loom__map_reach(cnext),
+                     28.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 

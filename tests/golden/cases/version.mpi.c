@@ -67,6 +67,10 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
   }
   loom__dat_dirty(p_b_1);
   loom__dat_dirty(p_c_1);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     28.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     2.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -87,9 +91,12 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 91 "version.mpi.c"
+#line 95 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -118,16 +125,20 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__halo_progress();
 #line 23 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 122 "version.mpi.c"
+#line 129 "version.mpi.c"
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 23 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 129 "version.mpi.c"
+#line 136 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -150,7 +161,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 154 "version.mpi.c"
+#line 165 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -168,9 +179,12 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 172 "version.mpi.c"
+#line 183 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -199,16 +213,20 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__halo_progress();
 #line 29 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 203 "version.mpi.c"
+#line 217 "version.mpi.c"
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 29 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 210 "version.mpi.c"
+#line 224 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -219,7 +237,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 223 "version.mpi.c"
+#line 241 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -237,9 +255,12 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 241 "version.mpi.c"
+#line 259 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -268,16 +289,20 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__halo_progress();
 #line 35 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 272 "version.mpi.c"
+#line 293 "version.mpi.c"
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 35 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 279 "version.mpi.c"
+#line 300 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -288,7 +313,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 292 "version.mpi.c"
+#line 317 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -306,9 +331,12 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 310 "version.mpi.c"
+#line 335 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -337,16 +365,20 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__halo_progress();
 #line 42 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 341 "version.mpi.c"
+#line 369 "version.mpi.c"
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 42 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 348 "version.mpi.c"
+#line 376 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -358,7 +390,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 362 "version.mpi.c"
+#line 394 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -376,9 +408,12 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 380 "version.mpi.c"
+#line 412 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -407,16 +442,20 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__halo_progress();
 #line 49 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 411 "version.mpi.c"
+#line 446 "version.mpi.c"
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 49 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 418 "version.mpi.c"
+#line 453 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 

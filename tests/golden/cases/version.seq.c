@@ -49,6 +49,10 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
     plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
 #line 51 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     28.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     2.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -67,8 +71,11 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 71 "version.seq.c"
+#line 75 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -91,8 +98,12 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 95 "version.seq.c"
+#line 102 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -115,7 +126,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 119 "version.seq.c"
+#line 130 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -131,8 +142,11 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 135 "version.seq.c"
+#line 146 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -155,8 +169,12 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 159 "version.seq.c"
+#line 173 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -167,7 +185,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 171 "version.seq.c"
+#line 189 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -183,8 +201,11 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 187 "version.seq.c"
+#line 205 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -207,8 +228,12 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 211 "version.seq.c"
+#line 232 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -219,7 +244,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 223 "version.seq.c"
+#line 248 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -235,8 +260,11 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 239 "version.seq.c"
+#line 264 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -259,8 +287,12 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 42 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 263 "version.seq.c"
+#line 291 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -272,7 +304,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 276 "version.seq.c"
+#line 308 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -288,8 +320,11 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 292 "version.seq.c"
+#line 324 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     16.0 * loom__set_size(p_nodes),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -312,8 +347,12 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 49 "version.c"
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 316 "version.seq.c"
+#line 351 "version.seq.c"
   }
+  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+                     12.0 * loom__set_size(p_nodes)
+                     + 8.0 * loom__map_reach(p_next),
+                     1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
 }
 

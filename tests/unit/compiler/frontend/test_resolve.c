@@ -210,3 +210,28 @@ Test(check, kernel_reading_file_scope_constants_is_fine) {
   cr_expect_eq(r.errors, 0, "%s", r.diags);
   run_free(&r);
 }
+
+/* The kernel's floating-point operations (frontend/flops.h): binary and
+ * compound + - * / on floating operands, math calls as one, helpers of the
+ * file counted through, `for` bodies times their evaluated trip count;
+ * not integer arithmetic, negation or comparisons. */
+Test(check, kernel_flops_are_counted_from_its_text) {
+  run r;
+  run_source(&r, PROGRAM("#include <math.h>\n"
+                         "static double sq(double v) { return v * v; }\n"
+                         "static void k_fl(const double *a, double *y) {\n"
+                         "  int n = 3 * 4 + 1;\n"                    /* 0 */
+                         "  double d = a[0] - a[1];\n"               /* 1 */
+                         "  y[0] = sqrt(d * d + 1.0) / 2.0;\n"       /* 4 */
+                         "  for (int i = 0; i < 4; i++)\n"
+                         "    y[0] += 0.5 * d;\n"                    /* 2 x 4 */
+                         "  for (int i = 0; i <= n; i++) y[0] -= d;\n" /* 1: n not constant */
+                         "  y[0] = -y[0] + sq(d) + (d < 0.0);\n"     /* 2 + 1 */
+                         "}\n",
+                         "#pragma loom par_loop(k_fl) over(edges) args(read: x[e2n_map[0]], write: w)"),
+             TO_CHECK);
+  cr_assert_eq(r.errors, 0, "%s", r.diags);
+  const loop *lp = r.prog.loops.items[0];
+  cr_expect_eq(lp->kernel_flops, 1 + 4 + 8 + 1 + 3, "%ld", lp->kernel_flops);
+  run_free(&r);
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# bench/roofline.sh — each Airfoil loop against the machine's limits, from
+# one run: bench/limits.c measures STREAM's triad (1 and 2 threads) and the
+# peak multiply-add rate (scalar: -fno-tree-vectorize; SIMD: the same -O3
+# the samples use), then airfoil_seq and airfoil_openmp (2 threads) run
+# with LOOM_DIAG=1, whose table gives each loop's GB/s and GFLOP/s
+# (loomc's count of bytes and operations: runtime/src/core/profile.c).
+#
+# Usage: bench/roofline.sh MESH ITERS AIRFOIL_BIN_DIR
+#
+# For each loop: its arithmetic intensity (operations per byte), the roof
+# that binds at that intensity — memory (intensity x triad) or compute
+# (the scalar peak times the threads) — and the share of it the loop
+# reached.  Triad streams arrays far larger than the caches; a loop whose
+# data partly stays in the last-level cache (Airfoil's cells: about 75 MB)
+# can pass 100% of it.  A measuring tool, not a test: it fails only when a
+# program does.
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: ${0##*/} MESH ITERS AIRFOIL_BIN_DIR" >&2; exit 2; }
+mesh=$1 iters=$2 bin=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cc=${CC:-cc}
+
+$cc -std=c11 -O3 -fopenmp -fno-tree-vectorize -fno-tree-slp-vectorize \
+  -o "$tmp/limits_scalar" "$here/limits.c"
+$cc -std=c11 -O3 -fopenmp -o "$tmp/limits_simd" "$here/limits.c"
+"$tmp/limits_scalar" triad 1 2 >"$tmp/limits"
+echo "scalar $("$tmp/limits_scalar" peak | awk '{ print $2 }')" >>"$tmp/limits"
+echo "simd $("$tmp/limits_simd" peak | awk '{ print $2 }')" >>"$tmp/limits"
+triad1=$(awk '$1 == "triad" && $2 == 1 { print $3 }' "$tmp/limits")
+triad2=$(awk '$1 == "triad" && $2 == 2 { print $3 }' "$tmp/limits")
+scalar=$(awk '$1 == "scalar" { print $2 }' "$tmp/limits")
+simd=$(awk '$1 == "simd" { print $2 }' "$tmp/limits")
+echo "machine limits: STREAM triad $triad1 GB/s (1 thread), $triad2 GB/s (2 threads);" \
+  "peak $scalar GFLOP/s scalar, $simd GFLOP/s SIMD (-O3)"
+
+# LOOM_DIAG's table: the loop's name, then calls, seconds, share, GB/s, GFLOP/s
+table() { # TITLE TRIAD THREADS CMD...
+  local title=$1 triad=$2 threads=$3
+  shift 3
+  echo "$title:"
+  "$@" "$mesh" "$iters" 2>&1 >/dev/null | sed -n '/^loop /,/^total /p' >"$tmp/table"
+  [ -s "$tmp/table" ] || { echo "${0##*/}: no LOOM_DIAG table from $*" >&2; exit 1; }
+  awk -v triad="$triad" -v peak="$(awk -v p="$scalar" -v t="$threads" 'BEGIN { print p * t }')" '
+    NR == 1 { printf "  %-52s %8s %8s %7s  %s\n", "loop", "GB/s", "GFLOP/s", "flop/B", "share of the binding roof"; next }
+    $1 == "total" { next }
+    { gbs = $(NF - 1); gfs = $NF; name = $1
+      for (i = 2; i <= NF - 5; i++) name = name " " $i
+      ai = gbs > 0 ? gfs / gbs : 0
+      if (ai * triad < peak) roof = sprintf("%3.0f%% of memory (%.2f GB/s)", 100 * gbs / triad, triad)
+      else roof = sprintf("%3.0f%% of compute (%.2f GFLOP/s)", 100 * gfs / peak, peak)
+      printf "  %-52s %8.2f %8.2f %7.2f  %s\n", name, gbs, gfs, ai, roof }' "$tmp/table"
+}
+table "airfoil_seq (1 thread)" "$triad1" 1 env LOOM_DIAG=1 "$bin/airfoil_seq"
+table "airfoil_openmp (2 threads)" "$triad2" 2 env LOOM_DIAG=1 OMP_NUM_THREADS=2 \
+  OMP_PROC_BIND=true "$bin/airfoil_openmp"
