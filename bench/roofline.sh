@@ -36,7 +36,8 @@ simd=$(awk '$1 == "simd" { print $2 }' "$tmp/limits")
 echo "machine limits: STREAM triad $triad1 GB/s (1 thread), $triad2 GB/s (2 threads);" \
   "peak $scalar GFLOP/s scalar, $simd GFLOP/s SIMD (-O3)"
 
-# LOOM_DIAG's table: the loop's name, then calls, seconds, share, GB/s, GFLOP/s
+# LOOM_DIAG's table: the loop's name, then calls, seconds, share, MB/call,
+# GB/s, flop/elem, GFLOP/s
 table() { # TITLE TRIAD THREADS CMD...
   local title=$1 triad=$2 threads=$3
   shift 3
@@ -46,8 +47,8 @@ table() { # TITLE TRIAD THREADS CMD...
   awk -v triad="$triad" -v peak="$(awk -v p="$scalar" -v t="$threads" 'BEGIN { print p * t }')" '
     NR == 1 { printf "  %-52s %8s %8s %7s  %s\n", "loop", "GB/s", "GFLOP/s", "flop/B", "share of the binding roof"; next }
     $1 == "total" { next }
-    { gbs = $(NF - 1); gfs = $NF; name = $1
-      for (i = 2; i <= NF - 5; i++) name = name " " $i
+    { gbs = $(NF - 2); gfs = $NF; name = $1
+      for (i = 2; i <= NF - 7; i++) name = name " " $i
       ai = gbs > 0 ? gfs / gbs : 0
       if (ai * triad < peak) roof = sprintf("%3.0f%% of memory (%.2f GB/s)", 100 * gbs / triad, triad)
       else roof = sprintf("%3.0f%% of compute (%.2f GFLOP/s)", 100 * gfs / peak, peak)

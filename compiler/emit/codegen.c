@@ -1224,7 +1224,7 @@ static void emit_traffic(cg *g, const group *gr) {
       arg_traffic(g, &seen, &maps, &t, &lp->args[i]);
   }
   const char *n = arena_printf(g->arena, "loom__set_size(%s)", cg_set(gr)->name);
-  cg_line(g, "loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */");
+  cg_line(g, "loom__loop_traffic(loom_loop, %s, /* elements, bytes moved, operations */", n);
   for (int i = 0; i < t.len; i++) {
     const traffic *x = t.items[i];
     const char *count = x->map ? arena_printf(g->arena, "loom__map_reach(%s)", x->map->name)

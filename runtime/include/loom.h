@@ -679,12 +679,13 @@ void *loom__scratch(int slot, size_t bytes);
 
 /* Per-loop timing: generated code reads loom__wall() when a loop starts
  * and calls loom__loop_done() when it ends; before that,
- * loom__loop_traffic() with the bytes the call moved (each element of each
+ * loom__loop_traffic() with the elements it ran (owned), the bytes the
+ * call moved (each element of each
  * dat once, maps' indices included, as loomc counts them from the
  * arguments) and the floating-point operations its kernels did (counted
  * from their text), for LOOM_DIAG's GB/s and GFLOP/s columns. */
 double loom__wall(void);
-void loom__loop_traffic(const char *loop, double bytes, double flops);
+void loom__loop_traffic(const char *loop, double elems, double bytes, double flops);
 void loom__loop_done(const char *loop, double t0);
 
 /* Raw storage, element-major.  loom__set_size: the number of elements

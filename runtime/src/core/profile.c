@@ -10,12 +10,14 @@
  * a list in order of first call, and freed by loom_exit, which prints them
  * under $LOOM_DIAG=1; loom_timing_output() prints them on demand.
  *
- * The roofline columns: generated code also reports, per call, the bytes
- * the loop moved and the floating-point operations its kernels did
+ * The roofline columns: generated code also reports, per call, the
+ * elements it ran, the bytes the loop moved and the floating-point
+ * operations its kernels did
  * (loom__loop_traffic: loomc's count, from the arguments and the kernels'
  * text — a model, not a hardware counter: each element of each dat moved
- * once, caches otherwise ignored); the table divides their sums by the
- * loop's time: GB/s and GFLOP/s as the loop achieved them, to set against
+ * once, caches otherwise ignored); the table gives the bytes per call and
+ * the operations per element, and divides the sums by the loop's time:
+ * GB/s and GFLOP/s as the loop achieved them, to set against
  * the machine's limits (`make bench` measures them: bench/roofline.sh).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -31,7 +33,7 @@ typedef struct record {
   const char *loop;
   long calls;
   double seconds;
-  double bytes, flops; /* loom__loop_traffic's sums */
+  double elems, bytes, flops; /* loom__loop_traffic's sums */
 } record;
 
 static record *records, **tail = &records;
@@ -55,9 +57,10 @@ static record *find(const char *loop) {
   return r;
 }
 
-void loom__loop_traffic(const char *loop, double bytes, double flops) {
+void loom__loop_traffic(const char *loop, double elems, double bytes, double flops) {
   record *r = find(loop);
   if (r) {
+    r->elems += elems;
     r->bytes += bytes;
     r->flops += flops;
   }
@@ -82,17 +85,19 @@ void loomrt_timing_write(FILE *f) {
   for (const record *r = records; r; r = r->next)
     total += r->seconds;
   double bytes = 0.0, flops = 0.0;
-  fprintf(f, "%-48s %8s %12s %7s %8s %8s\n", "loop", "calls", "seconds", "share", "GB/s",
-          "GFLOP/s");
+  fprintf(f, "%-48s %8s %12s %7s %9s %8s %9s %8s\n", "loop", "calls", "seconds", "share",
+          "MB/call", "GB/s", "flop/elem", "GFLOP/s");
   for (const record *r = records; r; r = r->next) {
-    fprintf(f, "%-48s %8ld %12.4f %6.1f%% %8.2f %8.2f\n", r->loop, r->calls, r->seconds,
-            total > 0 ? 100.0 * r->seconds / total : 0.0, per_second(r->bytes, r->seconds),
+    fprintf(f, "%-48s %8ld %12.4f %6.1f%% %9.2f %8.2f %9.1f %8.2f\n", r->loop, r->calls,
+            r->seconds, total > 0 ? 100.0 * r->seconds / total : 0.0,
+            r->calls ? r->bytes / (double)r->calls * 1e-6 : 0.0,
+            per_second(r->bytes, r->seconds), r->elems > 0 ? r->flops / r->elems : 0.0,
             per_second(r->flops, r->seconds));
     bytes += r->bytes;
     flops += r->flops;
   }
-  fprintf(f, "%-48s %8s %12.4f %7s %8.2f %8.2f\n", "total", "", total, "",
-          per_second(bytes, total), per_second(flops, total));
+  fprintf(f, "%-48s %8s %12.4f %7s %9s %8.2f %9s %8.2f\n", "total", "", total, "", "",
+          per_second(bytes, total), "", per_second(flops, total));
   fflush(f);
 }
 

@@ -35,7 +35,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
   if (loom__reduce_start(&loom_reduction_1_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

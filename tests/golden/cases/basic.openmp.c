@@ -45,7 +45,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
   }
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     sum[0] += loom_r_sum[loom_b];
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

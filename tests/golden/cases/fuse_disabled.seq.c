@@ -27,7 +27,7 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 29 "fuse_disabled.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -50,7 +50,7 @@ static void loom_loop_2_scale(loom_set cells, loom_dat x, loom_dat z)
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
 #line 52 "fuse_disabled.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -38,7 +38,7 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      0.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -90,7 +90,7 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells)
                      + 40.0 * loom__map_reach(pcell),
                      8.0 * loom__set_size(cells));
@@ -120,7 +120,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
 #line 121 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      4.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -155,7 +155,7 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

@@ -34,7 +34,7 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
     zero(loom_d_t2 + loom_i);
 #line 36 "fuse_global.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      0.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -68,7 +68,7 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
     assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
 #line 70 "fuse_global.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells)
                      + 40.0 * loom__map_reach(pcell),
                      8.0 * loom__set_size(cells));
@@ -95,7 +95,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
 #line 97 "fuse_global.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      4.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -126,7 +126,7 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
 #line 128 "fuse_global.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

@@ -41,7 +41,7 @@ static void loom_loop_1_add(loom_set cells, loom_dat w, loom_map c2n,
     add(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
 #line 43 "fuse_mat_write.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      92.0 * loom__set_size(cells),
                      3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -77,7 +77,7 @@ static void loom_loop_2_put__3_twice(loom_set cells, loom_dat w, loom_map c2n,
   }
   if (loom__mat_write_end(A, c2n, c2n) != LOOM_OK)
     return;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      100.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

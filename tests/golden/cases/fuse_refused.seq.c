@@ -27,7 +27,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
     scale(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 29 "fuse_refused.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -59,7 +59,7 @@ static void loom_loop_2_copy__3_total(loom_set cells, loom_map cnext,
 #line 60 "fuse_refused.seq.c"
   }
   *s = loom_g_s;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      20.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      1.0 * loom__set_size(cells));

@@ -27,7 +27,7 @@ static void loom_loop_1_total(loom_set cells, loom_dat x, double *s)
 #line 28 "fuse_refused_order.seq.c"
   }
   *s = loom_g_s;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -60,7 +60,7 @@ static void loom_loop_2_total__3_scale(loom_set cells, loom_dat y, double *s,
 #line 61 "fuse_refused_order.seq.c"
   }
   *s = loom_g_s;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
                      2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -83,7 +83,7 @@ static void loom_loop_4_copy(loom_set cells, loom_dat z, loom_dat y)
     copy(loom_d_z + loom_i, loom_d_y + loom_i);
 #line 85 "fuse_refused_order.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -35,7 +35,7 @@ static void loom_loop_1_copy__2_scale(loom_set cells, loom_dat x, loom_dat y,
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
 #line 37 "fuse_siblings.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -39,7 +39,7 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
   }
   loom__dat_dirty(b_1);
   loom__dat_dirty(a_3);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -65,7 +65,7 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
 #line 66 "inline.mpi.c"
   }
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -91,7 +91,7 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
 #line 92 "inline.mpi.c"
   }
   loom__dat_dirty(a);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -140,7 +140,7 @@ static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
   if (loom__reduce_start(&loom_reduction_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -179,7 +179,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   if (loom__reduce_start(&loom_reduction_6_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(m_nodes),
                      1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -217,7 +217,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   if (loom__reduce_start(&loom_reduction_7_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(m_nodes),
                      1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -264,7 +264,7 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   loom__dat_dirty(old);
   loom__dat_dirty(b);
   loom__dat_dirty(a);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -292,7 +292,7 @@ static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
   if (loom__reduce_start(&loom_reduction_11_sum_1, &loom_g_sum_1, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum_1; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -320,7 +320,7 @@ static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
   if (loom__reduce_start(&loom_reduction_12_sum_2, &loom_g_sum_2, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum_2; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

@@ -35,7 +35,7 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
     scale(loom_d_b_1 + loom_i, loom_d_a_3 + loom_i);
 #line 37 "inline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -58,7 +58,7 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 60 "inline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -81,7 +81,7 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
 #line 83 "inline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -125,7 +125,7 @@ static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
 #line 126 "inline.seq.c"
   }
   *sum = loom_g_sum;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -159,7 +159,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
 #line 160 "inline.seq.c"
   }
   *sum = loom_g_sum;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(m_nodes),
                      1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -192,7 +192,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
 #line 193 "inline.seq.c"
   }
   *sum = loom_g_sum;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(m_nodes),
                      1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -234,7 +234,7 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
 #line 236 "inline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -257,7 +257,7 @@ static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 #line 258 "inline.seq.c"
   }
   *sum_1 = loom_g_sum_1;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -280,7 +280,7 @@ static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 #line 281 "inline.seq.c"
   }
   *sum_2 = loom_g_sum_2;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

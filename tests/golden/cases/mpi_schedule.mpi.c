@@ -44,7 +44,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
 #line 45 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(y);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -84,7 +84,7 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
 #line 85 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(y);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      6.0 * loom__set_size(edges));
@@ -117,7 +117,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)norm; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
                      3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -141,7 +141,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
 #line 142 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -183,7 +183,7 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)err; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));

@@ -41,7 +41,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
     scale(loom_d_y + loom_i);
 #line 43 "mpi_schedule.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -67,7 +67,7 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
     smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
 #line 69 "mpi_schedule.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      6.0 * loom__set_size(edges));
@@ -94,7 +94,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
 #line 95 "mpi_schedule.seq.c"
   }
   *norm = loom_g_norm;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
                      3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -115,7 +115,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
     scale(loom_d_z + loom_i);
 #line 117 "mpi_schedule.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -141,7 +141,7 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
 #line 142 "mpi_schedule.seq.c"
   }
   *err = loom_g_err;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));

@@ -23,7 +23,7 @@ static void loom_loop_1_total_arr(loom_set cells, loom_dat v, double *sum)
 #line 24 "ok_array_params.seq.c"
   }
   *sum = loom_g_sum;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -28,7 +28,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
 #line 29 "ok_checkpoint.mpi.c"
   }
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -54,7 +54,7 @@ static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
 #line 55 "ok_checkpoint.mpi.c"
   }
   loom__dat_dirty(c);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

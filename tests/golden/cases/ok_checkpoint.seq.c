@@ -25,7 +25,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "ok_checkpoint.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -48,7 +48,7 @@ static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
     shift(loom_d_b + loom_i, loom_d_c + loom_i);
 #line 50 "ok_checkpoint.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

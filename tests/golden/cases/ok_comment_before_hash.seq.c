@@ -26,7 +26,7 @@ static void loom_loop_1_one__2_one(loom_set s, loom_dat t)
     one(loom_d_t + loom_i);
 #line 28 "ok_comment_before_hash.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(s), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(s),
                      0.0 * loom__set_size(s));
   loom__loop_done(loom_loop, loom_t0);

@@ -41,7 +41,7 @@ static void loom_loop_1_update(loom_set cells, loom_dat qold, loom_dat q,
 #line 42 "ok_continuation.seq.c"
   }
   *rms = loom_g_rms;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(cells),
                      4.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

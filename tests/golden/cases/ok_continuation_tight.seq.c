@@ -34,7 +34,7 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
              loom_d_len + loom_i);
 #line 36 "ok_continuation_tight.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(pedge),
                      1.0 * loom__set_size(edges));

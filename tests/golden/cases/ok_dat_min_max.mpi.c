@@ -57,7 +57,7 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
 #line 58 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(len);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(pedge),
                      2.0 * loom__set_size(edges));
@@ -101,7 +101,7 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
   }
   loom__dat_dirty(lmax);
   loom__dat_dirty(lmin);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 32.0 * loom__map_reach(pedge),
                      0.0 * loom__set_size(edges));
@@ -128,7 +128,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
 #line 129 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      0.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

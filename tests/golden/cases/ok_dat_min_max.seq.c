@@ -53,7 +53,7 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
     extremes(loom_t_len, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
 #line 55 "ok_dat_min_max.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 40.0 * loom__map_reach(pedge),
                      2.0 * loom__set_size(edges));
@@ -77,7 +77,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
 #line 79 "ok_dat_min_max.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      0.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

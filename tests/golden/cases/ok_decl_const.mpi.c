@@ -31,7 +31,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
 #line 32 "ok_decl_const.mpi.c"
   }
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -57,7 +57,7 @@ static void loom_loop_2_scale(loom_set cells, loom_dat b, loom_dat a)
 #line 58 "ok_decl_const.mpi.c"
   }
   loom__dat_dirty(a);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

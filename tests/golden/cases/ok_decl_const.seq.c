@@ -28,7 +28,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 30 "ok_decl_const.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -51,7 +51,7 @@ static void loom_loop_2_scale(loom_set cells, loom_dat b, loom_dat a)
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
 #line 53 "ok_decl_const.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -39,7 +39,7 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
 #line 40 "ok_facts_named.seq.c"
   }
   *s = loom_g_s;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(m_nodes),
                      2.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -65,7 +65,7 @@ static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
     flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
 #line 67 "ok_facts_named.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_edges)
                      + 32.0 * loom__map_reach(m_e2n),
                      1.0 * loom__set_size(m_edges));
@@ -98,7 +98,7 @@ static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 #line 99 "ok_facts_named.seq.c"
   }
   *s_1 = loom_g_s_1;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_1_nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(m_1_nodes),
                      2.0 * loom__set_size(m_1_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -124,7 +124,7 @@ static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n,
     flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
 #line 126 "ok_facts_named.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_1_edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_1_edges)
                      + 32.0 * loom__map_reach(m_1_e2n),
                      1.0 * loom__set_size(m_1_edges));

@@ -50,7 +50,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
     return;
   if (loom__reduce_start(&loom_reduction_1_vmax, &loom_g_vmax, 1, LOOM_DOUBLE, LOOM_REDUCE_MAX) != LOOM_OK)
     return;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells),
                      5.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -71,7 +71,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     if (loom_r_vmax[loom_b] > vmax[0])
       vmax[0] = loom_r_vmax[loom_b];
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells),
                      5.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -42,7 +42,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
     g[loom_j] = loom_g_g[loom_j];
   *vmin = loom_g_vmin;
   *vmax = loom_g_vmax;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells),
                      5.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

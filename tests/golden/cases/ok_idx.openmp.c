@@ -30,7 +30,7 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
     number(&loom_idx, loom_d_id + loom_i, loom_d_half + loom_i);
 #line 32 "ok_idx.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -37,7 +37,7 @@ static void loom_loop_1_number(loom_set edges, loom_map ecell, loom_dat x)
 #line 38 "ok_idx_map.mpi.c"
   }
   loom__dat_dirty(x);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges),
                      2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);

@@ -34,7 +34,7 @@ static void loom_loop_1_number(loom_set edges, loom_map ecell, loom_dat x)
     number(&loom_idx, &loom_idx2, &loom_idx3, loom_d_x + 2 * loom_i);
 #line 36 "ok_idx_map.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges),
                      2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);

@@ -43,7 +43,7 @@ static void loom_loop_1_bump(loom_set cells, loom_dat x, loom_map next)
       }
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      20.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(next),
                      2.0 * loom__set_size(cells));

@@ -53,7 +53,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
 #line 54 "ok_indirect.openmp.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));

@@ -31,7 +31,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
     flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
 #line 33 "ok_indirect.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));

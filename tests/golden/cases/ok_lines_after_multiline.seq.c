@@ -22,7 +22,7 @@ static void loom_loop_1_k(loom_set s, loom_dat y)
     k(loom_d_y + loom_i);
 #line 24 "ok_lines_after_multiline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(s), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(s),
                      0.0 * loom__set_size(s));
   loom__loop_done(loom_loop, loom_t0);
@@ -52,7 +52,7 @@ static void loom_loop_2_k(loom_set s, loom_dat y)
     k(loom_d_y + loom_i);
 #line 54 "ok_lines_after_multiline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(s), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(s),
                      0.0 * loom__set_size(s));
   loom__loop_done(loom_loop, loom_t0);
@@ -81,7 +81,7 @@ static void loom_loop_3_k(loom_set s_1, loom_dat y_1)
     k(loom_d_y_1 + loom_i);
 #line 83 "ok_lines_after_multiline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(s_1), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(s_1),
                      0.0 * loom__set_size(s_1));
   loom__loop_done(loom_loop, loom_t0);
@@ -102,7 +102,7 @@ static void loom_loop_4_k(loom_set s_2, loom_dat y_2)
     k(loom_d_y_2 + loom_i);
 #line 104 "ok_lines_after_multiline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(s_2), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(s_2),
                      0.0 * loom__set_size(s_2));
   loom__loop_done(loom_loop, loom_t0);

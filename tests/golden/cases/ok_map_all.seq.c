@@ -61,7 +61,7 @@ static void loom_loop_1_centroid__2_spread(loom_set cells, loom_map pcell,
 #line 62 "ok_map_all.seq.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(cells)
                      + 32.0 * loom__map_reach(pcell),
                      16.0 * loom__set_size(cells));

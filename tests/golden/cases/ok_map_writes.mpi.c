@@ -54,7 +54,7 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
   }
   loom__dat_dirty(x);
   loom__dat_dirty(y);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 16.0 * loom__map_reach(ecell),
                      0.0 * loom__set_size(edges));
@@ -95,7 +95,7 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
 #line 96 "ok_map_writes.mpi.c"
   }
   loom__dat_dirty(x);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      4.0 * loom__set_size(edges)
                      + 16.0 * loom__map_reach(edual),
                      1.0 * loom__set_size(edges));

@@ -50,7 +50,7 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
     mark(&loom_idx, loom_w1_2, loom_a3);
 #line 52 "ok_map_writes.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 16.0 * loom__map_reach(ecell),
                      0.0 * loom__set_size(edges));
@@ -77,7 +77,7 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
     twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
 #line 79 "ok_map_writes.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      4.0 * loom__set_size(edges)
                      + 16.0 * loom__map_reach(edual),
                      1.0 * loom__set_size(edges));

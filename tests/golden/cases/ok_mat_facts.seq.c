@@ -50,7 +50,7 @@ static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x,
     mass(loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 0], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 1], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
 #line 52 "ok_mat_facts.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      84.0 * loom__set_size(m_cells)
                      + 16.0 * loom__map_reach(m_c2n),
                      36.0 * loom__set_size(m_cells));
@@ -86,7 +86,7 @@ static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x,
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
 #line 88 "ok_mat_facts.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      84.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(c2n),
                      36.0 * loom__set_size(cells));
@@ -125,7 +125,7 @@ static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n,
     mass(loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 0], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 1], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv3_4 + (size_t)9 * loom_i));
 #line 127 "ok_mat_facts.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_1_cells), /* elements, bytes moved, operations */
                      84.0 * loom__set_size(m_1_cells)
                      + 16.0 * loom__map_reach(m_1_c2n),
                      36.0 * loom__set_size(m_1_cells));
@@ -154,7 +154,7 @@ static void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n,
     mass(loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 0], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 1], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv4_4 + (size_t)9 * loom_i));
 #line 156 "ok_mat_facts.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_2_cells), /* elements, bytes moved, operations */
                      84.0 * loom__set_size(m_2_cells)
                      + 16.0 * loom__map_reach(m_2_c2n),
                      36.0 * loom__set_size(m_2_cells));
@@ -183,7 +183,7 @@ static void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3,
     mass(loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 0], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 1], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 2], (double (*)[3])(loom_mv5_4 + (size_t)9 * loom_i));
 #line 185 "ok_mat_facts.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells_3), /* elements, bytes moved, operations */
                      84.0 * loom__set_size(cells_3)
                      + 16.0 * loom__map_reach(c2n_3),
                      36.0 * loom__set_size(cells_3));

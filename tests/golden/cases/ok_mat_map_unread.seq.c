@@ -32,7 +32,7 @@ static void loom_loop_1_diag(loom_set edges, loom_dat w, loom_map e2n,
     diag(loom_d_w + loom_i, loom_mv1_2 + (size_t)4 * loom_i);
 #line 34 "ok_mat_map_unread.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      48.0 * loom__set_size(edges),
                      2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);

@@ -56,7 +56,7 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
     coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
 #line 58 "ok_mat_mass.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      380.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(c2n),
                      71.0 * loom__set_size(cells));

@@ -97,7 +97,7 @@ static void loom_loop_1_ones(loom_set cells, loom_dat w, loom_map c2n,
     ones(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
 #line 99 "ok_mat_write.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      92.0 * loom__set_size(cells),
                      18.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -126,7 +126,7 @@ static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
   }
   if (loom__mat_write_end(M, e2n, e2n) != LOOM_OK)
     return;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(edges),
                      8.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
@@ -154,7 +154,7 @@ static void loom_loop_3_ones(loom_set cells, loom_dat w, loom_map c2n,
     ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
 #line 156 "ok_mat_write.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      92.0 * loom__set_size(cells),
                      18.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -37,7 +37,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 #line 38 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_q);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(cells),
                      2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -77,7 +77,7 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
 #line 78 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_q);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(m_cells)
                      + 8.0 * loom__map_reach(m_pcell),
                      2.0 * loom__set_size(m_cells));
@@ -109,7 +109,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 #line 110 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
                      1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -149,7 +149,7 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
 #line 150 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_q);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(m_cells)
                      + 8.0 * loom__map_reach(m_pcell),
                      2.0 * loom__set_size(m_cells));

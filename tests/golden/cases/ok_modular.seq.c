@@ -34,7 +34,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
     scale(loom_d_w + loom_i, loom_d_m_q + 2 * loom_i);
 #line 36 "ok_modular.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(cells),
                      2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -60,7 +60,7 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
     gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
 #line 62 "ok_modular.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(m_cells)
                      + 8.0 * loom__map_reach(m_pcell),
                      2.0 * loom__set_size(m_cells));
@@ -89,7 +89,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
     twice(loom_d_m_x + loom_i);
 #line 91 "ok_modular.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
                      1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -115,7 +115,7 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
     gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
 #line 117 "ok_modular.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(m_cells)
                      + 8.0 * loom__map_reach(m_pcell),
                      2.0 * loom__set_size(m_cells));

@@ -62,7 +62,7 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
   if (loom__reduce_start(&loom_reduction_1_total, &loom_g_total, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)total; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 16.0 * loom__map_reach(ecell),
                      3.0 * loom__set_size(edges));

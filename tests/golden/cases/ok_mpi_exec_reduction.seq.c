@@ -35,7 +35,7 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
 #line 36 "ok_mpi_exec_reduction.seq.c"
   }
   *total = loom_g_total;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 16.0 * loom__map_reach(ecell),
                      3.0 * loom__set_size(edges));

@@ -26,7 +26,7 @@ static void loom_loop_1_number(loom_set cells, loom_dat y)
 #line 27 "ok_mpi_idx.mpi.c"
   }
   loom__dat_dirty(y);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells),
                      0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -23,7 +23,7 @@ static void loom_loop_1_number(loom_set cells, loom_dat y)
     number(&loom_idx, loom_d_y + loom_i);
 #line 25 "ok_mpi_idx.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells),
                      0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

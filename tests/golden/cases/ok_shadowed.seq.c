@@ -26,7 +26,7 @@ static void loom_loop_1_copy2(loom_set cells, loom_dat x, loom_dat y)
     copy2(loom_d_x + 2 * loom_i, loom_d_y + loom_i);
 #line 28 "ok_shadowed.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -49,7 +49,7 @@ static void loom_loop_2_copy1(loom_set cells, loom_dat x, loom_dat y)
     copy1(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 51 "ok_shadowed.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

@@ -38,7 +38,7 @@ static void loom_loop_1_copy__2_axpy__3_sum_up(loom_set cells, loom_dat x,
 #line 39 "ok_two_functions.seq.c"
   }
   *s = loom_g_s;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
                      3.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -74,7 +74,7 @@ static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
     copy(loom_d_u + loom_i, loom_d_v + loom_i);
 #line 76 "ok_two_functions.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      0.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

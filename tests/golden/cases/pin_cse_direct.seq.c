@@ -27,7 +27,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t)
     scale(loom_d_x + loom_i, loom_d_t + loom_i);
 #line 29 "pin_cse_direct.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -52,7 +52,7 @@ static void loom_loop_2_add(loom_set cells, loom_dat x, loom_dat t, loom_dat y)
     add(loom_d_x + loom_i, loom_d_t + loom_i, loom_d_y + loom_i);
 #line 54 "pin_cse_direct.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);

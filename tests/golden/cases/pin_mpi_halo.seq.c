@@ -48,7 +48,7 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
     gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
 #line 50 "pin_mpi_halo.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges),
                      2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);

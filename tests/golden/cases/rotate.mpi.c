@@ -42,7 +42,7 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   }
   loom__dat_dirty(b);
   loom__dat_dirty(t);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -82,7 +82,7 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
 #line 83 "rotate.mpi.c"
   }
   loom__dat_dirty(t);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -109,7 +109,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
 #line 110 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -148,7 +148,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   loom__dat_dirty(a);
   loom__dat_dirty(b);
   loom__dat_dirty(t);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -183,7 +183,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -209,7 +209,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
 #line 210 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -249,7 +249,7 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
 #line 250 "rotate.mpi.c"
   }
   loom__dat_dirty(t);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -276,7 +276,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
 #line 277 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -311,7 +311,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

@@ -39,7 +39,7 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
     zero(loom_d_t + loom_i);
 #line 41 "rotate.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -87,7 +87,7 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
 #line 88 "rotate.openmp.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -112,7 +112,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 114 "rotate.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -147,7 +147,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
     zero(loom_d_t + loom_i);
 #line 149 "rotate.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -179,7 +179,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 181 "rotate.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -203,7 +203,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 205 "rotate.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -251,7 +251,7 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
 #line 252 "rotate.openmp.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -276,7 +276,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 278 "rotate.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -308,7 +308,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 310 "rotate.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

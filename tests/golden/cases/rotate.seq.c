@@ -38,7 +38,7 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
     zero(loom_d_t + loom_i);
 #line 40 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -64,7 +64,7 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
     spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
 #line 66 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -88,7 +88,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 90 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -122,7 +122,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
     zero(loom_d_t + loom_i);
 #line 124 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -153,7 +153,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 155 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -176,7 +176,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 178 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -202,7 +202,7 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
     spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
 #line 204 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -226,7 +226,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 228 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -257,7 +257,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 259 "rotate.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

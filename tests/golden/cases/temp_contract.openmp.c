@@ -43,7 +43,7 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
 #line 45 "temp_contract.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
                      2.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -70,7 +70,7 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
     gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
 #line 72 "temp_contract.openmp.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(ecell),
                      1.0 * loom__set_size(edges));

@@ -27,7 +27,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
     scale(loom_d_x + loom_i, loom_d_t1 + loom_i);
 #line 29 "temp_reuse.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -53,7 +53,7 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_dat t1,
     gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
 #line 55 "temp_reuse.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(ecell),
                      1.0 * loom__set_size(edges));
@@ -77,7 +77,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
 #line 79 "temp_reuse.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
@@ -103,7 +103,7 @@ static void loom_loop_4_gather(loom_set cells, loom_map cnext, loom_dat t2,
     gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
 #line 105 "temp_reuse.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      20.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      1.0 * loom__set_size(cells));

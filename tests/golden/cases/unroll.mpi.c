@@ -41,7 +41,7 @@ static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -81,7 +81,7 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
 #line 82 "unroll.mpi.c"
   }
   loom__dat_dirty(t);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -117,7 +117,7 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -157,7 +157,7 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
 #line 158 "unroll.mpi.c"
   }
   loom__dat_dirty(t);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -184,7 +184,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
 #line 185 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -227,7 +227,7 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   loom__dat_dirty(a);
   loom__dat_dirty(old);
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -253,7 +253,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
 #line 254 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -279,7 +279,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
 #line 280 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);

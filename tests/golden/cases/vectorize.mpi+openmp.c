@@ -116,7 +116,7 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   }
   loom__dat_dirty(t);
   loom__dat_dirty(y);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(cnode),
                      38.0 * loom__set_size(cells));
@@ -209,7 +209,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
     }
   }
   loom__dat_dirty(r);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
@@ -306,7 +306,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   if (loom__reduce_start(&loom_reduction_4_s, &loom_rank_s, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)s; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      2.0 * loom__set_size(cells));

@@ -73,7 +73,7 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
 #line 74 "vectorize.openmp.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(cnode),
                      38.0 * loom__set_size(cells));
@@ -122,7 +122,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
 #line 123 "vectorize.openmp.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
@@ -172,7 +172,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   }
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     s[0] += loom_r_s[loom_b];
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      2.0 * loom__set_size(cells));

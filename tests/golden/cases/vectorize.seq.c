@@ -71,7 +71,7 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
 #line 72 "vectorize.seq.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(cnode),
                      38.0 * loom__set_size(cells));
@@ -98,7 +98,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
     flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
 #line 100 "vectorize.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
@@ -132,7 +132,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
 #line 133 "vectorize.seq.c"
   }
   *s = loom_g_s;
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      2.0 * loom__set_size(cells));

@@ -88,7 +88,7 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
 #line 89 "vectorize_inc.openmp.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges)
                      + 64.0 * loom__map_reach(ecell),
                      46.0 * loom__set_size(edges));
@@ -132,7 +132,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
       }
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
                      + 32.0 * loom__map_reach(cnext),
                      28.0 * loom__set_size(cells));

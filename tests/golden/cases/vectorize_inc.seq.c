@@ -90,7 +90,7 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
 #line 91 "vectorize_inc.seq.c"
     }
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges)
                      + 64.0 * loom__map_reach(ecell),
                      46.0 * loom__set_size(edges));
@@ -117,7 +117,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
 #line 119 "vectorize_inc.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
                      + 32.0 * loom__map_reach(cnext),
                      28.0 * loom__set_size(cells));

@@ -67,7 +67,7 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
   }
   loom__dat_dirty(p_b_1);
   loom__dat_dirty(p_c_1);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      2.0 * loom__set_size(p_nodes));
@@ -94,7 +94,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 #line 95 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -135,7 +135,7 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 #line 136 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
@@ -182,7 +182,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 #line 183 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -223,7 +223,7 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 #line 224 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
@@ -258,7 +258,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 #line 259 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -299,7 +299,7 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 #line 300 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
@@ -334,7 +334,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 #line 335 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -375,7 +375,7 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 #line 376 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
@@ -411,7 +411,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 #line 412 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -452,7 +452,7 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 #line 453 "version.mpi.c"
   }
   loom__dat_dirty(p_c);
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));

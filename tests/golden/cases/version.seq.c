@@ -49,7 +49,7 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
     plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
 #line 51 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      2.0 * loom__set_size(p_nodes));
@@ -73,7 +73,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
 #line 75 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -100,7 +100,7 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
 #line 102 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
@@ -144,7 +144,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
 #line 146 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -171,7 +171,7 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
 #line 173 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
@@ -203,7 +203,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
 #line 205 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -230,7 +230,7 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
 #line 232 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
@@ -262,7 +262,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
 #line 264 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -289,7 +289,7 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
 #line 291 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
@@ -322,7 +322,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
 #line 324 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
@@ -349,7 +349,7 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
 #line 351 "version.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));

@@ -33,7 +33,7 @@ static void loom_loop_1_dirichlet(loom_set bnodes, loom_map pbnodes,
     dirichlet(loom_w1_1);
 #line 35 "warn_c99_inline.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(bnodes), /* elements, bytes moved, operations */
                      4.0 * loom__set_size(bnodes)
                      + 8.0 * loom__map_reach(pbnodes),
                      0.0 * loom__set_size(bnodes));

@@ -23,7 +23,7 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 25 "warn_read_nonconst.seq.c"
   }
-  loom__loop_traffic(loom_loop, /* bytes moved, floating-point operations */
+  loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
                      0.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
