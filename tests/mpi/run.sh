@@ -6,7 +6,8 @@
 # returns, a failing rank that must not leave the others waiting; meshes
 # declared from slices; an HDF5 round trip and its errors; with a second
 # program, matrices (tests/mpi/test_mat_mpi.c) at 1-4 ranks with each
-# partitioner, renumbered, on the distributed path and with OpenMP threads.
+# partitioner, renumbered, on the distributed path and with OpenMP threads;
+# collective calls made by some ranks only (--skip-fetch, --absent).
 #
 #   tests/mpi/run.sh build/tests/test_mpi [build/tests/test_mat_mpi]
 #
@@ -76,6 +77,19 @@ expect_abort() { # mode np pattern
 expect_abort --fail 3 "loom: rank 1: error: map 'pecell': entry 5 (element 2, slot 1) is 99"
 expect_abort --mismatch 2 "loom: rank [01]: error: .*different"
 expect_abort --bad-slices 3 "loom: rank [012]: error: set 'cells': rank 1's slice is \\[11, 20) of 30 elements, but the ranks' slices must tile \\[0, 30)"
+
+# Collective calls made by some ranks only never hang: ranks at different
+# calls (rank 0 fetches, the others leave) end at once, rank 0 naming where
+# each rank is; a rank that makes no collective call is named by rank 0
+# after LOOM_COLLECTIVE_TIMEOUT (2 s here), the job ending within 20 s.
+expect_abort --skip-fetch 3 "loom: rank 0: error: loom_dat_fetch: the ranks are not all making this call (rank 0 is at it; rank 1 is at loom_exit; rank 2 is at loom_exit)"
+expect_abort --skip-fetch 2 "loom: rank 1: error: loom_exit: the ranks are not all making this call"
+export LOOM_COLLECTIVE_TIMEOUT=2
+MPIRUN_SAVED=$MPIRUN
+MPIRUN="timeout 20 $MPIRUN -x LOOM_COLLECTIVE_TIMEOUT"
+expect_abort --absent 3 "loom: rank 0: error: loom_dat_fetch: rank(s) 1 did not make this call within 2 s"
+MPIRUN=$MPIRUN_SAVED
+unset LOOM_COLLECTIVE_TIMEOUT
 
 # With a user handler that returns, an error on rank 1 alone (before
 # partitioning: its map; after: its fetch) does not leave the other ranks

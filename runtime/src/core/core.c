@@ -363,6 +363,9 @@ int loom_exit(void) {
   int status = loomrt_require_active("loom_exit");
   if (status != LOOM_OK)
     return status;
+#ifdef LOOM_MPI
+  loomrt_mpi_exit_agree(); /* a failure fails the session: the end is then local */
+#endif
   if (diag && loom_rank() == 0) /* with MPI, rank 0's table stands for all */
     loomrt_timing_write(stderr); /* diagnostics never mix with the output */
   loomrt_profile_free();

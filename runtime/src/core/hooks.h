@@ -69,6 +69,9 @@ int loomrt_at_session_exit(void (*hook)(void));
 /* ---- MPI hooks (mpi/; only in libloom_mpi) ----------------------------- */
 /* From loom_init and loom_exit (mpi/session.c). */
 int loomrt_mpi_init(int *argc, char ***argv);
+/* loom_exit's first step: the ranks agree that they are all leaving
+ * (mpi/agree.c), before any collective of the end. */
+int loomrt_mpi_exit_agree(void);
 void loomrt_mpi_exit(void);
 /* The default error handler's end under MPI: prints "loom: rank R: error:
  * MESSAGE" and calls MPI_Abort (exit(1) when MPI is not running;

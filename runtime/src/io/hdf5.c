@@ -223,8 +223,7 @@ static int source_open(source *s, const char *call, const char *file,
   if (status == LOOM_OK && (!file || !name))
     status = loom_error_(LOOM_EINVAL, "%s: the file or dataset name is NULL",
                          call);
-  if (status == LOOM_OK)
-    status = loomrt_mpi_usable(call);
+  status = loomrt_mpi_agree(status, call); /* every rank here: the open is collective */
   if (status == LOOM_OK && (s->f = loomrt_h5_open(file, 0)) < 0)
     status = loom_error_(LOOM_EIO, "%s: cannot open HDF5 file '%s'", call,
                          file);
@@ -542,6 +541,7 @@ static int write_body(loom_dat dat, const char *file, const char *name) {
                                       "%s values; HDF5 output takes double, "
                                       "float or int", dat->name,
                          type_name(dat->type));
+  status = loomrt_mpi_agree(status, "loom_dat_write_hdf5"); /* every rank here */
   if (status == LOOM_OK)
     status = loom__mpi_ready(); /* partitions if no loop did yet */
   hid_t f = -1;
@@ -655,6 +655,7 @@ static int checkpoint_body(const char *file, int step) {
     status = loom_error_(LOOM_EINVAL, "loom_checkpoint: the file name is NULL");
   if (status == LOOM_OK)
     status = checkpoint_names();
+  status = loomrt_mpi_agree(status, "loom_checkpoint"); /* every rank here */
   if (status == LOOM_OK)
     status = loom__mpi_ready();
   size_t len = file ? strlen(file) + 5 : 1;
@@ -735,6 +736,7 @@ static int scatter_rows(loom_dat dat, const char *blk) {
 
 static int read_body(loom_dat dat, const char *file, const char *name) {
   int status = loomrt_dat_usable(dat, "loom_dat_read_hdf5");
+  status = loomrt_mpi_agree(status, "loom_dat_read_hdf5"); /* every rank here */
   if (status == LOOM_OK)
     status = loom__mpi_ready(); /* partitions if no loop did yet */
   if (status != LOOM_OK)

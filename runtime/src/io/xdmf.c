@@ -149,6 +149,7 @@ static int check_args(const char *xmf, const char *h5, loom_map top,
 static int xdmf_body(const char *xmf, const char *h5, loom_map top,
                      loom_dat xy, int nfields, const loom_dat *fields) {
   int status = check_args(xmf, h5, top, xy, nfields, fields);
+  status = loomrt_mpi_agree(status, "loom_write_xdmf"); /* every rank here */
   if (status == LOOM_OK)
     status = loom__mpi_ready(); /* partitions if no loop did yet */
   hid_t f = -1;

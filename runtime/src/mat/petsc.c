@@ -51,8 +51,9 @@
  * holds what mat/ needs of mpi/, so that no other file of mat/ names it
  * (each is a no-op, or the one-process answer, in libloom):
  *   - loomrt_mat_agree: the ranks agree on a status and on the step they
- *     are at (an MPI_Iallreduce waited for as mpi/'s agreements are, so a
- *     failed rank's notice ends it), which every collective matrix call
+ *     are at (mpi/agree.c: a failed rank's notice ends the wait, a rank
+ *     that does not come is named after $LOOM_COLLECTIVE_TIMEOUT), which
+ *     every collective matrix call
  *     does after its local checks, before its first collective PETSc
  *     call, after each collective step and at its end (mat/mat.c), so that
  *     a failure on one rank, or ranks making different matrix calls (one
@@ -170,45 +171,9 @@ int loomrt_mat_nranks(void) {
 #endif
 }
 
-#ifdef LOOM_MPI
-/* A step's key: FNV-1a of its name, in [0, 2^62). */
-static long long step_key(const char *step) {
-  unsigned long long h = 1469598103934665603ULL;
-  for (const unsigned char *p = (const unsigned char *)step; *p; p++)
-    h = (h ^ *p) * 1099511628211ULL;
-  return (long long)(h >> 2);
-}
-#endif
-
 int loomrt_mat_agree(int status, const char *step) {
 #ifdef LOOM_MPI
-  if (loomrt_mpi_failed())
-    return loomrt_mpi_usable(step); /* no collective in a failed session */
-  /* the worst status, and the largest and smallest keys: equal when every
-   * rank is at the same step */
-  long long key = step_key(step), mine[3] = {status, key, -key}, all[3] = {0, 0, 0};
-  MPI_Request req = MPI_REQUEST_NULL;
-  int rc = loomrt_mpi_check(MPI_Iallreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX,
-                                           loomrt_mpi_comm(), &req),
-                            "MPI_Iallreduce (agreeing on %s)", step);
-  char what[400];
-  snprintf(what, sizeof what, "agreeing on %s", step);
-  if (rc == LOOM_OK)
-    rc = loomrt_mpi_wait(1, &req, what);
-  if (rc != LOOM_OK)
-    return status != LOOM_OK ? status : rc;
-  if (status != LOOM_OK)
-    return status;
-  if (all[1] != -all[2])
-    return loom_error_(LOOM_ESTATE,
-                       "%s: the ranks are not all making this call (matrix calls "
-                       "are collective: every rank makes them, in the same order, "
-                       "with the same arguments)",
-                       step);
-  if (all[0] != LOOM_OK)
-    return loom_error_(LOOM_ESTATE, "%s failed on another rank (see its message)",
-                       step);
-  return LOOM_OK;
+  return loomrt_mpi_agree(status, step); /* the status, the step, every rank there */
 #else
   (void)step;
   return status;

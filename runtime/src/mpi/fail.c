@@ -128,9 +128,13 @@ static int notice_arrived(void) {
 }
 
 int loomrt_mpi_wait(int n, MPI_Request *req, const char *what) {
+  return loomrt_mpi_wait_until(n, req, what, -1.0);
+}
+
+int loomrt_mpi_wait_until(int n, MPI_Request *req, const char *what, double deadline) {
   if (failed)
     return report(what);
-  for (;;) {
+  for (long spin = 0;; spin++) {
     int done = 0;
     int rc = MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
     if (rc != MPI_SUCCESS)
@@ -139,6 +143,8 @@ int loomrt_mpi_wait(int n, MPI_Request *req, const char *what) {
       return LOOM_OK;
     if (notice_arrived())
       return report(what);
+    if (deadline >= 0 && (spin & 1023) == 0 && MPI_Wtime() > deadline)
+      return LOOM_ETIMEOUT_;
     sched_yield();
   }
 }

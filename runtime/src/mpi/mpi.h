@@ -37,10 +37,19 @@ int loomrt_mpi_size(void);
  * formatted context ("MPI_Isend of dat 'q' to rank 2") and MPI's message. */
 int loomrt_mpi_check(int rc, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
 
-/* Agrees on a status across ranks (collective): LOOM_OK when every rank
- * passes LOOM_OK; otherwise this rank's status, or, on a rank that was
- * fine, LOOM_ESTATE after reporting that another rank failed in `step`. */
+/* ---- agreeing at collective steps (agree.c) ----------------------------- */
+
+/* Agrees on a status and on the step across ranks (collective, at the
+ * start of every collective call and after its collective steps):
+ * LOOM_OK when every rank passes LOOM_OK at the same step (its name);
+ * otherwise this rank's status, or LOOM_ESTATE reported as "STEP failed
+ * on another rank", or, when the ranks are at different steps, as "STEP:
+ * the ranks are not all making this call" (rank 0 lists each rank's
+ * step), or, when some rank does not arrive within
+ * $LOOM_COLLECTIVE_TIMEOUT seconds, naming the ranks that did not. */
 int loomrt_mpi_agree(int status, const char *step);
+int loomrt_mpi_agree_init(void); /* loom_init: the arrivals' communicator */
+void loomrt_mpi_agree_exit(int failed);
 
 /* ---- a failed session (fail.c) ----------------------------------------- */
 
@@ -53,6 +62,10 @@ int loomrt_mpi_usable(const char *call);
 /* MPI_Waitall of n requests that gives up, failing the session, when
  * another rank's failure notice arrives first (or the session failed). */
 int loomrt_mpi_wait(int n, MPI_Request *req, const char *what);
+/* The same, giving up at MPI_Wtime() `deadline` (negative: never) with
+ * LOOM_ETIMEOUT_, nothing reported and the requests left pending. */
+enum { LOOM_ETIMEOUT_ = -100 };
+int loomrt_mpi_wait_until(int n, MPI_Request *req, const char *what, double deadline);
 
 /* ---- halo rows of an array (halo.c; used by mat/petsc.c) --------------- */
 

@@ -68,25 +68,6 @@ int loomrt_mpi_check(int rc, const char *fmt, ...) {
   return loom_error_(LOOM_ECOMM, "%s failed: %s", what, err);
 }
 
-int loomrt_mpi_agree(int status, const char *step) {
-  if (loomrt_mpi_failed())
-    return loomrt_mpi_usable(step); /* no collective in a failed session */
-  int worst = status;
-  MPI_Request req = MPI_REQUEST_NULL;
-  int rc = MPI_Iallreduce(&status, &worst, 1, MPI_INT, MPI_MAX, comm, &req);
-  if (rc != MPI_SUCCESS)
-    return loomrt_mpi_check(rc, "MPI_Iallreduce (agreeing on %s)", step);
-  char what[160];
-  snprintf(what, sizeof what, "agreeing on %s", step);
-  rc = loomrt_mpi_wait(1, &req, what);
-  if (rc != LOOM_OK)
-    return rc;
-  if (worst == LOOM_OK || status != LOOM_OK)
-    return status;
-  return loom_error_(LOOM_ESTATE, "%s failed on another rank (see its message)",
-                     step);
-}
-
 void loomrt_mpi_abort(const char *message) {
   int init = 0, fin = 0;
   MPI_Initialized(&init);
@@ -133,13 +114,22 @@ int loomrt_mpi_init(int *argc, char ***argv) {
                               "loom_init: MPI_Comm_size");
   if (status == LOOM_OK)
     status = loomrt_mpi_fail_init();
+  if (status == LOOM_OK)
+    status = loomrt_mpi_agree_init();
   return status;
+}
+
+int loomrt_mpi_exit_agree(void) {
+  if (comm == MPI_COMM_NULL || loomrt_mpi_failed())
+    return LOOM_OK;
+  return loomrt_mpi_agree(LOOM_OK, "loom_exit");
 }
 
 void loomrt_mpi_exit(void) {
   loomrt_halo_state_free();
   loomrt_halo_plans_free();
   int failed = loomrt_mpi_failed();
+  loomrt_mpi_agree_exit(failed);
   loomrt_mpi_fail_exit();
   if (comm != MPI_COMM_NULL && !failed) /* collective: not after a failure */
     MPI_Comm_free(&comm);

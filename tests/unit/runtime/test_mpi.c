@@ -13,6 +13,9 @@
  *                                       the job must end, naming the rank
  *   test_mpi --mismatch                 rank 1 declares a different mesh
  *   test_mpi --bad-slices               rank 1's slice leaves a gap
+ *   test_mpi --skip-fetch               rank 0 alone fetches; the others
+ *                                       call loom_exit
+ *   test_mpi --absent                   rank 1 makes no collective call
  *   test_mpi --hdf5 FILE                a dat written to FILE and read back,
  *                                       and 4 ways of reading it wrongly
  *   test_mpi --big NX NY METHOD         times partitioning an NX x NY quad
@@ -33,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <loom.h>
 
@@ -639,6 +643,28 @@ static int run_failure(int mismatch) {
   return 0; /* not reached: the runtime aborts the job */
 }
 
+/* --skip-fetch: rank 0 alone fetches a dat (OP2 programs often do), the
+ * others go on to loom_exit: the ranks meet at different collective calls,
+ * which must end the job on every rank with a message naming the calls.
+ * --absent: rank 1 makes no collective call at all (it sleeps, then ends
+ * without loom_exit) while the others fetch: they must not wait for it
+ * past $LOOM_COLLECTIVE_TIMEOUT, and rank 0 names it. */
+static int run_collective_misuse(int absent) {
+  loom_init(NULL, NULL);
+  loom_set cells = loom_decl_set(10, "cells");
+  double v[10] = {0}, all[10];
+  loom_dat x = loom_decl_dat(cells, 1, double, v, "x");
+  loom_partition(NULL, "block");
+  if (absent && me == 1) {
+    sleep(30);
+    return 0;
+  }
+  if (absent || me == 0)
+    loom_dat_fetch(x, all, sizeof all);
+  loom_exit();
+  return 0; /* not reached: the runtime aborts the job */
+}
+
 /* --handler-before / --handler-after: an error on rank 1 only, with a
  * user handler that returns; every rank then does what generated code
  * does (the loop's checks, partitioning, a fetch, a reduction).  Rank 1
@@ -782,6 +808,10 @@ int main(int argc, char **argv) {
     return run_bad_slices();
   if (argc > 2 && strcmp(argv[1], "--hdf5") == 0)
     return run_hdf5(argv[2]);
+  if (argc > 1 && strcmp(argv[1], "--skip-fetch") == 0)
+    return run_collective_misuse(0);
+  if (argc > 1 && strcmp(argv[1], "--absent") == 0)
+    return run_collective_misuse(1);
   if (argc > 1 && strncmp(argv[1], "--handler-", 10) == 0)
     return run_handler(strcmp(argv[1], "--handler-after") == 0);
   if (argc > 4 && strcmp(argv[1], "--big") == 0)
