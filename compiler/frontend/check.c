@@ -414,7 +414,7 @@ static int check_order(checker *c) {
          "could meet values that another element writes, so the result would depend on "
          "the order of the elements (use two dats, or only one of 'inc', 'min' and 'max', "
          "which commute)",
-         m->pos, mode_verb(m->mode), a->name, m->map->name, other->pos,
+         m->pos, mode_verb(m->mode), a->name, obj_label(m->map), other->pos,
          mode_verb(other->mode));
     return -1;
   }

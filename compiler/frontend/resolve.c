@@ -604,8 +604,8 @@ static obj *chain_obj(resolver *r, sym *base, const char *chain, srcloc loc, uns
 
 static obj *global_error(resolver *r, const obj *o, const char *why) {
   diag(DIAG_ERROR, r->use, r->use_len, "'%s' cannot be a global argument: %s",
-       o->name, why);
-  diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", o->name);
+       obj_label(o), why);
+  diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", obj_label(o));
   return NULL;
 }
 
@@ -663,7 +663,7 @@ static obj *obj_of_sym(resolver *r, sym *s) {
 /* ---- binding loop names --------------------------------------------------- */
 
 static void note_decl(const obj *o) {
-  diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", o->name);
+  diag(DIAG_NOTE, o->loc, 0, "'%s' declared here", obj_label(o));
 }
 
 /* The object named `name` at the loop; NULL after a diagnostic. */
@@ -711,7 +711,7 @@ static int check_dat_set(const loop_arg *a, const obj *want, const char *via) {
     return 0;
   diag(DIAG_ERROR, a->loc, a->len,
        "dat '%s' lives on set '%s', but %s set '%s'", a->name,
-       a->obj->set->name, via, want->name);
+       obj_label(a->obj->set), via, obj_label(want));
   note_decl(a->obj);
   return -1;
 }
@@ -724,19 +724,19 @@ static int bind_mapped(resolver *r, loop_arg *a) {
   if (a->slot >= a->map->dim) {
     diag(DIAG_ERROR, a->slot_loc, 0,
          "map slot %d is out of range: map '%s' has %d slot%s (0 to %d)",
-         a->slot, a->map->name, a->map->dim, a->map->dim == 1 ? "" : "s",
+         a->slot, obj_label(a->map), a->map->dim, a->map->dim == 1 ? "" : "s",
          a->map->dim - 1);
     return -1;
   }
   if (!may_be_set(a->map->from, r->lp->set)) {
     diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
          "map '%s' maps from set '%s', but the loop is over set '%s'",
-         a->map->name, a->map->from->name, r->lp->set->name);
+         obj_label(a->map), obj_label(a->map->from), obj_label(r->lp->set));
     note_decl(a->map);
     return -1;
   }
   return check_dat_set(a, a->map->to,
-                       arena_printf(r->arena, "map '%s' points into", a->map->name));
+                       arena_printf(r->arena, "map '%s' points into", obj_label(a->map)));
 }
 
 static int bind_name(resolver *r, loop_arg *a) {
@@ -791,13 +791,13 @@ static int bind_idx(resolver *r, loop_arg *a) {
   if (a->slot >= a->map->dim) {
     diag(DIAG_ERROR, a->slot_loc, 0,
          "map slot %d is out of range: map '%s' has %d slot%s (0 to %d)", a->slot,
-         a->map->name, a->map->dim, a->map->dim == 1 ? "" : "s", a->map->dim - 1);
+         obj_label(a->map), a->map->dim, a->map->dim == 1 ? "" : "s", a->map->dim - 1);
     return -1;
   }
   if (!may_be_set(a->map->from, r->lp->set)) {
     diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
-         "map '%s' maps from set '%s', but the loop is over set '%s'", a->map->name,
-         a->map->from->name, r->lp->set->name);
+         "map '%s' maps from set '%s', but the loop is over set '%s'", obj_label(a->map),
+         obj_label(a->map->from), obj_label(r->lp->set));
     note_decl(a->map);
     return -1;
   }
@@ -814,7 +814,7 @@ static int bind_mat_map(resolver *r, loop_arg *a, obj **map, const char *name, s
   if (!may_be_set((*map)->from, r->lp->set)) {
     diag(DIAG_ERROR, loc, (unsigned)strlen(name),
          "map '%s' maps from set '%s', but the loop is over set '%s'", name,
-         (*map)->from->name, r->lp->set->name);
+         obj_label((*map)->from), obj_label(r->lp->set));
     note_decl(*map);
     return -1;
   }
@@ -822,7 +822,7 @@ static int bind_mat_map(resolver *r, loop_arg *a, obj **map, const char *name, s
     return 0;
   diag(DIAG_ERROR, loc, (unsigned)strlen(name),
        "map '%s' points into set '%s', but the %s of matrix '%s' are set '%s'", name,
-       (*map)->to->name, what, a->name, want->name);
+       obj_label((*map)->to), what, a->name, obj_label(want));
   note_decl(a->obj);
   return -1;
 }

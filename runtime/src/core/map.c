@@ -66,7 +66,7 @@ static int check_decl_shape(loom_set from, loom_set to, int dim,
   if (problem)
     return loom_error_(LOOM_EINVAL, "map '%s': 'to' set %s", name, problem);
   if (dim < 1)
-    return loom_error_(LOOM_EINVAL, "map '%s': dim is %d, must be >= 1", name,
+    return loom_error_(LOOM_EINVAL, "map '%s': arity is %d, must be >= 1", name,
                        dim);
   return LOOM_OK;
 }
@@ -99,7 +99,7 @@ static int map_extent(loom_set from, int dim, const char *name, size_t *count,
   if (!loomrt_mul_size((size_t)from->size, (size_t)dim, count) ||
       !loomrt_mul_size(*count, sizeof(int), bytes))
     return loom_error_(LOOM_EINVAL,
-                       "map '%s': %d elements x dim %d overflows size_t", name,
+                       "map '%s': %d elements x arity %d overflows size_t", name,
                        from->size, dim);
   return LOOM_OK;
 }
@@ -152,7 +152,7 @@ loom_map loom_decl_map(loom_set from, loom_set to, int dim, const int *data,
   }
   if (!data && count > 0) {
     loom_error_(LOOM_EINVAL,
-                "map '%s': data is NULL but set '%s' has %d elements x dim %d",
+                "map '%s': data is NULL but set '%s' has %d elements x arity %d",
                 name, from->name, from->size, dim);
     return NULL;
   }
@@ -219,8 +219,8 @@ static int loom__check_map_body(loom_map map, loom_set from, loom_set to, int di
                        map->name, map->to->name, loop, arg, to->name);
   if (map->dim != dim)
     return loom_error_(LOOM_EMISMATCH,
-                       "map '%s': declared with dim %d but loop %s (argument "
-                       "%d) was compiled for dim %d",
+                       "map '%s': declared with arity %d but loop %s (argument "
+                       "%d) was compiled for arity %d",
                        map->name, map->dim, loop, arg, dim);
   return LOOM_OK;
 }

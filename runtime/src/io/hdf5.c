@@ -247,6 +247,8 @@ static void source_close(source *s) {
  * rows of dim. */
 static int check_shape(source *s, long long n, int dim, const char *file,
                        const char *name, const char *what) {
+  /* a map's per-element count is its arity, a dat's its dim */
+  const char *per = strstr(what, "'from'") ? "arity" : "dim";
   if (s->rank == 1 && s->rows == n * dim) {
     s->rows = n;
     s->cols = dim;
@@ -255,8 +257,8 @@ static int check_shape(source *s, long long n, int dim, const char *file,
     return LOOM_OK;
   return loom_error_(LOOM_EINVAL,
                      "HDF5 file '%s': dataset '%s' is %lld x %lld, but %s "
-                     "has %lld elements x dim %d",
-                     file, name, s->rows, s->cols, what, n, dim);
+                     "has %lld elements x %s %d",
+                     file, name, s->rows, s->cols, what, n, per, dim);
 }
 
 loom_set loom_decl_set_hdf5(const char *file, const char *name) {
