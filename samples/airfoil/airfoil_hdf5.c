@@ -19,41 +19,77 @@
  *            it for ParaView or VisIt), any other name as raw doubles
  *            (gathered on every rank, written by rank 0)
  */
+#include <errno.h>
+#include <limits.h>
 #include <loom.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "airfoil_kernels.h"
 #include "airfoil_mesh.h"
 
+static void usage(FILE *to, const char *prog) {
+  fprintf(to,
+          "usage: %s [--checkpoint-every N --checkpoint FILE.h5] [--restart FILE.h5]\n"
+          "       MESH.h5 ITERS [OUT]\n"
+          "  MESH.h5  OP2's Airfoil mesh in HDF5 (loom-mesh new_grid.dat new_grid.h5)\n"
+          "  ITERS    the last time step, a positive integer\n"
+          "  OUT      the final q: OUT.h5 and OUT.xmf (for ParaView), or raw doubles\n"
+          "  --checkpoint-every N  after every N-th step, a checkpoint to FILE.h5\n"
+          "  --checkpoint FILE.h5  the checkpoint's file (with --checkpoint-every)\n"
+          "  --restart FILE.h5     continue from a checkpoint (any number of ranks),\n"
+          "                        from the step after its own up to ITERS\n",
+          prog);
+}
+
+/* A positive int option value, or -1 after a message. */
+static int positive(const char *opt, const char *value) {
+  char *end;
+  errno = 0;
+  long v = strtol(value, &end, 10);
+  if (end == value || *end || errno == ERANGE || v < 1 || v > INT_MAX) {
+    fprintf(stderr, "airfoil_hdf5: error: %s takes a positive integer, not '%s'\n", opt,
+            value);
+    return -1;
+  }
+  return (int)v;
+}
+
 /* Takes the --checkpoint-every/--checkpoint/--restart options out of argv
- * (each with its value).  0, or 1 after a message on a bad option. */
+ * (each with its value); --help prints the usage.  0, or 1 after a
+ * message on a bad option. */
 static int take_options(int *argc, char **argv, int *every,
                         const char **ckpt, const char **restart) {
   int out = 1;
   for (int i = 1; i < *argc; i++) {
     const char *a = argv[i];
     int has_value = i + 1 < *argc;
-    if (strcmp(a, "--checkpoint-every") == 0 && has_value)
-      *every = atoi(argv[++i]);
-    else if (strcmp(a, "--checkpoint") == 0 && has_value)
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout, argv[0]);
+      exit(0);
+    } else if (strcmp(a, "--checkpoint-every") == 0 && has_value) {
+      if ((*every = positive(a, argv[++i])) < 0)
+        return 1;
+    } else if (strcmp(a, "--checkpoint") == 0 && has_value)
       *ckpt = argv[++i];
     else if (strcmp(a, "--restart") == 0 && has_value)
       *restart = argv[++i];
-    else if (strncmp(a, "--", 2) == 0 && strcmp(a, "--help") != 0) {
+    else if (strncmp(a, "--", 2) == 0) {
       fprintf(stderr, "airfoil_hdf5: error: unknown option or missing value: '%s'\n", a);
       return 1;
     } else
       argv[out++] = argv[i];
   }
   *argc = out;
-  if ((*every > 0) != (*ckpt != NULL) || *every < 0) {
-    fprintf(stderr, "airfoil_hdf5: error: --checkpoint-every N (N > 0) and "
-                    "--checkpoint FILE go together\n");
-    return 1;
-  }
-  return 0;
+  if (*every > 0 && !*ckpt)
+    fprintf(stderr, "airfoil_hdf5: error: --checkpoint-every %d needs --checkpoint FILE.h5 "
+                    "(where to write them)\n", *every);
+  if (*ckpt && *every == 0)
+    fprintf(stderr, "airfoil_hdf5: error: --checkpoint %s needs --checkpoint-every N "
+                    "(how often)\n", *ckpt);
+  return (*every > 0) != (*ckpt != NULL);
 }
 
 static int ends_with(const char *s, const char *tail) {
@@ -110,8 +146,19 @@ int main(int argc, char **argv) {
 
   int first = 1;
   if (restart) { /* q is the state; qold, adt and res are rewritten first */
-    first = loom_checkpoint_step(restart) + 1;
-    if (first < 1 || loom_dat_read_hdf5(p_q, restart, "p_q") != LOOM_OK)
+    int step = loom_checkpoint_step(restart); /* the runtime reports a bad file */
+    if (step < 0)
+      return 1;
+    if (step >= niter) { /* the same on every rank: nothing is written */
+      if (loom_rank() == 0)
+        fprintf(stderr, "airfoil_hdf5: error: checkpoint '%s' is at step %d and ITERS is "
+                        "%d: nothing is left to run (ITERS must be more than %d)\n",
+                restart, step, niter, step);
+      loom_exit();
+      return 2;
+    }
+    first = step + 1;
+    if (loom_dat_read_hdf5(p_q, restart, "p_q") != LOOM_OK)
       return 1;
   }
 

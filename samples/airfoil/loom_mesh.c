@@ -83,20 +83,27 @@ static int list(const char *file) {
   return 0;
 }
 
+static void usage(FILE *to, const char *prog) {
+  fprintf(to, "usage: %s IN.dat OUT.h5\n"
+              "  converts OP2's Airfoil text mesh to HDF5 in OP2's layout\n"
+              "       %s --extract FILE.h5 DATASET OUT.bin\n"
+              "  writes a double dataset's values, raw\n"
+              "       %s --list FILE.h5\n"
+              "  prints each dataset's name, dimensions and type\n",
+          prog, prog, prog);
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    usage(stdout, argv[0]);
+    return 0;
+  }
   if (argc == 3 && strcmp(argv[1], "--list") == 0)
     return list(argv[2]);
   if (argc == 5 && strcmp(argv[1], "--extract") == 0)
     return extract(argv[2], argv[3], argv[4]);
   if (argc != 3) {
-    fprintf(stderr, "usage: %s IN.dat OUT.h5\n"
-                    "  converts OP2's Airfoil text mesh to HDF5 in OP2's "
-                    "layout\n"
-                    "       %s --extract FILE.h5 DATASET OUT.bin\n"
-                    "  writes a double dataset's values, raw\n"
-                    "       %s --list FILE.h5\n"
-                    "  prints each dataset's name, dimensions and type\n",
-            argv[0], argv[0], argv[0]);
+    usage(stderr, argv[0]);
     return 2;
   }
   struct airfoil_mesh m;

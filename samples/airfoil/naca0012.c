@@ -83,6 +83,11 @@
 struct airfoil_mesh;
 #endif
 
+/* The program's name as invoked (loom-naca0012 when installed), before
+ * each message. */
+static const char *prog = "loom-naca0012";
+#define complain(...) (fprintf(stderr, "%s: ", prog), fprintf(stderr, __VA_ARGS__))
+
 #define AIRFOIL_SAMPLES 100 /* points on the upper surface */
 #define NOSE_SHIFT 0.0077   /* x0 of the square-root transform */
 #define DOMAIN_HALF 3.0     /* transformed domain: [-3,3] x [yb,3] */
@@ -570,13 +575,13 @@ static int write_mesh_file(const char *out, const mesh_size *s,
     mode_t mask;
 
     if (!tmp) {
-        fprintf(stderr, "naca0012: %s: out of memory\n", out);
+        complain("%s: out of memory\n", out);
         return -1;
     }
     struct stat st;
     if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
         /* renaming over a device would replace it */
-        fprintf(stderr, "naca0012: %s: not a regular file; write the mesh "
+        complain("%s: not a regular file; write the mesh "
                 "to a file\n", out);
         free(tmp);
         return -1;
@@ -588,7 +593,7 @@ static int write_mesh_file(const char *out, const mesh_size *s,
     if (fd < 0) {
         int e = errno;
         memcpy(tmp + len, suffix, sizeof suffix); /* undo mkstemp's edits */
-        fprintf(stderr, "naca0012: %s: cannot create temporary file %s: %s\n",
+        complain("%s: cannot create temporary file %s: %s\n",
                 out, tmp, strerror(e));
         free(tmp);
         return -1;
@@ -637,7 +642,7 @@ static int write_mesh_file(const char *out, const mesh_size *s,
     return 0;
 
 fail:
-    fprintf(stderr, "naca0012: %s: %s (%s): %s\n", out, what, tmp,
+    complain("%s: %s (%s): %s\n", out, what, tmp,
             err ? strerror(err) : "unknown error");
     unlink(tmp);
     pending_tmp = NULL;
@@ -666,7 +671,7 @@ static int write_mesh_h5(const char *out, const mesh_size *s, const double *yb)
         airfoil_set_constants();
         rc = airfoil_write_h5(out, &m);
     } else {
-        fprintf(stderr, "naca0012: %s: out of memory\n", out);
+        complain("%s: out of memory\n", out);
     }
     free(m.cell), free(m.edge), free(m.ecell), free(m.bedge);
     free(m.becell), free(m.bound), free(m.x);
@@ -677,11 +682,11 @@ static int write_mesh_h5(const char *out, const mesh_size *s, const double *yb)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: naca0012 [-I N] [-J N] OUT.dat\n"
+            "usage: %s [-I N] [-J N] OUT.dat\n"
             "  Write OP2's NACA0012 Airfoil mesh (new-style grid format).\n"
             "  -I N  cells along the airfoil, N >= 2 (default 400)\n"
             "  -J N  cells from the airfoil to the far field, N >= 2"
-            " (default 600)\n");
+            " (default 600)\n", prog);
 }
 
 /* Largest I or J accepted on its own; main() also bounds the product. */
@@ -694,14 +699,13 @@ static long parse_dim(const char *opt, const char *arg)
     long v;
 
     if (!arg) {
-        fprintf(stderr, "naca0012: option %s needs a value\n", opt);
+        complain("option %s needs a value\n", opt);
         return -1;
     }
     errno = 0;
     v = strtol(arg, &end, 10);
     if (errno != 0 || end == arg || *end != '\0' || v < 2 || v > MAX_DIM) {
-        fprintf(stderr,
-                "naca0012: invalid value '%s' for %s: expected an integer"
+        complain("invalid value '%s' for %s: expected an integer"
                 " from 2 to %ld\n",
                 arg, opt, MAX_DIM);
         return -1;
@@ -717,6 +721,10 @@ int main(int argc, char **argv)
     double *yb;
     int rc;
 
+    if (argc > 0 && argv[0] && *argv[0]) {
+        const char *slash = strrchr(argv[0], '/');
+        prog = slash ? slash + 1 : argv[0];
+    }
     for (int a = 1; a < argc; a++) {
         const char *arg = argv[a];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -734,11 +742,11 @@ int main(int argc, char **argv)
                 nj = v;
             a++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "naca0012: unknown option '%s'\n", arg);
+            complain("unknown option '%s'\n", arg);
             usage(stderr);
             return 2;
         } else if (out) {
-            fprintf(stderr, "naca0012: more than one output file given\n");
+            complain("more than one output file given\n");
             usage(stderr);
             return 2;
         } else {
@@ -746,7 +754,7 @@ int main(int argc, char **argv)
         }
     }
     if (!out) {
-        fprintf(stderr, "naca0012: no output file given\n");
+        complain("no output file given\n");
         usage(stderr);
         return 2;
     }
@@ -754,7 +762,7 @@ int main(int argc, char **argv)
     /* Every count is below 6IJ for I, J >= 2; check that bound in floating
      * point before forming the counts, so they all fit in a C int. */
     if (6.0 * (double)ni * (double)nj > (double)INT_MAX) {
-        fprintf(stderr, "naca0012: mesh %ld x %ld too large: counts must fit"
+        complain("mesh %ld x %ld too large: counts must fit"
                         " in a C int\n", ni, nj);
         return 2;
     }
@@ -762,7 +770,7 @@ int main(int argc, char **argv)
 
     yb = bottom_line(ni);
     if (!yb) {
-        fprintf(stderr, "naca0012: %s: cannot build the airfoil spline"
+        complain("%s: cannot build the airfoil spline"
                         " (out of memory)\n", out);
         return 1;
     }

@@ -24,6 +24,7 @@ step "$here/poisson.sh"
 step "$here/outer.sh"
 step "$here/mpi.sh"
 step "$here/hdf5.sh" small
+step "$here/bad_inputs.sh"
 if [ "${LOOM_E2E_SANITIZE:-0}" = 1 ]; then
   echo "== cmake_project: skipped under SANITIZE=1 (it installs the normal build)"
 else

@@ -704,6 +704,10 @@ int loom_checkpoint_step(const char *file) {
       H5Dread(s.ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, &step) < 0)
     status = loom_error_(LOOM_EIO, "HDF5 file '%s': reading 'loom_step' "
                                    "failed", file);
+  if (status == LOOM_OK && step < 0)
+    status = loom_error_(LOOM_EINVAL, "HDF5 file '%s': its checkpoint step 'loom_step' "
+                                      "is %d, but loom_checkpoint writes steps of 0 or "
+                                      "more", file, step);
   source_close(&s);
   status = loomrt_mpi_agree(status, "loom_checkpoint_step");
   return status == LOOM_OK ? step : -1;
