@@ -8,7 +8,8 @@
 #     a bad -I value;
 #   - airfoil_hdf5_mpi: --help lists the checkpoint options;
 #     --checkpoint-every abc; --checkpoint without --checkpoint-every and
-#     the other way round; a mesh file that does not exist; a restart from
+#     the other way round; a mesh file that does not exist, is empty, is
+#     not HDF5, or is an HDF5 file cut short (each said); a restart from
 #     a checkpoint at step 10 with ITERS 5 (nothing left to run: no OUT).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,8 +56,18 @@ expect 2 "error: --checkpoint-every 5 needs --checkpoint FILE.h5" -- \
 [ ! -e "$tmp/c.h5" ] || fail "a refused option left $tmp/c.h5 behind"
 
 "$tools/loom-naca0012" -I 10 -J 12 "$tmp/mesh.h5" >/dev/null || fail "loom-naca0012 -I 10 -J 12"
+: >"$tmp/empty.h5"
+echo "a mesh, honest" >"$tmp/text.h5"
+head -c 5000 "$tmp/mesh.h5" >"$tmp/cut.h5"
 for np in 1 3; do
-  expect 1 "cannot open HDF5 file '$tmp/none.h5'" -- $MPIRUN -np $np "$h5" "$tmp/none.h5" 10
+  expect 1 "cannot open HDF5 file '$tmp/none.h5': it does not exist" -- \
+    $MPIRUN -np $np "$h5" "$tmp/none.h5" 10
+  expect 1 "cannot open HDF5 file '$tmp/empty.h5': it is empty (0 bytes)" -- \
+    $MPIRUN -np $np "$h5" "$tmp/empty.h5" 10
+  expect 1 "cannot open HDF5 file '$tmp/text.h5': it is not an HDF5 file" -- \
+    $MPIRUN -np $np "$h5" "$tmp/text.h5" 10
+  expect 1 "cannot open HDF5 file '$tmp/cut.h5': it is truncated or corrupt" -- \
+    $MPIRUN -np $np "$h5" "$tmp/cut.h5" 10
   rm -f "$tmp/c.h5"
   timeout 60 $MPIRUN -np $np "$h5" --checkpoint-every 10 --checkpoint "$tmp/c.h5" \
     "$tmp/mesh.h5" 10 >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "checkpoint at $np ranks"; }
@@ -64,5 +75,5 @@ for np in 1 3; do
     $MPIRUN -np $np "$h5" --restart "$tmp/c.h5" "$tmp/mesh.h5" 5 "$tmp/q.h5"
   [ ! -e "$tmp/q.h5" ] && [ ! -e "$tmp/q.xmf" ] || fail "a refused restart wrote its output"
 done
-echo "bad_inputs: $n cases (tools' --help and options, airfoil_hdf5's options, a missing mesh" \
-  "and a restart past ITERS at 1 and 3 ranks): PASS"
+echo "bad_inputs: $n cases (tools' --help and options, airfoil_hdf5's options; missing, empty," \
+  "not HDF5 and truncated meshes and a restart past ITERS at 1 and 3 ranks): PASS"

@@ -31,9 +31,11 @@
  * the partition.  The file is created if missing; an existing dataset of
  * the same shape and type is overwritten.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <hdf5.h>
 
@@ -64,6 +66,31 @@ hid_t loomrt_h5_open(const char *file, int write) {
   }
   H5Pclose(fapl);
   return f;
+}
+
+/* Why file cannot be opened for reading as HDF5, in the user's terms:
+ * missing, unreadable, empty, not HDF5, or (HDF5's signature there, the
+ * open failing all the same) truncated or corrupt. */
+const char *loomrt_h5_why(const char *file, char *buf, size_t size) {
+  struct stat st;
+  if (stat(file, &st) != 0) {
+    snprintf(buf, size, "it does not exist (%s)", strerror(errno));
+    return buf;
+  }
+  if (S_ISDIR(st.st_mode))
+    return "it is a directory";
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    snprintf(buf, size, "it cannot be read (%s)", strerror(errno));
+    return buf;
+  }
+  fclose(f);
+  if (st.st_size == 0)
+    return "it is empty (0 bytes)";
+  htri_t hdf5 = H5Fis_hdf5(file);
+  if (hdf5 == 0)
+    return "it is not an HDF5 file (no HDF5 signature)";
+  return "it is truncated or corrupt (an HDF5 signature, but HDF5 cannot open it)";
 }
 
 static hid_t collective(void) {
@@ -218,6 +245,7 @@ typedef struct source {
 
 static int source_open(source *s, const char *call, const char *file,
                        const char *name) {
+  char why[256];
   s->f = s->ds = -1;
   int status = loomrt_require_active(call);
   if (status == LOOM_OK && (!file || !name))
@@ -225,8 +253,8 @@ static int source_open(source *s, const char *call, const char *file,
                          call);
   status = loomrt_mpi_agree(status, call); /* every rank here: the open is collective */
   if (status == LOOM_OK && (s->f = loomrt_h5_open(file, 0)) < 0)
-    status = loom_error_(LOOM_EIO, "%s: cannot open HDF5 file '%s'", call,
-                         file);
+    status = loom_error_(LOOM_EIO, "%s: cannot open HDF5 file '%s': %s", call, file,
+                         loomrt_h5_why(file, why, sizeof why));
   if (status == LOOM_OK && (s->ds = H5Dopen2(s->f, name, H5P_DEFAULT)) < 0)
     status = loom_error_(LOOM_EINVAL, "%s: HDF5 file '%s' has no dataset "
                                       "'%s'",

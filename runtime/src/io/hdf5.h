@@ -15,6 +15,9 @@
 /* The file opened on every rank through MPI-IO: read-only, or for writing
  * (created when missing); < 0 on failure (not reported). */
 hid_t loomrt_h5_open(const char *file, int write);
+/* Why file cannot be opened for reading as HDF5 ("it does not exist",
+ * "it is empty", "it is not an HDF5 file", ...), in buf or a constant. */
+const char *loomrt_h5_why(const char *file, char *buf, size_t size);
 /* A map's rows with declared target numbers, in declared order, as the
  * dataset named after the map. */
 int loomrt_h5_write_map(hid_t f, loom_map map, const char *file);
