@@ -1,7 +1,9 @@
 # Loom — build, test and benchmark.
 #
 #   make            loomc, libloom, the Airfoil programs
-#   make run        the Airfoil sample on the reference mesh (generated)
+#   make run        the packages (make deps), everything `all` builds with
+#                   them (the MPI and HDF5 programs too), then the Airfoil
+#                   sample on the reference mesh (generated)
 #   make test       the whole test suite
 #   make bench      Airfoil seq and OpenMP vs the plain-C reference, loomc
 #                   translation time (against clang; against the number of loops),
@@ -176,7 +178,12 @@ $(AIRFOIL)/airfoil_ref: samples/airfoil/airfoil_ref.c samples/airfoil/*.h sample
 $(REFMESH): $(MESHGEN)
 	$(MESHGEN) -I 400 -J 600 $@
 
-run: deps all $(REFMESH)
+# The packages first, then a new make: it decides what MPI, HDF5 and PETSc
+# allow only once they are installed (so `all` builds the MPI programs the
+# README's distributed example runs).
+run:
+	@scripts/install-deps.sh
+	@$(MAKE) --no-print-directory all $(REFMESH)
 	$(AIRFOIL)/airfoil_seq $(REFMESH) 1000
 
 # ---- tests -------------------------------------------------------------------

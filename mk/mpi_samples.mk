@@ -16,6 +16,10 @@ MPI_SAMPLES := $(AIRFOIL)/airfoil_mpi $(AIRFOIL)/airfoil_mpi_openmp \
                $(AIRFOIL)/airfoil_hdf5_mpi $(AIRFOIL)/airfoil_hdf5_mpi_openmp \
                $(BUILD)/bin/loom-mesh $(BUILD)/bin/loom-naca0012
 
+# every MPI and HDF5 program and tool of the samples (README)
+.PHONY: mpi-samples
+mpi-samples: $(MPI_SAMPLES)
+
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: $(MPI_SAMPLES)
 bench: $(BUILD)/samples/wave/wave_mpi_nohoist

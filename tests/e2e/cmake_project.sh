@@ -210,6 +210,11 @@ if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
 int main(int argc, char **argv) {
   if (loom_init(&argc, &argv) != LOOM_OK)
     return 1;
+  double v[6] = {1, 2, 3, 4, 5, 6};
+  loom_set s = loom_decl_set(6, "s");
+  loom_dat d = loom_decl_dat(s, 1, double, v, "d");
+  if (argc > 1 && loom_dat_write_hdf5(d, argv[1], "d") != LOOM_OK) /* the HDF5 I/O */
+    return 1;
   if (loom_rank() == 0)
     printf("ranks %d\n", loom_nranks());
   return loom_exit() == LOOM_OK ? 0 : 1;
@@ -221,6 +226,23 @@ EOF
   out=$(LD_LIBRARY_PATH=$prefix/lib mpi 2 "$tmp/pcmpi" 2>"$tmp/pcmpi.err") ||
     show_fail "$tmp/pcmpi.err" "the loom-mpi pkg-config program failed under mpirun -np 2"
   [ "$out" = "ranks 2" ] || fail "the loom-mpi pkg-config program printed '$out', not 'ranks 2'"
+  # the static library, with the HDF5 I/O: dsl-spec/mpi.md's lines, as written
+  # there for an install (its own line, and pkg-config --static)
+  # shellcheck disable=SC2046
+  for how in line pc; do
+    if [ $how = line ]; then
+      mpicc -std=c11 -Wall -Werror -o "$tmp/pcmpi_$how" "$tmp/pcmpi.c" -I"$prefix/include" \
+        "$prefix/lib/libloom_mpi.a" $(pkg-config --libs hdf5-openmpi) -lmetis -lptscotch \
+        -lscotch -lptscotcherr -lm >"$tmp/pcmpi.log" 2>&1
+    else
+      mpicc -std=c11 -Wall -Werror $(pkg-config --cflags loom-mpi) -o "$tmp/pcmpi_$how" \
+        "$tmp/pcmpi.c" "$prefix/lib/libloom_mpi.a" $(pkg-config --libs --static loom-mpi) \
+        >"$tmp/pcmpi.log" 2>&1
+    fi || show_fail "$tmp/pcmpi.log" "the HDF5 program does not link statically ($how, dsl-spec/mpi.md)"
+    out=$(mpi 2 "$tmp/pcmpi_$how" "$tmp/pc_$how.h5" 2>"$tmp/pcmpi.err") && [ -s "$tmp/pc_$how.h5" ] ||
+      show_fail "$tmp/pcmpi.err" "the static HDF5 program ($how) failed under mpirun -np 2"
+    [ "$out" = "ranks 2" ] || fail "the static HDF5 program ($how) printed '$out'"
+  done
   unset PKG_CONFIG_PATH
 
   # check_mpi TARGET THREADS LIB: the CMake sample for TARGET, at 2 ranks.
