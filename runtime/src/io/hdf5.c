@@ -304,6 +304,10 @@ loom_set loom_decl_set_hdf5(const char *file, const char *name) {
     status = loom_error_(LOOM_EIO, "HDF5 file '%s': reading dataset '%s' "
                                    "failed",
                          file, name);
+  if (status == LOOM_OK && size < 0)
+    status = loom_error_(LOOM_EINVAL, "HDF5 file '%s': set '%s' has %d elements there "
+                                      "(dataset '%s'): a set's size is 0 or more",
+                         file, name, size, name);
   source_close(&s);
   status = loomrt_mpi_agree(status, "loom_decl_set_hdf5");
   if (status != LOOM_OK)
@@ -320,7 +324,7 @@ loom_map loom_decl_map_hdf5(loom_set from, loom_set to, int dim,
     problem = loomrt_set_problem(to);
   if (problem || dim < 1) {
     loom_error_(LOOM_EINVAL, "loom_decl_map_hdf5('%s'): %s%s", name,
-                problem ? "a set handle " : "dim must be >= 1",
+                problem ? "a set handle " : "its arity must be >= 1",
                 problem ? problem : "");
     return NULL;
   }

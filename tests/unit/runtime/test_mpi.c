@@ -769,6 +769,27 @@ static int hdf5_session(const char *file, const char *dataset, int dim,
   return failed;
 }
 
+/* A set's size read from a file is checked: one int of -5 in dataset
+ * "neg" (a dat of one element, written) is an error naming the set and
+ * the file, not a slice the program never declared. */
+static int negative_size_session(const char *file) {
+  loom_init(NULL, NULL);
+  loom_set_error_handler(keep, NULL);
+  handled = 0;
+  handled_last[0] = 0;
+  int minus5 = -5;
+  loom_set one = loom_decl_set(1, "one");
+  loom_dat neg = loom_decl_dat(one, 1, int, &minus5, "neg");
+  int failed = loom_dat_write_hdf5(neg, file, "neg") != LOOM_OK;
+  failed |= loom_decl_set_hdf5(file, "neg") != NULL ||
+            !strstr(handled_last, "set 'neg' has -5 elements there (dataset 'neg'): a set's "
+                                  "size is 0 or more");
+  if (failed)
+    fprintf(stderr, "rank %d: negative size: \"%s\"\n", me, handled_last);
+  loom_exit();
+  return failed;
+}
+
 static int run_hdf5(const char *file) {
   mesh m = chain(30);
   world w;
@@ -787,10 +808,11 @@ static int run_hdf5(const char *file) {
   char missing[1100];
   snprintf(missing, sizeof missing, "%s.missing", file);
   failed |= hdf5_session(missing, "val", 2, 0, "cannot open HDF5 file");
+  failed |= negative_size_session(file);
   int any = 0;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (me == 0)
-    printf("%s: HDF5 write, read back and 4 errors at %d ranks\n",
+    printf("%s: HDF5 write, read back and 5 errors at %d ranks\n",
            any ? "FAIL" : "PASS", nranks);
   MPI_Finalize();
   return any;
