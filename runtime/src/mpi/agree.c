@@ -32,6 +32,12 @@
  * before a collective the others already reached) needs a larger
  * $LOOM_COLLECTIVE_TIMEOUT; the default fits meshes read in well under a
  * minute.  Agreements happen at collective calls only, not in loops.
+ *
+ * Ranks at different steps all learn it from the same reduction, every
+ * request of the agreement complete: with the default handler the job
+ * then ends cleanly (loomrt_mpi_agreed_error: rank 0 prints the message,
+ * which says where each rank is, every rank finalises MPI and exits 1)
+ * rather than through MPI_Abort.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +192,8 @@ int loomrt_mpi_agree(int status, const char *step) {
     rc = loom_error_(rc, "out of memory agreeing on %s", step);
   else
     rc = exchange(step, mine, all, in, req, n);
+  if (rc == LOOM_OK && status == LOOM_OK && all[1] != -all[2] && all[0] == LOOM_OK)
+    loomrt_mpi_agreed_error(); /* every rank learns it here, at once */
   if (rc == LOOM_OK && status == LOOM_OK && all[1] != -all[2])
     rc = in ? report_steps(step, in, n)
             : loom_error_(LOOM_ESTATE, "%s: the ranks are not all making this call "

@@ -49,6 +49,10 @@ int loomrt_mpi_check(int rc, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
  * $LOOM_COLLECTIVE_TIMEOUT seconds, naming the ranks that did not. */
 int loomrt_mpi_agree(int status, const char *step);
 int loomrt_mpi_agree_init(void); /* loom_init: the arrivals' communicator */
+/* The error about to be reported is known to every rank at once (an
+ * agreement's outcome): the default handler then ends the job cleanly,
+ * rank 0 printing the one message (session.c). */
+void loomrt_mpi_agreed_error(void);
 void loomrt_mpi_agree_exit(int failed);
 
 /* ---- a failed session (fail.c) ----------------------------------------- */

@@ -68,6 +68,10 @@ int loomrt_mpi_check(int rc, const char *fmt, ...) {
   return loom_error_(LOOM_ECOMM, "%s failed: %s", what, err);
 }
 
+static int agreed; /* the error being reported is every rank's at once */
+
+void loomrt_mpi_agreed_error(void) { agreed = 1; }
+
 void loomrt_mpi_abort(const char *message) {
   int init = 0, fin = 0;
   MPI_Initialized(&init);
@@ -76,6 +80,16 @@ void loomrt_mpi_abort(const char *message) {
     return; /* the caller prints and exits */
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (agreed) {
+    /* every rank is here, past one agreement that told them all (its
+     * requests complete): rank 0's message, then a clean end on all */
+    if (rank == 0) {
+      fprintf(stderr, "loom: rank 0: error: %s\n", message);
+      fflush(stderr);
+    }
+    MPI_Finalize();
+    exit(1);
+  }
   fprintf(stderr, "loom: rank %d: error: %s\n", rank, message);
   fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
@@ -239,11 +253,13 @@ int loomrt_mpi_same(const void *data, size_t bytes, int dim, const char *name) {
     status = loomrt_mpi_wait(1, &req, "loom_decl_const: comparing the ranks' values");
   if (status != LOOM_OK)
     return status;
-  if (all[0] != h || ~all[1] != h) /* the largest and the smallest differ */
+  if (all[0] != h || ~all[1] != h) { /* the largest and the smallest differ */
+    loomrt_mpi_agreed_error();        /* on every rank */
     return loom_error_(LOOM_EMISMATCH,
                        "constant '%s': different values on different ranks; every rank "
                        "must hold the same constants",
                        name);
+  }
   return LOOM_OK;
 }
 
@@ -273,19 +289,24 @@ static int report_difference(const loomrt_mesh *mesh, int k, int shape) {
 
 static int check_same_mesh(const loomrt_mesh *mesh, int shape) {
   int counts[4] = {mesh->nsets, mesh->nmaps, mesh->ndats, loomrt_const_count()}, lo[4], hi[4];
-  int status = loomrt_mpi_check(
-      MPI_Allreduce(counts, lo, 4, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  /* every rank here before the reductions (a rank elsewhere is named) */
+  int status = loomrt_mpi_agree(LOOM_OK, "loom_partition (checking the mesh)");
+  if (status == LOOM_OK)
+    status = loomrt_mpi_check(
+        MPI_Allreduce(counts, lo, 4, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   if (status == LOOM_OK)
     status = loomrt_mpi_check(
         MPI_Allreduce(counts, hi, 4, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   if (status != LOOM_OK)
     return status;
-  if (memcmp(lo, hi, sizeof lo) != 0)
+  if (memcmp(lo, hi, sizeof lo) != 0) {
+    loomrt_mpi_agreed_error(); /* every rank sees the same reductions */
     return loom_error_(LOOM_EMISMATCH,
                        "the ranks declared different meshes (%d sets, %d "
                        "maps, %d dats, %d constants here); every rank must declare the "
                        "whole mesh",
                        counts[0], counts[1], counts[2], counts[3]);
+  }
   int n = counts[0] + counts[1] + counts[2];
   unsigned long long *key = malloc(3 * ((size_t)n + 1) * sizeof *key);
   if (!key)
@@ -308,8 +329,10 @@ static int check_same_mesh(const loomrt_mesh *mesh, int shape) {
                                             comm),
                               "MPI_Allreduce");
   for (int k = 0; status == LOOM_OK && k < n; k++)
-    if (key[n + k] != key[2 * n + k])
+    if (key[n + k] != key[2 * n + k]) {
+      loomrt_mpi_agreed_error(); /* every rank finds the same first difference */
       status = report_difference(mesh, k, shape);
+    }
   free(key);
   for (int c = 0; status == LOOM_OK && c < loomrt_const_count(); c++)
     status = loomrt_const_check(c); /* changed since its declaration? */
