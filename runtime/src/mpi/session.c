@@ -36,6 +36,7 @@
 static MPI_Comm comm = MPI_COMM_NULL;
 static int my_rank = 0, nranks = 1;
 static int started_mpi = 0; /* loom_init called MPI_Init */
+static double init_time;    /* MPI_Wtime() at loom_init */
 
 /* At the process's exit: MPI_Finalize, when loom_init started MPI and the
  * program did not finalise it since. */
@@ -114,6 +115,7 @@ int loomrt_mpi_init(int *argc, char ***argv) {
                                       "for the process's exit");
     started_mpi = 1;
   }
+  init_time = MPI_Wtime();
   int status = loomrt_mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &comm),
                                 "loom_init: MPI_Comm_dup");
   if (status == LOOM_OK)
@@ -388,14 +390,35 @@ static void print_quality(const loomrt_mesh *mesh, loomrt_part_method method,
   free(all);
 }
 
+/* LOOM_DIAG=1: the start-up's phases on rank 0, each its wall time, the
+ * first from loom_init (init_time) to the partitioning (the declarations:
+ * reading or building the mesh). */
+
+static void print_startup(const double *t, const char *method, int sliced) {
+  if (!loomrt_diag() || my_rank != 0)
+    return;
+  char steps[160];
+  if (sliced) /* the distributed path migrates as it partitions */
+    snprintf(steps, sizeof steps, "partitioned (%s) and migrated %.3f s, halos %.3f s",
+             method, t[4] - t[3], t[6] - t[5]);
+  else
+    snprintf(steps, sizeof steps, "partitioned (%s) %.3f s, migrated with halos %.3f s",
+             method, t[4] - t[3], t[5] - t[4]);
+  fprintf(stderr, "loom: start-up: declarations %.3f s, mesh gathered %.3f s, checked "
+                  "%.3f s, %s; %.3f s from loom_init\n",
+          t[1] - t[0], t[2] - t[1], t[3] - t[2], steps, t[6] - t[0]);
+  fflush(stderr);
+}
+
 static int partition(loom_set primary, loomrt_part_method method) {
-  double t0 = MPI_Wtime();
+  double t0 = MPI_Wtime(), t[7] = {init_time, t0, t0, t0, t0, t0, t0};
   loomrt_mesh mesh;
   long long cut = -1;
   int status = loomrt_mesh_load(&mesh);
   if (status != LOOM_OK)
     loom_error_(status, "loom_partition: out of memory");
   status = loomrt_mpi_agree(status, "loom_partition (loading the mesh)");
+  t[2] = MPI_Wtime();
   /* a distributed mesh, "geom", or $LOOM_DISTRIBUTE=1 (a whole mesh cut
    * into blocks and partitioned on the distributed path: for tests) */
   int slices = loomrt_any_sliced();
@@ -403,6 +426,7 @@ static int partition(loom_set primary, loomrt_part_method method) {
   int sliced = slices || method == LOOMRT_PART_GEOM || (dist && strcmp(dist, "1") == 0);
   if (status == LOOM_OK)
     status = check_same_mesh(&mesh, slices);
+  t[3] = MPI_Wtime();
   if (status == LOOM_OK) {
     if (!primary)
       primary = loomrt_primary_set();
@@ -410,17 +434,21 @@ static int partition(loom_set primary, loomrt_part_method method) {
     status = sliced ? loomrt_dist_partition(&mesh, method, &cut)
                     : loomrt_mpi_owners(&mesh, method, loomrt_diag(), &cut);
   }
+  t[4] = t[5] = MPI_Wtime();
   if (status == LOOM_OK && !sliced)
     status = loomrt_mpi_migrate(&mesh);
+  t[5] = t[6] = MPI_Wtime();
   if (status == LOOM_OK) {
     loomrt_set_partitioned();
     if (sliced) { /* the slices had no halo rows */
       status = loomrt_dist_fill_halos(&mesh);
       loomrt_dist_step("the halos");
     }
+    t[6] = MPI_Wtime();
     loomrt_plan_drop_all(); /* plans were built on the global numbering */
     if (loomrt_diag())
       print_quality(&mesh, method, cut, MPI_Wtime() - t0);
+    print_startup(t, method_name(method), sliced);
   }
   loomrt_mesh_free(&mesh);
   return status;
