@@ -12,10 +12,17 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "out_file.h"
 
 static int outer_args(int argc, char **argv, int *n, const char **out) {
+  if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    printf("usage: %s N OUT (1 <= N <= 20000)\n"
+           "  k = A x, then c = outer(sin(k), cos(k)) for an N x N matrix A;\n"
+           "  writes c to OUT (raw doubles) and prints its sum\n", argv[0]);
+    exit(0);
+  }
   char *end = NULL;
   long v = argc == 3 ? strtol(argv[1], &end, 10) : 0;
   if (argc != 3 || !end || *end || v < 1 || v > 20000) {

@@ -4,8 +4,8 @@
 # bad options and inputs with a message saying why (status 2, or 1 for a
 # bad file), within seconds, at 1 and 3 ranks, writing no output file.
 #
-#   - loom-naca0012 and loom-mesh: --help names the program as invoked;
-#     a bad -I value;
+#   - every sample's --help; loom-naca0012 and loom-mesh: --help names the
+#     program as invoked; a bad -I value;
 #   - airfoil_hdf5_mpi: --help lists the checkpoint options;
 #     --checkpoint-every abc; --checkpoint without --checkpoint-every and
 #     the other way round; a mesh file that does not exist, is empty, is
@@ -39,6 +39,15 @@ expect() {
 [ -x "$tools/loom-naca0012" ] && [ -x "$bin/airfoil_hdf5_mpi" ] ||
   { echo "bad_inputs: the MPI/HDF5 programs are not built (make mpi): skipped"; exit 0; }
 
+# every sample's --help: its usage on stdout, status 0
+for p in airfoil/airfoil_seq airfoil/airfoil_openmp airfoil/airfoil_ref airfoil/airfoil_mpi \
+  airfoil/naca0012 wave/wave_seq limiter/limiter_seq outer/outer_seq \
+  airfoil-modular/airfoil_modular_seq; do
+  [ -x "$root/build/samples/$p" ] || continue
+  expect 0 "^usage: .*${p##*/}" -- "$root/build/samples/$p" --help
+done
+[ -x "$root/build/samples/poisson/poisson_seq" ] &&
+  expect 0 "^usage: .*poisson_seq" -- "$root/build/samples/poisson/poisson_seq" --help
 expect 0 "^usage: loom-naca0012 \[-I N\] \[-J N\] OUT.dat" -- "$tools/loom-naca0012" --help
 expect 2 "^loom-naca0012: invalid value 'x' for -I: expected an integer from 2" -- \
   "$tools/loom-naca0012" -I x "$tmp/m.dat"
