@@ -1190,11 +1190,11 @@ static void note_access(cg *g, vec *seen, vec *t, const loop_arg *a, const obj *
 
 /* A map's indices, per element of the iteration set, once per group. */
 static void map_traffic(cg *g, vec *maps, vec *t, const obj *map) {
-  for (int i = 0; map && i < maps->len; i++)
-    if (maps->items[i] == map)
-      return;
   if (!map)
     return;
+  for (int i = 0; i < maps->len; i++)
+    if (maps->items[i] == map)
+      return;
   vec_push(g->arena, maps, (void *)map);
   traffic_of(g, t, NULL)->bytes += 4L * map->dim;
 }

@@ -27,6 +27,7 @@ enum { MAX_DEPTH = 4 };
 typedef struct counter {
   const frontend *fe;
   arena *a;
+  const vec *toks; /* the tokens of the function body being counted */
   int depth;
   long flops;
 } counter;
@@ -50,19 +51,23 @@ static int math_call(const char *name) {
 }
 
 /* The operator token of binary (or compound assignment) operator c: the
- * first token after its left operand. */
+ * first token of the body at or after the end of its left operand (a
+ * binary search: the body is tokenized once). */
 static const char *operator_of(counter *k, CXCursor c) {
   CXCursor lhs = cursor_first_child(c);
   if (clang_Cursor_isNull(lhs))
     return "";
   unsigned end = frontend_offset(clang_getRangeEnd(clang_getCursorExtent(lhs)));
-  vec toks = tokens_of(k->fe, clang_getCursorExtent(c), k->a);
-  for (int i = 0; i < toks.len; i++) {
-    const tok *t = toks.items[i];
-    if (t->start >= end && t->kind == CXToken_Punctuation)
-      return t->text;
+  int lo = 0, hi = k->toks->len;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (((const tok *)k->toks->items[mid])->start < end)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
-  return "";
+  const tok *t = tok_at(k->toks, lo);
+  return t && t->kind == CXToken_Punctuation ? t->text : "";
 }
 
 static int arithmetic(const char *op) {
@@ -93,10 +98,10 @@ static long call_flops(counter *k, CXCursor c) {
   CXCursor def = clang_getCursorDefinition(callee);
   if (clang_Cursor_isNull(def) || k->depth >= MAX_DEPTH)
     return 0;
-  k->depth++;
-  long n = count_in(k, cursor_last_child(def));
-  k->depth--;
-  return n;
+  CXCursor body = cursor_last_child(def);
+  vec toks = tokens_of(k->fe, clang_getCursorExtent(body), k->a);
+  counter in = {k->fe, k->a, &toks, k->depth + 1, 0};
+  return count_in(&in, body);
 }
 
 /* An integer clang evaluates c to, or -1. */
@@ -176,16 +181,17 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 static long count_in(counter *k, CXCursor c) {
   if (clang_Cursor_isNull(c))
     return 0;
-  counter inner = {k->fe, k->a, k->depth, 0};
+  counter inner = {k->fe, k->a, k->toks, k->depth, 0};
   if (visit(c, clang_getNullCursor(), &inner) == CXChildVisit_Recurse)
     clang_visitChildren(c, visit, &inner);
   return inner.flops;
 }
 
 long frontend_kernel_flops(const frontend *fe, CXCursor def, arena *a) {
-  counter k = {fe, a, 0, 0};
   CXCursor body = cursor_last_child(def);
   if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
     return 0;
+  vec toks = tokens_of(fe, clang_getCursorExtent(body), a);
+  counter k = {fe, a, &toks, 0, 0};
   return count_in(&k, body);
 }

@@ -44,17 +44,22 @@ double loom__wall(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static record *last; /* the record found last: loom__loop_done follows
+                        loom__loop_traffic for the same loop */
+
 static record *find(const char *loop) {
+  if (last && last->loop == loop)
+    return last;
   for (record *r = records; r; r = r->next)
     if (r->loop == loop)
-      return r;
+      return last = r;
   record *r = calloc(1, sizeof *r);
   if (!r)
     return NULL; /* timing is best effort: never fail a loop for it */
   r->loop = loop;
   *tail = r;
   tail = &r->next;
-  return r;
+  return last = r;
 }
 
 void loom__loop_traffic(const char *loop, double elems, double bytes, double flops) {
@@ -110,4 +115,5 @@ void loomrt_profile_free(void) {
   }
   records = NULL;
   tail = &records;
+  last = NULL;
 }
