@@ -95,6 +95,7 @@ export LOOM_COLLECTIVE_TIMEOUT=2
 MPIRUN_SAVED=$MPIRUN
 MPIRUN="timeout 20 $MPIRUN -x LOOM_COLLECTIVE_TIMEOUT"
 expect_abort --absent 3 "loom: rank 0: error: loom_dat_fetch: rank(s) 1 did not make this call within 2 s"
+expect_abort --skip-loop 2 "loom: rank 0: error: the halo exchange of dat 'x' did not complete within 2 s: nothing came from rank(s) 1"
 MPIRUN=$MPIRUN_SAVED
 unset LOOM_COLLECTIVE_TIMEOUT
 

@@ -77,11 +77,16 @@ static long long step_key(const char *step) {
 }
 
 /* $LOOM_COLLECTIVE_TIMEOUT: seconds (> 0), or 0 for no deadline. */
-static double timeout_seconds(void) {
+double loomrt_mpi_timeout(void) {
   const char *s = getenv("LOOM_COLLECTIVE_TIMEOUT");
   char *end = NULL;
   double t = s && *s ? strtod(s, &end) : 60.0;
   return s && *s && (*end || t < 0) ? 60.0 : t;
+}
+
+double loomrt_mpi_deadline(void) {
+  double t = loomrt_mpi_timeout();
+  return t > 0 ? MPI_Wtime() + t : -1.0;
 }
 
 /* "1, 3 and 4" for the ranks whose flag is set (at most 12 named). */
@@ -170,10 +175,10 @@ static int exchange(const char *step, long long *mine, long long *all, arrival *
                           "MPI_Irecv (rank %d arriving at %s)", r, step);
   if (rc != LOOM_OK)
     return rc;
-  double t = timeout_seconds();
+  double t = loomrt_mpi_timeout();
   char what[STEP_MAX + 40];
   snprintf(what, sizeof what, "agreeing on %s", step);
-  rc = loomrt_mpi_wait_until(nreq, req, what, t > 0 ? MPI_Wtime() + t : -1.0);
+  rc = loomrt_mpi_wait_until(nreq, req, what, loomrt_mpi_deadline());
   if (rc != LOOM_ETIMEOUT_)
     return rc;
   return me == 0 ? report_missing(step, req, n, t) : report_late(step, req, nreq, t);

@@ -230,12 +230,36 @@ static int sync_exchanges(void) {
   return mode;
 }
 
+/* At the deadline: the neighbours whose message did not come, and those
+ * that did not take this rank's (a rank that skipped the loop). */
+static int report_late(const loomrt_halo_plan *p, exchange *x, loom_dat dat) {
+  char from[200] = "", to[200] = "";
+  size_t nf = 0, nt = 0;
+  for (int k = 0; k < p->nrecv + p->nsend; k++) {
+    int done = 0;
+    MPI_Test(&x->req[k], &done, MPI_STATUS_IGNORE);
+    int in = k < p->nrecv, rank = in ? p->recv_rank[k] : p->send_rank[k - p->nrecv];
+    char *buf = in ? from : to;
+    size_t *len = in ? &nf : &nt;
+    if (!done && *len < sizeof from - 16)
+      *len += (size_t)snprintf(buf + *len, sizeof from - *len, "%s%d", *len ? ", " : "", rank);
+  }
+  return loom_error_(LOOM_ESTATE,
+                     "the halo exchange of dat '%s' did not complete within %g s: %s%s%s%s%s "
+                     "(every rank runs every loop, in the same order: a loop skipped on "
+                     "some ranks? LOOM_COLLECTIVE_TIMEOUT sets the wait)", dat->name,
+                     loomrt_mpi_timeout(), nf ? "nothing came from rank(s) " : "", from,
+                     nf && nt ? "; " : "", nt ? "nothing was taken by rank(s) " : "", to);
+}
+
 /* Waits for x's messages (timed), and unpacks what arrived. */
 static int complete(const loomrt_halo_plan *p, exchange *x, loom_dat dat) {
   double t0 = MPI_Wtime();
   char what[160];
   snprintf(what, sizeof what, "the halo exchange of dat '%s'", dat->name);
-  int status = loomrt_mpi_wait(x->nreq, x->req, what);
+  int status = loomrt_mpi_wait_until(x->nreq, x->req, what, loomrt_mpi_deadline());
+  if (status == LOOM_ETIMEOUT_)
+    status = report_late(p, x, dat);
   waited += MPI_Wtime() - t0;
   ended++;
   x->done++;

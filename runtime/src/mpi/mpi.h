@@ -49,6 +49,12 @@ int loomrt_mpi_check(int rc, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
  * $LOOM_COLLECTIVE_TIMEOUT seconds, naming the ranks that did not. */
 int loomrt_mpi_agree(int status, const char *step);
 int loomrt_mpi_agree_init(void); /* loom_init: the arrivals' communicator */
+/* $LOOM_COLLECTIVE_TIMEOUT (seconds, default 60; 0: none), and the
+ * MPI_Wtime() deadline of a wait starting now (negative: none): how long
+ * a rank waits for others at an agreement, a halo exchange or a
+ * reduction before it names those that did not come. */
+double loomrt_mpi_timeout(void);
+double loomrt_mpi_deadline(void);
 /* The error about to be reported is known to every rank at once (an
  * agreement's outcome): the default handler then ends the job cleanly,
  * rank 0 printing the one message (session.c). */

@@ -106,5 +106,11 @@ static int loom__reduce_end_body(loom__reduction *r) {
   char what[96];
   snprintf(what, sizeof what, "the wait of a reduction (%s of %d values)", op_name(r->op),
            r->count);
-  return loomrt_mpi_wait(1, req, what);
+  status = loomrt_mpi_wait_until(1, req, what, loomrt_mpi_deadline());
+  if (status != LOOM_ETIMEOUT_)
+    return status;
+  return loom_error_(LOOM_ESTATE, "a reduction (%s of %d values) did not complete within "
+                     "%g s: not every rank reached it (every rank runs every loop, in the "
+                     "same order: a loop skipped on some ranks? LOOM_COLLECTIVE_TIMEOUT "
+                     "sets the wait)", op_name(r->op), r->count, loomrt_mpi_timeout());
 }

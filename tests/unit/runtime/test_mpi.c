@@ -16,6 +16,7 @@
  *   test_mpi --skip-fetch               rank 0 alone fetches; the others
  *                                       call loom_exit
  *   test_mpi --absent                   rank 1 makes no collective call
+ *   test_mpi --skip-loop                rank 1 skips a loop's halo exchange
  *   test_mpi --hdf5 FILE                a dat written to FILE and read back,
  *                                       and 4 ways of reading it wrongly
  *   test_mpi --big NX NY METHOD         times partitioning an NX x NY quad
@@ -665,6 +666,31 @@ static int run_collective_misuse(int absent) {
   return 0; /* not reached: the runtime aborts the job */
 }
 
+/* --skip-loop: rank 1 skips a loop the others run (it sleeps): rank 0's
+ * halo exchange for it, as generated code does it, must not wait past
+ * $LOOM_COLLECTIVE_TIMEOUT, and names rank 1. */
+static int run_skip_loop(void) {
+  loom_init(NULL, NULL);
+  loom_set cells = loom_decl_set(10, "cells");
+  loom_set edges = loom_decl_set(9, "edges");
+  int map[18];
+  for (int e = 0; e < 9; e++)
+    map[2 * e] = e, map[2 * e + 1] = e + 1;
+  double v[10] = {0};
+  loom_decl_map(edges, cells, 2, map, "pecell");
+  loom_dat x = loom_decl_dat(cells, 1, double, v, "x");
+  loom_partition(NULL, "block");
+  if (me == 1) {
+    sleep(30);
+    return 0;
+  }
+  loom__dat_dirty(x); /* a loop wrote x: the next one reading it exchanges */
+  if (loom__halo_begin(x) == LOOM_OK)
+    loom__halo_end(x);
+  loom_exit();
+  return 0; /* not reached: the runtime aborts the job */
+}
+
 /* --handler-before / --handler-after: an error on rank 1 only, with a
  * user handler that returns; every rank then does what generated code
  * does (the loop's checks, partitioning, a fetch, a reduction).  Rank 1
@@ -834,6 +860,8 @@ int main(int argc, char **argv) {
     return run_collective_misuse(0);
   if (argc > 1 && strcmp(argv[1], "--absent") == 0)
     return run_collective_misuse(1);
+  if (argc > 1 && strcmp(argv[1], "--skip-loop") == 0)
+    return run_skip_loop();
   if (argc > 1 && strncmp(argv[1], "--handler-", 10) == 0)
     return run_handler(strcmp(argv[1], "--handler-after") == 0);
   if (argc > 4 && strcmp(argv[1], "--big") == 0)
