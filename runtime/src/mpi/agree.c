@@ -149,7 +149,7 @@ static int report_late(const char *step, MPI_Request *req, int nreq, double t) {
   snprintf(what, sizeof what, "agreeing on %s", step);
   int rc = loomrt_mpi_wait_until(nreq, req, what, MPI_Wtime() + GRACE_SECONDS);
   if (rc != LOOM_ETIMEOUT_)
-    return rc == LOOM_OK ? LOOM_OK : rc;
+    return rc; /* it completed late, or rank 0's verdict came */
   return loom_error_(LOOM_ESTATE,
                      "%s: not every rank made this call within %g s (rank 0, which "
                      "names them, did not answer): a collective call is made by every "
