@@ -2,7 +2,7 @@
 # The first hour's mistakes (after `make all mpi`): the tools and the HDF5
 # Airfoil sample answer --help with their own usage (status 0) and refuse
 # bad options and inputs with a message saying why (status 2, or 1 for a
-# bad file), within seconds, at 1 and 3 ranks, writing no output file.
+# bad file), within seconds, at 1-4 ranks, writing no output file.
 #
 #   - every sample's --help; loom-naca0012 and loom-mesh: --help names the
 #     program as invoked; a bad -I value;
@@ -68,7 +68,7 @@ expect 2 "error: --checkpoint-every 5 needs --checkpoint FILE.h5" -- \
 : >"$tmp/empty.h5"
 echo "a mesh, honest" >"$tmp/text.h5"
 head -c 5000 "$tmp/mesh.h5" >"$tmp/cut.h5"
-for np in 1 3; do
+for np in 1 2 3 4; do
   expect 1 "cannot open HDF5 file '$tmp/none.h5': it does not exist" -- \
     $MPIRUN -np $np "$h5" "$tmp/none.h5" 10
   expect 1 "cannot open HDF5 file '$tmp/empty.h5': it is empty (0 bytes)" -- \
@@ -85,4 +85,4 @@ for np in 1 3; do
   [ ! -e "$tmp/q.h5" ] && [ ! -e "$tmp/q.xmf" ] || fail "a refused restart wrote its output"
 done
 echo "bad_inputs: $n cases (tools' --help and options, airfoil_hdf5's options; missing, empty," \
-  "not HDF5 and truncated meshes and a restart past ITERS at 1 and 3 ranks): PASS"
+  "not HDF5 and truncated meshes and a restart past ITERS at 1-4 ranks): PASS"
