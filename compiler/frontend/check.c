@@ -423,14 +423,6 @@ static int check_order(checker *c) {
 
 /* ---- the kernel's work ------------------------------------------------------ */
 
-static int is_operator(const char *s) {
-  static const char *const ops[] = {"+", "-", "*", "/", "+=", "-=", "*=", "/="};
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (strcmp(s, ops[i]) == 0)
-      return 1;
-  return 0;
-}
-
 /* Arithmetic operators and calls in the tokens of the kernel's body. */
 static int kernel_ops(const checker *c, CXCursor def) {
   CXCursor body = cursor_last_child(def);
@@ -444,7 +436,7 @@ static int kernel_ops(const checker *c, CXCursor def) {
     CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
     const char *s = clang_getCString(sp);
     int punct = clang_getTokenKind(toks[i]) == CXToken_Punctuation;
-    count += punct && (is_operator(s) || (ident && strcmp(s, "(") == 0));
+    count += punct && (frontend_arithmetic_op(s) || (ident && strcmp(s, "(") == 0));
     ident = clang_getTokenKind(toks[i]) == CXToken_Identifier;
     clang_disposeString(sp);
   }

@@ -273,10 +273,9 @@ static void source_close(source *s) {
 
 /* The (rows x cols) shape must be (n x dim); a 1-D dataset is taken as n
  * rows of dim. */
-static int check_shape(source *s, long long n, int dim, const char *file,
+/* `what` has n elements of `per` (a map's "arity", a dat's "dim") values. */
+static int check_shape(source *s, long long n, int dim, const char *per, const char *file,
                        const char *name, const char *what) {
-  /* a map's per-element count is its arity, a dat's its dim */
-  const char *per = strstr(what, "'from'") ? "arity" : "dim";
   if (s->rank == 1 && s->rows == n * dim) {
     s->rows = n;
     s->cols = dim;
@@ -333,7 +332,7 @@ loom_map loom_decl_map_hdf5(loom_set from, loom_set to, int dim,
   rows_of(from, &off, &n);
   int *buf = malloc((size_t)n * dim * sizeof *buf + 1);
   if (status == LOOM_OK)
-    status = check_shape(&s, from->gsize, dim, file, name, "its 'from' set");
+    status = check_shape(&s, from->gsize, dim, "arity", file, name, "its 'from' set");
   if (status == LOOM_OK)
     status = check_type(s.ds, file, name, "int");
   if (status == LOOM_OK && !buf)
@@ -367,7 +366,7 @@ loom_dat loom_decl_dat_hdf5_(loom_set set, int dim, loom_type type,
   rows_of(set, &off, &n);
   char *buf = malloc((size_t)n * dim * elem_size + 1);
   if (status == LOOM_OK)
-    status = check_shape(&s, set->gsize, dim, file, name, "its set");
+    status = check_shape(&s, set->gsize, dim, "dim", file, name, "its set");
   if (status == LOOM_OK)
     status = check_type(s.ds, file, name, type_name(type));
   if (status == LOOM_OK && !buf)
@@ -495,7 +494,7 @@ static hid_t table_dataset(hid_t f, const table *t, const char *file,
     source s = {f, H5Dopen2(f, t->name, H5P_DEFAULT), 0, 0, 0};
     if (s.ds < 0 ||
         shape_of(s.ds, file, t->name, &s.rows, &s.cols, &s.rank) != LOOM_OK ||
-        check_shape(&s, t->rows, t->dim, file, t->name, "the dat's set") !=
+        check_shape(&s, t->rows, t->dim, "dim", file, t->name, "the dat's set") !=
             LOOM_OK ||
         check_type(s.ds, file, t->name, type_name(t->type)) != LOOM_OK) {
       if (s.ds >= 0)
@@ -785,7 +784,7 @@ static int read_body(loom_dat dat, const char *file, const char *name) {
   block_of(dat->set->gsize, &off, &n);
   char *blk = malloc((size_t)n * dat->dim * dat->elem_size + 1);
   if (status == LOOM_OK)
-    status = check_shape(&s, dat->set->gsize, dat->dim, file, name, "the dat's set");
+    status = check_shape(&s, dat->set->gsize, dat->dim, "dim", file, name, "the dat's set");
   if (status == LOOM_OK)
     status = mem_type(dat->type) < 0
                  ? loom_error_(LOOM_EINVAL, "dat '%s' holds %s values; HDF5 "

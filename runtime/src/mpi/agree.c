@@ -197,8 +197,9 @@ int loomrt_mpi_agree(int status, const char *step) {
     rc = loom_error_(rc, "out of memory agreeing on %s", step);
   else
     rc = exchange(step, mine, all, in, req, n);
-  if (rc == LOOM_OK && status == LOOM_OK && all[1] != -all[2] && all[0] == LOOM_OK)
-    loomrt_mpi_agreed_error(); /* every rank learns it here, at once */
+  /* ranks at different steps: every rank learns it here, at once */
+  loomrt_mpi_agreed_error(rc == LOOM_OK && status == LOOM_OK && all[1] != -all[2] &&
+                          all[0] == LOOM_OK);
   if (rc == LOOM_OK && status == LOOM_OK && all[1] != -all[2])
     rc = in ? report_steps(step, in, n)
             : loom_error_(LOOM_ESTATE, "%s: the ranks are not all making this call "
@@ -209,6 +210,7 @@ int loomrt_mpi_agree(int status, const char *step) {
     rc = loom_error_(LOOM_ESTATE, "%s failed on another rank (see its message)", step);
   else if (rc == LOOM_OK)
     rc = status;
+  loomrt_mpi_agreed_error(0);
   /* after a deadline the requests may still be pending: left to the
    * process's end with the failed session, as fail.c's are */
   if (!loomrt_mpi_failed()) {

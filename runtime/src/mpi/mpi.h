@@ -55,10 +55,11 @@ int loomrt_mpi_agree_init(void); /* loom_init: the arrivals' communicator */
  * reduction before it names those that did not come. */
 double loomrt_mpi_timeout(void);
 double loomrt_mpi_deadline(void);
-/* The error about to be reported is known to every rank at once (an
- * agreement's outcome): the default handler then ends the job cleanly,
- * rank 0 printing the one message (session.c). */
-void loomrt_mpi_agreed_error(void);
+/* on: the error about to be reported is known to every rank at once (an
+ * agreement's outcome), so the default handler ends the job cleanly, rank
+ * 0 printing the one message (session.c); off again once it is reported
+ * (a handler that returns leaves the session going). */
+void loomrt_mpi_agreed_error(int on);
 void loomrt_mpi_agree_exit(int failed);
 
 /* ---- a failed session (fail.c) ----------------------------------------- */

@@ -71,7 +71,7 @@ int loomrt_mpi_check(int rc, const char *fmt, ...) {
 
 static int agreed; /* the error being reported is every rank's at once */
 
-void loomrt_mpi_agreed_error(void) { agreed = 1; }
+void loomrt_mpi_agreed_error(int on) { agreed = on; }
 
 void loomrt_mpi_abort(const char *message) {
   int init = 0, fin = 0;
@@ -256,11 +256,13 @@ int loomrt_mpi_same(const void *data, size_t bytes, int dim, const char *name) {
   if (status != LOOM_OK)
     return status;
   if (all[0] != h || ~all[1] != h) { /* the largest and the smallest differ */
-    loomrt_mpi_agreed_error();        /* on every rank */
-    return loom_error_(LOOM_EMISMATCH,
-                       "constant '%s': different values on different ranks; every rank "
-                       "must hold the same constants",
-                       name);
+    loomrt_mpi_agreed_error(1);       /* on every rank */
+    int err = loom_error_(LOOM_EMISMATCH,
+                          "constant '%s': different values on different ranks; every "
+                          "rank must hold the same constants",
+                          name);
+    loomrt_mpi_agreed_error(0);
+    return err;
   }
   return LOOM_OK;
 }
@@ -302,12 +304,14 @@ static int check_same_mesh(const loomrt_mesh *mesh, int shape) {
   if (status != LOOM_OK)
     return status;
   if (memcmp(lo, hi, sizeof lo) != 0) {
-    loomrt_mpi_agreed_error(); /* every rank sees the same reductions */
-    return loom_error_(LOOM_EMISMATCH,
-                       "the ranks declared different meshes (%d sets, %d "
-                       "maps, %d dats, %d constants here); every rank must declare the "
-                       "whole mesh",
-                       counts[0], counts[1], counts[2], counts[3]);
+    loomrt_mpi_agreed_error(1); /* every rank sees the same reductions */
+    int err = loom_error_(LOOM_EMISMATCH,
+                          "the ranks declared different meshes (%d sets, %d "
+                          "maps, %d dats, %d constants here); every rank must declare "
+                          "the whole mesh",
+                          counts[0], counts[1], counts[2], counts[3]);
+    loomrt_mpi_agreed_error(0);
+    return err;
   }
   int n = counts[0] + counts[1] + counts[2];
   unsigned long long *key = malloc(3 * ((size_t)n + 1) * sizeof *key);
@@ -332,8 +336,9 @@ static int check_same_mesh(const loomrt_mesh *mesh, int shape) {
                               "MPI_Allreduce");
   for (int k = 0; status == LOOM_OK && k < n; k++)
     if (key[n + k] != key[2 * n + k]) {
-      loomrt_mpi_agreed_error(); /* every rank finds the same first difference */
+      loomrt_mpi_agreed_error(1); /* every rank finds the same first difference */
       status = report_difference(mesh, k, shape);
+      loomrt_mpi_agreed_error(0);
     }
   free(key);
   for (int c = 0; status == LOOM_OK && c < loomrt_const_count(); c++)
