@@ -8,6 +8,7 @@
 #include "frontend/affine.h"
 #include "frontend/cursor.h"
 #include "frontend/ctypes.h"
+#include "frontend/cwalk.h"
 #include "frontend/flops.h"
 #include "frontend/summary.h"
 
@@ -444,6 +445,93 @@ static int kernel_ops(const checker *c, CXCursor def) {
   return count;
 }
 
+/* ---- how often the kernel names a parameter ------------------------------- */
+
+typedef struct uses {
+  CXCursor param;
+  int count[16]; /* uses with constant subscript i (`*p`: 0) */
+  int other;     /* uses with another subscript */
+  int unknown;   /* in a loop, a call's argument, the pointer itself */
+} uses;
+
+/* The constant subscript of `param[e]` (or 0 for `*param`), -1 if not. */
+static long use_index(CXCursor parent, int subscript) {
+  if (!subscript)
+    return clang_getCursorKind(parent) == CXCursor_UnaryOperator ? 0 : -1;
+  CXCursor idx = cursor_last_child(parent);
+  CXEvalResult ev = clang_Cursor_Evaluate(idx);
+  long v = ev && clang_EvalResult_getKind(ev) == CXEval_Int
+               ? (long)clang_EvalResult_getAsLongLong(ev) : -1;
+  if (ev)
+    clang_EvalResult_dispose(ev);
+  return v;
+}
+
+static int names_param(CXCursor c, CXCursor param) {
+  c = cursor_strip_expr(c);
+  return clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+         clang_equalCursors(clang_getCursorReferenced(c), param);
+}
+
+static void count_uses(const checker *ck, CXCursor c, uses *u, int loopy);
+
+static void count_kids(const checker *ck, const vec *kids, int from, uses *u, int loopy) {
+  for (int j = from; j < kids->len; j++)
+    count_uses(ck, *(CXCursor *)kids->items[j], u, loopy);
+}
+
+/* `if`: the branches exclude each other, so a component named once in
+ * each is named once. */
+static void count_if(const checker *ck, const vec *kids, uses *u, int loopy) {
+  count_uses(ck, *(CXCursor *)kids->items[0], u, loopy);
+  uses t = *u, e = *u;
+  if (kids->len > 1)
+    count_uses(ck, *(CXCursor *)kids->items[1], &t, loopy);
+  count_kids(ck, kids, 2, &e, loopy);
+  for (int i = 0; i < 16; i++)
+    u->count[i] = t.count[i] > e.count[i] ? t.count[i] : e.count[i];
+  u->other = t.other > e.other ? t.other : e.other;
+  u->unknown = t.unknown || e.unknown;
+}
+
+/* Walks c: `loopy` inside a loop or a call's arguments. */
+static void count_uses(const checker *ck, CXCursor c, uses *u, int loopy) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  vec kids = cwalk_kids(ck->arena, c);
+  int through = k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator;
+  if (through && kids.len > 0 && names_param(*(CXCursor *)kids.items[0], u->param)) {
+    long i = use_index(c, k == CXCursor_ArraySubscriptExpr);
+    u->unknown |= loopy || i >= 16;
+    if (i >= 0 && i < 16)
+      u->count[i]++;
+    u->other += i < 0;
+    count_kids(ck, &kids, 1, u, loopy);
+    return;
+  }
+  if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), u->param))
+    u->unknown = 1; /* the pointer itself: copied, compared, passed on */
+  if (k == CXCursor_IfStmt && kids.len > 0) {
+    count_if(ck, &kids, u, loopy);
+    return;
+  }
+  loopy |= k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+           k == CXCursor_CallExpr;
+  count_kids(ck, &kids, 0, u, loopy);
+}
+
+/* Whether the kernel `def` names `param` once per component (loop_arg's
+ * updated_once). */
+static int updated_once(const checker *ck, CXCursor def, CXCursor param) {
+  uses u = {param, {0}, 0, 0};
+  count_uses(ck, cursor_last_child(def), &u, 0);
+  int total = u.other;
+  for (int i = 0; i < 16; i++) {
+    total += u.count[i];
+    u.unknown |= u.count[i] > 1;
+  }
+  return !u.unknown && (u.other == 0 || total == 1);
+}
+
 /* ---- the kernel ------------------------------------------------------------ */
 
 /* The kernel's definition, or a null cursor after a diagnostic. */
@@ -495,6 +583,10 @@ static int check_loop(checker *c) {
     if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
       return -1;
   c->lp->kernel_ops = kernel_ops(c, def);
+  for (int i = 0; i < c->lp->nargs; i++)
+    if (c->lp->args[i].mode != MODE_READ)
+      c->lp->args[i].updated_once =
+          updated_once(c, def, clang_Cursor_getArgument(def, (unsigned)i));
   c->lp->kernel_flops = frontend_kernel_flops(c->fe, def, c->arena);
   if (check_order(c))
     return -1;

@@ -140,6 +140,12 @@ typedef struct loop_arg {
   /* Filled in by check: the kernel parameter this argument binds to. */
   const char *param_name;
   const char *param_pointee; /* spelling of the pointee type */
+  /* Filled in by check for an argument the kernel updates: 1 when each of
+   * its components is named by one statement only, outside any loop of
+   * the kernel, and the parameter is named nowhere else (so adding the
+   * kernel's contribution from a zeroed local rounds as updating in place
+   * does); 0 otherwise. */
+  int updated_once;
 } loop_arg;
 
 typedef struct loop {

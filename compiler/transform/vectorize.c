@@ -48,6 +48,11 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
                           "update the same target)",
                           mode_verb(x->mode), obj_label(x->obj),
                           obj_label(x->map));
+    if (increments_through_map(x) && !x->updated_once)
+      return arena_printf(a, "its kernel updates %s (argument %d) more than once per "
+                          "element or inside a loop (summed from 0 in a local, then "
+                          "added, it would round otherwise than added in place)",
+                          x->param_name, x->pos);
     if (increments_through_map(x) && other_access(lp, x))
       return arena_printf(a, "it increments %s through map %s and accesses it otherwise "
                           "(deferred increments would change the order)", obj_label(x->obj),

@@ -4,7 +4,10 @@
  * element in a strip local from 0 and added to r after the strip's
  * kernels, in element order.  Not staged: relax increments r through a
  * map and directly (deferring one would reorder the additions);
- * lift takes the maximum through a map (only increments are deferred). */
+ * lift takes the maximum through a map (only increments are deferred);
+ * twice increments r1[0] twice per element (summed from 0 in a local, then
+ * added, it would round otherwise than added in place).  Staged: branch,
+ * which increments each component once on each path of its if. */
 #include <loom.h>
 #include <math.h>
 
@@ -30,6 +33,27 @@ static inline void lift(const double *y, double *m) {
     m[0] = v;
 }
 
+static inline void twice(const double *y1, const double *y2, double *r1, double *r2) {
+  double a = sqrt(y1[0] * y1[0] + y2[0] * y2[0] + 1.0) * exp(-0.5 * (y1[1] + y2[1]));
+  double b = log(1.0 + a * a) / (1.0 + fabs(y1[0] - y2[0])) + 0.25 * a * a * a;
+  r1[0] += a;
+  r1[0] += b * y1[1];
+  r2[0] -= a + b;
+}
+static inline void branch(const double *y1, const double *y2, double *r1, double *r2) {
+  double a = sqrt(y1[0] * y1[0] + y2[0] * y2[0] + 1.0) * exp(-0.5 * (y1[1] + y2[1]));
+  double b = log(1.0 + a * a) / (1.0 + fabs(y1[0] - y2[0])) + 0.25 * a * a * a;
+  b = b * (1.0 + 0.25 * b * b) / (1.0 + 0.5 * a * b + 0.125 * a * a * b * b);
+  if (a > b) {
+    r1[0] += a;
+    r2[1] -= b;
+  } else {
+    r1[0] += b;
+    r1[1] += a * b;
+  }
+  r2[0] -= a - b;
+}
+
 int main(int argc, char **argv) {
   static double yv[6] = {1, 0.5, 2, 0.25, 3, 0.125};
   static double nv[4] = {0.5, 1.5, 2.5, 3.5};
@@ -47,6 +71,10 @@ int main(int argc, char **argv) {
 #pragma loom par_loop(flux) over(edges) \
     args(read: y[ecell[0]], y[ecell[1]], n, inc: r[ecell[0]], r[ecell[1]])
 #pragma loom par_loop(relax) over(cells) args(read: y, inc: r, r[cnext[0]])
+#pragma loom par_loop(twice) over(edges) \
+    args(read: y[ecell[0]], y[ecell[1]], inc: r[ecell[0]], r[ecell[1]])
+#pragma loom par_loop(branch) over(edges) \
+    args(read: y[ecell[0]], y[ecell[1]], inc: r[ecell[0]], r[ecell[1]])
 #pragma loom par_loop(lift) over(edges) args(read: y[ecell[0]], max: m[ecell[1]])
   double out[6], top[3];
   loom_dat_fetch(r, out, sizeof out);

@@ -6,7 +6,10 @@
  * element in a strip local from 0 and added to r after the strip's
  * kernels, in element order.  Not staged: relax increments r through a
  * map and directly (deferring one would reorder the additions);
- * lift takes the maximum through a map (only increments are deferred). */
+ * lift takes the maximum through a map (only increments are deferred);
+ * twice increments r1[0] twice per element (summed from 0 in a local, then
+ * added, it would round otherwise than added in place).  Staged: branch,
+ * which increments each component once on each path of its if. */
 #include <loom.h>
 #include <math.h>
 
@@ -32,28 +35,44 @@ static inline void lift(const double *y, double *m) {
     m[0] = v;
 }
 
-#line 36 "vectorize_inc.mpi+openmp.c"
-/* par_loops fused over edges (vectorize_inc.c: flux:47, lift:50) */
-static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
-                                     loom_dat y, loom_dat n, loom_dat r,
-                                     loom_dat m)
+static inline void twice(const double *y1, const double *y2, double *r1, double *r2) {
+  double a = sqrt(y1[0] * y1[0] + y2[0] * y2[0] + 1.0) * exp(-0.5 * (y1[1] + y2[1]));
+  double b = log(1.0 + a * a) / (1.0 + fabs(y1[0] - y2[0])) + 0.25 * a * a * a;
+  r1[0] += a;
+  r1[0] += b * y1[1];
+  r2[0] -= a + b;
+}
+static inline void branch(const double *y1, const double *y2, double *r1, double *r2) {
+  double a = sqrt(y1[0] * y1[0] + y2[0] * y2[0] + 1.0) * exp(-0.5 * (y1[1] + y2[1]));
+  double b = log(1.0 + a * a) / (1.0 + fabs(y1[0] - y2[0])) + 0.25 * a * a * a;
+  b = b * (1.0 + 0.25 * b * b) / (1.0 + 0.5 * a * b + 0.125 * a * a * b * b);
+  if (a > b) {
+    r1[0] += a;
+    r2[1] -= b;
+  } else {
+    r1[0] += b;
+    r1[1] += a * b;
+  }
+  r2[0] -= a - b;
+}
+
+#line 60 "vectorize_inc.mpi+openmp.c"
+/* par_loop flux over edges (vectorize_inc.c:71) */
+static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
+                             loom_dat n, loom_dat r)
 {
-  static const char loom_loop[] = "flux + lift at vectorize_inc.c:47";
-  static const char loom_loop_1[] = "flux at vectorize_inc.c:47";
-  static const char loom_loop_3[] = "lift at vectorize_inc.c:50";
-  if (loom__check_set(edges, loom_loop_1) != LOOM_OK ||
-      loom__check_map(ecell, edges, NULL, 2, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_dat(n, edges, 2, LOOM_DOUBLE, loom_loop_1, 3) != LOOM_OK ||
-      loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_1, 4) != LOOM_OK ||
-      loom__check_dat(m, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK)
+  static const char loom_loop[] = "flux at vectorize_inc.c:71";
+  if (loom__check_set(edges, loom_loop) != LOOM_OK ||
+      loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(n, edges, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
+      loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_n = (double *)loom__dat_values(n);
   double *const loom_d_r = (double *)loom__dat_values(r);
-  double *const loom_d_m = (double *)loom__dat_values(m);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -76,7 +95,6 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x1_4[2] = {0}; /* increments into other parts */
       double loom_x1_5[2] = {0}; /* increments into other parts */
-      double loom_x3_2[1] = {0}; /* maxima into other parts */
       const int loom_k0 = loom_oc->elem_start[loom_p];
       const int loom_k1 = loom_oc->elem_start[loom_p + 1];
       for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
@@ -87,14 +105,9 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
             (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x1_4;
         double *const loom_w1_5 =
             (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x1_5;
-#line 48 "vectorize_inc.c"
+#line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_w1_4, loom_w1_5);
-#line 93 "vectorize_inc.mpi+openmp.c"
-        double *const loom_w3_2 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x3_2;
-#line 50 "vectorize_inc.c"
-        lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w3_2);
-#line 98 "vectorize_inc.mpi+openmp.c"
+#line 111 "vectorize_inc.mpi+openmp.c"
       }
     }
   }
@@ -118,7 +131,6 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x1_4[2] = {0}; /* increments into other parts */
       double loom_x1_5[2] = {0}; /* increments into other parts */
-      double loom_x3_2[1] = {0}; /* maxima into other parts */
       const int loom_k0 = loom_oc->elem_start[loom_p];
       const int loom_k1 = loom_oc->elem_start[loom_p + 1];
       for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
@@ -127,31 +139,25 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
             (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x1_4;
         double *const loom_w1_5 =
             (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x1_5;
-#line 48 "vectorize_inc.c"
+#line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_w1_4, loom_w1_5);
-#line 133 "vectorize_inc.mpi+openmp.c"
-        double *const loom_w3_2 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x3_2;
-#line 50 "vectorize_inc.c"
-        lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w3_2);
-#line 138 "vectorize_inc.mpi+openmp.c"
+#line 145 "vectorize_inc.mpi+openmp.c"
       }
     }
   }
   loom__dat_dirty(r);
-  loom__dat_dirty(m);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges)
-                     + 64.0 * loom__map_reach(ecell),
-                     46.0 * loom__set_size(edges));
+                     + 48.0 * loom__map_reach(ecell),
+                     36.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* par_loop relax over cells (vectorize_inc.c:49) */
+/* par_loop relax over cells (vectorize_inc.c:73) */
 static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
                               loom_map cnext)
 {
-  static const char loom_loop[] = "relax at vectorize_inc.c:49";
+  static const char loom_loop[] = "relax at vectorize_inc.c:73";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(y, cells, 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(cnext), 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
@@ -185,9 +191,9 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
         for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
           double *const loom_w2_3 =
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
-#line 49 "vectorize_inc.c"
+#line 73 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 191 "vectorize_inc.mpi+openmp.c"
+#line 197 "vectorize_inc.mpi+openmp.c"
         }
       }
       loom__halo_progress(); /* between colours: the main thread */
@@ -214,9 +220,9 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
         for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
           double *const loom_w2_3 =
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
-#line 49 "vectorize_inc.c"
+#line 73 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 220 "vectorize_inc.mpi+openmp.c"
+#line 226 "vectorize_inc.mpi+openmp.c"
         }
       }
     }
@@ -229,7 +235,210 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-#line 33 "vectorize_inc.c"
+/* par_loop twice over edges (vectorize_inc.c:74) */
+static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
+                              loom_dat r)
+{
+  static const char loom_loop[] = "twice at vectorize_inc.c:74";
+  if (loom__check_set(edges, loom_loop) != LOOM_OK ||
+      loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
+    return;
+  const double loom_t0 = loom__wall();
+  const int *const loom_m_ecell = loom__map_values(ecell);
+  double *const loom_d_y = (double *)loom__dat_values(y);
+  double *const loom_d_r = (double *)loom__dat_values(r);
+  if (loom__mpi_ready() != LOOM_OK)
+    return;
+  const int loom_core = loom__set_core(edges);
+  const int loom_end = loom__set_exec(edges);
+  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
+  {
+    const loom__plan_arg loom_writes[] = {
+        {ecell, 0},
+        {ecell, 1}
+    };
+    const loom__ocplan *const loom_oc =
+        loom__ocplan_get_range(loom_loop, edges, 0, loom_core, omp_get_max_threads(),
+                               2, loom_writes);
+    if (!loom_oc)
+      return;
+    #pragma omp parallel num_threads(loom_oc->nparts)
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x3_3[2] = {0}; /* increments into other parts */
+      double loom_x3_4[2] = {0}; /* increments into other parts */
+      const int loom_k0 = loom_oc->elem_start[loom_p];
+      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
+      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
+        const int loom_i = loom_oc->elems[loom_k];
+        if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */
+          loom__halo_progress();
+        double *const loom_w3_3 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+        double *const loom_w3_4 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+#line 75 "vectorize_inc.c"
+        twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 287 "vectorize_inc.mpi+openmp.c"
+      }
+    }
+  }
+  loom__halo_end(y);
+  /* owned boundary and executed halo */
+  {
+    const loom__plan_arg loom_writes[] = {
+        {ecell, 0},
+        {ecell, 1}
+    };
+    const loom__ocplan *const loom_oc =
+        loom__ocplan_get_range(loom_loop, edges, loom_core, loom_end, omp_get_max_threads(),
+                               2, loom_writes);
+    if (!loom_oc)
+      return;
+    #pragma omp parallel num_threads(loom_oc->nparts)
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x3_3[2] = {0}; /* increments into other parts */
+      double loom_x3_4[2] = {0}; /* increments into other parts */
+      const int loom_k0 = loom_oc->elem_start[loom_p];
+      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
+      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
+        const int loom_i = loom_oc->elems[loom_k];
+        double *const loom_w3_3 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+        double *const loom_w3_4 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+#line 75 "vectorize_inc.c"
+        twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 320 "vectorize_inc.mpi+openmp.c"
+      }
+    }
+  }
+  loom__dat_dirty(r);
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
+                     8.0 * loom__set_size(edges)
+                     + 48.0 * loom__map_reach(ecell),
+                     25.0 * loom__set_size(edges));
+  loom__loop_done(loom_loop, loom_t0);
+}
+
+/* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
+static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
+                                       loom_dat y, loom_dat r, loom_dat m)
+{
+  static const char loom_loop[] = "branch + lift at vectorize_inc.c:78";
+  static const char loom_loop_4[] = "branch at vectorize_inc.c:76";
+  static const char loom_loop_5[] = "lift at vectorize_inc.c:78";
+  if (loom__check_set(edges, loom_loop_4) != LOOM_OK ||
+      loom__check_map(ecell, edges, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK ||
+      loom__check_dat(m, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
+    return;
+  const double loom_t0 = loom__wall();
+  const int *const loom_m_ecell = loom__map_values(ecell);
+  double *const loom_d_y = (double *)loom__dat_values(y);
+  double *const loom_d_r = (double *)loom__dat_values(r);
+  double *const loom_d_m = (double *)loom__dat_values(m);
+  if (loom__mpi_ready() != LOOM_OK)
+    return;
+  const int loom_core = loom__set_core(edges);
+  const int loom_end = loom__set_exec(edges);
+  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
+  {
+    const loom__plan_arg loom_writes[] = {
+        {ecell, 0},
+        {ecell, 1}
+    };
+    const loom__ocplan *const loom_oc =
+        loom__ocplan_get_range(loom_loop, edges, 0, loom_core, omp_get_max_threads(),
+                               2, loom_writes);
+    if (!loom_oc)
+      return;
+    #pragma omp parallel num_threads(loom_oc->nparts)
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x4_3[2] = {0}; /* increments into other parts */
+      double loom_x4_4[2] = {0}; /* increments into other parts */
+      double loom_x5_2[1] = {0}; /* maxima into other parts */
+      const int loom_k0 = loom_oc->elem_start[loom_p];
+      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
+      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
+        const int loom_i = loom_oc->elems[loom_k];
+        if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */
+          loom__halo_progress();
+        double *const loom_w4_3 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x4_3;
+        double *const loom_w4_4 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
+#line 77 "vectorize_inc.c"
+        branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
+#line 385 "vectorize_inc.mpi+openmp.c"
+        double *const loom_w5_2 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
+#line 78 "vectorize_inc.c"
+        lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
+#line 390 "vectorize_inc.mpi+openmp.c"
+      }
+    }
+  }
+  loom__halo_end(y);
+  /* owned boundary and executed halo */
+  {
+    const loom__plan_arg loom_writes[] = {
+        {ecell, 0},
+        {ecell, 1}
+    };
+    const loom__ocplan *const loom_oc =
+        loom__ocplan_get_range(loom_loop, edges, loom_core, loom_end, omp_get_max_threads(),
+                               2, loom_writes);
+    if (!loom_oc)
+      return;
+    #pragma omp parallel num_threads(loom_oc->nparts)
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x4_3[2] = {0}; /* increments into other parts */
+      double loom_x4_4[2] = {0}; /* increments into other parts */
+      double loom_x5_2[1] = {0}; /* maxima into other parts */
+      const int loom_k0 = loom_oc->elem_start[loom_p];
+      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
+      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
+        const int loom_i = loom_oc->elems[loom_k];
+        double *const loom_w4_3 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x4_3;
+        double *const loom_w4_4 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
+#line 77 "vectorize_inc.c"
+        branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
+#line 424 "vectorize_inc.mpi+openmp.c"
+        double *const loom_w5_2 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
+#line 78 "vectorize_inc.c"
+        lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
+#line 429 "vectorize_inc.mpi+openmp.c"
+      }
+    }
+  }
+  loom__dat_dirty(r);
+  loom__dat_dirty(m);
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
+                     8.0 * loom__set_size(edges)
+                     + 64.0 * loom__map_reach(ecell),
+                     50.0 * loom__set_size(edges));
+  loom__loop_done(loom_loop, loom_t0);
+}
+
+#line 57 "vectorize_inc.c"
 int main(int argc, char **argv) {
   static double yv[6] = {1, 0.5, 2, 0.25, 3, 0.125};
   static double nv[4] = {0.5, 1.5, 2.5, 3.5};
@@ -244,10 +453,14 @@ int main(int argc, char **argv) {
   loom_dat n = loom_decl_dat(edges, 2, double, nv, "n");
   loom_dat r = loom_decl_temp(cells, 2, double, "r");
   loom_dat m = loom_decl_temp(cells, 1, double, "m");
-loom__halo_begin(y); loom__halo_begin(n); loom_loop_1_flux__3_lift(edges, ecell, y, n, r, m);
-#line 49 "vectorize_inc.c"
+loom__halo_begin(y); loom__halo_begin(n); loom_loop_1_flux(edges, ecell, y, n, r);
+#line 73 "vectorize_inc.c"
 loom_loop_2_relax(cells, y, r, cnext);
-/* par_loop lift: fused into loom_loop_1_flux__3_lift (line 47) */
+loom_loop_3_twice(edges, ecell, y, r);
+#line 76 "vectorize_inc.c"
+/* par_loop branch: fused into loom_loop_4_branch__5_lift (line 78) */
+#line 78 "vectorize_inc.c"
+loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   double out[6], top[3];
   loom_dat_fetch(r, out, sizeof out);
   loom_dat_fetch(m, top, sizeof top);

@@ -6,7 +6,10 @@
  * element in a strip local from 0 and added to r after the strip's
  * kernels, in element order.  Not staged: relax increments r through a
  * map and directly (deferring one would reorder the additions);
- * lift takes the maximum through a map (only increments are deferred). */
+ * lift takes the maximum through a map (only increments are deferred);
+ * twice increments r1[0] twice per element (summed from 0 in a local, then
+ * added, it would round otherwise than added in place).  Staged: branch,
+ * which increments each component once on each path of its if. */
 #include <loom.h>
 #include <math.h>
 
@@ -32,32 +35,48 @@ static inline void lift(const double *y, double *m) {
     m[0] = v;
 }
 
-#line 36 "vectorize_inc.seq.c"
-/* par_loops fused over edges (vectorize_inc.c: flux:47, lift:50) */
-static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
-                                     loom_dat y, loom_dat n, loom_dat r,
-                                     loom_dat m)
+static inline void twice(const double *y1, const double *y2, double *r1, double *r2) {
+  double a = sqrt(y1[0] * y1[0] + y2[0] * y2[0] + 1.0) * exp(-0.5 * (y1[1] + y2[1]));
+  double b = log(1.0 + a * a) / (1.0 + fabs(y1[0] - y2[0])) + 0.25 * a * a * a;
+  r1[0] += a;
+  r1[0] += b * y1[1];
+  r2[0] -= a + b;
+}
+static inline void branch(const double *y1, const double *y2, double *r1, double *r2) {
+  double a = sqrt(y1[0] * y1[0] + y2[0] * y2[0] + 1.0) * exp(-0.5 * (y1[1] + y2[1]));
+  double b = log(1.0 + a * a) / (1.0 + fabs(y1[0] - y2[0])) + 0.25 * a * a * a;
+  b = b * (1.0 + 0.25 * b * b) / (1.0 + 0.5 * a * b + 0.125 * a * a * b * b);
+  if (a > b) {
+    r1[0] += a;
+    r2[1] -= b;
+  } else {
+    r1[0] += b;
+    r1[1] += a * b;
+  }
+  r2[0] -= a - b;
+}
+
+#line 60 "vectorize_inc.seq.c"
+/* par_loop flux over edges (vectorize_inc.c:71) */
+static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
+                             loom_dat n, loom_dat r)
 {
-  static const char loom_loop[] = "flux + lift at vectorize_inc.c:47";
-  static const char loom_loop_1[] = "flux at vectorize_inc.c:47";
-  static const char loom_loop_3[] = "lift at vectorize_inc.c:50";
-  if (loom__check_set(edges, loom_loop_1) != LOOM_OK ||
-      loom__check_map(ecell, edges, NULL, 2, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_dat(n, edges, 2, LOOM_DOUBLE, loom_loop_1, 3) != LOOM_OK ||
-      loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_1, 4) != LOOM_OK ||
-      loom__check_dat(m, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK)
+  static const char loom_loop[] = "flux at vectorize_inc.c:71";
+  if (loom__check_set(edges, loom_loop) != LOOM_OK ||
+      loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(n, edges, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
+      loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_n = (double *)loom__dat_values(n);
   double *const loom_d_r = (double *)loom__dat_values(r);
-  double *const loom_d_m = (double *)loom__dat_values(m);
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-    /* flux (line 47): its reads through maps, gathered for the strip; its increments, from 0 */
+    /* flux (line 71): its reads through maps, gathered for the strip; its increments, from 0 */
     double loom_g1_1[16][2];
     double loom_g1_2[16][2];
     double loom_g1_4[16][2];
@@ -73,35 +92,30 @@ static void loom_loop_1_flux__3_lift(loom_set edges, loom_map ecell,
         loom_g1_5[loom_i - loom_s][loom_v] = 0;
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize_inc.c"
+#line 72 "vectorize_inc.c"
       flux(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_d_n + 2 * loom_i, loom_g1_4[loom_i - loom_s], loom_g1_5[loom_i - loom_s]);
-#line 79 "vectorize_inc.seq.c"
+#line 98 "vectorize_inc.seq.c"
     }
-    /* flux (line 47): its increments through maps, in element order */
+    /* flux (line 71): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
       for (int loom_v = 0; loom_v < 2; loom_v++)
         loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g1_4[loom_i - loom_s][loom_v];
       for (int loom_v = 0; loom_v < 2; loom_v++)
         loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g1_5[loom_i - loom_s][loom_v];
     }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 50 "vectorize_inc.c"
-      lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 91 "vectorize_inc.seq.c"
-    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges)
-                     + 64.0 * loom__map_reach(ecell),
-                     46.0 * loom__set_size(edges));
+                     + 48.0 * loom__map_reach(ecell),
+                     36.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* par_loop relax over cells (vectorize_inc.c:49) */
+/* par_loop relax over cells (vectorize_inc.c:73) */
 static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
                               loom_map cnext)
 {
-  static const char loom_loop[] = "relax at vectorize_inc.c:49";
+  static const char loom_loop[] = "relax at vectorize_inc.c:73";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(y, cells, 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(cnext), 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
@@ -113,9 +127,9 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   const int *const loom_m_cnext = loom__map_values(cnext);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 49 "vectorize_inc.c"
+#line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 119 "vectorize_inc.seq.c"
+#line 133 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
@@ -124,7 +138,95 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-#line 33 "vectorize_inc.c"
+/* par_loop twice over edges (vectorize_inc.c:74) */
+static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
+                              loom_dat r)
+{
+  static const char loom_loop[] = "twice at vectorize_inc.c:74";
+  if (loom__check_set(edges, loom_loop) != LOOM_OK ||
+      loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
+      loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
+    return;
+  const double loom_t0 = loom__wall();
+  const int *const loom_m_ecell = loom__map_values(ecell);
+  double *const loom_d_y = (double *)loom__dat_values(y);
+  double *const loom_d_r = (double *)loom__dat_values(r);
+  const int loom_n = loom__set_size(edges);
+  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+#line 75 "vectorize_inc.c"
+    twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
+#line 160 "vectorize_inc.seq.c"
+  }
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
+                     8.0 * loom__set_size(edges)
+                     + 48.0 * loom__map_reach(ecell),
+                     25.0 * loom__set_size(edges));
+  loom__loop_done(loom_loop, loom_t0);
+}
+
+/* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
+static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
+                                       loom_dat y, loom_dat r, loom_dat m)
+{
+  static const char loom_loop[] = "branch + lift at vectorize_inc.c:78";
+  static const char loom_loop_4[] = "branch at vectorize_inc.c:76";
+  static const char loom_loop_5[] = "lift at vectorize_inc.c:78";
+  if (loom__check_set(edges, loom_loop_4) != LOOM_OK ||
+      loom__check_map(ecell, edges, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK ||
+      loom__check_dat(m, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
+    return;
+  const double loom_t0 = loom__wall();
+  const int *const loom_m_ecell = loom__map_values(ecell);
+  double *const loom_d_y = (double *)loom__dat_values(y);
+  double *const loom_d_r = (double *)loom__dat_values(r);
+  double *const loom_d_m = (double *)loom__dat_values(m);
+  const int loom_n = loom__set_size(edges);
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    /* branch (line 76): its reads through maps, gathered for the strip; its increments, from 0 */
+    double loom_g4_1[16][2];
+    double loom_g4_2[16][2];
+    double loom_g4_3[16][2];
+    double loom_g4_4[16][2];
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      for (int loom_v = 0; loom_v < 2; loom_v++)
+        loom_g4_1[loom_i - loom_s][loom_v] = loom_d_y[2 * loom_m_ecell[2 * loom_i + 0] + loom_v];
+      for (int loom_v = 0; loom_v < 2; loom_v++)
+        loom_g4_2[loom_i - loom_s][loom_v] = loom_d_y[2 * loom_m_ecell[2 * loom_i + 1] + loom_v];
+      for (int loom_v = 0; loom_v < 2; loom_v++)
+        loom_g4_3[loom_i - loom_s][loom_v] = 0;
+      for (int loom_v = 0; loom_v < 2; loom_v++)
+        loom_g4_4[loom_i - loom_s][loom_v] = 0;
+    }
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 77 "vectorize_inc.c"
+      branch(loom_g4_1[loom_i - loom_s], loom_g4_2[loom_i - loom_s], loom_g4_3[loom_i - loom_s], loom_g4_4[loom_i - loom_s]);
+#line 208 "vectorize_inc.seq.c"
+    }
+    /* branch (line 76): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      for (int loom_v = 0; loom_v < 2; loom_v++)
+        loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g4_3[loom_i - loom_s][loom_v];
+      for (int loom_v = 0; loom_v < 2; loom_v++)
+        loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g4_4[loom_i - loom_s][loom_v];
+    }
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 78 "vectorize_inc.c"
+      lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
+#line 220 "vectorize_inc.seq.c"
+    }
+  }
+  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
+                     8.0 * loom__set_size(edges)
+                     + 64.0 * loom__map_reach(ecell),
+                     50.0 * loom__set_size(edges));
+  loom__loop_done(loom_loop, loom_t0);
+}
+
+#line 57 "vectorize_inc.c"
 int main(int argc, char **argv) {
   static double yv[6] = {1, 0.5, 2, 0.25, 3, 0.125};
   static double nv[4] = {0.5, 1.5, 2.5, 3.5};
@@ -139,10 +241,14 @@ int main(int argc, char **argv) {
   loom_dat n = loom_decl_dat(edges, 2, double, nv, "n");
   loom_dat r = loom_decl_temp(cells, 2, double, "r");
   loom_dat m = loom_decl_temp(cells, 1, double, "m");
-loom_loop_1_flux__3_lift(edges, ecell, y, n, r, m);
-#line 49 "vectorize_inc.c"
+loom_loop_1_flux(edges, ecell, y, n, r);
+#line 73 "vectorize_inc.c"
 loom_loop_2_relax(cells, y, r, cnext);
-/* par_loop lift: fused into loom_loop_1_flux__3_lift (line 47) */
+loom_loop_3_twice(edges, ecell, y, r);
+#line 76 "vectorize_inc.c"
+/* par_loop branch: fused into loom_loop_4_branch__5_lift (line 78) */
+#line 78 "vectorize_inc.c"
+loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   double out[6], top[3];
   loom_dat_fetch(r, out, sizeof out);
   loom_dat_fetch(m, top, sizeof top);
