@@ -11,7 +11,9 @@
 #                   the multi-file Airfoil against the single-file one,
 #                   each loop's GB/s and GFLOP/s against STREAM's triad and
 #                   the peak rate measured in the same run (bench/roofline.sh),
-#                   matrix assembly against PETSc's MatSetValues by hand
+#                   matrix assembly against PETSc's MatSetValues by hand,
+#                   OP2's aero on its default mesh (OP2's check on every
+#                   target; spMV and res_calc vector against scalar)
 #
 # `make deps` installs the Debian packages the project needs (as root);
 # `run` and `test` call it first, and it does nothing when all are present.
@@ -203,6 +205,7 @@ bench: all $(REFMESH)
 	bench/wave.sh $(BUILD)/samples/wave $${WAVE_N:-800} $${BENCH_ITERS:-300}
 	bench/modular.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL) $(BUILD)/samples/airfoil-modular
 	if [ "$(HAVE_PETSC)" = 1 ]; then bench/assembly.sh $(BUILD)/samples/poisson; fi
+	bench/aero.sh $(AERO) $${AERO_ITERS:-20}
 
 clean:
 	rm -rf $(BUILD)

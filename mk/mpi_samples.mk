@@ -3,6 +3,7 @@
 #   build/samples/airfoil/airfoil_mpi, airfoil_mpi_openmp
 #   build/samples/wave/wave_mpi, wave_mpi_openmp
 #   build/samples/limiter/limiter_mpi, limiter_mpi_openmp
+#   build/samples/aero/aero_mpi, aero_mpi_openmp
 #   build/samples/airfoil/airfoil_hdf5_mpi, airfoil_hdf5_mpi_openmp (the
 #     mesh from HDF5, distributed), build/bin/loom-mesh (OP2's text mesh
 #     to HDF5) and build/bin/loom-naca0012 (the mesh generator, writing
@@ -14,6 +15,7 @@ MPI_SAMPLES := $(AIRFOIL)/airfoil_mpi $(AIRFOIL)/airfoil_mpi_openmp \
                $(BUILD)/samples/wave/wave_mpi $(BUILD)/samples/wave/wave_mpi_openmp \
                $(BUILD)/samples/limiter/limiter_mpi $(BUILD)/samples/limiter/limiter_mpi_openmp \
                $(AIRFOIL)/airfoil_hdf5_mpi $(AIRFOIL)/airfoil_hdf5_mpi_openmp \
+               $(BUILD)/samples/aero/aero_mpi $(BUILD)/samples/aero/aero_mpi_openmp \
                $(BUILD)/bin/loom-mesh $(BUILD)/bin/loom-naca0012
 
 # every MPI and HDF5 program and tool of the samples (README)
@@ -51,6 +53,10 @@ $(eval $(call mpi_program,$(BUILD)/samples/limiter/limiter_mpi,samples/limiter/l
   $$(CFLAGS_LIMITER),-Isamples/limiter))
 $(eval $(call mpi_program,$(BUILD)/samples/limiter/limiter_mpi_openmp,\
   samples/limiter/limiter.c,mpi+openmp,$$(CFLAGS_LIMITER) -fopenmp,-Isamples/limiter))
+$(eval $(call mpi_program,$(BUILD)/samples/aero/aero_mpi,samples/aero/aero.c,mpi,\
+  $$(CFLAGS_AERO),-Isamples/aero -Isamples/common))
+$(eval $(call mpi_program,$(BUILD)/samples/aero/aero_mpi_openmp,samples/aero/aero.c,mpi+openmp,\
+  $$(CFLAGS_AERO) -fopenmp,-Isamples/aero -Isamples/common))
 $(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi,samples/airfoil/airfoil_hdf5.c,mpi,\
   $$(CFLAGS_APP),-Isamples/airfoil))
 $(eval $(call mpi_program,$(AIRFOIL)/airfoil_hdf5_mpi_openmp,samples/airfoil/airfoil_hdf5.c,mpi+openmp,\

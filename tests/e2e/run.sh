@@ -19,6 +19,8 @@ step "$here/airfoil.sh" small
 step "$here/airfoil.sh" openmp
 step "$here/airfoil_modular.sh" small
 step "$here/wave.sh"
+step "$here/aero_mesh.sh" "$root/build/samples/aero/naca_fem"
+step "$here/aero.sh"
 step "$here/limiter.sh"
 step "$here/poisson.sh"
 step "$here/outer.sh"
