@@ -42,6 +42,7 @@
 #include "transform/place.h"
 #include "transform/rotate.h"
 #include "transform/schedule.h"
+#include "transform/narrow.h"
 #include "transform/vectorize.h"
 
 static int is_mpi(const char *target) {
@@ -96,6 +97,7 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
   vec seq = is_mpi(opt->target) ? dag_build(&regions, "seq", &pins, a) : dags;
   fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
   vectorize(fu, &regions, &dags, opt->no_vectorize, a);
+  narrow(fu, prog, &regions, &dags, opt->no_narrow, a);
   rotate(prog, fu, &loops, &regions, &dags, opt->target, opt->no_fuse || opt->no_rotate, a);
   vec insertions = place_comms(prog, &dags, fu, &hoists, a);
   if (diag_error_count() == 0 && opt->output)

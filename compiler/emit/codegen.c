@@ -285,6 +285,13 @@ static temp_fate fate(const cg *g, const obj *o) {
   return ti ? ti->fate : TEMP_STORED;
 }
 
+/* The components stored of a narrowed temporary (transform/narrow.h), 0
+ * for any other object. */
+static int kept(const cg *g, const obj *o) { return temps_kept(&g->fu->temps, o); }
+
+/* The values per element o's storage holds. */
+static int stored_dim(const cg *g, const obj *o) { return kept(g, o) ? kept(g, o) : o->dim; }
+
 /* The producer a consumer's argument evaluates (a pinned temporary). */
 static const loop *pinned_producer(const cg *g, const loop_arg *a) {
   const temp_info *ti = a->obj && a->obj->kind == OBJ_DAT ? temps_find(&g->fu->temps, a->obj) : NULL;
@@ -437,7 +444,7 @@ static const char *check_call(cg *g, const group *gr, const obj *o) {
     if (lp->args[i].obj == o && lp->args[i].map)
       set = arena_printf(g->arena, "loom__map_to(%s)", lp->args[i].map->name);
   return arena_printf(g->arena, "loom__check_dat(%s, %s, %d, %s, %s, %d)",
-                      o->name, set, o->dim, o->type->loom_name, name, pos);
+                      o->name, set, stored_dim(g, o), o->type->loom_name, name, pos);
 }
 
 static const char *loop_title(cg *g, const loop *lp) {
@@ -773,6 +780,40 @@ static const char *idx_value(cg *g, const loop *lp, const loop_arg *a) {
   return arena_printf(g->arena, "%s ? %s[%s] : %s", gid, gid, e, e);
 }
 
+/* The local a narrowed temporary's row is given to the kernel in. */
+static const char *narrow_local(cg *g, const loop *lp, const loop_arg *a) {
+  return arena_printf(g->arena, "loom_k%d_%d", lp->id, a->pos);
+}
+
+static int is_narrowed(const cg *g, const loop_arg *a) {
+  return a->kind == ARG_DAT && kept(g, a->obj);
+}
+
+/* A narrowed temporary's row: its kept components copied between the
+ * full-dim local and the storage (`in`: into the local). */
+static void emit_narrow_copies(cg *g, const loop *lp, const loop_arg *a, int in) {
+  const char *local = narrow_local(g, lp, a);
+  int nk = kept(g, a->obj), s = 0;
+  const temp_info *ti = temps_find(&g->fu->temps, a->obj);
+  for (int c = 0; c < a->obj->dim; c++) {
+    if (!(ti->kept >> c & 1))
+      continue;
+    const char *stored = arena_printf(g->arena, "%s[%d * %s + %d]", data_ptr(g, a->obj), nk,
+                                      g->elem, s++);
+    const char *row = arena_printf(g->arena, "%s[%d]", local, c);
+    cg_line(g, "%s = %s;", in ? row : stored, in ? stored : row);
+  }
+}
+
+/* The local of a narrowed temporary's argument, its kept components
+ * copied in, the others 0. */
+static void emit_narrow_local(cg *g, const loop *lp, const loop_arg *a) {
+  cg_line(g, "%s %s[%d] = {0}; /* %s: %d of its %d components stored */",
+          a->obj->type->c_name, narrow_local(g, lp, a), a->obj->dim, a->obj->name,
+          kept(g, a->obj), a->obj->dim);
+  emit_narrow_copies(g, lp, a, 1);
+}
+
 /* Locals the kernel call needs: idx, pinned temporaries, and the pointer
  * arrays of map[*]. */
 static void emit_call_locals(cg *g, const loop *lp) {
@@ -781,6 +822,8 @@ static void emit_call_locals(cg *g, const loop *lp) {
     const loop *p = pinned_producer(g, a);
     if (a->kind == ARG_IDX)
       cg_line(g, "const int %s = %s;", idx_local(g, a), idx_value(g, lp, a));
+    if (is_narrowed(g, a))
+      emit_narrow_local(g, lp, a);
     if (p && a->obj != g->into_obj)
       emit_pinned(g, a, p);
     if (guarded(g, a))
@@ -841,6 +884,8 @@ static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
   default:
     if (pinned_producer(g, a) && a->obj != g->into_obj)
       return pin_local(g, a);
+    if (is_narrowed(g, a))
+      return narrow_local(g, lp, a);
     return data_of(g, a, g->elem, -1);
   }
 }
@@ -885,6 +930,9 @@ static void emit_kernel_call(cg *g, const loop *lp) {
   call_flush(&w, ");");
   sb_free(&w.line);
   line_self(g);
+  for (int i = 0; i < lp->nargs; i++)
+    if (is_narrowed(g, &lp->args[i]) && lp->args[i].mode == MODE_WRITE)
+      emit_narrow_copies(g, lp, &lp->args[i], 0);
 }
 
 /* Locals of the contracted temporaries a group's loops produce. */
@@ -906,7 +954,7 @@ static void emit_temp_locals(cg *g, const group *gr) {
 static int has_call_locals(cg *g, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++)
     if (lp->args[i].kind == ARG_IDX || lp->args[i].kind == ARG_MAPPED_ALL ||
-        pinned_producer(g, &lp->args[i]))
+        pinned_producer(g, &lp->args[i]) || is_narrowed(g, &lp->args[i]))
       return 1;
   return 0;
 }
@@ -1180,7 +1228,7 @@ static void note_access(cg *g, vec *seen, vec *t, const loop_arg *a, const obj *
     *x = (seen_access){a->obj, map, 0, 0};
     vec_push(g->arena, seen, x);
   }
-  long row = (long)a->obj->dim * a->obj->type->size;
+  long row = (long)stored_dim(g, a->obj) * a->obj->type->size;
   traffic *to = traffic_of(g, t, map);
   if (a->mode != MODE_WRITE && !x->reads++)
     to->bytes += row;
@@ -1273,6 +1321,10 @@ static const char *group_call(cg *g, const group *gr) {
   for (int i = 0; i < objs.len; i++)
     vec_push(g->arena, &args, (void *)call_arg(g, objs.items[i]));
   const char *share = "";
+  for (int i = 0; i < objs.len; i++) /* narrowed before any loop touches them */
+    if (((const obj *)objs.items[i])->kind == OBJ_DAT && kept(g, objs.items[i]))
+      share = arena_printf(g->arena, "%sloom__dat_narrow(%s, %d); ", share,
+                           call_arg(g, objs.items[i]), kept(g, objs.items[i]));
   for (int i = 0; i < g->fu->temps.len; i++) {
     const temp_info *ti = g->fu->temps.items[i];
     for (int k = 0; ti->shares && k < gr->loops.len; k++)
@@ -1293,6 +1345,8 @@ static const char *rotated_call(cg *g, const group *gr) {
   const char *call = group_call(g, gr);
   if (!rot)
     return call;
+  if (strchr(call, ';') != strrchr(call, ';')) /* storage calls first: one statement */
+    call = arena_printf(g->arena, "{ %s }", call);
   const char *flag = arena_printf(g->arena, "loom_rotated_%d", rot->id);
   if (gr == rot->head)
     return arena_printf(g->arena, "if (%s) %s = 0; else %s", flag, flag, call);

@@ -449,15 +449,16 @@ static int kernel_ops(const checker *c, CXCursor def) {
 
 typedef struct uses {
   CXCursor param;
-  int count[16]; /* uses with constant subscript i (`*p`: 0) */
+  int count[64]; /* uses with constant subscript i (`*p`: 0) */
   int other;     /* uses with another subscript */
-  int unknown;   /* in a loop, a call's argument, the pointer itself */
+  int looped;    /* a use in a loop or in a call's arguments */
+  int escaped;   /* the pointer itself named, or an element's address taken */
 } uses;
 
 /* The constant subscript of `param[e]` (or 0 for `*param`), -1 if not. */
 static long use_index(CXCursor parent, int subscript) {
   if (!subscript)
-    return clang_getCursorKind(parent) == CXCursor_UnaryOperator ? 0 : -1;
+    return 0;
   CXCursor idx = cursor_last_child(parent);
   CXEvalResult ev = clang_Cursor_Evaluate(idx);
   long v = ev && clang_EvalResult_getKind(ev) == CXEval_Int
@@ -473,63 +474,105 @@ static int names_param(CXCursor c, CXCursor param) {
          clang_equalCursors(clang_getCursorReferenced(c), param);
 }
 
-static void count_uses(const checker *ck, CXCursor c, uses *u, int loopy);
+/* A unary operator by its first token: 1 for `*p`, 0 for an operator
+ * that neither dereferences nor takes an address (- + ! ~ ++ --), 2 for
+ * the rest: `&`, a postfix operator, one spelled in a macro. */
+static int unary_kind(const checker *ck, CXCursor c) {
+  static const char *const plain[] = {"-", "+", "!", "~", "++", "--"};
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(ck->fe->tu, clang_getCursorExtent(c), &toks, &n);
+  int kind = 2;
+  if (n > 0) {
+    CXString sp = clang_getTokenSpelling(ck->fe->tu, toks[0]);
+    const char *t = clang_getCString(sp);
+    kind = strcmp(t, "*") == 0 ? 1 : 2;
+    for (size_t i = 0; kind == 2 && i < sizeof plain / sizeof *plain; i++)
+      kind = strcmp(t, plain[i]) == 0 ? 0 : 2;
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(ck->fe->tu, toks, n);
+  return kind;
+}
 
-static void count_kids(const checker *ck, const vec *kids, int from, uses *u, int loopy) {
+static void count_uses(const checker *ck, CXCursor c, uses *u, int looped, int addr);
+
+static void count_kids(const checker *ck, const vec *kids, int from, uses *u, int looped,
+                       int addr) {
   for (int j = from; j < kids->len; j++)
-    count_uses(ck, *(CXCursor *)kids->items[j], u, loopy);
+    count_uses(ck, *(CXCursor *)kids->items[j], u, looped, addr);
 }
 
 /* `if`: the branches exclude each other, so a component named once in
  * each is named once. */
-static void count_if(const checker *ck, const vec *kids, uses *u, int loopy) {
-  count_uses(ck, *(CXCursor *)kids->items[0], u, loopy);
+static void count_if(const checker *ck, const vec *kids, uses *u, int looped) {
+  count_uses(ck, *(CXCursor *)kids->items[0], u, looped, 0);
   uses t = *u, e = *u;
   if (kids->len > 1)
-    count_uses(ck, *(CXCursor *)kids->items[1], &t, loopy);
-  count_kids(ck, kids, 2, &e, loopy);
-  for (int i = 0; i < 16; i++)
+    count_uses(ck, *(CXCursor *)kids->items[1], &t, looped, 0);
+  count_kids(ck, kids, 2, &e, looped, 0);
+  for (int i = 0; i < 64; i++)
     u->count[i] = t.count[i] > e.count[i] ? t.count[i] : e.count[i];
   u->other = t.other > e.other ? t.other : e.other;
-  u->unknown = t.unknown || e.unknown;
+  u->looped = t.looped || e.looped;
+  u->escaped = t.escaped || e.escaped;
 }
 
-/* Walks c: `loopy` inside a loop or a call's arguments. */
-static void count_uses(const checker *ck, CXCursor c, uses *u, int loopy) {
+/* One use of the parameter, `param[i]` or `*param` (i: -1 not constant). */
+static void count_use(uses *u, long i, int looped, int addr) {
+  u->looped |= looped;
+  u->escaped |= addr;
+  if (i >= 0 && i < 64)
+    u->count[i]++;
+  else
+    u->other++;
+}
+
+/* Walks c: `looped` inside a loop or a call's arguments, `addr` under `&`. */
+static void count_uses(const checker *ck, CXCursor c, uses *u, int looped, int addr) {
   enum CXCursorKind k = clang_getCursorKind(c);
   vec kids = cwalk_kids(ck->arena, c);
-  int through = k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator;
-  if (through && kids.len > 0 && names_param(*(CXCursor *)kids.items[0], u->param)) {
-    long i = use_index(c, k == CXCursor_ArraySubscriptExpr);
-    u->unknown |= loopy || i >= 16;
-    if (i >= 0 && i < 16)
-      u->count[i]++;
-    u->other += i < 0;
-    count_kids(ck, &kids, 1, u, loopy);
+  int unary = k == CXCursor_UnaryOperator ? unary_kind(ck, c) : 0, deref = unary == 1;
+  if ((k == CXCursor_ArraySubscriptExpr || deref) && kids.len > 0 &&
+      names_param(*(CXCursor *)kids.items[0], u->param)) {
+    count_use(u, use_index(c, !deref), looped, addr);
+    count_kids(ck, &kids, 1, u, looped, 0);
     return;
   }
   if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), u->param))
-    u->unknown = 1; /* the pointer itself: copied, compared, passed on */
+    u->escaped = 1; /* the pointer itself: copied, compared, passed on */
   if (k == CXCursor_IfStmt && kids.len > 0) {
-    count_if(ck, &kids, u, loopy);
+    count_if(ck, &kids, u, looped);
     return;
   }
-  loopy |= k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
-           k == CXCursor_CallExpr;
-  count_kids(ck, &kids, 0, u, loopy);
+  looped |= k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+            k == CXCursor_CallExpr;
+  addr = unary == 2 || (addr && (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr));
+  count_kids(ck, &kids, 0, u, looped, addr);
 }
 
-/* Whether the kernel `def` names `param` once per component (loop_arg's
- * updated_once). */
-static int updated_once(const checker *ck, CXCursor def, CXCursor param) {
-  uses u = {param, {0}, 0, 0};
-  count_uses(ck, cursor_last_child(def), &u, 0);
-  int total = u.other;
-  for (int i = 0; i < 16; i++) {
-    total += u.count[i];
-    u.unknown |= u.count[i] > 1;
+static uses param_uses(const checker *ck, CXCursor def, CXCursor param) {
+  uses u = {param, {0}, 0, 0, 0};
+  count_uses(ck, cursor_last_child(def), &u, 0, 0);
+  return u;
+}
+
+/* Whether each component is named once (loop_arg's updated_once). */
+static int named_once(const uses *u) {
+  int total = u->other, dup = 0;
+  for (int i = 0; i < 64; i++) {
+    total += u->count[i];
+    dup |= u->count[i] > 1;
   }
-  return !u.unknown && (u.other == 0 || total == 1);
+  return !u->escaped && !u->looped && !dup && (u->other == 0 || total == 1);
+}
+
+/* The components named, one bit each (loop_arg's read_mask). */
+static unsigned long long named_mask(const uses *u) {
+  unsigned long long m = 0;
+  for (int i = 0; i < 64; i++)
+    m |= u->count[i] ? 1ULL << i : 0;
+  return u->escaped || u->other ? ~0ULL : m;
 }
 
 /* ---- the kernel ------------------------------------------------------------ */
@@ -583,10 +626,11 @@ static int check_loop(checker *c) {
     if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
       return -1;
   c->lp->kernel_ops = kernel_ops(c, def);
-  for (int i = 0; i < c->lp->nargs; i++)
-    if (c->lp->args[i].mode != MODE_READ)
-      c->lp->args[i].updated_once =
-          updated_once(c, def, clang_Cursor_getArgument(def, (unsigned)i));
+  for (int i = 0; i < c->lp->nargs; i++) {
+    uses u = param_uses(c, def, clang_Cursor_getArgument(def, (unsigned)i));
+    c->lp->args[i].updated_once = c->lp->args[i].mode != MODE_READ && named_once(&u);
+    c->lp->args[i].read_mask = named_mask(&u);
+  }
   c->lp->kernel_flops = frontend_kernel_flops(c->fe, def, c->arena);
   if (check_order(c))
     return -1;

@@ -146,6 +146,11 @@ typedef struct loop_arg {
    * kernel's contribution from a zeroed local rounds as updating in place
    * does); 0 otherwise. */
   int updated_once;
+  /* Filled in by check: the components the kernel names through the
+   * parameter (bit i: `p[i]`, `*p` is 0), or every bit when it names one
+   * with a subscript that is not constant, takes an address, or uses the
+   * pointer itself. */
+  unsigned long long read_mask;
 } loop_arg;
 
 typedef struct loop {

@@ -39,6 +39,8 @@ static const char usage_text[] =
     "  --no-vectorize    do not gather reads through maps into strips for\n"
     "                    the C compiler to vectorize (each element's kernel\n"
     "                    reads the mesh directly)\n"
+    "  --no-narrow       store every component of a temporary (not only\n"
+    "                    those its readers name)\n"
     "  --no-rotate       do not rotate loops (the next iteration's first\n"
     "                    loops fused into this one's last)\n"
     "  --no-unroll       do not unroll loops of a constant trip count\n"
@@ -167,6 +169,10 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
   }
   if (strcmp(arg, "--no-vectorize") == 0) {
     o->no_vectorize = 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--no-narrow") == 0) {
+    o->no_narrow = 1;
     return OPT_RUN;
   }
   if (strcmp(arg, "--no-rotate") == 0) {

@@ -18,6 +18,7 @@ typedef struct options {
   int report;             /* --report: the regions' DAGs on stdout */
   int no_fuse;            /* --no-fuse: every loop runs on its own */
   int no_vectorize;       /* --no-vectorize: no strips, no gathers */
+  int no_narrow;          /* --no-narrow: temporaries stored whole */
   int no_rotate;          /* --no-rotate: loops are not rotated */
   int no_unroll;          /* --no-unroll: loops are not unrolled */
   int no_inline;          /* --no-inline: calls are not seen through */

@@ -702,6 +702,13 @@ void *loom__dat_values(loom_dat dat);
  * before its next write are unspecified. */
 int loom__dat_share(loom_dat t, loom_dat owner);
 
+/* Temporary t keeps `dim` values per element from now on, the components
+ * its readers name (loomc emits this before each loop naming a temporary
+ * it narrowed, transform/narrow.h; the loops are compiled for that dim).
+ * Its storage is reallocated, zero-filled, at the first call: before any
+ * loop has written t.  LOOM_OK, also when t has that dim already. */
+int loom__dat_narrow(loom_dat t, int dim);
+
 /* ---- distributed memory (generated code for --target=mpi) -------------- */
 
 /* Called at the start of every generated loop function: partitions the

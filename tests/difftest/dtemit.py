@@ -252,8 +252,15 @@ class Emitter:
             ar = self.map(a["map"])["arity"] if star else 1
             const = "const " if a["mode"] == "read" else ""
             params.append("%s%s *%s%s" % (const, t, "*" if star else "", pn))
+            comps = list(range(d["dim"]))
+            if (a["mode"] == "read" and a["map"] is None and d["temp"] and d["dim"] >= 2):
+                # half of the direct reads of a temporary name only some of
+                # its components: loomc then stores only those (narrowing)
+                cr = random.Random(lp["kseed"] * 1009 + n)
+                if cr.random() < 0.5:
+                    comps = sorted(cr.sample(comps, cr.randint(1, d["dim"] - 1)))
             elems = ["%s[%d][%d]" % (pn, s, c) if star else "%s[%d]" % (pn, c)
-                     for s in range(ar) for c in range(d["dim"])]
+                     for s in range(ar) for c in comps]
             if a["mode"] in ("read", "rw"):
                 for e in elems:
                     inputs.append("(double)" + e)

@@ -359,6 +359,30 @@ int loom__dat_share(loom_dat t, loom_dat owner) {
   return LOOM_OK;
 }
 
+int loom__dat_narrow(loom_dat t, int dim) {
+  int rc = loomrt_dat_usable(t, "loom__dat_narrow");
+  if (rc != LOOM_OK || t->dim == dim)
+    return rc;
+  if (!t->zero || t->owner || dim < 1 || dim > t->dim)
+    return loom_error_(LOOM_EMISMATCH, "temporary '%s' cannot keep %d of its %d values per "
+                       "element (%s)", t->name, dim, t->dim,
+                       !t->zero ? "it was declared with data"
+                       : t->owner ? "it uses another's storage" : "not a narrower dim");
+  size_t rows = t->bytes / ((size_t)t->dim * t->elem_size);
+  size_t row = (size_t)dim * t->elem_size;
+  void *block = NULL;
+  void *values = values_new(t->set, row, NULL, rows * row, &block);
+  if (!values)
+    return loom_error_(LOOM_ENOMEM, "dat '%s': out of memory allocating %zu bytes", t->name,
+                       rows * row);
+  free(t->block);
+  t->values = values;
+  t->block = block;
+  t->dim = dim;
+  t->bytes = rows * row;
+  return LOOM_OK;
+}
+
 /* Under MPI the mesh is partitioned first if no loop did yet: a
  * distributed mesh's migration gives every dat new storage, and generated
  * code takes its pointers before it calls loom__mpi_ready (a failure there
