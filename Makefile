@@ -55,7 +55,9 @@ endif
 CFLAGS_LOOMC := $(CSTD) $(WARN) $(OPT) -Icompiler -I$(LLVM)/include -DLOOM_VERSION='"$(VERSION)"' \
                 -DLOOM_DEFAULT_INCLUDE_DIR='"$(abspath runtime/include)"'
 LDLIBS_LOOMC := -L$(LLVM)/lib -lclang -Wl,-rpath,$(LLVM)/lib -lisl -lgmp
-CFLAGS_RT    := $(CSTD) $(WARN) $(OPT) -Iruntime/include -Iruntime/src
+# libloom's sources (and the unit tests that include them) call the API's
+# functions themselves: no call-site macros (loom.h, "call sites").
+CFLAGS_RT    := $(CSTD) $(WARN) $(OPT) -Iruntime/include -Iruntime/src -DLOOM_NO_CALL_SITES
 # The Airfoil programs: the same flags for the Loom build and the baseline.
 # -fno-math-errno: sqrt needs no errno check, so loops calling it keep no
 # call path to libm (results are unchanged: sqrt is correctly rounded

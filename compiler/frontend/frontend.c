@@ -5,7 +5,9 @@
  * stages can drop directives in skipped preprocessor ranges (#if 0).
  * libclang reports success even after fatal errors such as a missing
  * header, so every diagnostic of severity error or fatal is reported and
- * counted here.
+ * counted here.  The parse defines LOOM_NO_CALL_SITES: the API's calls
+ * reach the later stages as calls of the functions they name, whatever
+ * loom.h makes of them in the compiled program (its call-site macros).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "frontend/frontend.h"
@@ -50,14 +52,20 @@ static const char *loom_include_dir(arena *a) {
   return LOOM_DEFAULT_INCLUDE_DIR;
 }
 
+/* clang's arguments: C, the user's -I/-D/-U, loom.h's directory, and
+ * LOOM_NO_CALL_SITES last (after any -U of the user's): the API's calls
+ * as themselves, not as loom.h's call-site macros, which would hide them
+ * in comma expressions (loom.h, "call sites").  The output keeps the
+ * user's text, so the program compiled from it has the macros. */
 static const char **clang_argv(const options *o, arena *a, int *argc) {
-  const char **argv = arena_alloc(a, sizeof *argv * (size_t)(o->clang_args.len + 4));
+  const char **argv = arena_alloc(a, sizeof *argv * (size_t)(o->clang_args.len + 5));
   int n = 0;
   argv[n++] = "-xc";
   for (int i = 0; i < o->clang_args.len; i++)
     argv[n++] = o->clang_args.items[i];
   argv[n++] = arena_printf(a, "-I%s", loom_include_dir(a));
   argv[n++] = "-Wno-unknown-pragmas";
+  argv[n++] = "-DLOOM_NO_CALL_SITES";
   *argc = n;
   return argv;
 }

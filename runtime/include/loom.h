@@ -16,6 +16,10 @@
  * loom_set_error_handler() installs another one.  When a handler returns,
  * the failing call returns its failure value (NULL or a LOOM_E* status) and
  * loom_last_error() gives the message.
+ *
+ * The collective calls are also macros of their own names that record the
+ * caller's file and line for the messages of libloom_mpi ("call sites",
+ * after the matrix calls); LOOM_NO_CALL_SITES turns them off.
  */
 #ifndef LOOM_H
 #define LOOM_H
@@ -493,6 +497,91 @@ int loom_solve(loom_mat A, loom_dat x, loom_dat b);
  * entry); the row's owner reads it, every rank returns it. */
 double loom_mat_get(loom_mat A, int row_node, int rcomp, int col_node,
                     int ccomp);
+
+/* ---- call sites ----------------------------------------------------------
+ *
+ * Under MPI, rank 0 reports a collective call that the ranks do not all
+ * make with each rank's source line (dsl-spec/mpi.md):
+ *
+ *   loom: rank 0: error: prog.c:118: loom_dat_fetch: the ranks are not all
+ *   making this call (rank 0 is at it; rank 1 is at loom_exit, prog.c:124)
+ *
+ * So each call below that starts an agreement across ranks (every call
+ * libloom_mpi names in such a message) is also a function-like macro of
+ * its own name, which records __FILE__ and __LINE__ while the call runs:
+ *
+ *   loom_dat_fetch(d, buf, n)
+ *     -> (loom__call_site(__FILE__, __LINE__),
+ *         loom__call_done(loom_dat_fetch(d, buf, n)))
+ *
+ *  - A macro is not expanded again inside its own expansion: the function
+ *    of the same name is called, with the same arguments, each evaluated
+ *    once, and its result is the expression's (loom__call_done returns it;
+ *    handles go through loom__call_done_ptr and back to their type).
+ *  - The name without a following '(' is not a macro call: a function
+ *    pointer (`&loom_dat_fetch`, `int (*f)(loom_dat, void *, size_t) =
+ *    loom_dat_fetch`) works as before and a call through it records no
+ *    line.  To redeclare one of these functions, parenthesise its name:
+ *    `int (loom_exit)(void);`.
+ *  - The location is the user's line also in a program translated by
+ *    loomc: its output keeps the user's text, under #line directives.  (A
+ *    call written over several lines: GCC names its first, clang its
+ *    last.)
+ *  - It is cleared when the call returns, so a later agreement that no
+ *    wrapped call started (the first loop's partitioning, a call through a
+ *    pointer) is reported without a location rather than with an older
+ *    call's.  A wrapped call inside another's arguments clears the outer
+ *    one's: that one is then reported without a location.  One location
+ *    for the process (the API is called from the host thread only).
+ *  - LOOM_NO_CALL_SITES, defined before this header, leaves the functions
+ *    unwrapped.  loomc defines it when it parses a program, so that it
+ *    sees the calls themselves; libloom is compiled with it (its own
+ *    calls record nothing). */
+void loom__call_site(const char *file, int line);
+int loom__call_done(int status);
+void *loom__call_done_ptr(void *handle);
+double loom__call_done_dbl(double value);
+
+#ifndef LOOM_NO_CALL_SITES
+#ifdef __cplusplus
+#define LOOM__CALL_HANDLE(type, e) static_cast<type>(e)
+#else
+#define LOOM__CALL_HANDLE(type, e) ((type)(e))
+#endif
+#define LOOM__CALL_AT(call)                                                    \
+  (loom__call_site(__FILE__, __LINE__), loom__call_done(call))
+#define LOOM__CALL_AT_DBL(call)                                                \
+  (loom__call_site(__FILE__, __LINE__), loom__call_done_dbl(call))
+#define LOOM__CALL_AT_PTR(type, call)                                          \
+  (loom__call_site(__FILE__, __LINE__),                                        \
+   LOOM__CALL_HANDLE(type, loom__call_done_ptr(call)))
+
+#define loom_exit() LOOM__CALL_AT(loom_exit())
+#define loom_partition(...) LOOM__CALL_AT(loom_partition(__VA_ARGS__))
+#define loom_dat_fetch(...) LOOM__CALL_AT(loom_dat_fetch(__VA_ARGS__))
+#define loom_decl_set_slice(...)                                               \
+  LOOM__CALL_AT_PTR(loom_set, loom_decl_set_slice(__VA_ARGS__))
+#define loom_decl_set_hdf5(...)                                                \
+  LOOM__CALL_AT_PTR(loom_set, loom_decl_set_hdf5(__VA_ARGS__))
+#define loom_decl_map_hdf5(...)                                                \
+  LOOM__CALL_AT_PTR(loom_map, loom_decl_map_hdf5(__VA_ARGS__))
+#define loom_decl_dat_hdf5_(...)                                               \
+  LOOM__CALL_AT_PTR(loom_dat, loom_decl_dat_hdf5_(__VA_ARGS__))
+#define loom_dat_write_hdf5(...) LOOM__CALL_AT(loom_dat_write_hdf5(__VA_ARGS__))
+#define loom_dat_read_hdf5(...) LOOM__CALL_AT(loom_dat_read_hdf5(__VA_ARGS__))
+#define loom_checkpoint(...) LOOM__CALL_AT(loom_checkpoint(__VA_ARGS__))
+#define loom_checkpoint_step(...) LOOM__CALL_AT(loom_checkpoint_step(__VA_ARGS__))
+#define loom_write_xdmf(...) LOOM__CALL_AT(loom_write_xdmf(__VA_ARGS__))
+#define loom_decl_sparsity(...)                                                \
+  LOOM__CALL_AT_PTR(loom_sparsity, loom_decl_sparsity(__VA_ARGS__))
+#define loom_decl_mat(...) LOOM__CALL_AT_PTR(loom_mat, loom_decl_mat(__VA_ARGS__))
+#define loom_mat_assemble(...) LOOM__CALL_AT(loom_mat_assemble(__VA_ARGS__))
+#define loom_mat_zero(...) LOOM__CALL_AT(loom_mat_zero(__VA_ARGS__))
+#define loom_mat_zero_rows_columns(...)                                        \
+  LOOM__CALL_AT(loom_mat_zero_rows_columns(__VA_ARGS__))
+#define loom_solve(...) LOOM__CALL_AT(loom_solve(__VA_ARGS__))
+#define loom_mat_get(...) LOOM__CALL_AT_DBL(loom_mat_get(__VA_ARGS__))
+#endif /* LOOM_NO_CALL_SITES */
 
 /* ======================================================================== */
 /* Internal interface for code generated by loomc.  Not for users; its     */

@@ -37,6 +37,13 @@ Mat loom_mat_petsc(loom_mat A);
  * error was reported. */
 KSP loom_mat_ksp(loom_mat A);
 
+/* Both are collective calls: macros that record the caller's line, as
+ * loom.h's (its "call sites"). */
+#ifndef LOOM_NO_CALL_SITES
+#define loom_mat_petsc(...) LOOM__CALL_AT_PTR(Mat, loom_mat_petsc(__VA_ARGS__))
+#define loom_mat_ksp(...) LOOM__CALL_AT_PTR(KSP, loom_mat_ksp(__VA_ARGS__))
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,6 +41,13 @@
 
 #include "loom.h"
 
+/* libloom's own calls record no call site (loom.h, "call sites"): its
+ * sources, and the unit tests that include them, are compiled with
+ * -DLOOM_NO_CALL_SITES (Makefile CFLAGS_RT). */
+#ifndef LOOM_NO_CALL_SITES
+#error "libloom is compiled with -DLOOM_NO_CALL_SITES (Makefile CFLAGS_RT)"
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define LOOMRT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
@@ -189,6 +196,13 @@ void loomrt_consts_free(void);
  * communication, so the other ranks are told instead of waiting for it
  * (mpi/fail.c).  Without MPI: `status`. */
 int loomrt_leave(int status);
+
+/* ---- the call in progress (site.c) ------------------------------------- */
+
+/* "FILE:LINE" of the wrapped API call in progress (loom.h, "call sites"),
+ * written into buf (of `size` bytes; a long path keeps its end), or ""
+ * when none is (a call through a pointer, generated code's own calls). */
+const char *loomrt_call_site(char *buf, size_t size);
 
 /* ---- helpers (core.c) -------------------------------------------------- */
 

@@ -38,6 +38,24 @@
  * then ends cleanly (loomrt_mpi_agreed_error: rank 0 prints the message,
  * which says where each rank is, every rank finalises MPI and exits 1)
  * rather than through MPI_Abort.
+ *
+ * Where: the messages name the user's source line of each call.  The
+ * collective calls of loom.h are macros of their own names that record
+ * __FILE__ and __LINE__ while the call runs (loom.h, "call sites";
+ * core/site.c): a macro, because only the caller's own text knows its
+ * line, and loomc's output keeps the user's text under #line directives,
+ * so a translated program names the user's file too; loomc parses with
+ * the macros off (LOOM_NO_CALL_SITES), so it recognises the calls as
+ * before.  The location travels in the arrival, beside the step's name,
+ * and stays out of the key: the same call made from different lines on
+ * different ranks (`if (rank == 0) fetch ... else fetch ...`) is one step
+ * and agrees.  Rank 0's own location prefixes its messages ("prog.c:118:
+ * loom_dat_fetch: the ranks are not all making this call (rank 0 is at
+ * it; rank 1 is at loom_exit, prog.c:124)"); a rank that did not arrive
+ * sent nothing, so a deadline's message has rank 0's location only; the
+ * other ranks prefix theirs with their own.  An agreement that no wrapped
+ * call started (the first loop's partitioning, a call through a function
+ * pointer) has no location, and its messages read as before.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +64,12 @@
 #include "core/core.h"
 #include "mpi/mpi.h"
 
-enum { ARRIVAL_TAG = 7002, STEP_MAX = 160, GRACE_SECONDS = 3 };
+enum { ARRIVAL_TAG = 7002, STEP_MAX = 160, WHERE_MAX = 200, GRACE_SECONDS = 3 };
 
 typedef struct arrival {
   long long count; /* the sender's agreements so far, this one included */
   char step[STEP_MAX];
+  char where[WHERE_MAX]; /* the sender's call site, "FILE:LINE", or "" */
 } arrival;
 
 static MPI_Comm arrivals = MPI_COMM_NULL;
@@ -110,22 +129,31 @@ static const char *rank_list(char *buf, size_t size, const int *flag, int n) {
   return buf;
 }
 
-/* Rank 0, all arrived but at different steps: where each rank is. */
-static int report_steps(const char *step, const arrival *in, int n) {
-  char where[1024];
+/* ": " after a call site, nothing after none: messages read "FILE:LINE:
+ * STEP: ..." or "STEP: ...". */
+static const char *sep(const char *where) { return *where ? ": " : ""; }
+
+/* Rank 0, all arrived but at different steps: where each rank is (each
+ * rank's step and call site; rank 0's site prefixes the message). */
+static int report_steps(const char *step, const char *at, const arrival *in, int n) {
+  char where[2048];
   size_t len = 0;
   for (int r = 1; r < n && len < sizeof where; r++)
     if (strcmp(in[r].step, step) != 0)
-      len += (size_t)snprintf(where + len, sizeof where - len, "%srank %d is at %s",
-                              len ? "; " : "", r, in[r].step);
+      len += (size_t)snprintf(where + len, sizeof where - len, "%srank %d is at %s%s%s",
+                              len ? "; " : "", r, in[r].step, *in[r].where ? ", " : "",
+                              in[r].where);
   return loom_error_(LOOM_ESTATE,
-                     "%s: the ranks are not all making this call (rank 0 is at it; %s): "
+                     "%s%s%s: the ranks are not all making this call (rank 0 is at it; %s): "
                      "collective calls are made by every rank, in the same order "
-                     "(dsl-spec/mpi.md)", step, len ? where : "another rank differs");
+                     "(dsl-spec/mpi.md)", at, sep(at), step,
+                     len ? where : "another rank differs");
 }
 
-/* Rank 0 at the deadline: the ranks whose arrival did not come. */
-static int report_missing(const char *step, MPI_Request *req, int n, double t) {
+/* Rank 0 at the deadline: the ranks whose arrival did not come (where
+ * they are is unknown: rank 0's call site prefixes the message). */
+static int report_missing(const char *step, const char *at, MPI_Request *req, int n,
+                          double t) {
   int *missing = calloc((size_t)n + 1, sizeof *missing);
   char who[256] = "?";
   for (int r = 1; missing && r < n; r++) {
@@ -137,31 +165,42 @@ static int report_missing(const char *step, MPI_Request *req, int n, double t) {
     rank_list(who, sizeof who, missing, n);
   free(missing);
   return loom_error_(LOOM_ESTATE,
-                     "%s: rank(s) %s did not make this call within %g s: a collective "
+                     "%s%s%s: rank(s) %s did not make this call within %g s: a collective "
                      "call is made by every rank (dsl-spec/mpi.md; "
-                     "LOOM_COLLECTIVE_TIMEOUT sets the wait)", step, who, t);
+                     "LOOM_COLLECTIVE_TIMEOUT sets the wait)", at, sep(at), step, who, t);
+}
+
+/* What a wait of the agreement is, for the messages of a failed session:
+ * "FILE:LINE: agreeing on STEP". */
+static const char *agreeing(char *what, size_t size, const char *step, const char *at) {
+  snprintf(what, size, "%s%sagreeing on %s", at, sep(at), step);
+  return what;
 }
 
 /* Another rank at the deadline: rank 0's verdict, or rank 0 itself is
  * missing. */
-static int report_late(const char *step, MPI_Request *req, int nreq, double t) {
-  char what[STEP_MAX + 40];
-  snprintf(what, sizeof what, "agreeing on %s", step);
-  int rc = loomrt_mpi_wait_until(nreq, req, what, MPI_Wtime() + GRACE_SECONDS);
+static int report_late(const char *step, const char *at, MPI_Request *req, int nreq,
+                       double t) {
+  char what[STEP_MAX + WHERE_MAX + 40];
+  int rc = loomrt_mpi_wait_until(nreq, req, agreeing(what, sizeof what, step, at),
+                                 MPI_Wtime() + GRACE_SECONDS);
   if (rc != LOOM_ETIMEOUT_)
     return rc; /* it completed late, or rank 0's verdict came */
   return loom_error_(LOOM_ESTATE,
-                     "%s: not every rank made this call within %g s (rank 0, which "
+                     "%s%s%s: not every rank made this call within %g s (rank 0, which "
                      "names them, did not answer): a collective call is made by every "
-                     "rank (dsl-spec/mpi.md; LOOM_COLLECTIVE_TIMEOUT sets the wait)", step, t);
+                     "rank (dsl-spec/mpi.md; LOOM_COLLECTIVE_TIMEOUT sets the wait)",
+                     at, sep(at), step, t);
 }
 
-/* The reduction and the arrivals, waited for until the deadline. */
-static int exchange(const char *step, long long *mine, long long *all, arrival *in,
-                    MPI_Request *req, int n) {
+/* The reduction and the arrivals (this rank's step and call site `at`),
+ * waited for until the deadline. */
+static int exchange(const char *step, const char *at, long long *mine, long long *all,
+                    arrival *in, MPI_Request *req, int n) {
   int me = loomrt_mpi_rank(), nreq = 1;
-  arrival out = {count, ""};
+  arrival out = {count, "", ""};
   snprintf(out.step, sizeof out.step, "%s", step);
+  snprintf(out.where, sizeof out.where, "%s", at);
   int rc = loomrt_mpi_check(MPI_Iallreduce(mine, all, 3, MPI_LONG_LONG, MPI_MAX,
                                            loomrt_mpi_comm(), &req[0]),
                             "MPI_Iallreduce (agreeing on %s)", step);
@@ -176,18 +215,21 @@ static int exchange(const char *step, long long *mine, long long *all, arrival *
   if (rc != LOOM_OK)
     return rc;
   double t = loomrt_mpi_timeout();
-  char what[STEP_MAX + 40];
-  snprintf(what, sizeof what, "agreeing on %s", step);
-  rc = loomrt_mpi_wait_until(nreq, req, what, loomrt_mpi_deadline());
+  char what[STEP_MAX + WHERE_MAX + 40];
+  rc = loomrt_mpi_wait_until(nreq, req, agreeing(what, sizeof what, step, at),
+                             loomrt_mpi_deadline());
   if (rc != LOOM_ETIMEOUT_)
     return rc;
-  return me == 0 ? report_missing(step, req, n, t) : report_late(step, req, nreq, t);
+  return me == 0 ? report_missing(step, at, req, n, t)
+                 : report_late(step, at, req, nreq, t);
 }
 
 int loomrt_mpi_agree(int status, const char *step) {
   if (loomrt_mpi_failed())
     return loomrt_mpi_usable(step); /* no collective in a failed session */
   int n = loomrt_mpi_size();
+  char at[WHERE_MAX]; /* this rank's call site, or "" */
+  loomrt_call_site(at, sizeof at);
   count++;
   long long key = step_key(step), mine[3] = {status, key, -key}, all[3] = {0, 0, 0};
   arrival *in = loomrt_mpi_rank() == 0 ? calloc((size_t)n, sizeof *in) : NULL;
@@ -196,18 +238,19 @@ int loomrt_mpi_agree(int status, const char *step) {
   if (rc != LOOM_OK)
     rc = loom_error_(rc, "out of memory agreeing on %s", step);
   else
-    rc = exchange(step, mine, all, in, req, n);
+    rc = exchange(step, at, mine, all, in, req, n);
   /* ranks at different steps: every rank learns it here, at once */
   loomrt_mpi_agreed_error(rc == LOOM_OK && status == LOOM_OK && all[1] != -all[2] &&
                           all[0] == LOOM_OK);
   if (rc == LOOM_OK && status == LOOM_OK && all[1] != -all[2])
-    rc = in ? report_steps(step, in, n)
-            : loom_error_(LOOM_ESTATE, "%s: the ranks are not all making this call "
+    rc = in ? report_steps(step, at, in, n)
+            : loom_error_(LOOM_ESTATE, "%s%s%s: the ranks are not all making this call "
                           "(rank 0's message says where each rank is): collective calls "
                           "are made by every rank, in the same order (dsl-spec/mpi.md)",
-                          step);
+                          at, sep(at), step);
   else if (rc == LOOM_OK && status == LOOM_OK && all[0] != LOOM_OK)
-    rc = loom_error_(LOOM_ESTATE, "%s failed on another rank (see its message)", step);
+    rc = loom_error_(LOOM_ESTATE, "%s%s%s failed on another rank (see its message)", at,
+                     sep(at), step);
   else if (rc == LOOM_OK)
     rc = status;
   loomrt_mpi_agreed_error(0);

@@ -45,8 +45,10 @@ int loomrt_mpi_check(int rc, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
  * otherwise this rank's status, or LOOM_ESTATE reported as "STEP failed
  * on another rank", or, when the ranks are at different steps, as "STEP:
  * the ranks are not all making this call" (rank 0 lists each rank's
- * step), or, when some rank does not arrive within
- * $LOOM_COLLECTIVE_TIMEOUT seconds, naming the ranks that did not. */
+ * step and call site), or, when some rank does not arrive within
+ * $LOOM_COLLECTIVE_TIMEOUT seconds, naming the ranks that did not.  The
+ * messages start with this rank's call site, "FILE:LINE: ", when a
+ * wrapped API call is in progress (loom.h, "call sites"). */
 int loomrt_mpi_agree(int status, const char *step);
 int loomrt_mpi_agree_init(void); /* loom_init: the arrivals' communicator */
 /* $LOOM_COLLECTIVE_TIMEOUT (seconds, default 60; 0: none), and the

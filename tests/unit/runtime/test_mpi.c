@@ -15,7 +15,11 @@
  *   test_mpi --bad-slices               rank 1's slice leaves a gap
  *   test_mpi --skip-fetch               rank 0 alone fetches; the others
  *                                       call loom_exit
+ *   test_mpi --skip-fetch-pointer       the same, rank 0 fetching through a
+ *                                       function pointer (no call site)
  *   test_mpi --absent                   rank 1 makes no collective call
+ *   test_mpi --fetch-apart              every rank fetches, rank 0 from
+ *                                       another line than the others
  *   test_mpi --skip-loop                rank 1 skips a loop's halo exchange
  *   test_mpi --hdf5 FILE                a dat written to FILE and read back,
  *                                       and 4 ways of reading it wrongly
@@ -646,11 +650,16 @@ static int run_failure(int mismatch) {
 
 /* --skip-fetch: rank 0 alone fetches a dat (OP2 programs often do), the
  * others go on to loom_exit: the ranks meet at different collective calls,
- * which must end the job on every rank with a message naming the calls.
- * --absent: rank 1 makes no collective call at all (it sleeps, then ends
- * without loom_exit) while the others fetch: they must not wait for it
- * past $LOOM_COLLECTIVE_TIMEOUT, and rank 0 names it. */
-static int run_collective_misuse(int absent) {
+ * which must end the job on every rank with a message naming the calls
+ * and their lines (tests/mpi/run.sh finds the lines by the comments
+ * "misuse: ...").  --skip-fetch-pointer: rank 0 fetches through a function
+ * pointer, which records no line: its message must name none (not the
+ * line of loom_partition, the call before).  --absent: rank 1 makes no
+ * collective call at all (it sleeps, then ends without loom_exit) while
+ * the others fetch: they must not wait for it past
+ * $LOOM_COLLECTIVE_TIMEOUT, and rank 0 names it. */
+static int run_collective_misuse(int absent, int by_pointer) {
+  int (*fetch)(loom_dat, void *, size_t) = loom_dat_fetch;
   loom_init(NULL, NULL);
   loom_set cells = loom_decl_set(10, "cells");
   double v[10] = {0}, all[10];
@@ -660,10 +669,38 @@ static int run_collective_misuse(int absent) {
     sleep(30);
     return 0;
   }
-  if (absent || me == 0)
-    loom_dat_fetch(x, all, sizeof all);
-  loom_exit();
+  if (by_pointer && me == 0)
+    fetch(x, all, sizeof all);
+  else if (absent || me == 0)
+    loom_dat_fetch(x, all, sizeof all); /* misuse: fetch */
+  loom_exit(); /* misuse: exit */
   return 0; /* not reached: the runtime aborts the job */
+}
+
+/* --fetch-apart: every rank fetches, rank 0 from one line and the others
+ * from another (programs branch on the rank): one collective call, which
+ * agrees whatever the lines. */
+static int run_fetch_apart(void) {
+  loom_init(NULL, NULL);
+  loom_set cells = loom_decl_set(10, "cells");
+  double v[10], all[10] = {0};
+  for (int i = 0; i < 10; i++)
+    v[i] = i;
+  loom_dat x = loom_decl_dat(cells, 1, double, v, "x");
+  loom_partition(NULL, "block");
+  int rc;
+  if (me == 0)
+    rc = loom_dat_fetch(x, all, sizeof all); /* apart: rank 0 */
+  else
+    rc = loom_dat_fetch(x, all, sizeof all); /* apart: the others */
+  int ok = rc == LOOM_OK && all[0] == 0.0 && all[9] == 9.0, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  int exited = loom_exit() == LOOM_OK;
+  if (me == 0)
+    printf("%s: one fetch from two lines at %d ranks\n",
+           all_ok && exited ? "PASS" : "FAIL", nranks);
+  MPI_Finalize();
+  return !(all_ok && exited);
 }
 
 /* --skip-loop: rank 1 skips a loop the others run (it sleeps): rank 0's
@@ -857,9 +894,13 @@ int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "--hdf5") == 0)
     return run_hdf5(argv[2]);
   if (argc > 1 && strcmp(argv[1], "--skip-fetch") == 0)
-    return run_collective_misuse(0);
+    return run_collective_misuse(0, 0);
+  if (argc > 1 && strcmp(argv[1], "--skip-fetch-pointer") == 0)
+    return run_collective_misuse(0, 1);
   if (argc > 1 && strcmp(argv[1], "--absent") == 0)
-    return run_collective_misuse(1);
+    return run_collective_misuse(1, 0);
+  if (argc > 1 && strcmp(argv[1], "--fetch-apart") == 0)
+    return run_fetch_apart();
   if (argc > 1 && strcmp(argv[1], "--skip-loop") == 0)
     return run_skip_loop();
   if (argc > 1 && strncmp(argv[1], "--handler-", 10) == 0)

@@ -1,0 +1,66 @@
+/*
+ * core/site.c — the source location of the API call in progress, for the
+ * messages of collective calls that not every rank makes (mpi/agree.c).
+ *
+ * Design
+ * ------
+ * The collective calls of loom.h are also function-like macros that call
+ * loom__call_site(__FILE__, __LINE__) before the function and
+ * loom__call_done() on its result (loom.h, "call sites"): the location
+ * holds exactly while the call runs, and is cleared when it returns, so a
+ * later agreement that no wrapped call started (the first loop's
+ * partitioning, a call through a function pointer) has none rather than an
+ * older call's.  Code that loomc generates keeps the user's text under
+ * #line directives, so the location is the user's file and line.
+ *
+ * One location, a plain static: the API is called from the host thread
+ * only (under MPI the runtime asks for MPI_THREAD_FUNNELED; loops' threads
+ * make no API call).  The file name is __FILE__, a string literal: only
+ * its pointer is kept.  A wrapped call made while another is in progress
+ * (one in the other's arguments, or from an error handler) clears the
+ * location when it returns: the outer call is then reported without one,
+ * never with a wrong one.  Only an error handler that leaves a call with
+ * longjmp skips loom__call_done: the location then stays until the next
+ * wrapped call.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+
+static const char *site_file; /* NULL: no wrapped call in progress */
+static int site_line;
+
+void loom__call_site(const char *file, int line) {
+  site_file = file;
+  site_line = line;
+}
+
+int loom__call_done(int status) {
+  site_file = NULL;
+  return status;
+}
+
+void *loom__call_done_ptr(void *handle) {
+  site_file = NULL;
+  return handle;
+}
+
+double loom__call_done_dbl(double value) {
+  site_file = NULL;
+  return value;
+}
+
+const char *loomrt_call_site(char *buf, size_t size) {
+  if (!size)
+    return "";
+  buf[0] = '\0';
+  if (!site_file || !*site_file)
+    return buf;
+  size_t len = strlen(site_file), room = size > 16 ? size - 16 : 0;
+  if (len <= room) /* room for ":LINE" besides */
+    snprintf(buf, size, "%s:%d", site_file, site_line);
+  else /* a long path: its end, which names the file */
+    snprintf(buf, size, "...%s:%d", site_file + len - (room > 3 ? room - 3 : 0), site_line);
+  return buf;
+}
