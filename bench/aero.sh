@@ -5,8 +5,9 @@
 #     iterations) for aero_ref, aero_seq, aero_openmp (2 threads), aero_mpi
 #     (2 ranks) and aero_mpi_openmp (1 rank x 2 threads), when built;
 #   - each program's main-loop time against aero_ref's (below 1: faster);
-#   - per loop (LOOM_DIAG), spMV and res_calc in aero_seq against aero_novec
-#     (loomc --no-vectorize): the vector path's gain.
+#   - per loop (LOOM_DIAG), spMV and res_calc in aero_seq against aero_wide
+#     (loomc --no-narrow: the element matrices stored whole) and aero_novec
+#     (loomc --no-vectorize): what each transformation gains.
 #
 #   bench/aero.sh BINDIR [ITERS]   (default 20; OP2's check needs 20)
 set -euo pipefail
@@ -32,9 +33,10 @@ seconds() { sed -n 's/.*main loop wall time \([0-9.]*\) s$/\1/p' "$work/$1.err" 
 loop_s() { awk -v k="$2" '$1 == k && $2 == "at" { print $5; exit }' "$work/$1.err"; }
 verdict() { sed -n 's/^This test is considered \(.*\)$/\1/p' "$work/$1.out"; }
 
-progs="ref seq novec"
+progs="ref seq wide novec"
 one ref "$bin/aero_ref"
 one seq "$bin/aero_seq"
+one wide "$bin/aero_wide"
 one novec "$bin/aero_novec"
 one omp env OMP_NUM_THREADS=2 "$bin/aero_openmp" && progs="$progs omp"
 if [ -x "$bin/aero_mpi" ] && command -v mpirun >/dev/null; then
@@ -51,6 +53,9 @@ for p in $progs; do
     "$(verdict $p)"
 done
 for k in spMV res_calc; do
-  v=$(loop_s seq $k) s=$(loop_s novec $k)
-  echo "  $k: seq $v s, --no-vectorize $s s: RATIO $(awk -v a="$v" -v b="$s" 'BEGIN { printf "%.3f", a / b }')"
+  for base in wide novec; do
+    v=$(loop_s seq $k) s=$(loop_s $base $k)
+    flag=$([ $base = wide ] && echo --no-narrow || echo --no-vectorize)
+    echo "  $k: seq $v s, $flag $s s: RATIO $(awk -v a="$v" -v b="$s" 'BEGIN { printf "%.3f", a / b }')"
+  done
 done

@@ -2,8 +2,9 @@
 # which defines BUILD, CC, CSTD, CFLAGS_APP, LOOMC and LIBLOOM).
 #
 #   make aero    build/samples/aero/: naca_fem (the mesh generator), aero_seq
-#                and aero_openmp (aero.c through loomc), aero_novec (the same
-#                with --no-vectorize), aero_ref (the plain-C baseline); also
+#                and aero_openmp (aero.c through loomc), aero_novec and
+#                aero_wide (the same with --no-vectorize, with --no-narrow:
+#                p_K stored whole), aero_ref (the plain-C baseline); also
 #                built by `make` (all).  mk/mpi_samples.mk adds aero_mpi and
 #                aero_mpi_openmp.
 #   make aero-run  the default mesh (720,000 cells, FE_grid.dat) generated,
@@ -18,7 +19,8 @@ CFLAGS_AERO := $(CFLAGS_APP) -Isamples/aero -Isamples/common
 AERO_HDRS   := $(wildcard samples/aero/*.h samples/common/*.h)
 
 .PHONY: aero aero-run
-aero: $(AERO)/naca_fem $(AERO)/aero_seq $(AERO)/aero_openmp $(AERO)/aero_novec $(AERO)/aero_ref
+aero: $(AERO)/naca_fem $(AERO)/aero_seq $(AERO)/aero_openmp $(AERO)/aero_novec \
+      $(AERO)/aero_wide $(AERO)/aero_ref
 all: aero
 
 $(AERO)/naca_fem: samples/aero/naca_fem.c
@@ -38,12 +40,17 @@ $(AERO)/aero_novec.c: samples/aero/aero.c $(LOOMC)
 	$(LOOMC) -MMD --target=seq --no-vectorize -Isamples/aero -Isamples/common $< -o $@
 -include $(AERO)/aero_novec.d
 
+$(AERO)/aero_wide.c: samples/aero/aero.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=seq --no-narrow -Isamples/aero -Isamples/common $< -o $@
+-include $(AERO)/aero_wide.d
+
 $(AERO)/aero_openmp.c: samples/aero/aero.c $(LOOMC)
 	@mkdir -p $(@D)
 	$(LOOMC) -MMD --target=openmp -Isamples/aero -Isamples/common $< -o $@
 -include $(AERO)/aero_openmp.d
 
-$(AERO)/aero_seq $(AERO)/aero_novec: $(AERO)/aero_%: $(AERO)/aero_%.c $(LIBLOOM)
+$(AERO)/aero_seq $(AERO)/aero_novec $(AERO)/aero_wide: $(AERO)/aero_%: $(AERO)/aero_%.c $(LIBLOOM)
 	$(CC) $(CFLAGS_AERO) -o $@ $< $(LIBLOOM) -lm
 
 $(AERO)/aero_openmp: $(AERO)/aero_openmp.c $(LIBLOOM)

@@ -488,6 +488,37 @@ Test(dat, temporaries_are_zero) {
   expect_no_error();
 }
 
+Test(dat, narrowed_temporaries_keep_fewer_values) {
+  loom_set cells = loom_decl_set(1000, "cells");
+  loom_dat t = loom_decl_temp(cells, 16, double, "t");
+  cr_assert_eq(loom__dat_narrow(t, 10), LOOM_OK);
+  cr_assert_eq(loom_dat_dim(t), 10);
+  double *tv = loom__dat_values(t);
+  for (int i = 0; i < 10000; i++)
+    cr_assert_eq(tv[i], 0.0, "t[%d] = %g", i, tv[i]);
+  tv[9999] = 1.0; /* the new storage's last value */
+  cr_assert_eq(loom__check_dat(t, cells, 10, LOOM_DOUBLE, "spMV", 5), LOOM_OK);
+  cr_assert_eq(loom__dat_narrow(t, 10), LOOM_OK); /* done: nothing changes */
+  cr_assert_eq(((double *)loom__dat_values(t))[9999], 1.0);
+  double out[10000];
+  cr_assert_eq(loom_dat_fetch(t, out, sizeof out), LOOM_OK);
+  expect_no_error();
+}
+
+Test(dat, narrowing_is_refused_where_it_would_lose_values) {
+  loom_set cells = loom_decl_set(10, "cells");
+  double x[20] = {0};
+  loom_dat d = loom_decl_dat(cells, 2, double, x, "d");
+  loom_dat t = loom_decl_temp(cells, 4, double, "t");
+  cr_assert_eq(loom__dat_narrow(d, 1), LOOM_EMISMATCH);
+  expect_error_text(LOOM_EMISMATCH, "temporary 'd' cannot keep 1 of its 2 values per element "
+                                    "(it was declared with data)");
+  cr_assert_eq(loom__dat_narrow(t, 5), LOOM_EMISMATCH);
+  expect_error_text(LOOM_EMISMATCH, "temporary 't' cannot keep 5 of its 4 values per element "
+                                    "(not a narrower dim)");
+  cr_assert_eq(loom_dat_dim(t), 4);
+}
+
 Test(dat, fetch_wrong_size_message_is_exact) {
   loom_set cells = loom_decl_set(720000, "cells");
   loom_dat p_q = loom_decl_temp(cells, 4, double, "p_q");

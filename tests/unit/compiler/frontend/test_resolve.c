@@ -235,3 +235,40 @@ Test(check, kernel_flops_are_counted_from_its_text) {
   cr_expect_eq(lp->kernel_flops, 1 + 4 + 8 + 1 + 3, "%ld", lp->kernel_flops);
   run_free(&r);
 }
+
+/* Which components a kernel names through each parameter (loop_arg's
+ * read_mask, for narrowing) and whether it updates each once (its
+ * updated_once, for staging increments): constant subscripts and `*p`
+ * count; a subscript that is not constant, an address taken, the pointer
+ * passed on or offset count as every component; a component named twice
+ * or in a loop is not updated once, one named once on each path of an if
+ * is. */
+Test(check, kernel_components_named_per_parameter) {
+  run r;
+  run_source(&r, PROGRAM("static void use(const double *p) { (void)p; }\n"
+                         "static void k_m(const double *a, const double *b, const double *c,\n"
+                         "                const double *d, const double *e, double *y,\n"
+                         "                double *z, float *u) {\n"
+                         "  int i = (int)a[0];\n"
+                         "  y[0] += a[4 + 1] + *a + b[i];\n"
+                         "  const double *q = &c[1];\n"
+                         "  use(d);\n"
+                         "  y[1] += q[0] + *(e + 1);\n"
+                         "  if (a[0] > 0) { z[0] += 1.0; z[1] += 2.0; } else { z[0] -= 1.0; }\n"
+                         "  for (int k = 0; k < 2; k++) u[0] += (float)b[k];\n"
+                         "}\n",
+                         "#pragma loom par_loop(k_m) over(edges) args(read: w, w, w, w, w,"
+                         " inc: x[e2n_map[0]], x[e2n_map[1]], f)"),
+             TO_CHECK);
+  cr_assert_eq(r.errors, 0, "%s", r.diags);
+  const loop *lp = r.prog.loops.items[0];
+  cr_expect_eq(lp->args[0].read_mask, 1ULL << 0 | 1ULL << 5, "%llx", lp->args[0].read_mask);
+  for (int i = 1; i < 5; i++) /* b[i], &c[1], use(d), e + 1 */
+    cr_expect_eq(lp->args[i].read_mask, ~0ULL, "argument %d: %llx", i + 1,
+                 lp->args[i].read_mask);
+  cr_expect_eq(lp->args[5].updated_once, 1); /* y[0], y[1] once each */
+  cr_expect_eq(lp->args[6].updated_once, 1); /* z[0] once on each path */
+  cr_expect_eq(lp->args[7].updated_once, 0); /* u[0] in a loop */
+  cr_expect_eq(lp->args[0].updated_once, 0); /* read */
+  run_free(&r);
+}
