@@ -50,10 +50,8 @@ static const loop_arg *only_arg(const loop *lp, const obj *t) {
   return found;
 }
 
-/* Why loop lp, which names t, keeps t whole (NULL: it does not); ORs the
- * components it reads into *mask. */
-static const char *loop_problem(const fusion *fu, const loop *lp, const obj *t,
-                                unsigned long long *mask, arena *a) {
+/* Why loop lp, which names t, keeps t whole (NULL: it does not). */
+static const char *loop_problem(const fusion *fu, const loop *lp, const obj *t, arena *a) {
   const loop_arg *x = only_arg(lp, t);
   if (lp->domain || temps_pinned_away(&fu->temps, lp))
     return arena_printf(a, "%s (line %u) is %s", lp->kernel, lp->loc.line,
@@ -66,8 +64,6 @@ static const char *loop_problem(const fusion *fu, const loop *lp, const obj *t,
   if (!x->param_pointee || strchr(x->param_pointee, '['))
     return arena_printf(a, "%s (line %u) takes it as an array of rows", lp->kernel,
                         lp->loc.line);
-  if (x->mode == MODE_READ)
-    *mask |= x->read_mask;
   return NULL;
 }
 
@@ -108,9 +104,8 @@ static const char *problem(const fusion *fu, const program *prog, const vec *reg
     return "code outside par_loops uses it";
   for (int i = 0; i < prog->loops.len; i++) {
     const loop *lp = prog->loops.items[i];
-    unsigned long long unused = 0;
     const char *why = loop_arg_reading(lp, t) || loop_arg_writing(lp, t)
-                          ? loop_problem(fu, lp, t, &unused, a) : NULL;
+                          ? loop_problem(fu, lp, t, a) : NULL;
     if (why)
       return why;
   }
