@@ -528,8 +528,9 @@ double loom_mat_get(loom_mat A, int row_node, int rcomp, int col_node,
  *    call written over several lines: GCC names its first, clang its
  *    last.)
  *  - It is cleared when the call returns, so a later agreement that no
- *    wrapped call started (the first loop's partitioning, a call through a
- *    pointer) is reported without a location rather than with an older
+ *    wrapped call started is reported at the loop running (the first
+ *    loop's partitioning: the directive's line, from the loop's label) or
+ *    without a location (a call through a pointer), never at an older
  *    call's.  A wrapped call inside another's arguments clears the outer
  *    one's: that one is then reported without a location.  One location
  *    for the process (the API is called from the host thread only).

@@ -99,6 +99,10 @@ if [ "$(grep -c "^loom:" "$err")" -ne 1 ] || grep -q "MPI_ABORT" "$err"; then
 else
   echo "mpi-test: --skip-fetch: one loom: line, no MPI_Abort, PASS"
 fi
+# A loop partitions the mesh the program did not: rank 0 names the loop's
+# directive line, from the label generated code gives it.
+exit_loop_at="[^ ]*test_mpi\.c:$(line_of '/\* misuse: exit after a loop \*/')"
+expect_abort --skip-first-loop 2 "loom: rank 0: error: prog\.c:12: loom_partition (loading the mesh): the ranks are not all making this call (rank 0 is at it; rank 1 is at loom_exit, $exit_loop_at)"
 # A call through a function pointer records no line: rank 0's message has
 # none (not the line of the call before it, loom_partition).
 expect_abort --skip-fetch-pointer 2 "loom: rank 0: error: loom_dat_fetch: the ranks are not all making this call (rank 0 is at it; rank 1 is at loom_exit, $exit_at)"

@@ -204,6 +204,11 @@ int loomrt_leave(int status);
  * when none is (a call through a pointer, generated code's own calls). */
 const char *loomrt_call_site(char *buf, size_t size);
 
+/* The loop running (its label, "KERNEL at FILE:LINE", a string that
+ * outlives it), whose line loomrt_call_site gives when no wrapped call is
+ * in progress; NULL when the loop is done. */
+void loomrt_loop_site(const char *label);
+
 /* ---- helpers (core.c) -------------------------------------------------- */
 
 /* Checks a user-supplied object name (non-NULL, non-empty); reports an

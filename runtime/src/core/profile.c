@@ -72,6 +72,7 @@ void loom__loop_traffic(const char *loop, double elems, double bytes, double flo
 }
 
 void loom__loop_done(const char *loop, double t0) {
+  loomrt_loop_site(NULL);
   double t = loom__wall() - t0;
   record *r = find(loop);
   if (r) {

@@ -170,6 +170,7 @@ int loom__check_set(loom_set set, const char *loop) {
 }
 
 static int loom__check_set_body(loom_set set, const char *loop) {
+  loomrt_loop_site(loop); /* a loop's first check: its agreements' line */
   int status = loomrt_require_active("loom__check_set");
   if (status != LOOM_OK)
     return status;

@@ -8,9 +8,8 @@
  * loom__call_site(__FILE__, __LINE__) before the function and
  * loom__call_done() on its result (loom.h, "call sites"): the location
  * holds exactly while the call runs, and is cleared when it returns, so a
- * later agreement that no wrapped call started (the first loop's
- * partitioning, a call through a function pointer) has none rather than an
- * older call's.  Code that loomc generates keeps the user's text under
+ * later agreement that no wrapped call started (a call through a function
+ * pointer) has none rather than an older call's.  Code that loomc generates keeps the user's text under
  * #line directives, so the location is the user's file and line.
  *
  * One location, a plain static: the API is called from the host thread
@@ -22,6 +21,12 @@
  * never with a wrong one.  Only an error handler that leaves a call with
  * longjmp skips loom__call_done: the location then stays until the next
  * wrapped call.
+ *
+ * Loops: generated code names each loop "KERNEL at FILE:LINE" (the
+ * directive's line) in its first check, loom__check_set, which records it
+ * here until loom__loop_done; an agreement a loop starts (under MPI the
+ * first loop partitions the mesh when the program did not) is reported at
+ * the directive's line.  A wrapped call in progress takes precedence.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +35,17 @@
 
 static const char *site_file; /* NULL: no wrapped call in progress */
 static int site_line;
+static const char *site_loop; /* the loop running, its label; NULL: none */
+
+void loomrt_loop_site(const char *label) { site_loop = label; }
+
+/* "FILE:LINE" of a loop label "KERNEL at FILE:LINE", or "". */
+static const char *loop_where(const char *label) {
+  const char *at = NULL;
+  for (const char *p = label ? strstr(label, " at ") : NULL; p; p = strstr(p + 1, " at "))
+    at = p;
+  return at ? at + 4 : "";
+}
 
 void loom__call_site(const char *file, int line) {
   site_file = file;
@@ -55,6 +71,12 @@ const char *loomrt_call_site(char *buf, size_t size) {
   if (!size)
     return "";
   buf[0] = '\0';
+  if ((!site_file || !*site_file) && *loop_where(site_loop) && size > 8) {
+    const char *w = loop_where(site_loop);
+    size_t len = strlen(w);
+    snprintf(buf, size, "%s%s", len < size ? "" : "...", len < size ? w : w + len - (size - 4));
+    return buf;
+  }
   if (!site_file || !*site_file)
     return buf;
   size_t len = strlen(site_file), room = size > 16 ? size - 16 : 0;

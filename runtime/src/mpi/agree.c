@@ -53,9 +53,10 @@
  * loom_dat_fetch: the ranks are not all making this call (rank 0 is at
  * it; rank 1 is at loom_exit, prog.c:124)"); a rank that did not arrive
  * sent nothing, so a deadline's message has rank 0's location only; the
- * other ranks prefix theirs with their own.  An agreement that no wrapped
- * call started (the first loop's partitioning, a call through a function
- * pointer) has no location, and its messages read as before.
+ * other ranks prefix theirs with their own.  An agreement a loop starts
+ * (the first loop's partitioning) has the loop's directive line (core/
+ * site.c); one that neither started (a call through a function pointer)
+ * has no location, and its messages read as before.
  */
 #include <stdio.h>
 #include <stdlib.h>

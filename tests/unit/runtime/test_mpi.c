@@ -17,6 +17,8 @@
  *                                       call loom_exit
  *   test_mpi --skip-fetch-pointer       the same, rank 0 fetching through a
  *                                       function pointer (no call site)
+ *   test_mpi --skip-first-loop          rank 0 alone runs a loop (which
+ *                                       partitions); the others leave
  *   test_mpi --absent                   rank 1 makes no collective call
  *   test_mpi --fetch-apart              every rank fetches, rank 0 from
  *                                       another line than the others
@@ -677,6 +679,24 @@ static int run_collective_misuse(int absent, int by_pointer) {
   return 0; /* not reached: the runtime aborts the job */
 }
 
+/* --skip-first-loop: rank 0 runs a loop (as generated code does: its
+ * label's check, then its dats' values, which partition the mesh the
+ * program did not), the others go on to loom_exit: rank 0's message names
+ * the loop's directive line, from the label. */
+static int run_first_loop_misuse(void) {
+  loom_init(NULL, NULL);
+  loom_set cells = loom_decl_set(10, "cells");
+  double v[10] = {0};
+  loom_dat x = loom_decl_dat(cells, 1, double, v, "x");
+  if (me == 0) {
+    static const char loop[] = "scale at prog.c:12";
+    if (loom__check_set(cells, loop) == LOOM_OK && loom__dat_values(x))
+      loom__loop_done(loop, 0.0);
+  }
+  loom_exit(); /* misuse: exit after a loop */
+  return 0; /* not reached: the runtime aborts the job */
+}
+
 /* --fetch-apart: every rank fetches, rank 0 from one line and the others
  * from another (programs branch on the rank): one collective call, which
  * agrees whatever the lines. */
@@ -893,6 +913,8 @@ int main(int argc, char **argv) {
     return run_bad_slices();
   if (argc > 2 && strcmp(argv[1], "--hdf5") == 0)
     return run_hdf5(argv[2]);
+  if (argc > 1 && strcmp(argv[1], "--skip-first-loop") == 0)
+    return run_first_loop_misuse();
   if (argc > 1 && strcmp(argv[1], "--skip-fetch") == 0)
     return run_collective_misuse(0, 0);
   if (argc > 1 && strcmp(argv[1], "--skip-fetch-pointer") == 0)
