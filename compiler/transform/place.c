@@ -68,6 +68,21 @@ static int code_point(const placer *p, const comp *c) {
   return k >= 0 ? k : c->item;
 }
 
+/* The first point where c's code runs: a loop statement whose first
+ * iteration's head is fused into the group before it (rotate.h: pre)
+ * starts at that group's call. */
+static int first_code_point(const placer *p, const comp *c) {
+  int k = code_point(p, c);
+  for (int i = 0; i < p->fu->rotations.len; i++) {
+    const rotation *rot = p->fu->rotations.items[i];
+    const loop_stmt *l = rot->li->r->loop;
+    int pre = rot->pre ? item_of_loop(p, rot->pre->anchor) : -1;
+    if (l->parent == reg(p) && l->item == c->item && pre >= 0 && pre < k)
+      k = pre;
+  }
+  return k;
+}
+
 static unsigned point_offset(const placer *p, int k) {
   if (k >= npoints(p))
     return reg(p)->end;
@@ -137,14 +152,15 @@ static void place_send(placer *p, const comp *s) {
 }
 
 /* A fold goes before the code of the first computation that depends on
- * it: its direct successors suffice (as for place_send). */
+ * it: its direct successors suffice (as for place_send); a loop statement
+ * whose first head runs in the group before it, before that group. */
 static void place_fold(placer *p, const comp *e) {
   int lo = code_point(p, e) + 1, hi = npoints(p);
   const vec *succs = &p->succs[e->id];
   for (int i = 0; i < succs->len; i++) {
     const comp *c = succs->items[i];
-    if (code_point(p, c) < hi)
-      hi = code_point(p, c);
+    if (first_code_point(p, c) < hi)
+      hi = first_code_point(p, c);
   }
   int k = hi > lo ? hi : lo;
   const char *var = e->o->is_array ? e->o->name : arena_printf(p->a, "&%s", e->o->name);
@@ -213,6 +229,10 @@ static void place_flag(placer *p, const rotation *rot) {
 vec place_comms(const program *prog, const vec *dags, const fusion *fu, const vec *hoists,
                 arena *a) {
   placer p = {prog, a, fu, NULL, {0}, NULL, 0, NULL};
+  /* flags first: a declaration on a line of its own, then what goes at
+   * the same point on the group's line (a fold before a pre group) */
+  for (int i = 0; i < fu->rotations.len; i++)
+    place_flag(&p, fu->rotations.items[i]);
   for (int r = 0; r < dags->len; r++) {
     p.d = dags->items[r];
     if (!p.d->mpi)
@@ -226,8 +246,6 @@ vec place_comms(const program *prog, const vec *dags, const fusion *fu, const ve
         place_fold(&p, c);
     }
   }
-  for (int i = 0; i < fu->rotations.len; i++)
-    place_flag(&p, fu->rotations.items[i]);
   vec ends = {0};
   for (int i = 0; hoists && i < hoists->len; i++)
     place_hoist(&p, hoists->items[i], &ends);
