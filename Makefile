@@ -138,9 +138,9 @@ $(LIBLOOM): $(RT_OBJ)
 	ar rcs $@ $^
 
 # ---- Airfoil -----------------------------------------------------------------
-$(MESHGEN): samples/airfoil/naca0012.c
+$(MESHGEN): samples/airfoil/naca0012.c samples/common/naca_grid.h
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -O2 -Wall -Wextra -Werror -o $@ $< -lm
+	$(CC) $(CSTD) -O2 -Wall -Wextra -Werror -Isamples/common -o $@ $< -lm
 
 $(AIRFOIL)/airfoil_seq.c: samples/airfoil/airfoil.c $(LOOMC)
 	@mkdir -p $(@D)

@@ -23,9 +23,9 @@ aero: $(AERO)/naca_fem $(AERO)/aero_seq $(AERO)/aero_openmp $(AERO)/aero_novec \
       $(AERO)/aero_wide $(AERO)/aero_ref
 all: aero
 
-$(AERO)/naca_fem: samples/aero/naca_fem.c
+$(AERO)/naca_fem: samples/aero/naca_fem.c samples/common/naca_grid.h
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) -O2 -Wall -Wextra -Werror -o $@ $< -lm
+	$(CC) $(CSTD) -O2 -Wall -Wextra -Werror -Isamples/common -o $@ $< -lm
 
 $(AERO_MESH): $(AERO)/naca_fem
 	$(AERO)/naca_fem -I 400 -J 600 $@

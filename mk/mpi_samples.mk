@@ -67,7 +67,7 @@ $(BUILD)/bin/loom-mesh: samples/airfoil/loom_mesh.c samples/airfoil/airfoil_mesh
 	$(MPICC_CMD) $(CFLAGS_APP) $(HDF5_CFLAGS) -o $@ $< $(HDF5_LIBS) -lm
 
 $(BUILD)/bin/loom-naca0012: samples/airfoil/naca0012.c samples/airfoil/airfoil_h5.h \
-    samples/airfoil/airfoil_mesh.h
+    samples/airfoil/airfoil_mesh.h samples/common/naca_grid.h
 	@mkdir -p $(@D)
-	$(MPICC_CMD) $(CSTD) -O2 -Wall -Wextra -Werror -DNACA0012_HDF5 -Isamples/airfoil \
+	$(MPICC_CMD) $(CSTD) -O2 -Wall -Wextra -Werror -DNACA0012_HDF5 -Isamples/airfoil -Isamples/common \
 	  $(HDF5_CFLAGS) -o $@ $< $(HDF5_LIBS) -lm

@@ -94,11 +94,8 @@
 /* The program's name as invoked, before each message. */
 static const char *prog = "naca_fem";
 
-#define SURFACE_SAMPLES 100 /* points on the upper surface */
-#define CONTOUR_POINTS (2 * SURFACE_SAMPLES - 1)
-#define NOSE_SHIFT 0.0077   /* x0 of the square-root map */
-#define DOMAIN_HALF 3.0     /* mapped domain: [-3,3] x [yb,3] */
-#define PI_DOUBLE 3.14159265358979323846
+#include "naca_grid.h" /* the grid in the mapped plane: linspace_at,
+                        * bottom_line, complex_square */
 
 static void complain(const char *fmt, ...)
 {
@@ -108,246 +105,6 @@ static void complain(const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-}
-
-/* ------------------------------------------------------------------ */
-/* Octave's arithmetic                                                 */
-/* ------------------------------------------------------------------ */
-
-/* Element k (0-based) of Octave 7's linspace(a, b, n), n >= 2. */
-static double linspace_at(double a, double b, long n, long k)
-{
-    double delta = (b - a) / (double)(n - 1);
-    long half = n / 2;
-
-    if (k == 0)
-        return a;
-    if (k == n - 1)
-        return b;
-    if (n % 2 == 1 && k == half)
-        return a == -b ? 0.0 : (a + b) / 2.0;
-    if (k < half)
-        return a + (double)k * delta;
-    return b - (double)(n - 1 - k) * delta;
-}
-
-/* re + i*im by storing the parts (no arithmetic, so no change to the sign
- * of a zero); C11 lays a complex out as its real and imaginary parts. */
-static double complex complex_of(double re, double im)
-{
-    double parts[2] = {re, im};
-    double complex z;
-
-    memcpy(&z, parts, sizeof z);
-    return z;
-}
-
-/* z.^2 for a complex z = re + i*im: std::pow(z, 2), that is
- * (1 + 0i) * (z * z), one rounded operation at a time.  The product with
- * 1 + 0i matters only for zeros: (-3 + 0i)^2 is 9 + 0i, not 9 - 0i. */
-static void complex_square(double re, double im, double *out_re,
-                           double *out_im)
-{
-    double sq_re = re * re - im * im;
-    double sq_im = re * im + im * re;
-
-    *out_re = 1.0 * sq_re - 0.0 * sq_im;
-    *out_im = 1.0 * sq_im + 0.0 * sq_re;
-}
-
-/* ------------------------------------------------------------------ */
-/* Not-a-knot cubic spline (Octave's spline.m, then ppval)            */
-/* ------------------------------------------------------------------ */
-
-/* The piecewise cubic through CONTOUR_POINTS points. */
-typedef struct {
-    double x[CONTOUR_POINTS];              /* breaks, increasing */
-    double coef[CONTOUR_POINTS - 1][4];    /* per interval: d, c, b, a */
-} contour_spline;
-
-/*
- * Solve the tridiagonal system (sub-diagonal dl[0..m-2], diagonal
- * d[0..m-1], super-diagonal du[0..m-2]) for the right-hand side rhs, which
- * becomes the solution, as LAPACK's dgtsv does: elimination with partial
- * pivoting by rows, the fill-in above the super-diagonal kept in dl.
- * All arrays are overwritten.  Returns 0, or -1 for a singular matrix.
- */
-static int solve_tridiagonal(long m, double *dl, double *d, double *du,
-                             double *rhs)
-{
-    for (long i = 0; i + 1 < m; i++) {
-        if (fabs(d[i]) >= fabs(dl[i])) {
-            /* no row interchange */
-            if (d[i] == 0.0)
-                return -1;
-            double fact = dl[i] / d[i];
-            d[i + 1] = d[i + 1] - fact * du[i];
-            rhs[i + 1] = rhs[i + 1] - fact * rhs[i];
-            dl[i] = 0.0;
-        } else {
-            /* interchange rows i and i+1 */
-            double fact = d[i] / dl[i];
-            double temp = d[i + 1];
-            d[i] = dl[i];
-            d[i + 1] = du[i] - fact * temp;
-            if (i + 2 < m) {
-                dl[i] = du[i + 1];
-                du[i + 1] = -fact * dl[i];
-            } else {
-                dl[i] = 0.0;
-            }
-            du[i] = temp;
-            temp = rhs[i];
-            rhs[i] = rhs[i + 1];
-            rhs[i + 1] = temp - fact * rhs[i + 1];
-        }
-    }
-    if (d[m - 1] == 0.0)
-        return -1;
-
-    /* back substitution with the (up to) two super-diagonals */
-    rhs[m - 1] = rhs[m - 1] / d[m - 1];
-    if (m > 1)
-        rhs[m - 2] = (rhs[m - 2] - du[m - 2] * rhs[m - 1]) / d[m - 2];
-    for (long i = m - 3; i >= 0; i--)
-        rhs[i] = (rhs[i] - du[i] * rhs[i + 1] - dl[i] * rhs[i + 2]) / d[i];
-    return 0;
-}
-
-/*
- * The not-a-knot spline through (x[k], y[k]), k < CONTOUR_POINTS, x
- * increasing: spline.m's system for the second-derivative terms c of the
- * interior points, c at the ends from the not-a-knot conditions, then the
- * other coefficients.  Returns 0, or -1 if the system is singular.
- */
-static int spline_build(contour_spline *sp, const double *x, const double *y)
-{
-    enum { n = CONTOUR_POINTS, m = CONTOUR_POINTS - 2 };
-    double h[n - 1], c[n];
-    double dl[m - 1], dg[m], du[m - 1], g[m];
-
-    memcpy(sp->x, x, sizeof sp->x);
-    for (long k = 0; k + 1 < n; k++)
-        h[k] = x[k + 1] - x[k];
-
-    /* right-hand side; the first and last rows carry the end conditions */
-    g[0] = 3.0 / (h[0] + h[1]) *
-           ((y[2] - y[1]) - h[1] / h[0] * (y[1] - y[0]));
-    g[m - 1] = 3.0 / (h[n - 2] + h[n - 3]) *
-               (h[n - 3] / h[n - 2] * (y[n - 1] - y[n - 2]) -
-                (y[n - 2] - y[n - 3]));
-    for (long k = 1; k + 1 < m; k++)
-        g[k] = 3.0 * (y[k + 2] - y[k + 1]) / h[k + 1] -
-               3.0 * (y[k + 1] - y[k]) / h[k];
-
-    /* the matrix */
-    for (long k = 0; k < m; k++)
-        dg[k] = 2.0 * (h[k] + h[k + 1]);
-    dg[0] = dg[0] - h[0];
-    dg[m - 1] = dg[m - 1] - h[n - 2];
-    for (long k = 0; k + 1 < m; k++)
-        dl[k] = du[k] = h[k + 1];
-    du[0] = du[0] - h[0];
-    dl[m - 2] = dl[m - 2] - h[n - 2];
-
-    if (solve_tridiagonal(m, dl, dg, du, g) != 0)
-        return -1;
-
-    for (long k = 0; k < m; k++)
-        c[k + 1] = g[k];
-    c[0] = c[1] + h[0] / h[1] * (c[1] - c[2]);
-    c[n - 1] = c[n - 2] + h[n - 2] / h[n - 3] * (c[n - 2] - c[n - 3]);
-
-    for (long k = 0; k + 1 < n; k++) {
-        double *p = sp->coef[k];
-        p[0] = (c[k + 1] - c[k]) / (3.0 * h[k]);
-        p[1] = c[k];
-        p[2] = (y[k + 1] - y[k]) / h[k] - h[k] / 3.0 * (c[k + 1] + 2.0 * c[k]);
-        p[3] = y[k];
-    }
-    return 0;
-}
-
-/* ppval: the interval by a lookup clamped to the first and last, then
- * Horner's scheme one operation at a time. */
-static double spline_eval(const contour_spline *sp, double xi)
-{
-    long lo = 0, hi = CONTOUR_POINTS - 2; /* interval indices */
-
-    /* largest k in [0, n-2] with x[k] <= xi (0 when xi < x[0]) */
-    while (lo < hi) {
-        long mid = lo + (hi - lo + 1) / 2;
-        if (sp->x[mid] <= xi)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const double *p = sp->coef[lo];
-    double dx = xi - sp->x[lo];
-    double v = p[0];
-    v = v * dx;
-    v = v + p[1];
-    v = v * dx;
-    v = v + p[2];
-    v = v * dx;
-    v = v + p[3];
-    return v;
-}
-
-/* ------------------------------------------------------------------ */
-/* Geometry                                                            */
-/* ------------------------------------------------------------------ */
-
-/* The mapped aerofoil: CONTOUR_POINTS points (cx, cy) from the trailing
- * edge along the lower side, round the nose, back along the upper side. */
-static void mapped_contour(double *cx, double *cy)
-{
-    const long ns = SURFACE_SAMPLES;
-
-    for (long k = 0; k < ns; k++) {
-        double s = sin(linspace_at(0.0, PI_DOUBLE / 2.0, ns, k));
-        double x = s * s;
-        double poly = 0.298222773 * sqrt(x) - 0.127125232 * x -
-                      0.357907906 * (x * x) + 0.291984971 * (x * x * x) -
-                      0.105174696 * pow(x, 4.0);
-        double y = k == ns - 1 ? 0.0 : 0.594689181 * poly;
-        double complex w = csqrt(complex_of(x - NOSE_SHIFT, y));
-
-        /* [-conj(fliplr(w)) w(2:end)]: the mirror image -re + i*im at
-         * ns-1-k (the nose, k = 0, only there), w itself at ns-1+k */
-        cx[ns - 1 - k] = -creal(w);
-        cy[ns - 1 - k] = cimag(w);
-        if (k > 0) {
-            cx[ns - 1 + k] = creal(w);
-            cy[ns - 1 + k] = cimag(w);
-        }
-    }
-}
-
-/* Bottom yb[i] of each of the 3I+1 columns (0-based i) of the mapped
- * grid: 0, except the spline for columns I+1 .. 2I-1.  Returns a malloc'ed
- * array, or NULL after saying why. */
-static double *bottom_line(long ni)
-{
-    const long ncols = 3 * ni + 1;
-    double cx[CONTOUR_POINTS], cy[CONTOUR_POINTS];
-    contour_spline sp;
-    double *yb = calloc((size_t)ncols, sizeof *yb);
-
-    if (!yb) {
-        complain("out of memory\n");
-        return NULL;
-    }
-    mapped_contour(cx, cy);
-    if (spline_build(&sp, cx, cy) != 0) {
-        complain("the aerofoil spline's system is singular\n");
-        free(yb);
-        return NULL;
-    }
-    for (long i = ni + 1; i < 2 * ni; i++)
-        yb[i] = spline_eval(&sp, linspace_at(-DOMAIN_HALF, DOMAIN_HALF,
-                                             ncols, i));
-    return yb;
 }
 
 /* ------------------------------------------------------------------ */
@@ -642,8 +399,11 @@ int main(int argc, char **argv)
 
     fem_size s = fem_size_of(ni, nj);
     double *yb = bottom_line(ni);
-    if (!yb)
+    if (!yb) {
+        complain("cannot build the aerofoil spline (out of memory, or a singular "
+                 "system)\n");
         return 1;
+    }
 
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
