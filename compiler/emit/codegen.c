@@ -1313,27 +1313,39 @@ void cg_group_function(cg *g, const group *gr) {
   cg_line(g, "%s", "");
 }
 
-/* The statement that replaces the directive of a group's last loop: the
- * call, after the storage sharing of temporaries it writes first. */
-static const char *group_call(cg *g, const group *gr) {
-  vec args = {0};
-  vec objs = group_params(g, gr);
-  for (int i = 0; i < objs.len; i++)
-    vec_push(g->arena, &args, (void *)call_arg(g, objs.items[i]));
-  const char *share = "";
-  for (int i = 0; i < objs.len; i++) /* narrowed before any loop touches them */
-    if (((const obj *)objs.items[i])->kind == OBJ_DAT && kept(g, objs.items[i]))
-      share = arena_printf(g->arena, "%sloom__dat_narrow(%s, %d); ", share,
-                           call_arg(g, objs.items[i]), kept(g, objs.items[i]));
+/* The storage calls before a group's call: its narrowed temporaries'
+ * (before any loop touches them) and the sharing of temporaries it writes
+ * first; "" when none. */
+static const char *storage_calls(cg *g, const group *gr, const vec *objs) {
+  const char *pre = "";
+  for (int i = 0; i < objs->len; i++)
+    if (((const obj *)objs->items[i])->kind == OBJ_DAT && kept(g, objs->items[i]))
+      pre = arena_printf(g->arena, "%sloom__dat_narrow(%s, %d); ", pre,
+                         call_arg(g, objs->items[i]), kept(g, objs->items[i]));
   for (int i = 0; i < g->fu->temps.len; i++) {
     const temp_info *ti = g->fu->temps.items[i];
     for (int k = 0; ti->shares && k < gr->loops.len; k++)
       if (gr->loops.items[k] == ti->first)
-        share = arena_printf(g->arena, "%sloom__dat_share(%s, %s); ", share, ti->t->name,
-                             ti->shares->name);
+        pre = arena_printf(g->arena, "%sloom__dat_share(%s, %s); ", pre, ti->t->name,
+                           ti->shares->name);
   }
-  return arena_printf(g->arena, "%s%s;", share, join(g, group_fn(g, gr), &args, -1));
+  return pre;
 }
+
+/* The statement that replaces the directive of a group's last loop: the
+ * call, after its storage calls; `one`: braced into one statement when
+ * there are any (the branch of an if). */
+static const char *group_call_as(cg *g, const group *gr, int one) {
+  vec args = {0};
+  vec objs = group_params(g, gr);
+  for (int i = 0; i < objs.len; i++)
+    vec_push(g->arena, &args, (void *)call_arg(g, objs.items[i]));
+  const char *pre = storage_calls(g, gr, &objs);
+  const char *call = join(g, group_fn(g, gr), &args, -1);
+  return arena_printf(g->arena, one && *pre ? "{ %s%s; }" : "%s%s;", pre, call);
+}
+
+static const char *group_call(cg *g, const group *gr) { return group_call_as(g, gr, 0); }
 
 /* The call of a group that takes part in a rotation (rotate.h), as the
  * flag loom_rotated_N says: the head runs unless the iteration before (or
@@ -1342,11 +1354,9 @@ static const char *group_call(cg *g, const group *gr) {
  * the first iteration's head. */
 static const char *rotated_call(cg *g, const group *gr) {
   const rotation *rot = rotation_of(g->fu, gr);
-  const char *call = group_call(g, gr);
   if (!rot)
-    return call;
-  if (strchr(call, ';') != strrchr(call, ';')) /* storage calls first: one statement */
-    call = arena_printf(g->arena, "{ %s }", call);
+    return group_call(g, gr);
+  const char *call = group_call_as(g, gr, 1); /* an else branch */
   const char *flag = arena_printf(g->arena, "loom_rotated_%d", rot->id);
   if (gr == rot->head)
     return arena_printf(g->arena, "if (%s) %s = 0; else %s", flag, flag, call);

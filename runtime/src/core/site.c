@@ -71,8 +71,8 @@ const char *loomrt_call_site(char *buf, size_t size) {
   if (!size)
     return "";
   buf[0] = '\0';
-  if ((!site_file || !*site_file) && *loop_where(site_loop) && size > 8) {
-    const char *w = loop_where(site_loop);
+  const char *w = loop_where(site_loop);
+  if ((!site_file || !*site_file) && *w && size > 8) {
     size_t len = strlen(w);
     snprintf(buf, size, "%s%s", len < size ? "" : "...", len < size ? w : w + len - (size - 4));
     return buf;
