@@ -150,6 +150,14 @@ $(AIRFOIL)/airfoil_seq.c: samples/airfoil/airfoil.c $(LOOMC)
 $(AIRFOIL)/airfoil_seq: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
 
+# The same generated C compiled for this machine's vector instructions,
+# with GCC's default vector width and with 512 bits (bench/vector.sh; make
+# bench only: the binaries run on this machine alone).
+$(AIRFOIL)/airfoil_native: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
+	$(CC) $(CFLAGS_APP) -march=native -o $@ $< $(LIBLOOM) -lm
+$(AIRFOIL)/airfoil_native512: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
+	$(CC) $(CFLAGS_APP) -march=native -mprefer-vector-width=512 -o $@ $< $(LIBLOOM) -lm
+
 # The same program with transformations turned off (AIRFOIL_VARIANTS).
 $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%.c): $(AIRFOIL)/airfoil_%.c: samples/airfoil/airfoil.c $(LOOMC)
 	@mkdir -p $(@D)
@@ -196,8 +204,9 @@ include tests/tests.mk
 # ---- benchmarks --------------------------------------------------------------
 # BENCH_ITERS (default 300) iterations on the reference mesh, BENCH_REPEAT
 # (default 3) interleaved runs per program; prints ratios to the baseline.
-bench: all $(REFMESH)
+bench: all $(REFMESH) $(AIRFOIL)/airfoil_native $(AIRFOIL)/airfoil_native512
 	bench/translate.sh $(LOOMC) samples/airfoil/airfoil.c -Isamples/airfoil
+	bench/vector.sh $(REFMESH) $${VECTOR_ITERS:-50} $(AIRFOIL)
 	bench/scaling.sh $(LOOMC)
 	bench/fusion.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)

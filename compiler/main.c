@@ -96,8 +96,8 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
   schedule(&dags, a);
   vec seq = is_mpi(opt->target) ? dag_build(&regions, "seq", &pins, a) : dags;
   fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
-  vectorize(fu, &regions, &dags, opt->no_vectorize, a);
   narrow(fu, prog, &regions, &dags, opt->no_narrow, a);
+  vectorize(fu, &regions, &dags, opt->no_vectorize, a);
   rotate(prog, fu, &loops, &regions, &dags, opt->target, opt->no_fuse || opt->no_rotate, a);
   vec insertions = place_comms(prog, &dags, fu, &hoists, a);
   if (diag_error_count() == 0 && opt->output)

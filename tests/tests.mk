@@ -9,7 +9,7 @@
 #   e2e     Airfoil seq vs ref bitwise, generated code -Werror, mesh generator
 #   regress programs Loom once got wrong, on every target (tests/regress)
 #   mpi-test  libloom_mpi under mpirun at 1-4 ranks (mk/mpi.mk)
-#   difftest-ci  random programs against their plain-C references on 37
+#   difftest-ci  random programs against their plain-C references on 42
 #           configurations (tests/difftest, mk/difftest.mk)
 
 CRITERION_CFLAGS := $(shell pkg-config --cflags criterion 2>/dev/null)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "emit/isl_loops.h"
+#include "emit/lane_copy.h"
 #include "transform/place.h"
 #include "transform/rotate.h"
 #include "transform/vectorize.h"
@@ -23,6 +24,8 @@ struct cg {
   vec loop_tails; /* isl_loop_text*: open loops, innermost last */
   const isl_loop_text *strips; /* the open loop over strips, if any: the
                                   group runs strip by strip (vectorize.h) */
+  int plain; /* writing a staged loop's element-by-element alternative */
+  vec lane_names, lane_texts, lane_kernels; /* the lane copies written so far */
   const backend *be;
   const char *out_name;
   strbuf *out;
@@ -831,7 +834,7 @@ static void emit_call_locals(cg *g, const loop *lp) {
               loser(g, lp, a, -1),
               a->kind == ARG_MAPPED_ALL ? arena_printf(g->arena, "[%d]", a->map->dim) : "",
               a->obj->dim);
-    int scattered = g->strips && vectorize_scatters(g->group, lp, a);
+    int scattered = g->strips && !g->plain && vectorize_scatters(g->group, lp, a);
     if (a->kind == ARG_MAPPED && !p && redirected(g, a) && !scattered)
       cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, lp, a));
     if (a->kind == ARG_MAPPED && !p && redirected(g, a) && !scattered)
@@ -852,7 +855,8 @@ static void emit_call_locals(cg *g, const loop *lp) {
 }
 
 static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
-  if (g->strips && (vectorize_gathers(g->group, lp, a) || vectorize_scatters(g->group, lp, a)))
+  if (g->strips && !g->plain &&
+      (vectorize_gathers(g->group, lp, a) || vectorize_scatters(g->group, lp, a)))
     return strip_row(g, gather_local(g, lp, a));
   switch (a->kind) {
   case ARG_IDX:
@@ -1012,8 +1016,9 @@ static void emit_gathers(cg *g, const loop *lp) {
 }
 
 /* Adds lp's increments through maps, taken per element of the strip,
- * to their targets in element order (and, per element, argument order). */
-static void emit_scatters(cg *g, const loop *lp) {
+ * to their targets in element order (and, per element, argument order);
+ * `lanes`: the strip locals are laid out component by component. */
+static void emit_scatters(cg *g, const loop *lp, int lanes) {
   int any = 0;
   for (int i = 0; i < lp->nargs; i++)
     any |= vectorize_scatters(g->group, lp, &lp->args[i]);
@@ -1026,34 +1031,181 @@ static void emit_scatters(cg *g, const loop *lp) {
     const loop_arg *a = &lp->args[i];
     if (!vectorize_scatters(g->group, lp, a))
       continue;
-    const char *at = map_entry(g, a, a->slot);
+    const char *at = map_entry(g, a, a->slot), *local = gather_local(g, lp, a);
     const char *target = a->obj->dim == 1
                              ? arena_printf(g->arena, "%s[%s]", data_ptr(g, a->obj), at)
                              : arena_printf(g->arena, "%s[%d * %s + loom_v]",
                                             data_ptr(g, a->obj), a->obj->dim, at);
-    emit_row_loop(g, a->obj->dim, "%s += %s;", strip_row(g, gather_local(g, lp, a)),
-                  target);
+    if (!lanes) {
+      emit_row_loop(g, a->obj->dim, "%s += %s;", strip_row(g, local), target);
+      continue;
+    }
+    if (a->obj->dim > 1)
+      cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", a->obj->dim);
+    cg_line(g, "%s%s += %s[%s][%s - loom_s];", a->obj->dim > 1 ? "  " : "", target, local,
+            a->obj->dim > 1 ? "loom_v" : "0", cg_elem(g));
   }
   cg_loop_end(g);
 }
 
+/* ---- lanes (vectorize.h, lane_copy.h) ---------------------------------------- */
+
+/* The stride lp's lane copy takes argument a with: a strip local laid out
+ * component by component, a row of the mesh or of a contracted
+ * temporary, or as it is (a global). */
+static int lane_stride(cg *g, const loop *lp, const loop_arg *a) {
+  if (vectorize_scatters(g->group, lp, a))
+    return STRIP_WIDTH;
+  return a->kind == ARG_GLOBAL ? 0 : 1;
+}
+
+static int *lane_strides(cg *g, const loop *lp) {
+  int *s = arena_alloc(g->arena, sizeof *s * (size_t)lp->nargs);
+  for (int i = 0; i < lp->nargs; i++)
+    s[i] = lane_stride(g, lp, &lp->args[i]);
+  return s;
+}
+
+/* The name of lp's lane copy, written before the group's function the
+ * first time a copy with its text is needed. */
+static const char *lane_name(cg *g, const loop *lp) {
+  int *strides = lane_strides(g, lp), same_kernel = 0;
+  const char *text = lane_copy(g->arena, lp, "", strides);
+  for (int i = 0; i < g->lane_texts.len; i++) {
+    if (strcmp(g->lane_texts.items[i], text) == 0)
+      return g->lane_names.items[i];
+    same_kernel += strcmp(g->lane_kernels.items[i], lp->kernel) == 0;
+  }
+  const char *name = same_kernel ? arena_printf(g->arena, "loom_lanes_%s_%d", lp->kernel,
+                                                same_kernel + 1)
+                                 : arena_printf(g->arena, "loom_lanes_%s", lp->kernel);
+  vec_push(g->arena, &g->lane_texts, (void *)text);
+  vec_push(g->arena, &g->lane_names, (void *)name);
+  vec_push(g->arena, &g->lane_kernels, (void *)lp->kernel);
+  cg_line(g, "/* %s as lanes (line %u): each argument as base and offset */", lp->kernel,
+          lp->loc.line);
+  sb_printf(g->out, "#line %u %s\n", lp->lanes->line, quoted(g, lp->lanes->file));
+  g->out_lines++;
+  puts_(g, lane_copy(g->arena, lp, name, strides));
+  puts_(g, "\n");
+  line_self(g);
+  cg_line(g, "%s", "");
+  return name;
+}
+
+static void emit_lane_copies(cg *g, const group *gr) {
+  for (int i = 0; i < gr->loops.len; i++)
+    if (vectorize_lanes(g->fu, gr, gr->loops.items[i]))
+      lane_name(g, gr->loops.items[i]);
+}
+
+/* Argument a of lp's lane call: its base, and its offset at the element. */
+static const char *lane_base(cg *g, const loop *lp, const loop_arg *a) {
+  if (vectorize_scatters(g->group, lp, a))
+    return arena_printf(g->arena, "%s[0]", gather_local(g, lp, a));
+  if (a->kind == ARG_GLOBAL)
+    return kernel_arg(g, lp, a);
+  if (fate(g, a->obj) == TEMP_CONTRACTED)
+    return arena_printf(g->arena, "%s[0]", temp_local(g, a->obj));
+  return data_ptr(g, a->obj);
+}
+
+static const char *lane_offset(cg *g, const loop *lp, const loop_arg *a) {
+  const char *e = cg_elem(g);
+  const char *in_strip = arena_printf(g->arena, "%s - loom_s", e);
+  int d = a->obj->dim;
+  if (vectorize_scatters(g->group, lp, a))
+    return in_strip;
+  if (a->kind == ARG_MAPPED)
+    e = map_entry(g, a, a->slot);
+  else if (fate(g, a->obj) == TEMP_CONTRACTED)
+    e = d == 1 ? in_strip : arena_printf(g->arena, "(%s)", in_strip);
+  return d == 1 ? e : arena_printf(g->arena, "%d * %s", d, e);
+}
+
+static void emit_lane_call(cg *g, const loop *lp) {
+  const char *name = lane_name(g, lp);
+  int *strides = lane_strides(g, lp);
+  call_writer w = {g, {0}, 0, 0, strlen(name) + 1};
+  sb_init(&w.line);
+  sb_printf(&w.line, "%s(", name);
+  unsigned last = lp->args[lp->nargs - 1].loc.line;
+  for (int i = 0; i < lp->nargs; i++)
+    call_add(&w, lane_base(g, lp, &lp->args[i]), lp->args[i].loc.line, i == 0);
+  for (int i = 0; i < lp->nargs; i++)
+    if (lane_copy_offset(lp, strides, i))
+      call_add(&w, lane_offset(g, lp, &lp->args[i]), last, 0);
+  call_flush(&w, ");");
+  sb_free(&w.line);
+  line_self(g);
+}
+
+/* A staged loop's turn as lanes: its increments' strip locals zeroed, its
+ * lane copy over the strip's elements, the increments added. */
+static void emit_lane_turn(cg *g, const loop *lp) {
+  int incs = 0;
+  for (int i = 0; i < lp->nargs; i++)
+    incs |= vectorize_scatters(g->group, lp, &lp->args[i]);
+  cg_line(g, "/* %s (line %u): as lanes, reading through maps in place%s */", lp->kernel,
+          lp->loc.line, incs ? "; its increments from 0, component by component" : "");
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (vectorize_scatters(g->group, lp, a))
+      cg_line(g, "%s %s[%d][%d] = {{0}};", a->obj->type->c_name, gather_local(g, lp, a),
+              a->obj->dim, STRIP_WIDTH);
+  }
+  if (g->be->simd)
+    cg_line(g, "%s", g->be->simd);
+  strip_elements_begin(g);
+  emit_lane_call(g, lp);
+  cg_loop_end(g);
+  emit_scatters(g, lp, 1);
+}
+
+/* A staged loop's turn over the strip's rows: gathers, the kernel over
+ * the rows, scatters. */
+static void emit_rows_turn(cg *g, const loop *lp) {
+  emit_gathers(g, lp);
+  if (g->be->simd)
+    cg_line(g, "%s", g->be->simd);
+  strip_elements_begin(g);
+  emit_kernel_call(g, lp);
+  cg_loop_end(g);
+  emit_scatters(g, lp, 0);
+}
+
+/* The kernel over the strip's elements, one by one, through the maps. */
+static void emit_elements_turn(cg *g, const loop *lp, int plain) {
+  g->plain = plain;
+  strip_elements_begin(g);
+  emit_kernel_call(g, lp);
+  cg_loop_end(g);
+  g->plain = 0;
+}
+
 /* The body of the loop over strips: each loop of the group in turn over
- * the strip's elements, a staged one after its gathers and before its
- * scatters (vectorize.h). */
+ * the strip's elements; a staged one, as the call's loom_vec says, staged
+ * (as lanes, or over gathered rows) or element by element. */
 static void emit_strip_body(cg *g, const group *gr) {
   emit_temp_locals(g, gr);
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *lp = gr->loops.items[i];
-    int staged = vectorize_staged(gr, lp);
-    if (staged)
-      emit_gathers(g, lp);
-    if (staged && g->be->simd)
-      cg_line(g, "%s", g->be->simd);
-    strip_elements_begin(g);
-    emit_kernel_call(g, lp);
-    cg_loop_end(g);
-    if (staged)
-      emit_scatters(g, lp);
+    if (!vectorize_staged(gr, lp)) {
+      emit_elements_turn(g, lp, 0);
+      continue;
+    }
+    cg_line(g, "if (loom_vec) {");
+    cg_indent(g, 1);
+    if (vectorize_lanes(g->fu, gr, lp))
+      emit_lane_turn(g, lp);
+    else
+      emit_rows_turn(g, lp);
+    cg_indent(g, -1);
+    cg_line(g, "} else {");
+    cg_indent(g, 1);
+    emit_elements_turn(g, lp, 1);
+    cg_indent(g, -1);
+    cg_line(g, "}");
   }
 }
 
@@ -1283,17 +1435,28 @@ static void emit_traffic(cg *g, const group *gr) {
   cg_line(g, "                   %ld.0 * %s);", flops, n);
 }
 
+/* Whether the group's function runs strips, and so has a tuner. */
+static int runs_strips(cg *g, const group *gr) {
+  return cg_runs_strips(gr) && !(g->be->elementwise && g->be->elementwise(g, gr));
+}
+
 void cg_group_function(cg *g, const group *gr) {
   vec objs = group_params(g, gr);
   g->group = gr;
   if (g->be->prelude)
     g->be->prelude(g, gr);
+  if (runs_strips(g, gr))
+    emit_lane_copies(g, gr);
   emit_comment(g, gr);
   emit_signature(g, gr, &objs);
   cg_line(g, "{");
   cg_indent(g, 1);
   emit_checks(g, gr, &objs);
   cg_line(g, "const double loom_t0 = loom__wall();");
+  if (runs_strips(g, gr)) {
+    cg_line(g, "static loom__tuner loom_tune; /* staged or element by element: timed */");
+    cg_line(g, "const int loom_vec = loom__tune_pick(&loom_tune);");
+  }
   emit_pointers(g, gr, &objs);
   g->be->loop_begin(g, gr);
   emit_gids(g, gr);
@@ -1307,6 +1470,8 @@ void cg_group_function(cg *g, const group *gr) {
   g->be->loop_end(g, gr);
   emit_mat_write_ends(g, gr);
   emit_traffic(g, gr);
+  if (runs_strips(g, gr))
+    cg_line(g, "loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);");
   cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);
   cg_line(g, "}");

@@ -45,6 +45,9 @@ typedef struct backend {
    * map at target element `index`, instead of `ptr` (the target's data). */
   const char *(*write_target)(cg *g, const loop_arg *a, const char *index,
                               const char *ptr);
+  /* Optional: whether the group's elements run one by one whatever its
+   * staging (its iterate_begin opens no strips). */
+  int (*elementwise)(cg *g, const group *gr);
   /* Optional: the line before the loop that runs a staged kernel over a
    * strip's gathered values (vectorize.h), e.g. "#pragma omp simd". */
   const char *simd;

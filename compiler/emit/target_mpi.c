@@ -279,6 +279,7 @@ const backend backend_mpi_openmp = {
     .iterate_begin = mpiomp_iterate_begin,
     .iterate_end = mpiomp_iterate_end,
     .write_target = omp_write_target,
+    .elementwise = omp_elementwise,
     .simd = "#pragma omp simd",
 };
 

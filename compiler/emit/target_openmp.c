@@ -145,6 +145,8 @@ static const char *elsewhere(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "loom_x%d_%d", owner ? owner->id : 0, a->pos);
 }
 
+int omp_elementwise(cg *g, const group *gr) { return oc_target(g, gr) != NULL; }
+
 const char *omp_write_target(cg *g, const loop_arg *a, const char *index, const char *ptr) {
   if (!oc_target(g, cg_group(g)))
     return ptr;
@@ -354,5 +356,6 @@ const backend backend_openmp = {
     .iterate_begin = omp_iterate_begin,
     .iterate_end = omp_iterate_end,
     .write_target = omp_write_target,
+    .elementwise = omp_elementwise,
     .simd = "#pragma omp simd",
 };

@@ -10,6 +10,7 @@
 #include "frontend/ctypes.h"
 #include "frontend/cwalk.h"
 #include "frontend/flops.h"
+#include "frontend/lanes.h"
 #include "frontend/summary.h"
 
 typedef struct checker {
@@ -474,27 +475,6 @@ static int names_param(CXCursor c, CXCursor param) {
          clang_equalCursors(clang_getCursorReferenced(c), param);
 }
 
-/* A unary operator by its first token: 1 for `*p`, 0 for an operator
- * that neither dereferences nor takes an address (- + ! ~ ++ --), 2 for
- * the rest: `&`, a postfix operator, one spelled in a macro. */
-static int unary_kind(const checker *ck, CXCursor c) {
-  static const char *const plain[] = {"-", "+", "!", "~", "++", "--"};
-  CXToken *toks;
-  unsigned n;
-  clang_tokenize(ck->fe->tu, clang_getCursorExtent(c), &toks, &n);
-  int kind = 2;
-  if (n > 0) {
-    CXString sp = clang_getTokenSpelling(ck->fe->tu, toks[0]);
-    const char *t = clang_getCString(sp);
-    kind = strcmp(t, "*") == 0 ? 1 : 2;
-    for (size_t i = 0; kind == 2 && i < sizeof plain / sizeof *plain; i++)
-      kind = strcmp(t, plain[i]) == 0 ? 0 : 2;
-    clang_disposeString(sp);
-  }
-  clang_disposeTokens(ck->fe->tu, toks, n);
-  return kind;
-}
-
 static void count_uses(const checker *ck, CXCursor c, uses *u, int looped, int addr);
 
 static void count_kids(const checker *ck, const vec *kids, int from, uses *u, int looped,
@@ -532,7 +512,7 @@ static void count_use(uses *u, long i, int looped, int addr) {
 static void count_uses(const checker *ck, CXCursor c, uses *u, int looped, int addr) {
   enum CXCursorKind k = clang_getCursorKind(c);
   vec kids = cwalk_kids(ck->arena, c);
-  int unary = k == CXCursor_UnaryOperator ? unary_kind(ck, c) : 0, deref = unary == 1;
+  int unary = k == CXCursor_UnaryOperator ? cursor_unary_kind(ck->fe->tu, c) : 0, deref = unary == 1;
   if ((k == CXCursor_ArraySubscriptExpr || deref) && kids.len > 0 &&
       names_param(*(CXCursor *)kids.items[0], u->param)) {
     count_use(u, use_index(c, !deref), looped, addr);
@@ -632,6 +612,7 @@ static int check_loop(checker *c) {
     c->lp->args[i].read_mask = named_mask(&u);
   }
   c->lp->kernel_flops = frontend_kernel_flops(c->fe, def, c->arena);
+  lanes_read(c->fe, def, c->lp, c->arena);
   if (check_order(c))
     return -1;
   if (check_body(c, def))

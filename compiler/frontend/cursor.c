@@ -3,6 +3,8 @@
  */
 #include "frontend/cursor.h"
 
+#include <string.h>
+
 typedef struct child_query {
   int first; /* stop at the first child, or go on to the last */
   CXCursor found;
@@ -34,4 +36,22 @@ CXCursor cursor_strip_expr(CXCursor c) {
     c = inner;
   }
   return c;
+}
+
+int cursor_unary_kind(CXTranslationUnit tu, CXCursor c) {
+  static const char *const plain[] = {"-", "+", "!", "~", "++", "--"};
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  int kind = 2;
+  if (n > 0) {
+    CXString sp = clang_getTokenSpelling(tu, toks[0]);
+    const char *t = clang_getCString(sp);
+    kind = strcmp(t, "*") == 0 ? 1 : 2;
+    for (size_t i = 0; kind == 2 && i < sizeof plain / sizeof *plain; i++)
+      kind = strcmp(t, plain[i]) == 0 ? 0 : 2;
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(tu, toks, n);
+  return kind;
 }

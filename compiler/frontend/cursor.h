@@ -13,4 +13,9 @@ CXCursor cursor_last_child(CXCursor c);
 /* Strips parentheses and implicit conversions from an expression. */
 CXCursor cursor_strip_expr(CXCursor c);
 
+/* A unary operator by its first token: 1 for `*p`, 0 for an operator
+ * that neither dereferences nor takes an address (- + ! ~ ++ --), 2 for
+ * the rest: `&`, a postfix operator, one spelled in a macro. */
+int cursor_unary_kind(CXTranslationUnit tu, CXCursor c);
+
 #endif

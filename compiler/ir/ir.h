@@ -153,6 +153,28 @@ typedef struct loop_arg {
   unsigned long long read_mask;
 } loop_arg;
 
+/* A use of a kernel's pointer parameter in the kernel's text, `p[e]` or
+ * `*p`: its byte range in kernel_text.text, the parameter (0-based) and
+ * the subscript's text ("0" for `*p`). */
+typedef struct kernel_use {
+  unsigned start, end;
+  int param;
+  const char *subscript;
+} kernel_use;
+
+/* A kernel's definition as text, from just after its name to its closing
+ * brace, with every use of its parameters located: what a lane copy
+ * (transform/vectorize.h) rewrites. */
+typedef struct kernel_text {
+  const char *text;
+  unsigned len;
+  const char *file; /* where the name is, for #line */
+  unsigned line;
+  unsigned params_end; /* offset in text of the parameter list's ')' */
+  kernel_use *uses;    /* in text order, none inside another */
+  int nuses;
+} kernel_text;
+
 typedef struct loop {
   int id;                 /* 1-based, in file order */
   srcloc loc;             /* of the '#' of the directive */
@@ -184,6 +206,10 @@ typedef struct loop {
    * variable that is also a global argument), also through the functions
    * it calls; and a function it calls whose body loomc does not see. */
   vec kernel_vars;
+  /* Filled in by check (frontend/lanes.h): the kernel's text for a lane
+   * copy, or NULL and why not. */
+  const kernel_text *lanes;
+  const char *lanes_why;
   const char *kernel_unseen;
   srcloc kernel_unseen_loc;
   /* Filled in by resolve for an affine loop: the C variables its domain

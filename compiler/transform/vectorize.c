@@ -67,18 +67,34 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
   }
   if (!writes)
     return "it writes no dat";
-  int values = 0;
-  for (int i = 0; i < lp->nargs; i++)
-    values += reads_through_map(&lp->args[i]) || increments_through_map(&lp->args[i])
-                  ? lp->args[i].obj->dim
-                  : 0;
-  if (lp->kernel_ops < OPS_PER_VALUE * values)
-    return arena_printf(a, "its kernel does too little for vectors to repay the gathers "
-                        "(%d operation%s for %d value%s read or incremented through maps; "
-                        "at least %d per value are needed)", lp->kernel_ops,
-                        lp->kernel_ops == 1 ? "" : "s", values, values == 1 ? "" : "s",
-                        OPS_PER_VALUE);
   return NULL;
+}
+
+/* Why lp, staged, may not run as lanes (NULL: it may): its kernel's text
+ * (frontend/lanes.h), and arguments a lane copy takes as base and offset
+ * (reads through maps, increments through maps, the element's own dats)
+ * or as they are (globals it reads). */
+static const char *lanes_problem(const fusion *fu, const loop *lp, arena *a) {
+  if (!lp->lanes)
+    return lp->lanes_why;
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *x = &lp->args[i];
+    const temp_info *ti = x->obj && x->obj->kind == OBJ_DAT ? temps_find(&fu->temps, x->obj)
+                                                            : NULL;
+    if (x->kind == ARG_DAT && ti && (ti->nkept || ti->fate == TEMP_PINNED))
+      return !a ? "" : arena_printf(a, "argument %d is the %s temporary %s", x->pos,
+                          ti->nkept ? "narrowed" : "pinned", obj_label(x->obj));
+    if (x->kind == ARG_GLOBAL && !arg_is_reduction(x))
+      continue;
+    if (x->kind != ARG_DAT && !reads_through_map(x) && !increments_through_map(x))
+      return !a ? "" : arena_printf(a, "argument %d is of a kind a lane copy does not take",
+                                    x->pos);
+  }
+  return NULL;
+}
+
+int vectorize_lanes(const fusion *fu, const group *gr, const loop *lp) {
+  return vectorize_staged(gr, lp) && !lanes_problem(fu, lp, NULL);
 }
 
 static int candidate(const loop *lp) {
@@ -129,12 +145,18 @@ static void decide(fusion *fu, const loop *lp, dag *notes, arena *a) {
   if (!g)
     return; /* a pinned producer: it runs inside its consumers */
   if (why) {
-    dag_note(notes, a, lp->loc, "%s not vectorized: %s", lp->kernel, why);
+    dag_note(notes, a, lp->loc, "%s not staged: %s", lp->kernel, why);
     return;
   }
   vec_push(a, &g->staged, (void *)lp);
-  dag_note(notes, a, lp->loc, "%s vectorized: %s; its kernel runs over the strip with "
-           "no indirection left", lp->kernel, staging(lp, a));
+  const char *no_lanes = lanes_problem(fu, lp, a);
+  dag_note(notes, a, lp->loc, "%s staged: %s; %s; each call runs staged or element by "
+           "element, as timed over its first calls (LOOM_VECTOR)", lp->kernel,
+           staging(lp, a),
+           no_lanes ? arena_printf(a, "its kernel runs over the strip's rows (not as lanes: "
+                                   "%s)", no_lanes)
+                    : "its kernel runs as lanes: a copy takes each argument as base and "
+                      "offset");
 }
 
 void vectorize(fusion *fu, const vec *regions, vec *dags, int disabled, arena *a) {

@@ -9,13 +9,20 @@
  * when addresses come from a map.  loomc knows what they cannot: a loop
  * that writes only its own elements' data, directly, reduces nothing and
  * writes nothing it reads through a map, has no dependence between its
- * elements.  Such a loop, when its kernel does enough arithmetic per
- * value read through maps (OPS_PER_VALUE), is *staged*: its group runs in
- * strips of STRIP_WIDTH consecutive elements; at the start of its turn in
- * a strip, the loop's reads through maps are copied (gathered) into small
- * local arrays, and its kernel then runs over the strip on those arrays
- * and the elements' own data — a loop with no indirection left, which the
- * C compiler vectorizes (with `#pragma omp simd` where OpenMP is on).
+ * elements.  Such a loop is *staged*: its group runs in strips of
+ * STRIP_WIDTH consecutive elements; in its turn in a strip, its kernel
+ * runs over the strip's elements in a loop the C compiler vectorizes
+ * (with `#pragma omp simd` where OpenMP is on), either as *lanes* — a
+ * copy of the kernel that takes each argument as base and offset
+ * (frontend/lanes.h, emit/lane_copy.h), so that reads through maps are
+ * gathers the compiler emits — or, where no copy can be made, over
+ * *rows*: the reads through maps copied (gathered) into small local
+ * arrays first.
+ *
+ * Whether a staged turn is faster than the kernel element by element
+ * depends on the machine and the C compiler's flags, which loomc does not
+ * know: the group's function has both, and a tuner in libloom times its
+ * first calls each way and keeps the faster (LOOM_VECTOR forces one).
  *
  * Each element still computes the same operations in the same order on
  * the same values, so results are bit-identical.  In a strip, the group's
@@ -26,7 +33,8 @@
  * elements run in order).
  *
  * A loop may also increment through maps (`inc: res[pecell[0]]`): each
- * such argument is a strip local, zeroed before the kernel's turn, and
+ * such argument is a strip local (per component as lanes), zeroed before
+ * the kernel's turn, and
  * added to its target after it, element after element — lanes never
  * write one value, and targets are reached in element order (bit-
  * identical where the kernel increments each value once per element:
@@ -46,15 +54,15 @@
  * with strips of 8, 2.41 s with 16, 2.60 s with 32 and 2.64 s with 64. */
 enum { STRIP_WIDTH = 16 };
 
-/* A gather costs a load and a store per value, and the kernel a load
- * more: a loop is staged only when its kernel's body has at least this
- * many arithmetic operators and calls (loop.kernel_ops) per value it
- * gathers. */
-enum { OPS_PER_VALUE = 4 };
 
 /* Decides which loops of fu's groups are staged (group.staged) and notes
  * it in dags (the DAGs of the same regions).  disabled: --no-vectorize. */
 void vectorize(fusion *fu, const vec *regions, vec *dags, int disabled, arena *a);
+
+/* Whether lp, a loop of gr, is staged and runs as lanes: its group's
+ * function calls a copy of its kernel that takes each argument as base
+ * and offset (frontend/lanes.h). */
+int vectorize_lanes(const fusion *fu, const group *gr, const loop *lp);
 
 /* Whether lp, a loop of gr, is staged. */
 int vectorize_staged(const group *gr, const loop *lp);

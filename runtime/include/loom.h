@@ -778,6 +778,19 @@ double loom__wall(void);
 void loom__loop_traffic(const char *loop, double elems, double bytes, double flops);
 void loom__loop_done(const char *loop, double t0);
 
+/* A group function with staged loops runs them staged or element by
+ * element, as its tuner says (a static of its own, zero-initialised):
+ * loom__tune_pick when it starts (nonzero: staged), loom__tune_done with
+ * that pick and its start time when it ends.  The first calls alternate
+ * and are timed; then the faster stays ($LOOM_VECTOR=0|1 forces one). */
+typedef struct loom__tuner {
+  int calls;
+  int staged;
+  double best[2]; /* the best time of each: element by element, staged */
+} loom__tuner;
+int loom__tune_pick(const loom__tuner *t);
+void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop);
+
 /* Raw storage, element-major.  loom__set_size: the number of elements
  * (after MPI partitioning: the owned ones, see loom__set_owned). */
 int loom__set_size(loom_set set);

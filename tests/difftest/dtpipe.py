@@ -33,7 +33,10 @@ BUILDS = {
     "san-omp": ("san", "openmp", [], ["-fopenmp"], False, True),
 }
 
-ENV_VARS = ("LOOM_BLOCK_SIZE", "LOOM_RENUMBER", "LOOM_PARTITIONER", "LOOM_CHECK_PLANS")
+# LOOM_VECTOR: staged loops run staged (1), element by element (0), or
+# each way by turns over their first calls, then the faster (unset)
+ENV_VARS = ("LOOM_BLOCK_SIZE", "LOOM_RENUMBER", "LOOM_PARTITIONER", "LOOM_CHECK_PLANS",
+            "LOOM_VECTOR")
 
 
 class Config:
@@ -58,7 +61,8 @@ class Config:
 
 
 def all_configs():
-    cs = [Config("seq", "seq"),
+    cs = [Config("seq", "seq", {"LOOM_VECTOR": "1"}),
+          Config("seq-vec0", "seq", {"LOOM_VECTOR": "0"}),
           Config("seq-renum", "seq", {"LOOM_RENUMBER": "1"}, tags=["renum"]),
           Config("seq-nofuse", "seq-nofuse"),
           Config("seq-novec", "seq-novec")]
@@ -67,7 +71,8 @@ def all_configs():
             for r in ("0", "1"):
                 cs.append(Config("omp-t%d-b%s-r%s" % (t, b or "def", r), "omp",
                                  {"LOOM_BLOCK_SIZE": b, "LOOM_RENUMBER": r,
-                                  "LOOM_CHECK_PLANS": "1"}, threads=t,
+                                  "LOOM_CHECK_PLANS": "1",
+                                  "LOOM_VECTOR": "1" if r == "0" else "0"}, threads=t,
                                  tags=["omp", "renum"] if r == "1" else ["omp"]))
     for n in (1, 2, 3):
         for part in ("metis", "scotch", "ptscotch", "block"):
@@ -86,7 +91,7 @@ def all_configs():
                      np=2, tags=["mpi"]))
     cs.append(Config("mpiomp-n2-t2", "mpiomp", {"LOOM_CHECK_PLANS": "1"}, threads=2, np=2,
                      tags=["mpi", "omp"]))
-    cs.append(Config("san-seq", "san-seq"))
+    cs.append(Config("san-seq", "san-seq", {"LOOM_VECTOR": "1"}))
     cs.append(Config("san-omp-t2-b7", "san-omp", {"LOOM_BLOCK_SIZE": "7", "LOOM_CHECK_PLANS": "1"},
                      threads=2, tags=["omp"]))
     return cs

@@ -4,8 +4,11 @@
 #   tests/e2e/airfoil.sh small   generated 40x60 mesh, 300 iterations:
 #                                rms lines and final q bit-identical, for
 #                                the default build and the builds with
-#                                fusion or vectorization off; an unwritable
-#                                OUT fails at once (seq and ref)
+#                                fusion or vectorization off, and with
+#                                staged loops forced staged or element by
+#                                element (LOOM_VECTOR=1, 0; openmp: q the
+#                                same both ways); an unwritable OUT fails at
+#                                once (seq and ref)
 #   tests/e2e/airfoil.sh openmp  generated 40x60 mesh: the OpenMP build with
 #                                1-4 threads and several block sizes; q
 #                                bit-identical across thread counts, close
@@ -92,7 +95,18 @@ small)
     diff -u "$tmp/ref.out" "$tmp/$v.out" || fail "rms lines differ between ref and $v"
     cmp "$tmp/q_ref.bin" "$tmp/q_$v.bin" || fail "final q differs between ref and $v"
   done
-  echo "airfoil small: PASS (rms lines and $bytes bytes of q identical; also without fusion, vectorization or both)"
+  # staged loops forced either way (LOOM_VECTOR), and the openmp build's
+  for v in 0 1; do
+    LOOM_VECTOR=$v "$bin/airfoil_seq" "$tmp/mesh.dat" 300 "$tmp/q_vec$v.bin" >"$tmp/vec$v.out" 2>/dev/null ||
+      fail "airfoil_seq LOOM_VECTOR=$v failed"
+    diff -u "$tmp/ref.out" "$tmp/vec$v.out" || fail "rms lines differ between ref and LOOM_VECTOR=$v"
+    cmp "$tmp/q_ref.bin" "$tmp/q_vec$v.bin" || fail "final q differs between ref and LOOM_VECTOR=$v"
+    OMP_NUM_THREADS=2 LOOM_VECTOR=$v "$bin/airfoil_openmp" "$tmp/mesh.dat" 300 "$tmp/q_ovec$v.bin" \
+      >"$tmp/ovec$v.out" 2>/dev/null || fail "airfoil_openmp LOOM_VECTOR=$v failed"
+    [ $v = 0 ] || cmp "$tmp/q_ovec0.bin" "$tmp/q_ovec1.bin" ||
+      fail "openmp's final q differs between LOOM_VECTOR=0 and 1"
+  done
+  echo "airfoil small: PASS (rms lines and $bytes bytes of q identical; also without fusion, vectorization or both, and with LOOM_VECTOR=0 and 1 (openmp: identical to each other))"
   ;;
 ref)
   mesh=$bin/new_grid.dat

@@ -40,7 +40,9 @@
 #    written twice (transform/version.h) shows as its comment and its test
 #    (both mapped to the line of its '{'), the body with its handles
 #    renamed, `} else {` (mapped to the line of its '}'), the body again,
-#    and `} }` for the two closing braces.
+#    and `} }` for the two closing braces; a kernel's lane copy
+#    (emit/lane_copy.h), after its comment `/* K as lanes ... */`, is mapped
+#    to the kernel's lines, in its own file, and holds their names.
 #    Checked for line_map.c, samples/airfoil/airfoil.c and every golden
 #    case that translates.
 #   tests/e2e/line_mapping.sh [LOOMC]
@@ -87,10 +89,38 @@ check_map() {
       cont = $0 ~ /\\[ \t]*$/
       next
     }
-    FNR == 1 { file = out_name; line = 1; last = 0; at = 0 }
+    # a lane copy (emit/lane_copy.h): the kernel`s lines, wherever it is
+    # defined, with its uses of parameters rewritten; compared by the
+    # names they hold, the offsets left out
+    function idents(s,   t, k, w, out) {
+      gsub(/, int loom_o_[A-Za-z_0-9]*/, "", s); gsub(/loom_o_[A-Za-z_0-9]*/, "", s)
+      gsub(/loom_lanes_/, "", s); gsub(/[^A-Za-z_0-9]+/, " ", s)
+      k = split(s, t, " "); out = ""
+      for (w = 1; w <= k; w++)   # the copy is `static inline void`, whatever the kernel was
+        if (t[w] !~ /^([0-9]|static$|inline$|void$)/) out = out " " t[w]
+      return out
+    }
+    function line_of(path, l,   x, i) {
+      if (path == in_name) return src[l]
+      if (!(path in loaded)) {
+        loaded[path] = 1; i = 0
+        while ((getline x < path) > 0) other[path, ++i] = x
+        close(path)
+      }
+      return other[path, l]
+    }
+    FNR == 1 { file = out_name; line = 1; last = 0; at = 0; lanes = 0; lanes_next = 0 }
+    { lanes_prev = lanes_next
+      lanes_next = $0 ~ /^[ \t]*\/\* [A-Za-z_][A-Za-z_0-9]* as lanes \(line [0-9]+\): each argument as base and offset \*\/$/ }
     /^#line [0-9]+ "/ {
       split($0, f, "\"")
-      file = f[2]; line = $2 + 0; at = FNR; reported = 0
+      file = f[2]; line = $2 + 0; at = FNR; reported = 0; lanes = lanes_prev
+      next
+    }
+    lanes {
+      if (idents($0) != idents(line_of(file, line)))
+        fail("mapped to " file ":" line " in a lane copy, but it differs: \"" $0 "\" vs \"" line_of(file, line) "\"")
+      line++
       next
     }
     {

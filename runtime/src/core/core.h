@@ -169,6 +169,8 @@ void loomrt_args(int **argc, char ***argv[]);
 
 /* Nonzero when $LOOM_DIAG asked for diagnostics (read by loom_init). */
 int loomrt_diag(void);
+/* $LOOM_VECTOR as loom_init read it: 0, 1, or -1 when unset (core/tune.c). */
+int loomrt_vector_mode(void);
 /* Nonzero when $LOOM_CHECK_PLANS=1: plans are verified when built. */
 int loomrt_check_plans(void);
 

@@ -44,6 +44,14 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* assemble as lanes (line 25): each argument as base and offset */
+#line 5 "fuse_global.c"
+static inline void loom_lanes_assemble(const double *x0, const double *x1, double *t0, double *t1, int loom_o_x0, int loom_o_x1, int loom_o_t0, int loom_o_t1) {
+  t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
+  t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
+}
+#line 54 "fuse_global.mpi.c"
+
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
                                              loom_dat x, loom_dat t1,
@@ -59,6 +67,8 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       loom__check_dat(t2, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
@@ -68,25 +78,99 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_exec(cells);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g2_3[1][16] = {{0}};
+      double loom_g2_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
-    assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 77 "fuse_global.mpi.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 93 "fuse_global.mpi.c"
+      }
+      /* assemble (line 25): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t1[loom_m_pcell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+        loom_d_t1[loom_m_pcell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "fuse_global.c"
+        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
+#line 104 "fuse_global.mpi.c"
+      }
+    }
+    if (loom_vec) {
+      /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g4_3[1][16] = {{0}};
+      double loom_g4_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
-    assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 80 "fuse_global.mpi.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0], loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
+#line 114 "fuse_global.mpi.c"
+      }
+      /* assemble (line 27): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t2[loom_m_pcell[2 * loom_i + 0]] += loom_g4_3[0][loom_i - loom_s];
+        loom_d_t2[loom_m_pcell[2 * loom_i + 1]] += loom_g4_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 27 "fuse_global.c"
+        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
+#line 125 "fuse_global.mpi.c"
+      }
+    }
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g2_3[1][16] = {{0}};
+      double loom_g2_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
-    assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 87 "fuse_global.mpi.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 140 "fuse_global.mpi.c"
+      }
+      /* assemble (line 25): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t1[loom_m_pcell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+        loom_d_t1[loom_m_pcell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "fuse_global.c"
+        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
+#line 151 "fuse_global.mpi.c"
+      }
+    }
+    if (loom_vec) {
+      /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g4_3[1][16] = {{0}};
+      double loom_g4_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
-    assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 90 "fuse_global.mpi.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0], loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
+#line 161 "fuse_global.mpi.c"
+      }
+      /* assemble (line 27): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t2[loom_m_pcell[2 * loom_i + 0]] += loom_g4_3[0][loom_i - loom_s];
+        loom_d_t2[loom_m_pcell[2 * loom_i + 1]] += loom_g4_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 27 "fuse_global.c"
+        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
+#line 172 "fuse_global.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
@@ -94,6 +178,7 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
                      8.0 * loom__set_size(cells)
                      + 40.0 * loom__map_reach(pcell),
                      8.0 * loom__set_size(cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -117,7 +202,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 121 "fuse_global.mpi.c"
+#line 206 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -148,10 +233,10 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 152 "fuse_global.mpi.c"
+#line 237 "fuse_global.mpi.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 155 "fuse_global.mpi.c"
+#line 240 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);

@@ -40,6 +40,14 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* assemble as lanes (line 25): each argument as base and offset */
+#line 5 "fuse_global.c"
+static inline void loom_lanes_assemble(const double *x0, const double *x1, double *t0, double *t1, int loom_o_x0, int loom_o_x1, int loom_o_t0, int loom_o_t1) {
+  t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
+  t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
+}
+#line 50 "fuse_global.seq.c"
+
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
                                              loom_dat x, loom_dat t1,
@@ -55,23 +63,63 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       loom__check_dat(t2, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
   double *const loom_d_t2 = (double *)loom__dat_values(t2);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g2_3[1][16] = {{0}};
+      double loom_g2_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
-    assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 67 "fuse_global.seq.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 83 "fuse_global.seq.c"
+      }
+      /* assemble (line 25): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t1[loom_m_pcell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+        loom_d_t1[loom_m_pcell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "fuse_global.c"
+        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
+#line 94 "fuse_global.seq.c"
+      }
+    }
+    if (loom_vec) {
+      /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g4_3[1][16] = {{0}};
+      double loom_g4_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
-    assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 70 "fuse_global.seq.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0], loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
+#line 104 "fuse_global.seq.c"
+      }
+      /* assemble (line 27): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t2[loom_m_pcell[2 * loom_i + 0]] += loom_g4_3[0][loom_i - loom_s];
+        loom_d_t2[loom_m_pcell[2 * loom_i + 1]] += loom_g4_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 27 "fuse_global.c"
+        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
+#line 115 "fuse_global.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(cells)
                      + 40.0 * loom__map_reach(pcell),
                      8.0 * loom__set_size(cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -93,7 +141,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 97 "fuse_global.seq.c"
+#line 145 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -121,10 +169,10 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 125 "fuse_global.seq.c"
+#line 173 "fuse_global.seq.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 128 "fuse_global.seq.c"
+#line 176 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),

@@ -33,6 +33,11 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* copy as lanes (line 25): each argument as base and offset */
+#line 4 "fuse_refused.c"
+static inline void loom_lanes_copy(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x]; }
+#line 40 "fuse_refused.seq.c"
+
 /* par_loops fused over cells (fuse_refused.c: copy:25, total:26) */
 static void loom_loop_2_copy__3_total(loom_set cells, loom_map cnext,
                                       loom_dat y, loom_dat z, double *s)
@@ -45,24 +50,41 @@ static void loom_loop_2_copy__3_total(loom_set cells, loom_map cnext,
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_z = (double *)loom__dat_values(z);
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* copy (line 25): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
-    copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 57 "fuse_refused.seq.c"
+        loom_lanes_copy(loom_d_y, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 68 "fuse_refused.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "fuse_refused.c"
+        copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
+#line 74 "fuse_refused.seq.c"
+      }
+    }
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 26 "fuse_refused.c"
-    total(loom_d_y + loom_i, &loom_g_s);
-#line 60 "fuse_refused.seq.c"
+      total(loom_d_y + loom_i, &loom_g_s);
+#line 80 "fuse_refused.seq.c"
+    }
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      20.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      1.0 * loom__set_size(cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -50,6 +50,14 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* smooth as lanes (line 40): each argument as base and offset */
+#line 10 "mpi_schedule.c"
+static inline void loom_lanes_smooth(const double *xa, const double *xb, double *ya, double *yb, int loom_o_xa, int loom_o_xb, int loom_o_ya, int loom_o_yb) {
+  ya[loom_o_ya] += 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
+  yb[loom_o_yb] -= 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
+}
+#line 60 "mpi_schedule.mpi.c"
+
 /* par_loop smooth over edges (mpi_schedule.c:40) */
 static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
                                loom_dat y)
@@ -61,6 +69,8 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
       loom__check_dat(y, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
@@ -69,25 +79,64 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g2_3[1][16] = {{0}};
+      double loom_g2_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
-    smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 78 "mpi_schedule.mpi.c"
+        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 94 "mpi_schedule.mpi.c"
+      }
+      /* smooth (line 40): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_y[loom_m_ecell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+        loom_d_y[loom_m_ecell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 41 "mpi_schedule.c"
+        smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
+#line 105 "mpi_schedule.mpi.c"
+      }
+    }
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g2_3[1][16] = {{0}};
+      double loom_g2_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
-    smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 85 "mpi_schedule.mpi.c"
+        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 120 "mpi_schedule.mpi.c"
+      }
+      /* smooth (line 40): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_y[loom_m_ecell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+        loom_d_y[loom_m_ecell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 41 "mpi_schedule.c"
+        smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
+#line 131 "mpi_schedule.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(y);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      6.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -111,7 +160,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 115 "mpi_schedule.mpi.c"
+#line 164 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -138,7 +187,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 142 "mpi_schedule.mpi.c"
+#line 191 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -171,14 +220,14 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
       loom__halo_progress();
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 175 "mpi_schedule.mpi.c"
+#line 224 "mpi_schedule.mpi.c"
   }
   loom__halo_end(z);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 182 "mpi_schedule.mpi.c"
+#line 231 "mpi_schedule.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;

@@ -11,6 +11,13 @@ static void edge_len(const double *x1, const double *x2, double *len) {
 }
 
 #line 14 "ok_continuation_tight.seq.c"
+/* edge_len as lanes (line 20): each argument as base and offset */
+#line 7 "ok_continuation_tight.c"
+static inline void loom_lanes_edge_len(const double *x1, const double *x2, double *len, int loom_o_x1, int loom_o_x2, int loom_o_len) {
+  len[loom_o_len] = x2[loom_o_x2] - x1[loom_o_x1];
+}
+#line 20 "ok_continuation_tight.seq.c"
+
 /* par_loop edge_len over edges (ok_continuation_tight.c:20) */
 static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
                                  loom_dat len)
@@ -22,22 +29,40 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
       loom__check_dat(len, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pedge = loom__map_values(pedge);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_len = (double *)loom__dat_values(len);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* edge_len (line 20): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_continuation_tight.c"
-    edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0],
+        loom_lanes_edge_len(loom_d_x,
 #line 23 "ok_continuation_tight.c"
-             loom_d_x + loom_m_pedge[2 * loom_i + 1],
-             loom_d_len + loom_i);
-#line 36 "ok_continuation_tight.seq.c"
+                            loom_d_x,
+                            loom_d_len, loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
+#line 49 "ok_continuation_tight.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 21 "ok_continuation_tight.c"
+        edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0],
+#line 23 "ok_continuation_tight.c"
+                 loom_d_x + loom_m_pedge[2 * loom_i + 1],
+                 loom_d_len + loom_i);
+#line 58 "ok_continuation_tight.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(pedge),
                      1.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -23,6 +23,13 @@ static void clip(const double *hi, double *lo) {
 }
 
 #line 26 "ok_dat_min_max.mpi.c"
+/* edge_len as lanes (line 36): each argument as base and offset */
+#line 8 "ok_dat_min_max.c"
+static inline void loom_lanes_edge_len(const double *a, const double *b, double *len, int loom_o_a, int loom_o_b, int loom_o_len) {
+  len[loom_o_len] = fabs(b[loom_o_b] - a[loom_o_a]);
+}
+#line 32 "ok_dat_min_max.mpi.c"
+
 /* par_loop edge_len over edges (ok_dat_min_max.c:36) */
 static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
                                  loom_dat len)
@@ -34,6 +41,8 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
       loom__check_dat(len, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pedge = loom__map_values(pedge);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_len = (double *)loom__dat_values(len);
@@ -42,25 +51,50 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_owned(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* edge_len (line 36): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
-    edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 51 "ok_dat_min_max.mpi.c"
+        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len, loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
+#line 64 "ok_dat_min_max.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+        edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
+#line 70 "ok_dat_min_max.mpi.c"
+      }
+    }
   }
   loom__halo_end(x);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* edge_len (line 36): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
-    edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 58 "ok_dat_min_max.mpi.c"
+        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len, loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
+#line 83 "ok_dat_min_max.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+        edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
+#line 89 "ok_dat_min_max.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(len);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(pedge),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -90,14 +124,14 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
       loom__halo_progress();
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 94 "ok_dat_min_max.mpi.c"
+#line 128 "ok_dat_min_max.mpi.c"
   }
   loom__halo_end(len);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 101 "ok_dat_min_max.mpi.c"
+#line 135 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmax);
   loom__dat_dirty(lmin);
@@ -125,7 +159,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 129 "ok_dat_min_max.mpi.c"
+#line 163 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */

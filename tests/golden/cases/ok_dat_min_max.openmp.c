@@ -23,6 +23,13 @@ static void clip(const double *hi, double *lo) {
 }
 
 #line 26 "ok_dat_min_max.openmp.c"
+/* edge_len as lanes (line 36): each argument as base and offset */
+#line 8 "ok_dat_min_max.c"
+static inline void loom_lanes_edge_len(const double *a, const double *b, double *len, int loom_o_a, int loom_o_b, int loom_o_len) {
+  len[loom_o_len] = fabs(b[loom_o_b] - a[loom_o_a]);
+}
+#line 32 "ok_dat_min_max.openmp.c"
+
 /* par_loops fused over edges (ok_dat_min_max.c: edge_len:36, extremes:37) */
 static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
                                              loom_dat x, loom_dat len,
@@ -39,6 +46,8 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
       loom__check_dat(lmin, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop_2, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pedge = loom__map_values(pedge);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_lmax = (double *)loom__dat_values(lmax);
@@ -57,22 +66,37 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
       const int loom_b = loom_plan->blocks_by_colour[loom_k];
       const int loom_lo = loom_plan->block_start[loom_b];
       const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        double loom_t_len[1];
+      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+        double loom_t_len[16][1];
+        if (loom_vec) {
+          /* edge_len (line 36): as lanes, reading through maps in place */
+          #pragma omp simd
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
-        edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len);
-#line 65 "ok_dat_min_max.openmp.c"
-        double *const loom_w2_2 =
-            loom_d_lmax + loom_m_pedge[2 * loom_i + 0];
-        double *const loom_w2_3 =
-            loom_d_lmax + loom_m_pedge[2 * loom_i + 1];
-        double *const loom_w2_4 =
-            loom_d_lmin + loom_m_pedge[2 * loom_i + 0];
-        double *const loom_w2_5 =
-            loom_d_lmin + loom_m_pedge[2 * loom_i + 1];
+            loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0], loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
+#line 79 "ok_dat_min_max.openmp.c"
+          }
+        } else {
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+            edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
+#line 85 "ok_dat_min_max.openmp.c"
+          }
+        }
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double *const loom_w2_2 =
+              loom_d_lmax + loom_m_pedge[2 * loom_i + 0];
+          double *const loom_w2_3 =
+              loom_d_lmax + loom_m_pedge[2 * loom_i + 1];
+          double *const loom_w2_4 =
+              loom_d_lmin + loom_m_pedge[2 * loom_i + 0];
+          double *const loom_w2_5 =
+              loom_d_lmin + loom_m_pedge[2 * loom_i + 1];
 #line 38 "ok_dat_min_max.c"
-        extremes(loom_t_len, loom_w2_2, loom_w2_3, loom_w2_4, loom_w2_5);
-#line 76 "ok_dat_min_max.openmp.c"
+          extremes(loom_t_len[loom_i - loom_s], loom_w2_2, loom_w2_3, loom_w2_4, loom_w2_5);
+#line 99 "ok_dat_min_max.openmp.c"
+        }
       }
     }
   }
@@ -80,6 +104,7 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
                      8.0 * loom__set_size(edges)
                      + 40.0 * loom__map_reach(pedge),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -99,7 +124,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 103 "ok_dat_min_max.openmp.c"
+#line 128 "ok_dat_min_max.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),

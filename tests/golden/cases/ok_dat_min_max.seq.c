@@ -23,6 +23,13 @@ static void clip(const double *hi, double *lo) {
 }
 
 #line 26 "ok_dat_min_max.seq.c"
+/* edge_len as lanes (line 36): each argument as base and offset */
+#line 8 "ok_dat_min_max.c"
+static inline void loom_lanes_edge_len(const double *a, const double *b, double *len, int loom_o_a, int loom_o_b, int loom_o_len) {
+  len[loom_o_len] = fabs(b[loom_o_b] - a[loom_o_a]);
+}
+#line 32 "ok_dat_min_max.seq.c"
+
 /* par_loops fused over edges (ok_dat_min_max.c: edge_len:36, extremes:37) */
 static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
                                              loom_dat x, loom_dat len,
@@ -39,24 +46,41 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
       loom__check_dat(lmin, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop_2, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pedge = loom__map_values(pedge);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_lmax = (double *)loom__dat_values(lmax);
   double *const loom_d_lmin = (double *)loom__dat_values(lmin);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double loom_t_len[1];
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    double loom_t_len[16][1];
+    if (loom_vec) {
+      /* edge_len (line 36): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
-    edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len);
-#line 52 "ok_dat_min_max.seq.c"
+        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0], loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
+#line 65 "ok_dat_min_max.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+        edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
+#line 71 "ok_dat_min_max.seq.c"
+      }
+    }
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
-    extremes(loom_t_len, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 55 "ok_dat_min_max.seq.c"
+      extremes(loom_t_len[loom_i - loom_s], loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
+#line 77 "ok_dat_min_max.seq.c"
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 40.0 * loom__map_reach(pedge),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -75,7 +99,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 79 "ok_dat_min_max.seq.c"
+#line 103 "ok_dat_min_max.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),

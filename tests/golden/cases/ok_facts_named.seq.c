@@ -56,19 +56,42 @@ static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
       loom__check_dat(f, m_edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_e2n = loom__map_values(m_e2n);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
   double *const loom_d_f = (double *)loom__dat_values(f);
   const int loom_n = loom__set_size(m_edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* flux (line 25): its reads through maps, gathered for the strip */
+      double loom_g2_1[16][4];
+      double loom_g2_2[16][4];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_v = 0; loom_v < 4; loom_v++)
+          loom_g2_1[loom_i - loom_s][loom_v] = loom_d_m_q[4 * loom_m_m_e2n[2 * loom_i + 0] + loom_v];
+        for (int loom_v = 0; loom_v < 4; loom_v++)
+          loom_g2_2[loom_i - loom_s][loom_v] = loom_d_m_q[4 * loom_m_m_e2n[2 * loom_i + 1] + loom_v];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
-    flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 67 "ok_facts_named.seq.c"
+        flux(loom_g2_1[loom_i - loom_s], loom_g2_2[loom_i - loom_s], loom_d_f + loom_i);
+#line 81 "ok_facts_named.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "ok_facts_named.c"
+        flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
+#line 87 "ok_facts_named.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_edges)
                      + 32.0 * loom__map_reach(m_e2n),
                      1.0 * loom__set_size(m_edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -80,7 +103,7 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 84 "ok_facts_named.seq.c"
+#line 107 "ok_facts_named.seq.c"
 /* par_loop sum over m_1_nodes (ok_facts_named.c:24) */
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
@@ -95,7 +118,7 @@ static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_1_q + 4 * loom_i, &loom_g_s_1);
-#line 99 "ok_facts_named.seq.c"
+#line 122 "ok_facts_named.seq.c"
   }
   *s_1 = loom_g_s_1;
   loom__loop_traffic(loom_loop, loom__set_size(m_1_nodes), /* elements, bytes moved, operations */
@@ -115,19 +138,42 @@ static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n,
       loom__check_dat(f_1, m_1_edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_1_e2n = loom__map_values(m_1_e2n);
   double *const loom_d_m_1_q = (double *)loom__dat_values(m_1_q);
   double *const loom_d_f_1 = (double *)loom__dat_values(f_1);
   const int loom_n = loom__set_size(m_1_edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* flux (line 25): its reads through maps, gathered for the strip */
+      double loom_g4_1[16][4];
+      double loom_g4_2[16][4];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_v = 0; loom_v < 4; loom_v++)
+          loom_g4_1[loom_i - loom_s][loom_v] = loom_d_m_1_q[4 * loom_m_m_1_e2n[2 * loom_i + 0] + loom_v];
+        for (int loom_v = 0; loom_v < 4; loom_v++)
+          loom_g4_2[loom_i - loom_s][loom_v] = loom_d_m_1_q[4 * loom_m_m_1_e2n[2 * loom_i + 1] + loom_v];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
-    flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
-#line 126 "ok_facts_named.seq.c"
+        flux(loom_g4_1[loom_i - loom_s], loom_g4_2[loom_i - loom_s], loom_d_f_1 + loom_i);
+#line 163 "ok_facts_named.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "ok_facts_named.c"
+        flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
+#line 169 "ok_facts_named.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_1_edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_1_edges)
                      + 32.0 * loom__map_reach(m_1_e2n),
                      1.0 * loom__set_size(m_1_edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

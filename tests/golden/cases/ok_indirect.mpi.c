@@ -11,6 +11,15 @@ static void flux(const double *xa, const double *xb, double *ra, double *rb) {
 }
 
 #line 14 "ok_indirect.mpi.c"
+/* flux as lanes (line 20): each argument as base and offset */
+#line 5 "ok_indirect.c"
+static inline void loom_lanes_flux(const double *xa, const double *xb, double *ra, double *rb, int loom_o_xa, int loom_o_xb, int loom_o_ra, int loom_o_rb) {
+  double f = 0.5 * (xb[loom_o_xb] - xa[loom_o_xa]);
+  ra[loom_o_ra] += f;
+  rb[loom_o_rb] -= f;
+}
+#line 22 "ok_indirect.mpi.c"
+
 /* par_loop flux over edges (ok_indirect.c:20) */
 static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
                              loom_dat res)
@@ -22,6 +31,8 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       loom__check_dat(res, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_res = (double *)loom__dat_values(res);
@@ -30,25 +41,64 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g1_3[1][16] = {{0}};
+      double loom_g1_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
-    flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 39 "ok_indirect.mpi.c"
+        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 56 "ok_indirect.mpi.c"
+      }
+      /* flux (line 20): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_res[loom_m_ecell[2 * loom_i + 0]] += loom_g1_3[0][loom_i - loom_s];
+        loom_d_res[loom_m_ecell[2 * loom_i + 1]] += loom_g1_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 21 "ok_indirect.c"
+        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
+#line 67 "ok_indirect.mpi.c"
+      }
+    }
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g1_3[1][16] = {{0}};
+      double loom_g1_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
-    flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 46 "ok_indirect.mpi.c"
+        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 82 "ok_indirect.mpi.c"
+      }
+      /* flux (line 20): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_res[loom_m_ecell[2 * loom_i + 0]] += loom_g1_3[0][loom_i - loom_s];
+        loom_d_res[loom_m_ecell[2 * loom_i + 1]] += loom_g1_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 21 "ok_indirect.c"
+        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
+#line 93 "ok_indirect.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(res);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

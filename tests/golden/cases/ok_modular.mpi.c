@@ -43,6 +43,11 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* gather as lanes (line 19): each argument as base and offset */
+#line 14 "ok_modular.c"
+static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
+#line 50 "ok_modular.mpi.c"
+
 /* par_loop gather over m_cells (ok_modular.c:19) */
 static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
                                loom_dat m_x, loom_dat m_q)
@@ -54,6 +59,8 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
       loom__check_dat(m_q, m_cells, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_pcell = loom__map_values(m_pcell);
   double *const loom_d_m_x = (double *)loom__dat_values(m_x);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
@@ -62,25 +69,50 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
   const int loom_core = loom__set_core(m_cells);
   const int loom_end = loom__set_owned(m_cells);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* gather (line 19): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
-    gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 71 "ok_modular.mpi.c"
+        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 82 "ok_modular.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 19 "ok_modular.c"
+        gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 88 "ok_modular.mpi.c"
+      }
+    }
   }
   loom__halo_end(m_x);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* gather (line 19): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
-    gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 78 "ok_modular.mpi.c"
+        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 101 "ok_modular.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 19 "ok_modular.c"
+        gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 107 "ok_modular.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(m_q);
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(m_cells)
                      + 8.0 * loom__map_reach(m_pcell),
                      2.0 * loom__set_size(m_cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -90,7 +122,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 94 "ok_modular.mpi.c"
+#line 126 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -106,7 +138,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 110 "ok_modular.mpi.c"
+#line 142 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -126,6 +158,8 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
       loom__check_dat(m_q, m_cells, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_pcell = loom__map_values(m_pcell);
   double *const loom_d_weight = (double *)loom__dat_values(weight);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
@@ -134,25 +168,50 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
   const int loom_core = loom__set_core(m_cells);
   const int loom_end = loom__set_owned(m_cells);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* gather (line 24): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
-    gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 143 "ok_modular.mpi.c"
+        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 181 "ok_modular.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 24 "ok_modular.c"
+        gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 187 "ok_modular.mpi.c"
+      }
+    }
   }
   loom__halo_end(weight);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* gather (line 24): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
-    gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 150 "ok_modular.mpi.c"
+        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 200 "ok_modular.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 24 "ok_modular.c"
+        gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 206 "ok_modular.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(m_q);
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(m_cells)
                      + 8.0 * loom__map_reach(m_pcell),
                      2.0 * loom__set_size(m_cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

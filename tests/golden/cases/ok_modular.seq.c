@@ -40,6 +40,11 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* gather as lanes (line 19): each argument as base and offset */
+#line 14 "ok_modular.c"
+static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
+#line 47 "ok_modular.seq.c"
+
 /* par_loop gather over m_cells (ok_modular.c:19) */
 static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
                                loom_dat m_x, loom_dat m_q)
@@ -51,19 +56,34 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
       loom__check_dat(m_q, m_cells, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_pcell = loom__map_values(m_pcell);
   double *const loom_d_m_x = (double *)loom__dat_values(m_x);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
   const int loom_n = loom__set_size(m_cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* gather (line 19): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
-    gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 62 "ok_modular.seq.c"
+        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 73 "ok_modular.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 19 "ok_modular.c"
+        gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 79 "ok_modular.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(m_cells)
                      + 8.0 * loom__map_reach(m_pcell),
                      2.0 * loom__set_size(m_cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -73,7 +93,7 @@ loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 77 "ok_modular.seq.c"
+#line 97 "ok_modular.seq.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -87,7 +107,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 91 "ok_modular.seq.c"
+#line 111 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
@@ -106,19 +126,34 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
       loom__check_dat(m_q, m_cells, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_pcell = loom__map_values(m_pcell);
   double *const loom_d_weight = (double *)loom__dat_values(weight);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
   const int loom_n = loom__set_size(m_cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* gather (line 24): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
-    gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 117 "ok_modular.seq.c"
+        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 143 "ok_modular.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 24 "ok_modular.c"
+        gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 149 "ok_modular.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(m_cells)
                      + 8.0 * loom__map_reach(m_pcell),
                      2.0 * loom__set_size(m_cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

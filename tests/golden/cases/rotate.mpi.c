@@ -48,6 +48,14 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* spread as lanes (line 28): each argument as base and offset */
+#line 6 "rotate.c"
+static inline void loom_lanes_spread(const double *b0, const double *b1, double *t0, double *t1, int loom_o_b0, int loom_o_b1, int loom_o_t0, int loom_o_t1) {
+  t0[loom_o_t0] += b1[loom_o_b1];
+  t1[loom_o_t1] += b0[loom_o_b0];
+}
+#line 58 "rotate.mpi.c"
+
 /* par_loop spread over edges (rotate.c:28) */
 static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
@@ -59,6 +67,8 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
@@ -67,25 +77,64 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g3_3[1][16] = {{0}};
+      double loom_g3_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 76 "rotate.mpi.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 92 "rotate.mpi.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "rotate.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 103 "rotate.mpi.c"
+      }
+    }
   }
   loom__halo_end(b);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g3_3[1][16] = {{0}};
+      double loom_g3_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 83 "rotate.mpi.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 118 "rotate.mpi.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "rotate.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 129 "rotate.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -106,7 +155,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 110 "rotate.mpi.c"
+#line 159 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -137,13 +186,13 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 141 "rotate.mpi.c"
+#line 190 "rotate.mpi.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 144 "rotate.mpi.c"
+#line 193 "rotate.mpi.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 147 "rotate.mpi.c"
+#line 196 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -176,10 +225,10 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 180 "rotate.mpi.c"
+#line 229 "rotate.mpi.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 183 "rotate.mpi.c"
+#line 232 "rotate.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -206,7 +255,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 210 "rotate.mpi.c"
+#line 259 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -226,6 +275,8 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
@@ -234,25 +285,64 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* spread (line 34): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g7_3[1][16] = {{0}};
+      double loom_g7_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 243 "rotate.mpi.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 300 "rotate.mpi.c"
+      }
+      /* spread (line 34): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g7_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g7_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 34 "rotate.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 311 "rotate.mpi.c"
+      }
+    }
   }
   loom__halo_end(b);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* spread (line 34): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g7_3[1][16] = {{0}};
+      double loom_g7_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 250 "rotate.mpi.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 326 "rotate.mpi.c"
+      }
+      /* spread (line 34): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g7_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g7_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 34 "rotate.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 337 "rotate.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -273,7 +363,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 277 "rotate.mpi.c"
+#line 367 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -304,10 +394,10 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 308 "rotate.mpi.c"
+#line 398 "rotate.mpi.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 311 "rotate.mpi.c"
+#line 401 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -330,7 +420,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 334 "rotate.mpi.c"
+#line 424 "rotate.mpi.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -339,7 +429,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom__halo_begin(b); loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 343 "rotate.mpi.c"
+#line 433 "rotate.mpi.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;

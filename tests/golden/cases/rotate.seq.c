@@ -44,6 +44,14 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* spread as lanes (line 28): each argument as base and offset */
+#line 6 "rotate.c"
+static inline void loom_lanes_spread(const double *b0, const double *b1, double *t0, double *t1, int loom_o_b0, int loom_o_b1, int loom_o_t0, int loom_o_t1) {
+  t0[loom_o_t0] += b1[loom_o_b1];
+  t1[loom_o_t1] += b0[loom_o_b0];
+}
+#line 54 "rotate.seq.c"
+
 /* par_loop spread over edges (rotate.c:28) */
 static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
@@ -55,19 +63,41 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g3_3[1][16] = {{0}};
+      double loom_g3_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 66 "rotate.seq.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 82 "rotate.seq.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "rotate.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 93 "rotate.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -86,7 +116,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 90 "rotate.seq.c"
+#line 120 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -114,13 +144,13 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 118 "rotate.seq.c"
+#line 148 "rotate.seq.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 121 "rotate.seq.c"
+#line 151 "rotate.seq.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 124 "rotate.seq.c"
+#line 154 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -148,10 +178,10 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 152 "rotate.seq.c"
+#line 182 "rotate.seq.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 155 "rotate.seq.c"
+#line 185 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -174,7 +204,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 178 "rotate.seq.c"
+#line 208 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -193,19 +223,41 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* spread (line 34): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g7_3[1][16] = {{0}};
+      double loom_g7_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 204 "rotate.seq.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 242 "rotate.seq.c"
+      }
+      /* spread (line 34): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g7_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g7_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 34 "rotate.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 253 "rotate.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -224,7 +276,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 228 "rotate.seq.c"
+#line 280 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -252,10 +304,10 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 256 "rotate.seq.c"
+#line 308 "rotate.seq.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 259 "rotate.seq.c"
+#line 311 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -276,7 +328,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 280 "rotate.seq.c"
+#line 332 "rotate.seq.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -285,7 +337,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 289 "rotate.seq.c"
+#line 341 "rotate.seq.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;

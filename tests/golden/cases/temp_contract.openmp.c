@@ -49,6 +49,11 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* gather as lanes (line 29): each argument as base and offset */
+#line 7 "temp_contract.c"
+static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
+#line 56 "temp_contract.openmp.c"
+
 /* par_loop gather over edges (temp_contract.c:29) */
 static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
                                loom_dat e)
@@ -60,20 +65,36 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
       loom__check_dat(e, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_u = (double *)loom__dat_values(u);
   double *const loom_d_e = (double *)loom__dat_values(e);
   const int loom_n = loom__set_size(edges);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  #pragma omp parallel for schedule(static)
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* gather (line 29): as lanes, reading through maps in place */
+      #pragma omp simd
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
-    gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 72 "temp_contract.openmp.c"
+        loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e, loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
+#line 84 "temp_contract.openmp.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 29 "temp_contract.c"
+        gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
+#line 90 "temp_contract.openmp.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(ecell),
                      1.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -37,6 +37,8 @@ static void loom_loop_1_stiffness(loom_set edges, loom_map en, loom_dat x,
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_k = (double *)loom__dat_values(k);
@@ -46,33 +48,83 @@ static void loom_loop_1_stiffness(loom_set edges, loom_map en, loom_dat x,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_owned(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-    loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-    loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-    loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+    if (loom_vec) {
+      /* stiffness (line 37): its reads through maps, gathered for the strip */
+      double loom_g1_1[16][1];
+      double loom_g1_2[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+        loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
-    stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 59 "temp_narrow.mpi.c"
-    loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-    loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-    loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+        stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 71 "temp_narrow.mpi.c"
+        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+#line 37 "temp_narrow.c"
+        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 84 "temp_narrow.mpi.c"
+        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+      }
+    }
   }
   loom__halo_end(x);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-    double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-    loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-    loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-    loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* stiffness (line 37): its reads through maps, gathered for the strip */
+      double loom_g1_1[16][1];
+      double loom_g1_2[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+        loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
-    stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 73 "temp_narrow.mpi.c"
-    loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-    loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-    loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+        stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 110 "temp_narrow.mpi.c"
+        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+#line 37 "temp_narrow.c"
+        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 123 "temp_narrow.mpi.c"
+        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+      }
+    }
   }
   loom__dat_dirty(k);
   loom__dat_dirty(h);
@@ -80,6 +132,7 @@ static void loom_loop_1_stiffness(loom_set edges, loom_map en, loom_dat x,
                      48.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(en),
                      5.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -96,6 +149,8 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
       loom__check_dat(v, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 5) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   double *const loom_d_k = (double *)loom__dat_values(k);
   double *const loom_d_h = (double *)loom__dat_values(h);
   const int *const loom_m_en = loom__map_values(en);
@@ -106,39 +161,113 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-    loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-    loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-    loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+    if (loom_vec) {
+      /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g2_3[16][1];
+      double loom_g2_4[16][1];
+      double loom_g2_5[16][1];
+      double loom_g2_6[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+        loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+        loom_g2_5[loom_i - loom_s][0] = 0;
+        loom_g2_6[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-    apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 119 "temp_narrow.mpi.c"
+        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
+#line 188 "temp_narrow.mpi.c"
+      }
+      /* apply (line 39): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
+        loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+#line 40 "temp_narrow.c"
+        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
+#line 203 "temp_narrow.mpi.c"
+      }
+    }
   }
   loom__halo_end(k);
   loom__halo_end(h);
   loom__halo_end(x);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-    double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-    loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-    loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-    loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g2_3[16][1];
+      double loom_g2_4[16][1];
+      double loom_g2_5[16][1];
+      double loom_g2_6[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+        loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+        loom_g2_5[loom_i - loom_s][0] = 0;
+        loom_g2_6[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-    apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 132 "temp_narrow.mpi.c"
+        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
+#line 232 "temp_narrow.mpi.c"
+      }
+      /* apply (line 39): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
+        loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+#line 40 "temp_narrow.c"
+        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
+#line 247 "temp_narrow.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(v);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      48.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      9.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 static loom__reduction loom_reduction_4_s; /* inc of s (line 44) */
+/* stiffness as lanes (line 43): each argument as base and offset */
+#line 11 "temp_narrow.c"
+static inline void loom_lanes_stiffness(const double *x0, const double *x1, double *k, double *h, int loom_o_x0, int loom_o_x1, int loom_o_k, int loom_o_h) {
+  double d = x1[loom_o_x1] - x0[loom_o_x0];
+  for (int j = 0; j < 4; j++)
+    k[loom_o_k + (j)] = (j + 1) * d;
+  h[loom_o_h] = d;
+  h[loom_o_h + 1] = -d;
+}
+#line 270 "temp_narrow.mpi.c"
+
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
                                            loom_dat x, loom_dat w, loom_dat h,
@@ -153,6 +282,8 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop_3, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_h = (double *)loom__dat_values(h);
@@ -162,27 +293,55 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_owned(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    double loom_t_w[2];
+    double loom_t_w[16][2];
+    if (loom_vec) {
+      /* stiffness (line 43): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
-    stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w, loom_d_h + 2 * loom_i);
-#line 172 "temp_narrow.mpi.c"
+        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h, loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 307 "temp_narrow.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 43 "temp_narrow.c"
+        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
+#line 313 "temp_narrow.mpi.c"
+      }
+    }
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
-    weigh(loom_t_w, &loom_g_s);
-#line 175 "temp_narrow.mpi.c"
+      weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
+#line 319 "temp_narrow.mpi.c"
+    }
   }
   loom__halo_end(x);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-    double loom_t_w[2];
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    double loom_t_w[16][2];
+    if (loom_vec) {
+      /* stiffness (line 43): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
-    stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w, loom_d_h + 2 * loom_i);
-#line 183 "temp_narrow.mpi.c"
+        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h, loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 332 "temp_narrow.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 43 "temp_narrow.c"
+        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
+#line 338 "temp_narrow.mpi.c"
+      }
+    }
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
-    weigh(loom_t_w, &loom_g_s);
-#line 186 "temp_narrow.mpi.c"
+      weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
+#line 344 "temp_narrow.mpi.c"
+    }
   }
   loom__dat_dirty(w);
   loom__dat_dirty(h);
@@ -193,6 +352,7 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
                      24.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(en),
                      7.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -210,13 +370,13 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 214 "temp_narrow.mpi.c"
+#line 374 "temp_narrow.mpi.c"
   loom__halo_begin(k);
 #line 38 "temp_narrow.c"
-#line 217 "temp_narrow.mpi.c"
+#line 377 "temp_narrow.mpi.c"
   loom__halo_begin(h);
 #line 38 "temp_narrow.c"
-#line 220 "temp_narrow.mpi.c"
+#line 380 "temp_narrow.mpi.c"
   loom__halo_begin(x);
 #line 38 "temp_narrow.c"
   for (int it = 0; it < 2; it++) {
@@ -224,13 +384,13 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 228 "temp_narrow.mpi.c"
+#line 388 "temp_narrow.mpi.c"
 loom__halo_end(k);
 #line 43 "temp_narrow.c"
-#line 231 "temp_narrow.mpi.c"
+#line 391 "temp_narrow.mpi.c"
 loom__halo_end(h);
 #line 43 "temp_narrow.c"
-#line 234 "temp_narrow.mpi.c"
+#line 394 "temp_narrow.mpi.c"
 loom__halo_end(x);
 #line 43 "temp_narrow.c"
 loom__halo_begin(x); /* par_loop stiffness: fused into loom_loop_3_stiffness__4_weigh (line 44) */

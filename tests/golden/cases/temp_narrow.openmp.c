@@ -41,6 +41,8 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
       loom__check_dat(v, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop_2, 5) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_k = (double *)loom__dat_values(k);
@@ -60,31 +62,84 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
       const int loom_b = loom_plan->blocks_by_colour[loom_k];
       const int loom_lo = loom_plan->block_start[loom_b];
       const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        {
-          double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-          loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-          loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-          loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+        if (loom_vec) {
+          /* stiffness (line 37): its reads through maps, gathered for the strip */
+          double loom_g1_1[16][1];
+          double loom_g1_2[16][1];
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+            loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+          }
+          #pragma omp simd
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+            loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+            loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+            loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
-          stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 72 "temp_narrow.openmp.c"
-          loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-          loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-          loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+            stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 84 "temp_narrow.openmp.c"
+            loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+            loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+            loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+          }
+        } else {
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+            loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+            loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+            loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+#line 37 "temp_narrow.c"
+            stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 97 "temp_narrow.openmp.c"
+            loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+            loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+            loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+          }
         }
-        {
-          double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-          loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-          loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-          loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
-          double *const loom_w2_5 =
-              loom_d_v + loom_m_en[2 * loom_i + 0];
-          double *const loom_w2_6 =
-              loom_d_v + loom_m_en[2 * loom_i + 1];
+        if (loom_vec) {
+          /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
+          double loom_g2_3[16][1];
+          double loom_g2_4[16][1];
+          double loom_g2_5[16][1];
+          double loom_g2_6[16][1];
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+            loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+            loom_g2_5[loom_i - loom_s][0] = 0;
+            loom_g2_6[loom_i - loom_s][0] = 0;
+          }
+          #pragma omp simd
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+            loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+            loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+            loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-          apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 88 "temp_narrow.openmp.c"
+            apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
+#line 123 "temp_narrow.openmp.c"
+          }
+          /* apply (line 39): its increments through maps, in element order */
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
+            loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
+          }
+        } else {
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+            loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+            loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+            loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+            double *const loom_w2_5 =
+                loom_d_v + loom_m_en[2 * loom_i + 0];
+            double *const loom_w2_6 =
+                loom_d_v + loom_m_en[2 * loom_i + 1];
+#line 40 "temp_narrow.c"
+            apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
+#line 142 "temp_narrow.openmp.c"
+          }
         }
       }
     }
@@ -93,6 +148,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
                      88.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      14.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -143,7 +199,7 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
 #line 40 "temp_narrow.c"
       apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 147 "temp_narrow.openmp.c"
+#line 203 "temp_narrow.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -152,6 +208,17 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
                      9.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
+
+/* stiffness as lanes (line 43): each argument as base and offset */
+#line 11 "temp_narrow.c"
+static inline void loom_lanes_stiffness(const double *x0, const double *x1, double *k, double *h, int loom_o_x0, int loom_o_x1, int loom_o_k, int loom_o_h) {
+  double d = x1[loom_o_x1] - x0[loom_o_x0];
+  for (int j = 0; j < 4; j++)
+    k[loom_o_k + (j)] = (j + 1) * d;
+  h[loom_o_h] = d;
+  h[loom_o_h + 1] = -d;
+}
+#line 222 "temp_narrow.openmp.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
@@ -167,6 +234,8 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop_3, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_h = (double *)loom__dat_values(h);
@@ -184,14 +253,29 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
       double loom_g_s = 0;
       const int loom_lo = loom_plan->block_start[loom_b];
       const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        double loom_t_w[2];
+      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+        double loom_t_w[16][2];
+        if (loom_vec) {
+          /* stiffness (line 43): as lanes, reading through maps in place */
+          #pragma omp simd
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
-        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w, loom_d_h + 2 * loom_i);
-#line 192 "temp_narrow.openmp.c"
+            loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h, loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 266 "temp_narrow.openmp.c"
+          }
+        } else {
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 43 "temp_narrow.c"
+            stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
+#line 272 "temp_narrow.openmp.c"
+          }
+        }
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
-        weigh(loom_t_w, &loom_g_s);
-#line 195 "temp_narrow.openmp.c"
+          weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
+#line 278 "temp_narrow.openmp.c"
+        }
       }
       loom_r_s[loom_b] = loom_g_s;
     }
@@ -202,6 +286,7 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
                      24.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(en),
                      7.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -218,7 +303,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 222 "temp_narrow.openmp.c"
+#line 307 "temp_narrow.openmp.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;

@@ -41,39 +41,93 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
       loom__check_dat(v, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop_2, 5) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_k = (double *)loom__dat_values(k);
   double *const loom_d_h = (double *)loom__dat_values(h);
   double *const loom_d_v = (double *)loom__dat_values(v);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    {
-      double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-      loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-      loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-      loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* stiffness (line 37): its reads through maps, gathered for the strip */
+      double loom_g1_1[16][1];
+      double loom_g1_2[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+        loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
-      stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 59 "temp_narrow.seq.c"
-      loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-      loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-      loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+        stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 70 "temp_narrow.seq.c"
+        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+#line 37 "temp_narrow.c"
+        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 83 "temp_narrow.seq.c"
+        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+      }
     }
-    {
-      double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-      loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-      loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-      loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+    if (loom_vec) {
+      /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g2_3[16][1];
+      double loom_g2_4[16][1];
+      double loom_g2_5[16][1];
+      double loom_g2_6[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+        loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+        loom_g2_5[loom_i - loom_s][0] = 0;
+        loom_g2_6[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-      apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 71 "temp_narrow.seq.c"
+        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
+#line 108 "temp_narrow.seq.c"
+      }
+      /* apply (line 39): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
+        loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+#line 40 "temp_narrow.c"
+        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
+#line 123 "temp_narrow.seq.c"
+      }
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      88.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      14.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -90,27 +144,72 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
       loom__check_dat(v, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 5) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   double *const loom_d_k = (double *)loom__dat_values(k);
   double *const loom_d_h = (double *)loom__dat_values(h);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_v = (double *)loom__dat_values(v);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-    loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-    loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-    loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g2_3[16][1];
+      double loom_g2_4[16][1];
+      double loom_g2_5[16][1];
+      double loom_g2_6[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+        loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+        loom_g2_5[loom_i - loom_s][0] = 0;
+        loom_g2_6[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-    apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 107 "temp_narrow.seq.c"
+        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
+#line 177 "temp_narrow.seq.c"
+      }
+      /* apply (line 39): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
+        loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+#line 40 "temp_narrow.c"
+        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
+#line 192 "temp_narrow.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      48.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      9.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
+
+/* stiffness as lanes (line 43): each argument as base and offset */
+#line 11 "temp_narrow.c"
+static inline void loom_lanes_stiffness(const double *x0, const double *x1, double *k, double *h, int loom_o_x0, int loom_o_x1, int loom_o_k, int loom_o_h) {
+  double d = x1[loom_o_x1] - x0[loom_o_x0];
+  for (int j = 0; j < 4; j++)
+    k[loom_o_k + (j)] = (j + 1) * d;
+  h[loom_o_h] = d;
+  h[loom_o_h + 1] = -d;
+}
+#line 213 "temp_narrow.seq.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
@@ -126,25 +225,42 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop_3, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_h = (double *)loom__dat_values(h);
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double loom_t_w[2];
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    double loom_t_w[16][2];
+    if (loom_vec) {
+      /* stiffness (line 43): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
-    stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w, loom_d_h + 2 * loom_i);
-#line 139 "temp_narrow.seq.c"
+        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h, loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 244 "temp_narrow.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 43 "temp_narrow.c"
+        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
+#line 250 "temp_narrow.seq.c"
+      }
+    }
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
-    weigh(loom_t_w, &loom_g_s);
-#line 142 "temp_narrow.seq.c"
+      weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
+#line 256 "temp_narrow.seq.c"
+    }
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(en),
                      7.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -161,7 +277,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 165 "temp_narrow.seq.c"
+#line 281 "temp_narrow.seq.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;

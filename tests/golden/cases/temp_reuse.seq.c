@@ -33,6 +33,11 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* gather as lanes (line 27): each argument as base and offset */
+#line 7 "temp_reuse.c"
+static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
+#line 40 "temp_reuse.seq.c"
+
 /* par_loop gather over edges (temp_reuse.c:27) */
 static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_dat t1,
                                loom_dat e)
@@ -44,19 +49,34 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_dat t1,
       loom__check_dat(e, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
   double *const loom_d_e = (double *)loom__dat_values(e);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* gather (line 27): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
-    gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 55 "temp_reuse.seq.c"
+        loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e, loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
+#line 66 "temp_reuse.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 27 "temp_reuse.c"
+        gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
+#line 72 "temp_reuse.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(ecell),
                      1.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -75,7 +95,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_reuse.c"
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
-#line 79 "temp_reuse.seq.c"
+#line 99 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -94,19 +114,34 @@ static void loom_loop_4_gather(loom_set cells, loom_map cnext, loom_dat t2,
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_t2 = (double *)loom__dat_values(t2);
   double *const loom_d_z = (double *)loom__dat_values(z);
   const int loom_n = loom__set_size(cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* gather (line 30): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
-    gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
-#line 105 "temp_reuse.seq.c"
+        loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
+#line 131 "temp_reuse.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 30 "temp_reuse.c"
+        gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
+#line 137 "temp_reuse.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      20.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      1.0 * loom__set_size(cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

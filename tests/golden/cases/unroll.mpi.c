@@ -58,6 +58,8 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
@@ -66,25 +68,80 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g3_1[16][1];
+      double loom_g3_2[16][1];
+      double loom_g3_3[16][1];
+      double loom_g3_4[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g3_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
+        loom_g3_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
+        loom_g3_3[loom_i - loom_s][0] = 0;
+        loom_g3_4[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 75 "unroll.mpi.c"
+        spread(loom_g3_1[loom_i - loom_s], loom_g3_2[loom_i - loom_s], loom_g3_3[loom_i - loom_s], loom_g3_4[loom_i - loom_s]);
+#line 91 "unroll.mpi.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 102 "unroll.mpi.c"
+      }
+    }
   }
   loom__halo_end(b);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g3_1[16][1];
+      double loom_g3_2[16][1];
+      double loom_g3_3[16][1];
+      double loom_g3_4[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g3_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
+        loom_g3_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
+        loom_g3_3[loom_i - loom_s][0] = 0;
+        loom_g3_4[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 82 "unroll.mpi.c"
+        spread(loom_g3_1[loom_i - loom_s], loom_g3_2[loom_i - loom_s], loom_g3_3[loom_i - loom_s], loom_g3_4[loom_i - loom_s]);
+#line 125 "unroll.mpi.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 136 "unroll.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -110,10 +167,10 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 114 "unroll.mpi.c"
+#line 171 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 117 "unroll.mpi.c"
+#line 174 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -134,6 +191,8 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
@@ -142,25 +201,80 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g6_1[16][1];
+      double loom_g6_2[16][1];
+      double loom_g6_3[16][1];
+      double loom_g6_4[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g6_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
+        loom_g6_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
+        loom_g6_3[loom_i - loom_s][0] = 0;
+        loom_g6_4[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 151 "unroll.mpi.c"
+        spread(loom_g6_1[loom_i - loom_s], loom_g6_2[loom_i - loom_s], loom_g6_3[loom_i - loom_s], loom_g6_4[loom_i - loom_s]);
+#line 224 "unroll.mpi.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 235 "unroll.mpi.c"
+      }
+    }
   }
   loom__halo_end(b);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g6_1[16][1];
+      double loom_g6_2[16][1];
+      double loom_g6_3[16][1];
+      double loom_g6_4[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g6_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
+        loom_g6_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
+        loom_g6_3[loom_i - loom_s][0] = 0;
+        loom_g6_4[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 158 "unroll.mpi.c"
+        spread(loom_g6_1[loom_i - loom_s], loom_g6_2[loom_i - loom_s], loom_g6_3[loom_i - loom_s], loom_g6_4[loom_i - loom_s]);
+#line 258 "unroll.mpi.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 269 "unroll.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -181,7 +295,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 185 "unroll.mpi.c"
+#line 299 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -216,13 +330,13 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 220 "unroll.mpi.c"
+#line 334 "unroll.mpi.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 223 "unroll.mpi.c"
+#line 337 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 226 "unroll.mpi.c"
+#line 340 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -250,7 +364,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 254 "unroll.mpi.c"
+#line 368 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -276,7 +390,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 280 "unroll.mpi.c"
+#line 394 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -298,7 +412,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 302 "unroll.mpi.c"
+#line 416 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {

@@ -54,19 +54,49 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g3_1[16][1];
+      double loom_g3_2[16][1];
+      double loom_g3_3[16][1];
+      double loom_g3_4[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g3_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
+        loom_g3_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
+        loom_g3_3[loom_i - loom_s][0] = 0;
+        loom_g3_4[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 65 "unroll.seq.c"
+        spread(loom_g3_1[loom_i - loom_s], loom_g3_2[loom_i - loom_s], loom_g3_3[loom_i - loom_s], loom_g3_4[loom_i - loom_s]);
+#line 81 "unroll.seq.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 92 "unroll.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -90,10 +120,10 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 94 "unroll.seq.c"
+#line 124 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 97 "unroll.seq.c"
+#line 127 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -112,19 +142,49 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
   const int loom_n = loom__set_size(edges);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
+      double loom_g6_1[16][1];
+      double loom_g6_2[16][1];
+      double loom_g6_3[16][1];
+      double loom_g6_4[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g6_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
+        loom_g6_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
+        loom_g6_3[loom_i - loom_s][0] = 0;
+        loom_g6_4[loom_i - loom_s][0] = 0;
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-    spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 123 "unroll.seq.c"
+        spread(loom_g6_1[loom_i - loom_s], loom_g6_2[loom_i - loom_s], loom_g6_3[loom_i - loom_s], loom_g6_4[loom_i - loom_s]);
+#line 169 "unroll.seq.c"
+      }
+      /* spread (line 28): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[loom_i - loom_s][0];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 180 "unroll.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -143,7 +203,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 147 "unroll.seq.c"
+#line 207 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -175,13 +235,13 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 179 "unroll.seq.c"
+#line 239 "unroll.seq.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 182 "unroll.seq.c"
+#line 242 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 185 "unroll.seq.c"
+#line 245 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -204,7 +264,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 208 "unroll.seq.c"
+#line 268 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -227,7 +287,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 231 "unroll.seq.c"
+#line 291 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -248,7 +308,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 252 "unroll.seq.c"
+#line 312 "unroll.seq.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {

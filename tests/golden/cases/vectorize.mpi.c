@@ -38,6 +38,8 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnode = loom__map_values(cnode);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
@@ -53,28 +55,37 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
     double loom_t_t[16][1];
-    /* area (line 42): its reads through maps, gathered for the strip */
-    double loom_g1_1[16][2];
-    double loom_g1_2[16][2];
-    double loom_g1_3[16][2];
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+    if (loom_vec) {
+      /* area (line 42): its reads through maps, gathered for the strip */
+      double loom_g1_1[16][2];
+      double loom_g1_2[16][2];
+      double loom_g1_3[16][2];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-      area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 73 "vectorize.mpi.c"
+        area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 76 "vectorize.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+#line 43 "vectorize.c"
+        area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 83 "vectorize.mpi.c"
+      }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 78 "vectorize.mpi.c"
+#line 89 "vectorize.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -82,28 +93,37 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     double loom_t_t[16][1];
-    /* area (line 42): its reads through maps, gathered for the strip */
-    double loom_g1_1[16][2];
-    double loom_g1_2[16][2];
-    double loom_g1_3[16][2];
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+    if (loom_vec) {
+      /* area (line 42): its reads through maps, gathered for the strip */
+      double loom_g1_1[16][2];
+      double loom_g1_2[16][2];
+      double loom_g1_3[16][2];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-      area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 102 "vectorize.mpi.c"
+        area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 114 "vectorize.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+#line 43 "vectorize.c"
+        area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 121 "vectorize.mpi.c"
+      }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 107 "vectorize.mpi.c"
+#line 127 "vectorize.mpi.c"
     }
   }
   loom__dat_dirty(t);
@@ -112,8 +132,17 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
                      28.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(cnode),
                      38.0 * loom__set_size(cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
+
+/* flux as lanes (line 45): each argument as base and offset */
+#line 15 "vectorize.c"
+static inline void loom_lanes_flux(const double *y1, const double *y2, double *r1, double *r2, int loom_o_y1, int loom_o_y2, int loom_o_r1, int loom_o_r2) {
+  r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
+  r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
+}
+#line 146 "vectorize.mpi.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
 static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
@@ -126,6 +155,8 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       loom__check_dat(r, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
@@ -134,29 +165,73 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g3_3[1][16] = {{0}};
+      double loom_g3_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
-    flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 143 "vectorize.mpi.c"
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 180 "vectorize.mpi.c"
+      }
+      /* flux (line 45): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_r[loom_m_ecell[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+        loom_d_r[loom_m_ecell[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 46 "vectorize.c"
+        flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
+#line 191 "vectorize.mpi.c"
+      }
+    }
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g3_3[1][16] = {{0}};
+      double loom_g3_4[1][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
-    flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 150 "vectorize.mpi.c"
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 206 "vectorize.mpi.c"
+      }
+      /* flux (line 45): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_d_r[loom_m_ecell[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+        loom_d_r[loom_m_ecell[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 46 "vectorize.c"
+        flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
+#line 217 "vectorize.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
+/* copy as lanes (line 48): each argument as base and offset */
+#line 20 "vectorize.c"
+static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
+#line 234 "vectorize.mpi.c"
+
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
                                      loom_dat r, double *s, loom_dat z)
@@ -170,6 +245,8 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_z = (double *)loom__dat_values(z);
@@ -179,25 +256,53 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_owned(cells);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
-    norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 188 "vectorize.mpi.c"
+      norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
+#line 267 "vectorize.mpi.c"
+    }
+    if (loom_vec) {
+      /* copy (line 48): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-    copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 191 "vectorize.mpi.c"
+        loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 274 "vectorize.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+        copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
+#line 280 "vectorize.mpi.c"
+      }
+    }
   }
   loom__halo_end(r);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
-    norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 198 "vectorize.mpi.c"
+      norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
+#line 291 "vectorize.mpi.c"
+    }
+    if (loom_vec) {
+      /* copy (line 48): as lanes, reading through maps in place */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-    copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 201 "vectorize.mpi.c"
+        loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 298 "vectorize.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+        copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
+#line 304 "vectorize.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(z);
   if (loom__reduce_start(&loom_reduction_4_s, &loom_g_s, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -207,6 +312,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
                      12.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      2.0 * loom__set_size(cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -38,6 +38,8 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnode = loom__map_values(cnode);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
@@ -48,35 +50,45 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     double loom_t_t[16][1];
-    /* area (line 42): its reads through maps, gathered for the strip */
-    double loom_g1_1[16][2];
-    double loom_g1_2[16][2];
-    double loom_g1_3[16][2];
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
-    }
-    #pragma omp simd
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+    if (loom_vec) {
+      /* area (line 42): its reads through maps, gathered for the strip */
+      double loom_g1_1[16][2];
+      double loom_g1_2[16][2];
+      double loom_g1_3[16][2];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
+      }
+      #pragma omp simd
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-      area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 69 "vectorize.openmp.c"
+        area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 72 "vectorize.openmp.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+#line 43 "vectorize.c"
+        area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 79 "vectorize.openmp.c"
+      }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 74 "vectorize.openmp.c"
+#line 85 "vectorize.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(cnode),
                      38.0 * loom__set_size(cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -119,7 +131,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
       flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 123 "vectorize.openmp.c"
+#line 135 "vectorize.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -128,6 +140,11 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                      4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
+
+/* copy as lanes (line 48): each argument as base and offset */
+#line 20 "vectorize.c"
+static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
+#line 148 "vectorize.openmp.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
@@ -142,6 +159,8 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_z = (double *)loom__dat_values(z);
@@ -159,13 +178,28 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
       double loom_g_s = 0;
       const int loom_lo = loom_plan->block_start[loom_b];
       const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
-        norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 166 "vectorize.openmp.c"
+          norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
+#line 187 "vectorize.openmp.c"
+        }
+        if (loom_vec) {
+          /* copy (line 48): as lanes, reading through maps in place */
+          #pragma omp simd
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-        copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 169 "vectorize.openmp.c"
+            loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 195 "vectorize.openmp.c"
+          }
+        } else {
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+            copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
+#line 201 "vectorize.openmp.c"
+          }
+        }
       }
       loom_r_s[loom_b] = loom_g_s;
     }
@@ -176,6 +210,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
                      12.0 * loom__set_size(cells)
                      + 8.0 * loom__map_reach(cnext),
                      2.0 * loom__set_size(cells));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -57,6 +57,20 @@ static inline void branch(const double *y1, const double *y2, double *r1, double
 }
 
 #line 60 "vectorize_inc.seq.c"
+/* flux as lanes (line 71): each argument as base and offset */
+#line 14 "vectorize_inc.c"
+static inline void loom_lanes_flux(const double *y1, const double *y2, const double *n,
+                        double *r1, double *r2, int loom_o_y1, int loom_o_y2, int loom_o_n, int loom_o_r1, int loom_o_r2) {
+  double d = sqrt(y1[loom_o_y1] * y1[loom_o_y1] + n[loom_o_n] * n[loom_o_n]) - sqrt(y2[loom_o_y2] * y2[loom_o_y2] + n[loom_o_n + 1] * n[loom_o_n + 1]);
+  double f = d * exp(-0.5 * (y1[loom_o_y1 + 1] + y2[loom_o_y2 + 1])) / (1.0 + fabs(n[loom_o_n] - n[loom_o_n + 1]));
+  f = f * (1.0 + 0.25 * f * f) / (1.0 + 0.5 * f * f + 0.125 * f * f * f * f);
+  r1[loom_o_r1] += f;
+  r1[loom_o_r1 + 16 * 1] += f * y1[loom_o_y1 + 1];
+  r2[loom_o_r2] -= f;
+  r2[loom_o_r2 + 16 * 1] -= f * y2[loom_o_y2 + 1];
+}
+#line 73 "vectorize_inc.seq.c"
+
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat n, loom_dat r)
@@ -69,6 +83,8 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_n = (double *)loom__dat_values(n);
@@ -76,38 +92,35 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-    /* flux (line 71): its reads through maps, gathered for the strip; its increments, from 0 */
-    double loom_g1_1[16][2];
-    double loom_g1_2[16][2];
-    double loom_g1_4[16][2];
-    double loom_g1_5[16][2];
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_1[loom_i - loom_s][loom_v] = loom_d_y[2 * loom_m_ecell[2 * loom_i + 0] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_2[loom_i - loom_s][loom_v] = loom_d_y[2 * loom_m_ecell[2 * loom_i + 1] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_4[loom_i - loom_s][loom_v] = 0;
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g1_5[loom_i - loom_s][loom_v] = 0;
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+    if (loom_vec) {
+      /* flux (line 71): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g1_4[2][16] = {{0}};
+      double loom_g1_5[2][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
-      flux(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_d_n + 2 * loom_i, loom_g1_4[loom_i - loom_s], loom_g1_5[loom_i - loom_s]);
-#line 98 "vectorize_inc.seq.c"
-    }
-    /* flux (line 71): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g1_4[loom_i - loom_s][loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g1_5[loom_i - loom_s][loom_v];
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0], 2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
+#line 103 "vectorize_inc.seq.c"
+      }
+      /* flux (line 71): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g1_4[loom_v][loom_i - loom_s];
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g1_5[loom_v][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 72 "vectorize_inc.c"
+        flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
+#line 116 "vectorize_inc.seq.c"
+      }
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges)
                      + 48.0 * loom__map_reach(ecell),
                      36.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -129,7 +142,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 133 "vectorize_inc.seq.c"
+#line 146 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
@@ -156,7 +169,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 160 "vectorize_inc.seq.c"
+#line 173 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
@@ -164,6 +177,23 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
                      25.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
+
+/* branch as lanes (line 76): each argument as base and offset */
+#line 43 "vectorize_inc.c"
+static inline void loom_lanes_branch(const double *y1, const double *y2, double *r1, double *r2, int loom_o_y1, int loom_o_y2, int loom_o_r1, int loom_o_r2) {
+  double a = sqrt(y1[loom_o_y1] * y1[loom_o_y1] + y2[loom_o_y2] * y2[loom_o_y2] + 1.0) * exp(-0.5 * (y1[loom_o_y1 + 1] + y2[loom_o_y2 + 1]));
+  double b = log(1.0 + a * a) / (1.0 + fabs(y1[loom_o_y1] - y2[loom_o_y2])) + 0.25 * a * a * a;
+  b = b * (1.0 + 0.25 * b * b) / (1.0 + 0.5 * a * b + 0.125 * a * a * b * b);
+  if (a > b) {
+    r1[loom_o_r1] += a;
+    r2[loom_o_r2 + 16 * 1] -= b;
+  } else {
+    r1[loom_o_r1] += b;
+    r1[loom_o_r1 + 16 * 1] += a * b;
+  }
+  r2[loom_o_r2] -= a - b;
+}
+#line 197 "vectorize_inc.seq.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
@@ -179,6 +209,8 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       loom__check_dat(m, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
@@ -186,43 +218,40 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-    /* branch (line 76): its reads through maps, gathered for the strip; its increments, from 0 */
-    double loom_g4_1[16][2];
-    double loom_g4_2[16][2];
-    double loom_g4_3[16][2];
-    double loom_g4_4[16][2];
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g4_1[loom_i - loom_s][loom_v] = loom_d_y[2 * loom_m_ecell[2 * loom_i + 0] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g4_2[loom_i - loom_s][loom_v] = loom_d_y[2 * loom_m_ecell[2 * loom_i + 1] + loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g4_3[loom_i - loom_s][loom_v] = 0;
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_g4_4[loom_i - loom_s][loom_v] = 0;
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+    if (loom_vec) {
+      /* branch (line 76): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g4_3[2][16] = {{0}};
+      double loom_g4_4[2][16] = {{0}};
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
-      branch(loom_g4_1[loom_i - loom_s], loom_g4_2[loom_i - loom_s], loom_g4_3[loom_i - loom_s], loom_g4_4[loom_i - loom_s]);
-#line 208 "vectorize_inc.seq.c"
-    }
-    /* branch (line 76): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g4_3[loom_i - loom_s][loom_v];
-      for (int loom_v = 0; loom_v < 2; loom_v++)
-        loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g4_4[loom_i - loom_s][loom_v];
+        loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0], 2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 229 "vectorize_inc.seq.c"
+      }
+      /* branch (line 76): its increments through maps, in element order */
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g4_3[loom_v][loom_i - loom_s];
+        for (int loom_v = 0; loom_v < 2; loom_v++)
+          loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g4_4[loom_v][loom_i - loom_s];
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 77 "vectorize_inc.c"
+        branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
+#line 242 "vectorize_inc.seq.c"
+      }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 220 "vectorize_inc.seq.c"
+#line 248 "vectorize_inc.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 64.0 * loom__map_reach(ecell),
                      50.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -36,6 +36,8 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
       loom__check_dat(p_c_1, p_nodes, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   double *const loom_d_p_a_1 = (double *)loom__dat_values(p_a_1);
   double *const loom_d_p_b_1 = (double *)loom__dat_values(p_b_1);
   const int *const loom_m_p_next = loom__map_values(p_next);
@@ -45,25 +47,61 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
-    twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 54 "version.mpi.c"
+      twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
+#line 58 "version.mpi.c"
+    }
+    if (loom_vec) {
+      /* plus1 (line 23): its reads through maps, gathered for the strip */
+      double loom_g2_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g2_1[loom_i - loom_s][0] = loom_d_p_a_1[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-    plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 57 "version.mpi.c"
+        plus1(loom_g2_1[loom_i - loom_s], loom_d_p_c_1 + loom_i);
+#line 69 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+        plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
+#line 75 "version.mpi.c"
+      }
+    }
   }
   loom__halo_end(p_a_1);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
-    twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 64 "version.mpi.c"
+      twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
+#line 86 "version.mpi.c"
+    }
+    if (loom_vec) {
+      /* plus1 (line 23): its reads through maps, gathered for the strip */
+      double loom_g2_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g2_1[loom_i - loom_s][0] = loom_d_p_a_1[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-    plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 67 "version.mpi.c"
+        plus1(loom_g2_1[loom_i - loom_s], loom_d_p_c_1 + loom_i);
+#line 97 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+        plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
+#line 103 "version.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(p_b_1);
   loom__dat_dirty(p_c_1);
@@ -71,6 +109,7 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
                      28.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      2.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -91,7 +130,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 95 "version.mpi.c"
+#line 134 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -112,6 +151,8 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
@@ -120,25 +161,58 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* plus1 (line 23): its reads through maps, gathered for the strip */
+      double loom_g4_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g4_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 129 "version.mpi.c"
+        plus1(loom_g4_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 178 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 184 "version.mpi.c"
+      }
+    }
   }
   loom__halo_end(p_a);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* plus1 (line 23): its reads through maps, gathered for the strip */
+      double loom_g4_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g4_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 136 "version.mpi.c"
+        plus1(loom_g4_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 201 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 207 "version.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -161,7 +235,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 165 "version.mpi.c"
+#line 239 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -179,7 +253,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 183 "version.mpi.c"
+#line 257 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -200,6 +274,8 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
@@ -208,25 +284,58 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* plus1 (line 29): its reads through maps, gathered for the strip */
+      double loom_g6_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g6_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 217 "version.mpi.c"
+        plus1(loom_g6_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 301 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 29 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 307 "version.mpi.c"
+      }
+    }
   }
   loom__halo_end(p_a);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* plus1 (line 29): its reads through maps, gathered for the strip */
+      double loom_g6_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g6_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 224 "version.mpi.c"
+        plus1(loom_g6_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 324 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 29 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 330 "version.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -237,7 +346,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 241 "version.mpi.c"
+#line 350 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -255,7 +364,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 259 "version.mpi.c"
+#line 368 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -276,6 +385,8 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
@@ -284,25 +395,58 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* plus1 (line 35): its reads through maps, gathered for the strip */
+      double loom_g8_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g8_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 293 "version.mpi.c"
+        plus1(loom_g8_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 412 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 35 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 418 "version.mpi.c"
+      }
+    }
   }
   loom__halo_end(p_a);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* plus1 (line 35): its reads through maps, gathered for the strip */
+      double loom_g8_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g8_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 300 "version.mpi.c"
+        plus1(loom_g8_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 435 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 35 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 441 "version.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -313,7 +457,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 317 "version.mpi.c"
+#line 461 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -331,7 +475,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 335 "version.mpi.c"
+#line 479 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -352,6 +496,8 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
@@ -360,25 +506,58 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* plus1 (line 42): its reads through maps, gathered for the strip */
+      double loom_g10_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g10_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 369 "version.mpi.c"
+        plus1(loom_g10_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 523 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 42 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 529 "version.mpi.c"
+      }
+    }
   }
   loom__halo_end(p_a);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* plus1 (line 42): its reads through maps, gathered for the strip */
+      double loom_g10_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g10_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 376 "version.mpi.c"
+        plus1(loom_g10_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 546 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 42 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 552 "version.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -390,7 +569,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 394 "version.mpi.c"
+#line 573 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -408,7 +587,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 412 "version.mpi.c"
+#line 591 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -429,6 +608,8 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
@@ -437,25 +618,58 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
+    if (loom_vec) {
+      /* plus1 (line 49): its reads through maps, gathered for the strip */
+      double loom_g12_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g12_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 446 "version.mpi.c"
+        plus1(loom_g12_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 635 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 49 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 641 "version.mpi.c"
+      }
+    }
   }
   loom__halo_end(p_a);
   /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
+  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+    if (loom_vec) {
+      /* plus1 (line 49): its reads through maps, gathered for the strip */
+      double loom_g12_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g12_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 453 "version.mpi.c"
+        plus1(loom_g12_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 658 "version.mpi.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 49 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 664 "version.mpi.c"
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -36,23 +36,44 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
       loom__check_dat(p_c_1, p_nodes, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   double *const loom_d_p_a_1 = (double *)loom__dat_values(p_a_1);
   double *const loom_d_p_b_1 = (double *)loom__dat_values(p_b_1);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_c_1 = (double *)loom__dat_values(p_c_1);
   const int loom_n = loom__set_size(p_nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
-    twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 48 "version.seq.c"
+      twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
+#line 52 "version.seq.c"
+    }
+    if (loom_vec) {
+      /* plus1 (line 23): its reads through maps, gathered for the strip */
+      double loom_g2_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g2_1[loom_i - loom_s][0] = loom_d_p_a_1[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-    plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 51 "version.seq.c"
+        plus1(loom_g2_1[loom_i - loom_s], loom_d_p_c_1 + loom_i);
+#line 63 "version.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+        plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
+#line 69 "version.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      2.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -71,7 +92,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 75 "version.seq.c"
+#line 96 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -91,19 +112,38 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
   const int loom_n = loom__set_size(p_nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* plus1 (line 23): its reads through maps, gathered for the strip */
+      double loom_g4_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g4_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 102 "version.seq.c"
+        plus1(loom_g4_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 133 "version.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 139 "version.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -126,7 +166,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 130 "version.seq.c"
+#line 170 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -142,7 +182,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 146 "version.seq.c"
+#line 186 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -162,19 +202,38 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
   const int loom_n = loom__set_size(p_nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* plus1 (line 29): its reads through maps, gathered for the strip */
+      double loom_g6_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g6_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 173 "version.seq.c"
+        plus1(loom_g6_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 223 "version.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 29 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 229 "version.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -185,7 +244,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 189 "version.seq.c"
+#line 248 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -201,7 +260,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 205 "version.seq.c"
+#line 264 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -221,19 +280,38 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
   const int loom_n = loom__set_size(p_nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* plus1 (line 35): its reads through maps, gathered for the strip */
+      double loom_g8_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g8_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 232 "version.seq.c"
+        plus1(loom_g8_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 301 "version.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 35 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 307 "version.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -244,7 +322,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 248 "version.seq.c"
+#line 326 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -260,7 +338,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 264 "version.seq.c"
+#line 342 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -280,19 +358,38 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
   const int loom_n = loom__set_size(p_nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* plus1 (line 42): its reads through maps, gathered for the strip */
+      double loom_g10_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g10_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 291 "version.seq.c"
+        plus1(loom_g10_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 379 "version.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 42 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 385 "version.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -304,7 +401,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 308 "version.seq.c"
+#line 405 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -320,7 +417,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 324 "version.seq.c"
+#line 421 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -340,19 +437,38 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
   const int loom_n = loom__set_size(p_nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+    if (loom_vec) {
+      /* plus1 (line 49): its reads through maps, gathered for the strip */
+      double loom_g12_1[16][1];
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        loom_g12_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-    plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 351 "version.seq.c"
+        plus1(loom_g12_1[loom_i - loom_s], loom_d_p_c + loom_i);
+#line 458 "version.seq.c"
+      }
+    } else {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 49 "version.c"
+        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 464 "version.seq.c"
+      }
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
                      + 8.0 * loom__map_reach(p_next),
                      1.0 * loom__set_size(p_nodes));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 

@@ -877,3 +877,49 @@ Test(nompi, a_slice_is_the_whole_set_and_hdf5_needs_mpi) {
   cr_assert_eq(loom_checkpoint("c.h5", 3), LOOM_EINVAL);
   expect_error(LOOM_EINVAL, "loom_checkpoint(\"c.h5\"", "no HDF5");
 }
+
+/* ---- the tuner (core/tune.c) ---------------------------------------------- */
+
+/* One call of a tuned loop: picks, "runs" for `staged_s` or `elem_s`
+ * seconds (its start moved back by that much), reports; the pick. */
+static int tuned_call(loom__tuner *t, double staged_s, double elem_s) {
+  int pick = loom__tune_pick(t);
+  loom__tune_done(t, pick, loom__wall() - (pick ? staged_s : elem_s), "tuned at t.c:1");
+  return pick;
+}
+
+Test(lifecycle, tuner_alternates_then_keeps_the_faster) {
+  install_capture();
+  unsetenv("LOOM_VECTOR");
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  loom__tuner fast_staged = {0}, slow_staged = {0};
+  int picks[8];
+  for (int i = 0; i < 8; i++)
+    picks[i] = tuned_call(&fast_staged, 0.010, 0.020);
+  int want[8] = {1, 0, 1, 0, 1, 0, 1, 1}; /* staged first, 3 each, then staged */
+  for (int i = 0; i < 8; i++)
+    cr_assert_eq(picks[i], want[i], "call %d", i);
+  for (int i = 0; i < 8; i++)
+    picks[i] = tuned_call(&slow_staged, 0.030, 0.020);
+  cr_assert_eq(picks[6], 0, "element by element, faster, stays");
+  cr_assert_eq(picks[7], 0);
+  cr_assert(slow_staged.best[1] >= 0.030 && slow_staged.best[0] >= 0.020);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+}
+
+Test(lifecycle, tuner_obeys_loom_vector) {
+  install_capture();
+  for (int forced = 0; forced <= 1; forced++) {
+    setenv("LOOM_VECTOR", forced ? "1" : "0", 1);
+    cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+    loom__tuner t = {0};
+    for (int i = 0; i < 8; i++)
+      cr_assert_eq(tuned_call(&t, forced ? 0.030 : 0.010, 0.020), forced, "call %d", i);
+    cr_assert_eq(t.calls, 0, "nothing timed when forced");
+    cr_assert_eq(loom_exit(), LOOM_OK);
+  }
+  setenv("LOOM_VECTOR", "2", 1);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_EINVAL);
+  unsetenv("LOOM_VECTOR");
+  expect_error(LOOM_EINVAL, "LOOM_VECTOR is '2'", "[0, 1]");
+}

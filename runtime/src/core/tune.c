@@ -1,0 +1,55 @@
+/*
+ * core/tune.c — staged or element by element, per loop, by measurement.
+ *
+ * Design
+ * ------
+ * A group function with staged loops (loomc's transform/vectorize.h) can
+ * run each strip's staged kernels over gathered rows or lanes, or element
+ * by element through the maps; both give the same bits, and which is
+ * faster depends on the kernel, the machine and the flags it was compiled
+ * with (SSE2 gathers cost more than they save on one kernel, AVX-512 wins
+ * on it).  So the function asks its tuner (a static loom__tuner of its
+ * own) which to run: its first TUNE_CALLS calls alternate, staged first,
+ * each timed from the loop's start to its end; then it keeps the one
+ * whose best call was faster.  $LOOM_VECTOR (read by loom_init: 0 or 1)
+ * forces one.  Under LOOM_DIAG=1, rank 0 prints each choice on stderr
+ * when it is made.  Each MPI rank chooses for itself: the results do not
+ * depend on it.
+ */
+#include <stdio.h>
+
+#include "core/core.h"
+
+enum { TUNE_CALLS = 6 }; /* 3 of each */
+
+int loom__tune_pick(const loom__tuner *t) {
+  int forced = loomrt_vector_mode();
+  if (forced >= 0)
+    return forced;
+  if (t->calls < TUNE_CALLS)
+    return t->calls % 2 == 0;
+  return t->staged;
+}
+
+static void report(const loom__tuner *t, const char *loop) {
+  if (!loomrt_diag() || loom_rank() != 0)
+    return;
+  fprintf(stderr,
+          "loom: %s: staged %.3f ms, element by element %.3f ms (best of %d calls "
+          "each): %s\n",
+          loop, 1e3 * t->best[1], 1e3 * t->best[0], TUNE_CALLS / 2,
+          t->staged ? "staged" : "element by element");
+}
+
+void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop) {
+  if (loomrt_vector_mode() >= 0 || t->calls >= TUNE_CALLS)
+    return;
+  double s = loom__wall() - t0;
+  int v = pick != 0;
+  if (t->calls < 2 || s < t->best[v])
+    t->best[v] = s;
+  if (++t->calls == TUNE_CALLS) {
+    t->staged = t->best[1] <= t->best[0];
+    report(t, loop);
+  }
+}
