@@ -160,8 +160,6 @@ static const char *locate(lane_walk *w, CXCursor def, unsigned *body) {
   if (!f || !fe || !clang_File_isEqual(f, fe) ||
       clang_getCursorKind(b) != CXCursor_CompoundStmt)
     return "its kernel's definition is not spelled in one file";
-  if (w->fe->expanded && clang_File_isEqual(f, w->fe->file))
-    return "its kernel is in an input loomc expanded";
   size_t len = 0;
   w->file_text = clang_getFileContents(w->fe->tu, f, &len);
   const char *name = frontend_spelling(w->fe, def);
@@ -169,6 +167,9 @@ static const char *locate(lane_walk *w, CXCursor def, unsigned *body) {
     return "its kernel's name is made by a macro";
   w->from = name_off + (unsigned)strlen(name);
   w->to = end_off;
+  for (unsigned i = w->from; i + 1 < w->to; i++)
+    if (w->file_text[i] == '\n' && w->file_text[skip_space(w, i + 1, w->to)] == '#')
+      return "its kernel's body holds a preprocessor line";
   *body = frontend_offset(clang_getRangeStart(clang_getCursorExtent(b)));
   return NULL;
 }

@@ -45,6 +45,11 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* flux as lanes (line 25): each argument as base and offset */
+#line 20 "ok_facts_named.c"
+static inline void loom_lanes_flux(const double *a, const double *b, double *f, int loom_o_a, int loom_o_b, int loom_o_f) { f[loom_o_f] = a[loom_o_a] - b[loom_o_b]; }
+#line 52 "ok_facts_named.seq.c"
+
 /* par_loop flux over m_edges (ok_facts_named.c:25) */
 static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
                              loom_dat f)
@@ -65,25 +70,17 @@ static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* flux (line 25): its reads through maps, gathered for the strip */
-      double loom_g2_1[16][4];
-      double loom_g2_2[16][4];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 4; loom_v++)
-          loom_g2_1[loom_i - loom_s][loom_v] = loom_d_m_q[4 * loom_m_m_e2n[2 * loom_i + 0] + loom_v];
-        for (int loom_v = 0; loom_v < 4; loom_v++)
-          loom_g2_2[loom_i - loom_s][loom_v] = loom_d_m_q[4 * loom_m_m_e2n[2 * loom_i + 1] + loom_v];
-      }
+      /* flux (line 25): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
-        flux(loom_g2_1[loom_i - loom_s], loom_g2_2[loom_i - loom_s], loom_d_f + loom_i);
-#line 81 "ok_facts_named.seq.c"
+        loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f, 4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
+#line 78 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 87 "ok_facts_named.seq.c"
+#line 84 "ok_facts_named.seq.c"
       }
     }
   }
@@ -103,7 +100,7 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 107 "ok_facts_named.seq.c"
+#line 104 "ok_facts_named.seq.c"
 /* par_loop sum over m_1_nodes (ok_facts_named.c:24) */
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
@@ -118,7 +115,7 @@ static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_1_q + 4 * loom_i, &loom_g_s_1);
-#line 122 "ok_facts_named.seq.c"
+#line 119 "ok_facts_named.seq.c"
   }
   *s_1 = loom_g_s_1;
   loom__loop_traffic(loom_loop, loom__set_size(m_1_nodes), /* elements, bytes moved, operations */
@@ -147,25 +144,17 @@ static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* flux (line 25): its reads through maps, gathered for the strip */
-      double loom_g4_1[16][4];
-      double loom_g4_2[16][4];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 4; loom_v++)
-          loom_g4_1[loom_i - loom_s][loom_v] = loom_d_m_1_q[4 * loom_m_m_1_e2n[2 * loom_i + 0] + loom_v];
-        for (int loom_v = 0; loom_v < 4; loom_v++)
-          loom_g4_2[loom_i - loom_s][loom_v] = loom_d_m_1_q[4 * loom_m_m_1_e2n[2 * loom_i + 1] + loom_v];
-      }
+      /* flux (line 25): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
-        flux(loom_g4_1[loom_i - loom_s], loom_g4_2[loom_i - loom_s], loom_d_f_1 + loom_i);
-#line 163 "ok_facts_named.seq.c"
+        loom_lanes_flux(loom_d_m_1_q, loom_d_m_1_q, loom_d_f_1, 4 * loom_m_m_1_e2n[2 * loom_i + 0], 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_i);
+#line 152 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
-#line 169 "ok_facts_named.seq.c"
+#line 158 "ok_facts_named.seq.c"
       }
     }
   }

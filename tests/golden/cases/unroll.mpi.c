@@ -47,6 +47,14 @@ static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* spread as lanes (line 28): each argument as base and offset */
+#line 5 "unroll.c"
+static inline void loom_lanes_spread(const double *b0, const double *b1, double *t0, double *t1, int loom_o_b0, int loom_o_b1, int loom_o_t0, int loom_o_t1) {
+  t0[loom_o_t0] += b1[loom_o_b1];
+  t1[loom_o_t1] += b0[loom_o_b0];
+}
+#line 57 "unroll.mpi.c"
+
 /* par_loop spread over edges (unroll.c:28) */
 static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
@@ -73,26 +81,18 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
     if (loom_vec) {
-      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
-      double loom_g3_1[16][1];
-      double loom_g3_2[16][1];
-      double loom_g3_3[16][1];
-      double loom_g3_4[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g3_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
-        loom_g3_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
-        loom_g3_3[loom_i - loom_s][0] = 0;
-        loom_g3_4[loom_i - loom_s][0] = 0;
-      }
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g3_3[1][16] = {{0}};
+      double loom_g3_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-        spread(loom_g3_1[loom_i - loom_s], loom_g3_2[loom_i - loom_s], loom_g3_3[loom_i - loom_s], loom_g3_4[loom_i - loom_s]);
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
 #line 91 "unroll.mpi.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[loom_i - loom_s][0];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -107,32 +107,24 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
-      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
-      double loom_g3_1[16][1];
-      double loom_g3_2[16][1];
-      double loom_g3_3[16][1];
-      double loom_g3_4[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g3_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
-        loom_g3_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
-        loom_g3_3[loom_i - loom_s][0] = 0;
-        loom_g3_4[loom_i - loom_s][0] = 0;
-      }
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g3_3[1][16] = {{0}};
+      double loom_g3_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-        spread(loom_g3_1[loom_i - loom_s], loom_g3_2[loom_i - loom_s], loom_g3_3[loom_i - loom_s], loom_g3_4[loom_i - loom_s]);
-#line 125 "unroll.mpi.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 117 "unroll.mpi.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[loom_i - loom_s][0];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 136 "unroll.mpi.c"
+#line 128 "unroll.mpi.c"
       }
     }
   }
@@ -167,10 +159,10 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 171 "unroll.mpi.c"
+#line 163 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 174 "unroll.mpi.c"
+#line 166 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -206,32 +198,24 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
     if (loom_vec) {
-      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
-      double loom_g6_1[16][1];
-      double loom_g6_2[16][1];
-      double loom_g6_3[16][1];
-      double loom_g6_4[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g6_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
-        loom_g6_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
-        loom_g6_3[loom_i - loom_s][0] = 0;
-        loom_g6_4[loom_i - loom_s][0] = 0;
-      }
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g6_3[1][16] = {{0}};
+      double loom_g6_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-        spread(loom_g6_1[loom_i - loom_s], loom_g6_2[loom_i - loom_s], loom_g6_3[loom_i - loom_s], loom_g6_4[loom_i - loom_s]);
-#line 224 "unroll.mpi.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g6_3[0], loom_g6_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 208 "unroll.mpi.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[loom_i - loom_s][0];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[0][loom_i - loom_s];
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 235 "unroll.mpi.c"
+#line 219 "unroll.mpi.c"
       }
     }
   }
@@ -240,32 +224,24 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
-      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
-      double loom_g6_1[16][1];
-      double loom_g6_2[16][1];
-      double loom_g6_3[16][1];
-      double loom_g6_4[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g6_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
-        loom_g6_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
-        loom_g6_3[loom_i - loom_s][0] = 0;
-        loom_g6_4[loom_i - loom_s][0] = 0;
-      }
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g6_3[1][16] = {{0}};
+      double loom_g6_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-        spread(loom_g6_1[loom_i - loom_s], loom_g6_2[loom_i - loom_s], loom_g6_3[loom_i - loom_s], loom_g6_4[loom_i - loom_s]);
-#line 258 "unroll.mpi.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g6_3[0], loom_g6_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 234 "unroll.mpi.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[loom_i - loom_s][0];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[0][loom_i - loom_s];
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 269 "unroll.mpi.c"
+#line 245 "unroll.mpi.c"
       }
     }
   }
@@ -295,7 +271,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 299 "unroll.mpi.c"
+#line 275 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -330,13 +306,13 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 334 "unroll.mpi.c"
+#line 310 "unroll.mpi.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 337 "unroll.mpi.c"
+#line 313 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 340 "unroll.mpi.c"
+#line 316 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -364,7 +340,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 368 "unroll.mpi.c"
+#line 344 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -390,7 +366,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 394 "unroll.mpi.c"
+#line 370 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -412,7 +388,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 416 "unroll.mpi.c"
+#line 392 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {

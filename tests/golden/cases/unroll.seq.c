@@ -43,6 +43,14 @@ static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* spread as lanes (line 28): each argument as base and offset */
+#line 5 "unroll.c"
+static inline void loom_lanes_spread(const double *b0, const double *b1, double *t0, double *t1, int loom_o_b0, int loom_o_b1, int loom_o_t0, int loom_o_t1) {
+  t0[loom_o_t0] += b1[loom_o_b1];
+  t1[loom_o_t1] += b0[loom_o_b0];
+}
+#line 53 "unroll.seq.c"
+
 /* par_loop spread over edges (unroll.c:28) */
 static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
@@ -63,26 +71,18 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
-      double loom_g3_1[16][1];
-      double loom_g3_2[16][1];
-      double loom_g3_3[16][1];
-      double loom_g3_4[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g3_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
-        loom_g3_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
-        loom_g3_3[loom_i - loom_s][0] = 0;
-        loom_g3_4[loom_i - loom_s][0] = 0;
-      }
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g3_3[1][16] = {{0}};
+      double loom_g3_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-        spread(loom_g3_1[loom_i - loom_s], loom_g3_2[loom_i - loom_s], loom_g3_3[loom_i - loom_s], loom_g3_4[loom_i - loom_s]);
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
 #line 81 "unroll.seq.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[loom_i - loom_s][0];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -151,32 +151,24 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* spread (line 28): its reads through maps, gathered for the strip; its increments, from 0 */
-      double loom_g6_1[16][1];
-      double loom_g6_2[16][1];
-      double loom_g6_3[16][1];
-      double loom_g6_4[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g6_1[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 0]];
-        loom_g6_2[loom_i - loom_s][0] = loom_d_b[loom_m_en[2 * loom_i + 1]];
-        loom_g6_3[loom_i - loom_s][0] = 0;
-        loom_g6_4[loom_i - loom_s][0] = 0;
-      }
+      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+      double loom_g6_3[1][16] = {{0}};
+      double loom_g6_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
-        spread(loom_g6_1[loom_i - loom_s], loom_g6_2[loom_i - loom_s], loom_g6_3[loom_i - loom_s], loom_g6_4[loom_i - loom_s]);
-#line 169 "unroll.seq.c"
+        loom_lanes_spread(loom_d_b, loom_d_b, loom_g6_3[0], loom_g6_4[0], loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 161 "unroll.seq.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[loom_i - loom_s][0];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[loom_i - loom_s][0];
+        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[0][loom_i - loom_s];
+        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[0][loom_i - loom_s];
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 180 "unroll.seq.c"
+#line 172 "unroll.seq.c"
       }
     }
   }
@@ -203,7 +195,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 207 "unroll.seq.c"
+#line 199 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -235,13 +227,13 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 239 "unroll.seq.c"
+#line 231 "unroll.seq.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 242 "unroll.seq.c"
+#line 234 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 245 "unroll.seq.c"
+#line 237 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -264,7 +256,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 268 "unroll.seq.c"
+#line 260 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -287,7 +279,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 291 "unroll.seq.c"
+#line 283 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -308,7 +300,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 312 "unroll.seq.c"
+#line 304 "unroll.seq.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {

@@ -21,6 +21,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 void swap(pair *p);
 
 #line 24 "version.mpi.c"
+/* plus1 as lanes (line 23): each argument as base and offset */
+#line 17 "version.c"
+static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
+#line 28 "version.mpi.c"
+
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
 static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
                                        loom_dat p_b_1, loom_map p_next,
@@ -54,24 +59,20 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 58 "version.mpi.c"
+#line 63 "version.mpi.c"
     }
     if (loom_vec) {
-      /* plus1 (line 23): its reads through maps, gathered for the strip */
-      double loom_g2_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g2_1[loom_i - loom_s][0] = loom_d_p_a_1[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        plus1(loom_g2_1[loom_i - loom_s], loom_d_p_c_1 + loom_i);
-#line 69 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 70 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 75 "version.mpi.c"
+#line 76 "version.mpi.c"
       }
     }
   }
@@ -82,24 +83,20 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 86 "version.mpi.c"
+#line 87 "version.mpi.c"
     }
     if (loom_vec) {
-      /* plus1 (line 23): its reads through maps, gathered for the strip */
-      double loom_g2_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g2_1[loom_i - loom_s][0] = loom_d_p_a_1[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        plus1(loom_g2_1[loom_i - loom_s], loom_d_p_c_1 + loom_i);
-#line 97 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 94 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 103 "version.mpi.c"
+#line 100 "version.mpi.c"
       }
     }
   }
@@ -130,7 +127,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 134 "version.mpi.c"
+#line 131 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -166,21 +163,17 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
     if (loom_vec) {
-      /* plus1 (line 23): its reads through maps, gathered for the strip */
-      double loom_g4_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g4_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        plus1(loom_g4_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 178 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 171 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 184 "version.mpi.c"
+#line 177 "version.mpi.c"
       }
     }
   }
@@ -189,21 +182,17 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
-      /* plus1 (line 23): its reads through maps, gathered for the strip */
-      double loom_g4_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g4_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        plus1(loom_g4_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 201 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 190 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 207 "version.mpi.c"
+#line 196 "version.mpi.c"
       }
     }
   }
@@ -235,7 +224,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 239 "version.mpi.c"
+#line 228 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -253,7 +242,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 257 "version.mpi.c"
+#line 246 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -289,21 +278,17 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
     if (loom_vec) {
-      /* plus1 (line 29): its reads through maps, gathered for the strip */
-      double loom_g6_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g6_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 29): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-        plus1(loom_g6_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 301 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 286 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 307 "version.mpi.c"
+#line 292 "version.mpi.c"
       }
     }
   }
@@ -312,21 +297,17 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
-      /* plus1 (line 29): its reads through maps, gathered for the strip */
-      double loom_g6_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g6_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 29): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-        plus1(loom_g6_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 324 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 305 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 330 "version.mpi.c"
+#line 311 "version.mpi.c"
       }
     }
   }
@@ -346,7 +327,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 350 "version.mpi.c"
+#line 331 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -364,7 +345,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 368 "version.mpi.c"
+#line 349 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -400,21 +381,17 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
     if (loom_vec) {
-      /* plus1 (line 35): its reads through maps, gathered for the strip */
-      double loom_g8_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g8_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 35): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-        plus1(loom_g8_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 412 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 389 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 418 "version.mpi.c"
+#line 395 "version.mpi.c"
       }
     }
   }
@@ -423,21 +400,17 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
-      /* plus1 (line 35): its reads through maps, gathered for the strip */
-      double loom_g8_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g8_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 35): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-        plus1(loom_g8_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 435 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 408 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 441 "version.mpi.c"
+#line 414 "version.mpi.c"
       }
     }
   }
@@ -457,7 +430,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 461 "version.mpi.c"
+#line 434 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -475,7 +448,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 479 "version.mpi.c"
+#line 452 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -511,21 +484,17 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
     if (loom_vec) {
-      /* plus1 (line 42): its reads through maps, gathered for the strip */
-      double loom_g10_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g10_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 42): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-        plus1(loom_g10_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 523 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 492 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 529 "version.mpi.c"
+#line 498 "version.mpi.c"
       }
     }
   }
@@ -534,21 +503,17 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
-      /* plus1 (line 42): its reads through maps, gathered for the strip */
-      double loom_g10_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g10_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 42): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-        plus1(loom_g10_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 546 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 511 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 552 "version.mpi.c"
+#line 517 "version.mpi.c"
       }
     }
   }
@@ -569,7 +534,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 573 "version.mpi.c"
+#line 538 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -587,7 +552,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 591 "version.mpi.c"
+#line 556 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -623,21 +588,17 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
     if (loom_vec) {
-      /* plus1 (line 49): its reads through maps, gathered for the strip */
-      double loom_g12_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g12_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 49): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-        plus1(loom_g12_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 635 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 596 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 641 "version.mpi.c"
+#line 602 "version.mpi.c"
       }
     }
   }
@@ -646,21 +607,17 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
-      /* plus1 (line 49): its reads through maps, gathered for the strip */
-      double loom_g12_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g12_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 49): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-        plus1(loom_g12_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 658 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 615 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 664 "version.mpi.c"
+#line 621 "version.mpi.c"
       }
     }
   }

@@ -21,6 +21,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 void swap(pair *p);
 
 #line 24 "version.seq.c"
+/* plus1 as lanes (line 23): each argument as base and offset */
+#line 17 "version.c"
+static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
+#line 28 "version.seq.c"
+
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
 static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
                                        loom_dat p_b_1, loom_map p_next,
@@ -48,24 +53,20 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 52 "version.seq.c"
+#line 57 "version.seq.c"
     }
     if (loom_vec) {
-      /* plus1 (line 23): its reads through maps, gathered for the strip */
-      double loom_g2_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g2_1[loom_i - loom_s][0] = loom_d_p_a_1[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        plus1(loom_g2_1[loom_i - loom_s], loom_d_p_c_1 + loom_i);
-#line 63 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 64 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 69 "version.seq.c"
+#line 70 "version.seq.c"
       }
     }
   }
@@ -92,7 +93,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 96 "version.seq.c"
+#line 97 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -121,21 +122,17 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* plus1 (line 23): its reads through maps, gathered for the strip */
-      double loom_g4_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g4_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        plus1(loom_g4_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 133 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 130 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 139 "version.seq.c"
+#line 136 "version.seq.c"
       }
     }
   }
@@ -166,7 +163,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 170 "version.seq.c"
+#line 167 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -182,7 +179,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 186 "version.seq.c"
+#line 183 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -211,21 +208,17 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* plus1 (line 29): its reads through maps, gathered for the strip */
-      double loom_g6_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g6_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 29): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-        plus1(loom_g6_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 223 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 216 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 229 "version.seq.c"
+#line 222 "version.seq.c"
       }
     }
   }
@@ -244,7 +237,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 248 "version.seq.c"
+#line 241 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -260,7 +253,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 264 "version.seq.c"
+#line 257 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -289,21 +282,17 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* plus1 (line 35): its reads through maps, gathered for the strip */
-      double loom_g8_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g8_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 35): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-        plus1(loom_g8_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 301 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 290 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 307 "version.seq.c"
+#line 296 "version.seq.c"
       }
     }
   }
@@ -322,7 +311,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 326 "version.seq.c"
+#line 315 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -338,7 +327,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 342 "version.seq.c"
+#line 331 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -367,21 +356,17 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* plus1 (line 42): its reads through maps, gathered for the strip */
-      double loom_g10_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g10_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 42): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-        plus1(loom_g10_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 379 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 364 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 385 "version.seq.c"
+#line 370 "version.seq.c"
       }
     }
   }
@@ -401,7 +386,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 405 "version.seq.c"
+#line 390 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -417,7 +402,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 421 "version.seq.c"
+#line 406 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -446,21 +431,17 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
-      /* plus1 (line 49): its reads through maps, gathered for the strip */
-      double loom_g12_1[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g12_1[loom_i - loom_s][0] = loom_d_p_a[loom_m_p_next[1 * loom_i + 0]];
-      }
+      /* plus1 (line 49): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-        plus1(loom_g12_1[loom_i - loom_s], loom_d_p_c + loom_i);
-#line 458 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 439 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 464 "version.seq.c"
+#line 445 "version.seq.c"
       }
     }
   }
