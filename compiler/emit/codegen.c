@@ -1129,12 +1129,14 @@ static void emit_lane_call(cg *g, const loop *lp) {
   call_writer w = {g, {0}, 0, 0, strlen(name) + 1};
   sb_init(&w.line);
   sb_printf(&w.line, "%s(", name);
-  unsigned last = lp->args[lp->nargs - 1].loc.line;
   for (int i = 0; i < lp->nargs; i++)
     call_add(&w, lane_base(g, lp, &lp->args[i]), lp->args[i].loc.line, i == 0);
-  for (int i = 0; i < lp->nargs; i++)
-    if (lane_copy_offset(lp, strides, i))
-      call_add(&w, lane_offset(g, lp, &lp->args[i]), last, 0);
+  call_flush(&w, ","); /* the offsets on lines of their own, each on its argument's line */
+  for (int i = 0, first = 1; i < lp->nargs; i++)
+    if (lane_copy_offset(lp, strides, i)) {
+      call_add(&w, lane_offset(g, lp, &lp->args[i]), lp->args[i].loc.line, first);
+      first = 0;
+    }
   call_flush(&w, ");");
   sb_free(&w.line);
   line_self(g);

@@ -88,8 +88,10 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       double loom_g2_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
-        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 93 "fuse_global.mpi.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 25 "fuse_global.c"
+                            loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 95 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -100,7 +102,7 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 104 "fuse_global.mpi.c"
+#line 106 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -109,8 +111,10 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       double loom_g4_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
-        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0], loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 114 "fuse_global.mpi.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
+#line 27 "fuse_global.c"
+                            loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
+#line 118 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -121,7 +125,7 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 125 "fuse_global.mpi.c"
+#line 129 "fuse_global.mpi.c"
       }
     }
   }
@@ -135,8 +139,10 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       double loom_g2_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
-        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 140 "fuse_global.mpi.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 25 "fuse_global.c"
+                            loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 146 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -147,7 +153,7 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 151 "fuse_global.mpi.c"
+#line 157 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -156,8 +162,10 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       double loom_g4_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
-        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0], loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 161 "fuse_global.mpi.c"
+        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
+#line 27 "fuse_global.c"
+                            loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
+#line 169 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -168,7 +176,7 @@ static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 172 "fuse_global.mpi.c"
+#line 180 "fuse_global.mpi.c"
       }
     }
   }
@@ -202,7 +210,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 206 "fuse_global.mpi.c"
+#line 214 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -233,10 +241,10 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 237 "fuse_global.mpi.c"
+#line 245 "fuse_global.mpi.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 240 "fuse_global.mpi.c"
+#line 248 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);

@@ -63,20 +63,22 @@ static void loom_loop_2_copy__3_total(loom_set cells, loom_map cnext,
       /* copy (line 25): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
-        loom_lanes_copy(loom_d_y, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 68 "fuse_refused.seq.c"
+        loom_lanes_copy(loom_d_y, loom_d_z,
+#line 25 "fuse_refused.c"
+                        loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 70 "fuse_refused.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
         copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 74 "fuse_refused.seq.c"
+#line 76 "fuse_refused.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 26 "fuse_refused.c"
       total(loom_d_y + loom_i, &loom_g_s);
-#line 80 "fuse_refused.seq.c"
+#line 82 "fuse_refused.seq.c"
     }
   }
   *s = loom_g_s;

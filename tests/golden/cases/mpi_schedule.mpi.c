@@ -89,8 +89,10 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
       double loom_g2_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
-        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 94 "mpi_schedule.mpi.c"
+        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 41 "mpi_schedule.c"
+                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 96 "mpi_schedule.mpi.c"
       }
       /* smooth (line 40): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -101,7 +103,7 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
         smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 105 "mpi_schedule.mpi.c"
+#line 107 "mpi_schedule.mpi.c"
       }
     }
   }
@@ -115,8 +117,10 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
       double loom_g2_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
-        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 120 "mpi_schedule.mpi.c"
+        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 41 "mpi_schedule.c"
+                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 124 "mpi_schedule.mpi.c"
       }
       /* smooth (line 40): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -127,7 +131,7 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
         smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 131 "mpi_schedule.mpi.c"
+#line 135 "mpi_schedule.mpi.c"
       }
     }
   }
@@ -160,7 +164,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 164 "mpi_schedule.mpi.c"
+#line 168 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -187,7 +191,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 191 "mpi_schedule.mpi.c"
+#line 195 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -220,14 +224,14 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
       loom__halo_progress();
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 224 "mpi_schedule.mpi.c"
+#line 228 "mpi_schedule.mpi.c"
   }
   loom__halo_end(z);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 231 "mpi_schedule.mpi.c"
+#line 235 "mpi_schedule.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;

@@ -80,8 +80,10 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
       double loom_g2_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
-        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 85 "mpi_schedule.seq.c"
+        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 41 "mpi_schedule.c"
+                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 87 "mpi_schedule.seq.c"
       }
       /* smooth (line 40): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -92,7 +94,7 @@ static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
         smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 96 "mpi_schedule.seq.c"
+#line 98 "mpi_schedule.seq.c"
       }
     }
   }
@@ -121,7 +123,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 125 "mpi_schedule.seq.c"
+#line 127 "mpi_schedule.seq.c"
   }
   *norm = loom_g_norm;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -143,7 +145,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 147 "mpi_schedule.seq.c"
+#line 149 "mpi_schedule.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -168,7 +170,7 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 172 "mpi_schedule.seq.c"
+#line 174 "mpi_schedule.seq.c"
   }
   *err = loom_g_err;
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */

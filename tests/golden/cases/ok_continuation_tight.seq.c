@@ -44,8 +44,13 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
         loom_lanes_edge_len(loom_d_x,
 #line 23 "ok_continuation_tight.c"
                             loom_d_x,
-                            loom_d_len, loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 49 "ok_continuation_tight.seq.c"
+                            loom_d_len,
+#line 21 "ok_continuation_tight.c"
+                            loom_m_pedge[2 * loom_i + 0],
+#line 23 "ok_continuation_tight.c"
+                            loom_m_pedge[2 * loom_i + 1],
+                            loom_i);
+#line 54 "ok_continuation_tight.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -54,7 +59,7 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
 #line 23 "ok_continuation_tight.c"
                  loom_d_x + loom_m_pedge[2 * loom_i + 1],
                  loom_d_len + loom_i);
-#line 58 "ok_continuation_tight.seq.c"
+#line 63 "ok_continuation_tight.seq.c"
       }
     }
   }

@@ -59,14 +59,16 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
       /* edge_len (line 36): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
-        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len, loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 64 "ok_dat_min_max.mpi.c"
+        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
+#line 36 "ok_dat_min_max.c"
+                            loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
+#line 66 "ok_dat_min_max.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 70 "ok_dat_min_max.mpi.c"
+#line 72 "ok_dat_min_max.mpi.c"
       }
     }
   }
@@ -78,14 +80,16 @@ static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
       /* edge_len (line 36): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
-        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len, loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 83 "ok_dat_min_max.mpi.c"
+        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
+#line 36 "ok_dat_min_max.c"
+                            loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
+#line 87 "ok_dat_min_max.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 89 "ok_dat_min_max.mpi.c"
+#line 93 "ok_dat_min_max.mpi.c"
       }
     }
   }
@@ -124,14 +128,14 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
       loom__halo_progress();
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 128 "ok_dat_min_max.mpi.c"
+#line 132 "ok_dat_min_max.mpi.c"
   }
   loom__halo_end(len);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 135 "ok_dat_min_max.mpi.c"
+#line 139 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmax);
   loom__dat_dirty(lmin);
@@ -159,7 +163,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 163 "ok_dat_min_max.mpi.c"
+#line 167 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */

@@ -74,14 +74,16 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
           #pragma omp simd
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
-            loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0], loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 79 "ok_dat_min_max.openmp.c"
+            loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
+#line 36 "ok_dat_min_max.c"
+                                loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
+#line 81 "ok_dat_min_max.openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
             edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 85 "ok_dat_min_max.openmp.c"
+#line 87 "ok_dat_min_max.openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -95,7 +97,7 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
               loom_d_lmin + loom_m_pedge[2 * loom_i + 1];
 #line 38 "ok_dat_min_max.c"
           extremes(loom_t_len[loom_i - loom_s], loom_w2_2, loom_w2_3, loom_w2_4, loom_w2_5);
-#line 99 "ok_dat_min_max.openmp.c"
+#line 101 "ok_dat_min_max.openmp.c"
         }
       }
     }
@@ -124,7 +126,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 128 "ok_dat_min_max.openmp.c"
+#line 130 "ok_dat_min_max.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),

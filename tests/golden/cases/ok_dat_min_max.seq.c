@@ -60,20 +60,22 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
       /* edge_len (line 36): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
-        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0], loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 65 "ok_dat_min_max.seq.c"
+        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
+#line 36 "ok_dat_min_max.c"
+                            loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
+#line 67 "ok_dat_min_max.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 71 "ok_dat_min_max.seq.c"
+#line 73 "ok_dat_min_max.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
       extremes(loom_t_len[loom_i - loom_s], loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 77 "ok_dat_min_max.seq.c"
+#line 79 "ok_dat_min_max.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -99,7 +101,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 103 "ok_dat_min_max.seq.c"
+#line 105 "ok_dat_min_max.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),

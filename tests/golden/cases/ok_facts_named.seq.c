@@ -73,14 +73,16 @@ static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
       /* flux (line 25): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
-        loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f, 4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
-#line 78 "ok_facts_named.seq.c"
+        loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f,
+#line 25 "ok_facts_named.c"
+                        4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
+#line 80 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 84 "ok_facts_named.seq.c"
+#line 86 "ok_facts_named.seq.c"
       }
     }
   }
@@ -100,7 +102,7 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 104 "ok_facts_named.seq.c"
+#line 106 "ok_facts_named.seq.c"
 /* par_loop sum over m_1_nodes (ok_facts_named.c:24) */
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
@@ -115,7 +117,7 @@ static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_1_q + 4 * loom_i, &loom_g_s_1);
-#line 119 "ok_facts_named.seq.c"
+#line 121 "ok_facts_named.seq.c"
   }
   *s_1 = loom_g_s_1;
   loom__loop_traffic(loom_loop, loom__set_size(m_1_nodes), /* elements, bytes moved, operations */
@@ -147,14 +149,16 @@ static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n,
       /* flux (line 25): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
-        loom_lanes_flux(loom_d_m_1_q, loom_d_m_1_q, loom_d_f_1, 4 * loom_m_m_1_e2n[2 * loom_i + 0], 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_i);
-#line 152 "ok_facts_named.seq.c"
+        loom_lanes_flux(loom_d_m_1_q, loom_d_m_1_q, loom_d_f_1,
+#line 25 "ok_facts_named.c"
+                        4 * loom_m_m_1_e2n[2 * loom_i + 0], 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_i);
+#line 156 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
-#line 158 "ok_facts_named.seq.c"
+#line 162 "ok_facts_named.seq.c"
       }
     }
   }

@@ -51,8 +51,10 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       double loom_g1_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
-        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 56 "ok_indirect.mpi.c"
+        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
+#line 21 "ok_indirect.c"
+                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 58 "ok_indirect.mpi.c"
       }
       /* flux (line 20): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -63,7 +65,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
         flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 67 "ok_indirect.mpi.c"
+#line 69 "ok_indirect.mpi.c"
       }
     }
   }
@@ -77,8 +79,10 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       double loom_g1_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
-        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 82 "ok_indirect.mpi.c"
+        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
+#line 21 "ok_indirect.c"
+                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 86 "ok_indirect.mpi.c"
       }
       /* flux (line 20): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -89,7 +93,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
         flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 93 "ok_indirect.mpi.c"
+#line 97 "ok_indirect.mpi.c"
       }
     }
   }

@@ -45,8 +45,10 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       double loom_g1_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
-        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 50 "ok_indirect.seq.c"
+        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
+#line 21 "ok_indirect.c"
+                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 52 "ok_indirect.seq.c"
       }
       /* flux (line 20): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -57,7 +59,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
         flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 61 "ok_indirect.seq.c"
+#line 63 "ok_indirect.seq.c"
       }
     }
   }

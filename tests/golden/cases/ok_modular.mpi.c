@@ -77,14 +77,16 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
       /* gather (line 19): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
-        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 82 "ok_modular.mpi.c"
+        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
+#line 19 "ok_modular.c"
+                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 84 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 88 "ok_modular.mpi.c"
+#line 90 "ok_modular.mpi.c"
       }
     }
   }
@@ -96,14 +98,16 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
       /* gather (line 19): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
-        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 101 "ok_modular.mpi.c"
+        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
+#line 19 "ok_modular.c"
+                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 105 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 107 "ok_modular.mpi.c"
+#line 111 "ok_modular.mpi.c"
       }
     }
   }
@@ -122,7 +126,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 126 "ok_modular.mpi.c"
+#line 130 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -138,7 +142,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 142 "ok_modular.mpi.c"
+#line 146 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -176,14 +180,16 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
       /* gather (line 24): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
-        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 181 "ok_modular.mpi.c"
+        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
+#line 24 "ok_modular.c"
+                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 187 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 187 "ok_modular.mpi.c"
+#line 193 "ok_modular.mpi.c"
       }
     }
   }
@@ -195,14 +201,16 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
       /* gather (line 24): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
-        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 200 "ok_modular.mpi.c"
+        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
+#line 24 "ok_modular.c"
+                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 208 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 206 "ok_modular.mpi.c"
+#line 214 "ok_modular.mpi.c"
       }
     }
   }

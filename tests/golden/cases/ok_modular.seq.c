@@ -68,14 +68,16 @@ static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
       /* gather (line 19): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
-        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 73 "ok_modular.seq.c"
+        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
+#line 19 "ok_modular.c"
+                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 75 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 79 "ok_modular.seq.c"
+#line 81 "ok_modular.seq.c"
       }
     }
   }
@@ -93,7 +95,7 @@ loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 97 "ok_modular.seq.c"
+#line 99 "ok_modular.seq.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -107,7 +109,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 111 "ok_modular.seq.c"
+#line 113 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
@@ -138,14 +140,16 @@ static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
       /* gather (line 24): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
-        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q, loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 143 "ok_modular.seq.c"
+        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
+#line 24 "ok_modular.c"
+                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 147 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 149 "ok_modular.seq.c"
+#line 153 "ok_modular.seq.c"
       }
     }
   }

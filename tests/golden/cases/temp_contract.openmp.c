@@ -79,14 +79,16 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
       #pragma omp simd
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
-        loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e, loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 84 "temp_contract.openmp.c"
+        loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
+#line 29 "temp_contract.c"
+                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
+#line 86 "temp_contract.openmp.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 90 "temp_contract.openmp.c"
+#line 92 "temp_contract.openmp.c"
       }
     }
   }

@@ -76,14 +76,16 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
       /* gather (line 29): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
-        loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e, loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 81 "temp_contract.seq.c"
+        loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
+#line 29 "temp_contract.c"
+                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
+#line 83 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 87 "temp_contract.seq.c"
+#line 89 "temp_contract.seq.c"
       }
     }
   }

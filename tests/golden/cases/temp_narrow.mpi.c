@@ -302,20 +302,22 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
       /* stiffness (line 43): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
-        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h, loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 307 "temp_narrow.mpi.c"
+        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
+#line 43 "temp_narrow.c"
+                             loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 309 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 313 "temp_narrow.mpi.c"
+#line 315 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 319 "temp_narrow.mpi.c"
+#line 321 "temp_narrow.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -327,20 +329,22 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
       /* stiffness (line 43): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
-        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h, loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 332 "temp_narrow.mpi.c"
+        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
+#line 43 "temp_narrow.c"
+                             loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 336 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 338 "temp_narrow.mpi.c"
+#line 342 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 344 "temp_narrow.mpi.c"
+#line 348 "temp_narrow.mpi.c"
     }
   }
   loom__dat_dirty(w);
@@ -370,13 +374,13 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 374 "temp_narrow.mpi.c"
+#line 378 "temp_narrow.mpi.c"
   loom__halo_begin(k);
 #line 38 "temp_narrow.c"
-#line 377 "temp_narrow.mpi.c"
+#line 381 "temp_narrow.mpi.c"
   loom__halo_begin(h);
 #line 38 "temp_narrow.c"
-#line 380 "temp_narrow.mpi.c"
+#line 384 "temp_narrow.mpi.c"
   loom__halo_begin(x);
 #line 38 "temp_narrow.c"
   for (int it = 0; it < 2; it++) {
@@ -384,13 +388,13 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 388 "temp_narrow.mpi.c"
+#line 392 "temp_narrow.mpi.c"
 loom__halo_end(k);
 #line 43 "temp_narrow.c"
-#line 391 "temp_narrow.mpi.c"
+#line 395 "temp_narrow.mpi.c"
 loom__halo_end(h);
 #line 43 "temp_narrow.c"
-#line 394 "temp_narrow.mpi.c"
+#line 398 "temp_narrow.mpi.c"
 loom__halo_end(x);
 #line 43 "temp_narrow.c"
 loom__halo_begin(x); /* par_loop stiffness: fused into loom_loop_3_stiffness__4_weigh (line 44) */

@@ -261,20 +261,22 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
           #pragma omp simd
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
-            loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h, loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 266 "temp_narrow.openmp.c"
+            loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
+#line 43 "temp_narrow.c"
+                                 loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 268 "temp_narrow.openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
             stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 272 "temp_narrow.openmp.c"
+#line 274 "temp_narrow.openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
           weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 278 "temp_narrow.openmp.c"
+#line 280 "temp_narrow.openmp.c"
         }
       }
       loom_r_s[loom_b] = loom_g_s;
@@ -303,7 +305,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 307 "temp_narrow.openmp.c"
+#line 309 "temp_narrow.openmp.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;

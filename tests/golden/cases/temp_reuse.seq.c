@@ -61,14 +61,16 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_dat t1,
       /* gather (line 27): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
-        loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e, loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 66 "temp_reuse.seq.c"
+        loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e,
+#line 27 "temp_reuse.c"
+                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
+#line 68 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
         gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 72 "temp_reuse.seq.c"
+#line 74 "temp_reuse.seq.c"
       }
     }
   }
@@ -95,7 +97,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_reuse.c"
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
-#line 99 "temp_reuse.seq.c"
+#line 101 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -126,14 +128,16 @@ static void loom_loop_4_gather(loom_set cells, loom_map cnext, loom_dat t2,
       /* gather (line 30): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
-        loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 131 "temp_reuse.seq.c"
+        loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z,
+#line 30 "temp_reuse.c"
+                          loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
+#line 135 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
         gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
-#line 137 "temp_reuse.seq.c"
+#line 141 "temp_reuse.seq.c"
       }
     }
   }

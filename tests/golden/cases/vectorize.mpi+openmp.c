@@ -295,14 +295,16 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
             #pragma omp simd
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-              loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 300 "vectorize.mpi+openmp.c"
+              loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                              loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 302 "vectorize.mpi+openmp.c"
             }
           } else {
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
               copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 306 "vectorize.mpi+openmp.c"
+#line 308 "vectorize.mpi+openmp.c"
             }
           }
         }
@@ -336,21 +338,23 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 340 "vectorize.mpi+openmp.c"
+#line 342 "vectorize.mpi+openmp.c"
           }
           if (loom_vec) {
             /* copy (line 48): as lanes, reading through maps in place */
             #pragma omp simd
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-              loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 348 "vectorize.mpi+openmp.c"
+              loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                              loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 352 "vectorize.mpi+openmp.c"
             }
           } else {
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
               copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 354 "vectorize.mpi+openmp.c"
+#line 358 "vectorize.mpi+openmp.c"
             }
           }
         }

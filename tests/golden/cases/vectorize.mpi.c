@@ -175,8 +175,10 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       double loom_g3_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
-        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 180 "vectorize.mpi.c"
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
+#line 46 "vectorize.c"
+                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 182 "vectorize.mpi.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -187,7 +189,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 191 "vectorize.mpi.c"
+#line 193 "vectorize.mpi.c"
       }
     }
   }
@@ -201,8 +203,10 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       double loom_g3_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
-        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 206 "vectorize.mpi.c"
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
+#line 46 "vectorize.c"
+                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 210 "vectorize.mpi.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -213,7 +217,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 217 "vectorize.mpi.c"
+#line 221 "vectorize.mpi.c"
       }
     }
   }
@@ -230,7 +234,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 234 "vectorize.mpi.c"
+#line 238 "vectorize.mpi.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
@@ -263,20 +267,22 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 267 "vectorize.mpi.c"
+#line 271 "vectorize.mpi.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-        loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 274 "vectorize.mpi.c"
+        loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                        loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 280 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 280 "vectorize.mpi.c"
+#line 286 "vectorize.mpi.c"
       }
     }
   }
@@ -287,20 +293,22 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 291 "vectorize.mpi.c"
+#line 297 "vectorize.mpi.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-        loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 298 "vectorize.mpi.c"
+        loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                        loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 306 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 304 "vectorize.mpi.c"
+#line 312 "vectorize.mpi.c"
       }
     }
   }

@@ -190,14 +190,16 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           #pragma omp simd
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-            loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 195 "vectorize.openmp.c"
+            loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                            loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 197 "vectorize.openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
             copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 201 "vectorize.openmp.c"
+#line 203 "vectorize.openmp.c"
           }
         }
       }

@@ -123,8 +123,10 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       double loom_g3_4[1][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
-        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0], loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 128 "vectorize.seq.c"
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
+#line 46 "vectorize.c"
+                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 130 "vectorize.seq.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -135,7 +137,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 139 "vectorize.seq.c"
+#line 141 "vectorize.seq.c"
       }
     }
   }
@@ -150,7 +152,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 154 "vectorize.seq.c"
+#line 156 "vectorize.seq.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
@@ -177,20 +179,22 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 181 "vectorize.seq.c"
+#line 183 "vectorize.seq.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
-        loom_lanes_copy(loom_d_r, loom_d_z, loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 188 "vectorize.seq.c"
+        loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                        loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 192 "vectorize.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 194 "vectorize.seq.c"
+#line 198 "vectorize.seq.c"
       }
     }
   }

@@ -104,8 +104,10 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       double loom_g1_5[2][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
-        loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0], 2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 109 "vectorize_inc.mpi.c"
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
+#line 72 "vectorize_inc.c"
+                        2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
+#line 111 "vectorize_inc.mpi.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -118,7 +120,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 122 "vectorize_inc.mpi.c"
+#line 124 "vectorize_inc.mpi.c"
       }
     }
   }
@@ -133,8 +135,10 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       double loom_g1_5[2][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
-        loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0], 2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 138 "vectorize_inc.mpi.c"
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
+#line 72 "vectorize_inc.c"
+                        2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
+#line 142 "vectorize_inc.mpi.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -147,7 +151,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 151 "vectorize_inc.mpi.c"
+#line 155 "vectorize_inc.mpi.c"
       }
     }
   }
@@ -184,14 +188,14 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
       loom__halo_progress();
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 188 "vectorize_inc.mpi.c"
+#line 192 "vectorize_inc.mpi.c"
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 195 "vectorize_inc.mpi.c"
+#line 199 "vectorize_inc.mpi.c"
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -225,14 +229,14 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
       loom__halo_progress();
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 229 "vectorize_inc.mpi.c"
+#line 233 "vectorize_inc.mpi.c"
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 236 "vectorize_inc.mpi.c"
+#line 240 "vectorize_inc.mpi.c"
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -257,7 +261,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 261 "vectorize_inc.mpi.c"
+#line 265 "vectorize_inc.mpi.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
@@ -294,8 +298,10 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       double loom_g4_4[2][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
-        loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0], 2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 299 "vectorize_inc.mpi.c"
+        loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
+#line 77 "vectorize_inc.c"
+                          2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 305 "vectorize_inc.mpi.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -308,13 +314,13 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 312 "vectorize_inc.mpi.c"
+#line 318 "vectorize_inc.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 318 "vectorize_inc.mpi.c"
+#line 324 "vectorize_inc.mpi.c"
     }
   }
   loom__halo_end(y);
@@ -327,8 +333,10 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       double loom_g4_4[2][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
-        loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0], 2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 332 "vectorize_inc.mpi.c"
+        loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
+#line 77 "vectorize_inc.c"
+                          2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 340 "vectorize_inc.mpi.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -341,13 +349,13 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 345 "vectorize_inc.mpi.c"
+#line 353 "vectorize_inc.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 351 "vectorize_inc.mpi.c"
+#line 359 "vectorize_inc.mpi.c"
     }
   }
   loom__dat_dirty(r);

@@ -98,8 +98,10 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       double loom_g1_5[2][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
-        loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0], 2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 103 "vectorize_inc.seq.c"
+        loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
+#line 72 "vectorize_inc.c"
+                        2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
+#line 105 "vectorize_inc.seq.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -112,7 +114,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 116 "vectorize_inc.seq.c"
+#line 118 "vectorize_inc.seq.c"
       }
     }
   }
@@ -142,7 +144,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 146 "vectorize_inc.seq.c"
+#line 148 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
@@ -169,7 +171,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 173 "vectorize_inc.seq.c"
+#line 175 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
@@ -193,7 +195,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 197 "vectorize_inc.seq.c"
+#line 199 "vectorize_inc.seq.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
@@ -224,8 +226,10 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       double loom_g4_4[2][16] = {{0}};
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
-        loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0], 2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 229 "vectorize_inc.seq.c"
+        loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
+#line 77 "vectorize_inc.c"
+                          2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 233 "vectorize_inc.seq.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -238,13 +242,13 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 242 "vectorize_inc.seq.c"
+#line 246 "vectorize_inc.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 248 "vectorize_inc.seq.c"
+#line 252 "vectorize_inc.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */

@@ -65,14 +65,16 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
       /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 70 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
+#line 23 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 72 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 76 "version.mpi.c"
+#line 78 "version.mpi.c"
       }
     }
   }
@@ -83,20 +85,22 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 87 "version.mpi.c"
+#line 89 "version.mpi.c"
     }
     if (loom_vec) {
       /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 94 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
+#line 23 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 98 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 100 "version.mpi.c"
+#line 104 "version.mpi.c"
       }
     }
   }
@@ -127,7 +131,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 131 "version.mpi.c"
+#line 135 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -166,14 +170,16 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 171 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 23 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 177 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 177 "version.mpi.c"
+#line 183 "version.mpi.c"
       }
     }
   }
@@ -185,14 +191,16 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 190 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 23 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 198 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 196 "version.mpi.c"
+#line 204 "version.mpi.c"
       }
     }
   }
@@ -224,7 +232,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 228 "version.mpi.c"
+#line 236 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -242,7 +250,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 246 "version.mpi.c"
+#line 254 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -281,14 +289,16 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 29): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 286 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 29 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 296 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 292 "version.mpi.c"
+#line 302 "version.mpi.c"
       }
     }
   }
@@ -300,14 +310,16 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 29): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 305 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 29 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 317 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 311 "version.mpi.c"
+#line 323 "version.mpi.c"
       }
     }
   }
@@ -327,7 +339,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 331 "version.mpi.c"
+#line 343 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -345,7 +357,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 349 "version.mpi.c"
+#line 361 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -384,14 +396,16 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 35): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 389 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 35 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 403 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 395 "version.mpi.c"
+#line 409 "version.mpi.c"
       }
     }
   }
@@ -403,14 +417,16 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 35): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 408 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 35 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 424 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 414 "version.mpi.c"
+#line 430 "version.mpi.c"
       }
     }
   }
@@ -430,7 +446,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 434 "version.mpi.c"
+#line 450 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -448,7 +464,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 452 "version.mpi.c"
+#line 468 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -487,14 +503,16 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 42): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 492 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 42 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 510 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 498 "version.mpi.c"
+#line 516 "version.mpi.c"
       }
     }
   }
@@ -506,14 +524,16 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 42): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 511 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 42 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 531 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 517 "version.mpi.c"
+#line 537 "version.mpi.c"
       }
     }
   }
@@ -534,7 +554,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 538 "version.mpi.c"
+#line 558 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -552,7 +572,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 556 "version.mpi.c"
+#line 576 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -591,14 +611,16 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 49): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 596 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 49 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 618 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 602 "version.mpi.c"
+#line 624 "version.mpi.c"
       }
     }
   }
@@ -610,14 +632,16 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 49): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 615 "version.mpi.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 49 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 639 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 621 "version.mpi.c"
+#line 645 "version.mpi.c"
       }
     }
   }

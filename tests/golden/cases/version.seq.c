@@ -59,14 +59,16 @@ static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
       /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 64 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
+#line 23 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 66 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 70 "version.seq.c"
+#line 72 "version.seq.c"
       }
     }
   }
@@ -93,7 +95,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 97 "version.seq.c"
+#line 99 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -125,14 +127,16 @@ static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 23): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 130 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 23 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 134 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 136 "version.seq.c"
+#line 140 "version.seq.c"
       }
     }
   }
@@ -163,7 +167,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 167 "version.seq.c"
+#line 171 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -179,7 +183,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 183 "version.seq.c"
+#line 187 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -211,14 +215,16 @@ static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 29): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 216 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 29 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 222 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 222 "version.seq.c"
+#line 228 "version.seq.c"
       }
     }
   }
@@ -237,7 +243,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 241 "version.seq.c"
+#line 247 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -253,7 +259,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 257 "version.seq.c"
+#line 263 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -285,14 +291,16 @@ static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 35): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 290 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 35 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 298 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 296 "version.seq.c"
+#line 304 "version.seq.c"
       }
     }
   }
@@ -311,7 +319,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 315 "version.seq.c"
+#line 323 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -327,7 +335,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 331 "version.seq.c"
+#line 339 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -359,14 +367,16 @@ static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 42): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 364 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 42 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 374 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 370 "version.seq.c"
+#line 380 "version.seq.c"
       }
     }
   }
@@ -386,7 +396,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 390 "version.seq.c"
+#line 400 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -402,7 +412,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 406 "version.seq.c"
+#line 416 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -434,14 +444,16 @@ static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
       /* plus1 (line 49): as lanes, reading through maps in place */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c, loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 439 "version.seq.c"
+        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 49 "version.c"
+                         loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 451 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 445 "version.seq.c"
+#line 457 "version.seq.c"
       }
     }
   }
