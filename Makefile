@@ -7,6 +7,9 @@
 #   make test       the whole test suite
 #   make bench      Airfoil seq and OpenMP vs the plain-C reference, loomc
 #                   translation time (against clang; against the number of loops),
+#                   staged loops against element by element in three builds
+#                   of Airfoil seq (-O3, -march=native, 512-bit vectors;
+#                   bench/vector.sh) and what the run-time tuner chose,
 #                   wave with each transformation across its time loop off,
 #                   the multi-file Airfoil against the single-file one,
 #                   each loop's GB/s and GFLOP/s against STREAM's triad and
