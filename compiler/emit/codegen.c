@@ -1142,9 +1142,8 @@ static void emit_lane_call(cg *g, const loop *lp) {
   line_self(g);
 }
 
-/* A staged loop's turn as lanes: its increments' strip locals zeroed, its
- * lane copy over the strip's elements, the increments added. */
-static void emit_lane_turn(cg *g, const loop *lp) {
+/* The strip locals a staged loop's lane copy increments, zeroed. */
+static void emit_lane_locals(cg *g, const loop *lp) {
   int incs = 0;
   for (int i = 0; i < lp->nargs; i++)
     incs |= vectorize_scatters(g->group, lp, &lp->args[i]);
@@ -1156,24 +1155,26 @@ static void emit_lane_turn(cg *g, const loop *lp) {
       cg_line(g, "%s %s[%d][%d] = {{0}};", a->obj->type->c_name, gather_local(g, lp, a),
               a->obj->dim, STRIP_WIDTH);
   }
-  if (g->be->simd)
-    cg_line(g, "%s", g->be->simd);
-  strip_elements_begin(g);
-  emit_lane_call(g, lp);
-  cg_loop_end(g);
-  emit_scatters(g, lp, 1);
 }
 
-/* A staged loop's turn over the strip's rows: gathers, the kernel over
- * the rows, scatters. */
-static void emit_rows_turn(cg *g, const loop *lp) {
-  emit_gathers(g, lp);
+/* A staged loop's turn in a strip: as lanes (its lane copy called with
+ * bases and offsets) or over rows (its reads gathered first), then its
+ * increments added. */
+static void emit_staged_turn(cg *g, const loop *lp) {
+  int lanes = vectorize_lanes(g->fu, g->group, lp);
+  if (lanes)
+    emit_lane_locals(g, lp);
+  else
+    emit_gathers(g, lp);
   if (g->be->simd)
     cg_line(g, "%s", g->be->simd);
   strip_elements_begin(g);
-  emit_kernel_call(g, lp);
+  if (lanes)
+    emit_lane_call(g, lp);
+  else
+    emit_kernel_call(g, lp);
   cg_loop_end(g);
-  emit_scatters(g, lp, 0);
+  emit_scatters(g, lp, lanes);
 }
 
 /* The kernel over the strip's elements, one by one, through the maps. */
@@ -1198,10 +1199,7 @@ static void emit_strip_body(cg *g, const group *gr) {
     }
     cg_line(g, "if (loom_vec) {");
     cg_indent(g, 1);
-    if (vectorize_lanes(g->fu, gr, lp))
-      emit_lane_turn(g, lp);
-    else
-      emit_rows_turn(g, lp);
+    emit_staged_turn(g, lp);
     cg_indent(g, -1);
     cg_line(g, "} else {");
     cg_indent(g, 1);
