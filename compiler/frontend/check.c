@@ -425,27 +425,6 @@ static int check_order(checker *c) {
 
 /* ---- the kernel's work ------------------------------------------------------ */
 
-/* Arithmetic operators and calls in the tokens of the kernel's body. */
-static int kernel_ops(const checker *c, CXCursor def) {
-  CXCursor body = cursor_last_child(def);
-  if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
-    return 0;
-  CXToken *toks;
-  unsigned n;
-  clang_tokenize(c->fe->tu, clang_getCursorExtent(body), &toks, &n);
-  int count = 0, ident = 0; /* ident: the previous token is an identifier */
-  for (unsigned i = 0; i < n; i++) {
-    CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
-    const char *s = clang_getCString(sp);
-    int punct = clang_getTokenKind(toks[i]) == CXToken_Punctuation;
-    count += punct && (frontend_arithmetic_op(s) || (ident && strcmp(s, "(") == 0));
-    ident = clang_getTokenKind(toks[i]) == CXToken_Identifier;
-    clang_disposeString(sp);
-  }
-  clang_disposeTokens(c->fe->tu, toks, n);
-  return count;
-}
-
 /* ---- how often the kernel names a parameter ------------------------------- */
 
 typedef struct uses {
@@ -605,7 +584,6 @@ static int check_loop(checker *c) {
   for (int i = 0; i < c->lp->nargs; i++)
     if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
       return -1;
-  c->lp->kernel_ops = kernel_ops(c, def);
   for (int i = 0; i < c->lp->nargs; i++) {
     uses u = param_uses(c, def, clang_Cursor_getArgument(def, (unsigned)i));
     c->lp->args[i].updated_once = c->lp->args[i].mode != MODE_READ && named_once(&u);

@@ -6,8 +6,10 @@
  * match the loop's arguments in number and in type: a pointer to the dat's
  * or global's element type (a pointer to such pointers for `dat[map[*]]`,
  * a pointer to int for `idx`), const exactly when the argument is read.  A
- * kernel must not assign to a file-scope variable.  Each loop records the
- * arithmetic operators and calls of its kernel's body (loop.kernel_ops).
+ * kernel must not assign to a file-scope variable.  Each loop records what
+ * later stages read of its kernel: its operations (flops.h), how it names
+ * its parameters (loop_arg.updated_once, read_mask) and its text for a
+ * lane copy (lanes.h).
  */
 #ifndef LOOMC_CHECK_H
 #define LOOMC_CHECK_H

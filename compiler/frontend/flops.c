@@ -70,7 +70,9 @@ static const char *operator_of(counter *k, CXCursor c) {
   return t && t->kind == CXToken_Punctuation ? t->text : "";
 }
 
-int frontend_arithmetic_op(const char *op) {
+/* Whether op is an arithmetic operator: + - * / or their compound
+ * assignments. */
+static int arithmetic_op(const char *op) {
   static const char *const ops[] = {"+", "-", "*", "/", "+=", "-=", "*=", "/="};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (strcmp(op, ops[i]) == 0)
@@ -83,7 +85,7 @@ static long operator_flops(counter *k, CXCursor c) {
   CXCursor lhs = cursor_first_child(c);
   int fp = floating(clang_getCursorType(c)) ||
            (!clang_Cursor_isNull(lhs) && floating(clang_getCursorType(lhs)));
-  return fp && frontend_arithmetic_op(operator_of(k, c)) ? 1 : 0;
+  return fp && arithmetic_op(operator_of(k, c)) ? 1 : 0;
 }
 
 static long call_flops(counter *k, CXCursor c) {

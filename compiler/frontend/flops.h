@@ -8,9 +8,6 @@
 
 #include "frontend/frontend.h"
 
-/* Whether op is an arithmetic operator: + - * / or their compound
- * assignments (check.c's kernel_ops counts the same ones). */
-int frontend_arithmetic_op(const char *op);
 /* The operations of the body of kernel definition `def` (tokens in a). */
 long frontend_kernel_flops(const frontend *fe, CXCursor def, arena *a);
 

@@ -195,9 +195,6 @@ typedef struct loop {
   const char *domain;
   srcloc domain_loc;
   struct affine_loop *aff; /* affine.c's view of it */
-  /* Filled in by check: the arithmetic operators and calls in the
-   * kernel's body, its work per element as vectorize.c weighs it. */
-  int kernel_ops;
   /* Filled in by check: its floating-point operations per call, counted
    * from its text (frontend/flops.h), for LOOM_DIAG's roofline. */
   long kernel_flops;

@@ -81,9 +81,9 @@ static const char *lanes_problem(const fusion *fu, const loop *lp, arena *a) {
     const loop_arg *x = &lp->args[i];
     const temp_info *ti = x->obj && x->obj->kind == OBJ_DAT ? temps_find(&fu->temps, x->obj)
                                                             : NULL;
-    if (x->kind == ARG_DAT && ti && (ti->nkept || ti->fate == TEMP_PINNED))
-      return !a ? "" : arena_printf(a, "argument %d is the %s temporary %s", x->pos,
-                          ti->nkept ? "narrowed" : "pinned", obj_label(x->obj));
+    if (x->kind == ARG_DAT && ti && ti->nkept) /* (pinned ones are not staged) */
+      return !a ? "" : arena_printf(a, "argument %d is the narrowed temporary %s", x->pos,
+                                    obj_label(x->obj));
     if (x->kind == ARG_GLOBAL && !arg_is_reduction(x))
       continue;
     if (x->kind != ARG_DAT && !reads_through_map(x) && !increments_through_map(x))
