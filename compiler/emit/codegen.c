@@ -25,7 +25,7 @@ struct cg {
   const isl_loop_text *strips; /* the open loop over strips, if any: the
                                   group runs strip by strip (vectorize.h) */
   int plain; /* writing a staged loop's element-by-element alternative */
-  vec lane_names, lane_texts, lane_kernels; /* the lane copies written so far */
+  vec lanes_written; /* lane_written*: the lane copies written so far */
   const backend *be;
   const char *out_name;
   strbuf *out;
@@ -963,21 +963,15 @@ static int has_call_locals(cg *g, const loop *lp) {
   return 0;
 }
 
-/* One statement per component of a strip row: `fmt` takes the row's
- * component and, when `target` is given, first the target's (`target`
- * names component loom_v, or is the whole value when dim is 1). */
-static void emit_row_loop(cg *g, int dim, const char *fmt, const char *row,
-                          const char *target) {
-  const char *v = dim == 1 ? "0" : "loom_v";
-  const char *cell = arena_printf(g->arena, "%s[%s]", row, v);
-  const char *stmt = target ? arena_printf(g->arena, fmt, target, cell)
-                            : arena_printf(g->arena, fmt, row, v);
-  if (dim == 1) {
-    cg_line(g, "%s", stmt);
-    return;
-  }
-  cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", dim);
-  cg_line(g, "  %s", stmt);
+/* The component a per-component statement names: loom_v, or 0 when dim
+ * is 1 (no loop). */
+static const char *component(int dim) { return dim == 1 ? "0" : "loom_v"; }
+
+/* `stmt` for each of dim components (component(dim)). */
+static void emit_per_component(cg *g, int dim, const char *stmt) {
+  if (dim > 1)
+    cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", dim);
+  cg_line(g, "%s%s", dim > 1 ? "  " : "", stmt);
 }
 
 /* Copies lp's reads through maps, for the strip's elements, into their
@@ -998,7 +992,10 @@ static void emit_gathers(cg *g, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
     if (vectorize_scatters(g->group, lp, a)) {
-      emit_row_loop(g, a->obj->dim, "%s[%s] = 0;", strip_row(g, gather_local(g, lp, a)), NULL);
+      emit_per_component(g, a->obj->dim,
+                         arena_printf(g->arena, "%s[%s] = 0;",
+                                      strip_row(g, gather_local(g, lp, a)),
+                                      component(a->obj->dim)));
       continue;
     }
     if (!vectorize_gathers(g->group, lp, a))
@@ -1032,18 +1029,15 @@ static void emit_scatters(cg *g, const loop *lp, int lanes) {
     if (!vectorize_scatters(g->group, lp, a))
       continue;
     const char *at = map_entry(g, a, a->slot), *local = gather_local(g, lp, a);
+    const char *v = component(a->obj->dim);
     const char *target = a->obj->dim == 1
                              ? arena_printf(g->arena, "%s[%s]", data_ptr(g, a->obj), at)
                              : arena_printf(g->arena, "%s[%d * %s + loom_v]",
                                             data_ptr(g, a->obj), a->obj->dim, at);
-    if (!lanes) {
-      emit_row_loop(g, a->obj->dim, "%s += %s;", strip_row(g, local), target);
-      continue;
-    }
-    if (a->obj->dim > 1)
-      cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", a->obj->dim);
-    cg_line(g, "%s%s += %s[%s][%s - loom_s];", a->obj->dim > 1 ? "  " : "", target, local,
-            a->obj->dim > 1 ? "loom_v" : "0", cg_elem(g));
+    const char *value = lanes ? arena_printf(g->arena, "%s[%s][%s - loom_s]", local, v,
+                                             cg_elem(g))
+                              : arena_printf(g->arena, "%s[%s]", strip_row(g, local), v);
+    emit_per_component(g, a->obj->dim, arena_printf(g->arena, "%s += %s;", target, value));
   }
   cg_loop_end(g);
 }
@@ -1066,22 +1060,33 @@ static int *lane_strides(cg *g, const loop *lp) {
   return s;
 }
 
+/* A lane copy written: a copy's text follows from its kernel and the
+ * strides of its parameters. */
+typedef struct lane_written {
+  const char *kernel;
+  const int *strides;
+  const char *name;
+} lane_written;
+
 /* The name of lp's lane copy, written before the group's function the
- * first time a copy with its text is needed. */
+ * first time a copy of its kernel with its strides is needed. */
 static const char *lane_name(cg *g, const loop *lp) {
   int *strides = lane_strides(g, lp), same_kernel = 0;
-  const char *text = lane_copy(g->arena, lp, "", strides);
-  for (int i = 0; i < g->lane_texts.len; i++) {
-    if (strcmp(g->lane_texts.items[i], text) == 0)
-      return g->lane_names.items[i];
-    same_kernel += strcmp(g->lane_kernels.items[i], lp->kernel) == 0;
+  for (int i = 0; i < g->lanes_written.len; i++) {
+    const lane_written *w = g->lanes_written.items[i];
+    if (strcmp(w->kernel, lp->kernel) != 0)
+      continue;
+    if (memcmp(w->strides, strides, sizeof *strides * (size_t)lp->nargs) == 0)
+      return w->name;
+    same_kernel++;
   }
-  const char *name = same_kernel ? arena_printf(g->arena, "loom_lanes_%s_%d", lp->kernel,
-                                                same_kernel + 1)
-                                 : arena_printf(g->arena, "loom_lanes_%s", lp->kernel);
-  vec_push(g->arena, &g->lane_texts, (void *)text);
-  vec_push(g->arena, &g->lane_names, (void *)name);
-  vec_push(g->arena, &g->lane_kernels, (void *)lp->kernel);
+  lane_written *w = arena_alloc(g->arena, sizeof *w);
+  *w = (lane_written){lp->kernel, strides,
+                      same_kernel ? arena_printf(g->arena, "loom_lanes_%s_%d", lp->kernel,
+                                                 same_kernel + 1)
+                                  : arena_printf(g->arena, "loom_lanes_%s", lp->kernel)};
+  vec_push(g->arena, &g->lanes_written, w);
+  const char *name = w->name;
   cg_line(g, "/* %s as lanes (line %u): each argument as base and offset */", lp->kernel,
           lp->loc.line);
   sb_printf(g->out, "#line %u %s\n", lp->lanes->line, quoted(g, lp->lanes->file));
@@ -1125,7 +1130,7 @@ static const char *lane_offset(cg *g, const loop *lp, const loop_arg *a) {
 
 static void emit_lane_call(cg *g, const loop *lp) {
   const char *name = lane_name(g, lp);
-  int *strides = lane_strides(g, lp);
+  const int *strides = lane_strides(g, lp);
   call_writer w = {g, {0}, 0, 0, strlen(name) + 1};
   sb_init(&w.line);
   sb_printf(&w.line, "%s(", name);
@@ -1445,7 +1450,8 @@ void cg_group_function(cg *g, const group *gr) {
   g->group = gr;
   if (g->be->prelude)
     g->be->prelude(g, gr);
-  if (runs_strips(g, gr))
+  int tuned = runs_strips(g, gr);
+  if (tuned)
     emit_lane_copies(g, gr);
   emit_comment(g, gr);
   emit_signature(g, gr, &objs);
@@ -1453,7 +1459,7 @@ void cg_group_function(cg *g, const group *gr) {
   cg_indent(g, 1);
   emit_checks(g, gr, &objs);
   cg_line(g, "const double loom_t0 = loom__wall();");
-  if (runs_strips(g, gr)) {
+  if (tuned) {
     cg_line(g, "static loom__tuner loom_tune; /* staged or element by element: timed */");
     cg_line(g, "const int loom_vec = loom__tune_pick(&loom_tune);");
   }
@@ -1470,7 +1476,7 @@ void cg_group_function(cg *g, const group *gr) {
   g->be->loop_end(g, gr);
   emit_mat_write_ends(g, gr);
   emit_traffic(g, gr);
-  if (runs_strips(g, gr))
+  if (tuned)
     cg_line(g, "loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);");
   cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);

@@ -4,7 +4,8 @@
  * The uses are found on the AST (an ArraySubscriptExpr or a `*` whose
  * operand names a parameter) and checked on the text: a use must read
  * `p [ ... ]` or `* p` where the AST puts it, which a use made by a macro
- * does not.
+ * does not.  (check.c counts the same uses per parameter and path, for
+ * staging; this walk keeps where each one is, for the copy.)
  */
 #include "frontend/lanes.h"
 
@@ -89,6 +90,12 @@ static void add_use(lane_walk *w, CXCursor c, int p, int deref) {
   vec_push(w->a, &w->uses, u);
 }
 
+/* Whether unary operator c is `&` (a use under it escapes its row). */
+static int takes_address(const lane_walk *w, CXCursor c) {
+  unsigned s = frontend_offset(clang_getRangeStart(clang_getCursorExtent(c)));
+  return s >= w->from && s < w->to && w->file_text[s] == '&';
+}
+
 static void walk(lane_walk *w, CXCursor c) {
   enum CXCursorKind k = clang_getCursorKind(c);
   vec kids = cwalk_kids(w->a, c);
@@ -104,14 +111,19 @@ static void walk(lane_walk *w, CXCursor c) {
     add_use(w, c, p, 1);
     return;
   }
-  if (k == CXCursor_DeclRefExpr && param_of(w, c) >= 0) {
+  int named = k == CXCursor_DeclRefExpr ? param_of(w, c) : -1;
+  if (named >= 0) {
+    const char *n = param_name(w, named);
     refuse(w, arena_printf(w->a, "its kernel uses parameter '%s' otherwise than as "
-                           "'%s[...]' or '*%s'", param_name(w, param_of(w, c)),
-                           param_name(w, param_of(w, c)), param_name(w, param_of(w, c))));
+                           "'%s[...]' or '*%s'", n, n, n));
     return;
   }
+  int before = w->uses.len;
   for (int i = 0; i < kids.len; i++)
     walk(w, *(CXCursor *)kids.items[i]);
+  /* &p[k] would point into a row, and rows of increments become strided */
+  if (k == CXCursor_UnaryOperator && takes_address(w, c) && w->uses.len > before)
+    refuse(w, "its kernel takes the address of a parameter's element");
 }
 
 static int by_start(const void *x, const void *y) {

@@ -11,7 +11,8 @@
  * translation unit: the definition's text and every use of a parameter.
  * A kernel qualifies when it returns void, is spelled in a file (not made
  * by a macro) and names each parameter only as `p[e]` or `*p`, outside
- * macros and not one inside another; otherwise loop.lanes_why says why.
+ * macros, not one inside another and never under `&`; otherwise
+ * loop.lanes_why says why.
  */
 #ifndef LOOMC_LANES_H
 #define LOOMC_LANES_H

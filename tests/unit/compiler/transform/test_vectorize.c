@@ -38,7 +38,9 @@
   "  const double *p = a;\n  *w = p[0] + p[1];\n}\n"                          \
   "#define FIRST(v) v[0]\n"                                                    \
   "static void k_macro(const double *a, double *w) { *w = FIRST(a); }\n"     \
-  "static int k_value(const double *a, double *w) { *w = a[0]; return 1; }\n"
+  "static int k_value(const double *a, double *w) { *w = a[0]; return 1; }\n" \
+  "static void k_addr(const double *a, double *w) {\n"                       \
+  "  const double *p = &a[1];\n  *w = p[0];\n}\n"
 
 typedef fused vectorized;
 
@@ -98,6 +100,8 @@ static const struct decision_case decision_cases[] = {
      "(not as lanes: its kernel names parameter 'a' through a macro)"},
     {"#pragma loom par_loop(k_value) over(edges) args(read: x[e2n_map[1]], write: w)\n", 1,
      "(not as lanes: its kernel returns a value)"},
+    {"#pragma loom par_loop(k_addr) over(edges) args(read: x[e2n_map[1]], write: w)\n", 1,
+     "(not as lanes: its kernel takes the address of a parameter's element)"},
     /* a reduction keeps element order */
     {"#pragma loom par_loop(k_red) over(edges) "
      "args(read: x[e2n_map[0]], x[e2n_map[1]], inc: gsum)\n",
