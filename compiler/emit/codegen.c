@@ -401,11 +401,19 @@ static const char *join(cg *g, const char *head, vec *parts, int col) {
 
 /* ---- the loop function --------------------------------------------------------- */
 
-static void emit_signature(cg *g, const group *gr, const vec *objs) {
+/* `LEAD NAME(params)`, NAME the group's function and suffix. */
+static void emit_signature(cg *g, const group *gr, const vec *objs, const char *lead,
+                           const char *suffix) {
   vec params = {0};
   for (int i = 0; i < objs->len; i++)
     vec_push(g->arena, &params, (void *)param_decl(g, gr, objs->items[i]));
-  cg_line(g, "static void %s", join(g, group_fn(g, gr), &params, 12));
+  const char *name = arena_printf(g->arena, "%s%s", group_fn(g, gr), suffix);
+  if (strlen(lead) > strlen("static void")) { /* a long lead on a line of its own */
+    cg_line(g, "%s", lead);
+    cg_line(g, "%s", join(g, name, &params, 0));
+    return;
+  }
+  cg_line(g, "%s %s", lead, join(g, name, &params, (int)strlen(lead) + 1));
 }
 
 static int loop_uses(const loop *lp, const obj *o) {
@@ -1445,16 +1453,86 @@ static int runs_strips(cg *g, const group *gr) {
   return cg_runs_strips(gr) && !(g->be->elementwise && g->be->elementwise(g, gr));
 }
 
+/* ---- AVX-512 twins ------------------------------------------------------------- */
+
+/* A group function that times its turns is written as NAME_body, always
+ * inlined into NAME and into NAME_avx512, its twin compiled for AVX-512
+ * (512-bit vectors): NAME runs the twin where the CPU has it and
+ * $LOOM_AVX512 is not 0 (loom__twin_avx512).  Lanes gain most from the
+ * gathers and wide vectors a build for the x86-64 baseline never uses, and
+ * the tuner still times both turns in whichever runs.  The C compiler
+ * decides whether twins exist (the prologue's LOOM_TWINS: GCC below AVX on
+ * x86-64, where a twin's code computes the same bits: the file contracts
+ * no multiply-add; -DLOOM_NO_TWINS: none).  GCC inlines a function into
+ * one with other tuning only when forced, so the whole file is tuned as
+ * for a recent AVX-512 CPU, under which its gathers pay. */
+static int has_twin(cg *g, const group *gr) { return g->be->twins && runs_strips(g, gr); }
+
+void cg_prologue(cg *g) {
+  int any = 0;
+  for (int i = 0; i < g->fu->groups.len && !any; i++)
+    any = has_twin(g, g->fu->groups.items[i]);
+  if (!any)
+    return;
+  cg_line(g, "/* Loops that time their turns (loom__tune_pick) have an AVX-512 twin too");
+  cg_line(g, "   when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).");
+  cg_line(g, "   For the twins, the whole file is tuned for an AVX-512 CPU and contracts");
+  cg_line(g, "   no multiply-add: a twin computes the bits its baseline computes. */");
+  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
+  cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
+  cg_line(g, "#define LOOM_TWINS 1");
+  cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
+  cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\")");
+  cg_line(g, "#pragma GCC optimize(\"fp-contract=off\")");
+  cg_line(g, "#else");
+  cg_line(g, "#define LOOM_TWINS 0");
+  cg_line(g, "#define LOOM_TWIN_INLINE");
+  cg_line(g, "#endif");
+}
+
+/* The twin and NAME itself, after NAME_body (objs: its parameters). */
+static void emit_twins(cg *g, const group *gr, const vec *objs) {
+  vec args = {0};
+  for (int i = 0; i < objs->len; i++)
+    vec_push(g->arena, &args, (void *)((const obj *)objs->items[i])->name);
+  const char *fn = group_fn(g, gr);
+  const char *body = join(g, arena_printf(g->arena, "%s_body", fn), &args, 2);
+  cg_line(g, "/* The same compiled for AVX-512, which %s runs where the CPU has it */", fn);
+  cg_line(g, "#if LOOM_TWINS");
+  cg_line(g, "__attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,avx512cd,"
+             "prefer-vector-width=512\")))");
+  emit_signature(g, gr, objs, "static void", "_avx512");
+  cg_line(g, "{");
+  cg_line(g, "  %s;", body);
+  cg_line(g, "}");
+  cg_line(g, "#endif");
+  cg_line(g, "%s", "");
+  emit_signature(g, gr, objs, "static void", "");
+  cg_line(g, "{");
+  cg_line(g, "#if LOOM_TWINS");
+  cg_line(g, "  if (loom__twin_avx512()) {");
+  cg_line(g, "    %s;", join(g, arena_printf(g->arena, "%s_avx512", fn), &args, 4));
+  cg_line(g, "    return;");
+  cg_line(g, "  }");
+  cg_line(g, "#endif");
+  cg_line(g, "  %s;", body);
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+}
+
 void cg_group_function(cg *g, const group *gr) {
   vec objs = group_params(g, gr);
   g->group = gr;
   if (g->be->prelude)
     g->be->prelude(g, gr);
-  int tuned = runs_strips(g, gr);
+  int tuned = runs_strips(g, gr), twin = has_twin(g, gr);
   if (tuned)
     emit_lane_copies(g, gr);
   emit_comment(g, gr);
-  emit_signature(g, gr, &objs);
+  if (twin)
+    emit_signature(g, gr, &objs, "static inline LOOM_TWIN_INLINE void", "_body");
+  else
+    emit_signature(g, gr, &objs, "static void", "");
   cg_line(g, "{");
   cg_indent(g, 1);
   emit_checks(g, gr, &objs);
@@ -1482,6 +1560,8 @@ void cg_group_function(cg *g, const group *gr) {
   cg_indent(g, -1);
   cg_line(g, "}");
   cg_line(g, "%s", "");
+  if (twin)
+    emit_twins(g, gr, &objs);
 }
 
 /* The storage calls before a group's call: its narrowed temporaries'

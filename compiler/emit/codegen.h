@@ -51,6 +51,10 @@ typedef struct backend {
   /* Optional: the line before the loop that runs a staged kernel over a
    * strip's gathered values (vectorize.h), e.g. "#pragma omp simd". */
   const char *simd;
+  /* Whether a group function that times its turns (runtime core/tune.c)
+   * gets an AVX-512 twin (cg_group_function): its loops run in the
+   * function itself, not in a region the C compiler outlines. */
+  int twins;
 } backend;
 
 extern const backend backend_seq;
@@ -66,6 +70,9 @@ extern const backend backend_mpi_openmp;
 cg *cg_new(const program *prog, const fusion *fu, const backend *be, const char *out_name,
            strbuf *out, arena *a);
 void cg_done(cg *g);
+/* Before the user's first line: what the groups' AVX-512 twins need, when
+ * one has a twin (nothing otherwise). */
+void cg_prologue(cg *g);
 /* The static function of a group, then an empty line. */
 void cg_group_function(cg *g, const group *gr);
 /* The text that replaces a mesh loop's directive: the group's call at its

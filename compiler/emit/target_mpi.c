@@ -291,4 +291,5 @@ const backend backend_mpi = {
     .parts = mpi_parts,
     .iterate_begin = mpi_iterate_begin,
     .iterate_end = mpi_iterate_end,
+    .twins = 1,
 };

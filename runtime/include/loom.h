@@ -790,6 +790,10 @@ typedef struct loom__tuner {
 } loom__tuner;
 int loom__tune_pick(const loom__tuner *t);
 void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop);
+/* Nonzero when such a function runs its AVX-512 twin (generated where the
+ * C compiler allows, loomc's emit/codegen.c): the CPU has AVX-512 (F, VL,
+ * BW, DQ, CD) and $LOOM_AVX512 is not 0. */
+int loom__twin_avx512(void);
 
 /* Raw storage, element-major.  loom__set_size: the number of elements
  * (after MPI partitioning: the owned ones, see loom__set_owned). */

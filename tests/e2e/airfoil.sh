@@ -95,18 +95,33 @@ small)
     diff -u "$tmp/ref.out" "$tmp/$v.out" || fail "rms lines differ between ref and $v"
     cmp "$tmp/q_ref.bin" "$tmp/q_$v.bin" || fail "final q differs between ref and $v"
   done
-  # staged loops forced either way (LOOM_VECTOR), and the openmp build's
+  # staged loops forced either way (LOOM_VECTOR), in their AVX-512 twins
+  # or not (LOOM_AVX512), and the openmp build's
   for v in 0 1; do
-    LOOM_VECTOR=$v "$bin/airfoil_seq" "$tmp/mesh.dat" 300 "$tmp/q_vec$v.bin" >"$tmp/vec$v.out" 2>/dev/null ||
-      fail "airfoil_seq LOOM_VECTOR=$v failed"
-    diff -u "$tmp/ref.out" "$tmp/vec$v.out" || fail "rms lines differ between ref and LOOM_VECTOR=$v"
-    cmp "$tmp/q_ref.bin" "$tmp/q_vec$v.bin" || fail "final q differs between ref and LOOM_VECTOR=$v"
+    for w in 0 1; do
+      LOOM_VECTOR=$v LOOM_AVX512=$w "$bin/airfoil_seq" "$tmp/mesh.dat" 300 "$tmp/q_vec$v$w.bin" \
+        >"$tmp/vec$v$w.out" 2>/dev/null || fail "airfoil_seq LOOM_VECTOR=$v LOOM_AVX512=$w failed"
+      diff -u "$tmp/ref.out" "$tmp/vec$v$w.out" ||
+        fail "rms lines differ between ref and LOOM_VECTOR=$v LOOM_AVX512=$w"
+      cmp "$tmp/q_ref.bin" "$tmp/q_vec$v$w.bin" ||
+        fail "final q differs between ref and LOOM_VECTOR=$v LOOM_AVX512=$w"
+    done
     OMP_NUM_THREADS=2 LOOM_VECTOR=$v "$bin/airfoil_openmp" "$tmp/mesh.dat" 300 "$tmp/q_ovec$v.bin" \
       >"$tmp/ovec$v.out" 2>/dev/null || fail "airfoil_openmp LOOM_VECTOR=$v failed"
     [ $v = 0 ] || cmp "$tmp/q_ovec0.bin" "$tmp/q_ovec1.bin" ||
       fail "openmp's final q differs between LOOM_VECTOR=0 and 1"
   done
-  echo "airfoil small: PASS (rms lines and $bytes bytes of q identical; also without fusion, vectorization or both, and with LOOM_VECTOR=0 and 1 (openmp: identical to each other))"
+  # where the CPU has what twins are compiled for, a GCC x86-64 build runs them
+  twins=no
+  if [ "$(uname -m)" = x86_64 ] && "${CC:-gcc}" -dM -E -x c /dev/null | grep -q '__GNUC__' &&
+     ! "${CC:-gcc}" -dM -E -x c /dev/null | grep -q '__clang__' &&
+     (for f in avx512f avx512vl avx512bw avx512dq avx512cd; do grep -qw $f /proc/cpuinfo || exit 1; done); then
+    LOOM_DIAG=1 "$bin/airfoil_seq" "$tmp/mesh.dat" 2 >/dev/null 2>"$tmp/twins.err" || fail "airfoil_seq LOOM_DIAG=1 failed"
+    grep -q '^loom: loops that time their turns run their AVX-512 twins' "$tmp/twins.err" ||
+      fail "airfoil_seq does not run its AVX-512 twins on a CPU with AVX-512: $(grep twin "$tmp/twins.err")"
+    twins=yes
+  fi
+  echo "airfoil small: PASS (rms lines and $bytes bytes of q identical; also without fusion, vectorization or both, and with LOOM_VECTOR=0 and 1, LOOM_AVX512=0 and 1 (twins run: $twins; openmp: identical to each other))"
   ;;
 ref)
   mesh=$bin/new_grid.dat

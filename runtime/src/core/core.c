@@ -24,6 +24,8 @@
  *   LOOM_RENUMBER    1: loom_renumber() at the first loop; 0: never
  *   LOOM_VECTOR      1: staged loops always run staged, 0: element by
  *                    element; unset: each loop times both (core/tune.c)
+ *   LOOM_AVX512      0: loops never run their AVX-512 twins; 1 (the
+ *                    default): where the CPU has AVX-512 (core/tune.c)
  *   LOOM_PARTITIONER (libloom_mpi) metis | scotch | block, read when the
  *                    mesh is partitioned (mpi/partition.c)
  * An unset or empty variable means its default; any other value that is
@@ -310,6 +312,9 @@ int loomrt_check_plans(void) { return plan_checks; }
 static int vector_mode = -1;
 int loomrt_vector_mode(void) { return vector_mode; }
 
+static int avx512_allowed = 1;
+int loomrt_avx512_allowed(void) { return avx512_allowed; }
+
 /* Reads the integer environment variable `var` into *out when it is set
  * and not empty; reports a value that is not an integer in [lo, hi]. */
 static int env_int(const char *var, long lo, long hi, int *out) {
@@ -343,7 +348,7 @@ int loom_init(int *argc, char ***argv) {
     return LOOM_ESTATE; /* reported */
 #endif
   int block_size = LOOM_DEFAULT_BLOCK_SIZE, want_diag = 0, renumber = 0;
-  int check_plans = 0, vector = -1;
+  int check_plans = 0, vector = -1, avx512 = 1;
   int status = env_int("LOOM_BLOCK_SIZE", 1, INT_MAX, &block_size);
   if (status == LOOM_OK)
     status = env_int("LOOM_DIAG", 0, 1, &want_diag);
@@ -353,11 +358,14 @@ int loom_init(int *argc, char ***argv) {
     status = env_int("LOOM_CHECK_PLANS", 0, 1, &check_plans);
   if (status == LOOM_OK)
     status = env_int("LOOM_VECTOR", 0, 1, &vector);
+  if (status == LOOM_OK)
+    status = env_int("LOOM_AVX512", 0, 1, &avx512);
   if (status != LOOM_OK)
     return status;
   diag = want_diag;
   plan_checks = check_plans;
   vector_mode = vector;
+  avx512_allowed = avx512;
   session_argc = argc; /* for PETSc, started at the first matrix (mat/) */
   session_argv = argv;
   partitioned = 0;

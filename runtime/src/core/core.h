@@ -171,6 +171,8 @@ void loomrt_args(int **argc, char ***argv[]);
 int loomrt_diag(void);
 /* $LOOM_VECTOR as loom_init read it: 0, 1, or -1 when unset (core/tune.c). */
 int loomrt_vector_mode(void);
+/* $LOOM_AVX512 as loom_init read it: 0, or 1 (the default). */
+int loomrt_avx512_allowed(void);
 /* Nonzero when $LOOM_CHECK_PLANS=1: plans are verified when built. */
 int loomrt_check_plans(void);
 

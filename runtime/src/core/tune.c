@@ -15,6 +15,12 @@
  * forces one.  Under LOOM_DIAG=1, rank 0 prints each choice on stderr
  * when it is made.  Each MPI rank chooses for itself: the results do not
  * depend on it.
+ *
+ * AVX-512 twins: where the C compiler allows, loomc writes such a function
+ * twice, the second compiled for AVX-512, and runs the twin when
+ * loom__twin_avx512() says so: the CPU has the instructions the twin was
+ * compiled for and $LOOM_AVX512 is not 0.  Under LOOM_DIAG=1 the first
+ * call says which runs.
  */
 #include <stdio.h>
 
@@ -52,4 +58,27 @@ void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop) {
     t->staged = t->best[1] <= t->best[0];
     report(t, loop);
   }
+}
+
+/* Whether the CPU has what twins are compiled for (emit/codegen.c). */
+static int cpu_has_avx512(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512cd");
+#else
+  return 0;
+#endif
+}
+
+int loom__twin_avx512(void) {
+  static int said;
+  int twin = loomrt_avx512_allowed() && cpu_has_avx512();
+  if (!said && loomrt_diag() && loom_rank() == 0)
+    fprintf(stderr, "loom: loops that time their turns run %s\n",
+            twin ? "their AVX-512 twins (LOOM_AVX512=0: not)"
+                 : cpu_has_avx512() ? "as built (LOOM_AVX512=0)"
+                                    : "as built (the CPU has no AVX-512)");
+  said = 1;
+  return twin;
 }

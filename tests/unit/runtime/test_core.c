@@ -923,3 +923,27 @@ Test(lifecycle, tuner_obeys_loom_vector) {
   unsetenv("LOOM_VECTOR");
   expect_error(LOOM_EINVAL, "LOOM_VECTOR is '2'", "[0, 1]");
 }
+
+/* AVX-512 twins run where the CPU has what they are compiled for, unless
+ * LOOM_AVX512=0. */
+Test(lifecycle, twins_follow_the_cpu_and_loom_avx512) {
+  install_capture();
+  int cpu = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+  cpu = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512cd");
+#endif
+  unsetenv("LOOM_AVX512");
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  cr_assert_eq(loom__twin_avx512() != 0, cpu, "by default: as the CPU has AVX-512");
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  setenv("LOOM_AVX512", "0", 1);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  cr_assert_eq(loom__twin_avx512(), 0, "LOOM_AVX512=0: never");
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  setenv("LOOM_AVX512", "2", 1);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_EINVAL);
+  unsetenv("LOOM_AVX512");
+  expect_error(LOOM_EINVAL, "LOOM_AVX512 is '2'", "[0, 1]");
+}
