@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # bench/vector.sh — staged loops against the same loops element by element,
 # in one run: Airfoil seq's generated C built three ways (the default -O3,
-# -march=native, -march=native -mprefer-vector-width=512), each run with
+# -march=native, -march=native -mprefer-vector-width=512), the default
+# build also run with LOOM_AVX512=0 (airfoil_seq@avx0: never in its
+# AVX-512 twins, which it runs by default where the CPU has AVX-512), each run with
 # LOOM_VECTOR=0 (element by element) and LOOM_VECTOR=1 (staged: lanes or
 # gathered rows) by turns, BENCH_REPEAT rounds (default 3); per loop, the
 # best time of each and their ratio (above 1: staging is faster); then
@@ -23,8 +25,9 @@ trap 'rm -rf "$tmp"' EXIT
 # run BUILD MODE ROUND: LOOM_DIAG's table into $tmp; the final q must be
 # the first run's, byte for byte.
 run() {
-  local b=$1 mode=$2 r=$3
-  env LOOM_DIAG=1 ${mode:+LOOM_VECTOR=$mode} "$bin/$b" "$mesh" "$iters" "$tmp/q.bin" \
+  local b=$1 mode=$2 r=$3 avx=
+  [ "${b#*@}" = avx0 ] && avx=0
+  env LOOM_DIAG=1 ${mode:+LOOM_VECTOR=$mode} ${avx:+LOOM_AVX512=$avx} "$bin/${b%@*}" "$mesh" "$iters" "$tmp/q.bin" \
     >/dev/null 2>"$tmp/$b.$mode.$r.err" ||
     { echo "${0##*/}: $b (LOOM_VECTOR=$mode) failed:" >&2; cat "$tmp/$b.$mode.$r.err" >&2; exit 1; }
   [ -f "$tmp/q0.bin" ] || mv "$tmp/q.bin" "$tmp/q0.bin"
@@ -32,7 +35,7 @@ run() {
     { echo "${0##*/}: $b (LOOM_VECTOR=$mode): final q differs from the first run's" >&2; exit 1; }
 }
 
-builds="airfoil_seq airfoil_native airfoil_native512"
+builds="airfoil_seq airfoil_seq@avx0 airfoil_native airfoil_native512"
 for r in $(seq 1 "$rounds"); do
   for b in $builds; do
     for mode in 0 1; do run "$b" "$mode" "$r"; done
