@@ -1170,6 +1170,8 @@ static void emit_lane_locals(cg *g, const loop *lp) {
   }
 }
 
+static int asserts_lanes(cg *g, const group *gr, const loop *lp);
+
 /* A staged loop's turn in a strip: as lanes (its lane copy called with
  * bases and offsets) or over rows (its reads gathered first), then its
  * increments added. */
@@ -1181,6 +1183,8 @@ static void emit_staged_turn(cg *g, const loop *lp) {
     emit_gathers(g, lp);
   if (g->be->simd)
     cg_line(g, "%s", g->be->simd);
+  else if (asserts_lanes(g, g->group, lp))
+    cg_line(g, "LOOM_IVDEP");
   strip_elements_begin(g);
   if (lanes)
     emit_lane_call(g, lp);
@@ -1468,16 +1472,60 @@ static int runs_strips(cg *g, const group *gr) {
  * for a recent AVX-512 CPU, under which its gathers pay. */
 static int has_twin(cg *g, const group *gr) { return g->be->twins && runs_strips(g, gr); }
 
+/* Whether the lanes' loop is written under LOOM_IVDEP, which tells the C
+ * compiler that no lane (the kernel over one element of a strip) touches
+ * what another writes (a backend's `simd` says so itself).  It holds for
+ * every loop run as lanes: increments go to strip locals, one per element;
+ * direct writes to the element's own row; globals are only read
+ * (reductions are not staged, vectorize.c); and a dat written directly is
+ * never also reached through a map (the front end's check_order). */
+static int asserts_lanes(cg *g, const group *gr, const loop *lp) {
+  return !g->be->simd && has_twin(g, gr) && vectorize_lanes(g->fu, gr, lp);
+}
+
+static int any_asserted_lanes(cg *g) {
+  for (int i = 0; i < g->fu->groups.len; i++) {
+    const group *gr = g->fu->groups.items[i];
+    for (int k = 0; k < gr->staged.len; k++)
+      if (asserts_lanes(g, gr, gr->staged.items[k]))
+        return 1;
+  }
+  return 0;
+}
+
+static void emit_twins_macros(cg *g);
+
+/* LOOM_IVDEP: the lanes' loop has no dependence between iterations. */
+static void emit_ivdep_macro(cg *g) {
+  cg_line(g, "/* Before a loop over lanes that touch nothing another writes: */");
+  cg_line(g, "#ifndef LOOM_IVDEP");
+  cg_line(g, "#if defined(__clang__)");
+  cg_line(g, "#define LOOM_IVDEP _Pragma(\"clang loop vectorize(assume_safety)\")");
+  cg_line(g, "#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)");
+  cg_line(g, "#define LOOM_IVDEP _Pragma(\"GCC ivdep\")");
+  cg_line(g, "#else");
+  cg_line(g, "#define LOOM_IVDEP");
+  cg_line(g, "#endif");
+  cg_line(g, "#endif");
+}
+
 void cg_prologue(cg *g) {
   int any = 0;
   for (int i = 0; i < g->fu->groups.len && !any; i++)
     any = has_twin(g, g->fu->groups.items[i]);
-  if (!any)
-    return;
+  if (any)
+    emit_twins_macros(g);
+  if (any_asserted_lanes(g))
+    emit_ivdep_macro(g);
+}
+
+/* LOOM_TWINS, LOOM_TWIN_INLINE and the file's tuning (see above). */
+static void emit_twins_macros(cg *g) {
   cg_line(g, "/* Loops that time their turns (loom__tune_pick) have an AVX-512 twin too");
   cg_line(g, "   when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).");
   cg_line(g, "   For the twins, the whole file is tuned for an AVX-512 CPU and contracts");
   cg_line(g, "   no multiply-add: a twin computes the bits its baseline computes. */");
+  cg_line(g, "#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */");
   cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
   cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
   cg_line(g, "#define LOOM_TWINS 1");
@@ -1487,6 +1535,7 @@ void cg_prologue(cg *g) {
   cg_line(g, "#else");
   cg_line(g, "#define LOOM_TWINS 0");
   cg_line(g, "#define LOOM_TWIN_INLINE");
+  cg_line(g, "#endif");
   cg_line(g, "#endif");
 }
 

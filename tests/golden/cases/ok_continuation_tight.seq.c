@@ -3,6 +3,7 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
+#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
@@ -12,6 +13,17 @@
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
+#endif
+#endif
+/* Before a loop over lanes that touch nothing another writes: */
+#ifndef LOOM_IVDEP
+#if defined(__clang__)
+#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define LOOM_IVDEP _Pragma("GCC ivdep")
+#else
+#define LOOM_IVDEP
+#endif
 #endif
 #line 1 "ok_continuation_tight.c"
 /* OK: line continuations with no blank after them, right before a token: a
@@ -24,13 +36,13 @@ static void edge_len(const double *x1, const double *x2, double *len) {
   len[0] = x2[0] - x1[0];
 }
 
-#line 28 "ok_continuation_tight.seq.c"
+#line 40 "ok_continuation_tight.seq.c"
 /* edge_len as lanes (line 20): each argument as base and offset */
 #line 7 "ok_continuation_tight.c"
 static inline void loom_lanes_edge_len(const double *x1, const double *x2, double *len, int loom_o_x1, int loom_o_x2, int loom_o_len) {
   len[loom_o_len] = x2[loom_o_x2] - x1[loom_o_x1];
 }
-#line 34 "ok_continuation_tight.seq.c"
+#line 46 "ok_continuation_tight.seq.c"
 
 /* par_loop edge_len over edges (ok_continuation_tight.c:20) */
 static inline LOOM_TWIN_INLINE void
@@ -54,6 +66,7 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* edge_len (line 20): as lanes, reading through maps in place */
+      LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_continuation_tight.c"
         loom_lanes_edge_len(loom_d_x,
@@ -65,7 +78,7 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
 #line 23 "ok_continuation_tight.c"
                             loom_m_pedge[2 * loom_i + 1],
                             loom_i);
-#line 69 "ok_continuation_tight.seq.c"
+#line 82 "ok_continuation_tight.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -74,7 +87,7 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
 #line 23 "ok_continuation_tight.c"
                  loom_d_x + loom_m_pedge[2 * loom_i + 1],
                  loom_d_len + loom_i);
-#line 78 "ok_continuation_tight.seq.c"
+#line 91 "ok_continuation_tight.seq.c"
       }
     }
   }

@@ -3,6 +3,7 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
+#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
@@ -12,6 +13,17 @@
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
+#endif
+#endif
+/* Before a loop over lanes that touch nothing another writes: */
+#ifndef LOOM_IVDEP
+#if defined(__clang__)
+#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define LOOM_IVDEP _Pragma("GCC ivdep")
+#else
+#define LOOM_IVDEP
+#endif
 #endif
 #line 1 "ok_facts_named.c"
 /* Facts that name what a user writes there: a dim or arity given by a
@@ -35,7 +47,7 @@ typedef struct mesh {
 static inline void sum(const double *q, double *s) { *s += q[0] + q[3]; }
 static inline void flux(const double *a, const double *b, double *f) { f[0] = a[0] - b[0]; }
 
-#line 39 "ok_facts_named.seq.c"
+#line 51 "ok_facts_named.seq.c"
 /* par_loop sum over m_nodes (ok_facts_named.c:24) */
 static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
 {
@@ -50,7 +62,7 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_q + 4 * loom_i, &loom_g_s);
-#line 54 "ok_facts_named.seq.c"
+#line 66 "ok_facts_named.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -62,7 +74,7 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
 /* flux as lanes (line 25): each argument as base and offset */
 #line 20 "ok_facts_named.c"
 static inline void loom_lanes_flux(const double *a, const double *b, double *f, int loom_o_a, int loom_o_b, int loom_o_f) { f[loom_o_f] = a[loom_o_a] - b[loom_o_b]; }
-#line 66 "ok_facts_named.seq.c"
+#line 78 "ok_facts_named.seq.c"
 
 /* par_loop flux over m_edges (ok_facts_named.c:25) */
 static inline LOOM_TWIN_INLINE void
@@ -86,18 +98,19 @@ loom_loop_2_flux_body(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* flux (line 25): as lanes, reading through maps in place */
+      LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f,
 #line 25 "ok_facts_named.c"
                         4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
-#line 95 "ok_facts_named.seq.c"
+#line 108 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 101 "ok_facts_named.seq.c"
+#line 114 "ok_facts_named.seq.c"
       }
     }
   }
@@ -139,7 +152,7 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 143 "ok_facts_named.seq.c"
+#line 156 "ok_facts_named.seq.c"
 /* par_loop sum over m_1_nodes (ok_facts_named.c:24) */
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
@@ -154,7 +167,7 @@ static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_1_q + 4 * loom_i, &loom_g_s_1);
-#line 158 "ok_facts_named.seq.c"
+#line 171 "ok_facts_named.seq.c"
   }
   *s_1 = loom_g_s_1;
   loom__loop_traffic(loom_loop, loom__set_size(m_1_nodes), /* elements, bytes moved, operations */
@@ -185,18 +198,19 @@ loom_loop_4_flux_body(loom_set m_1_edges, loom_map m_1_e2n, loom_dat m_1_q,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* flux (line 25): as lanes, reading through maps in place */
+      LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         loom_lanes_flux(loom_d_m_1_q, loom_d_m_1_q, loom_d_f_1,
 #line 25 "ok_facts_named.c"
                         4 * loom_m_m_1_e2n[2 * loom_i + 0], 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_i);
-#line 194 "ok_facts_named.seq.c"
+#line 208 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
-#line 200 "ok_facts_named.seq.c"
+#line 214 "ok_facts_named.seq.c"
       }
     }
   }

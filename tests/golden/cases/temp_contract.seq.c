@@ -3,6 +3,7 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
+#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
@@ -12,6 +13,17 @@
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
+#endif
+#endif
+/* Before a loop over lanes that touch nothing another writes: */
+#ifndef LOOM_IVDEP
+#if defined(__clang__)
+#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define LOOM_IVDEP _Pragma("GCC ivdep")
+#else
+#define LOOM_IVDEP
+#endif
 #endif
 #line 1 "temp_contract.c"
 /* Temporaries: t is contracted to a local (producer and consumer fused, each reads its own element); u is read through a map, so it is stored. */
@@ -23,7 +35,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 27 "temp_contract.seq.c"
+#line 39 "temp_contract.seq.c"
 /* par_loops fused over cells (temp_contract.c: scale:26, add:27, copy:28) */
 static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
                                              loom_dat t, loom_dat y,
@@ -48,13 +60,13 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
     double loom_t_t[1];
 #line 26 "temp_contract.c"
     scale(loom_d_x + loom_i, loom_t_t);
-#line 52 "temp_contract.seq.c"
+#line 64 "temp_contract.seq.c"
 #line 27 "temp_contract.c"
     add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
-#line 55 "temp_contract.seq.c"
+#line 67 "temp_contract.seq.c"
 #line 28 "temp_contract.c"
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 58 "temp_contract.seq.c"
+#line 70 "temp_contract.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -65,7 +77,7 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 69 "temp_contract.seq.c"
+#line 81 "temp_contract.seq.c"
 
 /* par_loop gather over edges (temp_contract.c:29) */
 static inline LOOM_TWIN_INLINE void
@@ -88,18 +100,19 @@ loom_loop_4_gather_body(loom_set edges, loom_map ecell, loom_dat u, loom_dat e)
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* gather (line 29): as lanes, reading through maps in place */
+      LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 97 "temp_contract.seq.c"
+#line 110 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 103 "temp_contract.seq.c"
+#line 116 "temp_contract.seq.c"
       }
     }
   }

@@ -3,6 +3,7 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
+#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
@@ -12,6 +13,17 @@
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
+#endif
+#endif
+/* Before a loop over lanes that touch nothing another writes: */
+#ifndef LOOM_IVDEP
+#if defined(__clang__)
+#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define LOOM_IVDEP _Pragma("GCC ivdep")
+#else
+#define LOOM_IVDEP
+#endif
 #endif
 #line 1 "temp_narrow.c"
 /* Narrowed temporaries (transform/narrow.h): stiffness writes the 2x2
@@ -38,7 +50,7 @@ static inline void apply(const double *k, const double *h, const double *u0, con
 }
 static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
-#line 42 "temp_narrow.mpi.c"
+#line 54 "temp_narrow.mpi.c"
 /* par_loop stiffness over edges (temp_narrow.c:37) */
 static inline LOOM_TWIN_INLINE void
 loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
@@ -82,7 +94,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 86 "temp_narrow.mpi.c"
+#line 98 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -95,7 +107,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 99 "temp_narrow.mpi.c"
+#line 111 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -121,7 +133,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 125 "temp_narrow.mpi.c"
+#line 137 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -134,7 +146,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 138 "temp_narrow.mpi.c"
+#line 150 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -222,7 +234,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 226 "temp_narrow.mpi.c"
+#line 238 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -237,7 +249,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 241 "temp_narrow.mpi.c"
+#line 253 "temp_narrow.mpi.c"
       }
     }
   }
@@ -266,7 +278,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 270 "temp_narrow.mpi.c"
+#line 282 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -281,7 +293,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 285 "temp_narrow.mpi.c"
+#line 297 "temp_narrow.mpi.c"
       }
     }
   }
@@ -326,7 +338,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 330 "temp_narrow.mpi.c"
+#line 342 "temp_narrow.mpi.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void
@@ -360,24 +372,25 @@ loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
     double loom_t_w[16][2];
     if (loom_vec) {
       /* stiffness (line 43): as lanes, reading through maps in place */
+      LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 369 "temp_narrow.mpi.c"
+#line 382 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 375 "temp_narrow.mpi.c"
+#line 388 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 381 "temp_narrow.mpi.c"
+#line 394 "temp_narrow.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -387,24 +400,25 @@ loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
     double loom_t_w[16][2];
     if (loom_vec) {
       /* stiffness (line 43): as lanes, reading through maps in place */
+      LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 396 "temp_narrow.mpi.c"
+#line 410 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 402 "temp_narrow.mpi.c"
+#line 416 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 408 "temp_narrow.mpi.c"
+#line 422 "temp_narrow.mpi.c"
     }
   }
   loom__dat_dirty(w);
@@ -458,13 +472,13 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 462 "temp_narrow.mpi.c"
+#line 476 "temp_narrow.mpi.c"
   loom__halo_begin(k);
 #line 38 "temp_narrow.c"
-#line 465 "temp_narrow.mpi.c"
+#line 479 "temp_narrow.mpi.c"
   loom__halo_begin(h);
 #line 38 "temp_narrow.c"
-#line 468 "temp_narrow.mpi.c"
+#line 482 "temp_narrow.mpi.c"
   loom__halo_begin(x);
 #line 38 "temp_narrow.c"
   for (int it = 0; it < 2; it++) {
@@ -472,13 +486,13 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 476 "temp_narrow.mpi.c"
+#line 490 "temp_narrow.mpi.c"
 loom__halo_end(k);
 #line 43 "temp_narrow.c"
-#line 479 "temp_narrow.mpi.c"
+#line 493 "temp_narrow.mpi.c"
 loom__halo_end(h);
 #line 43 "temp_narrow.c"
-#line 482 "temp_narrow.mpi.c"
+#line 496 "temp_narrow.mpi.c"
 loom__halo_end(x);
 #line 43 "temp_narrow.c"
 loom__halo_begin(x); /* par_loop stiffness: fused into loom_loop_3_stiffness__4_weigh (line 44) */

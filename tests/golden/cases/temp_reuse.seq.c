@@ -3,6 +3,7 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
+#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
@@ -12,6 +13,17 @@
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
+#endif
+#endif
+/* Before a loop over lanes that touch nothing another writes: */
+#ifndef LOOM_IVDEP
+#if defined(__clang__)
+#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define LOOM_IVDEP _Pragma("GCC ivdep")
+#else
+#define LOOM_IVDEP
+#endif
 #endif
 #line 1 "temp_reuse.c"
 /* Temporaries: t1 and t2 (same set, dim and type) have disjoint lifetimes, so t2 reuses t1's storage; the fetch of y keeps copy from moving up to scale (they would fuse, and their temporaries live at once), and the second gather runs over cells, so that it does not fuse with the first. */
@@ -23,7 +35,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 27 "temp_reuse.seq.c"
+#line 39 "temp_reuse.seq.c"
 /* par_loop scale over cells (temp_reuse.c:26) */
 static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
 {
@@ -39,7 +51,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "temp_reuse.c"
     scale(loom_d_x + loom_i, loom_d_t1 + loom_i);
-#line 43 "temp_reuse.seq.c"
+#line 55 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -50,7 +62,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
 /* gather as lanes (line 27): each argument as base and offset */
 #line 7 "temp_reuse.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 54 "temp_reuse.seq.c"
+#line 66 "temp_reuse.seq.c"
 
 /* par_loop gather over edges (temp_reuse.c:27) */
 static inline LOOM_TWIN_INLINE void
@@ -74,18 +86,19 @@ loom_loop_2_gather_body(loom_set edges, loom_map ecell, loom_dat t1,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* gather (line 27): as lanes, reading through maps in place */
+      LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
         loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e,
 #line 27 "temp_reuse.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 83 "temp_reuse.seq.c"
+#line 96 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
         gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 89 "temp_reuse.seq.c"
+#line 102 "temp_reuse.seq.c"
       }
     }
   }
@@ -134,7 +147,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_reuse.c"
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
-#line 138 "temp_reuse.seq.c"
+#line 151 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -164,18 +177,19 @@ loom_loop_4_gather_body(loom_set cells, loom_map cnext, loom_dat t2,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* gather (line 30): as lanes, reading through maps in place */
+      LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
         loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z,
 #line 30 "temp_reuse.c"
                           loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 173 "temp_reuse.seq.c"
+#line 187 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
         gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
-#line 179 "temp_reuse.seq.c"
+#line 193 "temp_reuse.seq.c"
       }
     }
   }
