@@ -1509,11 +1509,15 @@ static void emit_ivdep_macro(cg *g) {
   cg_line(g, "#endif");
 }
 
+static int any_twin(cg *g) {
+  for (int i = 0; i < g->fu->groups.len; i++)
+    if (has_twin(g, g->fu->groups.items[i]))
+      return 1;
+  return 0;
+}
+
 void cg_prologue(cg *g) {
-  int any = 0;
-  for (int i = 0; i < g->fu->groups.len && !any; i++)
-    any = has_twin(g, g->fu->groups.items[i]);
-  if (any)
+  if (any_twin(g))
     emit_twins_macros(g);
   if (any_asserted_lanes(g))
     emit_ivdep_macro(g);
@@ -1525,17 +1529,28 @@ static void emit_twins_macros(cg *g) {
   cg_line(g, "   when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).");
   cg_line(g, "   For the twins, the whole file is tuned for an AVX-512 CPU and contracts");
   cg_line(g, "   no multiply-add: a twin computes the bits its baseline computes. */");
-  cg_line(g, "#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */");
   cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
   cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
   cg_line(g, "#define LOOM_TWINS 1");
   cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
+  cg_line(g, "#pragma GCC push_options /* popped at the end of the file */");
   cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\")");
   cg_line(g, "#pragma GCC optimize(\"fp-contract=off\")");
   cg_line(g, "#else");
   cg_line(g, "#define LOOM_TWINS 0");
   cg_line(g, "#define LOOM_TWIN_INLINE");
   cg_line(g, "#endif");
+}
+
+void cg_epilogue(cg *g) {
+  if (!any_twin(g))
+    return;
+  const program *p = g->prog;
+  if (p->len && p->text[p->len - 1] != '\n')
+    puts_(g, "\n");
+  line_self(g);
+  cg_line(g, "#if LOOM_TWINS");
+  cg_line(g, "#pragma GCC pop_options");
   cg_line(g, "#endif");
 }
 

@@ -73,6 +73,8 @@ void cg_done(cg *g);
 /* Before the user's first line: what the groups' AVX-512 twins need, when
  * one has a twin (nothing otherwise). */
 void cg_prologue(cg *g);
+/* After the user's last line: the end of what cg_prologue began. */
+void cg_epilogue(cg *g);
 /* The static function of a group, then an empty line. */
 void cg_group_function(cg *g, const group *gr);
 /* The text that replaces a mesh loop's directive: the group's call at its

@@ -152,5 +152,6 @@ void emit(const program *prog, const fusion *fu, const vec *insertions, const ba
       emit_loop_call(&e, prog->loops.items[i], &pos);
   }
   copy_user(&e, &pos, (unsigned)prog->len);
+  cg_epilogue(e.g);
   cg_done(e.g);
 }

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -37,7 +36,7 @@ static inline void assemble(const double *x0, const double *x1, double *t0, doub
 static inline void ratio(const double *a, const double *b, double *p) { p[0] += a[0] / (1.0 + b[0] * b[0]); }
 static inline void scale(const double *p, double *w) { w[0] = 2.0 * p[0]; }
 
-#line 41 "fuse_global.mpi.c"
+#line 40 "fuse_global.mpi.c"
 /* par_loops fused over nodes (fuse_global.c: zero:24, zero:26) */
 static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
 {
@@ -57,10 +56,10 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "fuse_global.c"
     zero(loom_d_t1 + loom_i);
-#line 61 "fuse_global.mpi.c"
+#line 60 "fuse_global.mpi.c"
 #line 26 "fuse_global.c"
     zero(loom_d_t2 + loom_i);
-#line 64 "fuse_global.mpi.c"
+#line 63 "fuse_global.mpi.c"
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
@@ -76,7 +75,7 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
   t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
   t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
 }
-#line 80 "fuse_global.mpi.c"
+#line 79 "fuse_global.mpi.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void
@@ -118,7 +117,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 122 "fuse_global.mpi.c"
+#line 121 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -129,7 +128,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 133 "fuse_global.mpi.c"
+#line 132 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -142,7 +141,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 146 "fuse_global.mpi.c"
+#line 145 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -153,7 +152,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 157 "fuse_global.mpi.c"
+#line 156 "fuse_global.mpi.c"
       }
     }
   }
@@ -171,7 +170,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 175 "fuse_global.mpi.c"
+#line 174 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -182,7 +181,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 186 "fuse_global.mpi.c"
+#line 185 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -195,7 +194,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 199 "fuse_global.mpi.c"
+#line 198 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -206,7 +205,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 210 "fuse_global.mpi.c"
+#line 209 "fuse_global.mpi.c"
       }
     }
   }
@@ -264,7 +263,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 268 "fuse_global.mpi.c"
+#line 267 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -295,10 +294,10 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 299 "fuse_global.mpi.c"
+#line 298 "fuse_global.mpi.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 302 "fuse_global.mpi.c"
+#line 301 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
@@ -334,3 +333,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
+#line 337 "fuse_global.mpi.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -37,7 +36,7 @@ static inline void assemble(const double *x0, const double *x1, double *t0, doub
 static inline void ratio(const double *a, const double *b, double *p) { p[0] += a[0] / (1.0 + b[0] * b[0]); }
 static inline void scale(const double *p, double *w) { w[0] = 2.0 * p[0]; }
 
-#line 41 "fuse_global.seq.c"
+#line 40 "fuse_global.seq.c"
 /* par_loops fused over nodes (fuse_global.c: zero:24, zero:26) */
 static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
 {
@@ -55,10 +54,10 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_global.c"
     zero(loom_d_t1 + loom_i);
-#line 59 "fuse_global.seq.c"
+#line 58 "fuse_global.seq.c"
 #line 26 "fuse_global.c"
     zero(loom_d_t2 + loom_i);
-#line 62 "fuse_global.seq.c"
+#line 61 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -72,7 +71,7 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
   t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
   t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
 }
-#line 76 "fuse_global.seq.c"
+#line 75 "fuse_global.seq.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void
@@ -108,7 +107,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 112 "fuse_global.seq.c"
+#line 111 "fuse_global.seq.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -119,7 +118,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 123 "fuse_global.seq.c"
+#line 122 "fuse_global.seq.c"
       }
     }
     if (loom_vec) {
@@ -132,7 +131,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 136 "fuse_global.seq.c"
+#line 135 "fuse_global.seq.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -143,7 +142,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 147 "fuse_global.seq.c"
+#line 146 "fuse_global.seq.c"
       }
     }
   }
@@ -197,7 +196,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 201 "fuse_global.seq.c"
+#line 200 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -225,10 +224,10 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 229 "fuse_global.seq.c"
+#line 228 "fuse_global.seq.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 232 "fuse_global.seq.c"
+#line 231 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -262,3 +261,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
+#line 265 "fuse_global.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

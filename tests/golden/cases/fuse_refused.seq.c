@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -35,7 +34,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 39 "fuse_refused.seq.c"
+#line 38 "fuse_refused.seq.c"
 /* par_loop scale over cells (fuse_refused.c:24) */
 static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
 {
@@ -51,7 +50,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_refused.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 55 "fuse_refused.seq.c"
+#line 54 "fuse_refused.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -62,7 +61,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
 /* copy as lanes (line 25): each argument as base and offset */
 #line 4 "fuse_refused.c"
 static inline void loom_lanes_copy(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x]; }
-#line 66 "fuse_refused.seq.c"
+#line 65 "fuse_refused.seq.c"
 
 /* par_loops fused over cells (fuse_refused.c: copy:25, total:26) */
 static inline LOOM_TWIN_INLINE void
@@ -94,19 +93,19 @@ loom_loop_2_copy__3_total_body(loom_set cells, loom_map cnext, loom_dat y,
         loom_lanes_copy(loom_d_y, loom_d_z,
 #line 25 "fuse_refused.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 98 "fuse_refused.seq.c"
+#line 97 "fuse_refused.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
         copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 104 "fuse_refused.seq.c"
+#line 103 "fuse_refused.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 26 "fuse_refused.c"
       total(loom_d_y + loom_i, &loom_g_s);
-#line 110 "fuse_refused.seq.c"
+#line 109 "fuse_refused.seq.c"
     }
   }
   *s = loom_g_s;
@@ -162,3 +161,7 @@ loom_loop_2_copy__3_total(cells, cnext, y, z, &s);
   loom_exit();
   return (int)s;
 }
+#line 165 "fuse_refused.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -51,7 +50,7 @@ static void diff(const double *za, const double *zb, double *err) {
   *err += (za[0] - zb[0]) * (za[0] - zb[0]);
 }
 
-#line 55 "mpi_schedule.mpi.c"
+#line 54 "mpi_schedule.mpi.c"
 /* par_loop scale over cells (mpi_schedule.c:38) */
 static void loom_loop_1_scale(loom_set cells, loom_dat y)
 {
@@ -67,7 +66,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "mpi_schedule.c"
     scale(loom_d_y + loom_i);
-#line 71 "mpi_schedule.mpi.c"
+#line 70 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(y);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -82,7 +81,7 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
   ya[loom_o_ya] += 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
   yb[loom_o_yb] -= 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
 }
-#line 86 "mpi_schedule.mpi.c"
+#line 85 "mpi_schedule.mpi.c"
 
 /* par_loop smooth over edges (mpi_schedule.c:40) */
 static inline LOOM_TWIN_INLINE void
@@ -119,7 +118,7 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
         loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 41 "mpi_schedule.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 123 "mpi_schedule.mpi.c"
+#line 122 "mpi_schedule.mpi.c"
       }
       /* smooth (line 40): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -130,7 +129,7 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
         smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 134 "mpi_schedule.mpi.c"
+#line 133 "mpi_schedule.mpi.c"
       }
     }
   }
@@ -148,7 +147,7 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
         loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 41 "mpi_schedule.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 152 "mpi_schedule.mpi.c"
+#line 151 "mpi_schedule.mpi.c"
       }
       /* smooth (line 40): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -159,7 +158,7 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
         smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 163 "mpi_schedule.mpi.c"
+#line 162 "mpi_schedule.mpi.c"
       }
     }
   }
@@ -214,7 +213,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 218 "mpi_schedule.mpi.c"
+#line 217 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -241,7 +240,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 245 "mpi_schedule.mpi.c"
+#line 244 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -274,14 +273,14 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
       loom__halo_progress();
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 278 "mpi_schedule.mpi.c"
+#line 277 "mpi_schedule.mpi.c"
   }
   loom__halo_end(z);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 285 "mpi_schedule.mpi.c"
+#line 284 "mpi_schedule.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -322,3 +321,7 @@ loom__halo_begin(z); loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
+#line 325 "mpi_schedule.mpi.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

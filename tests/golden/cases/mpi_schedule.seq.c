@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -51,7 +50,7 @@ static void diff(const double *za, const double *zb, double *err) {
   *err += (za[0] - zb[0]) * (za[0] - zb[0]);
 }
 
-#line 55 "mpi_schedule.seq.c"
+#line 54 "mpi_schedule.seq.c"
 /* par_loop scale over cells (mpi_schedule.c:38) */
 static void loom_loop_1_scale(loom_set cells, loom_dat y)
 {
@@ -65,7 +64,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "mpi_schedule.c"
     scale(loom_d_y + loom_i);
-#line 69 "mpi_schedule.seq.c"
+#line 68 "mpi_schedule.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -79,7 +78,7 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
   ya[loom_o_ya] += 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
   yb[loom_o_yb] -= 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
 }
-#line 83 "mpi_schedule.seq.c"
+#line 82 "mpi_schedule.seq.c"
 
 /* par_loop smooth over edges (mpi_schedule.c:40) */
 static inline LOOM_TWIN_INLINE void
@@ -110,7 +109,7 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
         loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 41 "mpi_schedule.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 114 "mpi_schedule.seq.c"
+#line 113 "mpi_schedule.seq.c"
       }
       /* smooth (line 40): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -121,7 +120,7 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
         smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 125 "mpi_schedule.seq.c"
+#line 124 "mpi_schedule.seq.c"
       }
     }
   }
@@ -172,7 +171,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 176 "mpi_schedule.seq.c"
+#line 175 "mpi_schedule.seq.c"
   }
   *norm = loom_g_norm;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -194,7 +193,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 198 "mpi_schedule.seq.c"
+#line 197 "mpi_schedule.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -219,7 +218,7 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 223 "mpi_schedule.seq.c"
+#line 222 "mpi_schedule.seq.c"
   }
   *err = loom_g_err;
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -258,3 +257,7 @@ loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
+#line 261 "mpi_schedule.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

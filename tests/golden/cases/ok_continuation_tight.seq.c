@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -36,13 +35,13 @@ static void edge_len(const double *x1, const double *x2, double *len) {
   len[0] = x2[0] - x1[0];
 }
 
-#line 40 "ok_continuation_tight.seq.c"
+#line 39 "ok_continuation_tight.seq.c"
 /* edge_len as lanes (line 20): each argument as base and offset */
 #line 7 "ok_continuation_tight.c"
 static inline void loom_lanes_edge_len(const double *x1, const double *x2, double *len, int loom_o_x1, int loom_o_x2, int loom_o_len) {
   len[loom_o_len] = x2[loom_o_x2] - x1[loom_o_x1];
 }
-#line 46 "ok_continuation_tight.seq.c"
+#line 45 "ok_continuation_tight.seq.c"
 
 /* par_loop edge_len over edges (ok_continuation_tight.c:20) */
 static inline LOOM_TWIN_INLINE void
@@ -78,7 +77,7 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
 #line 23 "ok_continuation_tight.c"
                             loom_m_pedge[2 * loom_i + 1],
                             loom_i);
-#line 82 "ok_continuation_tight.seq.c"
+#line 81 "ok_continuation_tight.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -87,7 +86,7 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
 #line 23 "ok_continuation_tight.c"
                  loom_d_x + loom_m_pedge[2 * loom_i + 1],
                  loom_d_len + loom_i);
-#line 91 "ok_continuation_tight.seq.c"
+#line 90 "ok_continuation_tight.seq.c"
       }
     }
   }
@@ -136,3 +135,7 @@ loom_loop_1_edge_len(edges, pedge, x, len);
   loom_exit();
   return 0;
 }
+#line 139 "ok_continuation_tight.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -48,13 +47,13 @@ static void clip(const double *hi, double *lo) {
   if (*hi < *lo) *lo = *hi;
 }
 
-#line 52 "ok_dat_min_max.mpi.c"
+#line 51 "ok_dat_min_max.mpi.c"
 /* edge_len as lanes (line 36): each argument as base and offset */
 #line 8 "ok_dat_min_max.c"
 static inline void loom_lanes_edge_len(const double *a, const double *b, double *len, int loom_o_a, int loom_o_b, int loom_o_len) {
   len[loom_o_len] = fabs(b[loom_o_b] - a[loom_o_a]);
 }
-#line 58 "ok_dat_min_max.mpi.c"
+#line 57 "ok_dat_min_max.mpi.c"
 
 /* par_loop edge_len over edges (ok_dat_min_max.c:36) */
 static inline LOOM_TWIN_INLINE void
@@ -90,13 +89,13 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 94 "ok_dat_min_max.mpi.c"
+#line 93 "ok_dat_min_max.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 100 "ok_dat_min_max.mpi.c"
+#line 99 "ok_dat_min_max.mpi.c"
       }
     }
   }
@@ -112,13 +111,13 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 116 "ok_dat_min_max.mpi.c"
+#line 115 "ok_dat_min_max.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 122 "ok_dat_min_max.mpi.c"
+#line 121 "ok_dat_min_max.mpi.c"
       }
     }
   }
@@ -179,14 +178,14 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
       loom__halo_progress();
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 183 "ok_dat_min_max.mpi.c"
+#line 182 "ok_dat_min_max.mpi.c"
   }
   loom__halo_end(len);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 190 "ok_dat_min_max.mpi.c"
+#line 189 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmax);
   loom__dat_dirty(lmin);
@@ -214,7 +213,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 218 "ok_dat_min_max.mpi.c"
+#line 217 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -247,3 +246,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
+#line 250 "ok_dat_min_max.mpi.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

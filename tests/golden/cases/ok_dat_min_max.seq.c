@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -48,13 +47,13 @@ static void clip(const double *hi, double *lo) {
   if (*hi < *lo) *lo = *hi;
 }
 
-#line 52 "ok_dat_min_max.seq.c"
+#line 51 "ok_dat_min_max.seq.c"
 /* edge_len as lanes (line 36): each argument as base and offset */
 #line 8 "ok_dat_min_max.c"
 static inline void loom_lanes_edge_len(const double *a, const double *b, double *len, int loom_o_a, int loom_o_b, int loom_o_len) {
   len[loom_o_len] = fabs(b[loom_o_b] - a[loom_o_a]);
 }
-#line 58 "ok_dat_min_max.seq.c"
+#line 57 "ok_dat_min_max.seq.c"
 
 /* par_loops fused over edges (ok_dat_min_max.c: edge_len:36, extremes:37) */
 static inline LOOM_TWIN_INLINE void
@@ -91,19 +90,19 @@ loom_loop_1_edge_len__2_extremes_body(loom_set edges, loom_map pedge,
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 95 "ok_dat_min_max.seq.c"
+#line 94 "ok_dat_min_max.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 101 "ok_dat_min_max.seq.c"
+#line 100 "ok_dat_min_max.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
       extremes(loom_t_len[loom_i - loom_s], loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 107 "ok_dat_min_max.seq.c"
+#line 106 "ok_dat_min_max.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -155,7 +154,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 159 "ok_dat_min_max.seq.c"
+#line 158 "ok_dat_min_max.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -187,3 +186,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
+#line 190 "ok_dat_min_max.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -47,7 +46,7 @@ typedef struct mesh {
 static inline void sum(const double *q, double *s) { *s += q[0] + q[3]; }
 static inline void flux(const double *a, const double *b, double *f) { f[0] = a[0] - b[0]; }
 
-#line 51 "ok_facts_named.seq.c"
+#line 50 "ok_facts_named.seq.c"
 /* par_loop sum over m_nodes (ok_facts_named.c:24) */
 static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
 {
@@ -62,7 +61,7 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_q + 4 * loom_i, &loom_g_s);
-#line 66 "ok_facts_named.seq.c"
+#line 65 "ok_facts_named.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -74,7 +73,7 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
 /* flux as lanes (line 25): each argument as base and offset */
 #line 20 "ok_facts_named.c"
 static inline void loom_lanes_flux(const double *a, const double *b, double *f, int loom_o_a, int loom_o_b, int loom_o_f) { f[loom_o_f] = a[loom_o_a] - b[loom_o_b]; }
-#line 78 "ok_facts_named.seq.c"
+#line 77 "ok_facts_named.seq.c"
 
 /* par_loop flux over m_edges (ok_facts_named.c:25) */
 static inline LOOM_TWIN_INLINE void
@@ -104,13 +103,13 @@ loom_loop_2_flux_body(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
         loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f,
 #line 25 "ok_facts_named.c"
                         4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
-#line 108 "ok_facts_named.seq.c"
+#line 107 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 114 "ok_facts_named.seq.c"
+#line 113 "ok_facts_named.seq.c"
       }
     }
   }
@@ -152,7 +151,7 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 156 "ok_facts_named.seq.c"
+#line 155 "ok_facts_named.seq.c"
 /* par_loop sum over m_1_nodes (ok_facts_named.c:24) */
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
@@ -167,7 +166,7 @@ static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_1_q + 4 * loom_i, &loom_g_s_1);
-#line 171 "ok_facts_named.seq.c"
+#line 170 "ok_facts_named.seq.c"
   }
   *s_1 = loom_g_s_1;
   loom__loop_traffic(loom_loop, loom__set_size(m_1_nodes), /* elements, bytes moved, operations */
@@ -204,13 +203,13 @@ loom_loop_4_flux_body(loom_set m_1_edges, loom_map m_1_e2n, loom_dat m_1_q,
         loom_lanes_flux(loom_d_m_1_q, loom_d_m_1_q, loom_d_f_1,
 #line 25 "ok_facts_named.c"
                         4 * loom_m_m_1_e2n[2 * loom_i + 0], 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_i);
-#line 208 "ok_facts_named.seq.c"
+#line 207 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
-#line 214 "ok_facts_named.seq.c"
+#line 213 "ok_facts_named.seq.c"
       }
     }
   }
@@ -269,3 +268,7 @@ loom_loop_4_flux(m_1->edges, m_1->e2n, m_1->q, f_1);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
+#line 272 "ok_facts_named.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

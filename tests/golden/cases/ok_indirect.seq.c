@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -36,7 +35,7 @@ static void flux(const double *xa, const double *xb, double *ra, double *rb) {
   rb[0] -= f;
 }
 
-#line 40 "ok_indirect.seq.c"
+#line 39 "ok_indirect.seq.c"
 /* flux as lanes (line 20): each argument as base and offset */
 #line 5 "ok_indirect.c"
 static inline void loom_lanes_flux(const double *xa, const double *xb, double *ra, double *rb, int loom_o_xa, int loom_o_xb, int loom_o_ra, int loom_o_rb) {
@@ -44,7 +43,7 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
   ra[loom_o_ra] += f;
   rb[loom_o_rb] -= f;
 }
-#line 48 "ok_indirect.seq.c"
+#line 47 "ok_indirect.seq.c"
 
 /* par_loop flux over edges (ok_indirect.c:20) */
 static inline LOOM_TWIN_INLINE void
@@ -75,7 +74,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
         loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
 #line 21 "ok_indirect.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 79 "ok_indirect.seq.c"
+#line 78 "ok_indirect.seq.c"
       }
       /* flux (line 20): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -86,7 +85,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
         flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 90 "ok_indirect.seq.c"
+#line 89 "ok_indirect.seq.c"
       }
     }
   }
@@ -135,3 +134,7 @@ loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
+#line 138 "ok_indirect.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -42,7 +41,7 @@ static void scale(const double *w, double *q) {
 static void gather(const double *x0, const double *x1, double *q) { q[0] += x0[0] + x1[0]; }
 static void twice(double *x) { x[0] *= 2; }
 
-#line 46 "ok_modular.seq.c"
+#line 45 "ok_modular.seq.c"
 /* par_loop scale over cells (ok_modular.c:18) */
 static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 {
@@ -58,7 +57,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 18 "ok_modular.c"
     scale(loom_d_w + loom_i, loom_d_m_q + 2 * loom_i);
-#line 62 "ok_modular.seq.c"
+#line 61 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(cells),
@@ -69,7 +68,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 /* gather as lanes (line 19): each argument as base and offset */
 #line 14 "ok_modular.c"
 static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
-#line 73 "ok_modular.seq.c"
+#line 72 "ok_modular.seq.c"
 
 /* par_loop gather over m_cells (ok_modular.c:19) */
 static inline LOOM_TWIN_INLINE void
@@ -99,13 +98,13 @@ loom_loop_2_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 103 "ok_modular.seq.c"
+#line 102 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 109 "ok_modular.seq.c"
+#line 108 "ok_modular.seq.c"
       }
     }
   }
@@ -145,7 +144,7 @@ loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 149 "ok_modular.seq.c"
+#line 148 "ok_modular.seq.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -159,7 +158,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 163 "ok_modular.seq.c"
+#line 162 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
@@ -195,13 +194,13 @@ loom_loop_4_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat weight,
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 199 "ok_modular.seq.c"
+#line 198 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 205 "ok_modular.seq.c"
+#line 204 "ok_modular.seq.c"
       }
     }
   }
@@ -240,3 +239,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
+#line 243 "ok_modular.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -38,7 +37,7 @@ static inline void spread(const double *b0, const double *b1, double *t0, double
 static inline void settle(const double *t, double *a) { a[0] += t[0]; }
 static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
-#line 42 "rotate.seq.c"
+#line 41 "rotate.seq.c"
 /* par_loops fused over nodes (rotate.c: scale:26, zero:27) */
 static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
                                       loom_dat t)
@@ -59,10 +58,10 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 63 "rotate.seq.c"
+#line 62 "rotate.seq.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 66 "rotate.seq.c"
+#line 65 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -76,7 +75,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 80 "rotate.seq.c"
+#line 79 "rotate.seq.c"
 
 /* par_loop spread over edges (rotate.c:28) */
 static inline LOOM_TWIN_INLINE void
@@ -107,7 +106,7 @@ loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 111 "rotate.seq.c"
+#line 110 "rotate.seq.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -118,7 +117,7 @@ loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 122 "rotate.seq.c"
+#line 121 "rotate.seq.c"
       }
     }
   }
@@ -167,7 +166,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 171 "rotate.seq.c"
+#line 170 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -195,13 +194,13 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 199 "rotate.seq.c"
+#line 198 "rotate.seq.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 202 "rotate.seq.c"
+#line 201 "rotate.seq.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 205 "rotate.seq.c"
+#line 204 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -229,10 +228,10 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 233 "rotate.seq.c"
+#line 232 "rotate.seq.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 236 "rotate.seq.c"
+#line 235 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -255,7 +254,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 259 "rotate.seq.c"
+#line 258 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -292,7 +291,7 @@ loom_loop_7_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 296 "rotate.seq.c"
+#line 295 "rotate.seq.c"
       }
       /* spread (line 34): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -303,7 +302,7 @@ loom_loop_7_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 307 "rotate.seq.c"
+#line 306 "rotate.seq.c"
       }
     }
   }
@@ -352,7 +351,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 356 "rotate.seq.c"
+#line 355 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -380,10 +379,10 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 384 "rotate.seq.c"
+#line 383 "rotate.seq.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 387 "rotate.seq.c"
+#line 386 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -404,7 +403,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 408 "rotate.seq.c"
+#line 407 "rotate.seq.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -413,7 +412,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 417 "rotate.seq.c"
+#line 416 "rotate.seq.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -425,3 +424,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
+#line 428 "rotate.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -35,7 +34,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 39 "temp_contract.seq.c"
+#line 38 "temp_contract.seq.c"
 /* par_loops fused over cells (temp_contract.c: scale:26, add:27, copy:28) */
 static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
                                              loom_dat t, loom_dat y,
@@ -60,13 +59,13 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
     double loom_t_t[1];
 #line 26 "temp_contract.c"
     scale(loom_d_x + loom_i, loom_t_t);
-#line 64 "temp_contract.seq.c"
+#line 63 "temp_contract.seq.c"
 #line 27 "temp_contract.c"
     add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
-#line 67 "temp_contract.seq.c"
+#line 66 "temp_contract.seq.c"
 #line 28 "temp_contract.c"
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 70 "temp_contract.seq.c"
+#line 69 "temp_contract.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -77,7 +76,7 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 81 "temp_contract.seq.c"
+#line 80 "temp_contract.seq.c"
 
 /* par_loop gather over edges (temp_contract.c:29) */
 static inline LOOM_TWIN_INLINE void
@@ -106,13 +105,13 @@ loom_loop_4_gather_body(loom_set edges, loom_map ecell, loom_dat u, loom_dat e)
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 110 "temp_contract.seq.c"
+#line 109 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 116 "temp_contract.seq.c"
+#line 115 "temp_contract.seq.c"
       }
     }
   }
@@ -171,3 +170,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
+#line 174 "temp_contract.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

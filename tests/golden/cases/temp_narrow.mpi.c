@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -50,7 +49,7 @@ static inline void apply(const double *k, const double *h, const double *u0, con
 }
 static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
-#line 54 "temp_narrow.mpi.c"
+#line 53 "temp_narrow.mpi.c"
 /* par_loop stiffness over edges (temp_narrow.c:37) */
 static inline LOOM_TWIN_INLINE void
 loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
@@ -94,7 +93,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 98 "temp_narrow.mpi.c"
+#line 97 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -107,7 +106,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 111 "temp_narrow.mpi.c"
+#line 110 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -133,7 +132,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 137 "temp_narrow.mpi.c"
+#line 136 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -146,7 +145,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 150 "temp_narrow.mpi.c"
+#line 149 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -234,7 +233,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 238 "temp_narrow.mpi.c"
+#line 237 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -249,7 +248,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 253 "temp_narrow.mpi.c"
+#line 252 "temp_narrow.mpi.c"
       }
     }
   }
@@ -278,7 +277,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 282 "temp_narrow.mpi.c"
+#line 281 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -293,7 +292,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 297 "temp_narrow.mpi.c"
+#line 296 "temp_narrow.mpi.c"
       }
     }
   }
@@ -338,7 +337,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 342 "temp_narrow.mpi.c"
+#line 341 "temp_narrow.mpi.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void
@@ -378,19 +377,19 @@ loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 382 "temp_narrow.mpi.c"
+#line 381 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 388 "temp_narrow.mpi.c"
+#line 387 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 394 "temp_narrow.mpi.c"
+#line 393 "temp_narrow.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -406,19 +405,19 @@ loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 410 "temp_narrow.mpi.c"
+#line 409 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 416 "temp_narrow.mpi.c"
+#line 415 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 422 "temp_narrow.mpi.c"
+#line 421 "temp_narrow.mpi.c"
     }
   }
   loom__dat_dirty(w);
@@ -472,13 +471,13 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 476 "temp_narrow.mpi.c"
+#line 475 "temp_narrow.mpi.c"
   loom__halo_begin(k);
 #line 38 "temp_narrow.c"
-#line 479 "temp_narrow.mpi.c"
+#line 478 "temp_narrow.mpi.c"
   loom__halo_begin(h);
 #line 38 "temp_narrow.c"
-#line 482 "temp_narrow.mpi.c"
+#line 481 "temp_narrow.mpi.c"
   loom__halo_begin(x);
 #line 38 "temp_narrow.c"
   for (int it = 0; it < 2; it++) {
@@ -486,13 +485,13 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 490 "temp_narrow.mpi.c"
+#line 489 "temp_narrow.mpi.c"
 loom__halo_end(k);
 #line 43 "temp_narrow.c"
-#line 493 "temp_narrow.mpi.c"
+#line 492 "temp_narrow.mpi.c"
 loom__halo_end(h);
 #line 43 "temp_narrow.c"
-#line 496 "temp_narrow.mpi.c"
+#line 495 "temp_narrow.mpi.c"
 loom__halo_end(x);
 #line 43 "temp_narrow.c"
 loom__halo_begin(x); /* par_loop stiffness: fused into loom_loop_3_stiffness__4_weigh (line 44) */
@@ -503,3 +502,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
+#line 506 "temp_narrow.mpi.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

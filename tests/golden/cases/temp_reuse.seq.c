@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -35,7 +34,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 39 "temp_reuse.seq.c"
+#line 38 "temp_reuse.seq.c"
 /* par_loop scale over cells (temp_reuse.c:26) */
 static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
 {
@@ -51,7 +50,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "temp_reuse.c"
     scale(loom_d_x + loom_i, loom_d_t1 + loom_i);
-#line 55 "temp_reuse.seq.c"
+#line 54 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -62,7 +61,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
 /* gather as lanes (line 27): each argument as base and offset */
 #line 7 "temp_reuse.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 66 "temp_reuse.seq.c"
+#line 65 "temp_reuse.seq.c"
 
 /* par_loop gather over edges (temp_reuse.c:27) */
 static inline LOOM_TWIN_INLINE void
@@ -92,13 +91,13 @@ loom_loop_2_gather_body(loom_set edges, loom_map ecell, loom_dat t1,
         loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e,
 #line 27 "temp_reuse.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 96 "temp_reuse.seq.c"
+#line 95 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
         gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 102 "temp_reuse.seq.c"
+#line 101 "temp_reuse.seq.c"
       }
     }
   }
@@ -147,7 +146,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_reuse.c"
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
-#line 151 "temp_reuse.seq.c"
+#line 150 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -183,13 +182,13 @@ loom_loop_4_gather_body(loom_set cells, loom_map cnext, loom_dat t2,
         loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z,
 #line 30 "temp_reuse.c"
                           loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 187 "temp_reuse.seq.c"
+#line 186 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
         gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
-#line 193 "temp_reuse.seq.c"
+#line 192 "temp_reuse.seq.c"
       }
     }
   }
@@ -249,3 +248,7 @@ loom_loop_4_gather(cells, cnext, t2, z);
   loom_exit();
   return (int)s;
 }
+#line 252 "temp_reuse.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

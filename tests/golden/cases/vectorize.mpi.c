@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -47,7 +46,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 51 "vectorize.mpi.c"
+#line 50 "vectorize.mpi.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static inline LOOM_TWIN_INLINE void
 loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
@@ -98,20 +97,20 @@ loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 102 "vectorize.mpi.c"
+#line 101 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 109 "vectorize.mpi.c"
+#line 108 "vectorize.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 115 "vectorize.mpi.c"
+#line 114 "vectorize.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -136,20 +135,20 @@ loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 140 "vectorize.mpi.c"
+#line 139 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 147 "vectorize.mpi.c"
+#line 146 "vectorize.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 153 "vectorize.mpi.c"
+#line 152 "vectorize.mpi.c"
     }
   }
   loom__dat_dirty(t);
@@ -192,7 +191,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 196 "vectorize.mpi.c"
+#line 195 "vectorize.mpi.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
 static inline LOOM_TWIN_INLINE void
@@ -229,7 +228,7 @@ loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
         loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 233 "vectorize.mpi.c"
+#line 232 "vectorize.mpi.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -240,7 +239,7 @@ loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 244 "vectorize.mpi.c"
+#line 243 "vectorize.mpi.c"
       }
     }
   }
@@ -258,7 +257,7 @@ loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
         loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 262 "vectorize.mpi.c"
+#line 261 "vectorize.mpi.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -269,7 +268,7 @@ loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 273 "vectorize.mpi.c"
+#line 272 "vectorize.mpi.c"
       }
     }
   }
@@ -308,7 +307,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 312 "vectorize.mpi.c"
+#line 311 "vectorize.mpi.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static inline LOOM_TWIN_INLINE void
@@ -342,7 +341,7 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 346 "vectorize.mpi.c"
+#line 345 "vectorize.mpi.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -352,13 +351,13 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 356 "vectorize.mpi.c"
+#line 355 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 362 "vectorize.mpi.c"
+#line 361 "vectorize.mpi.c"
       }
     }
   }
@@ -369,7 +368,7 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 373 "vectorize.mpi.c"
+#line 372 "vectorize.mpi.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -379,13 +378,13 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 383 "vectorize.mpi.c"
+#line 382 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 389 "vectorize.mpi.c"
+#line 388 "vectorize.mpi.c"
       }
     }
   }
@@ -454,3 +453,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
+#line 457 "vectorize.mpi.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

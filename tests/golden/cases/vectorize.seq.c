@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -47,7 +46,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 51 "vectorize.seq.c"
+#line 50 "vectorize.seq.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static inline LOOM_TWIN_INLINE void
 loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
@@ -92,20 +91,20 @@ loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 96 "vectorize.seq.c"
+#line 95 "vectorize.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 103 "vectorize.seq.c"
+#line 102 "vectorize.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 109 "vectorize.seq.c"
+#line 108 "vectorize.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -146,7 +145,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 150 "vectorize.seq.c"
+#line 149 "vectorize.seq.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
 static inline LOOM_TWIN_INLINE void
@@ -177,7 +176,7 @@ loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
         loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 181 "vectorize.seq.c"
+#line 180 "vectorize.seq.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -188,7 +187,7 @@ loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 192 "vectorize.seq.c"
+#line 191 "vectorize.seq.c"
       }
     }
   }
@@ -225,7 +224,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 229 "vectorize.seq.c"
+#line 228 "vectorize.seq.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static inline LOOM_TWIN_INLINE void
@@ -253,7 +252,7 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 257 "vectorize.seq.c"
+#line 256 "vectorize.seq.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -263,13 +262,13 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 267 "vectorize.seq.c"
+#line 266 "vectorize.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 273 "vectorize.seq.c"
+#line 272 "vectorize.seq.c"
       }
     }
   }
@@ -335,3 +334,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
+#line 338 "vectorize.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -82,7 +81,7 @@ static inline void branch(const double *y1, const double *y2, double *r1, double
   r2[0] -= a - b;
 }
 
-#line 86 "vectorize_inc.mpi.c"
+#line 85 "vectorize_inc.mpi.c"
 /* flux as lanes (line 71): each argument as base and offset */
 #line 14 "vectorize_inc.c"
 static inline void loom_lanes_flux(const double *y1, const double *y2, const double *n,
@@ -95,7 +94,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
   r2[loom_o_r2] -= f;
   r2[loom_o_r2 + 16 * 1] -= f * y2[loom_o_y2 + 1];
 }
-#line 99 "vectorize_inc.mpi.c"
+#line 98 "vectorize_inc.mpi.c"
 
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static inline LOOM_TWIN_INLINE void
@@ -135,7 +134,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
         loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 139 "vectorize_inc.mpi.c"
+#line 138 "vectorize_inc.mpi.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -148,7 +147,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 152 "vectorize_inc.mpi.c"
+#line 151 "vectorize_inc.mpi.c"
       }
     }
   }
@@ -167,7 +166,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
         loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 171 "vectorize_inc.mpi.c"
+#line 170 "vectorize_inc.mpi.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -180,7 +179,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 184 "vectorize_inc.mpi.c"
+#line 183 "vectorize_inc.mpi.c"
       }
     }
   }
@@ -239,14 +238,14 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
       loom__halo_progress();
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 243 "vectorize_inc.mpi.c"
+#line 242 "vectorize_inc.mpi.c"
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 250 "vectorize_inc.mpi.c"
+#line 249 "vectorize_inc.mpi.c"
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -280,14 +279,14 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
       loom__halo_progress();
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 284 "vectorize_inc.mpi.c"
+#line 283 "vectorize_inc.mpi.c"
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 291 "vectorize_inc.mpi.c"
+#line 290 "vectorize_inc.mpi.c"
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -312,7 +311,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 316 "vectorize_inc.mpi.c"
+#line 315 "vectorize_inc.mpi.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static inline LOOM_TWIN_INLINE void
@@ -354,7 +353,7 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 358 "vectorize_inc.mpi.c"
+#line 357 "vectorize_inc.mpi.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -367,13 +366,13 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 371 "vectorize_inc.mpi.c"
+#line 370 "vectorize_inc.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 377 "vectorize_inc.mpi.c"
+#line 376 "vectorize_inc.mpi.c"
     }
   }
   loom__halo_end(y);
@@ -390,7 +389,7 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 394 "vectorize_inc.mpi.c"
+#line 393 "vectorize_inc.mpi.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -403,13 +402,13 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 407 "vectorize_inc.mpi.c"
+#line 406 "vectorize_inc.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 413 "vectorize_inc.mpi.c"
+#line 412 "vectorize_inc.mpi.c"
     }
   }
   loom__dat_dirty(r);
@@ -474,3 +473,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
+#line 477 "vectorize_inc.mpi.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif

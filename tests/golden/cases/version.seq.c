@@ -3,17 +3,16 @@
    when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).
    For the twins, the whole file is tuned for an AVX-512 CPU and contracts
    no multiply-add: a twin computes the bits its baseline computes. */
-#ifndef LOOM_TWINS /* (once in a translation unit: the pragmas add up) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
+#pragma GCC push_options /* popped at the end of the file */
 #pragma GCC target("tune=sapphirerapids")
 #pragma GCC optimize("fp-contract=off")
 #else
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
-#endif
 #endif
 /* Before a loop over lanes that touch nothing another writes: */
 #ifndef LOOM_IVDEP
@@ -46,11 +45,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 
 void swap(pair *p);
 
-#line 50 "version.seq.c"
+#line 49 "version.seq.c"
 /* plus1 as lanes (line 23): each argument as base and offset */
 #line 17 "version.c"
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
-#line 54 "version.seq.c"
+#line 53 "version.seq.c"
 
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
 static inline LOOM_TWIN_INLINE void
@@ -80,7 +79,7 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 84 "version.seq.c"
+#line 83 "version.seq.c"
     }
     if (loom_vec) {
       /* plus1 (line 23): as lanes, reading through maps in place */
@@ -90,13 +89,13 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
         loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 94 "version.seq.c"
+#line 93 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 100 "version.seq.c"
+#line 99 "version.seq.c"
       }
     }
   }
@@ -147,7 +146,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 151 "version.seq.c"
+#line 150 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -184,13 +183,13 @@ loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 23 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 188 "version.seq.c"
+#line 187 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 194 "version.seq.c"
+#line 193 "version.seq.c"
       }
     }
   }
@@ -243,7 +242,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 247 "version.seq.c"
+#line 246 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -259,7 +258,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 263 "version.seq.c"
+#line 262 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -296,13 +295,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 300 "version.seq.c"
+#line 299 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 306 "version.seq.c"
+#line 305 "version.seq.c"
       }
     }
   }
@@ -343,7 +342,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 347 "version.seq.c"
+#line 346 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -359,7 +358,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 363 "version.seq.c"
+#line 362 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -396,13 +395,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 400 "version.seq.c"
+#line 399 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 406 "version.seq.c"
+#line 405 "version.seq.c"
       }
     }
   }
@@ -443,7 +442,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 447 "version.seq.c"
+#line 446 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -459,7 +458,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 463 "version.seq.c"
+#line 462 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -496,13 +495,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 500 "version.seq.c"
+#line 499 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 506 "version.seq.c"
+#line 505 "version.seq.c"
       }
     }
   }
@@ -544,7 +543,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 548 "version.seq.c"
+#line 547 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -560,7 +559,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 564 "version.seq.c"
+#line 563 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -597,13 +596,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 601 "version.seq.c"
+#line 600 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 607 "version.seq.c"
+#line 606 "version.seq.c"
       }
     }
   }
@@ -650,3 +649,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
+#line 653 "version.seq.c"
+#if LOOM_TWINS
+#pragma GCC pop_options
+#endif
