@@ -1480,7 +1480,7 @@ static int has_twin(cg *g, const group *gr) { return g->be->twins && runs_strips
  * (reductions are not staged, vectorize.c); and a dat written directly is
  * never also reached through a map (the front end's check_order). */
 static int asserts_lanes(cg *g, const group *gr, const loop *lp) {
-  return !g->be->simd && has_twin(g, gr) && vectorize_lanes(g->fu, gr, lp);
+  return !g->be->simd && vectorize_lanes(g->fu, gr, lp);
 }
 
 static int any_asserted_lanes(cg *g) {

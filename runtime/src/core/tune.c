@@ -60,15 +60,19 @@ void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop) {
   }
 }
 
-/* Whether the CPU has what twins are compiled for (emit/codegen.c). */
+/* Whether the CPU has what twins are compiled for (emit/codegen.c); asked
+ * once. */
 static int cpu_has_avx512(void) {
+  static int has = -1;
 #if defined(__x86_64__) && defined(__GNUC__)
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-         __builtin_cpu_supports("avx512cd");
+  if (has < 0)
+    has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+          __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+          __builtin_cpu_supports("avx512cd");
 #else
-  return 0;
+  has = 0;
 #endif
+  return has;
 }
 
 int loom__twin_avx512(void) {
