@@ -146,8 +146,9 @@ static void pin_lines(nest *n, __isl_keep isl_ast_build *build,
   const affine_temp *t = u->t;
   const loop *prod = t->producer;
   const char *elem = n->lp->aff->args[u->arg].elem;
-  if (prod->args[t->prod_arg].mode == MODE_WRITE)
-    push(n, lines, arena_printf(n->a, "%s %s;", elem, u->local));
+  if (prod->args[t->prod_arg].mode == MODE_WRITE) /* set by the producer's iterations below,
+                                                      which C compilers cannot see run */
+    push(n, lines, arena_printf(n->a, "%s %s = 0; /* written below */", elem, u->local));
   else /* inc, rw: from the element's value before the producer */
     push(n, lines, arena_printf(n->a, "%s %s = %s;", elem, u->local,
                                 access_c(n, build, iter, n->lp, u->arg)));

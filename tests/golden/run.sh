@@ -55,7 +55,7 @@ check_case() {
     if ! diff -u "$here/cases/$name.seq.c" "$dir/$name.seq.c" >"$dir/diff"; then
       echo "FAIL $name: generated code differs"; cat "$dir/diff"; return 1
     fi
-    if ! "$cc" -std=c11 -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.seq.c" -o "$dir/$name.o" 2>"$dir/cc.log"; then
+    if ! "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.seq.c" -o "$dir/$name.o" 2>"$dir/cc.log"; then
       echo "FAIL $name: generated code does not compile cleanly"; cat "$dir/cc.log"; return 1
     fi
   else
@@ -96,7 +96,7 @@ check_target() {
   fi
   local omp=""
   case $target in *openmp) omp=-fopenmp ;; esac
-  if ! "$cc" -std=c11 $omp -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.$target.c" -o "$dir/$name.$target.o" 2>"$dir/cc.log"; then
+  if ! "$cc" -std=c11 -O2 $omp -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.$target.c" -o "$dir/$name.$target.o" 2>"$dir/cc.log"; then
     echo "FAIL $name: --target=$target code does not compile cleanly"; cat "$dir/cc.log"; return 1
   fi
 }

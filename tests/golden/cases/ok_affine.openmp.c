@@ -44,7 +44,7 @@ void lower_and_prefix(int n, double a[16][16], double l[16][16], const double *x
   /* pin: h evaluated at each use, into a local */
 #pragma omp parallel for
   for (int i = 0; i < n; i += 1) {
-    double loom_h_1;
+    double loom_h_1 = 0; /* written below */
 #line 20 "ok_affine.c"
     halve(&x[i], &loom_h_1);
 #line 22 "ok_affine.c"

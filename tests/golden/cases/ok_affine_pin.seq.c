@@ -15,11 +15,11 @@ void differences(int n, const double *x, double *t, double *d) {
 #line 16 "ok_affine_pin.seq.c"
   /* pin: t evaluated at each use, into a local */
   for (int i = 0; i < n; i += 1) {
-    double loom_t_1;
+    double loom_t_1 = 0; /* written below */
 #line 9 "ok_affine_pin.c"
     twice(&x[i], &loom_t_1);
 #line 22 "ok_affine_pin.seq.c"
-    double loom_t_2;
+    double loom_t_2 = 0; /* written below */
 #line 9 "ok_affine_pin.c"
     twice(&x[i + 1], &loom_t_2);
 #line 11 "ok_affine_pin.c"
