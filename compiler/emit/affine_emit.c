@@ -146,8 +146,10 @@ static void pin_lines(nest *n, __isl_keep isl_ast_build *build,
   const affine_temp *t = u->t;
   const loop *prod = t->producer;
   const char *elem = n->lp->aff->args[u->arg].elem;
-  if (prod->args[t->prod_arg].mode == MODE_WRITE) /* set by the producer's iterations below,
-                                                      which C compilers cannot see run */
+  /* write: set by the producer's iterations below, which a C compiler
+   * cannot always see run (0 keeps -Wmaybe-uninitialized quiet; elements
+   * are arithmetic) */
+  if (prod->args[t->prod_arg].mode == MODE_WRITE)
     push(n, lines, arena_printf(n->a, "%s %s = 0; /* written below */", elem, u->local));
   else /* inc, rw: from the element's value before the producer */
     push(n, lines, arena_printf(n->a, "%s %s = %s;", elem, u->local,
