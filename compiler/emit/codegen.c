@@ -1495,9 +1495,18 @@ static int any_asserted_lanes(cg *g) {
 
 static void emit_twins_macros(cg *g);
 
-/* LOOM_IVDEP: the lanes' loop has no dependence between iterations. */
+/* LOOM_IVDEP: the lanes' loop has no dependence between iterations.
+ * clang's pragma also demands that the loop be vectorized, and warns
+ * (-Wpass-failed, an error under -Werror) where it cannot be, e.g. around
+ * a libm call: not a fault of the program, so not reported in this file
+ * (the diagnostic state is pushed here and popped by cg_epilogue). */
 static void emit_ivdep_macro(cg *g) {
-  cg_line(g, "/* Before a loop over lanes that touch nothing another writes: */");
+  cg_line(g, "/* Before a loop over lanes that touch nothing another writes (clang: such");
+  cg_line(g, "   a loop it cannot vectorize is no warning in this file): */");
+  cg_line(g, "#if defined(__clang__)");
+  cg_line(g, "#pragma clang diagnostic push");
+  cg_line(g, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
+  cg_line(g, "#endif");
   cg_line(g, "#ifndef LOOM_IVDEP");
   cg_line(g, "#if defined(__clang__)");
   cg_line(g, "#define LOOM_IVDEP _Pragma(\"clang loop vectorize(assume_safety)\")");
@@ -1542,16 +1551,25 @@ static void emit_twins_macros(cg *g) {
   cg_line(g, "#endif");
 }
 
+/* What cg_prologue pushed, popped after the user's last line. */
 void cg_epilogue(cg *g) {
-  if (!any_twin(g))
+  const int twins = any_twin(g), ivdep = any_asserted_lanes(g);
+  if (!twins && !ivdep)
     return;
   const program *p = g->prog;
   if (p->len && p->text[p->len - 1] != '\n')
     puts_(g, "\n");
   line_self(g);
-  cg_line(g, "#if LOOM_TWINS");
-  cg_line(g, "#pragma GCC pop_options");
-  cg_line(g, "#endif");
+  if (ivdep) {
+    cg_line(g, "#if defined(__clang__)");
+    cg_line(g, "#pragma clang diagnostic pop");
+    cg_line(g, "#endif");
+  }
+  if (twins) {
+    cg_line(g, "#if LOOM_TWINS");
+    cg_line(g, "#pragma GCC pop_options");
+    cg_line(g, "#endif");
+  }
 }
 
 /* The twin and NAME itself, after NAME_body (objs: its parameters). */

@@ -71,7 +71,8 @@ cg *cg_new(const program *prog, const fusion *fu, const backend *be, const char 
            strbuf *out, arena *a);
 void cg_done(cg *g);
 /* Before the user's first line: what the groups' AVX-512 twins need, when
- * one has a twin (nothing otherwise). */
+ * one has a twin, and LOOM_IVDEP, when a loop runs as lanes (nothing
+ * otherwise). */
 void cg_prologue(cg *g);
 /* After the user's last line: the end of what cg_prologue began. */
 void cg_epilogue(cg *g);

@@ -3,7 +3,8 @@
 #   loomc --target=seq NAME.c -o NAME.seq.c      (in a scratch directory)
 # and checked against what is committed beside it:
 #   NAME.seq.c   the expected output: loomc must exit 0 and produce exactly
-#                these bytes, and they must compile with -Wall -Wextra -Werror;
+#                these bytes, and they must compile with -Wall -Wextra -Werror
+#                (with cc, and with clang-14: GOLDEN_CLANG);
 #   NAME.err     the expected diagnostics (stderr); without NAME.seq.c,
 #                loomc must exit 1 and leave no output file.
 # A header NAME.h beside the case is copied with it.
@@ -25,6 +26,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 loomc=$(cd "$(dirname "${1:-$root/build/bin/loomc}")" && pwd)/$(basename "${1:-loomc}")
 cc=${CC:-cc}
+# The seq output is compiled with clang too (GOLDEN_CLANG, default
+# clang-14, which scripts/install-deps.sh installs; GOLDEN_CLANG= : not),
+# without -Wunused-function: clang warns of an unused static inline
+# function in the main file, and several cases share a prelude of kernels
+# they do not all run (every kernel a case runs is called by its output).
+clang_cc=${GOLDEN_CLANG-clang-14}
+if [ -n "$clang_cc" ] && ! command -v "$clang_cc" >/dev/null; then
+  echo "golden: $clang_cc not found (scripts/install-deps.sh installs it; GOLDEN_CLANG= skips it)" >&2
+  exit 1
+fi
 pass=0 fail=0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -57,6 +68,10 @@ check_case() {
     fi
     if ! "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/runtime/include" -c "$dir/$name.seq.c" -o "$dir/$name.o" 2>"$dir/cc.log"; then
       echo "FAIL $name: generated code does not compile cleanly"; cat "$dir/cc.log"; return 1
+    fi
+    if [ -n "$clang_cc" ] &&
+       ! "$clang_cc" -std=c11 -O2 -Wall -Wextra -Werror -Wno-unused-function -I"$root/runtime/include" -c "$dir/$name.seq.c" -o "$dir/$name.o" 2>"$dir/cc.log"; then
+      echo "FAIL $name: generated code does not compile cleanly with $clang_cc"; cat "$dir/cc.log"; return 1
     fi
   else
     if [ $rc -ne 1 ]; then echo "FAIL $name: loomc exited $rc, expected 1"; return 1; fi

@@ -14,7 +14,12 @@
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
 #endif
-/* Before a loop over lanes that touch nothing another writes: */
+/* Before a loop over lanes that touch nothing another writes (clang: such
+   a loop it cannot vectorize is no warning in this file): */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 #ifndef LOOM_IVDEP
 #if defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
@@ -45,11 +50,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 
 void swap(pair *p);
 
-#line 49 "version.mpi.c"
+#line 54 "version.mpi.c"
 /* plus1 as lanes (line 23): each argument as base and offset */
 #line 17 "version.c"
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
-#line 53 "version.mpi.c"
+#line 58 "version.mpi.c"
 
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
 static inline LOOM_TWIN_INLINE void
@@ -85,7 +90,7 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 89 "version.mpi.c"
+#line 94 "version.mpi.c"
     }
     if (loom_vec) {
       /* plus1 (line 23): as lanes, reading through maps in place */
@@ -95,13 +100,13 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
         loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 99 "version.mpi.c"
+#line 104 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 105 "version.mpi.c"
+#line 110 "version.mpi.c"
       }
     }
   }
@@ -112,7 +117,7 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 116 "version.mpi.c"
+#line 121 "version.mpi.c"
     }
     if (loom_vec) {
       /* plus1 (line 23): as lanes, reading through maps in place */
@@ -122,13 +127,13 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
         loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 126 "version.mpi.c"
+#line 131 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 132 "version.mpi.c"
+#line 137 "version.mpi.c"
       }
     }
   }
@@ -183,7 +188,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 187 "version.mpi.c"
+#line 192 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -227,13 +232,13 @@ loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 23 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 231 "version.mpi.c"
+#line 236 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 237 "version.mpi.c"
+#line 242 "version.mpi.c"
       }
     }
   }
@@ -249,13 +254,13 @@ loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 23 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 253 "version.mpi.c"
+#line 258 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 259 "version.mpi.c"
+#line 264 "version.mpi.c"
       }
     }
   }
@@ -309,7 +314,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 313 "version.mpi.c"
+#line 318 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -327,7 +332,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 331 "version.mpi.c"
+#line 336 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -371,13 +376,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 375 "version.mpi.c"
+#line 380 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 381 "version.mpi.c"
+#line 386 "version.mpi.c"
       }
     }
   }
@@ -393,13 +398,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 397 "version.mpi.c"
+#line 402 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 403 "version.mpi.c"
+#line 408 "version.mpi.c"
       }
     }
   }
@@ -441,7 +446,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 445 "version.mpi.c"
+#line 450 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -459,7 +464,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 463 "version.mpi.c"
+#line 468 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -503,13 +508,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 507 "version.mpi.c"
+#line 512 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 513 "version.mpi.c"
+#line 518 "version.mpi.c"
       }
     }
   }
@@ -525,13 +530,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 529 "version.mpi.c"
+#line 534 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 535 "version.mpi.c"
+#line 540 "version.mpi.c"
       }
     }
   }
@@ -573,7 +578,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 577 "version.mpi.c"
+#line 582 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -591,7 +596,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 595 "version.mpi.c"
+#line 600 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -635,13 +640,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 639 "version.mpi.c"
+#line 644 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 645 "version.mpi.c"
+#line 650 "version.mpi.c"
       }
     }
   }
@@ -657,13 +662,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 661 "version.mpi.c"
+#line 666 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 667 "version.mpi.c"
+#line 672 "version.mpi.c"
       }
     }
   }
@@ -706,7 +711,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 710 "version.mpi.c"
+#line 715 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -724,7 +729,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 728 "version.mpi.c"
+#line 733 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -768,13 +773,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 772 "version.mpi.c"
+#line 777 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 778 "version.mpi.c"
+#line 783 "version.mpi.c"
       }
     }
   }
@@ -790,13 +795,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 794 "version.mpi.c"
+#line 799 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 800 "version.mpi.c"
+#line 805 "version.mpi.c"
       }
     }
   }
@@ -844,7 +849,10 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 848 "version.mpi.c"
+#line 853 "version.mpi.c"
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 #if LOOM_TWINS
 #pragma GCC pop_options
 #endif

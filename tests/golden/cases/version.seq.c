@@ -14,7 +14,12 @@
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
 #endif
-/* Before a loop over lanes that touch nothing another writes: */
+/* Before a loop over lanes that touch nothing another writes (clang: such
+   a loop it cannot vectorize is no warning in this file): */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 #ifndef LOOM_IVDEP
 #if defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
@@ -45,11 +50,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 
 void swap(pair *p);
 
-#line 49 "version.seq.c"
+#line 54 "version.seq.c"
 /* plus1 as lanes (line 23): each argument as base and offset */
 #line 17 "version.c"
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
-#line 53 "version.seq.c"
+#line 58 "version.seq.c"
 
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
 static inline LOOM_TWIN_INLINE void
@@ -79,7 +84,7 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 83 "version.seq.c"
+#line 88 "version.seq.c"
     }
     if (loom_vec) {
       /* plus1 (line 23): as lanes, reading through maps in place */
@@ -89,13 +94,13 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
         loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 93 "version.seq.c"
+#line 98 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 99 "version.seq.c"
+#line 104 "version.seq.c"
       }
     }
   }
@@ -146,7 +151,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 150 "version.seq.c"
+#line 155 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -183,13 +188,13 @@ loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 23 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 187 "version.seq.c"
+#line 192 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 193 "version.seq.c"
+#line 198 "version.seq.c"
       }
     }
   }
@@ -242,7 +247,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 246 "version.seq.c"
+#line 251 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -258,7 +263,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 262 "version.seq.c"
+#line 267 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -295,13 +300,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 299 "version.seq.c"
+#line 304 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 305 "version.seq.c"
+#line 310 "version.seq.c"
       }
     }
   }
@@ -342,7 +347,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 346 "version.seq.c"
+#line 351 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -358,7 +363,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 362 "version.seq.c"
+#line 367 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -395,13 +400,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 399 "version.seq.c"
+#line 404 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 405 "version.seq.c"
+#line 410 "version.seq.c"
       }
     }
   }
@@ -442,7 +447,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 446 "version.seq.c"
+#line 451 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -458,7 +463,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 462 "version.seq.c"
+#line 467 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -495,13 +500,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 499 "version.seq.c"
+#line 504 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 505 "version.seq.c"
+#line 510 "version.seq.c"
       }
     }
   }
@@ -543,7 +548,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 547 "version.seq.c"
+#line 552 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -559,7 +564,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 563 "version.seq.c"
+#line 568 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -596,13 +601,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 600 "version.seq.c"
+#line 605 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 606 "version.seq.c"
+#line 611 "version.seq.c"
       }
     }
   }
@@ -649,7 +654,10 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 653 "version.seq.c"
+#line 658 "version.seq.c"
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 #if LOOM_TWINS
 #pragma GCC pop_options
 #endif
