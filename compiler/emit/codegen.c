@@ -1020,6 +1020,57 @@ static void emit_gathers(cg *g, const loop *lp) {
   cg_loop_end(g);
 }
 
+/* Whether an increment's row of dim components of `type` is added with
+ * LOOM__ADD_ROW (loom.h: one vector add where the C compiler allows); the
+ * rows it has vector types for. */
+static int adds_rows(const char *type, int dim) {
+  if (!strcmp(type, "double"))
+    return dim == 2 || dim == 4 || dim == 8;
+  if (!strcmp(type, "float") || !strcmp(type, "int"))
+    return dim == 4 || dim == 8 || dim == 16;
+  return 0;
+}
+
+/* The value of component `v` (a number, or "loom_v") of increment a's
+ * strip local for the current element. */
+static const char *strip_value(cg *g, const loop *lp, const loop_arg *a, int lanes,
+                               const char *v) {
+  const char *local = gather_local(g, lp, a);
+  return lanes ? arena_printf(g->arena, "%s[%s][%s - loom_s]", local, v, cg_elem(g))
+               : arena_printf(g->arena, "%s[%s]", strip_row(g, local), v);
+}
+
+/* a's increment for the current element added to its row as a whole:
+ * the target on the macro's line, the values four to a line after it. */
+static void emit_row_add(cg *g, const loop *lp, const loop_arg *a, int lanes) {
+  const int dim = a->obj->dim;
+  cg_line(g, "LOOM__ADD_ROW(%s, %d, %s + %d * %s,", a->obj->type->c_name, dim,
+          data_ptr(g, a->obj), dim, map_entry(g, a, a->slot));
+  strbuf values;
+  sb_init(&values);
+  for (int v = 0; v < dim; v++) {
+    sb_printf(&values, "%s%s", v % 4 ? ", " : "",
+              strip_value(g, lp, a, lanes, arena_printf(g->arena, "%d", v)));
+    if (v % 4 == 3 || v == dim - 1) {
+      cg_line(g, "              %s%s", values.data, v == dim - 1 ? ");" : ",");
+      values.len = 0;
+      values.data[0] = '\0';
+    }
+  }
+  sb_free(&values);
+}
+
+/* a's increment for the current element added component by component. */
+static void emit_component_adds(cg *g, const loop *lp, const loop_arg *a, int lanes) {
+  const char *at = map_entry(g, a, a->slot);
+  const char *target = a->obj->dim == 1
+                           ? arena_printf(g->arena, "%s[%s]", data_ptr(g, a->obj), at)
+                           : arena_printf(g->arena, "%s[%d * %s + loom_v]",
+                                          data_ptr(g, a->obj), a->obj->dim, at);
+  const char *value = strip_value(g, lp, a, lanes, component(a->obj->dim));
+  emit_per_component(g, a->obj->dim, arena_printf(g->arena, "%s += %s;", target, value));
+}
+
 /* Adds lp's increments through maps, taken per element of the strip,
  * to their targets in element order (and, per element, argument order);
  * `lanes`: the strip locals are laid out component by component. */
@@ -1036,16 +1087,10 @@ static void emit_scatters(cg *g, const loop *lp, int lanes) {
     const loop_arg *a = &lp->args[i];
     if (!vectorize_scatters(g->group, lp, a))
       continue;
-    const char *at = map_entry(g, a, a->slot), *local = gather_local(g, lp, a);
-    const char *v = component(a->obj->dim);
-    const char *target = a->obj->dim == 1
-                             ? arena_printf(g->arena, "%s[%s]", data_ptr(g, a->obj), at)
-                             : arena_printf(g->arena, "%s[%d * %s + loom_v]",
-                                            data_ptr(g, a->obj), a->obj->dim, at);
-    const char *value = lanes ? arena_printf(g->arena, "%s[%s][%s - loom_s]", local, v,
-                                             cg_elem(g))
-                              : arena_printf(g->arena, "%s[%s]", strip_row(g, local), v);
-    emit_per_component(g, a->obj->dim, arena_printf(g->arena, "%s += %s;", target, value));
+    if (adds_rows(a->obj->type->c_name, a->obj->dim))
+      emit_row_add(g, lp, a, lanes);
+    else
+      emit_component_adds(g, lp, a, lanes);
   }
   cg_loop_end(g);
 }

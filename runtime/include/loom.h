@@ -795,6 +795,39 @@ void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop);
  * BW, DQ, CD) and $LOOM_AVX512 is not 0. */
 int loom__twin_avx512(void);
 
+/* LOOM__ADD_ROW(T, n, p, v0, ..., vn-1): p[k] += vk for each k, the n
+ * components of one row of a dat of T, as one vector add where the C
+ * compiler has GNU vector types (each component's sum is the same IEEE
+ * addition either way: results do not change).  Generated code adds a
+ * strip's increments through maps to their rows with it, in element order;
+ * loomc uses it only for the (T, n) below.  -DLOOM_NO_VECTOR_ROWS: the
+ * plain loop. */
+#if defined(__GNUC__) && !defined(LOOM_NO_VECTOR_ROWS)
+#define LOOM__ROW_TYPE(T, n, bytes)                                            \
+  typedef T loom__row_##T##_##n                                                \
+      __attribute__((vector_size(bytes), aligned(sizeof(T)), may_alias))
+LOOM__ROW_TYPE(double, 2, 16);
+LOOM__ROW_TYPE(double, 4, 32);
+LOOM__ROW_TYPE(double, 8, 64);
+LOOM__ROW_TYPE(float, 4, 16);
+LOOM__ROW_TYPE(float, 8, 32);
+LOOM__ROW_TYPE(float, 16, 64);
+LOOM__ROW_TYPE(int, 4, 16);
+LOOM__ROW_TYPE(int, 8, 32);
+LOOM__ROW_TYPE(int, 16, 64);
+#undef LOOM__ROW_TYPE
+#define LOOM__ADD_ROW(T, n, p, ...)                                            \
+  ((void)(*(loom__row_##T##_##n *)(p) += (loom__row_##T##_##n){__VA_ARGS__}))
+#else
+#define LOOM__ADD_ROW(T, n, p, ...)                                            \
+  do {                                                                         \
+    const T loom__row_[n] = {__VA_ARGS__};                                     \
+    T *const loom__at_ = (p);                                                  \
+    for (int loom__k_ = 0; loom__k_ < (n); loom__k_++)                         \
+      loom__at_[loom__k_] += loom__row_[loom__k_];                             \
+  } while (0)
+#endif
+
 /* Raw storage, element-major.  loom__set_size: the number of elements
  * (after MPI partitioning: the owned ones, see loom__set_owned). */
 int loom__set_size(loom_set set);

@@ -143,10 +143,10 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
       }
       /* flux (line 71): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g1_4[loom_v][loom_i - loom_s];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g1_5[loom_v][loom_i - loom_s];
+        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
+                      loom_g1_4[0][loom_i - loom_s], loom_g1_4[1][loom_i - loom_s]);
+        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
+                      loom_g1_5[0][loom_i - loom_s], loom_g1_5[1][loom_i - loom_s]);
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -175,10 +175,10 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
       }
       /* flux (line 71): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g1_4[loom_v][loom_i - loom_s];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g1_5[loom_v][loom_i - loom_s];
+        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
+                      loom_g1_4[0][loom_i - loom_s], loom_g1_4[1][loom_i - loom_s]);
+        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
+                      loom_g1_5[0][loom_i - loom_s], loom_g1_5[1][loom_i - loom_s]);
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -362,10 +362,10 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
       }
       /* branch (line 76): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g4_3[loom_v][loom_i - loom_s];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g4_4[loom_v][loom_i - loom_s];
+        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
+                      loom_g4_3[0][loom_i - loom_s], loom_g4_3[1][loom_i - loom_s]);
+        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
+                      loom_g4_4[0][loom_i - loom_s], loom_g4_4[1][loom_i - loom_s]);
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -398,10 +398,10 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
       }
       /* branch (line 76): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_d_r[2 * loom_m_ecell[2 * loom_i + 0] + loom_v] += loom_g4_3[loom_v][loom_i - loom_s];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_d_r[2 * loom_m_ecell[2 * loom_i + 1] + loom_v] += loom_g4_4[loom_v][loom_i - loom_s];
+        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
+                      loom_g4_3[0][loom_i - loom_s], loom_g4_3[1][loom_i - loom_s]);
+        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
+                      loom_g4_4[0][loom_i - loom_s], loom_g4_4[1][loom_i - loom_s]);
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
