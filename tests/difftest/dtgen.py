@@ -135,7 +135,7 @@ class Gen:
 
     def new_dat(self, setname, temp, decl="top", dim=None, typ=None):
         d = {"name": self.name("t" if temp else "d"), "set": setname,
-             "dim": dim or self.r.choice([1, 1, 1, 2, 2, 3, 4]),
+             "dim": dim or self.r.choice([1, 1, 1, 2, 2, 3, 4, 8]),
              "type": typ or self.r.choice(["double", "double", "double", "int"]),
              "temp": temp, "seed": self.r.randint(0, 9999), "decl": decl}
         self.m["dats"].append(d)
