@@ -3,10 +3,13 @@
  * STREAM's triad bandwidth, a[i] = b[i] + s * c[i] over arrays far larger
  * than the caches, counted as STREAM counts it (24 bytes per element), best
  * of 5 passes, at the thread counts given; and the peak floating-point rate
- * of a multiply-add on 16 independent accumulators (no dependence between
- * them: throughput, not latency), as compiled: built once with
- * -fno-tree-vectorize (the scalar peak) and once without (the SIMD peak
- * the same flags reach).
+ * of a multiply and an add on ACC independent accumulators (no dependence
+ * between them: throughput, not latency), as compiled: roofline.sh builds
+ * it with -fno-tree-vectorize (the scalar peak), with the samples' -O3 (the
+ * SIMD peak of the default build) and, on a CPU with AVX-512, as the
+ * AVX-512 twins of generated code are compiled (512-bit vectors, no
+ * multiply-add contraction) with ACC=64: eight vectors of eight, enough to
+ * cover the latency of each addition.
  *
  *   limits triad THREADS...   "triad THREADS GBPS" per thread count
  *   limits peak               "peak GFLOPS"
@@ -16,7 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N = 1 << 24, PASSES = 5, ACC = 16 };
+#ifndef ACC
+#define ACC 16
+#endif
+enum { N = 1 << 24, PASSES = 5 };
 
 static double triad(double *a, const double *b, const double *c, int threads) {
   double best = 1e30;
