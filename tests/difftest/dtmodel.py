@@ -276,7 +276,7 @@ def validate(model, mpi=True):
     for d in model["dats"]:
         if d["set"] not in sets:
             p.add("dat %s: unknown set", d["name"])
-        if not 1 <= d["dim"] <= 4:
+        if d["dim"] not in (1, 2, 3, 4, 8):
             p.add("dat %s: dim %d", d["name"], d["dim"])
     for g in model["globals"]:
         if not 0 <= g["dim"] <= 4:

@@ -233,7 +233,7 @@ def candidates(m):
                 yield "size of %s %d -> %d" % (s["name"], n, new), c
     for d in m["dats"]:
         if d["dim"] > 1:
-            for new in (1, d["dim"] - 1):
+            for new in (1, d["dim"] - 1 if d["dim"] <= 4 else 4):  # dims 1-4, 8
                 c = clone(m)
                 by_name(c["dats"], d["name"])["dim"] = new
                 yield "dim of %s -> %d" % (d["name"], new), c
