@@ -1570,9 +1570,38 @@ static int any_twin(cg *g) {
   return 0;
 }
 
+/* Whether a group function times its turns (loom__tune_pick). */
+static int any_tuned(cg *g) {
+  for (int i = 0; i < g->fu->groups.len; i++)
+    if (runs_strips(g, g->fu->groups.items[i]))
+      return 1;
+  return 0;
+}
+
+/* A loop that times its turns runs staged or element by element, and the
+ * two must give the same bits (whichever the tuner keeps, on any rank):
+ * a C compiler allowed to contract a * b + c into a fused multiply-add
+ * (GCC in its GNU modes, clang by default, when the target has FMA) may
+ * contract in one copy of a kernel and not in the other.  Measured: GCC
+ * -march=native and clang -march=native builds of Airfoil gave different
+ * q staged and element by element.  So contraction is off in the file. */
+static void emit_contract_off(cg *g) {
+  cg_line(g, "/* A loop that times its turns computes the same bits staged and element by");
+  cg_line(g, "   element only if no copy of a kernel contracts a * b + c into one fused");
+  cg_line(g, "   multiply-add where another does not: contraction is off in this file. */");
+  cg_line(g, "#if defined(__clang__) || defined(__INTEL_COMPILER)");
+  cg_line(g, "#pragma STDC FP_CONTRACT OFF");
+  cg_line(g, "#elif defined(__GNUC__)");
+  cg_line(g, "#pragma GCC push_options /* popped at the end of the file */");
+  cg_line(g, "#pragma GCC optimize(\"fp-contract=off\")");
+  cg_line(g, "#endif");
+}
+
 void cg_prologue(cg *g) {
   if (any_twin(g))
     emit_twins_macros(g);
+  if (any_tuned(g))
+    emit_contract_off(g);
   if (any_asserted_lanes(g))
     emit_ivdep_macro(g);
 }
@@ -1581,15 +1610,14 @@ void cg_prologue(cg *g) {
 static void emit_twins_macros(cg *g) {
   cg_line(g, "/* Loops that time their turns (loom__tune_pick) have an AVX-512 twin too");
   cg_line(g, "   when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).");
-  cg_line(g, "   For the twins, the whole file is tuned for an AVX-512 CPU and contracts");
-  cg_line(g, "   no multiply-add: a twin computes the bits its baseline computes. */");
+  cg_line(g, "   For the twins, the whole file is tuned for an AVX-512 CPU (and, below,");
+  cg_line(g, "   contracts no multiply-add: a twin computes the bits its baseline computes). */");
   cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
   cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
   cg_line(g, "#define LOOM_TWINS 1");
   cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
   cg_line(g, "#pragma GCC push_options /* popped at the end of the file */");
   cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\")");
-  cg_line(g, "#pragma GCC optimize(\"fp-contract=off\")");
   cg_line(g, "#else");
   cg_line(g, "#define LOOM_TWINS 0");
   cg_line(g, "#define LOOM_TWIN_INLINE");
@@ -1598,8 +1626,8 @@ static void emit_twins_macros(cg *g) {
 
 /* What cg_prologue pushed, popped after the user's last line. */
 void cg_epilogue(cg *g) {
-  const int twins = any_twin(g), ivdep = any_asserted_lanes(g);
-  if (!twins && !ivdep)
+  const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
+  if (!twins && !tuned && !ivdep)
     return;
   const program *p = g->prog;
   if (p->len && p->text[p->len - 1] != '\n')
@@ -1608,6 +1636,11 @@ void cg_epilogue(cg *g) {
   if (ivdep) {
     cg_line(g, "#if defined(__clang__)");
     cg_line(g, "#pragma clang diagnostic pop");
+    cg_line(g, "#endif");
+  }
+  if (tuned) {
+    cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
+    cg_line(g, "#pragma GCC pop_options");
     cg_line(g, "#endif");
   }
   if (twins) {
