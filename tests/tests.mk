@@ -68,13 +68,17 @@ $(TESTBIN)/test_runtime: tests/unit/runtime/test_core.c $(LIBLOOM)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) $(CRITERION_LIBS)
 
-# LOOM__ADD_ROW (loom.h) as built by default and as the plain loop.
+# LOOM__ADD_ROW and loom__rows8_* (loom.h) as built by default, with rows
+# taken one by one, and as the plain loop.
 $(TESTBIN)/test_rows: tests/unit/runtime/test_rows.c runtime/include/loom.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(CRITERION_LIBS)
 $(TESTBIN)/test_rows_plain: tests/unit/runtime/test_rows.c runtime/include/loom.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) -DLOOM_NO_VECTOR_ROWS $(CRITERION_CFLAGS) -o $@ $< $(CRITERION_LIBS)
+$(TESTBIN)/test_rows_noshuffle: tests/unit/runtime/test_rows.c runtime/include/loom.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_RT) -DLOOM_NO_ROW_SHUFFLES $(CRITERION_CFLAGS) -o $@ $< $(CRITERION_LIBS)
 
 $(TESTBIN)/test_plan: tests/unit/runtime/test_plan.c $(LIBLOOM)
 	@mkdir -p $(@D)
@@ -103,11 +107,13 @@ $(TESTBIN)/qdiff: tests/e2e/qdiff.c
 	$(CC) $(CSTD) $(WARN) -O2 -o $@ $< -lm
 
 unit: $(TESTBIN)/test_compiler $(TESTBIN)/test_runtime $(TESTBIN)/test_plan \
-      $(UNIT_MAT) $(TESTBIN)/test_nopetsc $(TESTBIN)/test_rows $(TESTBIN)/test_rows_plain
+      $(UNIT_MAT) $(TESTBIN)/test_nopetsc $(TESTBIN)/test_rows $(TESTBIN)/test_rows_plain \
+      $(TESTBIN)/test_rows_noshuffle
 	$(TESTBIN)/test_compiler
 	$(TESTBIN)/test_runtime
 	$(TESTBIN)/test_rows
 	$(TESTBIN)/test_rows_plain
+	$(TESTBIN)/test_rows_noshuffle
 	$(TESTBIN)/test_plan
 	$(if $(UNIT_MAT),ASAN_OPTIONS="$$ASAN_OPTIONS:fast_unwind_on_malloc=0" $(UNIT_MAT),@echo "unit: test_mat skipped: no PETSc (pkg-config petsc)")
 	$(TESTBIN)/test_nopetsc

@@ -1071,6 +1071,69 @@ static void emit_component_adds(cg *g, const loop *lp, const loop_arg *a, int la
   emit_per_component(g, a->obj->dim, arena_printf(g->arena, "%s += %s;", target, value));
 }
 
+/* lp's increments of the current element, in argument order. */
+static void emit_element_adds(cg *g, const loop *lp, int lanes) {
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (!vectorize_scatters(g->group, lp, a))
+      continue;
+    if (adds_rows(a->obj->type->c_name, a->obj->dim))
+      emit_row_add(g, lp, a, lanes);
+    else
+      emit_component_adds(g, lp, a, lanes);
+  }
+}
+
+/* Whether lp's increments are added eight elements at a time, each row
+ * taken from the strip's components by loom__rows8_double_N (loom.h: a
+ * transposition in registers): laid out component by component, every
+ * one a row of 2 or 4 doubles. */
+static int adds_rows_by_8(cg *g, const loop *lp, int lanes) {
+  if (!lanes || STRIP_WIDTH % 8)
+    return 0;
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (vectorize_scatters(g->group, lp, a) &&
+        (strcmp(a->obj->type->c_name, "double") || (a->obj->dim != 2 && a->obj->dim != 4)))
+      return 0;
+  }
+  return 1;
+}
+
+/* The eight-element blocks of the strip (adds_rows_by_8); loom_i is left
+ * at the first element after them. */
+static void emit_rows_by_8(cg *g, const loop *lp) {
+  cg_line(g, "int loom_i = loom_s;");
+  cg_line(g, "/* eight elements at a time, their rows taken from the components at once */");
+  cg_line(g, "for (; loom_i + 8 <= loom_e; loom_i += 8) {");
+  cg_indent(g, 1);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (!vectorize_scatters(g->group, lp, a))
+      continue;
+    const char *local = gather_local(g, lp, a);
+    cg_line(g, "loom__row_double_%d %s_rows[8];", a->obj->dim, local);
+    cg_line(g, "loom__rows8_double_%d(%s_rows, &%s[0][loom_i - loom_s], %d);", a->obj->dim,
+            local, local, STRIP_WIDTH);
+  }
+  const char *saved = g->elem;
+  g->elem = "(loom_i + loom_k)";
+  cg_line(g, "for (int loom_k = 0; loom_k < 8; loom_k++) {");
+  cg_indent(g, 1);
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (vectorize_scatters(g->group, lp, a))
+      cg_line(g, "LOOM__ADD_ROWV(double, %d, %s + %d * %s, %s_rows[loom_k]);", a->obj->dim,
+              data_ptr(g, a->obj), a->obj->dim, map_entry(g, a, a->slot),
+              gather_local(g, lp, a));
+  }
+  g->elem = saved;
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  cg_indent(g, -1);
+  cg_line(g, "}");
+}
+
 /* Adds lp's increments through maps, taken per element of the strip,
  * to their targets in element order (and, per element, argument order);
  * `lanes`: the strip locals are laid out component by component. */
@@ -1082,17 +1145,22 @@ static void emit_scatters(cg *g, const loop *lp, int lanes) {
     return;
   cg_line(g, "/* %s (line %u): its increments through maps, in element order */",
           lp->kernel, lp->loc.line);
-  strip_elements_begin(g);
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (!vectorize_scatters(g->group, lp, a))
-      continue;
-    if (adds_rows(a->obj->type->c_name, a->obj->dim))
-      emit_row_add(g, lp, a, lanes);
-    else
-      emit_component_adds(g, lp, a, lanes);
+  if (!adds_rows_by_8(g, lp, lanes)) {
+    strip_elements_begin(g);
+    emit_element_adds(g, lp, lanes);
+    cg_loop_end(g);
+    return;
   }
-  cg_loop_end(g);
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  emit_rows_by_8(g, lp);
+  cg_line(g, "for (; loom_i < loom_e; loom_i += 1) {");
+  cg_indent(g, 1);
+  emit_element_adds(g, lp, lanes);
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  cg_indent(g, -1);
+  cg_line(g, "}");
 }
 
 /* ---- lanes (vectorize.h, lane_copy.h) ---------------------------------------- */

@@ -828,6 +828,94 @@ LOOM__ROW_TYPE(int, 16, 64);
   } while (0)
 #endif
 
+/* Eight elements' rows at a time, for a strip laid out component by
+ * component (a strip local T[n][stride]): loom__rows8_double_N(r, c,
+ * stride) sets r[k] to the row of element k, whose component v is
+ * c[v * stride + k] (c: the first element's component 0); then
+ * LOOM__ADD_ROWV(T, n, p, r[k]) adds a row to p[0..n-1], element by element
+ * as generated code calls it.  Where __builtin_shufflevector exists the
+ * rows come from the components' vectors by shuffles (a transposition in
+ * registers: a few instructions instead of n loads per row); else one by
+ * one (or with -DLOOM_NO_ROW_SHUFFLES).  Either way the sums are those of
+ * LOOM__ADD_ROW.  For double x 2 and x 4, the rows loomc adds this way. */
+#if defined(__GNUC__) && !defined(LOOM_NO_VECTOR_ROWS)
+#define LOOM__ADD_ROWV(T, n, p, row)                                           \
+  ((void)(*(loom__row_##T##_##n *)(p) += (row)))
+#if defined(__has_builtin) && !defined(LOOM_NO_ROW_SHUFFLES)
+#if __has_builtin(__builtin_shufflevector)
+#define LOOM__ROWS_BY_SHUFFLES 1
+#endif
+#endif
+#else
+typedef struct loom__row_double_2 {
+  double v[2];
+} loom__row_double_2;
+typedef struct loom__row_double_4 {
+  double v[4];
+} loom__row_double_4;
+#define LOOM__ADD_ROWV(T, n, p, row)                                           \
+  do {                                                                         \
+    T *const loom__at_ = (p);                                                  \
+    for (int loom__k_ = 0; loom__k_ < (n); loom__k_++)                         \
+      loom__at_[loom__k_] += (row).v[loom__k_];                                \
+  } while (0)
+#endif
+#if defined(LOOM__ROWS_BY_SHUFFLES)
+typedef double loom__v8_double
+    __attribute__((vector_size(64), aligned(sizeof(double)), may_alias));
+#define LOOM__SHUF __builtin_shufflevector
+static inline __attribute__((always_inline)) void
+loom__rows8_double_2(loom__row_double_2 r[8], const double *c, int stride) {
+  const loom__v8_double c0 = *(const loom__v8_double *)c;
+  const loom__v8_double c1 = *(const loom__v8_double *)(c + stride);
+  const loom__v8_double lo = LOOM__SHUF(c0, c1, 0, 8, 1, 9, 2, 10, 3, 11);
+  const loom__v8_double hi = LOOM__SHUF(c0, c1, 4, 12, 5, 13, 6, 14, 7, 15);
+  r[0] = LOOM__SHUF(lo, lo, 0, 1), r[1] = LOOM__SHUF(lo, lo, 2, 3);
+  r[2] = LOOM__SHUF(lo, lo, 4, 5), r[3] = LOOM__SHUF(lo, lo, 6, 7);
+  r[4] = LOOM__SHUF(hi, hi, 0, 1), r[5] = LOOM__SHUF(hi, hi, 2, 3);
+  r[6] = LOOM__SHUF(hi, hi, 4, 5), r[7] = LOOM__SHUF(hi, hi, 6, 7);
+}
+static inline __attribute__((always_inline)) void
+loom__rows8_double_4(loom__row_double_4 r[8], const double *c, int stride) {
+  const loom__v8_double c0 = *(const loom__v8_double *)c;
+  const loom__v8_double c1 = *(const loom__v8_double *)(c + stride);
+  const loom__v8_double c2 = *(const loom__v8_double *)(c + 2 * stride);
+  const loom__v8_double c3 = *(const loom__v8_double *)(c + 3 * stride);
+  /* t0: components 0, 1 of elements 0, 2, 4, 6; t1: of 1, 3, 5, 7; t2, t3:
+   * components 2, 3 of the same; u0: rows 0 and 4, u1: 1 and 5, ... */
+  const loom__v8_double t0 = LOOM__SHUF(c0, c1, 0, 8, 2, 10, 4, 12, 6, 14);
+  const loom__v8_double t1 = LOOM__SHUF(c0, c1, 1, 9, 3, 11, 5, 13, 7, 15);
+  const loom__v8_double t2 = LOOM__SHUF(c2, c3, 0, 8, 2, 10, 4, 12, 6, 14);
+  const loom__v8_double t3 = LOOM__SHUF(c2, c3, 1, 9, 3, 11, 5, 13, 7, 15);
+  const loom__v8_double u0 = LOOM__SHUF(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
+  const loom__v8_double u1 = LOOM__SHUF(t1, t3, 0, 1, 8, 9, 4, 5, 12, 13);
+  const loom__v8_double u2 = LOOM__SHUF(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
+  const loom__v8_double u3 = LOOM__SHUF(t1, t3, 2, 3, 10, 11, 6, 7, 14, 15);
+  r[0] = LOOM__SHUF(u0, u0, 0, 1, 2, 3), r[4] = LOOM__SHUF(u0, u0, 4, 5, 6, 7);
+  r[1] = LOOM__SHUF(u1, u1, 0, 1, 2, 3), r[5] = LOOM__SHUF(u1, u1, 4, 5, 6, 7);
+  r[2] = LOOM__SHUF(u2, u2, 0, 1, 2, 3), r[6] = LOOM__SHUF(u2, u2, 4, 5, 6, 7);
+  r[3] = LOOM__SHUF(u3, u3, 0, 1, 2, 3), r[7] = LOOM__SHUF(u3, u3, 4, 5, 6, 7);
+}
+#undef LOOM__SHUF
+#else
+#define LOOM__ROWS8_ONE_BY_ONE(n)                                              \
+  static inline void loom__rows8_double_##n(loom__row_double_##n r[8],         \
+                                            const double *c, int stride) {     \
+    for (int k = 0; k < 8; k++)                                                \
+      for (int v = 0; v < (n); v++)                                            \
+        LOOM__ROW_SET(r[k], v, c[v * stride + k]);                             \
+  }
+#if defined(__GNUC__) && !defined(LOOM_NO_VECTOR_ROWS)
+#define LOOM__ROW_SET(row, comp, x) ((row)[comp] = (x))
+#else
+#define LOOM__ROW_SET(row, comp, x) ((row).v[comp] = (x))
+#endif
+LOOM__ROWS8_ONE_BY_ONE(2)
+LOOM__ROWS8_ONE_BY_ONE(4)
+#undef LOOM__ROWS8_ONE_BY_ONE
+#undef LOOM__ROW_SET
+#endif
+
 /* Raw storage, element-major.  loom__set_size: the number of elements
  * (after MPI partitioning: the owned ones, see loom__set_owned). */
 int loom__set_size(loom_set set);

@@ -144,17 +144,31 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
 #line 145 "vectorize_inc.seq.c"
       }
       /* flux (line 71): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
-                      loom_g1_4[0][loom_i - loom_s], loom_g1_4[1][loom_i - loom_s]);
-        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
-                      loom_g1_5[0][loom_i - loom_s], loom_g1_5[1][loom_i - loom_s]);
+      {
+        int loom_i = loom_s;
+        /* eight elements at a time, their rows taken from the components at once */
+        for (; loom_i + 8 <= loom_e; loom_i += 8) {
+          loom__row_double_2 loom_g1_4_rows[8];
+          loom__rows8_double_2(loom_g1_4_rows, &loom_g1_4[0][loom_i - loom_s], 16);
+          loom__row_double_2 loom_g1_5_rows[8];
+          loom__rows8_double_2(loom_g1_5_rows, &loom_g1_5[0][loom_i - loom_s], 16);
+          for (int loom_k = 0; loom_k < 8; loom_k++) {
+            LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 0], loom_g1_4_rows[loom_k]);
+            LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 1], loom_g1_5_rows[loom_k]);
+          }
+        }
+        for (; loom_i < loom_e; loom_i += 1) {
+          LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
+                        loom_g1_4[0][loom_i - loom_s], loom_g1_4[1][loom_i - loom_s]);
+          LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
+                        loom_g1_5[0][loom_i - loom_s], loom_g1_5[1][loom_i - loom_s]);
+        }
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 158 "vectorize_inc.seq.c"
+#line 172 "vectorize_inc.seq.c"
       }
     }
   }
@@ -206,7 +220,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 210 "vectorize_inc.seq.c"
+#line 224 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
@@ -233,7 +247,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 237 "vectorize_inc.seq.c"
+#line 251 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
@@ -257,7 +271,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 261 "vectorize_inc.seq.c"
+#line 275 "vectorize_inc.seq.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static inline LOOM_TWIN_INLINE void
@@ -293,26 +307,40 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 297 "vectorize_inc.seq.c"
+#line 311 "vectorize_inc.seq.c"
       }
       /* branch (line 76): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
-                      loom_g4_3[0][loom_i - loom_s], loom_g4_3[1][loom_i - loom_s]);
-        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
-                      loom_g4_4[0][loom_i - loom_s], loom_g4_4[1][loom_i - loom_s]);
+      {
+        int loom_i = loom_s;
+        /* eight elements at a time, their rows taken from the components at once */
+        for (; loom_i + 8 <= loom_e; loom_i += 8) {
+          loom__row_double_2 loom_g4_3_rows[8];
+          loom__rows8_double_2(loom_g4_3_rows, &loom_g4_3[0][loom_i - loom_s], 16);
+          loom__row_double_2 loom_g4_4_rows[8];
+          loom__rows8_double_2(loom_g4_4_rows, &loom_g4_4[0][loom_i - loom_s], 16);
+          for (int loom_k = 0; loom_k < 8; loom_k++) {
+            LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 0], loom_g4_3_rows[loom_k]);
+            LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 1], loom_g4_4_rows[loom_k]);
+          }
+        }
+        for (; loom_i < loom_e; loom_i += 1) {
+          LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
+                        loom_g4_3[0][loom_i - loom_s], loom_g4_3[1][loom_i - loom_s]);
+          LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
+                        loom_g4_4[0][loom_i - loom_s], loom_g4_4[1][loom_i - loom_s]);
+        }
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 310 "vectorize_inc.seq.c"
+#line 338 "vectorize_inc.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 316 "vectorize_inc.seq.c"
+#line 344 "vectorize_inc.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -375,7 +403,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 379 "vectorize_inc.seq.c"
+#line 407 "vectorize_inc.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -1,9 +1,12 @@
 /*
  * tests/unit/runtime/test_rows.c — LOOM__ADD_ROW (loom.h), with which
  * generated code adds a strip's increments through maps to their rows.
- * Built twice by `make unit`: as the C compiler gives it (GNU vector
- * types: test_rows) and with -DLOOM_NO_VECTOR_ROWS (the plain loop:
- * test_rows_plain).  Either way each component's sum must be the bits of
+ * and loom__rows8_double_N with LOOM__ADD_ROWV, with which it adds eight
+ * elements' rows at a time.  Built three times by `make unit`: as the C
+ * compiler gives it (GNU vector types, rows by shuffles: test_rows), with
+ * -DLOOM_NO_ROW_SHUFFLES (vector types, rows one by one:
+ * test_rows_noshuffle) and with -DLOOM_NO_VECTOR_ROWS (the plain loop:
+ * test_rows_plain).  Each way each component's sum must be the bits of
  * the same addition done on its own, for every (type, size) loomc adds
  * as rows, on rows at every offset a dat's row can have (aligned to the
  * type only), and rows added in turn to one place must see each other.
@@ -15,6 +18,12 @@
 #include <criterion/criterion.h>
 #include <loom.h>
 #include <string.h>
+
+#if defined(LOOM__ROWS_BY_SHUFFLES)
+#define BY_SHUFFLES 1
+#else
+#define BY_SHUFFLES 0
+#endif
 
 /* Values whose sums round: v(k, s) for component k of addend s. */
 static double dv(int k, int s) { return 0.1 * (k + 1) + 1e-17 * s + 1.0 / (3 + k + s); }
@@ -70,13 +79,49 @@ Test(rows, ints_add_as_their_components) {
   CHECK_ROWS(int, 16, iv);
 }
 
+/* Eight rows of n doubles taken from a strip laid out component by
+ * component ([n][16], from element j), each added in turn at its target
+ * (element k at row k % 3 of a small dat: rows meet, as a mesh's do),
+ * against the component-wise sums in the same order. */
+#define CHECK_ROWS8(n)                                                        \
+  do {                                                                        \
+    for (int j = 0; j <= 8; j += 8) {                                         \
+      double strip[n][16], got[3 * (n) + 1], want[3 * (n) + 1];               \
+      for (int v = 0; v < (n); v++)                                           \
+        for (int e = 0; e < 16; e++)                                          \
+          strip[v][e] = dv(v, e);                                             \
+      for (int k = 0; k < 3 * (n) + 1; k++)                                   \
+        got[k] = want[k] = dv(k, 99);                                         \
+      loom__row_double_##n rows[8];                                           \
+      loom__rows8_double_##n(rows, &strip[0][j], 16);                         \
+      for (int k = 0; k < 8; k++) {                                           \
+        LOOM__ADD_ROWV(double, n, got + 1 + (n) * (k % 3), rows[k]);          \
+        for (int v = 0; v < (n); v++)                                         \
+          want[1 + (n) * (k % 3) + v] += strip[v][j + k];                     \
+      }                                                                       \
+      cr_assert(memcmp(got, want, sizeof got) == 0,                           \
+                "rows8 of double x " #n " from element %d: not the sums", j); \
+    }                                                                         \
+  } while (0)
+
+Test(rows, eight_rows_at_a_time_add_as_their_components) {
+  CHECK_ROWS8(2);
+  CHECK_ROWS8(4);
+}
+
 /* The build says which definition it tests (a wrong flag would test the
  * same one twice). */
 Test(rows, the_build_tests_the_definition_it_names) {
 #if defined(LOOM_NO_VECTOR_ROWS)
-  cr_assert(1, "the plain loop");
+  loom__row_double_4 v = {{1, 2, 3, 4}};
+  cr_assert_eq(v.v[3], 4.0, "the plain loop over a struct's row");
 #else
   loom__row_double_4 v = {1, 2, 3, 4};
-  cr_assert_eq(sizeof v, 4 * sizeof(double), "GNU vector types");
+  cr_assert_eq(v[3], 4.0, "GNU vector types");
+#if defined(LOOM_NO_ROW_SHUFFLES) || !defined(__has_builtin)
+  cr_assert(!BY_SHUFFLES, "rows one by one");
+#else
+  cr_assert(BY_SHUFFLES, "rows by shuffles");
+#endif
 #endif
 }
