@@ -1268,7 +1268,11 @@ static void emit_lane_call(cg *g, const loop *lp) {
   line_self(g);
 }
 
-/* The strip locals a staged loop's lane copy increments, zeroed. */
+/* The strip locals a staged loop's lane copy increments, zeroed; aligned
+ * to 64 bytes, as the vector code over them wants (declared, not left to
+ * the C compiler: GCC raised their alignment itself in the AVX-512
+ * twins, and under AddressSanitizer's fake stack (use after return) such
+ * a local was not aligned and an aligned store faulted). */
 static void emit_lane_locals(cg *g, const loop *lp) {
   int incs = 0;
   for (int i = 0; i < lp->nargs; i++)
@@ -1278,8 +1282,8 @@ static void emit_lane_locals(cg *g, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
     if (vectorize_scatters(g->group, lp, a))
-      cg_line(g, "%s %s[%d][%d] = {{0}};", a->obj->type->c_name, gather_local(g, lp, a),
-              a->obj->dim, STRIP_WIDTH);
+      cg_line(g, "_Alignas(64) %s %s[%d][%d] = {{0}};", a->obj->type->c_name,
+              gather_local(g, lp, a), a->obj->dim, STRIP_WIDTH);
   }
 }
 

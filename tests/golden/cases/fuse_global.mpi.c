@@ -122,8 +122,8 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       loom__halo_progress();
     if (loom_vec) {
       /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g2_3[1][16] = {{0}};
-      double loom_g2_4[1][16] = {{0}};
+      _Alignas(64) double loom_g2_3[1][16] = {{0}};
+      _Alignas(64) double loom_g2_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
@@ -146,8 +146,8 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
     }
     if (loom_vec) {
       /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g4_3[1][16] = {{0}};
-      double loom_g4_4[1][16] = {{0}};
+      _Alignas(64) double loom_g4_3[1][16] = {{0}};
+      _Alignas(64) double loom_g4_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
@@ -175,8 +175,8 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
       /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g2_3[1][16] = {{0}};
-      double loom_g2_4[1][16] = {{0}};
+      _Alignas(64) double loom_g2_3[1][16] = {{0}};
+      _Alignas(64) double loom_g2_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
@@ -199,8 +199,8 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
     }
     if (loom_vec) {
       /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g4_3[1][16] = {{0}};
-      double loom_g4_4[1][16] = {{0}};
+      _Alignas(64) double loom_g4_3[1][16] = {{0}};
+      _Alignas(64) double loom_g4_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"

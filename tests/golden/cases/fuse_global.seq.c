@@ -112,8 +112,8 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g2_3[1][16] = {{0}};
-      double loom_g2_4[1][16] = {{0}};
+      _Alignas(64) double loom_g2_3[1][16] = {{0}};
+      _Alignas(64) double loom_g2_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
@@ -136,8 +136,8 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
     }
     if (loom_vec) {
       /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g4_3[1][16] = {{0}};
-      double loom_g4_4[1][16] = {{0}};
+      _Alignas(64) double loom_g4_3[1][16] = {{0}};
+      _Alignas(64) double loom_g4_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"

@@ -123,8 +123,8 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
       loom__halo_progress();
     if (loom_vec) {
       /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g2_3[1][16] = {{0}};
-      double loom_g2_4[1][16] = {{0}};
+      _Alignas(64) double loom_g2_3[1][16] = {{0}};
+      _Alignas(64) double loom_g2_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
@@ -152,8 +152,8 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
       /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g2_3[1][16] = {{0}};
-      double loom_g2_4[1][16] = {{0}};
+      _Alignas(64) double loom_g2_3[1][16] = {{0}};
+      _Alignas(64) double loom_g2_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"

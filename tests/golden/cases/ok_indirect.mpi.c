@@ -85,8 +85,8 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
       loom__halo_progress();
     if (loom_vec) {
       /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g1_3[1][16] = {{0}};
-      double loom_g1_4[1][16] = {{0}};
+      _Alignas(64) double loom_g1_3[1][16] = {{0}};
+      _Alignas(64) double loom_g1_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
@@ -114,8 +114,8 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
       /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g1_3[1][16] = {{0}};
-      double loom_g1_4[1][16] = {{0}};
+      _Alignas(64) double loom_g1_3[1][16] = {{0}};
+      _Alignas(64) double loom_g1_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"

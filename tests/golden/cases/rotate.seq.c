@@ -111,8 +111,8 @@ loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g3_3[1][16] = {{0}};
-      double loom_g3_4[1][16] = {{0}};
+      _Alignas(64) double loom_g3_3[1][16] = {{0}};
+      _Alignas(64) double loom_g3_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
@@ -296,8 +296,8 @@ loom_loop_7_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* spread (line 34): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g7_3[1][16] = {{0}};
-      double loom_g7_4[1][16] = {{0}};
+      _Alignas(64) double loom_g7_3[1][16] = {{0}};
+      _Alignas(64) double loom_g7_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"

@@ -120,8 +120,8 @@ loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
       loom__halo_progress();
     if (loom_vec) {
       /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g3_3[1][16] = {{0}};
-      double loom_g3_4[1][16] = {{0}};
+      _Alignas(64) double loom_g3_3[1][16] = {{0}};
+      _Alignas(64) double loom_g3_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
@@ -149,8 +149,8 @@ loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
       /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g3_3[1][16] = {{0}};
-      double loom_g3_4[1][16] = {{0}};
+      _Alignas(64) double loom_g3_3[1][16] = {{0}};
+      _Alignas(64) double loom_g3_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
@@ -265,8 +265,8 @@ loom_loop_6_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
       loom__halo_progress();
     if (loom_vec) {
       /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g6_3[1][16] = {{0}};
-      double loom_g6_4[1][16] = {{0}};
+      _Alignas(64) double loom_g6_3[1][16] = {{0}};
+      _Alignas(64) double loom_g6_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
@@ -294,8 +294,8 @@ loom_loop_6_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
     if (loom_vec) {
       /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g6_3[1][16] = {{0}};
-      double loom_g6_4[1][16] = {{0}};
+      _Alignas(64) double loom_g6_3[1][16] = {{0}};
+      _Alignas(64) double loom_g6_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"

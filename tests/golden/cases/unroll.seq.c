@@ -110,8 +110,8 @@ loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g3_3[1][16] = {{0}};
-      double loom_g3_4[1][16] = {{0}};
+      _Alignas(64) double loom_g3_3[1][16] = {{0}};
+      _Alignas(64) double loom_g3_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
@@ -215,8 +215,8 @@ loom_loop_6_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g6_3[1][16] = {{0}};
-      double loom_g6_4[1][16] = {{0}};
+      _Alignas(64) double loom_g6_3[1][16] = {{0}};
+      _Alignas(64) double loom_g6_4[1][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"

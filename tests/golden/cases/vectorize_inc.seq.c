@@ -133,8 +133,8 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* flux (line 71): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g1_4[2][16] = {{0}};
-      double loom_g1_5[2][16] = {{0}};
+      _Alignas(64) double loom_g1_4[2][16] = {{0}};
+      _Alignas(64) double loom_g1_5[2][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
@@ -299,8 +299,8 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* branch (line 76): as lanes, reading through maps in place; its increments from 0, component by component */
-      double loom_g4_3[2][16] = {{0}};
-      double loom_g4_4[2][16] = {{0}};
+      _Alignas(64) double loom_g4_3[2][16] = {{0}};
+      _Alignas(64) double loom_g4_4[2][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"

@@ -149,12 +149,12 @@ loom_loop_1_spread_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat a,
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     if (loom_vec) {
       /* spread (line 56): as lanes, reading through maps in place; its increments from 0, component by component */
-      float loom_g1_3[4][16] = {{0}};
-      float loom_g1_4[4][16] = {{0}};
-      double loom_g1_5[3][16] = {{0}};
-      double loom_g1_6[3][16] = {{0}};
-      int loom_g1_7[8][16] = {{0}};
-      int loom_g1_8[8][16] = {{0}};
+      _Alignas(64) float loom_g1_3[4][16] = {{0}};
+      _Alignas(64) float loom_g1_4[4][16] = {{0}};
+      _Alignas(64) double loom_g1_5[3][16] = {{0}};
+      _Alignas(64) double loom_g1_6[3][16] = {{0}};
+      _Alignas(64) int loom_g1_7[8][16] = {{0}};
+      _Alignas(64) int loom_g1_8[8][16] = {{0}};
       LOOM_IVDEP
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 57 "vectorize_rows.c"
