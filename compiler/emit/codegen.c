@@ -1054,7 +1054,6 @@ static void emit_row_add(cg *g, const loop *lp, const loop_arg *a, int lanes) {
     if (v % 4 == 3 || v == dim - 1) {
       cg_line(g, "              %s%s", values.data, v == dim - 1 ? ");" : ",");
       values.len = 0;
-      values.data[0] = '\0';
     }
   }
   sb_free(&values);
