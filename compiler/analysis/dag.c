@@ -54,9 +54,11 @@ static int is_mapped(const loop_arg *a) {
   return a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL;
 }
 
+/* Whether lp reaches elements through maps: an argument through a map,
+ * or a matrix (its rows and columns through a pair of maps). */
 static int loop_is_indirect(const loop *lp) {
   for (int i = 0; i < lp->nargs; i++)
-    if (is_mapped(&lp->args[i]))
+    if (is_mapped(&lp->args[i]) || lp->args[i].kind == ARG_MAT)
       return 1;
   return 0;
 }
@@ -139,6 +141,8 @@ static void halo_comps(builder *b, const loop *lp, const vec *dats, int recv) {
       c->partner->partner = c;
     }
     add(b->arena, &c->reads, o, recv ? 1u << SEC_NET : CO);
+    if (!recv) /* the first exchange partitions the mesh */
+      add(b->arena, &c->reads, effects_mesh(), 1u << SEC_VALUE);
     add(b->arena, &c->writes, o,
         recv ? (1u << SEC_HALOEXEC) | (1u << SEC_HALOIMPORT) : 1u << SEC_NET);
   }
@@ -169,12 +173,15 @@ static void loop_comps(builder *b, const region *r, const loop *lp) {
     c->lp = lp;
     return;
   }
-  if (!b->mpi || !loop_is_indirect(lp)) {
+  /* split: a loop that reaches elements through maps, or reads some halo
+   * (a pinned producer it evaluates may read through maps), the same
+   * halos as its code ends (effects_halo_dats) */
+  vec halos = b->mpi ? effects_halo_dats(b->arena, lp, b->temps) : (vec){0};
+  if (!b->mpi || (!loop_is_indirect(lp) && !halos.len)) {
     comp *c = new_comp(b, arena_printf(b->arena, "%s[core,owned]", name), lp->loc);
     c->lp = lp;
     loop_accesses(b, c, lp, CO);
   } else {
-    vec halos = effects_halo_dats(b->arena, lp, b->temps);
     halo_comps(b, lp, &halos, 0);
     comp *core = new_comp(b, arena_printf(b->arena, "%s[core]", name), lp->loc);
     core->lp = lp;
@@ -244,6 +251,7 @@ static void whole_comp(builder *b, const item *it) {
   comp *c = new_comp(b, label, it->loc);
   c->kind = COMP_OTHER;
   c->barrier = it->leaves;
+  c->mesh = it->mesh;
   for (int i = 0; i < it->reads.len; i++)
     add(b->arena, &c->reads, it->reads.items[i], host_sections(it->reads.items[i]));
   for (int i = 0; i < it->writes.len; i++)

@@ -15,7 +15,10 @@
  * reduction gets ReductionBegin(g)/ReductionEnd(g); for the other targets
  * a loop is one computation KERNEL[core,owned].  Host statements, syncs and
  * nested statements are one computation each (region.h says what they
- * access).
+ * access).  With MPI, a HaloSend also reads the mesh (effects_mesh): its
+ * runtime call partitions the mesh when nothing did yet, so it stays below
+ * every call of a function loomc does not see, and below the calls that
+ * change the mesh, which are barriers.
  *
  * A computation c depends on an earlier c' when
  *   R(c) ∩ W(c') ∪ W(c) ∩ R(c') ∪ W(c) ∩ W(c')
@@ -83,8 +86,10 @@ typedef struct comp {
   struct comp *into;     /* removed exchange: the kept one it relies on */
   vec reads, writes;     /* access* */
   int item;              /* index of its item in the region */
-  int barrier;           /* control may leave or enter there (region.h):
-                            depends on, and is depended on by, everything */
+  int barrier;           /* control may leave or enter there, or it changes
+                            the mesh (region.h): depends on, and is
+                            depended on by, everything */
+  int mesh;              /* a barrier because it changes the mesh */
   vec preds;             /* comp*: direct predecessors after reduction */
   int nsuccs;
   int step;              /* a DAG of two iterations (loops.h): 0 for

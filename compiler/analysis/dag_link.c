@@ -54,10 +54,6 @@ typedef struct linker {
 
 static const void *key_of(const obj *o) { return o->var ? o->var : (const void *)o; }
 
-static int is_variable(const obj *o) {
-  return o->kind == OBJ_GLOBAL || o->kind == OBJ_ARRAY || o->kind == OBJ_VAR;
-}
-
 static size_t hash(const void *p, size_t cap) {
   uintptr_t x = (uintptr_t)p;
   x ^= x >> 17;
@@ -89,7 +85,7 @@ static entry *entry_of(linker *l, const obj *o) {
       return l->table[h];
   entry *e = arena_alloc(l->a, sizeof *e);
   e->key = key;
-  e->variable = is_variable(o);
+  e->variable = effects_is_variable(o);
   l->table[h] = e;
   l->used++;
   vec_push(l->a, &l->entries, e);

@@ -202,7 +202,8 @@ void dag_write_report(FILE *f, const vec *dags) {
       }
       fputc('\n', f);
       if (c->barrier)
-        fputs("      barrier (a jump, a label or loom_exit): nothing moves across it\n", f);
+        fprintf(f, "      barrier (%s): nothing moves across it\n",
+                c->mesh ? "it changes the mesh" : "a jump, a label or loom_exit");
       if (c->kind == COMP_LOOP && c->lp->kernel_unseen)
         fprintf(f, "      its kernel calls %s, whose body loomc does not see: it reads "
                    "the unseen state (<unseen>), which host code that loomc cannot see "

@@ -5,7 +5,10 @@
 
 static const obj unseen = {.kind = OBJ_VAR, .name = "<unseen>"};
 
+static const obj mesh = {.kind = OBJ_VAR, .name = "<mesh>"};
+
 const obj *effects_unseen(void) { return &unseen; }
+const obj *effects_mesh(void) { return &mesh; }
 
 /* A matrix written (`write: A[r, c]`) keeps the entries the loop does not
  * reach: it is read as well. */
@@ -14,8 +17,8 @@ int effect_reads(const effect *e) {
 }
 int effect_writes(const effect *e) { return e->mode != MODE_READ; }
 
-static int is_variable(const obj *o) {
-  return o->kind == OBJ_GLOBAL || o->kind == OBJ_ARRAY || o->kind == OBJ_VAR;
+int effects_is_variable(const obj *o) {
+  return o != &mesh && (o->kind == OBJ_GLOBAL || o->kind == OBJ_ARRAY || o->kind == OBJ_VAR);
 }
 
 int effects_overlap(const obj *a, const obj *b) {
@@ -23,7 +26,7 @@ int effects_overlap(const obj *a, const obj *b) {
     return 1;
   if (a->var && a->var == b->var)
     return 1;
-  return (a == &unseen && is_variable(b)) || (b == &unseen && is_variable(a));
+  return (a == &unseen && effects_is_variable(b)) || (b == &unseen && effects_is_variable(a));
 }
 
 static effect *push(arena *a, vec *v, const effect *e) {

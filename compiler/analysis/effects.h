@@ -62,6 +62,18 @@ typedef struct effect {
 /* The unseen state (an OBJ_VAR named "<unseen>"). */
 const obj *effects_unseen(void);
 
+/* The mesh (an object named "<mesh>"): the runtime's sets and maps,
+ * their numbering and their partition over the ranks.  With MPI a halo
+ * exchange reads it: the first one partitions the mesh when no loop did.
+ * A call of a function loomc does not see writes it (it may make the
+ * calls that change the mesh, which are barriers themselves: region.h).
+ * It is no C variable: the unseen state does not overlap it. */
+const obj *effects_mesh(void);
+
+/* Whether o is a C variable (a global, an array, a file-scope variable,
+ * the unseen state), which the unseen state overlaps. */
+int effects_is_variable(const obj *o);
+
 int effect_reads(const effect *e);  /* any mode but write (a matrix: any) */
 int effect_writes(const effect *e); /* any mode but read */
 

@@ -173,6 +173,8 @@ static int host_call(cwalk *w, CXCursor callee, CXCursor call) {
   if (is_checkpoint(callee))
     read_every_dat(x);
   const summary *sm = summary_of(x->b->fe, x->b->st, callee, x->b->arena);
+  if (summary_changes_mesh(callee) || (sm && sm->mesh))
+    x->it->mesh = 1; /* a barrier */
   for (int i = 0; sm && i < sm->reads.len; i++) {
     const obj *o = ((const sym *)sm->reads.items[i])->obj;
     if (o)
@@ -187,8 +189,10 @@ static int host_call(cwalk *w, CXCursor callee, CXCursor call) {
   }
   for (int i = 0; sm && (sm->unseen || sm->loops) && i < x->b->prog->escaping.len; i++)
     record(x, x->b->prog->escaping.items[i], CW_READ | CW_WRITE); /* alias.h */
-  if (sm && sm->unseen)
+  if (sm && sm->unseen) { /* it may change the mesh too */
     record(x, effects_unseen(), CW_READ | CW_WRITE);
+    record(x, effects_mesh(), CW_WRITE);
+  }
   else if (sm && sm->deref_store)
     record(x, effects_unseen(), CW_WRITE);
   int n = clang_Cursor_getNumArguments(call);
@@ -421,7 +425,7 @@ static item *statement_item(builder *b, CXCursor stmt, int depth, region **body_
   vec syncs = syncs_in(b, start, end);
   for (int i = 0; i < syncs.len; i++)
     sync_accesses(b, syncs.items[i], it);
-  it->leaves = leaves_region(stmt);
+  it->leaves = leaves_region(stmt) || it->mesh;
   clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(stmt)), NULL, NULL,
                              NULL, &it->start);
   it->end = end;

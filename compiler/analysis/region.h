@@ -36,7 +36,14 @@
  *     inside the statement), or that calls loom_exit(), whatever it names:
  *     a barrier, that nothing moves across (a loop moved past it, or a
  *     reduction or halo exchange still pending there, would be skipped or
- *     outlive the session).
+ *     outlive the session);
+ *   - a statement that changes the mesh (it declares a set or a map,
+ *     renumbers or partitions: summary_changes_mesh): a barrier too, as
+ *     a loop moved past it would run on another numbering, and a halo
+ *     exchange moved above it would partition the mesh before it is
+ *     complete (dsl-spec/mpi.md, "What moves").  A call of a function
+ *     loomc does not see writes the mesh (effects.h) instead: halo
+ *     exchanges stay below it, loops may still move across it.
  * Other host statements are not computations: they may move across loops.
  */
 #ifndef LOOMC_REGION_H
@@ -64,7 +71,11 @@ typedef struct item {
   int leaves;       /* host or nested: a barrier — control may leave the
                        region from inside it, or enter it (return, goto,
                        a label, break or continue not bound inside it),
-                       or it calls loom_exit() */
+                       or it calls loom_exit(), or it changes the mesh */
+  int mesh;         /* it changes the mesh: it calls a function that
+                       declares a set or a map, renumbers or partitions
+                       (summary_changes_mesh), itself or through the
+                       functions it calls that loomc sees */
 } item;
 
 /* The for, while or do statement a region is the body of: the loops of

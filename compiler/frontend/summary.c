@@ -58,6 +58,21 @@ int summary_is_system(CXCursor fn) {
   return !file || clang_Location_isInSystemHeader(loc) || is_loom_h(file) || is_builtin(fn);
 }
 
+int summary_changes_mesh(CXCursor fn) {
+  static const char *const calls[] = {
+      "loom_init",          "loom_decl_set",      "loom_decl_set_slice",
+      "loom_decl_set_hdf5", "loom_decl_map",      "loom_decl_map_hdf5",
+      "loom_renumber",      "loom_partition"};
+  if (clang_Cursor_isNull(fn) || !summary_is_system(fn))
+    return 0;
+  CXString name = clang_getCursorSpelling(fn);
+  int yes = 0;
+  for (size_t i = 0; i < sizeof calls / sizeof *calls && !yes; i++)
+    yes = strcmp(clang_getCString(name), calls[i]) == 0;
+  clang_disposeString(name);
+  return yes;
+}
+
 int summary_is_file_scope(CXCursor decl) {
   return clang_getCursorKind(decl) == CXCursor_VarDecl &&
          clang_getCursorKind(clang_getCursorSemanticParent(decl)) ==
@@ -177,6 +192,7 @@ static void merge(walker *w, const summary *s) {
     add_sym(w->a, &w->e->s.writes, s->writes.items[i]);
   w->e->s.deref_store |= s->deref_store;
   w->e->s.loops |= s->loops;
+  w->e->s.mesh |= s->mesh;
   if (s->unseen && !w->e->s.unseen) {
     w->e->s.unseen = s->unseen;
     w->e->s.unseen_loc = s->unseen_loc;
@@ -213,6 +229,7 @@ static int on_call(cwalk *cw, CXCursor callee, CXCursor call) {
   if (summary_is_free(callee))
     return 1;
   const summary *sm = NULL;
+  w->e->s.mesh |= summary_changes_mesh(callee);
   if (clang_Cursor_isNull(callee) || !summary_is_system(callee)) {
     entry *e = entry_of(w->fe, w->st, callee, w->a);
     if (e->busy || !e->complete)

@@ -31,6 +31,8 @@ typedef struct summary {
                          its caller passes */
   int loops;          /* it runs par_loops (its own or its callees'): it
                          may reach any dat whose handle it can reach */
+  int mesh;           /* it calls a libloom function that changes the mesh
+                         (summary_changes_mesh), or its callees do */
 } summary;
 
 /* The summary of the function `fn` (any declaration of it; a null cursor
@@ -41,6 +43,13 @@ const summary *summary_of(const frontend *fe, const symtab *st, CXCursor fn, are
 /* Whether `fn` is declared in a system header or in loom.h (or is a
  * builtin). */
 int summary_is_system(CXCursor fn);
+
+/* Whether `fn` is a libloom function that changes the mesh (effects.h's
+ * <mesh>): loom_init, the declarations of sets and maps (and their slice
+ * and HDF5 forms), loom_renumber, loom_partition.  Dats, constants,
+ * sparsities and matrices may be declared after the mesh is partitioned:
+ * their declarations change only their own handles. */
+int summary_changes_mesh(CXCursor fn);
 
 /* Whether the declaration `decl` is a variable at file scope. */
 int summary_is_file_scope(CXCursor decl);

@@ -12,6 +12,10 @@
 # cases/NAME.conf (optional, sourced) adjusts a case:
 #   TARGETS="seq mpi"      the targets it runs on (default: all four)
 #   MPI_RANKS="1"          the rank counts of mpi (default: 1 2 3)
+#   PARTITIONERS="metis block"  mpi runs at each rank count with each
+#                          LOOM_PARTITIONER (default: the runtime's default)
+#   PETSC=1                links PETSc (a program with matrices; skipped
+#                          when pkg-config finds no petsc)
 #   ENV="VAR=value ..."    environment of every run
 #   LOOMC_ONLY=1           translate only; LOOMC_FAILS=1: loomc must fail
 #   LOOMC_STDERR_GREP=...  a line loomc's diagnostics must contain
@@ -29,6 +33,7 @@ inc=$root/runtime/include
 mpi_libs="$root/build/lib/libloom_mpi.a -lmetis -lptscotch -lscotch -lptscotcherr -lm"
 mpirun_cmd="mpirun --oversubscribe --bind-to none --mca btl self,vader --mca pml ob1"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+petsc_libs=$(pkg-config --libs petsc mpi-c 2>/dev/null)
 have_mpi=1
 command -v mpicc >/dev/null && [ -f "$root/build/lib/libloom_mpi.a" ] || have_mpi=0
 scratch=$(mktemp -d)
@@ -40,9 +45,13 @@ run_case() {
   local name=$1 src=$here/cases/$1.c dir=$scratch/$1
   local TARGETS="seq openmp mpi mpi+openmp" ENV="" LOOMC_ONLY=0 LOOMC_FAILS=0
   local LOOMC_STDERR_GREP="" EXPECT_FAIL=0 STDERR_GREP="" STDERR_GREP_MPI=""
-  local STDERR_NOGREP_MPI="" MPI_RANKS="1 2 3"
+  local STDERR_NOGREP_MPI="" MPI_RANKS="1 2 3" PARTITIONERS="" PETSC=0
   # shellcheck disable=SC1090
   [ -f "$here/cases/$name.conf" ] && . "$here/cases/$name.conf"
+  if [ "$PETSC" = 1 ] && [ -z "$petsc_libs" ]; then
+    echo "regress: $name skipped: no PETSc (pkg-config petsc)"
+    return 0
+  fi
   mkdir -p "$dir"
   cp "$src" "$dir/"
   local target ok=1
@@ -86,6 +95,7 @@ build() {
     mpi) cc=mpicc libs=$mpi_libs ;;
     mpi+openmp) cc=mpicc omp=-fopenmp libs=$mpi_libs ;;
   esac
+  [ "$PETSC" = 1 ] && libs="$libs $petsc_libs"
   # shellcheck disable=SC2086
   if ! (cd "$dir" && $cc -std=c11 -Wall -Wextra -O1 $omp -I"$inc" "$out" $libs \
           -o "${out%.c}" 2>"$out.cc.err"); then
@@ -150,9 +160,14 @@ run_target() {
         execute "$name" "$dir" "openmp $n threads" 0 env OMP_NUM_THREADS=$n LOOM_CHECK_PLANS=1 "$exe" || ok=0
       done ;;
     mpi)
+      local part
       for n in $MPI_RANKS; do
-        # shellcheck disable=SC2086
-        execute "$name" "$dir" "mpi $n ranks" 1 $mpirun_cmd -np $n "$exe" || ok=0
+        for part in ${PARTITIONERS:-default}; do
+          local penv=() pwhat=""
+          [ "$part" != default ] && penv=(-x "LOOM_PARTITIONER=$part") pwhat=", $part"
+          # shellcheck disable=SC2086
+          execute "$name" "$dir" "mpi $n ranks$pwhat" 1 $mpirun_cmd "${penv[@]}" -np $n "$exe" || ok=0
+        done
       done ;;
     mpi+openmp)
       # shellcheck disable=SC2086

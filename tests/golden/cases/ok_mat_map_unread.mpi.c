@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
   loom_dat w = loom_decl_dat(edges, 1, double, wt, "w");
   loom_sparsity sp = loom_decl_sparsity(nodes, nodes, 1, 1, 1, &e2n, &e2n, "sp");
   loom_mat A = loom_decl_mat(sp, "A");
-loom_loop_1_diag(edges, w, e2n, A);
+loom__halo_begin(w); loom_loop_1_diag(edges, w, e2n, A);
   loom_exit();
   return 0;
 }

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
   loom_mat M = loom_decl_mat(sp, "M");
   loom_mat B = loom_decl_mat(sp2, "B");
 
-loom__halo_begin(x); /* par_loop mass: fused into loom_loop_1_mass__2_coupling (line 36) */
+loom__halo_begin(x); loom__halo_begin(w); /* par_loop mass: fused into loom_loop_1_mass__2_coupling (line 36) */
 loom_loop_1_mass__2_coupling(cells, c2n, x, M, w, B);
   printf("%g %g\n", loom_mat_get(M, 0, 0, 0, 0), loom_mat_get(B, 1, 1, 3, 0));
   loom_exit();

@@ -199,7 +199,7 @@ int main(int argc, char **argv) {
   const loom_map maps[2] = {c2n, e2n};
   loom_sparsity sp = loom_decl_sparsity(nodes, nodes, 1, 1, 2, maps, maps, "sp");
   loom_mat M = loom_decl_mat(sp, "M");
-loom_loop_1_ones(cells, w, c2n, M);
+loom__halo_begin(w); loom_loop_1_ones(cells, w, c2n, M);
 loom_loop_2_put(edges, e2n, M);
   expected(0);
   const double written = worst(M);

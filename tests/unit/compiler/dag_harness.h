@@ -16,7 +16,10 @@
   "static void k_edge(const double *a, const double *b, double *w) {\n"        \
   "  *w = a[0] - b[1];\n}\n"                                                   \
   "static void k_scatter(const double *w, double *a, double *b) {\n"           \
-  "  a[0] += *w; b[0] -= *w;\n}\n"
+  "  a[0] += *w; b[0] -= *w;\n}\n"                                             \
+  "static void k_mat(const double *w, double *A) {\n"                          \
+  "  A[0] += *w; A[3] += *w;\n}\n"                                             \
+  "extern void unseen_setup(void);\n"
 
 /* The DAG of the innermost region of `body`, for `target`. */
 static inline const dag *dag_of(run *r, const char *body, const char *target) {
@@ -31,12 +34,13 @@ static inline const dag *dag_of(run *r, const char *body, const char *target) {
   return dags.items[dags.len - 1];
 }
 
-/* The computation labelled `label` ("host(" matches any host statement). */
+/* The computation labelled `label` ("host(" matches any host statement
+ * but PROGRAM's prelude, which changes the mesh). */
 static inline const comp *comp_named(const dag *d, const char *label) {
   for (int i = 0; i < d->comps.len; i++) {
     const comp *c = d->comps.items[i];
     if (strcmp(c->label, label) == 0 ||
-        (strcmp(label, "host(") == 0 && strncmp(c->label, label, 5) == 0))
+        (strcmp(label, "host(") == 0 && strncmp(c->label, label, 5) == 0 && !c->mesh))
       return c;
   }
   cr_assert_fail("no computation '%s'", label);

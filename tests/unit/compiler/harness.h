@@ -82,4 +82,9 @@ static void run_free(run *r) {
   "  loom_dat f = loom_decl_temp(edges, 3, float, \"f\");\n"                   \
   body "\n  loom_exit();\n  return (int)gsum + (int)garr[0];\n}\n"
 
+/* The items of PROGRAM's function body before `body`: loom_init and the
+ * declarations of the two sets and the map, barriers (they change the
+ * mesh: analysis/region.h); the dats' declarations are no computations. */
+#define PRELUDE 4
+
 #endif

@@ -60,8 +60,8 @@ Test(dag, dependence_rule) {
     run r;
     const dag *d = dag_of(&r, body, "seq");
     if (c->depends < 0) { /* same label twice: the second depends on the first */
-      cr_assert_eq(d->comps.len, 4, "case %zu: two loops, loom_exit, return", i);
-      cr_expect(is_pred(d->comps.items[1], d->comps.items[0]), "case %zu", i);
+      cr_assert_eq(d->comps.len, PRELUDE + 4, "case %zu: two loops, loom_exit, return", i);
+      cr_expect(is_pred(d->comps.items[PRELUDE + 1], d->comps.items[PRELUDE]), "case %zu", i);
     } else {
       const comp *a = comp_named(d, c->first), *b = comp_named(d, c->second);
       cr_expect_eq(is_pred(b, a), c->depends, "case %zu: %s -> %s", i, c->first, c->second);
@@ -75,13 +75,15 @@ Test(dag, mpi_splits_indirect_loops_as_seed_001) {
   const dag *d = dag_of(&r,
       "#pragma loom par_loop(k_edge) over(edges) args(read: x[e2n_map[0]], x[e2n_map[1]], write: w)",
       "mpi");
-  cr_assert_eq(d->comps.len, 6, "four parts, loom_exit and return (barriers)");
+  cr_assert_eq(d->comps.len, PRELUDE + 6, "four parts, loom_exit and return (barriers)");
   const comp *send = comp_named(d, "HaloSend(x)"), *core = comp_named(d, "k_edge[core]");
   const comp *recv = comp_named(d, "HaloRecv(x)"), *owned = comp_named(d, "k_edge[owned]");
   cr_expect(is_pred(recv, send));
   cr_expect(is_pred(owned, core));
   cr_expect(is_pred(owned, recv));
-  cr_expect_eq(core->preds.len, 0, "core waits for nothing: overlap");
+  cr_expect_eq(core->preds.len, 1, "core waits only for the declarations: overlap");
+  cr_expect_eq(core->preds.items[0], d->comps.items[PRELUDE - 1]);
+  cr_expect(is_pred(send, d->comps.items[PRELUDE - 1]), "the send partitions: after the mesh");
   run_free(&r);
 }
 
@@ -96,14 +98,14 @@ Test(dag, nested_statement_is_one_computation) {
   vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
   cr_assert_eq(regions.len, 2);
   const region *outer = regions.items[0], *inner = regions.items[1];
-  cr_assert_eq(outer->items.len, 4, "loop, for, loom_exit and the return naming gsum");
-  cr_expect_eq(((const item *)outer->items.items[0])->kind, ITEM_LOOP);
-  cr_expect_eq(((const item *)outer->items.items[1])->kind, ITEM_NESTED);
-  cr_expect_eq(((const item *)outer->items.items[2])->kind, ITEM_HOST);
+  cr_assert_eq(outer->items.len, PRELUDE + 4, "loop, for, loom_exit and the return naming gsum");
+  cr_expect_eq(((const item *)outer->items.items[PRELUDE])->kind, ITEM_LOOP);
+  cr_expect_eq(((const item *)outer->items.items[PRELUDE + 1])->kind, ITEM_NESTED);
+  cr_expect_eq(((const item *)outer->items.items[PRELUDE + 2])->kind, ITEM_HOST);
   cr_expect_eq(inner->depth, 1);
   vec dags = dag_build(&regions, "seq", NULL, r.arena);
   const dag *d = dags.items[0];
-  cr_expect(is_pred(d->comps.items[1], d->comps.items[0]), "the for reads w");
+  cr_expect(is_pred(d->comps.items[PRELUDE + 1], d->comps.items[PRELUDE]), "the for reads w");
   run_free(&r);
 }
 
@@ -128,9 +130,11 @@ Test(dag, halo_successive_exchanges_merged) {
   const dag *d = dag_of(&r, EDGE_READ_X "  xs[0] = 1.0;\n" EDGE_READ_X, "mpi");
   cr_expect_eq(removed(d, "merged"), 2, "the second send and receive");
   cr_expect(noted(d, "HaloSend(x)/HaloRecv(x) for k_edge merged into the exchange for k_edge"));
-  const comp *second_owned = d->comps.items[7];
+  const comp *second_owned = d->comps.items[PRELUDE + 7];
   cr_assert_str_eq(second_owned->label, "k_edge[owned]");
-  cr_expect(reaches(d->comps.items[2], second_owned), "reads the first exchange's halo");
+  cr_assert_str_eq(((const comp *)d->comps.items[PRELUDE + 2])->label, "HaloRecv(x)");
+  cr_expect(reaches(d->comps.items[PRELUDE + 2], second_owned),
+            "reads the first exchange's halo");
   run_free(&r);
 }
 
@@ -167,11 +171,53 @@ Test(dag, halo_first_exchange_stays_and_seq_has_none) {
   cr_expect_eq(removed(d, "removed") + removed(d, "merged"), 0);
   run_free(&r);
   d = dag_of(&r, EDGE_READ_X EDGE_READ_X, "seq");
-  cr_expect_eq(d->comps.len, 4, "two loops, loom_exit, return");
+  cr_expect_eq(d->comps.len, PRELUDE + 4, "two loops, loom_exit, return");
   cr_expect_eq(d->notes.len, 0);
   run_free(&r);
 }
 
+
+/* With MPI a send partitions the mesh: it depends on every call that may
+ * change it — a renumbering (a barrier) and a function loomc does not see
+ * — but not on a dat's declaration; loops do not wait for the unseen call. */
+Test(dag, halo_send_stays_below_what_may_change_the_mesh) {
+  run r;
+  const dag *d = dag_of(&r,
+      "  loom_renumber();\n"
+      "  loom_dat y = loom_decl_temp(nodes, 2, double, \"y\");\n"
+      "  unseen_setup();\n"
+      "#pragma loom par_loop(k_copy) over(nodes) args(read: y, write: y)\n"
+      EDGE_READ_X, "mpi");
+  const comp *send = comp_named(d, "HaloSend(x)");
+  const comp *renumber = d->comps.items[PRELUDE], *unseen = d->comps.items[PRELUDE + 1];
+  cr_assert(renumber->barrier && renumber->mesh, "loom_renumber() is a barrier");
+  cr_assert(!unseen->barrier && dag_writes(unseen, effects_mesh()),
+            "the unseen call (the declaration of y, naming nothing else, is no computation)");
+  cr_expect(is_pred(send, unseen), "the send waits for the unseen call");
+  cr_expect(reaches(renumber, send));
+  cr_expect(!reaches(unseen, comp_named(d, "k_copy[core,owned]")),
+            "a loop may still move across the unseen call");
+  run_free(&r);
+}
+
+/* A loop that assembles a matrix runs its executed halo: with MPI it is
+ * split, and a dat it reads directly is exchanged (HaloSend/HaloRecv). */
+Test(dag, matrix_loop_exchanges_its_direct_reads) {
+  run r;
+  const dag *d = dag_of(&r,
+      "  loom_sparsity sp = loom_decl_sparsity(nodes, nodes, 1, 1, 1, &e2n_map, &e2n_map, "
+      "\"sp\");\n"
+      "  loom_mat A = loom_decl_mat(sp, \"A\");\n"
+      "#pragma loom par_loop(k_copy) over(edges) args(read: w, write: w)\n"
+      "#pragma loom par_loop(k_mat) over(edges) args(read: w, inc: A[e2n_map, e2n_map])\n",
+      "mpi");
+  const comp *send = comp_named(d, "HaloSend(w)"), *recv = comp_named(d, "HaloRecv(w)");
+  const comp *copy = comp_named(d, "k_copy[core,owned]");
+  cr_expect(is_pred(send, copy), "after the loop that writes w");
+  cr_expect(is_pred(comp_named(d, "k_mat[owned]"), recv));
+  cr_expect(!reaches(recv, comp_named(d, "k_mat[core]")), "its core part does not wait");
+  run_free(&r);
+}
 
 /* ---- barriers ---------------------------------------------------------------- */
 
@@ -210,7 +256,8 @@ Test(dag, barriers_are_the_statements_control_may_leave_by) {
     int nbarrier = 0;
     const comp *barrier = NULL;
     for (int k = 0; k < d->comps.len; k++)
-      if (((const comp *)d->comps.items[k])->barrier && nbarrier++ == 0)
+      if (((const comp *)d->comps.items[k])->barrier &&
+          !((const comp *)d->comps.items[k])->mesh && nbarrier++ == 0)
         barrier = d->comps.items[k];
     cr_expect_eq(nbarrier, c->barrier, "case %zu (%s)", i, c->stmt);
     if (barrier) { /* the reduction ends before it; the next loop waits for it */

@@ -43,7 +43,7 @@ static const item *host_item(run *r, const char *stmt, int *nhost) {
   *nhost = 0;
   for (int i = 0; i < body->items.len; i++) {
     const item *it = body->items.items[i];
-    if (it->kind == ITEM_HOST && (*nhost)++ == 0)
+    if (it->kind == ITEM_HOST && !it->mesh && (*nhost)++ == 0)
       first = it;
   }
   cr_assert(first, "no host statement");
@@ -120,6 +120,48 @@ Test(region, host_rule_unevaluated_and_unrelated_are_not_computations) {
   }
 }
 
+/* The calls that change the mesh (summary_changes_mesh) make a statement
+ * a barrier, also through a function of the file; a dat's declaration
+ * does not, nor a call of a function loomc does not see (it writes the
+ * mesh instead: effects.h). */
+Test(region, mesh_calls_are_barriers) {
+  static const struct {
+    const char *stmt;
+    int mesh;
+  } cases[] = {{"loom_renumber();", 1},
+               {"if (loom_renumber() != 0) xs[0] = 1.0;", 1},
+               {"renumber_all();", 1},
+               {"loom_partition(edges, \"block\");", 1},
+               {"{ loom_set s = loom_decl_set(2, \"s\"); (void)s; }", 1},
+               {"{ loom_map m = loom_decl_map(edges, nodes, 1, e2n, \"m\"); (void)m; }", 1},
+               {"{ loom_dat y = loom_decl_temp(nodes, 1, double, \"y\"); (void)y; }", 0},
+               {"use(xs[0]);", 0},
+               {"xs[0] = loom_set_size(edges);", 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    static char src[8192];
+    snprintf(src, sizeof src,
+             PROGRAM(HOST_KERNELS "static void renumber_all(void) { loom_renumber(); }\n",
+                     "#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n"
+                     "  %s\n"
+                     "#pragma loom par_loop(k_copy) over(edges) args(read: w, write: w)\n"),
+             cases[i].stmt);
+    run r;
+    run_source(&r, src, TO_CHECK);
+    cr_assert_eq(r.errors, 0, "%s", r.diags);
+    vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
+    const region *body = regions.items[0];
+    const item *it = body->items.len > PRELUDE + 1 ? body->items.items[PRELUDE + 1] : NULL;
+    int is_stmt = it && it->kind != ITEM_LOOP;
+    cr_expect_eq(is_stmt && it->mesh, cases[i].mesh, "case %zu (%s): changes the mesh", i,
+                 cases[i].stmt);
+    cr_expect_eq(is_stmt && it->leaves, cases[i].mesh, "case %zu (%s): a barrier", i,
+                 cases[i].stmt);
+    cr_expect_eq(is_stmt && names(&it->writes, "<mesh>"), strncmp(cases[i].stmt, "use", 3) == 0,
+                 "case %zu (%s): writes the mesh", i, cases[i].stmt);
+    run_free(&r);
+  }
+}
+
 /* Stores into memory a local pointer has just allocated, and which no
  * other name reaches (fresh.h), touch no state loomc knows: no
  * computation. */
@@ -143,11 +185,12 @@ Test(region, host_rule_fresh_memory_is_no_state) {
 
 /* A call of a function loomc does not see (use, take: declared, defined
  * elsewhere), and a store through a pointer that names no object, read and
- * write the unseen state: they are computations, of nothing else. */
+ * write the unseen state: they are computations, of nothing else but, for
+ * the call, the mesh it may change (effects.h). */
 Test(region, host_rule_unseen_calls_and_pointer_stores_write_the_unseen_state) {
   static const struct {
     const char *stmt;
-    int reads;
+    int reads; /* also: a call, which writes the mesh */
   } cases[] = {{"use(xs[0]);", 1},
                {"take(xs);", 1},
                {"{ double *p = xs; p[1] = 2.0; }", 0},
@@ -163,7 +206,9 @@ Test(region, host_rule_unseen_calls_and_pointer_stores_write_the_unseen_state) {
     cr_expect_eq(nhost, 3, "case %zu (%s): it, loom_exit, return", i, cases[i].stmt);
     cr_expect(names(&it->writes, "<unseen>"), "case %zu: writes the unseen state", i);
     cr_expect_eq(names(&it->reads, "<unseen>"), cases[i].reads, "case %zu: reads", i);
-    cr_expect_eq(it->objs.len, 1, "case %zu: nothing else", i);
+    cr_expect_eq(names(&it->writes, "<mesh>"), cases[i].reads, "case %zu: the mesh", i);
+    cr_expect(!names(&it->reads, "<mesh>"), "case %zu: the mesh is not read", i);
+    cr_expect_eq(it->objs.len, 1 + cases[i].reads, "case %zu: nothing else", i);
     run_free(&r);
   }
 }
@@ -194,8 +239,9 @@ Test(region, host_write_orders_against_readers_and_reducers) {
       "  gsum = 0.0;\n"
       "#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n",
       "seq");
-  cr_assert_eq(d->comps.len, 5, "and loom_exit and the final return, which reads gsum");
-  const comp *first = d->comps.items[0], *host = d->comps.items[1], *second = d->comps.items[2];
+  cr_assert_eq(d->comps.len, PRELUDE + 5, "and loom_exit and the final return, which reads gsum");
+  const comp *first = d->comps.items[PRELUDE], *host = d->comps.items[PRELUDE + 1],
+             *second = d->comps.items[PRELUDE + 2];
   cr_expect(is_pred(host, first));
   cr_expect(is_pred(second, host));
   run_free(&r);
@@ -217,20 +263,20 @@ Test(region, sync_is_an_item_at_its_position) {
   vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
   cr_assert_eq(regions.len, 1, "a block holding only a sync is no region");
   const region *body = regions.items[0];
-  cr_assert_eq(body->items.len, 6, "loop, sync, loop, if, loom_exit, return");
-  const item *sync = body->items.items[1], *nested = body->items.items[3];
+  cr_assert_eq(body->items.len, PRELUDE + 6, "loop, sync, loop, if, loom_exit, return");
+  const item *sync = body->items.items[PRELUDE + 1], *nested = body->items.items[PRELUDE + 3];
   cr_expect_eq(sync->kind, ITEM_SYNC);
   cr_expect(names(&sync->reads, "w") && names(&sync->writes, "w"));
   cr_expect(names(&sync->reads, "gsum") && names(&sync->writes, "gsum"));
-  cr_expect_eq(((const item *)body->items.items[2])->kind, ITEM_LOOP);
+  cr_expect_eq(((const item *)body->items.items[PRELUDE + 2])->kind, ITEM_LOOP);
   cr_expect_eq(nested->kind, ITEM_HOST, "an if holding a sync");
   cr_expect(names(&nested->writes, "x"));
   vec dags = dag_build(&regions, "seq", NULL, r.arena);
   const dag *d = dags.items[0];
-  const comp *s = d->comps.items[1];
+  const comp *s = d->comps.items[PRELUDE + 1];
   cr_expect_str_eq(s->label, "sync(w,gsum)");
-  cr_expect(is_pred(s, d->comps.items[0]));
-  cr_expect(is_pred(d->comps.items[2], s));
+  cr_expect(is_pred(s, d->comps.items[PRELUDE]));
+  cr_expect(is_pred(d->comps.items[PRELUDE + 2], s));
   run_free(&r);
 }
 
@@ -249,6 +295,8 @@ Test(region, sync_forces_only_what_it_names) {
       "#pragma loom par_loop(k_copy) over(edges) args(read: w2, write: w2)\n"
       "#pragma loom sync(w)\n",
       "seq");
-  cr_expect_eq(comp_named(d2, "sync(w)")->preds.len, 0);
+  const comp *s2 = comp_named(d2, "sync(w)");
+  cr_expect_eq(s2->preds.len, 1, "only the last barrier of the prelude");
+  cr_expect(((const comp *)s2->preds.items[0])->mesh);
   run_free(&r);
 }
