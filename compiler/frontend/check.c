@@ -93,7 +93,8 @@ static int check_const(checker *c, const loop_arg *a, CXCursor param,
 }
 
 /* A matrix argument's parameter: `double *` (the element matrix row after
- * row) or `double A[R][C]` / `double (*A)[C]`, R and C the element matrix's
+ * row; `double A[N]` is that pointer, whatever N, as any array parameter)
+ * or `double A[R][C]` / `double (*A)[C]`, R and C the element matrix's
  * rows and columns; never const (the kernel adds to it). */
 static int check_mat_param(checker *c, loop_arg *a, CXCursor param) {
   long rows = a->map->dim * a->obj->dim, cols = a->map2->dim * a->obj->dim2;
@@ -102,16 +103,14 @@ static int check_mat_param(checker *c, loop_arg *a, CXCursor param) {
   int array = t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray;
   if (t.kind != CXType_Pointer && !array)
     return param_mismatch(c, a, param, expect);
-  if (t.kind == CXType_ConstantArray && clang_getArraySize(t) != rows)
-    return param_mismatch(c, a, param, expect);
   CXType pointee = array ? clang_getArrayElementType(t) : clang_getPointeeType(t);
   CXType elem = pointee;
-  if (pointee.kind == CXType_ConstantArray) {
-    if (clang_getArraySize(pointee) != cols)
+  if (pointee.kind == CXType_ConstantArray) { /* rows of C entries: R of them */
+    if (clang_getArraySize(pointee) != cols ||
+        (t.kind == CXType_ConstantArray && clang_getArraySize(t) != rows))
       return param_mismatch(c, a, param, expect);
     elem = clang_getArrayElementType(pointee);
-  } else if (t.kind == CXType_ConstantArray)
-    return param_mismatch(c, a, param, expect);
+  }
   const elem_type *got = elem_type_of(elem);
   if (!got || strcmp(got->c_name, "double") != 0)
     return param_mismatch(c, a, param, expect);

@@ -250,6 +250,81 @@ static int read_dat(resolver *r, CXCursor call, CXCursor var, obj *o) {
   return 0;
 }
 
+/* The children of c (cursors), in order. */
+static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  CXCursor **out = data;
+  *(*out)++ = c;
+  return CXChildVisit_Continue;
+}
+
+/* The map an element of a sparsity's map array names (`c2n`, `m->c2n`),
+ * or NULL. */
+static obj *pair_map(resolver *r, CXCursor e) {
+  e = cursor_strip_expr(e);
+  sym *s = NULL;
+  obj *o = NULL;
+  if (clang_getCursorKind(e) == CXCursor_DeclRefExpr) {
+    s = symtab_of_cursor(r->st, clang_getCursorReferenced(e));
+    o = s ? obj_of_sym(r, s) : NULL;
+  } else if (clang_getCursorKind(e) == CXCursor_MemberRefExpr) {
+    const char *chain = member_chain(r, e, &s);
+    r->quiet++;
+    o = chain ? chain_obj(r, s, chain, frontend_cursor_loc(r->fe, e), 0) : NULL;
+    r->quiet--;
+  }
+  return o && o->kind == OBJ_MAP ? o : NULL;
+}
+
+/* The maps of a sparsity's map array argument, into out (at most max):
+ * `&m` (one pair), `(loom_map[]){a, b}`, or a local array initialised by
+ * a list; their number, or -1 when loomc cannot read them. */
+static int pair_maps(resolver *r, CXCursor e, obj **out, int max) {
+  e = cursor_strip_expr(e);
+  CXCursor list = clang_getNullCursor();
+  if (clang_getCursorKind(e) == CXCursor_UnaryOperator &&
+      cursor_unary_kind(r->fe->tu, e) == 2) { /* &m */
+    out[0] = pair_map(r, cursor_first_child(e));
+    return out[0] ? 1 : -1;
+  }
+  if (clang_getCursorKind(e) == CXCursor_CompoundLiteralExpr)
+    list = cursor_last_child(e);
+  else if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_VarDecl)
+    list = cursor_last_child(clang_getCursorReferenced(e));
+  if (clang_getCursorKind(list) != CXCursor_InitListExpr)
+    return -1;
+  CXCursor kids[64], *end = kids;
+  if (clang_Cursor_getNumArguments(list) > 64)
+    return -1;
+  clang_visitChildren(list, collect_kid, &end);
+  int n = (int)(end - kids);
+  for (int i = 0; i < n && i < max; i++)
+    if (!(out[i] = pair_map(r, kids[i])))
+      return -1;
+  return n <= max ? n : -1;
+}
+
+/* The pairs of maps of a loom_decl_sparsity (rows, cols, rdim, cdim,
+ * npairs, rmaps, cmaps, name), when loomc can read them: npairs a
+ * constant, each array one of pair_maps' forms. */
+static void read_pairs(resolver *r, CXCursor sp, obj *o) {
+  CXEvalResult ev = clang_Cursor_Evaluate(cursor_strip_expr(clang_Cursor_getArgument(sp, 4)));
+  int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
+  long long n = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
+  if (ev)
+    clang_EvalResult_dispose(ev);
+  obj *rows[64], *cols[64];
+  if (!ok || n < 1 || n > 64 ||
+      pair_maps(r, clang_Cursor_getArgument(sp, 5), rows, 64) < n ||
+      pair_maps(r, clang_Cursor_getArgument(sp, 6), cols, 64) < n)
+    return;
+  for (int i = 0; i < n; i++) {
+    vec_push(r->arena, &o->pairs, rows[i]);
+    vec_push(r->arena, &o->pairs, cols[i]);
+  }
+}
+
 /* A matrix: rows, columns and block sizes from the loom_decl_sparsity
  * initialising the sparsity variable loom_decl_mat names. */
 static int read_mat(resolver *r, CXCursor call, obj *o) {
@@ -271,6 +346,10 @@ static int read_mat(resolver *r, CXCursor call, obj *o) {
   o->dim = o->to ? const_int_arg(r, sp, 2, "row block size", o->name) : -1;
   o->dim2 = o->dim > 0 ? const_int_arg(r, sp, 3, "column block size", o->name) : -1;
   o->type = elem_type_named("double");
+  o->sparsity = frontend_spelling(r->fe, var);
+  o->sparsity_loc = frontend_cursor_loc(r->fe, var);
+  if (o->dim2 > 0)
+    read_pairs(r, sp, o);
   return o->dim2 > 0 ? 0 : -1;
 }
 
@@ -846,10 +925,33 @@ static int mat_written_once(resolver *r, const loop_arg *a) {
 /* `A[rmap, cmap]`: A a matrix, incremented (the element matrices of the
  * elements reaching one entry are summed) or written (they replace the
  * entries they reach). */
+/* The maps of `A[rmap, cmap]` are a pair of A's sparsity, when loomc read
+ * its pairs and both maps are handles it sees declared. */
+static int check_mat_pair(resolver *r, const loop_arg *a) {
+  const obj *A = a->obj;
+  if (!A->pairs.len || a->map->opaque || a->map2->opaque)
+    return 0;
+  const char *pairs = "";
+  for (int i = 0; i < A->pairs.len; i += 2) {
+    const obj *pr = A->pairs.items[i], *pc = A->pairs.items[i + 1];
+    if ((pr == a->map && pc == a->map2) || pr->opaque || pc->opaque)
+      return 0; /* that pair, or it may be: the run time checks it */
+    pairs = arena_printf(r->arena, "%s%s(%s, %s)", pairs, i ? ", " : "", obj_label(pr),
+                         obj_label(pc));
+  }
+  diag(DIAG_ERROR, a->loc, a->len,
+       "maps '%s' and '%s' are not a pair of the sparsity of matrix '%s': '%s' has %s %s",
+       obj_label(a->map), obj_label(a->map2), a->name, A->sparsity,
+       A->pairs.len == 2 ? "the pair" : "the pairs", pairs);
+  diag(DIAG_NOTE, A->sparsity_loc, 0, "sparsity '%s' declared here", A->sparsity);
+  return -1;
+}
+
 static int bind_mat(resolver *r, loop_arg *a) {
   a->obj = lookup_kind(r, a->name, a->loc, OBJ_MAT, "a matrix");
   if (!a->obj || bind_mat_map(r, a, &a->map, a->map_name, a->map_loc, a->obj->from, "rows") ||
-      bind_mat_map(r, a, &a->map2, a->map2_name, a->map2_loc, a->obj->to, "columns"))
+      bind_mat_map(r, a, &a->map2, a->map2_name, a->map2_loc, a->obj->to, "columns") ||
+      check_mat_pair(r, a))
     return -1;
   if (a->mode == MODE_WRITE)
     return mat_written_once(r, a);

@@ -53,6 +53,11 @@ typedef struct obj {
   int dim;               /* map arity; dat dim; global: array length or 1;
                             mat: components per row node (rdim) */
   int dim2;              /* mat: components per column node (cdim) */
+  vec pairs;             /* mat: its sparsity's pairs of maps, as obj*
+                            (row map, column map, ...) when loomc reads its
+                            loom_decl_sparsity; empty: not known */
+  const char *sparsity;  /* mat: its sparsity's variable, when known */
+  srcloc sparsity_loc;
   const elem_type *type; /* dat, global */
   int is_array;          /* global declared as an array */
   int is_const;          /* global declared const */

@@ -81,21 +81,29 @@ static void default_handler(int status, const char *message, void *ctx) {
 static loom_error_handler error_handler = default_handler;
 static void *error_ctx = NULL;
 
+/* The message, after where the error happened: the call or the loop
+ * running (loomrt_error_context). */
 int loom_error_(int status, const char *fmt, ...) {
+  static char message[LOOMRT_ERROR_MAX];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(last_error, sizeof last_error, fmt, ap);
+  int n = vsnprintf(message, sizeof message, fmt, ap);
   va_end(ap);
   if (n < 0)
-    snprintf(last_error, sizeof last_error, "(unformattable error message)");
+    snprintf(message, sizeof message, "(unformattable error message)");
+  char where[400];
+  snprintf(last_error, sizeof last_error, "%s%s",
+           loomrt_error_context(where, sizeof where, message), message);
   error_handler(status, last_error, error_ctx);
   return status;
 }
 
 int loomrt_leave(int status) {
+  if (status == LOOM_OK)
+    return status;
+  loomrt_loop_site(NULL); /* the loop returns without loom__loop_done */
 #ifdef LOOM_MPI
-  if (status != LOOM_OK)
-    loomrt_mpi_error_raised(last_error);
+  loomrt_mpi_error_raised(last_error);
 #endif
   return status;
 }

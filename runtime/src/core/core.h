@@ -198,7 +198,8 @@ void loomrt_consts_free(void);
  * loop checks, mpi_ready, halo and reduction calls, fetch, partition):
  * under MPI a failure there means this rank leaves the program's
  * communication, so the other ranks are told instead of waiting for it
- * (mpi/fail.c).  Without MPI: `status`. */
+ * (mpi/fail.c).  Without MPI: `status`.  A failing loop returns at once:
+ * it is no longer the loop running (site.c). */
 int loomrt_leave(int status);
 
 /* ---- the call in progress (site.c) ------------------------------------- */
@@ -206,6 +207,11 @@ int loomrt_leave(int status);
 /* "FILE:LINE" of the wrapped API call in progress (loom.h, "call sites"),
  * written into buf (of `size` bytes; a long path keeps its end), or ""
  * when none is (a call through a pointer, generated code's own calls). */
+/* The prefix of an error message: "FILE:LINE: " of the wrapped call in
+ * progress, else "KERNEL at FILE:LINE: " of the loop running, unless
+ * `message` already starts with that location or names that loop; "" when
+ * there is none (site.c). */
+const char *loomrt_error_context(char *buf, size_t size, const char *message);
 const char *loomrt_call_site(char *buf, size_t size);
 
 /* The loop running (its label, "KERNEL at FILE:LINE", a string that

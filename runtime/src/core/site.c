@@ -24,9 +24,15 @@
  *
  * Loops: generated code names each loop "KERNEL at FILE:LINE" (the
  * directive's line) in its first check, loom__check_set, which records it
- * here until loom__loop_done; an agreement a loop starts (under MPI the
- * first loop partitions the mesh when the program did not) is reported at
- * the directive's line.  A wrapped call in progress takes precedence.
+ * here until loom__loop_done (or until the loop leaves on an error:
+ * loomrt_leave); an agreement a loop starts (under MPI the first loop
+ * partitions the mesh when the program did not) is reported at the
+ * directive's line.  A wrapped call in progress takes precedence.
+ *
+ * Errors: loom_error_ prefixes its message with the same location — the
+ * wrapped call's "FILE:LINE: ", or the running loop's "KERNEL at
+ * FILE:LINE: " — unless the message already starts with it (an
+ * agreement's) or names the loop (a loop's checks): loomrt_error_context.
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +71,19 @@ void *loom__call_done_ptr(void *handle) {
 double loom__call_done_dbl(double value) {
   site_file = NULL;
   return value;
+}
+
+const char *loomrt_error_context(char *buf, size_t size, const char *message) {
+  char at[300];
+  loomrt_call_site(at, sizeof at); /* the wrapped call's, or the loop's */
+  buf[0] = '\0';
+  if (!at[0] || strncmp(message, at, strlen(at)) == 0)
+    return buf;
+  if (site_file && *site_file)
+    snprintf(buf, size, "%s: ", at);
+  else if (!strstr(message, site_loop))
+    snprintf(buf, size, "%s: ", site_loop);
+  return buf;
 }
 
 const char *loomrt_call_site(char *buf, size_t size) {

@@ -376,10 +376,10 @@ double *loomrt_mat_pair_values(loom_mat A, loom_map rmap, loom_map cmap, const c
   int p = loomrt_sparsity_pair(sp, rmap, cmap);
   if (p < 0) {
     const char *rp = loomrt_map_problem(rmap), *cp = loomrt_map_problem(cmap);
-    loom_error_(LOOM_EINVAL,
-                "matrix '%s': %s: maps %s%s%s and %s%s%s are not a "
+    loom_error_(LOOM_EINVAL, /* in a loop: after the loop's label (site.c) */
+                "matrix '%s': maps %s%s%s and %s%s%s are not a "
                 "pair of its sparsity '%s' (%d pair%s)",
-                A->name, call, rp ? "(" : "'", rp ? rp : rmap->name, rp ? ")" : "'",
+                A->name, rp ? "(" : "'", rp ? rp : rmap->name, rp ? ")" : "'",
                 cp ? "(" : "'", cp ? cp : cmap->name, cp ? ")" : "'", sp->name,
                 sp->npairs, sp->npairs == 1 ? "" : "s");
     return NULL;
