@@ -330,7 +330,9 @@ int loom_renumber(void);
  *    dats and temporaries can (their data is still given in global,
  *    declared order, and each rank keeps its rows).
  *  - The default error handler prints "loom: rank R: error: MESSAGE" and
- *    calls MPI_Abort, so an error on one rank ends the whole job.  With a
+ *    ends the whole job: every rank finalises MPI and exits with status 1
+ *    once each has met the failing rank's notice in the runtime's next
+ *    wait (at most 10 s; then MPI_Abort: dsl-spec/mpi.md, "Errors").  With a
  *    handler that returns, a failure in a call at which a loop stops (its
  *    argument checks, partitioning, halo and reduction calls) or in
  *    loom_dat_fetch or loom_partition fails the session on every rank:

@@ -77,6 +77,22 @@ expect_abort() { # mode np pattern
   fi
 }
 expect_abort --fail 3 "loom: rank 1: error: map 'pecell': entry 5 (element 2, slot 1) is 99"
+# An error one rank finds alone (with the default handler) ends every rank
+# within seconds with that rank's one message and no MPI_Abort: before
+# partitioning (--fail, the others in an agreement) and after it
+# (--fail-after, the others in a halo exchange with it).
+expect_one_message() { # mode
+  if [ "$(grep -c "^loom:" "$err")" -ne 1 ] || grep -q "MPI_ABORT" "$err"; then
+    cat "$err"; echo "mpi-test: $1: not one message without MPI_Abort (FAILED)"; fail=1
+  else
+    echo "mpi-test: $1: one loom: line, no MPI_Abort, PASS"
+  fi
+}
+expect_one_message --fail
+for np in 2 3; do
+  expect_abort --fail-after $np "loom: rank 1: error: set 'late': declared after the mesh was partitioned"
+  expect_one_message "--fail-after at $np ranks"
+done
 expect_abort --mismatch 2 "loom: rank [01]: error: .*different"
 expect_abort --bad-slices 3 "loom: rank [012]: error: [^ ]*test_mpi\.c:[0-9]*: set 'cells': rank 1's slice is \\[11, 20) of 30 elements, but the ranks' slices must tile \\[0, 30)"
 

@@ -24,6 +24,19 @@
  *     rest (and the communicators) to the process's end.
  * A rank blocked in a library's collective (METIS, PT-Scotch) is not
  * reached; the partitioning steps agree on their status before each one.
+ *
+ * With the default handler an error one rank finds alone ends the job the
+ * same way, so that every rank stops within seconds with the one message
+ * of the rank that failed and no MPI_Abort:
+ *   - the failing rank prints its message, posts its notice, and waits for
+ *     every other rank to say it stopped (loomrt_mpi_end_together), at most
+ *     END_WAIT seconds (less when LOOM_COLLECTIVE_TIMEOUT is shorter); a
+ *     notice from a rank that failed too counts as its word;
+ *   - a rank whose wait meets the notice reports it to its handler; the
+ *     default one says it stopped, silently (loomrt_mpi_stop_quietly);
+ *   - then each finalises MPI and exits with status 1.  A rank that does
+ *     not answer in time (busy outside the runtime, blocked in a library's
+ *     collective) is named, and the job aborted as before.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -34,7 +47,7 @@
 #include "core/hooks.h"
 #include "mpi/mpi.h"
 
-enum { NOTICE_TAG = 7001 };
+enum { NOTICE_TAG = 7001, STOPPED_TAG = 7002 };
 
 static MPI_Comm notices = MPI_COMM_NULL; /* the notices' own communicator */
 static int failed;                       /* the session failed on some rank */
@@ -90,6 +103,84 @@ void loomrt_mpi_error_raised(const char *message) {
     if (r == me || MPI_Isend(sent, (int)len, MPI_CHAR, r, NOTICE_TAG, notices,
                              &sent_req[r]) != MPI_SUCCESS)
       sent_req[r] = MPI_REQUEST_NULL;
+}
+
+enum { END_WAIT = 10 }; /* seconds the failing rank waits for the others */
+
+/* The ranks but this one that have not stopped, "1, 3" (at most 12). */
+static void not_stopped(char *buf, size_t size, const MPI_Request *req, int n, int me) {
+  size_t len = 0;
+  int listed = 0;
+  buf[0] = '\0';
+  for (int r = 0; r < n && len + 16 < size && listed < 12; r++)
+    if (r != me && req[r] != MPI_REQUEST_NULL)
+      len += (size_t)snprintf(buf + len, size - len, "%s%d", listed++ ? ", " : "", r);
+}
+
+/* A notice from rank r while waiting for the others: r failed too, and
+ * stops as this rank does. */
+static void stopped_by_notice(MPI_Request *req, int n) {
+  int flag = 0;
+  MPI_Status st;
+  while (MPI_Iprobe(MPI_ANY_SOURCE, NOTICE_TAG, notices, &flag, &st) == MPI_SUCCESS && flag) {
+    int len = 0;
+    MPI_Get_count(&st, MPI_CHAR, &len);
+    char *msg = malloc((size_t)len + 1);
+    if (!msg || MPI_Recv(msg, len, MPI_CHAR, st.MPI_SOURCE, NOTICE_TAG, notices,
+                         MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+      free(msg);
+      return;
+    }
+    free(msg);
+    if (st.MPI_SOURCE < n && req[st.MPI_SOURCE] != MPI_REQUEST_NULL) {
+      MPI_Cancel(&req[st.MPI_SOURCE]);
+      MPI_Request_free(&req[st.MPI_SOURCE]);
+    }
+  }
+}
+
+int loomrt_mpi_end_together(const char *message) {
+  int n = loomrt_mpi_size(), me = loomrt_mpi_rank();
+  if (n < 2 || notices == MPI_COMM_NULL)
+    return n < 2;
+  loomrt_mpi_error_raised(message); /* the notice to every other rank */
+  MPI_Request *req = malloc((size_t)n * sizeof *req);
+  int *word = malloc((size_t)n * sizeof *word);
+  if (!req || !word || !sent_req)
+    return 0;
+  for (int r = 0; r < n; r++)
+    if (r == me || MPI_Irecv(&word[r], 1, MPI_INT, r, STOPPED_TAG, notices, &req[r]) !=
+                       MPI_SUCCESS)
+      req[r] = MPI_REQUEST_NULL;
+  double t = loomrt_mpi_timeout(), wait = t > 0 && t < END_WAIT ? t : END_WAIT;
+  double deadline = MPI_Wtime() + wait;
+  int done = 0;
+  while (!done && MPI_Wtime() < deadline) {
+    stopped_by_notice(req, n);
+    if (MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+      return 0;
+    if (!done)
+      sched_yield();
+  }
+  if (!done) {
+    char who[128];
+    not_stopped(who, sizeof who, req, n, me);
+    fprintf(stderr, "loom: rank %d: rank(s) %s did not stop within %.0f s: aborting\n", me,
+            who, wait);
+    return 0;
+  }
+  MPI_Waitall(n, sent_req, MPI_STATUSES_IGNORE); /* every notice was received */
+  return 1;
+}
+
+void loomrt_mpi_stop_quietly(void) {
+  int stopped = 1;
+  if (reporting && failed_rank >= 0 && failed_rank != loomrt_mpi_rank())
+    MPI_Send(&stopped, 1, MPI_INT, failed_rank, STOPPED_TAG, notices);
+}
+
+int loomrt_mpi_reporting_peer(void) {
+  return reporting && failed_rank >= 0 && failed_rank != loomrt_mpi_rank();
 }
 
 /* A failure already known: report it for `call`. */

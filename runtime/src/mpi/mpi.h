@@ -69,6 +69,14 @@ void loomrt_mpi_agree_exit(int failed);
 int loomrt_mpi_fail_init(void); /* loom_init: the notices' communicator */
 void loomrt_mpi_fail_exit(void);
 int loomrt_mpi_failed(void);    /* the session failed on some rank */
+/* The default handler's ends (fail.c): whether the error being handled
+ * reports another rank's failure; that rank told it stopped; and, on the
+ * rank that failed, its notice posted and every other rank's word that it
+ * stopped awaited (a few seconds at most): 1 when all stopped (finalise
+ * MPI and exit), 0 otherwise (abort; the ranks that did not are named). */
+int loomrt_mpi_reporting_peer(void);
+void loomrt_mpi_stop_quietly(void);
+int loomrt_mpi_end_together(const char *message);
 /* LOOM_OK, or, in a failed session, LOOM_ESTATE reported for `call`
  * (naming the rank that failed and its message). */
 int loomrt_mpi_usable(const char *call);

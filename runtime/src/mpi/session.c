@@ -91,8 +91,18 @@ void loomrt_mpi_abort(const char *message) {
     MPI_Finalize();
     exit(1);
   }
+  if (loomrt_mpi_reporting_peer()) {
+    /* the rank that failed printed the message: stop with it */
+    loomrt_mpi_stop_quietly();
+    MPI_Finalize();
+    exit(1);
+  }
   fprintf(stderr, "loom: rank %d: error: %s\n", rank, message);
   fflush(stderr);
+  if (loomrt_mpi_end_together(message)) {
+    MPI_Finalize();
+    exit(1);
+  }
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
 

@@ -650,6 +650,31 @@ static int run_failure(int mismatch) {
   return 0; /* not reached: the runtime aborts the job */
 }
 
+/* --fail-after: after partitioning, rank 1 alone fails (a set declared
+ * too late: the default handler) while the others wait in a halo exchange
+ * with it.  Every rank must stop within seconds: rank 1's one message,
+ * no MPI_Abort (tests/mpi/run.sh). */
+static int run_failure_after(void) {
+  int bad = nranks > 1 ? 1 : 0;
+  loom_init(NULL, NULL);
+  loom_set cells = loom_decl_set(10, "cells");
+  loom_set edges = loom_decl_set(9, "edges");
+  int map[18];
+  for (int e = 0; e < 9; e++)
+    map[2 * e] = e, map[2 * e + 1] = e + 1;
+  loom_decl_map(edges, cells, 2, map, "pecell");
+  double v[10] = {0};
+  loom_dat x = loom_decl_dat(cells, 1, double, v, "x");
+  loom_partition(NULL, "block");
+  if (me == bad)
+    loom_decl_set(3, "late");
+  loom__dat_dirty(x);
+  if (loom__halo_begin(x) == LOOM_OK)
+    loom__halo_end(x);
+  loom_exit();
+  return 0; /* not reached: the runtime ends the job */
+}
+
 /* --skip-fetch: rank 0 alone fetches a dat (OP2 programs often do), the
  * others go on to loom_exit: the ranks meet at different collective calls,
  * which must end the job on every rank with a message naming the calls
@@ -909,6 +934,8 @@ int main(int argc, char **argv) {
     return run_failure(0);
   if (argc > 1 && strcmp(argv[1], "--mismatch") == 0)
     return run_failure(1);
+  if (argc > 1 && strcmp(argv[1], "--fail-after") == 0)
+    return run_failure_after();
   if (argc > 1 && strcmp(argv[1], "--bad-slices") == 0)
     return run_bad_slices();
   if (argc > 2 && strcmp(argv[1], "--hdf5") == 0)
