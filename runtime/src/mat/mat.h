@@ -2,8 +2,8 @@
  * mat/mat.h — matrices, private: the sparsity and matrix structs, PETSc's
  * start and its error checks, and what mat/'s files share.
  *
- * Included by mat/petsc.c, mat/sparsity.c, mat/mat.c, mat/write.c and mat/solve.c (the
- * build with PETSc; mat/nopetsc.c stands in for them without it, and
+ * Included by mat/petsc.c, mat/sparsity.c, mat/mat.c, mat/write.c, mat/solve.c and
+ * mat/vec.c (the build with PETSc; mat/nopetsc.c stands in for them without it, and
  * needs only core).  Built on core (objects, errors, the registry and the
  * hooks it runs at loom_exit) and plan/ (the renumberings' count); in
  * libloom_mpi on mpi/ too (the communicator, the ranks' agreement, halo

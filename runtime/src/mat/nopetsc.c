@@ -59,6 +59,11 @@ int loom_solve(loom_mat A, loom_dat x, loom_dat b) {
   return no_petsc("loom_solve");
 }
 
+int loom_mat_mult(loom_mat A, loom_dat x, loom_dat y) {
+  (void)A, (void)x, (void)y;
+  return no_petsc("loom_mat_mult");
+}
+
 double loom_mat_get(loom_mat A, int row_node, int rcomp, int col_node,
                     int ccomp) {
   (void)A, (void)row_node, (void)rcomp, (void)col_node, (void)ccomp;
