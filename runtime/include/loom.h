@@ -496,7 +496,9 @@ int loom_solve(loom_mat A, loom_dat x, loom_dat b);
  * place (MatMult); y's values are replaced.  Assembles first if values
  * are pending.  LOOM_OK or a status (LOOM_EINVAL for a wrong dat, named
  * as x or y).  libloom_mpi: collective; x's owned rows are all it reads
- * (not its halo), and y's halo is stale afterwards, as after loom_solve. */
+ * (not its halo), and y's halo is stale afterwards, as after loom_solve.
+ * (loom_petsc.h's loom_dat_vec views a dat as a PETSc Vec for the rest
+ * of PETSc's vector operations.) */
 int loom_mat_mult(loom_mat A, loom_dat x, loom_dat y);
 
 /* The entry (row_node, rcomp; col_node, ccomp) of A, nodes in the declared

@@ -10,7 +10,8 @@
  * and returns its failure value: the rest of libloom builds and runs
  * without PETSc, and a program that uses matrices learns why they are
  * missing at its first matrix call.  loom_petsc.h's calls (they need
- * PETSc's types) do not exist in this build.
+ * PETSc's types: loom_mat_petsc, loom_mat_ksp, loom_dat_vec, ...) do not
+ * exist in this build.
  */
 #include <math.h>
 
