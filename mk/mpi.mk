@@ -100,8 +100,8 @@ $(TESTBIN)/test_mpi: tests/unit/runtime/test_mpi.c $(LIBLOOM_MPI)
 ifeq ($(HAVE_PETSC),1)
 $(TESTBIN)/test_mat_mpi: tests/mpi/test_mat_mpi.c $(LIBLOOM_MPI)
 	@mkdir -p $(@D)
-	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -fopenmp -Iruntime/include -o $@ $< $(LIBLOOM_MPI) \
-	    $(PETSC_LIBS) $(LOOM_MPI_LIBS) -lm
+	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -fopenmp -Iruntime/include $(PETSC_CFLAGS) -o $@ $< \
+	    $(LIBLOOM_MPI) $(PETSC_LIBS) $(LOOM_MPI_LIBS) -lm
 MAT_MPI_TEST := $(TESTBIN)/test_mat_mpi
 endif
 

@@ -14,7 +14,8 @@
 POISSON        := $(BUILD)/samples/poisson
 CFLAGS_POISSON := $(CFLAGS_APP) -Isamples/poisson
 POISSON_PROGS  := $(POISSON)/poisson_seq $(POISSON)/poisson_openmp
-POISSON_HDRS   := samples/poisson/poisson_kernels.h samples/common/tri_mesh.h
+POISSON_HDRS   := samples/poisson/poisson_kernels.h samples/common/tri_mesh.h \
+                  samples/common/p1.h
 
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 POISSON_PROGS  += $(POISSON)/poisson_mpi $(POISSON)/poisson_mpi_openmp

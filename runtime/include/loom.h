@@ -438,8 +438,8 @@ void loom_timing_output(void);
  *    nodes of the lower ranks, assembled from the element matrices of the
  *    elements each rank executes (owner-computes: no values travel); a dat
  *    is a vector of its owned rows, in place.  loom_solve leaves x's halo
- *    stale, as a loop writing x would (loom__dat_dirty), and
- *    loom_mat_zero_rows_columns leaves b's so: the next loop reading them
+ *    stale, as a loop writing x would (loom__dat_dirty), loom_mat_mult
+ *    y's, and loom_mat_zero_rows_columns b's: the next loop reading them
  *    through a map exchanges them.  Each call agrees with the other ranks
  *    on its outcome: an error on one rank (an argument wrong there only)
  *    is an error on every rank (LOOM_ESTATE, "... failed on another rank",
@@ -492,6 +492,16 @@ int loom_mat_zero_rows_columns(loom_mat A, int n, const int *nodes,
  * KSPConvergedReason and the iterations, when the solve diverges (x then
  * holds the last iterate). */
 int loom_solve(loom_mat A, loom_dat x, loom_dat b);
+
+/* y = A x: x a double dat of dim cdim on the column set, y one of dim rdim
+ * on the row set (another dat: not in place), both viewed by PETSc in
+ * place (MatMult); y's values are replaced.  Assembles first if values
+ * are pending.  LOOM_OK or a status (LOOM_EINVAL for a wrong dat, named
+ * as x or y).  libloom_mpi: collective; x's owned rows are all it reads
+ * (not its halo), and y's halo is stale afterwards, as after loom_solve.
+ * (loom_petsc.h's loom_dat_vec views a dat as a PETSc Vec for the rest
+ * of PETSc's vector operations.) */
+int loom_mat_mult(loom_mat A, loom_dat x, loom_dat y);
 
 /* The entry (row_node, rcomp; col_node, ccomp) of A, nodes in the declared
  * numbering (0 outside the pattern).  Assembles first.  NaN after an error
@@ -583,6 +593,7 @@ double loom__call_done_dbl(double value);
 #define loom_mat_zero_rows_columns(...)                                        \
   LOOM__CALL_AT(loom_mat_zero_rows_columns(__VA_ARGS__))
 #define loom_solve(...) LOOM__CALL_AT(loom_solve(__VA_ARGS__))
+#define loom_mat_mult(...) LOOM__CALL_AT(loom_mat_mult(__VA_ARGS__))
 #define loom_mat_get(...) LOOM__CALL_AT_DBL(loom_mat_get(__VA_ARGS__))
 #endif /* LOOM_NO_CALL_SITES */
 

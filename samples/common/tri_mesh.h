@@ -1,6 +1,6 @@
 /*
  * tri_mesh.h — a triangle mesh of the unit square, made in memory (the
- * limiter and Poisson samples): the unit square cut
+ * limiter, Poisson and heat samples): the unit square cut
  * into N x N quadrilaterals, each split into two triangles along a
  * diagonal chosen by a hash of its position, and every interior node moved
  * by up to a quarter of the spacing (a fixed pseudo-random perturbation):
@@ -63,6 +63,19 @@ static int tri_mesh_make(int n, struct tri_mesh *m) {
       }
     }
   return 0;
+}
+
+/* The nodes on the square's boundary (declared numbers), malloc'ed, their
+ * number into *nb; NULL when out of memory. */
+static inline int *tri_mesh_boundary(const struct tri_mesh *m, int *nb) {
+  int *b = malloc(sizeof(int) * 4 * (size_t)(m->n + 1));
+  *nb = 0;
+  for (int k = 0; b && k < m->nnode; k++) {
+    const int i = k % (m->n + 1), j = k / (m->n + 1);
+    if (i == 0 || j == 0 || i == m->n || j == m->n)
+      b[(*nb)++] = k;
+  }
+  return b;
 }
 
 static void tri_mesh_free(struct tri_mesh *m) {

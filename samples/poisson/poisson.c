@@ -77,18 +77,6 @@ static struct options parse(int argc, char **argv) {
   return o;
 }
 
-/* The boundary nodes of the mesh (declared numbers), or NULL. */
-static int *boundary(const struct tri_mesh *m, int *nb) {
-  int *b = malloc(sizeof(int) * 4 * (size_t)(m->n + 1));
-  *nb = 0;
-  for (int k = 0; b && k < m->nnode; k++) {
-    const int i = k % (m->n + 1), j = k / (m->n + 1);
-    if (i == 0 || j == 0 || i == m->n || j == m->n)
-      b[(*nb)++] = k;
-  }
-  return b;
-}
-
 /* One mesh: assemble, solve, and the errors' squares; the matrix's norm
  * (before the boundary conditions). */
 static int level(const struct tri_mesh *m, int dirichlet, double *norm, double *l2, double *h1) {
@@ -111,7 +99,7 @@ static int level(const struct tri_mesh *m, int dirichlet, double *norm, double *
   int rc = P && MatNorm(P, NORM_FROBENIUS, &fro) == 0 ? LOOM_OK : LOOM_EINVAL;
   *norm = (double)fro;
   if (dirichlet) {
-    int nb, *bn = boundary(m, &nb);
+    int nb, *bn = tri_mesh_boundary(m, &nb);
     rc = bn ? loom_mat_zero_rows_columns(A, nb, bn, 1.0, u, b) : LOOM_ENOMEM;
     free(bn);
   }

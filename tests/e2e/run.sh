@@ -23,6 +23,7 @@ step "$here/aero_mesh.sh" "$root/build/samples/aero/naca_fem"
 step "$here/aero.sh"
 step "$here/limiter.sh"
 step "$here/poisson.sh"
+step "$here/heat.sh"
 step "$here/outer.sh"
 step "$here/mpi.sh"
 step "$here/hdf5.sh" small

@@ -31,10 +31,20 @@
  *      order on every rank, its halo stale after the solve and right after
  *      an exchange; Dirichlet conditions on the boundary
  *      (loom_mat_zero_rows_columns: matrix, b and the solution against the
- *      reference); loom_mat_zero and a second assembly (the pattern
- *      survives the zeroed rows); an argument wrong on one rank only, and
- *      different matrix calls on different ranks: an error on every rank
- *      (no hang), after which the session goes on.
+ *      reference); products y = A x (loom_mat_mult: the three matrices, x
+ *      with a stale halo) against the dense product, y fetched on every
+ *      rank, its halo stale after the product and right after an
+ *      exchange; dats viewed as PETSc vectors (loom_dat_vec: sizes, the
+ *      storage in place, a dot product against the fetched values, PETSc's
+ *      MatMult on the views against loom_mat_mult, a write through the
+ *      view, the halo stale after the restore); loom_mat_zero and a
+ *      second assembly (the pattern survives the zeroed rows); an argument
+ *      wrong on one rank only, and different matrix calls on different
+ *      ranks: an error on every rank (no hang), after which the session
+ *      goes on.
+ *
+ * Session 1 also views a dat before anything partitioned the mesh
+ * (loom_dat_vec partitions it, as a loop would).
  *
  * The KSP options (CG, Jacobi, rtol 1e-12) are added to the command line
  * that loom_init receives.  Prints "PASS: mat_mpi (N ranks)" on rank 0 and
@@ -47,6 +57,7 @@
 #include <string.h>
 
 #include <loom.h>
+#include <loom_petsc.h>
 
 static int failures = 0, rank = 0, nranks = 1, errors_seen = 0;
 static char last[4096];
@@ -277,6 +288,17 @@ static void patch(void) {
   loom_set cells = loom_decl_set(8, "cells");
   loom_map cell_nodes = loom_decl_map(cells, nodes, 3, patch_cn, "cell_nodes");
   loom_dat coords = loom_decl_dat(nodes, 2, double, patch_xy, "coords");
+  /* a view before any loop: the mesh is partitioned first */
+  Vec vc = loom_dat_vec(coords);
+  PetscInt gsize = 0, lsize = 0;
+  PetscScalar sum = 0;
+  CHECK(vc && VecGetSize(vc, &gsize) == 0 && VecGetLocalSize(vc, &lsize) == 0 &&
+            VecSum(vc, &sum) == 0,
+        "a view before partitioning: %s", last);
+  CHECK(gsize == 18 && lsize == 2 * loom__set_owned(nodes) && fabs(sum - 9.0) < 1e-14,
+        "the coordinates' view: %d of %d entries here (%d owned nodes), sum %g",
+        (int)lsize, (int)gsize, loom__set_owned(nodes), (double)sum);
+  CHECK(loom_dat_vec_restore(coords, &vc) == LOOM_OK && !vc, "%s", last);
   loom_sparsity sp =
       loom_decl_sparsity(nodes, nodes, 1, 1, 1, &cell_nodes, &cell_nodes, "patch");
   loom_mat K = loom_decl_mat(sp, "K");
@@ -454,6 +476,79 @@ static void check_solve(const char *what, loom_mat A, loom_dat u, loom_dat f,
   free(want);
 }
 
+/* y = A x against the dense product (ref: nr x nc scalars, declared
+ * numbering), x fetched on every rank; y fetched into got, its halo stale
+ * after the product, right after an exchange (ydim: y's dim, on rows). */
+static void check_mult(const char *what, loom_mat A, loom_dat x, loom_dat y, loom_set rows,
+                       const double *ref, int nr, int nc, int ydim, double *got) {
+  double *xv = malloc(sizeof(double) * nc), *want = calloc((size_t)nr, sizeof *want);
+  CHECK(loom_dat_fetch(x, xv, sizeof(double) * nc) == LOOM_OK, "%s: %s", what, last);
+  CHECK(loom_mat_mult(A, x, y) == LOOM_OK, "%s: %s", what, last);
+  CHECK(loom__dat_is_dirty(y) == 1, "%s: y's halo not marked stale after the product",
+        what);
+  for (int i = 0; i < nr; i++)
+    for (int j = 0; j < nc; j++)
+      want[i] += ref[(size_t)i * nc + j] * xv[j];
+  CHECK(loom_dat_fetch(y, got, sizeof(double) * nr) == LOOM_OK, "%s: %s", what, last);
+  double d = rel_diff(got, want, nr);
+  CHECK(d < 1e-12, "%s: the product differs from the dense one by %g (relative)", what, d);
+  check_halo(what, y, rows, got, ydim);
+  free(xv);
+  free(want);
+}
+
+/* Views of x and y = A x (dim 2 on `nodes`): sizes, in place, their dot
+ * product against the fetched values, PETSc's MatMult on the views
+ * against y, a write through y's view seen by the dat and its halo. */
+static void check_views(loom_mat A, loom_dat x, loom_dat y, loom_set nodes) {
+  int n = 2 * NN;
+  double *xv = malloc(sizeof(double) * n), *yv = malloc(sizeof(double) * n);
+  double *zv = malloc(sizeof(double) * n);
+  CHECK(loom_dat_fetch(x, xv, sizeof(double) * n) == LOOM_OK &&
+            loom_dat_fetch(y, yv, sizeof(double) * n) == LOOM_OK,
+        "views: %s", last);
+  loom_dat z = loom_decl_temp(nodes, 2, double, "z");
+  Vec vx = loom_dat_vec(x), vy = loom_dat_vec(y), vz = loom_dat_vec(z);
+  CHECK(vx && vy && vz, "views: %s", last);
+  if (!vx || !vy || !vz)
+    return;
+  PetscInt gsize = 0, lsize = 0, bs = 0;
+  const PetscScalar *a = NULL;
+  CHECK(VecGetSize(vy, &gsize) == 0 && VecGetLocalSize(vy, &lsize) == 0 &&
+            VecGetBlockSize(vy, &bs) == 0 && VecGetArrayRead(vy, &a) == 0,
+        "views: PETSc failed");
+  CHECK(gsize == n && lsize == 2 * loom__set_owned(nodes) && bs == 2 &&
+            (const void *)a == loom__dat_values(y),
+        "y's view: %d of %d entries here (%d owned nodes), block size %d, %s", (int)lsize,
+        (int)gsize, loom__set_owned(nodes), (int)bs,
+        (const void *)a == loom__dat_values(y) ? "in place" : "not the dat's storage");
+  VecRestoreArrayRead(vy, &a);
+  PetscScalar dot = 0;
+  double want = 0;
+  for (int i = 0; i < n; i++)
+    want += xv[i] * yv[i];
+  CHECK(VecDot(vx, vy, &dot) == 0 && fabs(dot - want) <= 1e-12 * fabs(want),
+        "views: x.y is %.17g, the fetched values' %.17g", (double)dot, want);
+  Mat P = loom_mat_petsc(A);
+  CHECK(P && MatMult(P, vx, vz) == 0, "views: MatMult: %s", last);
+  CHECK(VecScale(vy, 0.5) == 0, "views: VecScale");
+  CHECK(loom_dat_vec_restore(z, &vz) == LOOM_OK && loom_dat_vec_restore(y, &vy) == LOOM_OK &&
+            loom_dat_vec_restore(x, &vx) == LOOM_OK && !vx && !vy && !vz,
+        "views: restore: %s", last);
+  CHECK(loom__dat_is_dirty(y) == 1, "y's halo not marked stale after the restore");
+  CHECK(loom_dat_fetch(z, zv, sizeof(double) * n) == LOOM_OK &&
+            rel_diff(zv, yv, n) < 1e-14,
+        "views: MatMult on the views differs from loom_mat_mult by %g", rel_diff(zv, yv, n));
+  for (int i = 0; i < n; i++)
+    yv[i] *= 0.5;
+  CHECK(loom_dat_fetch(y, zv, sizeof(double) * n) == LOOM_OK && rel_diff(zv, yv, n) == 0,
+        "views: a write through the view: %g", rel_diff(zv, yv, n));
+  check_halo("y after a write through its view", y, nodes, zv, 2);
+  free(xv);
+  free(yv);
+  free(zv);
+}
+
 static void perturbed(void) {
   static mesh m;
   mesh_build(&m);
@@ -504,6 +599,20 @@ static void perturbed(void) {
   check_solve("K u = f", K, u, fd, nodes, kref, f, 1, got);
   loom_dat u2 = loom_decl_temp(nodes, 2, double, "u2");
   check_solve("B u2 = f2", B, u2, fd2, nodes, bref, f2, 2, got);
+
+  /* products; x = the solutions, whose halos are stale */
+  loom_dat y = loom_decl_temp(nodes, 1, double, "y");
+  loom_dat y2 = loom_decl_temp(nodes, 2, double, "y2");
+  CHECK(loom_solve(K, u, fd) == LOOM_OK && loom__dat_is_dirty(u) == 1, "%s", last);
+  check_mult("y = K u", K, u, y, nodes, kref, NN, NN, 1, got);
+  CHECK(rel_diff(got, f, NN) < 1e-8, "K u is not f: %g", rel_diff(got, f, NN));
+  check_mult("y2 = B u2", B, u2, y2, nodes, bref, 2 * NN, 2 * NN, 2, got);
+  double xc[NC];
+  for (int c = 0; c < NC; c++)
+    xc[c] = 1.0 + 0.01 * c - 1e-4 * c * c;
+  loom_dat xcd = loom_decl_dat(cells, 1, double, xc, "xc");
+  check_mult("y = R xc (nodes x cells)", R, xcd, y, nodes, rref, NN, NC, 1, got);
+  check_views(B, u2, y2, nodes);
 
   /* Dirichlet: u = g on the boundary */
   double g[NN] = {0}, fb[NN], *kd = malloc(sizeof(double) * NN * NN);
@@ -578,6 +687,22 @@ static void perturbed(void) {
     CHECK(errors_seen == before + 3 && strstr(last, "the ranks are not all making this call"),
           "different calls: %d errors, last: %s", errors_seen - before, last);
     errors_seen = before;
+    /* a product, and a view, wrong on the last rank only */
+    CHECK(loom_mat_mult(K, bad ? fd2 : fd, u) != LOOM_OK && errors_seen == before + 1 &&
+              strstr(last, bad ? "dat x ('f2') must hold 1 double"
+                               : "matrix 'K': loom_mat_mult failed on another rank"),
+          "one rank's bad loom_mat_mult: %d errors, last: %s", errors_seen - before, last);
+    errors_seen = before;
+    loom_dat ints = loom_decl_dat(cells, 1, int, m.c2c, "ints");
+    Vec bad_view = loom_dat_vec(bad ? ints : fd);
+    CHECK(!bad_view && errors_seen == before + 1 &&
+              strstr(last, bad ? "dat 'ints': loom_dat_vec: a PETSc Vec views doubles"
+                               : "the ranks are not all making this call"),
+          "one rank's bad loom_dat_vec: %d errors, last: %s", errors_seen - before, last);
+    errors_seen = before;
+    Vec good = loom_dat_vec(fd);
+    CHECK(good && loom_dat_vec_restore(fd, &good) == LOOM_OK && errors_seen == before,
+          "a view after the errors: %s", last);
     double k = loom_mat_get(K, 0, 0, 0, 0);
     CHECK(fabs(k - kref[0]) <= 1e-12 * fabs(kref[0]) && errors_seen == before,
           "after the errors: K00 %g (want %g): %s", k, kref[0], last);

@@ -13,8 +13,8 @@
  * dat.c, const.c), by the files that define them (plan/plan.c,
  * plan/renumber.c, mpi/session.c, mpi/halo.c, mpi/fail.c, mpi/dist.c,
  * core/nompi.c), and by the files above that call them too (plan/ocplan.c;
- * mat/petsc.c, which installs PETSc's end, and mat/mat.c, which applies a
- * pending renumbering).
+ * mat/petsc.c, which installs PETSc's end, and mat/mat.c and mat/vec.c,
+ * which apply a pending renumbering).
  */
 #ifndef LOOM_CORE_HOOKS_H
 #define LOOM_CORE_HOOKS_H

@@ -503,6 +503,11 @@ int loomrt_mat_check_dat(loom_mat A, loom_dat d, loom_set set, int dim,
                        "element of set '%s' (it holds %d of %zu bytes on set '%s')",
                        A->name, call, role, d->name, dim, dim == 1 ? "" : "s",
                        set->name, d->dim, d->elem_size, d->set->name);
+  if (loomrt_dat_viewed(d))
+    return loom_error_(LOOM_ESTATE,
+                       "matrix '%s': %s: dat %s ('%s') is viewed as a PETSc Vec "
+                       "(loom_dat_vec): restore it first (loom_dat_vec_restore)",
+                       A->name, call, role, d->name);
   return LOOM_OK;
 }
 

@@ -2,8 +2,8 @@
  * mat/mat.h — matrices, private: the sparsity and matrix structs, PETSc's
  * start and its error checks, and what mat/'s files share.
  *
- * Included by mat/petsc.c, mat/sparsity.c, mat/mat.c, mat/write.c and mat/solve.c (the
- * build with PETSc; mat/nopetsc.c stands in for them without it, and
+ * Included by mat/petsc.c, mat/sparsity.c, mat/mat.c, mat/write.c, mat/solve.c and
+ * mat/vec.c (the build with PETSc; mat/nopetsc.c stands in for them without it, and
  * needs only core).  Built on core (objects, errors, the registry and the
  * hooks it runs at loom_exit) and plan/ (the renumberings' count); in
  * libloom_mpi on mpi/ too (the communicator, the ranks' agreement, halo
@@ -18,7 +18,8 @@
 #include <petscksp.h>
 
 #include "loom.h"
-#include "loom_petsc.h" /* loom_mat_petsc, loom_mat_ksp (mat.c, solve.c) */
+#include "loom_petsc.h" /* loom_mat_petsc, loom_mat_ksp, loom_dat_vec (mat.c, solve.c,
+                           vec.c) */
 #include "core/core.h"
 
 /* Element values are doubles and dats' storage is viewed as PETSc vectors
@@ -164,13 +165,22 @@ int loomrt_mat_ready(loom_mat A, const char *call);
  * matrix. */
 const char *loomrt_mat_step(char *buf, size_t size, loom_mat A, const char *call);
 /* A dat of doubles of dim `dim` on `set` (the role, "x" or "b", and
- * `call` for the message).  LOOM_OK or LOOM_EINVAL, reported. */
+ * `call` for the message), not viewed by the program (loom_dat_vec).
+ * LOOM_OK, LOOM_EINVAL or LOOM_ESTATE (viewed), reported. */
 int loomrt_mat_check_dat(loom_mat A, loom_dat d, loom_set set, int dim,
                          const char *role, const char *call);
 /* A dat's owned rows as a PETSc vector on the matrix's communicator (no
  * copy: its first owned * dim doubles are contiguous; block size dim), *v
  * NULL on failure (reported). */
 int loomrt_mat_view(loom_mat A, loom_dat d, Vec *v);
+
+/* ---- dats as vectors (vec.c) ------------------------------------------------ */
+
+/* Nonzero while the program holds a view of d (loom_dat_vec). */
+int loomrt_dat_viewed(loom_dat d);
+/* Destroys the views still out and forgets them (at loom_exit, before
+ * PETSc ends: petsc.c's end of session). */
+void loomrt_dat_views_end(void);
 
 /* ---- loops writing a matrix (write.c) -------------------------------------- */
 

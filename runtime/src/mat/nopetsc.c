@@ -10,7 +10,8 @@
  * and returns its failure value: the rest of libloom builds and runs
  * without PETSc, and a program that uses matrices learns why they are
  * missing at its first matrix call.  loom_petsc.h's calls (they need
- * PETSc's types) do not exist in this build.
+ * PETSc's types: loom_mat_petsc, loom_mat_ksp, loom_dat_vec, ...) do not
+ * exist in this build.
  */
 #include <math.h>
 
@@ -57,6 +58,11 @@ int loom_mat_zero_rows_columns(loom_mat A, int n, const int *nodes, double diag,
 int loom_solve(loom_mat A, loom_dat x, loom_dat b) {
   (void)A, (void)x, (void)b;
   return no_petsc("loom_solve");
+}
+
+int loom_mat_mult(loom_mat A, loom_dat x, loom_dat y) {
+  (void)A, (void)x, (void)y;
+  return no_petsc("loom_mat_mult");
 }
 
 double loom_mat_get(loom_mat A, int row_node, int rcomp, int col_node,

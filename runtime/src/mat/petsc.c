@@ -15,7 +15,8 @@
  *
  * The end: loom_exit retires every object first (the matrices' Mat and KSP
  * are destroyed then, newest first), then runs the hook installed here,
- * which calls PetscFinalize — unless PETSc started MPI itself (libloom
+ * which destroys the views of dats the program did not restore (mat/vec.c;
+ * also when the program started PETSc) and calls PetscFinalize — unless PETSc started MPI itself (libloom
  * without MPI: PetscBeganMPI), since MPI cannot be started twice in a
  * process: PETSc then stays up for the next sessions and ends at the
  * process's exit (atexit), as libloom_mpi does with the MPI that loom_init
@@ -94,8 +95,10 @@ static void petsc_end(void) {
     fprintf(stderr, "loom: PetscFinalize failed (PETSc error %d)\n", (int)ierr);
 }
 
-/* loom_exit's hook: PETSc ends with the session unless it began MPI. */
+/* loom_exit's hook: the views of dats go; PETSc ends with the session
+ * unless it began MPI (or the program started it). */
 static void session_end(void) {
+  loomrt_dat_views_end();
   if (started && !PetscBeganMPI)
     petsc_end();
 }
@@ -148,7 +151,7 @@ int loomrt_petsc_start(const char *call) {
   PetscBool up = PETSC_FALSE;
   PetscInitialized(&up);
   int status = up ? LOOM_OK : petsc_init(call);
-  if (status == LOOM_OK && started)
+  if (status == LOOM_OK)
     status = loomrt_at_session_exit(session_end);
   return status;
 }

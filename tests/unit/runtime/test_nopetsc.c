@@ -60,6 +60,8 @@ Test(nopetsc, every_matrix_call_names_what_to_install) {
   expect_no_petsc("loom_mat_zero_rows_columns");
   cr_expect_eq(loom_solve(NULL, x, x), LOOM_EINVAL);
   expect_no_petsc("loom_solve");
+  cr_expect_eq(loom_mat_mult(NULL, x, x), LOOM_EINVAL);
+  expect_no_petsc("loom_mat_mult");
   cr_expect(isnan(loom_mat_get(NULL, 0, 0, 0, 0)));
   expect_no_petsc("loom_mat_get");
   cr_expect_null(loom__mat_values(NULL, self, self));

@@ -1,0 +1,56 @@
+# The heat-equation sample (samples/heat/; included by the top-level
+# Makefile): built when PETSc is found (HAVE_PETSC, Makefile).
+#
+#   make heat      build/samples/heat/: heat_seq, heat_openmp and, with MPI,
+#                  heat_mpi and heat_mpi_openmp (heat.c through loomc),
+#                  linked with PETSc; also built by `make` (all).  Under MPI
+#                  a run solves one mesh (LEVELS 1).
+#
+# tests/e2e/heat.sh runs them.
+
+# mk/*.mk are included in name order, this file before mk/mpi.mk: the MPI
+# programs name libloom_mpi.a by its path in their prerequisites (expanded
+# as this file is read), and their recipes use mk/mpi.mk's variables
+# (expanded when they run).
+MPICC       ?= mpicc
+HEAT_LIBMPI := $(BUILD)/lib/libloom_mpi.a
+
+HEAT        := $(BUILD)/samples/heat
+CFLAGS_HEAT := $(CFLAGS_APP) -Isamples/heat
+HEAT_PROGS  := $(HEAT)/heat_seq $(HEAT)/heat_openmp
+HEAT_HDRS   := samples/heat/heat_kernels.h samples/common/p1.h samples/common/tri_mesh.h
+
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+HEAT_PROGS  += $(HEAT)/heat_mpi $(HEAT)/heat_mpi_openmp
+endif
+
+.PHONY: heat
+ifeq ($(HAVE_PETSC),1)
+heat: $(HEAT_PROGS)
+all: heat
+else
+heat:
+	@echo "heat: PETSc not found (pkg-config petsc): install petsc-dev (make deps)" >&2
+	@false
+endif
+
+$(HEAT)/heat_seq.c $(HEAT)/heat_openmp.c $(HEAT)/heat_mpi.c $(HEAT)/heat_mpi+openmp.c: \
+    samples/heat/heat.c $(LOOMC)
+	@mkdir -p $(@D)
+	$(LOOMC) -MMD --target=$(patsubst heat_%.c,%,$(@F)) -Isamples/heat \
+	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
+-include $(HEAT)/heat_seq.d $(HEAT)/heat_openmp.d $(HEAT)/heat_mpi.d $(HEAT)/heat_mpi+openmp.d
+
+$(HEAT)/heat_seq: $(HEAT)/heat_seq.c $(LIBLOOM) $(HEAT_HDRS)
+	$(CC) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+
+$(HEAT)/heat_openmp: $(HEAT)/heat_openmp.c $(LIBLOOM) $(HEAT_HDRS)
+	$(CC) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+
+$(HEAT)/heat_mpi: $(HEAT)/heat_mpi.c $(HEAT_LIBMPI) $(HEAT_HDRS)
+	$(MPICC_CMD) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -o $@ $< $(HEAT_LIBMPI) $(LOOM_MPI_LIBS) \
+	    $(PETSC_LIBS)
+
+$(HEAT)/heat_mpi_openmp: $(HEAT)/heat_mpi+openmp.c $(HEAT_LIBMPI) $(HEAT_HDRS)
+	$(MPICC_CMD) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(HEAT_LIBMPI) \
+	    $(LOOM_MPI_LIBS) $(PETSC_LIBS)
