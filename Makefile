@@ -75,10 +75,15 @@ LOOMC_SRC := $(wildcard compiler/*.c compiler/*/*.c)
 LOOMC_OBJ := $(LOOMC_SRC:compiler/%.c=$(BUILD)/obj/compiler/%.o)
 LOOMC_HDR := $(wildcard compiler/*/*.h)
 # PETSc, for matrices (runtime/src/mat/), found with pkg-config like HDF5
-# (mk/mpi.mk): with it, mat/'s files but nopetsc.c are compiled with
-# PETSc's and MPI's flags (PETSc's headers include mpi.h) into both
-# libraries; without it, mat/nopetsc.c reports the missing PETSc at every
-# matrix call.  Programs that use no matrix link without PETSc either way.
+# (mk/mpi.mk).  Matrices are a library of their own, libloom_petsc.a
+# (mk/mpi.mk: libloom_mpi_petsc.a), linked ahead of libloom.a by the
+# programs that declare them: libloom and libloom_mpi (static or shared)
+# hold no matrix code and need no PETSc.  With PETSc, libloom_petsc is
+# mat/'s files but nopetsc.c, compiled with PETSc's and MPI's flags
+# (PETSc's headers include mpi.h); without it, mat/nopetsc.c alone, which
+# reports the missing PETSc at every matrix call.  A program that calls a
+# matrix function without libloom_petsc fails to link, on an undefined
+# reference naming that function (loom.h, "matrices").
 HAVE_PETSC := $(shell pkg-config --exists petsc mpi-c 2>/dev/null && echo 1)
 ifeq ($(HAVE_PETSC),1)
 PETSC_CFLAGS := $(shell pkg-config --cflags petsc mpi-c)
@@ -87,18 +92,21 @@ RT_MAT_SRC   := $(filter-out runtime/src/mat/nopetsc.c,$(wildcard runtime/src/ma
 else
 RT_MAT_SRC   := runtime/src/mat/nopetsc.c
 endif
-RT_MAT_UNUSED := $(filter-out $(RT_MAT_SRC),$(wildcard runtime/src/mat/*.c))
 
-# libloom.a: runtime/src/core/, plan/ and mat/ (core/nompi.c stands in for
-# MPI and I/O).  mk/mpi.mk builds libloom_mpi.a from every folder of
-# runtime/src (core, plan, mpi, mat, io) without core/nompi.c:
-# runtime/README.md.
-RT_SRC    := $(wildcard runtime/src/core/*.c runtime/src/plan/*.c) $(RT_MAT_SRC)
+# libloom.a: runtime/src/core/ and plan/ (core/nompi.c stands in for MPI
+# and I/O); libloom_petsc.a: mat/ (above).  mk/mpi.mk builds libloom_mpi.a
+# from core, plan, mpi and io without core/nompi.c, and libloom_mpi_petsc.a
+# from mat/ with -DLOOM_MPI: runtime/README.md.
+RT_SRC    := $(wildcard runtime/src/core/*.c runtime/src/plan/*.c)
 RT_OBJ    := $(RT_SRC:runtime/src/%.c=$(BUILD)/obj/runtime/%.o)
+RT_MAT_OBJ := $(RT_MAT_SRC:runtime/src/%.c=$(BUILD)/obj/runtime/%.o)
 RT_HDR    := runtime/include/loom.h runtime/include/loom_petsc.h $(wildcard runtime/src/*/*.h)
 
 LOOMC   := $(BUILD)/bin/loomc
 LIBLOOM := $(BUILD)/lib/libloom.a
+LIBLOOM_PETSC := $(BUILD)/lib/libloom_petsc.a
+# What a program with matrices links after its objects (the README's line).
+LOOM_PETSC_LINK = $(LIBLOOM_PETSC) $(LIBLOOM) $(PETSC_LIBS) -lm
 AIRFOIL := $(BUILD)/samples/airfoil
 MESHGEN := $(AIRFOIL)/naca0012
 REFMESH := $(AIRFOIL)/new_grid.dat
@@ -112,7 +120,7 @@ LOOMC_OPTS_novec  := --no-vectorize
 LOOMC_OPTS_plain  := --no-fuse --no-vectorize
 
 .PHONY: all deps run test unit golden e2e regress bench clean
-all: $(LOOMC) $(LIBLOOM) $(MESHGEN) $(AIRFOIL)/airfoil_seq $(AIRFOIL)/airfoil_ref \
+all: $(LOOMC) $(LIBLOOM) $(LIBLOOM_PETSC) $(MESHGEN) $(AIRFOIL)/airfoil_seq $(AIRFOIL)/airfoil_ref \
      $(AIRFOIL)/airfoil_openmp $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%) \
      $(AIRFOIL)/airfoil_unrolled
 
@@ -139,6 +147,18 @@ $(LIBLOOM): $(RT_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
+
+$(LIBLOOM_PETSC): $(RT_MAT_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+# An archive holding a member its list no longer has (one made by an older
+# Makefile: libloom.a held mat/ before libloom_petsc.a did) is removed
+# here, so that it is made again; `ar t` costs a few milliseconds.
+LOOM_STALE_ARCHIVE = $(if $(wildcard $(1)),$(if $(filter-out $(notdir $(2)),$(shell ar t $(1) 2>/dev/null)),$(shell rm -f $(1))))
+$(call LOOM_STALE_ARCHIVE,$(LIBLOOM),$(RT_OBJ))
+$(call LOOM_STALE_ARCHIVE,$(LIBLOOM_PETSC),$(RT_MAT_OBJ))
 
 # ---- Airfoil -----------------------------------------------------------------
 $(MESHGEN): samples/airfoil/naca0012.c samples/common/naca_grid.h

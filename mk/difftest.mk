@@ -12,8 +12,9 @@
 # of the configurations, see --list-configs), --avoid known (no programs of
 # the shapes of known bugs), --batch, --keep, --opt.
 #
-# The tester needs the normal build (loomc, libloom, libloom_mpi) and the
-# sanitized one (build/san: loomc and libloom); difftest-deps makes both, also
+# The tester needs the normal build (loomc, libloom, libloom_mpi and their
+# matrices' libraries) and the sanitized one (build/san: loomc, libloom and
+# libloom_petsc); difftest-deps makes both, also
 # from a `make SANITIZE=1` invocation, as e2e-root does.
 
 PYTHON3          ?= python3
@@ -28,8 +29,9 @@ J    ?= 2
 .PHONY: difftest difftest-ci difftest-deps
 difftest-deps:
 	$(MAKE) SANITIZE=0 CC='$(or $(CC_PLAIN),$(CC))' build/bin/loomc build/lib/libloom.a \
-	    build/lib/libloom_mpi.a
-	$(MAKE) SANITIZE=1 CC='$(or $(CC_PLAIN),$(CC))' build/san/bin/loomc build/san/lib/libloom.a
+	    build/lib/libloom_petsc.a build/lib/libloom_mpi.a build/lib/libloom_mpi_petsc.a
+	$(MAKE) SANITIZE=1 CC='$(or $(CC_PLAIN),$(CC))' build/san/bin/loomc build/san/lib/libloom.a \
+	    build/san/lib/libloom_petsc.a
 
 difftest: difftest-deps
 	$(DIFFTEST_RUN) -n $(N) --seed $(SEED) -j $(J) --out $(DIFFTEST_OUT) $(DIFFTEST_FLAGS)

@@ -9,11 +9,11 @@
 # tests/e2e/heat.sh runs them.
 
 # mk/*.mk are included in name order, this file before mk/mpi.mk: the MPI
-# programs name libloom_mpi.a by its path in their prerequisites (expanded
-# as this file is read), and their recipes use mk/mpi.mk's variables
-# (expanded when they run).
+# programs name libloom_mpi_petsc.a and libloom_mpi.a by their paths in
+# their prerequisites (expanded as this file is read), and their recipes
+# use mk/mpi.mk's variables (expanded when they run).
 MPICC       ?= mpicc
-HEAT_LIBMPI := $(BUILD)/lib/libloom_mpi.a
+HEAT_LIBMPI := $(BUILD)/lib/libloom_mpi_petsc.a $(BUILD)/lib/libloom_mpi.a
 
 HEAT        := $(BUILD)/samples/heat
 CFLAGS_HEAT := $(CFLAGS_APP) -Isamples/heat
@@ -41,16 +41,14 @@ $(HEAT)/heat_seq.c $(HEAT)/heat_openmp.c $(HEAT)/heat_mpi.c $(HEAT)/heat_mpi+ope
 	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
 -include $(HEAT)/heat_seq.d $(HEAT)/heat_openmp.d $(HEAT)/heat_mpi.d $(HEAT)/heat_mpi+openmp.d
 
-$(HEAT)/heat_seq: $(HEAT)/heat_seq.c $(LIBLOOM) $(HEAT_HDRS)
-	$(CC) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+$(HEAT)/heat_seq: $(HEAT)/heat_seq.c $(LIBLOOM_PETSC) $(LIBLOOM) $(HEAT_HDRS)
+	$(CC) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -o $@ $< $(LOOM_PETSC_LINK)
 
-$(HEAT)/heat_openmp: $(HEAT)/heat_openmp.c $(LIBLOOM) $(HEAT_HDRS)
-	$(CC) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+$(HEAT)/heat_openmp: $(HEAT)/heat_openmp.c $(LIBLOOM_PETSC) $(LIBLOOM) $(HEAT_HDRS)
+	$(CC) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_PETSC_LINK)
 
 $(HEAT)/heat_mpi: $(HEAT)/heat_mpi.c $(HEAT_LIBMPI) $(HEAT_HDRS)
-	$(MPICC_CMD) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -o $@ $< $(HEAT_LIBMPI) $(LOOM_MPI_LIBS) \
-	    $(PETSC_LIBS)
+	$(MPICC_CMD) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -o $@ $< $(LOOM_MPI_PETSC_LINK)
 
 $(HEAT)/heat_mpi_openmp: $(HEAT)/heat_mpi+openmp.c $(HEAT_LIBMPI) $(HEAT_HDRS)
-	$(MPICC_CMD) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(HEAT_LIBMPI) \
-	    $(LOOM_MPI_LIBS) $(PETSC_LIBS)
+	$(MPICC_CMD) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_MPI_PETSC_LINK)

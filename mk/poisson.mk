@@ -40,19 +40,18 @@ $(POISSON)/poisson_seq.c $(POISSON)/poisson_openmp.c $(POISSON)/poisson_mpi.c \
 -include $(POISSON)/poisson_seq.d $(POISSON)/poisson_openmp.d $(POISSON)/poisson_mpi.d \
     $(POISSON)/poisson_mpi+openmp.d
 
-$(POISSON)/poisson_seq: $(POISSON)/poisson_seq.c $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+$(POISSON)/poisson_seq: $(POISSON)/poisson_seq.c $(LIBLOOM_PETSC) $(LIBLOOM) $(POISSON_HDRS)
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LOOM_PETSC_LINK)
 
-$(POISSON)/poisson_openmp: $(POISSON)/poisson_openmp.c $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+$(POISSON)/poisson_openmp: $(POISSON)/poisson_openmp.c $(LIBLOOM_PETSC) $(LIBLOOM) $(POISSON_HDRS)
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_PETSC_LINK)
 
-$(POISSON)/poisson_mpi: $(POISSON)/poisson_mpi.c $(LIBLOOM_MPI) $(POISSON_HDRS)
-	$(MPICC_CMD) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM_MPI) $(LOOM_MPI_LIBS) \
-	    $(PETSC_LIBS)
+$(POISSON)/poisson_mpi: $(POISSON)/poisson_mpi.c $(LIBLOOM_MPI_PETSC) $(LIBLOOM_MPI) $(POISSON_HDRS)
+	$(MPICC_CMD) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LOOM_MPI_PETSC_LINK)
 
-$(POISSON)/poisson_mpi_openmp: $(POISSON)/poisson_mpi+openmp.c $(LIBLOOM_MPI) $(POISSON_HDRS)
-	$(MPICC_CMD) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM_MPI) \
-	    $(LOOM_MPI_LIBS) $(PETSC_LIBS)
+$(POISSON)/poisson_mpi_openmp: $(POISSON)/poisson_mpi+openmp.c $(LIBLOOM_MPI_PETSC) $(LIBLOOM_MPI) \
+    $(POISSON_HDRS)
+	$(MPICC_CMD) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_MPI_PETSC_LINK)
 
 # bench/assembly.sh (make bench): the sample's assembly through Loom (seq,
 # openmp) against the same assembly written against PETSc by hand.
@@ -67,11 +66,11 @@ $(POISSON)/assembly_seq.c $(POISSON)/assembly_openmp.c: samples/poisson/assembly
 	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
 -include $(POISSON)/assembly_seq.d $(POISSON)/assembly_openmp.d
 
-$(POISSON)/assembly_seq: $(POISSON)/assembly_seq.c $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+$(POISSON)/assembly_seq: $(POISSON)/assembly_seq.c $(LIBLOOM_PETSC) $(LIBLOOM) $(POISSON_HDRS)
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LOOM_PETSC_LINK)
 
-$(POISSON)/assembly_openmp: $(POISSON)/assembly_openmp.c $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LIBLOOM) $(PETSC_LIBS) -lm
+$(POISSON)/assembly_openmp: $(POISSON)/assembly_openmp.c $(LIBLOOM_PETSC) $(LIBLOOM) $(POISSON_HDRS)
+	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_PETSC_LINK)
 
 $(POISSON)/assembly_petsc: samples/poisson/assembly_petsc.c $(POISSON_HDRS)
 	@mkdir -p $(@D)

@@ -29,8 +29,9 @@ E2E_SETUP := e2e-root
 E2E_RUN   := $(E2E_ROOT)/tests/e2e/run.sh
 .PHONY: e2e-root
 e2e-root:
-	$(MAKE) SANITIZE=0 CC='$(CC_PLAIN)' build/lib/libloom.a \
-	    $(if $(shell command -v $(MPICC) 2>/dev/null),build/lib/libloom_mpi.a)
+	$(MAKE) SANITIZE=0 CC='$(CC_PLAIN)' build/lib/libloom.a build/lib/libloom_petsc.a \
+	    $(if $(shell command -v $(MPICC) 2>/dev/null),build/lib/libloom_mpi.a \
+	    build/lib/libloom_mpi_petsc.a)
 	rm -rf $(E2E_ROOT)
 	mkdir -p $(E2E_ROOT)/build
 	for f in $(filter-out build,$(wildcard *)); do ln -s $(CURDIR)/$$f $(E2E_ROOT)/$$f; done
@@ -84,16 +85,17 @@ $(TESTBIN)/test_plan: tests/unit/runtime/test_plan.c $(LIBLOOM)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) $(CRITERION_LIBS) -lm
 
-# Matrices (runtime/src/mat/): test_mat with PETSc (Makefile HAVE_PETSC);
+# Matrices (runtime/src/mat/): test_mat with PETSc (Makefile HAVE_PETSC),
+# linked as the README says (libloom_petsc.a, libloom.a, PETSc);
 # test_nopetsc, always, links mat/nopetsc.c ahead of libloom.a, without
-# PETSc.  With SANITIZE=1, test_mat runs with fast_unwind_on_malloc=0:
+# PETSc (libloom_petsc.a as built without it).  With SANITIZE=1, test_mat runs with fast_unwind_on_malloc=0:
 # the leaks Open MPI keeps from MPI_Init are suppressed by its libraries'
 # names (fuzz/lsan.supp), which only whole stacks show.
 ifeq ($(HAVE_PETSC),1)
-$(TESTBIN)/test_mat: tests/unit/runtime/test_mat.c $(LIBLOOM)
+$(TESTBIN)/test_mat: tests/unit/runtime/test_mat.c $(LIBLOOM_PETSC) $(LIBLOOM)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_RT) $(PETSC_CFLAGS) $(CRITERION_CFLAGS) -o $@ $< $(LIBLOOM) \
-	    $(PETSC_LIBS) $(CRITERION_LIBS) -lm
+	$(CC) $(CFLAGS_RT) $(PETSC_CFLAGS) $(CRITERION_CFLAGS) -o $@ $< $(LOOM_PETSC_LINK) \
+	    $(CRITERION_LIBS)
 UNIT_MAT := $(TESTBIN)/test_mat
 endif
 

@@ -311,7 +311,8 @@ int loom_renumber(void);
 /* libloom has two builds from the same sources: build/lib/libloom.a (no
  * MPI: one process, every function below is a trivial stub) and
  * build/lib/libloom_mpi.a (compiled with mpicc -DLOOM_MPI; link with
- * `mpicc ... -lloom_mpi -lmetis -lptscotch -lscotch -lptscotcherr -lm`).
+ * `mpicc ... -lloom_mpi -lmetis -lptscotch -lscotch -lptscotcherr -lm`,
+ * matrices with libloom_mpi_petsc ahead: "matrices" below).
  * dsl-spec/mpi.md is the reference; in short:
  *
  *  - loom_init calls MPI_Init_thread (FUNNELED) unless MPI is already
@@ -405,11 +406,18 @@ void loom_timing_output(void);
 
 /* Sparse matrices whose element matrices par_loop kernels fill (PyOP2's
  * sparsities and matrices), assembled into PETSc and solved with its KSP.
- * Only in a libloom built with PETSc (Debian's petsc-dev; the Makefile
- * detects it with pkg-config): otherwise every call below reports
- * LOOM_EINVAL saying so.  Programs that call them link PETSc too
- * (pkg-config loom-petsc, CMake Loom::loom_petsc); programs that do not
- * need no PETSc.
+ * These calls are in a library of their own, libloom_petsc (under MPI
+ * libloom_mpi_petsc), which programs that call them link ahead of libloom
+ * (libloom_mpi), with PETSc and MPI:
+ *   cc ... build/lib/libloom_petsc.a build/lib/libloom.a
+ *      $(pkg-config --libs petsc mpi-c) -lm
+ * or pkg-config loom-petsc (loom-mpi-petsc), CMake Loom::loom_petsc
+ * (Loom::loom_mpi_petsc): the README and dsl-spec/mpi.md give every line.
+ * libloom and libloom_mpi hold no matrix code and need no PETSc, static or
+ * shared; a program that calls these without libloom_petsc fails to link
+ * (undefined reference to loom_decl_sparsity, ...).  PETSc is Debian's
+ * petsc-dev, which the Makefile detects with pkg-config; built without it,
+ * libloom_petsc reports LOOM_EINVAL at every call below, saying so.
  *
  *  - PETSc is started (PetscInitialize, with the argc and argv loom_init
  *    received, and $PETSC_OPTIONS) at the first sparsity, unless the

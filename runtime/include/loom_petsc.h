@@ -2,9 +2,11 @@
  * loom_petsc.h — the PETSc objects behind Loom's matrices, and dats as
  * PETSc vectors, for programs that need more of PETSc than loom.h's
  * matrix calls give (their own preconditioner, a view of the matrix,
- * vector operations: norms, dot products, AXPY).  Only with a
- * libloom built with PETSc; compile with PETSc's and MPI's flags and link
- * PETSc: pkg-config loom-petsc, CMake Loom::loom_petsc.
+ * vector operations: norms, dot products, AXPY).  Defined in
+ * libloom_petsc (libloom_mpi_petsc) built with PETSc; compile with PETSc's
+ * and MPI's flags and link as for loom.h's matrix calls (loom.h,
+ * "matrices"): pkg-config loom-petsc (loom-mpi-petsc), CMake
+ * Loom::loom_petsc (Loom::loom_mpi_petsc).
  *
  * The matrices' objects are the runtime's: never destroy them; loom_exit
  * does.  They are valid until loom_exit (also across a renumbering: the

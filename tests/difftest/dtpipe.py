@@ -137,6 +137,11 @@ class Tools:
         self.lib = os.path.join(b, "lib", "libloom.a")
         self.lib_mpi = os.path.join(b, "lib", "libloom_mpi.a")
         self.lib_san = os.path.join(b, "san", "lib", "libloom.a")
+        # The matrices' library of each (libloom_petsc.a: ahead of libloom.a,
+        # its objects only pulled in by programs with matrices)
+        self.lib_mat = {self.lib: os.path.join(b, "lib", "libloom_petsc.a"),
+                        self.lib_mpi: os.path.join(b, "lib", "libloom_mpi_petsc.a"),
+                        self.lib_san: os.path.join(b, "san", "lib", "libloom_petsc.a")}
         # PETSc, for programs with matrices; --as-needed: the others do not
         # load it
         p = run(["pkg-config", "--libs", "petsc", "mpi-c"], cwd=self.root, timeout=30)
@@ -148,7 +153,9 @@ class Tools:
         for bname in builds:
             lc, _, _, _, mpi, san = BUILDS[bname]
             need.add(self.loomc[lc])
-            need.add(self.lib_san if san else self.lib_mpi if mpi else self.lib)
+            lib = self.lib_san if san else self.lib_mpi if mpi else self.lib
+            need.add(lib)
+            need.add(self.lib_mat[lib])
         return sorted(p for p in need if not os.path.exists(p))
 
     def loomc_cmd(self, build, src, out):
@@ -166,7 +173,8 @@ class Tools:
         if not link:
             return cmd + ["-c"] + list(srcs) + ["-o", out]
         lib = self.lib_san if san else self.lib_mpi if mpi else self.lib
-        libs = [lib] + (["-lmetis", "-lptscotch", "-lscotch", "-lptscotcherr"] if mpi else [])
+        libs = [self.lib_mat[lib], lib] + (["-lmetis", "-lptscotch", "-lscotch", "-lptscotcherr"]
+                                           if mpi else [])
         return cmd + list(srcs) + ["-o", out] + libs + self.petsc + ["-lm"]
 
     def ref_cc_cmd(self, srcs, out, extra=()):

@@ -458,7 +458,8 @@ def main():
     missing = tools.missing({c.build for c in configs})
     if missing:
         sys.exit("run.py: missing %s\n(build them: make -j2 all mpi && make SANITIZE=1 "
-                 "build/san/lib/libloom.a build/san/bin/loomc)" % ", ".join(missing))
+                 "build/san/lib/libloom.a build/san/lib/libloom_petsc.a build/san/bin/loomc)"
+                 % ", ".join(missing))
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     gopts = genmod.expand_avoid(genmod.options_from(args))

@@ -52,7 +52,8 @@ for src in mat_checks mat_modular mat_write; do
       fail "loomc --target=$t $src.c failed"
     ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" \
       $([ $t = openmp ] && echo -fopenmp) -o "$tmp/$src.$t" "$tmp/$src.$t.c" \
-      "$root/build/lib/libloom.a" $(pkg-config --libs petsc mpi-c) -lm ||
+      "$root/build/lib/libloom_petsc.a" "$root/build/lib/libloom.a" \
+      $(pkg-config --libs petsc mpi-c) -lm ||
       fail "the $t build of $src.c failed"
   done
 done
@@ -135,7 +136,8 @@ if [ -x "$bin/poisson_mpi" ]; then
         -o "$tmp/m${case}_$t.c" &&
         mpicc -std=c11 -Wall -Wextra -Werror -O2 -I"$root/runtime/include" \
           $([ $t = mpi+openmp ] && echo -fopenmp) -o "$tmp/m${case}_$t" "$tmp/m${case}_$t.c" \
-          "$root/build/lib/libloom_mpi.a" -lmetis -lptscotch -lscotch -lptscotcherr \
+          "$root/build/lib/libloom_mpi_petsc.a" "$root/build/lib/libloom_mpi.a" \
+          -lmetis -lptscotch -lscotch -lptscotcherr \
           $(pkg-config --libs petsc mpi-c) -lm || fail "the $t build of ok_mat_$case.c failed"
     done
   done

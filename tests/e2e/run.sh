@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests: loomc's command line, #line mapping (C compilers, gdb),
-# diagnostics.md against the golden cases, the mesh generator, Airfoil.
+# diagnostics.md against the golden cases, the mesh generator, Airfoil,
+# the installed package and the documents' link lines.
 # Set LOOM_E2E_QUICK=1 to skip the reference-mesh run (a few minutes).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +34,8 @@ if [ "${LOOM_E2E_SANITIZE:-0}" = 1 ]; then
 else
   step "$here/cmake_project.sh"
 fi
+# the documents' link lines, as written (skips itself under SANITIZE=1)
+step "$here/link_lines.sh"
 if [ "${LOOM_E2E_QUICK:-0}" = 1 ]; then
   echo "== airfoil ref, airfoil_modular ref: skipped (LOOM_E2E_QUICK=1)"
 else

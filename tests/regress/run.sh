@@ -14,7 +14,9 @@
 #   MPI_RANKS="1"          the rank counts of mpi (default: 1 2 3)
 #   PARTITIONERS="metis block"  mpi runs at each rank count with each
 #                          LOOM_PARTITIONER (default: the runtime's default)
-#   PETSC=1                links PETSc (a program with matrices; skipped
+#   PETSC=1                links the matrices' library and PETSc (a program
+#                          with matrices: libloom_petsc.a or
+#                          libloom_mpi_petsc.a ahead of the runtime; skipped
 #                          when pkg-config finds no petsc)
 #   ENV="VAR=value ..."    environment of every run
 #   LOOMC_ONLY=1           translate only; LOOMC_FAILS=1: loomc must fail
@@ -95,7 +97,12 @@ build() {
     mpi) cc=mpicc libs=$mpi_libs ;;
     mpi+openmp) cc=mpicc omp=-fopenmp libs=$mpi_libs ;;
   esac
-  [ "$PETSC" = 1 ] && libs="$libs $petsc_libs"
+  if [ "$PETSC" = 1 ]; then
+    case $target in
+      mpi*) libs="$root/build/lib/libloom_mpi_petsc.a $libs $petsc_libs" ;;
+      *) libs="$root/build/lib/libloom_petsc.a $libs $petsc_libs" ;;
+    esac
+  fi
   # shellcheck disable=SC2086
   if ! (cd "$dir" && $cc -std=c11 -Wall -Wextra -O1 $omp -I"$inc" "$out" $libs \
           -o "${out%.c}" 2>"$out.cc.err"); then

@@ -5,8 +5,8 @@
  * beside each declaration implements it (without MPI, core/nompi.c stands
  * in for mpi/).  mat/'s calls are not linked by name but installed at run
  * time (loomrt_at_session_exit here, loomrt_kind_ops in core/core.h; both
- * defined in core/core.c), so that a program without matrices links
- * without PETSc.  Nothing else goes here: plan/'s, mpi/'s and mat/'s own
+ * defined in core/core.c): mat/ is a library of its own (libloom_petsc,
+ * libloom_mpi_petsc) above libloom, which never needs it or PETSc.  Nothing else goes here: plan/'s, mpi/'s and mat/'s own
  * internals are in plan/plan.h, mpi/mpi.h, mpi/partition.h and mat/mat.h.
  *
  * Included by the core files that make these calls (core.c, set.c, map.c,
@@ -52,10 +52,10 @@ int loomrt_slice_check(int status, int gsize, int offset, int count,
                        const char *name);
 
 /* ---- installed at run time (mat/) ---------------------------------------
- * mat/ needs PETSc, and a program that declares no matrix must link
- * without it: core cannot name mat/'s functions (a static link would pull
- * them in with PETSc), so mat/ installs them here when it creates its
- * first object of a session. */
+ * mat/ needs PETSc and is a library of its own, which a program that
+ * declares no matrix does not link: core cannot name mat/'s functions
+ * (libloom would then need libloom_petsc), so mat/ installs them here
+ * when it creates its first object of a session. */
 
 /* (The retire and free functions of mat/'s objects are installed the same
  * way, with the registry: loomrt_kind_ops, core/core.h.) */

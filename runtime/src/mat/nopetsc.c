@@ -1,17 +1,17 @@
 /*
- * mat/nopetsc.c — loom.h's matrix calls in a libloom built without PETSc
- * (the Makefile compiles this file instead of mat/'s others when
+ * mat/nopetsc.c — loom.h's matrix calls in a libloom_petsc built without
+ * PETSc (the Makefile makes libloom_petsc.a, and mk/mpi.mk
+ * libloom_mpi_petsc.a, of this file alone instead of mat/'s others when
  * `pkg-config --exists petsc` fails).  It needs nothing but core.
  *
  * Design
  * ------
  * Every call reports one error, LOOM_EINVAL, naming itself and what to do
  * about it (install PETSc and rebuild Loom), whatever the runtime's state,
- * and returns its failure value: the rest of libloom builds and runs
- * without PETSc, and a program that uses matrices learns why they are
- * missing at its first matrix call.  loom_petsc.h's calls (they need
- * PETSc's types: loom_mat_petsc, loom_mat_ksp, loom_dat_vec, ...) do not
- * exist in this build.
+ * and returns its failure value: a program with matrices links as it
+ * would with PETSc, and learns why they are missing at its first matrix
+ * call.  loom_petsc.h's calls (they need PETSc's types: loom_mat_petsc,
+ * loom_mat_ksp, loom_dat_vec, ...) do not exist in this build.
  */
 #include <math.h>
 
@@ -19,7 +19,7 @@
 
 static int no_petsc(const char *call) {
   return loom_error_(LOOM_EINVAL,
-                     "%s: this libloom was built without PETSc: install Debian's "
+                     "%s: this libloom_petsc was built without PETSc: install Debian's "
                      "petsc-dev (scripts/install-deps.sh) and rebuild Loom",
                      call);
 }

@@ -1,12 +1,12 @@
 /*
- * tests/unit/runtime/test_nopetsc.c — libloom built without PETSc: every
- * matrix call of loom.h reports what to install (runtime/src/mat/
- * nopetsc.c), and the rest of the runtime works.
+ * tests/unit/runtime/test_nopetsc.c — libloom_petsc built without PETSc:
+ * every matrix call of loom.h reports what to install (runtime/src/mat/
+ * nopetsc.c, all of libloom_petsc.a then), and the rest of the runtime
+ * works.
  *
  * The Makefile links this file with runtime/src/mat/nopetsc.c ahead of
- * libloom.a (whose mat/ objects, with PETSc, are then never pulled in) and
- * without PETSc: the build also shows that a program using no matrix links
- * without PETSc.
+ * libloom.a and without PETSc, as a program with matrices links
+ * libloom_petsc.a built without PETSc.
  */
 #include <criterion/criterion.h>
 
@@ -31,7 +31,7 @@ static void capture_handler(int status, const char *message, void *ctx) {
 static void expect_no_petsc(const char *call) {
   char want[512];
   snprintf(want, sizeof want,
-           "%s: this libloom was built without PETSc: install Debian's petsc-dev "
+           "%s: this libloom_petsc was built without PETSc: install Debian's petsc-dev "
            "(scripts/install-deps.sh) and rebuild Loom",
            call);
   cr_assert_eq(captured.calls, 1, "%s: %d errors", call, captured.calls);
