@@ -94,6 +94,15 @@ void program_index_lines(program *prog, arena *a) {
   prog->nnewlines = n;
 }
 
+int program_loops_in(const program *prog, unsigned start, unsigned end) {
+  int n = 0;
+  for (int i = 0; i < prog->loops.len; i++) {
+    const loop *lp = prog->loops.items[i];
+    n += lp->start >= start && lp->start < end;
+  }
+  return n;
+}
+
 unsigned program_line(const program *prog, unsigned off) {
   int lo = 0, hi = prog->nnewlines; /* the newlines before off: [0, lo) */
   while (lo < hi) {

@@ -305,4 +305,9 @@ void program_index_lines(program *prog, arena *a);
  * the user's file when the text is an expansion (line_of). */
 unsigned program_line(const program *prog, unsigned off);
 
+/* The number of par_loops whose directives stand in [start, end) of the
+ * main file: what an expansion of that text would write again (the
+ * budgets of transform/expand.h). */
+int program_loops_in(const program *prog, unsigned start, unsigned end);
+
 #endif

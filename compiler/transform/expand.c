@@ -72,6 +72,10 @@ static const char *unroll_problem(const loop_info *li, const program *prog, aren
     return arena_printf(a, "%ld iterations (at most %d are)", li->trip, UNROLL_MAX);
   if (!li->type)
     return "its initialisation does not declare its variable";
+  int n = program_loops_in(prog, l->start, l->end);
+  if (n > UNROLL_LOOPS)
+    return arena_printf(a, "its body runs %d par_loops (the budget of a loop unrolled, "
+                        "UNROLL_LOOPS, is %d)", n, UNROLL_LOOPS);
   return body_problem(li, prog);
 }
 

@@ -38,6 +38,11 @@
 
 enum { UNROLL_MAX = 4, EXPAND_ROUNDS = 4 };
 
+/* The budget of a loop unrolled (transformations.md §6): a loop whose
+ * body runs more par_loops than UNROLL_LOOPS is not (a note names the
+ * budget: --report); inline.h and version.h have theirs. */
+enum { UNROLL_LOOPS = 16 };
+
 /* What to expand.  Bodies are written twice (transform/version.h) only
  * in a round with nothing else to expand. */
 enum { EXPAND_UNROLL = 1, EXPAND_INLINE = 2, EXPAND_VERSION = 4 };

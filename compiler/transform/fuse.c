@@ -34,11 +34,18 @@ typedef struct fuser {
   vec *preds, *succs; /* by item: the items it depends on / that depend on
                          it (int, as void*): the DAGs' edges between items */
   vec groups;       /* group*: the region's, in order of creation */
+  vec by_set;       /* set_groups*: the region's groups of each set */
   int isl_tries;    /* legality checks by isl for the loop being placed */
+  int *item_by_id;  /* by loop id: its item in the region, or -1 */
+  int nids;         /* length of item_by_id */
 } fuser;
 
-/* isl checks per loop: the nearest groups over its set it may join. */
-enum { FUSE_TRIES = 4 };
+/* The groups of one set, the one whose last loop is latest last: the
+ * nearest candidates are at the end. */
+typedef struct set_groups {
+  const obj *set;
+  vec groups; /* group* */
+} set_groups;
 
 /* ---- items ------------------------------------------------------------------ */
 
@@ -46,10 +53,21 @@ static const item *item_at(const fuser *u, int i) { return u->r->items.items[i];
 static const comp *comp_at(const fuser *u, int i) { return u->seq->comps.items[i]; }
 
 static int index_of(const fuser *u, const loop *lp) {
+  return lp->id > 0 && lp->id < u->nids ? u->item_by_id[lp->id] : -1;
+}
+
+/* The item of every loop of the region, by loop id. */
+static void index_loops(fuser *u) {
+  u->nids = u->prog->loops.len + 1;
   for (int i = 0; i < u->r->items.len; i++)
-    if (item_at(u, i)->kind == ITEM_LOOP && item_at(u, i)->lp == lp)
-      return i;
-  return -1;
+    if (item_at(u, i)->kind == ITEM_LOOP && item_at(u, i)->lp->id >= u->nids)
+      u->nids = item_at(u, i)->lp->id + 1;
+  u->item_by_id = arena_alloc(u->a, (size_t)u->nids * sizeof *u->item_by_id);
+  for (int i = 0; i < u->nids; i++)
+    u->item_by_id[i] = -1;
+  for (int i = 0; i < u->r->items.len; i++)
+    if (item_at(u, i)->kind == ITEM_LOOP && item_at(u, i)->lp->id > 0)
+      u->item_by_id[item_at(u, i)->lp->id] = i;
 }
 
 /* ---- groups ------------------------------------------------------------------------ */
@@ -317,6 +335,9 @@ static const char *join_problem_(fuser *u, const group *g, const loop *lp,
   const obj *t = cse_between(u, g, lp);
   if (t)
     return arena_printf(u->a, "pin_cse(%s) keeps its producer's loop apart", t->name);
+  if (g->loops.len >= FUSE_GROUP_LOOPS)
+    return arena_printf(u->a, "the group has %d loops, the budget of a group "
+                        "(FUSE_GROUP_LOOPS)", FUSE_GROUP_LOOPS);
   const char *why = placement_problem(u, g, lp, anchor);
   if (why)
     return why;
@@ -339,6 +360,33 @@ static void index_loop(fuser *u, group *g, const loop *lp) {
     f->by_loop[lp->id] = g;
 }
 
+/* The groups of set's loops (created empty). */
+static set_groups *groups_of_set(fuser *u, const obj *set) {
+  for (int i = 0; i < u->by_set.len; i++)
+    if (((set_groups *)u->by_set.items[i])->set == set)
+      return u->by_set.items[i];
+  set_groups *s = arena_alloc(u->a, sizeof *s);
+  s->set = set;
+  vec_push(u->a, &u->by_set, s);
+  return s;
+}
+
+/* g has just taken a loop, its last: it moves to the end of its set's
+ * list (it was among the nearest, at most FUSE_CANDIDATES from the end). */
+static void touch_group(fuser *u, group *g) {
+  vec *v = &groups_of_set(u, ((const loop *)g->loops.items[0])->set)->groups;
+  int k = v->len - 1;
+  while (k >= 0 && v->items[k] != g)
+    k--;
+  if (k < 0) {
+    vec_push(u->a, v, g);
+    return;
+  }
+  for (; k + 1 < v->len; k++)
+    v->items[k] = v->items[k + 1];
+  v->items[v->len - 1] = g;
+}
+
 static group *new_group(fuser *u, const loop *lp) {
   group *g = arena_alloc(u->a, sizeof *g);
   vec_push(u->a, &g->loops, (void *)lp);
@@ -346,6 +394,7 @@ static group *new_group(fuser *u, const loop *lp) {
   g->anchor = lp;
   vec_push(u->a, &u->f->groups, g);
   vec_push(u->a, &u->groups, g);
+  touch_group(u, g);
   return g;
 }
 
@@ -371,22 +420,17 @@ static void join(fuser *u, group *g, const loop *lp, const loop *anchor) {
   g->anchor = anchor;
   for (int i = 0; i < g->loops.len; i++)
     u->pos[index_of(u, g->loops.items[i])] = index_of(u, anchor);
+  touch_group(u, g);
 }
 
-/* The region's groups over lp's set, nearest first (by their last loop). */
-static vec candidates(fuser *u, const loop *lp) {
+/* The region's groups over lp's set, nearest first (by their last loop),
+ * at most FUSE_CANDIDATES; *more: whether others were left. */
+static vec candidates(fuser *u, const loop *lp, int *more) {
+  const vec *all = &groups_of_set(u, lp->set)->groups;
   vec v = {0};
-  for (int i = 0; i < u->groups.len; i++) {
-    const group *g = u->groups.items[i];
-    if (((const loop *)g->loops.items[0])->set != lp->set)
-      continue;
-    int last = index_of(u, g->loops.items[g->loops.len - 1]), k = v.len;
-    vec_push(u->a, &v, (void *)g);
-    for (; k > 0 && index_of(u, ((const group *)v.items[k - 1])->loops.items[
-                        ((const group *)v.items[k - 1])->loops.len - 1]) < last; k--)
-      v.items[k] = v.items[k - 1];
-    v.items[k] = (void *)g;
-  }
+  for (int i = all->len - 1; i >= 0 && v.len < FUSE_CANDIDATES; i--)
+    vec_push(u->a, &v, all->items[i]);
+  *more = all->len > v.len;
   return v;
 }
 
@@ -394,12 +438,14 @@ static vec candidates(fuser *u, const loop *lp) {
  * that it may join (siblings and producer/consumer alike, wherever they
  * stand), else starts one; the first refusal is noted with its reason. */
 static void form_groups(fuser *u) {
+  index_loops(u);
   index_items(u);
   for (int i = 0; i < u->r->items.len; i++) {
     const item *it = item_at(u, i);
     if (it->kind != ITEM_LOOP || temps_pinned_away(&u->f->temps, it->lp) || it->lp->domain)
       continue; /* affine loops: their code is affine.c's */
-    vec cands = u->no_fuse ? (vec){0} : candidates(u, it->lp);
+    int more = 0;
+    vec cands = u->no_fuse ? (vec){0} : candidates(u, it->lp, &more);
     const char *refused = NULL;
     const group *first = NULL;
     group *into = NULL;
@@ -417,8 +463,11 @@ static void form_groups(fuser *u) {
       continue;
     }
     if (refused)
-      dag_note(u->notes, u->a, it->lp->loc, "not fused %s with %s: %s", it->lp->kernel,
-               fusion_group_kernels(u->a, first), refused);
+      dag_note(u->notes, u->a, it->lp->loc, "not fused %s with %s: %s%s", it->lp->kernel,
+               fusion_group_kernels(u->a, first), refused,
+               more ? arena_printf(u->a, " (the budget: the %d nearest groups over %s tried, "
+                                   "FUSE_CANDIDATES)", FUSE_CANDIDATES, it->lp->set->name)
+                    : "");
     new_group(u, it->lp);
   }
 }

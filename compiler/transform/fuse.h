@@ -30,6 +30,11 @@
 #include "analysis/dag.h"
 #include "analysis/temps.h"
 
+/* The budgets of one loop (transformations.md §2): the nearest groups
+ * over its set it is tried with, the isl checks among them, the loops of
+ * a group.  A refusal a budget makes says so (--report). */
+enum { FUSE_CANDIDATES = 8, FUSE_TRIES = 4, FUSE_GROUP_LOOPS = 64 };
+
 typedef struct group {
   int id;           /* 1-based, in file order of the anchors */
   vec loops;        /* loop*: fused element by element, in order */

@@ -521,6 +521,10 @@ static const char *site_problem(finder *f, call_site *s, CXCursor call) {
     return "it is the function the call stands in";
   if (!s->end || !written_call(f->prog, start_of(call), s->callee->name))
     return "the call is written by a macro";
+  int n = program_loops_in(f->prog, s->callee->open, s->callee->close);
+  if (n > INLINE_LOOPS)
+    return arena_printf(f->a, "it runs %d par_loops (the budget of a call seen through, "
+                        "INLINE_LOOPS, is %d)", n, INLINE_LOOPS);
   CXCursor ret;
   const char *why = body_problem(s->callee, &ret);
   if (why)

@@ -38,6 +38,10 @@
 #include "frontend/frontend.h"
 #include "transform/writer.h"
 
+/* The budget of a call seen through (transformations.md §7): a function
+ * running more par_loops than INLINE_LOOPS is not (a note names it). */
+enum { INLINE_LOOPS = 32 };
+
 typedef struct call_site call_site;
 
 /* The calls of prog of functions of the main file that run loops

@@ -20,27 +20,53 @@ typedef struct rotator {
   vec *dags;
   arena *a;
   int mpi;
+  const region **loop_region; /* by loop id: the region whose item it is */
+  int *loop_item;             /* by loop id: that item's index */
+  int nids;                   /* length of both */
 } rotator;
 
 /* ---- positions --------------------------------------------------------- */
 
-static int item_of(const region *r, const loop *lp) {
-  for (int i = 0; i < r->items.len; i++) {
-    const item *it = r->items.items[i];
-    if (it->kind == ITEM_LOOP && it->lp == lp)
-      return i;
+/* Every loop's region and item, by loop id, once. */
+static void index_loops(rotator *x) {
+  x->nids = 1;
+  for (int r = 0; r < x->regions->len; r++) {
+    const region *reg = x->regions->items[r];
+    for (int i = 0; i < reg->items.len; i++) {
+      const item *it = reg->items.items[i];
+      if (it->kind == ITEM_LOOP && it->lp->id >= x->nids)
+        x->nids = it->lp->id + 1;
+    }
   }
-  return -1;
+  x->loop_region = arena_alloc(x->a, (size_t)x->nids * sizeof *x->loop_region);
+  x->loop_item = arena_alloc(x->a, (size_t)x->nids * sizeof *x->loop_item);
+  for (int r = 0; r < x->regions->len; r++) {
+    const region *reg = x->regions->items[r];
+    for (int i = 0; i < reg->items.len; i++) {
+      const item *it = reg->items.items[i];
+      if (it->kind == ITEM_LOOP && it->lp->id > 0) {
+        x->loop_region[it->lp->id] = reg;
+        x->loop_item[it->lp->id] = i;
+      }
+    }
+  }
+}
+
+static int item_of(const rotator *x, const region *r, const loop *lp) {
+  return lp->id > 0 && lp->id < x->nids && x->loop_region[lp->id] == r ? x->loop_item[lp->id]
+                                                                         : -1;
 }
 
 /* Where item i of r stands: its group's anchor's item for a loop. */
 static int position(const rotator *x, const region *r, int i) {
   const item *it = r->items.items[i];
   const group *g = it->kind == ITEM_LOOP ? fusion_group(x->fu, it->lp) : NULL;
-  return g ? item_of(r, g->anchor) : i;
+  return g ? item_of(x, r, g->anchor) : i;
 }
 
-static int anchor_pos(const region *r, const group *g) { return item_of(r, g->anchor); }
+static int anchor_pos(const rotator *x, const region *r, const group *g) {
+  return item_of(x, r, g->anchor);
+}
 
 static int in_group(const group *g, const loop *lp) {
   for (int i = 0; lp && i < g->loops.len; i++)
@@ -157,24 +183,25 @@ static const char *fusable(const rotator *x, const group *g, const group *h) {
 
 /* ---- across the iteration boundary --------------------------------------------- */
 
-/* Whether comp p of li's DAG of two iterations lies between T of
- * iteration i and H of iteration i+1. */
-static int between(const rotator *x, const loop_info *li, const group *t, const group *h,
-                   const comp *p) {
-  const region *r = li->r;
-  if (p->latch)
-    return 1;
-  int at = position(x, r, p->item);
-  return p->step == 0 ? at > anchor_pos(r, t) : at < anchor_pos(r, h);
-}
+/* What H of iteration i+1 depends on, in li's DAG of two iterations: a
+ * tail T may take H when none of it stands between T of iteration i and H
+ * (what follows T in the body, the condition and increment, what precedes
+ * H) — through anything, a storage's free and the next iteration's
+ * allocation included, which stand at their loops' places.  One walk over
+ * H's ancestors serves every tail: `blocked` is the first that stands
+ * between whatever T is (the latch, or one of iteration i+1 before H), else
+ * NULL; `last` the ancestor of iteration i standing last, at `last_at` (-1:
+ * none), which T must not precede. */
+typedef struct reach {
+  const comp *blocked, *last;
+  int last_at;
+} reach;
 
-/* Why h of iteration i+1 cannot run right after t of iteration i (NULL:
- * it can): something between reaches one of h's computations — through
- * anything, a storage's free and the next iteration's allocation
- * included, which stand at their loops' places. */
-static const char *boundary_problem(const rotator *x, const loop_info *li, const group *t,
-                                    const group *h) {
+static reach head_reach(const rotator *x, const loop_info *li, const group *h) {
   const dag *s = li->steps;
+  const region *r = li->r;
+  int h_at = anchor_pos(x, r, h);
+  reach out = {NULL, NULL, -1};
   unsigned char *seen = arena_alloc(x->a, (size_t)s->comps.len + 1);
   vec todo = {0};
   for (int i = 0; i < s->comps.len; i++) {
@@ -182,19 +209,26 @@ static const char *boundary_problem(const rotator *x, const loop_info *li, const
     if (c->step == 1 && !c->removed && in_group(h, c->lp))
       vec_push(x->a, &todo, c);
   }
-  while (todo.len) {
+  while (todo.len && !out.blocked) {
     const comp *c = todo.items[--todo.len];
-    for (int k = 0; k < c->preds.len; k++) {
+    for (int k = 0; k < c->preds.len && !out.blocked; k++) {
       const comp *p = c->preds.items[k];
       if (seen[p->id]++)
         continue;
-      if (between(x, li, t, h, p))
-        return arena_printf(x->a, "the next iteration's %s depends on %s, which runs "
-                            "between", fusion_group_kernels(x->a, h), p->label);
+      int at = p->latch ? -1 : position(x, r, p->item);
+      if (p->latch || (p->step == 1 && at < h_at))
+        out.blocked = p;
+      else if (p->step == 0 && at > out.last_at)
+        out.last = p, out.last_at = at;
       vec_push(x->a, &todo, (void *)p);
     }
   }
-  return NULL;
+  return out;
+}
+
+static const char *between_text(rotator *x, const group *h, const comp *p) {
+  return arena_printf(x->a, "the next iteration's %s depends on %s, which runs between",
+                      fusion_group_kernels(x->a, h), p->label);
 }
 
 /* ---- before the loop ---------------------------------------------------------- */
@@ -228,7 +262,7 @@ static const char *pre_problem(const rotator *x, const loop_info *li, const grou
     const comp *c = li->body->comps.items[i];
     for (int k = 0; !c->removed && in_group(h, c->lp) && k < c->preds.len; k++) {
       const comp *q = c->preds.items[k];
-      if (position(x, li->r, q->item) < anchor_pos(li->r, h))
+      if (position(x, li->r, q->item) < anchor_pos(x, li->r, h))
         return arena_printf(x->a, "%s depends on %s, before it in the body", c->lp->kernel,
                             q->label);
     }
@@ -237,7 +271,7 @@ static const char *pre_problem(const rotator *x, const loop_info *li, const grou
   for (int i = 0; i < pd->comps.len; i++) {
     const comp *q = pd->comps.items[i];
     int at = position(x, l->parent, q->item);
-    if (q->removed || at <= anchor_pos(l->parent, p) || at >= l->item)
+    if (q->removed || at <= anchor_pos(x, l->parent, p) || at >= l->item)
       continue;
     for (int k = 0; k < li->body->comps.len; k++) {
       const comp *c = li->body->comps.items[k];
@@ -251,9 +285,9 @@ static const char *pre_problem(const rotator *x, const loop_info *li, const grou
 
 /* Whether a barrier stands between p's call and the loop statement in
  * their block (control could reach the loop without the flag p sets). */
-static int barrier_between(const loop_info *li, const group *p) {
+static int barrier_between(const rotator *x, const loop_info *li, const group *p) {
   const loop_stmt *l = li->r->loop;
-  for (int i = anchor_pos(l->parent, p); i <= l->item; i++)
+  for (int i = anchor_pos(x, l->parent, p); i <= l->item; i++)
     if (((const item *)l->parent->items.items[i])->leaves)
       return 1;
   return 0;
@@ -265,7 +299,7 @@ static const group *group_before(const rotator *x, const loop_info *li, const ob
   vec gs = groups_of(x, l->parent);
   for (int i = gs.len - 1; i >= 0; i--) {
     const group *g = gs.items[i];
-    if (anchor_pos(l->parent, g) < l->item && set_of(g) == set)
+    if (anchor_pos(x, l->parent, g) < l->item && set_of(g) == set)
       return g;
   }
   return NULL;
@@ -302,23 +336,37 @@ static const char *loop_problem(const loop_info *li) {
 }
 
 /* The tail for head h: the latest group over its set after it that it can
- * join across the iteration boundary; *why: the first refusal. */
+ * join across the iteration boundary, trying at most ROTATE_TAILS (whose
+ * isl checks are the cost); *why: the first refusal. */
 static const group *tail_for(rotator *x, const loop_info *li, const vec *gs, const group *h,
                              const char **why) {
-  for (int i = gs->len - 1; i >= 0; i--) {
+  reach rc = head_reach(x, li, h);
+  const char *w = NULL;
+  int tries = 0;
+  for (int i = gs->len - 1; i >= 0 && !rc.blocked && !w; i--) {
     const group *t = gs->items[i];
-    if (t == h || taken(x, t) || anchor_pos(li->r, t) <= anchor_pos(li->r, h) ||
+    if (t == h || taken(x, t) || anchor_pos(x, li->r, t) <= anchor_pos(x, li->r, h) ||
         set_of(t) != set_of(h))
       continue;
-    const char *w = fusable(x, t, h);
-    if (!w)
-      w = boundary_problem(x, li, t, h);
-    if (!w)
+    if (anchor_pos(x, li->r, t) < rc.last_at) /* and so every earlier one */
+      w = arena_printf(x->a, "%s cannot join %s: %s", fusion_group_kernels(x->a, h),
+                       fusion_group_kernels(x->a, t), between_text(x, h, rc.last));
+    else if (tries++ == ROTATE_TAILS)
+      w = arena_printf(x->a, "%s: its budget of %d tails tried (ROTATE_TAILS) is spent",
+                       fusion_group_kernels(x->a, h), ROTATE_TAILS);
+    else if (!(w = fusable(x, t, h)))
       return t;
-    if (*w && !*why)
-      *why = arena_printf(x->a, "%s cannot join %s: %s", fusion_group_kernels(x->a, h),
-                          fusion_group_kernels(x->a, t), w);
+    else if (*w)
+      w = arena_printf(x->a, "%s cannot join %s: %s", fusion_group_kernels(x->a, h),
+                       fusion_group_kernels(x->a, t), w);
+    else
+      w = NULL;
   }
+  if (rc.blocked)
+    w = arena_printf(x->a, "%s cannot run early: %s", fusion_group_kernels(x->a, h),
+                     between_text(x, h, rc.blocked));
+  if (w && !*why)
+    *why = w;
   return NULL;
 }
 
@@ -347,6 +395,7 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
   }
   vec gs = groups_of(x, li->r);
   const char *first = NULL;
+  int heads = 0;
   for (int i = 0; i < gs.len; i++) {
     const group *h = gs.items[i];
     const char *hw = taken(x, h) ? "" : head_problem(x, h, li);
@@ -356,10 +405,16 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
                              hw);
       continue;
     }
+    if (heads++ == ROTATE_HEADS) {
+      dag_note(li->body, x->a, li->r->loop->loc,
+               "not rotated: its budget of %d heads tried (ROTATE_HEADS) is spent%s%s",
+               ROTATE_HEADS, first ? "; the first refusal: " : "", first ? first : "");
+      return NULL;
+    }
     const group *t = tail_for(x, li, &gs, h, &first);
     const group *p = li->trip >= 1 && li->r->loop->parent
                          ? group_before(x, li, set_of(h)) : NULL;
-    if (p && (taken(x, p) || pre_problem(x, li, p, h) || barrier_between(li, p)))
+    if (p && (taken(x, p) || pre_problem(x, li, p, h) || barrier_between(x, li, p)))
       p = NULL;
     if (!t && !p)
       continue;
@@ -381,7 +436,9 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
 vec rotate(const program *prog, fusion *fu, const vec *loops, const vec *regions,
            vec *dags, const char *target, int disabled, arena *a) {
   rotator x = {prog, fu, regions, dags, a,
-               strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0};
+               strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0,
+               NULL, NULL, 0};
+  index_loops(&x);
   vec out = {0};
   for (int i = 0; !disabled && i < loops->len; i++) {
     rotation *rot = rotate_loop(&x, loops->items[i]);

@@ -41,6 +41,11 @@
 #include "analysis/loops.h"
 #include "transform/fuse.h"
 
+/* The budget of one loop statement (transformations.md §3): the heads
+ * tried, in order, and for each the tails tried (their isl checks); a
+ * rotation they stop is noted with the budget's name. */
+enum { ROTATE_HEADS = 8, ROTATE_TAILS = 4 };
+
 typedef struct rotation {
   int id;               /* the flag: loom_rotated_<id> */
   const loop_info *li;

@@ -289,7 +289,11 @@ vec version_sites(const frontend *fe, const program *prog, const vec *dags, aren
       continue; /* written twice already (an earlier round) */
     version_site *v = arena_alloc(a, sizeof *v);
     *v = (version_site){r->func, r->loc.offset, r->end, members, {0}, {0}, NULL, 0, r->loc.line};
-    v->why = problem(&c, v);
+    int n = program_loops_in(prog, r->loc.offset, r->end);
+    v->why = n > VERSION_LOOPS
+                 ? arena_printf(a, "its body runs %d par_loops (the budget of a body written "
+                                "twice, VERSION_LOOPS, is %d)", n, VERSION_LOOPS)
+                 : problem(&c, v);
     v->group = v->why ? 0 : ++groups;
     vec_push(a, &sites, v);
   }

@@ -33,6 +33,10 @@
 #include "frontend/frontend.h"
 #include "transform/writer.h"
 
+/* The budget of a body written twice (transformations.md §8): one
+ * running more par_loops than VERSION_LOOPS is not (a note names it). */
+enum { VERSION_LOOPS = 32 };
+
 typedef struct version_site version_site;
 
 /* The function bodies of the translation (dags: its dag*) that use
