@@ -17,7 +17,8 @@
  * Candidates are dependences, so reachability through them is the
  * dependence relation's.  A candidate j of i is then implied when another
  * candidate k of i is reached from j; reachability is a bit set per
- * computation (the union of its predecessors' and their own bits).
+ * computation (the union of its predecessors' and their own bits) over a
+ * window of the computations before it (REACH_WINDOW below).
  *
  * Objects are keyed by their C variable when they have one (effects.h:
  * the objects of one variable are one for dependences); the unseen state
@@ -159,32 +160,68 @@ static void sort_candidates(linker *l) {
   }
 }
 
+/* Reachability: for each computation, the bit set of those it is reached
+ * from among the REACH_WINDOW before it (by index in program order), bit
+ * t % REACH_WINDOW standing for computation t — so the sets cost a
+ * constant per computation, and the links time linear in the region.  A
+ * candidate further back than the window from a later one is kept as a
+ * predecessor (an edge another implies is harmless: the closure is the
+ * same); regions of fewer computations get the exact reduction. */
+enum { REACH_WINDOW = 2048, REACH_WORDS = REACH_WINDOW / 64 };
+
 typedef struct bits {
-  uint64_t *w;
-  size_t words;
+  uint64_t *w; /* REACH_WORDS per computation */
 } bits;
 
-static int bit(const bits *b, int row, int col) {
-  return (int)((b->w[(size_t)row * b->words + (size_t)col / 64] >> (col % 64)) & 1u);
+static uint64_t *row(const bits *b, int i) { return b->w + (size_t)i * REACH_WORDS; }
+
+/* Whether computation `from` is in the reach of computation `of`. */
+static int reached(const bits *b, int of, int from) {
+  if (from <= of - REACH_WINDOW || from > of)
+    return 0;
+  int t = from % REACH_WINDOW;
+  return (int)((row(b, of)[t / 64] >> (t % 64)) & 1u);
+}
+
+/* Clears the bits of computations [lo, hi] (hi - lo < REACH_WINDOW; none
+ * is below 0). */
+static void clear_range(uint64_t *r, int lo, int hi) {
+  for (int t = lo < 0 ? 0 : lo; t <= hi;) {
+    int p = t % REACH_WINDOW, w = p / 64, b = p % 64;
+    int n = 64 - b < hi - t + 1 ? 64 - b : hi - t + 1;
+    uint64_t mask = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1) << b;
+    r[w] &= ~mask;
+    t += n;
+  }
+}
+
+/* Adds j's reach and j itself to i's (j before i). */
+static void add_reach(const bits *b, int i, int j) {
+  uint64_t *mine = row(b, i);
+  if (j <= i - REACH_WINDOW)
+    return; /* all of it is out of i's window */
+  const uint64_t *theirs = row(b, j);
+  for (int w = 0; w < REACH_WORDS; w++)
+    mine[w] |= theirs[w];
+  if (i - j > 0) /* j's reach goes back to j - W + 1; i's to i - W + 1 */
+    clear_range(mine, j - REACH_WINDOW + 1, i - REACH_WINDOW);
+  int t = j % REACH_WINDOW;
+  mine[t / 64] |= (uint64_t)1 << (t % 64);
 }
 
 /* c's predecessors: the candidates no other candidate is reached from;
  * then c's reach: theirs and they. */
 static void reduce(linker *l, bits *reach, comp *c, int i) {
-  uint64_t *mine = reach->w + (size_t)i * reach->words;
   for (int x = 0; x < l->cand.len; x++) {
     comp *j = l->cand.items[x];
     int implied = 0;
     for (int y = x + 1; y < l->cand.len && !implied; y++)
-      implied = bit(reach, l->index[((comp *)l->cand.items[y])->id], l->index[j->id]);
+      implied = reached(reach, l->index[((comp *)l->cand.items[y])->id], l->index[j->id]);
     if (!implied) {
       vec_push(l->a, &c->preds, j);
       j->nsuccs++;
     }
-    const uint64_t *theirs = reach->w + (size_t)l->index[j->id] * reach->words;
-    for (size_t w = 0; w < reach->words; w++)
-      mine[w] |= theirs[w];
-    mine[l->index[j->id] / 64] |= (uint64_t)1 << (l->index[j->id] % 64);
+    add_reach(reach, i, l->index[j->id]);
   }
 }
 
@@ -234,8 +271,7 @@ void dag_link(dag *d, arena *a) {
   l.index = arena_alloc(a, ((size_t)maxid + 1) * sizeof *l.index);
   for (int i = 0; i < n; i++)
     l.index[((comp *)active.items[i])->id] = i;
-  bits reach = {NULL, ((size_t)n + 63) / 64};
-  reach.w = arena_alloc(a, (size_t)n * reach.words * sizeof *reach.w + 1);
+  bits reach = {arena_alloc(a, (size_t)n * REACH_WORDS * sizeof(uint64_t) + 1)};
   const comp *barrier = NULL;
   vec since = {0};
   for (int i = 0; i < n; i++) {

@@ -219,6 +219,93 @@ Test(dag, matrix_loop_exchanges_its_direct_reads) {
   run_free(&r);
 }
 
+/* The transitive reduction over a window of computations (dag_link.c,
+ * REACH_WINDOW): exact within it, and beyond it an edge another implies
+ * may stay, but none is lost.  Two independent chains of loops (each
+ * reads what the one before it in its chain wrote) and, after each step of
+ * both, a loop reading both chains' latest outputs.  Within the window a
+ * chain loop's only predecessor is the one before it; everywhere, a join's
+ * predecessors include both chains' latest loops, which nothing else
+ * reaches it through. */
+static void chains_preds(int steps) {
+  size_t cap = 512 + (size_t)steps * 300;
+  char *body = malloc(cap), *src = malloc(cap + 4096);
+  size_t len = (size_t)snprintf(body, cap,
+      "  loom_dat a0 = loom_decl_temp(edges, 1, double, \"a0\");\n"
+      "  loom_dat a1 = loom_decl_temp(edges, 1, double, \"a1\");\n"
+      "  loom_dat b0 = loom_decl_temp(edges, 1, double, \"b0\");\n"
+      "  loom_dat b1 = loom_decl_temp(edges, 1, double, \"b1\");\n");
+  for (int k = 0; k < steps; k++)
+    len += (size_t)snprintf(body + len, cap - len,
+        "#pragma loom par_loop(k_copy) over(edges) args(read: a%d, write: a%d)\n"
+        "#pragma loom par_loop(k_copy) over(edges) args(read: b%d, write: b%d)\n"
+        "#pragma loom par_loop(k_edge) over(edges) args(read: a%d, b%d, write: w)\n",
+        k % 2, 1 - k % 2, k % 2, 1 - k % 2, 1 - k % 2, 1 - k % 2);
+  snprintf(src, cap + 4096, PROGRAM(DAG_KERNELS, "%s"), body);
+  run r;
+  run_source(&r, src, TO_CHECK);
+  cr_assert_eq(r.errors, 0, "%s", r.diags);
+  vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
+  vec dags = dag_build(&regions, "seq", NULL, r.arena);
+  const dag *d = dags.items[0];
+  for (int k = 1; k < steps; k++) {
+    int at = PRELUDE + 3 * k;
+    const comp *a = d->comps.items[at], *b = d->comps.items[at + 1];
+    const comp *join = d->comps.items[at + 2];
+    cr_assert(is_pred(a, d->comps.items[at - 3]), "step %d: a chain loop follows its chain", k);
+    cr_assert(is_pred(join, a) && is_pred(join, b), "step %d: the join waits for both", k);
+  }
+  /* every dependence is a path; within the window, no edge is implied by
+   * another path (the ids are 1-based, in program order) */
+  int n = d->comps.len;
+  unsigned char *seen = calloc((size_t)n + 1, 1);
+  const comp **todo = malloc(((size_t)n + 1) * sizeof *todo);
+  for (int i = 0; i < n; i++) {
+    const comp *c = d->comps.items[i];
+    for (int e = 0; e < c->preds.len; e++) { /* what reaches c but by edge e */
+      memset(seen, 0, (size_t)n + 1);
+      int nt = 0;
+      for (int k = 0; k < c->preds.len; k++)
+        if (k != e)
+          todo[nt++] = c->preds.items[k];
+      while (nt) {
+        const comp *x = todo[--nt];
+        if (seen[x->id]++)
+          continue;
+        for (int k = 0; k < x->preds.len; k++)
+          todo[nt++] = x->preds.items[k];
+      }
+      const comp *p = c->preds.items[e];
+      if (c->id < 2048)
+        cr_assert(!seen[p->id], "%s -> %s is implied, yet kept", p->label, c->label);
+    }
+    memset(seen, 0, (size_t)n + 1);
+    int nt = 0;
+    for (int k = 0; k < c->preds.len; k++)
+      todo[nt++] = c->preds.items[k];
+    while (nt) {
+      const comp *x = todo[--nt];
+      if (seen[x->id]++)
+        continue;
+      for (int k = 0; k < x->preds.len; k++)
+        todo[nt++] = x->preds.items[k];
+    }
+    for (int j = 0; j < i; j++) {
+      const comp *e = d->comps.items[j];
+      if (dag_depends(c, e))
+        cr_assert(seen[e->id], "%s depends on %s, with no path", c->label, e->label);
+    }
+  }
+  free(seen);
+  free(todo);
+  run_free(&r);
+  free(body);
+  free(src);
+}
+
+Test(dag, reduction_exact_within_its_window) { chains_preds(100); }
+Test(dag, reduction_beyond_its_window_loses_no_edge) { chains_preds(760); }
+
 /* ---- barriers ---------------------------------------------------------------- */
 
 struct barrier_case {
