@@ -3,7 +3,8 @@
  *
  * loomc_pipeline() and transform() below are the pipeline, one stage per
  * call, data flowing one way; each stage's header says what it takes and
- * what it gives.  The
+ * what it gives.  transform() decides; the output is emitted once, from the
+ * last translation (an expansion's, when the program was expanded).  The
  * folders are layers, each using only those below it (README.md):
  *
  *   util/       arena, strbuf, diagnostics, the command line
@@ -71,16 +72,17 @@ static void write_dumps(const options *opt, const program *prog, const vec *dags
 }
 
 /* What a translation gives: the DAGs (for --report, --emit-dag), the
- * loops, and the output. */
+ * loops (for the expansions), and what emit takes. */
 typedef struct translation {
-  program prog; /* the program (for --report; its text may be gone) */
-  vec dags;    /* dag*: the regions' */
-  vec loops;   /* loop_info*: the loop regions' */
-  strbuf out;  /* the output C */
+  program prog;      /* the program (its text is its parse's) */
+  vec dags;          /* dag*: the regions' */
+  vec loops;         /* loop_info*: the loop regions' */
+  const fusion *fu;  /* the groups, temporaries and rotations */
+  vec insertions;    /* insertion*: the communication placed */
 } translation;
 
-/* The regions, their DAGs and the transformations, then the output C;
- * notes: the expansions' (expand_note*: they go to the DAGs), or NULL. */
+/* The regions, their DAGs and the transformations; notes: the
+ * expansions' (expand_note*: they go to the DAGs), or NULL. */
 static void transform(const frontend *fe, const symtab *st, program *prog,
                       const options *opt, const vec *notes, translation *t, arena *a) {
   vec regions = regions_build(fe, st, prog, a);
@@ -99,10 +101,8 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
   narrow(fu, prog, &regions, &dags, opt->no_narrow, a);
   vectorize(fu, &regions, &dags, opt->no_vectorize, a);
   rotate(prog, fu, &loops, &regions, &dags, opt->target, opt->no_fuse || opt->no_rotate, a);
-  vec insertions = place_comms(prog, &dags, fu, &hoists, a);
-  if (diag_error_count() == 0 && opt->output)
-    emit(prog, fu, &insertions, backend_for(opt->target),
-         strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, &t->out, a);
+  t->insertions = place_comms(prog, &dags, fu, &hoists, a);
+  t->fu = fu;
   t->prog = *prog;
   t->dags = dags;
   t->loops = loops;
@@ -113,7 +113,6 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
 static int translate_once(const options *opt, const vec *notes, frontend *fe,
                           program *prog, translation *t, arena *a) {
   symtab st = {0};
-  sb_init(&t->out);
   if (frontend_parse(opt, fe, prog, a) != 0)
     return diag_error_count();
   pragma_lex(fe, prog, a);
@@ -146,7 +145,6 @@ static int translate_expanded(const options *opt, const expansion *x, const vec 
   diag_quiet(was);
   if (!ok) {
     diag_restore_errors(errors);
-    sb_free(&t->out);
     frontend_dispose(fe);
   }
   return ok;
@@ -161,12 +159,12 @@ static int expand_what(const options *opt) {
 
 /* Translates expansions of the program (unrolled loops, calls seen
  * through) while there is something to expand, up to EXPAND_ROUNDS times;
- * *t becomes the last that translated.  The notes of every round go to
- * its DAGs. */
-static void translate_expansions(const options *opt, const frontend *fe, translation *t,
-                                 arena *a) {
+ * *t becomes the last that translated, and *last its parse (to dispose
+ * of) when that is not fe's: 1 then, else 0.  The notes of every round go
+ * to its DAGs. */
+static int translate_expansions(const options *opt, const frontend *fe, translation *t,
+                                frontend *last, arena *a) {
   vec notes = {0};
-  frontend cur = {0};
   const frontend *at = fe;
   int expanded = 0, applied = 0; /* the notes the DAGs of *t have */
   for (int round = 0; round < EXPAND_ROUNDS && expand_what(opt); round++) {
@@ -177,27 +175,38 @@ static void translate_expansions(const options *opt, const frontend *fe, transla
     translation t2 = {0};
     if (!x->text || !translate_expanded(opt, x, &notes, &next, &t2, a))
       break;
-    sb_free(&t->out);
     *t = t2;
     if (expanded)
-      frontend_dispose(&cur);
-    cur = next;
-    at = &cur;
+      frontend_dispose(last);
+    *last = next;
+    at = last;
     expanded = 1;
     applied = notes.len;
   }
   expand_notes(&notes, applied, &t->dags, 0, a); /* a round not applied */
-  if (expanded)
-    frontend_dispose(&cur);
+  return expanded;
 }
 
+/* The output C of the translation t, into *out. */
+static void emit_output(const options *opt, const translation *t, strbuf *out, arena *a) {
+  if (diag_error_count() != 0 || !opt->output)
+    return;
+  emit(&t->prog, t->fu, &t->insertions, backend_for(opt->target),
+       strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, out, a);
+}
+
+/* Parse and analyse, expand and translate again while there is something
+ * to expand, then emit the last translation once. */
 int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
   translation t = {0};
+  frontend last;
   if (translate_once(opt, NULL, fe, prog, &t, a) == 0) {
-    translate_expansions(opt, fe, &t, a);
+    int expanded = translate_expansions(opt, fe, &t, &last, a);
+    emit_output(opt, &t, out, a);
     write_dumps(opt, &t.prog, &t.dags);
+    if (expanded)
+      frontend_dispose(&last);
   }
-  *out = t.out;
   return diag_error_count();
 }
 
