@@ -298,8 +298,8 @@ def canonical(m):
             nd += 1
     def r(name):
         return ren.get(name, name)
-    for kind in ("sets", "maps", "globals", "consts", "params", "arrays", "dats"):
-        for x in m[kind]:
+    for kind in ("sets", "maps", "globals", "consts", "params", "arrays", "dats", "mats"):
+        for x in m.get(kind, []):
             x["name"] = r(x["name"])
             for key in ("from", "to", "set", "param"):
                 if key in x:
