@@ -15,7 +15,8 @@ import math
 import random
 
 from dtmodel import (by_name, map_data, validate, walk, loop_dat_args, kernel_signature,
-                     mesh_hint_problem, affine_hint_problem, all_loops)
+                     mesh_hint_problem, affine_hint_problem, all_loops, classic_prologue,
+                     decl_needs)
 
 # Known bugs (/work/shared/regressions) the generator can steer clear of.
 # Each maps to what the generator does instead.
@@ -823,7 +824,96 @@ class Gen:
             self.m["prints"].append(g["name"])
         self.m["prints"] = list(dict.fromkeys(self.m["prints"]))
         self.finish()
+        self.gen_prologue()
         return self.m
+
+    # -- the prologue: declarations and host calls before the first loop ------------
+    def gen_prologue(self):
+        """How main declares its handles and what it calls before the first
+        statement (dtmodel.py: "handle", "prologue"): handles at file scope
+        or assigned after their declaration, declarations in an order the
+        dependencies allow, loom_renumber() (four ways) and host calls
+        between them (mpi_halo_begin_above_renumber.c).  From an RNG of its
+        own, so that the rest of a seed's program is unchanged; only
+        objects, globals and constants the body kept."""
+        r = random.Random(self.seed * 2654435761 + 17)
+        m = self.m
+        # handle styles, in about two programs in five; never for dats when
+        # a mesh temporary is hinted: those dats would be of alias classes
+        # (semantics.md 1.1), which can make a legal pin unprovable
+        if r.random() < 0.4:
+            file_only = r.random() < 0.4
+            hinted = any(st["k"] == "hint" and by_name(m["dats"], st["temp"])
+                         for st, _, _ in walk(m["body"]))
+
+            def style(sets):
+                hs = {(by_name(m["sets"], x) or {}).get("handle") for x in sets}
+                if None in hs or r.random() < 0.3:
+                    return None
+                if hs == {"file"} and (file_only or r.random() < 0.5):
+                    return "file"
+                return "assigned"
+            for st in m["sets"]:
+                if r.random() < 0.7:
+                    st["handle"] = "file" if file_only or r.random() < 0.5 else "assigned"
+            for mp in m["maps"]:
+                h = style([mp["from"], mp["to"]])
+                if h:
+                    mp["handle"] = h
+            for d in m["dats"]:
+                if d["decl"] == "top" and not d["temp"] and not hinted:
+                    h = style([d["set"]])
+                    if h:
+                        d["handle"] = h
+        items = classic_prologue(m)
+        if r.random() < 0.4:
+            # a random order the dependencies allow: a dat, then a map, ...
+            left, items = items, []
+            while left:
+                done = {it["name"] for it in items}
+                ready = [it for it in left if all(n in done for n in decl_needs(m, it))]
+                it = r.choice(ready)
+                left.remove(it)
+                items.append(it)
+        has_idx = any(a["kind"] in ("idx", "idxmap") for lp in all_loops(m) for a in lp["args"])
+        if r.random() < 0.4 and not (has_idx and "idx_renumber" in self.avoid):
+            for _ in range(2 if r.random() < 0.15 else 1):
+                how = r.choice(["plain", "must", "must", "fn", "ptr"])
+                # after every declaration (as in the regression) or among them
+                pos = len(items) if r.random() < 0.5 else r.randint(1, max(1, len(items)))
+                items.insert(pos, {"k": "renumber", "how": how})
+            # the distributed path (LOOM_DISTRIBUTE=1) refuses a renumbered
+            # mesh (runtime/src/mpi/dist.c): those configurations are skipped
+            m["skip"].append("dist")
+        # under MPI, a sparsity's declaration partitions the mesh: the
+        # matrices come after the last set, map and loom_renumber()
+        mats = [it for it in items if it["k"] == "mat"]
+        items = [it for it in items if it["k"] != "mat"]
+        for it in mats:
+            first = 1 + max([i for i, x in enumerate(items)
+                             if x["k"] in ("set", "map", "renumber")] or [-1])
+            items.insert(r.randint(first, len(items)), it)
+        if r.random() < 0.4:
+            for _ in range(r.randint(1, 3)):
+                pos = r.randint(0, len(items))
+                what = r.choice(["size", "size", "print", "note", "note", "set_c"])
+                declared = [it["name"] for it in items[:pos] if it["k"] == "set"]
+                if what == "size" and declared:
+                    it = {"k": "host", "op": "size", "set": r.choice(declared)}
+                elif what == "print" and m["globals"]:
+                    it = {"k": "host", "op": "print_g", "g": r.choice(m["globals"])["name"]}
+                    if r.random() < 0.3:
+                        it["how"] = "call"
+                elif what == "set_c" and m["consts"]:
+                    c = r.choice(m["consts"])
+                    it = {"k": "host", "op": "set_c", "c": c["name"], "j": r.randint(0, 3),
+                          "how": r.choice(["assign", "call", "memcpy", "store"]),
+                          "value": r.randint(0, 9)}
+                else:
+                    it = {"k": "note", "n": r.randint(0, 99), "how": r.choice(["call", "ptr"])}
+                items.insert(pos, it)
+        if items != classic_prologue(m):
+            m["prologue"] = items
 
     def finish(self):
         """Drops unused declarations and marks known-bug skips."""
