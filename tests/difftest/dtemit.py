@@ -204,7 +204,8 @@ class Emitter:
         program reads each distinct (row, column) of its pattern with
         loom_mat_get, the reference adds every element matrix's entries as
         it computes them.  The entries are integers, so the two sums are
-        exact whatever their order."""
+        exact whatever their order.  (Inline: a matrix the reducer left unprinted
+        leaves them unused.)"""
         p = self.pfx
         self.w("static inline double %sdt_mat_w(int i, int j) { return (double)((7 * i + 3 * j) %% 11 + 1); }"
                % p, 0)
@@ -213,7 +214,7 @@ class Emitter:
         self.w("return (x > y) - (x < y);")
         self.w("}", 0)
         # the distinct (row node, column node) keys the map's elements reach, sorted
-        self.w("static long long *%sdt_mat_keys(const int *map, int n, int ar, size_t *nk) {" % p, 0)
+        self.w("static inline long long *%sdt_mat_keys(const int *map, int n, int ar, size_t *nk) {" % p, 0)
         self.w("long long *key = malloc(sizeof(long long) * ((size_t)n * ar * ar + 1));")
         self.w("size_t m = 0, u = 0;")
         self.w("for (int e = 0; e < n; e++)")
@@ -229,13 +230,13 @@ class Emitter:
         if self.ref:
             # the reference's matrix: each key's dim x dim block (plain C:
             # inc adds, write assigns, element after element)
-            self.w("static double *%sdt_mat_at(const long long *key, size_t nk, double *val, int dim, "
+            self.w("static inline double *%sdt_mat_at(const long long *key, size_t nk, double *val, int dim, "
                    "int i, int r, int j, int c) {" % p, 0)
             self.w("const long long want = (long long)i * 1000000 + j;")
             self.w("const long long *k = bsearch(&want, key, nk, sizeof *key, %sdt_cmp_ll);" % p)
             self.w("return val + (size_t)(k - key) * dim * dim + r * dim + c;")
             self.w("}", 0)
-            self.w("static double %sdt_mat_ref_sum(const long long *key, size_t nk, const double *val, "
+            self.w("static inline double %sdt_mat_ref_sum(const long long *key, size_t nk, const double *val, "
                    "int dim) {" % p, 0)
             self.w("double s = 0.0;")
             self.w("for (size_t k = 0; k < nk; k++) {")
@@ -248,7 +249,7 @@ class Emitter:
             self.w("return s;")
             self.w("}", 0)
             return
-        self.w("static double %sdt_mat_sum(loom_mat A, const int *map, int n, int ar, int dim) {" % p, 0)
+        self.w("static inline double %sdt_mat_sum(loom_mat A, const int *map, int n, int ar, int dim) {" % p, 0)
         self.w("size_t nk;")
         self.w("long long *key = %sdt_mat_keys(map, n, ar, &nk);" % p)
         self.w("double s = 0.0;")

@@ -94,7 +94,10 @@ def clean(m):
     pars = {a["param"] for a in m["arrays"]} | {
         lp["dom"]["param"] for lp in dtmodel.all_aloops(m)}
     m["params"] = [q for q in m["params"] if q["name"] in pars]
-    names = {x["name"] for k in ("dats", "globals", "arrays") for x in m[k]}
+    # matrices no loop assembles any more
+    mats = {a["mat"] for lp in dtmodel.all_loops(m) for a in lp["args"] if a["kind"] == "mat"}
+    m["mats"] = [A for A in m.get("mats", []) if A["name"] in mats]
+    names = {x["name"] for k in ("dats", "globals", "arrays", "mats") for x in m[k]}
     m["prints"] = [p for p in m["prints"] if p in names]
     clean_prologue(m)
     return m
