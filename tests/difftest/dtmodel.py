@@ -383,6 +383,42 @@ def _validate_prologue(model, p):
         p.add("prologue does not declare %s", key[1])
 
 
+def shapes(model):
+    """The shapes of the declarations and of the matrix loops that run.py
+    counts: "renumber" (loom_renumber before the first loop), "interleaved"
+    (declarations in mixed kinds, or with host calls between them),
+    "handles" (handles at file scope or assigned after their declaration),
+    "mat_after_write" (a matrix-assembling loop that reads a dat the loop
+    before it, in the same statement list, wrote), "mat_direct" (of those,
+    one that reads it directly)."""
+    out = set()
+    pro = prologue(model)
+    if any(it["k"] == "renumber" for it in pro):
+        out.add("renumber")
+    order = {"set": 0, "map": 1, "dat": 2, "mat": 3}
+    ranks = [order[it["k"]] for it in pro if it["k"] in order]
+    last_decl = max([i for i, it in enumerate(pro) if it["k"] in order] or [-1])
+    if ranks != sorted(ranks) or any(it["k"] not in order for it in pro[:last_decl]):
+        out.add("interleaved")
+    if handle_objects(model):
+        out.add("handles")
+    blocks = [model["body"]] + [st[key] for st, _, _ in walk(model["body"])
+                                for key in ("body", "else") if st.get(key) is not None]
+    for b in blocks:
+        loops = [st for st in b if st["k"] in ("loop", "aloop")]
+        for x, y in zip(loops, loops[1:]):
+            if y["k"] != "loop" or x["k"] != "loop" or \
+                    not any(a["kind"] == "mat" for a in y["args"]):
+                continue
+            wrote = {a["dat"] for a in x["args"] if a["kind"] == "dat" and arg_writes(a)}
+            read = [a for a in y["args"] if a["kind"] == "dat" and a["dat"] in wrote]
+            if read:
+                out.add("mat_after_write")
+            if any(a["map"] is None for a in read):
+                out.add("mat_direct")
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Validation
 

@@ -306,8 +306,12 @@ class Batch:
             saved.append(self.save(f))
         self.timed("save", t0)
         n = len(self.models)
+        shapes = {}
+        for m in self.models.values():
+            for sh in dtmodel.shapes(m):
+                shapes[sh] = shapes.get(sh, 0) + 1
         return {"programs": len(self.seeds), "generated": n, "runs": self.runs,
-                "transient": self.transient,
+                "transient": self.transient, "shapes": shapes,
                 "pairs": sum(1 for k in self.models for c in self.configs
                              if not dtpipe.skipped(self.models[k], c)),
                 "times": self.times, "failures": saved}
@@ -372,6 +376,7 @@ def run_batch(job):
     except Exception as e:  # keep the run going; say what broke
         import traceback
         return {"programs": len(seeds), "generated": 0, "runs": 0, "pairs": 0, "times": {},
+                "shapes": {},
                 "failures": [{"summary": "FAIL batch %d: internal error %s" % (seeds[0], e),
                               "dir": "", "seed": seeds[0], "kind": "internal",
                               "build": "-", "detail": traceback.format_exc(), "configs": []}]}
@@ -406,6 +411,22 @@ def print_classes(failures):
     for (kind, detail, fam), xs in sorted(classes.items(), key=lambda kv: -len(kv[1])):
         print("  %4d  %s %s [%s]  e.g. %s" % (len(xs), kind, detail, fam,
                                               os.path.relpath(xs[0][1]) if xs[0][1] else xs[0][0]))
+
+
+SHAPES = (("renumber", "loom_renumber() before the first loop"),
+          ("interleaved", "declarations interleaved (mixed kinds, host calls between)"),
+          ("handles", "handles at file scope or assigned after their declaration"),
+          ("mat_after_write", "matrix loops reading a dat the loop before wrote"),
+          ("mat_direct", "... reading it directly"))
+
+
+def print_shapes(tally):
+    """How many programs of the run had each shape (dtmodel.shapes)."""
+    n = tally["generated"]
+    if not n:
+        return
+    print("difftest: shapes (programs of %d): %s" % (n, "; ".join(
+        "%s %d" % (what, tally["shapes"].get(key, 0)) for key, what in SHAPES)))
 
 
 def probe_idx_map(tools, out):
@@ -481,7 +502,8 @@ def main():
              "on" if gopts["idx_map"] else "off", ",".join(gopts["avoid"]) or "nothing",
              tools.root), flush=True)
     t0 = time.time()
-    tally = {"programs": 0, "generated": 0, "runs": 0, "pairs": 0, "transient": 0, "times": {}}
+    tally = {"programs": 0, "generated": 0, "runs": 0, "pairs": 0, "transient": 0, "times": {},
+             "shapes": {}}
     failures = []
     done = 0
     with concurrent.futures.ProcessPoolExecutor(max_workers=args.j) as ex:
@@ -491,6 +513,8 @@ def main():
                 tally[k] += res.get(k, 0)
             for k, v in res["times"].items():
                 tally["times"][k] = tally["times"].get(k, 0.0) + v
+            for k, v in res.get("shapes", {}).items():
+                tally["shapes"][k] = tally["shapes"].get(k, 0) + v
             for f in res["failures"]:
                 print(f["summary"] + ("  -> " + os.path.relpath(f["dir"]) if f["dir"] else ""),
                       flush=True)
@@ -508,6 +532,7 @@ def main():
           % (tally["programs"], len(configs), tally["pairs"], wall,
              wall / max(1, tally["programs"]), stages, len(failures),
              len({f["seed"] for f in failures})))
+    print_shapes(tally)
     if tally["transient"]:
         print("difftest: %d MPI jobs wrote on stderr before their first program once and not "
               "when run again (not counted as failures)" % tally["transient"])
