@@ -14,7 +14,8 @@ re-emit a valid kernel.
 
 import random
 
-from dtmodel import by_name, map_entry_c, sizes_of, walk, all_loops, all_aloops
+from dtmodel import (by_name, map_entry_c, sizes_of, walk, all_loops, all_aloops, prologue,
+                     aliased_dats)
 
 CTYPE = {"double": "double", "int": "int"}
 
@@ -49,6 +50,19 @@ class Emitter:
 
     def map(self, name):
         return by_name(self.m["maps"], name)
+
+    def obj(self, name):
+        for kind in ("sets", "maps", "dats"):
+            x = by_name(self.m[kind], name)
+            if x:
+                return x
+        return None
+
+    def h(self, name):
+        """A set's, map's or dat's handle in C: those at file scope carry the
+        prefix (dtmodel.py: "handle")."""
+        x = self.obj(name) if not self.ref else None
+        return self.pfx + name if x and x.get("handle") == "file" else name
 
     def rank0(self):
         return "" if self.ref else "if (loom_rank() == 0) "
@@ -107,7 +121,7 @@ class Emitter:
         self.w("", 0)
         if self.m.get("mats"):
             self.mat_helpers()
-        called = {st["c"] for st, _, _ in walk(self.m["body"])
+        called = {st["c"] for st, _, _ in walk(self.m["body"] + prologue(self.m))
                   if st["k"] == "host" and st["op"] == "set_c" and st.get("how") == "call"}
         # host helpers: loomc reads their bodies (what they read and store through
         # their pointer parameters)
@@ -138,13 +152,60 @@ class Emitter:
                        % (CTYPE[g["type"]], p, g["name"], "[%d]" % g["dim"] if g["dim"] else ""), 0)
         if self.m["consts"]:
             self.w("", 0)
+        self.prologue_helpers()
+        self.file_handles()
+
+    def prologue_helpers(self):
+        """The functions of the file the prologue calls (only those it calls:
+        -Wall warns about unused static functions and pointers)."""
+        p = self.pfx
+        items = prologue(self.m)
+        ren = {it["how"] for it in items if it["k"] == "renumber"}
+        notes = {it["how"] for it in items if it["k"] == "note"}
+        if notes:
+            what = "printf(\"note %d\\n\", k);"
+            self.w("static void %sdt_note(int k) { %s%s }" % (p, self.rank0(), what), 0)
+            if "ptr" in notes:  # loomc does not see what a call through it does
+                self.w("static void (*const %sdt_note_ptr)(int) = %sdt_note;" % (p, p), 0)
+        if self.ref or not ren - {"plain"}:
+            return
+        self.w("static void %sdt_must(int rc) { /* a checking helper: exits on failure */" % p, 0)
+        self.w("if (rc != 0) {")
+        self.w("fprintf(stderr, \"loom call failed: %d\\n\", rc);", 2)
+        self.w("exit(3);", 2)
+        self.w("}")
+        self.w("}", 0)
+        if ren & {"fn", "ptr"}:
+            self.w("static void %sdt_renumber(void) { %sdt_must(loom_renumber()); }" % (p, p), 0)
+        if "ptr" in ren:
+            self.w("static void (*const %sdt_renumber_ptr)(void) = %sdt_renumber;" % (p, p), 0)
+
+    def file_handles(self):
+        """Handles at file scope, with their facts; main assigns them."""
+        if self.ref:
+            return
+        for kind in ("sets", "maps", "dats"):
+            for x in self.m[kind]:
+                if x.get("handle") == "file":
+                    self.w("static %s;" % self.handle_decl(x), 0)
+
+    def handle_decl(self, x):
+        """`loom_dat NAME LOOM_DAT_FACTS(SET, DIM, TYPE)` (a set: no facts)."""
+        if "from" in x:
+            return "loom_map %s LOOM_MAP_FACTS(%s, %s, %d)" % (
+                self.h(x["name"]), self.h(x["from"]), self.h(x["to"]), x["arity"])
+        if "set" in x:
+            return "loom_dat %s LOOM_DAT_FACTS(%s, %d, %s)" % (
+                self.h(x["name"]), self.h(x["set"]), x["dim"], CTYPE[x["type"]])
+        return "loom_set %s" % self.h(x["name"])
 
     def mat_helpers(self):
         """A matrix is printed as a weighted sum of its entries: the Loom
         program reads each distinct (row, column) of its pattern with
         loom_mat_get, the reference adds every element matrix's entries as
         it computes them.  The entries are integers, so the two sums are
-        exact whatever their order."""
+        exact whatever their order.  (Inline: a matrix the reducer left unprinted
+        leaves them unused.)"""
         p = self.pfx
         self.w("static inline double %sdt_mat_w(int i, int j) { return (double)((7 * i + 3 * j) %% 11 + 1); }"
                % p, 0)
@@ -153,7 +214,7 @@ class Emitter:
         self.w("return (x > y) - (x < y);")
         self.w("}", 0)
         # the distinct (row node, column node) keys the map's elements reach, sorted
-        self.w("static long long *%sdt_mat_keys(const int *map, int n, int ar, size_t *nk) {" % p, 0)
+        self.w("static inline long long *%sdt_mat_keys(const int *map, int n, int ar, size_t *nk) {" % p, 0)
         self.w("long long *key = malloc(sizeof(long long) * ((size_t)n * ar * ar + 1));")
         self.w("size_t m = 0, u = 0;")
         self.w("for (int e = 0; e < n; e++)")
@@ -169,13 +230,13 @@ class Emitter:
         if self.ref:
             # the reference's matrix: each key's dim x dim block (plain C:
             # inc adds, write assigns, element after element)
-            self.w("static double *%sdt_mat_at(const long long *key, size_t nk, double *val, int dim, "
+            self.w("static inline double *%sdt_mat_at(const long long *key, size_t nk, double *val, int dim, "
                    "int i, int r, int j, int c) {" % p, 0)
             self.w("const long long want = (long long)i * 1000000 + j;")
             self.w("const long long *k = bsearch(&want, key, nk, sizeof *key, %sdt_cmp_ll);" % p)
             self.w("return val + (size_t)(k - key) * dim * dim + r * dim + c;")
             self.w("}", 0)
-            self.w("static double %sdt_mat_ref_sum(const long long *key, size_t nk, const double *val, "
+            self.w("static inline double %sdt_mat_ref_sum(const long long *key, size_t nk, const double *val, "
                    "int dim) {" % p, 0)
             self.w("double s = 0.0;")
             self.w("for (size_t k = 0; k < nk; k++) {")
@@ -188,7 +249,7 @@ class Emitter:
             self.w("return s;")
             self.w("}", 0)
             return
-        self.w("static double %sdt_mat_sum(loom_mat A, const int *map, int n, int ar, int dim) {" % p, 0)
+        self.w("static inline double %sdt_mat_sum(loom_mat A, const int *map, int n, int ar, int dim) {" % p, 0)
         self.w("size_t nk;")
         self.w("long long *key = %sdt_mat_keys(map, n, ar, &nk);" % p)
         self.w("double s = 0.0;")
@@ -383,32 +444,13 @@ class Emitter:
             self.array_decl(a)
         if not self.ref:
             self.w("loom_init(&argc, &argv);")
-        for s in m["sets"]:
-            if self.ref:
-                continue
-            self.w("loom_set %s = loom_decl_set(%d, \"%s\");" % (s["name"], s["size"], s["name"]))
-        for mp in m["maps"]:
-            if self.ref:
-                continue
-            self.w("loom_map %s = loom_decl_map(%s, %s, %d, %s_data, \"%s\");"
-                   % (mp["name"], mp["from"], mp["to"], mp["arity"], mp["name"], mp["name"]))
-        top_dats = [d for d in m["dats"] if d["decl"] == "top"]
-        for d in top_dats:
-            self.dat_decl(d, 1)
-        for A in m.get("mats", []):
-            if self.ref:
-                mp = self.map(A["map"])
-                self.w("size_t %s_nk; /* the matrix: its entries' blocks, by key */" % A["name"])
-                self.w("long long *%s_key = %sdt_mat_keys(%s_data, %d, %d, &%s_nk);"
-                       % (A["name"], self.pfx, A["map"], self.sizes[mp["from"]], mp["arity"],
-                          A["name"]))
-                self.w("double *%s_val = calloc(%s_nk * %d + 1, sizeof(double));"
-                       % (A["name"], A["name"], A["dim"] ** 2))
-                continue
-            self.w("loom_sparsity %s_sp = loom_decl_sparsity(%s, %s, %d, %d, 1, &%s, &%s, \"%s_sp\");"
-                   % (A["name"], A["set"], A["set"], A["dim"], A["dim"], A["map"], A["map"],
-                      A["name"]))
-            self.w("loom_mat %s = loom_decl_mat(%s_sp, \"%s\");" % (A["name"], A["name"], A["name"]))
+            # handles assigned after their declaration: declared first, with facts
+            for kind in ("sets", "maps", "dats"):
+                for x in m[kind]:
+                    if x.get("handle") == "assigned":
+                        self.w("%s;" % self.handle_decl(x))
+        for it in prologue(m):
+            getattr(self, "pro_" + it["k"])(it)
         self.unused_handles()
         self.handle_struct()
         self.frees = [[]]
@@ -434,6 +476,66 @@ class Emitter:
                 self.w("free(%s_val);" % A["name"])
         self.w("return 0;")
         self.w("}", 0)
+
+    # -- the prologue (dtmodel.py): declarations and host calls before the body --
+    def decl_head(self, x, ctype):
+        """`loom_set s0 = ` (declared here) or `s0 = ` (assigned)."""
+        if x.get("handle"):
+            return "%s = " % self.h(x["name"])
+        return "%s %s = " % (ctype, x["name"])
+
+    def pro_set(self, it):
+        if self.ref:
+            return
+        x = by_name(self.m["sets"], it["name"])
+        self.w("%sloom_decl_set(%d, \"%s\");" % (self.decl_head(x, "loom_set"), x["size"],
+                                                x["name"]))
+
+    def pro_map(self, it):
+        if self.ref:
+            return
+        mp = self.map(it["name"])
+        self.w("%sloom_decl_map(%s, %s, %d, %s_data, \"%s\");"
+               % (self.decl_head(mp, "loom_map"), self.h(mp["from"]), self.h(mp["to"]),
+                  mp["arity"], mp["name"], mp["name"]))
+
+    def pro_dat(self, it):
+        self.dat_decl(self.dat(it["name"]), 1)
+
+    def pro_mat(self, it):
+        A = self.mat(it["name"])
+        if self.ref:
+            mp = self.map(A["map"])
+            self.w("size_t %s_nk; /* the matrix: its entries' blocks, by key */" % A["name"])
+            self.w("long long *%s_key = %sdt_mat_keys(%s_data, %d, %d, &%s_nk);"
+                   % (A["name"], self.pfx, A["map"], self.sizes[mp["from"]], mp["arity"],
+                      A["name"]))
+            self.w("double *%s_val = calloc(%s_nk * %d + 1, sizeof(double));"
+                   % (A["name"], A["name"], A["dim"] ** 2))
+            return
+        self.w("loom_sparsity %s_sp = loom_decl_sparsity(%s, %s, %d, %d, 1, &%s, &%s, \"%s_sp\");"
+               % (A["name"], self.h(A["set"]), self.h(A["set"]), A["dim"], A["dim"],
+                  self.h(A["map"]), self.h(A["map"]), A["name"]))
+        self.w("loom_mat %s = loom_decl_mat(%s_sp, \"%s\");" % (A["name"], A["name"], A["name"]))
+
+    def pro_renumber(self, it):
+        how = it["how"]
+        if self.ref:
+            self.w("/* loom_renumber() (%s) */" % how)
+        elif how == "plain":
+            self.w("loom_renumber();")
+        elif how == "must":
+            self.w("%sdt_must(loom_renumber());" % self.pfx)
+        elif how == "fn":
+            self.w("%sdt_renumber();" % self.pfx)
+        else:
+            self.w("%sdt_renumber_ptr(); /* loomc does not see this call */" % self.pfx)
+
+    def pro_note(self, it):
+        self.w("%sdt_note%s(%d);" % (self.pfx, "_ptr" if it["how"] == "ptr" else "", it["n"]))
+
+    def pro_host(self, it):
+        self.st_host(it, 1, 0)
 
     def array_decl(self, a):
         n = "%s + 2" % a["param"]
@@ -461,10 +563,11 @@ class Emitter:
                 self.w("memcpy(%s, %s_init, sizeof(%s) * %d);" % (d["name"], d["name"], t, n), ind)
         elif d["temp"]:
             self.w("loom_dat %s = loom_decl_temp(%s, %d, %s, \"%s\");"
-                   % (d["name"], d["set"], d["dim"], t, d["name"]), ind)
+                   % (d["name"], self.h(d["set"]), d["dim"], t, d["name"]), ind)
         else:
-            self.w("loom_dat %s = loom_decl_dat(%s, %d, %s, %s_init, \"%s\");"
-                   % (d["name"], d["set"], d["dim"], t, d["name"], d["name"]), ind)
+            self.w("%sloom_decl_dat(%s, %d, %s, %s_init, \"%s\");"
+                   % (self.decl_head(d, "loom_dat"), self.h(d["set"]), d["dim"], t, d["name"],
+                      d["name"]), ind)
 
     def unused_handles(self):
         if self.ref:
@@ -484,13 +587,13 @@ class Emitter:
         used |= set(self.m["prints"])
         for s in self.m["sets"]:
             if s["name"] not in used:
-                self.w("(void)%s;" % s["name"])
+                self.w("(void)%s;" % self.h(s["name"]))
         for mp in self.m["maps"]:
             if mp["name"] not in used:
-                self.w("(void)%s;" % mp["name"])
+                self.w("(void)%s;" % self.h(mp["name"]))
         for d in self.m["dats"]:
             if d["decl"] == "top" and d["name"] not in used:
-                self.w("(void)%s;" % d["name"])
+                self.w("(void)%s;" % self.h(d["name"]))
 
     # -- handles through a struct (model "via_struct") --------------------------
     def struct_members(self):
@@ -507,7 +610,7 @@ class Emitter:
         sets, maps, dats = self.struct_members()
         self.w("struct %sdtM_t dtM;" % self.pfx)
         for x in sets + maps + dats:
-            self.w("dtM.%s = %s;" % (x["name"], x["name"]))
+            self.w("dtM.%s = %s;" % (x["name"], self.h(x["name"])))
         self.w("(void)dtM; /* when no loop names a handle through it */")
 
     def helpers(self):
@@ -617,15 +720,16 @@ class Emitter:
         return lp["set"] in names
 
     def struct_name(self, lp, name):
-        """name, or `dtM.name` for about half of the (loop, handle) pairs:
-        within one loop, a handle always goes by one name."""
+        """name (its handle: self.h), or `dtM.name` for about half of the
+        (loop, handle) pairs: within one loop, a handle always goes by one
+        name."""
         if self.ref or not self.m.get("via_struct") or name is None:
-            return name
+            return self.h(name) if name is not None else name
         sets, maps, dats = self.struct_members()
         if name not in {x["name"] for x in sets + maps + dats}:
-            return name
+            return self.h(name)
         h = (lp["id"] * 131 + sum(ord(c) * (i + 1) for i, c in enumerate(name))) % 7
-        return "dtM." + name if h < 3 else name
+        return "dtM." + name if h < 3 else self.h(name)
 
     # -- statements -----------------------------------------------------------
     def body(self, stmts, ind, depth, keep=False):
@@ -686,7 +790,8 @@ class Emitter:
     def st_hint(self, st, ind, depth):
         if self.ref:
             self.w("/* #pragma loom %s(%s) */" % (st["kind"], st["temp"]), ind)
-        elif self.m.get("via_struct") and st["kind"] in ("pin", "pin_cse"):
+        elif (self.m.get("via_struct") or aliased_dats(self.m)) and \
+                st["kind"] in ("pin", "pin_cse"):
             # validate() decides a hint's legality with every dat distinct;
             # through dtM, dats of one dim and type may be one to loomc
             # (semantics.md 1.1), which can make a legal hint unprovable
@@ -749,10 +854,12 @@ class Emitter:
         elif op == "fetch":
             self.print_obj(st["dat"], ind)
         elif op == "size":
-            n = "%d" % self.sizes[st["set"]] if self.ref else "loom_set_size(%s)" % st["set"]
+            n = ("%d" % self.sizes[st["set"]] if self.ref
+                 else "loom_set_size(%s)" % self.h(st["set"]))
             self.w("%sprintf(\"size %s %%d\\n\", %s);" % (self.rank0(), st["set"], n), ind)
         elif op == "sync":
-            text = "#pragma loom sync(%s)" % ", ".join(self.gname(n) for n in st["names"])
+            text = "#pragma loom sync(%s)" % ", ".join(
+                self.h(self.gname(n)) for n in st["names"])
             self.w("/* %s */" % text if self.ref else text, ind)
         elif op == "block_size":
             if self.ref:
@@ -800,7 +907,8 @@ class Emitter:
             else:
                 self.w("{", ind)
                 self.w("%s *buf = malloc(sizeof(%s) * %d);" % (t, t, n + 1), ind + 1)
-                self.w("loom_dat_fetch(%s, buf, sizeof(%s) * %d);" % (name, t, n), ind + 1)
+                self.w("loom_dat_fetch(%s, buf, sizeof(%s) * %d);" % (self.h(name), t, n),
+                       ind + 1)
                 self.w("if (loom_rank() == 0) %s(\"%s\", buf, %d);" % (pr, name, n), ind + 1)
                 self.w("free(buf);", ind + 1)
                 self.w("}", ind)
@@ -826,7 +934,7 @@ class Emitter:
             if lp["id"] in self.stages():
                 run = self.stages()[lp["id"]]
                 self.w("(void)%sstage%d(&dtM%s);" % (self.pfx, lp["id"], "".join(
-                    ", " + d["name"] for d in self.stage_params(run))), ind)
+                    ", " + self.h(d["name"]) for d in self.stage_params(run))), ind)
                 return
             if lp["id"] in self._staged:
                 return  # run by its stage

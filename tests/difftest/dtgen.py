@@ -15,7 +15,8 @@ import math
 import random
 
 from dtmodel import (by_name, map_data, validate, walk, loop_dat_args, kernel_signature,
-                     mesh_hint_problem, affine_hint_problem, all_loops)
+                     mesh_hint_problem, affine_hint_problem, all_loops, classic_prologue,
+                     decl_needs)
 
 # Known bugs (/work/shared/regressions) the generator can steer clear of.
 # Each maps to what the generator does instead.
@@ -57,6 +58,12 @@ class Gen:
                          random.Random(seed * 31337 + 5).random() < 0.17)
         # The counts of time loops held in variables, drawn apart for the same reason.
         self.bounds = random.Random(seed * 104729 + 3)
+        # In four matrix programs in five, one or two matrix-assembling loops
+        # right after a loop writing a dat they read (gen_mat_pair).
+        self.mat_pairs = 0
+        if self.use_mats and random.Random(seed * 7727 + 9).random() < 0.8:
+            self.mat_pairs = random.Random(seed * 7727 + 10).choice([1, 1, 2])
+        self.pairs_made = 0
         self.counter = {}
         self.loop_id = 0
         self.first_loop_done = False
@@ -192,37 +199,46 @@ class Gen:
         return self.r.choice(pool)
 
     def gen_loop(self, scope, ctx, set_hint=None, forced_out=None, pure=False, consume=None,
-                 light=False):
+                 light=False, forced_mode="write", mat=None, extra_out=(), direct=False):
         """A mesh loop over a set (set_hint or random).  forced_out: a dat to write
-        directly (a pure producer when pure: nothing else written, nothing reduced).
-        consume: a dat to read (directly or through a map)."""
+        directly with forced_mode (a pure producer when pure: nothing else written,
+        nothing reduced).  consume: a dat (or a list of dats) to read (directly or
+        through a map).  mat: a map to assemble a matrix through (inc or write:
+        A[mat, mat]).  extra_out: outputs to add as they are (dat arguments).
+        direct: its other inputs read dats directly, none through a map."""
         sizes = self.sizes()
         s = set_hint or self.r.choice([x["name"] for x in self.m["sets"]])
         args, busy, out_dats = [], set(), set()
         used_globals = set()
+        consumed = [] if consume is None else consume if isinstance(consume, list) else [consume]
 
         def add(a):
             args.append(a)
 
         # outputs
         if forced_out is not None:
-            add({"kind": "dat", "dat": forced_out["name"], "mode": "write", "map": None,
+            add({"kind": "dat", "dat": forced_out["name"], "mode": forced_mode, "map": None,
                  "slot": None})
             out_dats.add(forced_out["name"])
-        nout = 0 if pure else 1 if light else self.r.choice([1, 1, 1, 2, 2, 3])
-        if forced_out is None and nout == 0:
+        for a in extra_out:
+            add(a)
+            out_dats.add(a["dat"])
+        if mat is not None:
+            self.gen_mat_output(mat, add, out_dats)
+        nout = 0 if pure or mat is not None else 1 if light else self.r.choice([1, 1, 1, 2, 2, 3])
+        if forced_out is None and nout == 0 and mat is None:
             nout = 1
-        if consume is not None:
-            out_dats.add(consume["name"])  # read only, in this loop
+        for t in consumed:
+            out_dats.add(t["name"])  # read only, in this loop
         for _ in range(nout):
             self.gen_output(s, scope, ctx, add, out_dats, used_globals)
         # inputs
         busy = set(out_dats)
-        if consume is not None:
-            self.gen_consume(s, consume, add)
+        for t in consumed:
+            self.gen_consume(s, t, add)
         nin = self.r.choice([0, 1, 1, 2] if light else [0, 1, 1, 2, 2, 3, 4, 5])
         for _ in range(nin):
-            self.gen_input(s, scope, add, busy, used_globals, pure)
+            self.gen_input(s, scope, add, busy, used_globals, pure, direct)
         self.r.shuffle(args)
         consts = []
         if self.chance(0.2):
@@ -348,6 +364,63 @@ class Gen:
         add({"kind": "mat", "mat": A["name"], "map": mp["name"], "mode": mode})
         out_dats.add(A["name"])
 
+    def gen_mat_pair(self, scope, ctx):
+        """A loop writing a dat x, then a loop assembling a matrix (inc or
+        write: A[m, m]) that reads x directly — and sometimes, through a map,
+        a dat y that the first loop also wrote (mpi_mat_read_unscheduled_halo.c):
+        under MPI the assembling loop runs its executed halo, so the exchange
+        of x the write made stale must be scheduled.  [] when no map allows it."""
+        if len(self.m["mats"]) >= 2:
+            maps = [by_name(self.m["maps"], A["map"]) for A in self.m["mats"]]
+        else:
+            maps = list(self.m["maps"])
+        sizes = self.sizes()
+        maps = [mp for mp in maps if sizes[mp["to"]] > 0 or sizes[mp["from"]] == 0]
+        if not maps:
+            return []
+        mp = self.r.choice(maps)
+        s = mp["from"]
+        cands = [d for d in self.dats_on(s, scope) if d["name"] not in self.reserved]
+        if cands and self.chance(0.4):
+            x = self.r.choice(cands)
+        else:
+            x = self.new_dat(s, temp=self.chance(0.5), decl="top")
+            ctx["new_top"].append(x["name"])
+            scope.add(x["name"])
+        # the writer: over s, x written directly (write, rw or inc); or, one
+        # time in four, over a set with a map into s, x incremented through it
+        into = [m2 for m2 in self.m["maps"] if m2["to"] == s]
+        reads = [x]
+        if into and self.chance(0.25):
+            m2 = self.r.choice(into)
+            extra = [{"kind": "dat", "dat": x["name"], "mode": "inc", "map": m2["name"],
+                      "slot": "*" if self.chance(0.25) else self.r.randrange(m2["arity"])}]
+            w = self.gen_loop(scope, ctx, set_hint=m2["from"], extra_out=extra, light=True)
+        else:
+            extra = []
+            if self.chance(0.3):
+                # y on the matrix's target set, incremented through its map by
+                # the writer and read through a map by the assembling loop
+                ys = [d for d in self.dats_on(mp["to"], scope)
+                      if d["name"] not in self.reserved and d is not x]
+                y = self.r.choice(ys) if ys and self.chance(0.5) else None
+                if y is None:
+                    y = self.new_dat(mp["to"], temp=self.chance(0.5), decl="top")
+                    ctx["new_top"].append(y["name"])
+                    scope.add(y["name"])
+                extra.append({"kind": "dat", "dat": y["name"], "mode": "inc", "map": mp["name"],
+                              "slot": "*" if self.chance(0.25) else
+                              self.r.randrange(mp["arity"])})
+                reads.append(y)
+            mode = self.r.choice(["write", "rw", "rw", "inc"])
+            w = self.gen_loop(scope, ctx, set_hint=s, forced_out=x, forced_mode=mode,
+                              light=True, extra_out=extra)
+        # half of the others read nothing through a map but the matrix's: the
+        # loop would not be split into exchanges and parts for another reason
+        a = self.gen_loop(scope, ctx, set_hint=s, consume=reads, mat=mp, light=True,
+                          direct=len(reads) == 1 and self.chance(0.5))
+        return [w, a]
+
     def commuting(self):
         """The mode of a dat's commuting update: mostly inc, else min or max
         (PyOP2's MIN/MAX access on dats)."""
@@ -364,8 +437,10 @@ class Gen:
             add({"kind": "dat", "dat": t["name"], "mode": "read", "map": mp["name"],
                  "slot": self.r.randrange(mp["arity"])})
 
-    def gen_input(self, s, scope, add, busy, used_globals, pure):
+    def gen_input(self, s, scope, add, busy, used_globals, pure, direct=False):
         c = self.r.choice(["direct", "direct", "map", "map", "global", "idx", "idxmap"])
+        if direct and c in ("map", "idxmap"):
+            c = "direct"
         if pure and c == "map" and self.chance(0.7):
             c = "direct"  # a producer that may be pinned under MPI too
         maps = self.maps_from(s)
@@ -414,6 +489,14 @@ class Gen:
         scope = set(scope)
         last_set = None
         while budget > 0:
+            if self.pairs_made < self.mat_pairs and self.chance(0.25):
+                pair = self.gen_mat_pair(scope, ctx)
+                if pair:
+                    self.pairs_made += 1
+                    body += pair
+                    budget -= 2
+                    last_set = pair[-1]["set"]
+                    continue
             r = self.r.random()
             if r < 0.12 and depth < 2:
                 n = min(budget, self.r.randint(1, 4))
@@ -722,6 +805,13 @@ class Gen:
         ctx = {"loopdepth": 0, "new_top": []}
         budget = self.r.randint(2, 10)
         self.m["body"] = self.gen_block(scope, 0, budget, ctx)
+        if self.mat_pairs and not self.pairs_made:
+            # none came up in the draws: one at the end of main's body
+            scope = ({d["name"] for d in self.m["dats"] if d["decl"] == "top"} |
+                     {st["dat"] for st in self.m["body"] if st["k"] == "decl"})
+            pair = self.gen_mat_pair(scope, ctx)
+            self.pairs_made += len(pair) // 2
+            self.m["body"] += pair
         self.gen_hints()
         hinted = {st["temp"] for st, _, _ in walk(self.m["body"]) if st["k"] == "hint"}
         self.m["prints"] = [x for x in self.m["prints"] if x not in hinted]
@@ -734,7 +824,96 @@ class Gen:
             self.m["prints"].append(g["name"])
         self.m["prints"] = list(dict.fromkeys(self.m["prints"]))
         self.finish()
+        self.gen_prologue()
         return self.m
+
+    # -- the prologue: declarations and host calls before the first loop ------------
+    def gen_prologue(self):
+        """How main declares its handles and what it calls before the first
+        statement (dtmodel.py: "handle", "prologue"): handles at file scope
+        or assigned after their declaration, declarations in an order the
+        dependencies allow, loom_renumber() (four ways) and host calls
+        between them (mpi_halo_begin_above_renumber.c).  From an RNG of its
+        own, so that the rest of a seed's program is unchanged; only
+        objects, globals and constants the body kept."""
+        r = random.Random(self.seed * 2654435761 + 17)
+        m = self.m
+        # handle styles, in about two programs in five; never for dats when
+        # a mesh temporary is hinted: those dats would be of alias classes
+        # (semantics.md 1.1), which can make a legal pin unprovable
+        if r.random() < 0.4:
+            file_only = r.random() < 0.4
+            hinted = any(st["k"] == "hint" and by_name(m["dats"], st["temp"])
+                         for st, _, _ in walk(m["body"]))
+
+            def style(sets):
+                hs = {(by_name(m["sets"], x) or {}).get("handle") for x in sets}
+                if None in hs or r.random() < 0.3:
+                    return None
+                if hs == {"file"} and (file_only or r.random() < 0.5):
+                    return "file"
+                return "assigned"
+            for st in m["sets"]:
+                if r.random() < 0.7:
+                    st["handle"] = "file" if file_only or r.random() < 0.5 else "assigned"
+            for mp in m["maps"]:
+                h = style([mp["from"], mp["to"]])
+                if h:
+                    mp["handle"] = h
+            for d in m["dats"]:
+                if d["decl"] == "top" and not d["temp"] and not hinted:
+                    h = style([d["set"]])
+                    if h:
+                        d["handle"] = h
+        items = classic_prologue(m)
+        if r.random() < 0.4:
+            # a random order the dependencies allow: a dat, then a map, ...
+            left, items = items, []
+            while left:
+                done = {it["name"] for it in items}
+                ready = [it for it in left if all(n in done for n in decl_needs(m, it))]
+                it = r.choice(ready)
+                left.remove(it)
+                items.append(it)
+        has_idx = any(a["kind"] in ("idx", "idxmap") for lp in all_loops(m) for a in lp["args"])
+        if r.random() < 0.4 and not (has_idx and "idx_renumber" in self.avoid):
+            for _ in range(2 if r.random() < 0.15 else 1):
+                how = r.choice(["plain", "must", "must", "fn", "ptr"])
+                # after every declaration (as in the regression) or among them
+                pos = len(items) if r.random() < 0.5 else r.randint(1, max(1, len(items)))
+                items.insert(pos, {"k": "renumber", "how": how})
+            # the distributed path (LOOM_DISTRIBUTE=1) refuses a renumbered
+            # mesh (runtime/src/mpi/dist.c): those configurations are skipped
+            m["skip"].append("dist")
+        # under MPI, a sparsity's declaration partitions the mesh: the
+        # matrices come after the last set, map and loom_renumber()
+        mats = [it for it in items if it["k"] == "mat"]
+        items = [it for it in items if it["k"] != "mat"]
+        for it in mats:
+            first = 1 + max([i for i, x in enumerate(items)
+                             if x["k"] in ("set", "map", "renumber")] or [-1])
+            items.insert(r.randint(first, len(items)), it)
+        if r.random() < 0.4:
+            for _ in range(r.randint(1, 3)):
+                pos = r.randint(0, len(items))
+                what = r.choice(["size", "size", "print", "note", "note", "set_c"])
+                declared = [it["name"] for it in items[:pos] if it["k"] == "set"]
+                if what == "size" and declared:
+                    it = {"k": "host", "op": "size", "set": r.choice(declared)}
+                elif what == "print" and m["globals"]:
+                    it = {"k": "host", "op": "print_g", "g": r.choice(m["globals"])["name"]}
+                    if r.random() < 0.3:
+                        it["how"] = "call"
+                elif what == "set_c" and m["consts"]:
+                    c = r.choice(m["consts"])
+                    it = {"k": "host", "op": "set_c", "c": c["name"], "j": r.randint(0, 3),
+                          "how": r.choice(["assign", "call", "memcpy", "store"]),
+                          "value": r.randint(0, 9)}
+                else:
+                    it = {"k": "note", "n": r.randint(0, 99), "how": r.choice(["call", "ptr"])}
+                items.insert(pos, it)
+        if items != classic_prologue(m):
+            m["prologue"] = items
 
     def finish(self):
         """Drops unused declarations and marks known-bug skips."""

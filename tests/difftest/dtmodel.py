@@ -10,9 +10,38 @@ A model is a dict (see README.md, "The model"):
   consts  [{name, type, init}]                       static file-scope, read by kernels
   params  [{name, value}]                            affine domain parameters
   arrays  [{name, param, rank, temp, seed}]          plain C arrays of affine loops
+  mats    [{name, map, set, dim}]                    matrices (assembled through map)
+  prologue [item]                                    main's declarations and host calls before
+                                                     the first statement (absent: sets, maps,
+                                                     dats, matrices, in that order)
   body    [statement]                                main's statements after the declarations
   prints  [name]                                     dats, globals, arrays printed at the end
   skip    [config-prefix]                            configurations not to run (known bugs)
+
+A set, map or non-temporary top-level dat may carry "handle": "file" (a
+static handle at file scope, with LOOM_MAP_FACTS / LOOM_DAT_FACTS, assigned
+in main: the sets its facts name are "file" too) or "assigned" (a local of
+main declared at its top without an initialiser, with its facts, and
+assigned in the prologue: its sets are "file" or "assigned").  Without it,
+the handle is declared with its loom_decl_* call as initialiser.
+
+Prologue items (key "k"), in main's order, before the body:
+  set / map / dat / mat  {name}       the declaration of that object (every set,
+                                      map, top-level dat and matrix once, after
+                                      the sets and map it names)
+  renumber {how}                      loom_renumber(): "plain", "must" (through a
+                                      checking helper that exits on failure), "fn"
+                                      (in a function of the file), "ptr" (that
+                                      function called through a pointer: loomc
+                                      does not see it)
+  note     {n, how}                   a function of the file printing "note n",
+                                      called directly ("call") or through a
+                                      pointer ("ptr")
+  host     {op, ...}                  size, print_g, set_c (as in the body)
+Sets and maps are all declared, and loom_renumber called, before the first
+loop: both are rules of the runtime under MPI, which the prologue keeps by
+construction; and, as under MPI a sparsity's declaration partitions the
+mesh, before the first matrix.
 
 Statements (key "k"):
   loop   {id, set, args, kseed, consts, heavy}   a par_loop over a mesh set
@@ -244,6 +273,153 @@ def loop_reads(lp):
 
 
 # ---------------------------------------------------------------------------
+# The prologue: declarations and host calls before the first statement
+
+DECL_KINDS = ("set", "map", "dat", "mat")
+
+
+def classic_prologue(model):
+    """The declarations in the order main has without a prologue."""
+    return ([{"k": "set", "name": s["name"]} for s in model["sets"]] +
+            [{"k": "map", "name": m["name"]} for m in model["maps"]] +
+            [{"k": "dat", "name": d["name"]} for d in model["dats"] if d["decl"] == "top"] +
+            [{"k": "mat", "name": A["name"]} for A in model.get("mats", [])])
+
+
+def prologue(model):
+    return model["prologue"] if model.get("prologue") is not None else classic_prologue(model)
+
+
+def decl_needs(model, it):
+    """The objects a declaration item names (declared before it)."""
+    k = it["k"]
+    if k == "map":
+        m = by_name(model["maps"], it["name"]) or {}
+        return [m.get("from"), m.get("to")]
+    if k == "dat":
+        return [(by_name(model["dats"], it["name"]) or {}).get("set")]
+    if k == "mat":
+        A = by_name(model.get("mats", []), it["name"]) or {}
+        return [A.get("map"), A.get("set")]
+    return []
+
+
+def prologue_names(model):
+    """The sets, globals and constants the prologue's host items name."""
+    out = set()
+    for it in model.get("prologue") or []:
+        if it["k"] == "host":
+            out |= names_in_host(it) | host_writes(it)
+            if it["op"] == "size":
+                out.add(it["set"])
+    return out
+
+
+def handle_objects(model):
+    """The sets, maps and dats declared with a "handle" style."""
+    return [x for kind in ("sets", "maps", "dats") for x in model[kind] if x.get("handle")]
+
+
+def aliased_dats(model):
+    """Dats whose handles loomc cannot prove distinct from others of their dim
+    and type (semantics.md 1.1): handles at file scope, or locals assigned
+    after their declaration."""
+    return [d for d in model["dats"] if d.get("handle")]
+
+
+def _validate_prologue(model, p):
+    pro = model.get("prologue")
+    for x in handle_objects(model):
+        h = x["handle"]
+        if h not in ("file", "assigned"):
+            p.add("%s: handle %s", x["name"], h)
+        need = ([x["from"], x["to"]] if "from" in x else [x["set"]] if "set" in x else [])
+        for s in need:
+            hs = (by_name(model["sets"], s) or {}).get("handle")
+            if h == "file" and hs != "file" or h == "assigned" and hs not in ("file", "assigned"):
+                p.add("%s: a %s handle whose facts name set %s (%s)", x["name"], h, s, hs)
+        if "set" in x and (x.get("temp") or x.get("decl") != "top"):
+            p.add("%s: a handle style on a temporary or a statement-declared dat", x["name"])
+    if pro is None:
+        return
+    want = {(it["k"], it["name"]) for it in classic_prologue(model)}
+    seen = set()
+    mats_seen = False
+    for it in pro:
+        k = it["k"]
+        if k in ("set", "map", "renumber") and mats_seen:
+            # under MPI, loom_decl_sparsity partitions the mesh
+            p.add("prologue: a matrix declared before a %s", k)
+        mats_seen |= k == "mat"
+        if k in DECL_KINDS:
+            key = (k, it["name"])
+            if key not in want:
+                p.add("prologue declares unknown %s %s", k, it["name"])
+            elif key in seen:
+                p.add("prologue declares %s twice", it["name"])
+            for n in decl_needs(model, it):
+                if n not in {x[1] for x in seen}:
+                    p.add("prologue declares %s before %s", it["name"], n)
+            seen.add(key)
+        elif k == "renumber":
+            if it.get("how") not in ("plain", "must", "fn", "ptr"):
+                p.add("renumber how %s", it.get("how"))
+            if "dist" not in model.get("skip", []):
+                # LOOM_DISTRIBUTE=1 refuses a renumbered mesh (mpi/dist.c)
+                p.add("loom_renumber() in a program run on the distributed path")
+        elif k == "note":
+            if it.get("how") not in ("call", "ptr"):
+                p.add("note how %s", it.get("how"))
+        elif k == "host":
+            if it["op"] not in ("size", "print_g", "set_c"):
+                p.add("prologue host op %s", it["op"])
+            elif it["op"] == "size" and ("set", it["set"]) not in seen:
+                p.add("prologue: size of %s before its declaration", it["set"])
+            else:
+                _validate_host(model, it, set(), p)
+        else:
+            p.add("prologue item %s", k)
+    for key in sorted(want - seen):
+        p.add("prologue does not declare %s", key[1])
+
+
+def shapes(model):
+    """The shapes of the declarations and of the matrix loops that run.py
+    counts: "renumber" (loom_renumber before the first loop), "interleaved"
+    (declarations in mixed kinds, or with host calls between them),
+    "handles" (handles at file scope or assigned after their declaration),
+    "mat_after_write" (a matrix-assembling loop that reads a dat the loop
+    before it, in the same statement list, wrote), "mat_direct" (of those,
+    one that reads it directly)."""
+    out = set()
+    pro = prologue(model)
+    if any(it["k"] == "renumber" for it in pro):
+        out.add("renumber")
+    order = {"set": 0, "map": 1, "dat": 2, "mat": 3}
+    ranks = [order[it["k"]] for it in pro if it["k"] in order]
+    last_decl = max([i for i, it in enumerate(pro) if it["k"] in order] or [-1])
+    if ranks != sorted(ranks) or any(it["k"] not in order for it in pro[:last_decl]):
+        out.add("interleaved")
+    if handle_objects(model):
+        out.add("handles")
+    blocks = [model["body"]] + [st[key] for st, _, _ in walk(model["body"])
+                                for key in ("body", "else") if st.get(key) is not None]
+    for b in blocks:
+        loops = [st for st in b if st["k"] in ("loop", "aloop")]
+        for x, y in zip(loops, loops[1:]):
+            if y["k"] != "loop" or x["k"] != "loop" or \
+                    not any(a["kind"] == "mat" for a in y["args"]):
+                continue
+            wrote = {a["dat"] for a in x["args"] if a["kind"] == "dat" and arg_writes(a)}
+            read = [a for a in y["args"] if a["kind"] == "dat" and a["dat"] in wrote]
+            if read:
+                out.add("mat_after_write")
+            if any(a["map"] is None for a in read):
+                out.add("mat_direct")
+    return out
+
+
+# ---------------------------------------------------------------------------
 # Validation
 
 class Problems(list):
@@ -283,6 +459,7 @@ def validate(model, mpi=True):
             p.add("global %s: dim %d", g["name"], g["dim"])
     if p:
         return p
+    _validate_prologue(model, p)
     _validate_body(model, p, mpi)
     _validate_prints(model, p)
     if p:
@@ -342,7 +519,7 @@ def _validate_prints(model, p):
 
 def _validate_used(model, p):
     """Everything declared is used (the C compilers warn about unused variables)."""
-    used = set(model["prints"])
+    used = set(model["prints"]) | prologue_names(model)
     for st, _, _ in walk(model["body"]):
         used |= stmt_names(model, st)
         if st["k"] == "loop":

@@ -88,10 +88,12 @@ def all_configs():
                      np=3, tags=["mpi", "renum"]))
     # the distributed path (mpi_dist*.c): the whole mesh cut into slices,
     # partitioned in parallel and migrated without global arrays
+    # (a renumbered mesh is not supported there: programs calling
+    # loom_renumber() skip them, "dist")
     cs.append(Config("mpi-n3-dist", "mpi", {"LOOM_PARTITIONER": "ptscotch", "LOOM_DISTRIBUTE": "1"},
-                     np=3, tags=["mpi"]))
+                     np=3, tags=["mpi", "dist"]))
     cs.append(Config("mpi-n2-dist-block", "mpi", {"LOOM_PARTITIONER": "block", "LOOM_DISTRIBUTE": "1"},
-                     np=2, tags=["mpi"]))
+                     np=2, tags=["mpi", "dist"]))
     cs.append(Config("mpiomp-n2-t2", "mpiomp", {"LOOM_CHECK_PLANS": "1"}, threads=2, np=2,
                      tags=["mpi", "omp"]))
     cs.append(Config("san-seq", "san-seq", {"LOOM_VECTOR": "1"}))
@@ -234,6 +236,66 @@ def run(cmd, cwd=None, env=None, timeout=60):
 
 
 # ---------------------------------------------------------------------------
+# Halo exchanges without a scheduled begin (MPI builds)
+#
+# libloom counts the halo ends that found a stale halo with no exchange
+# begun (loom__halo_unscheduled: loomc scheduled no begin for it); loom_exit
+# resets the count (loomrt_halo_state_free), so it is read just before:
+# PROBE_H, included ahead of the generated code (`-include dt_probe.h`),
+# makes the program's loom_exit() (a macro of loom.h) a call of
+# dt_loom_exit(), which reads the count and then ends the session.  In a batch (DT_BATCH) the driver gathers every rank's count
+# after the program's main returns and rank 0 prints "@@HALO n0 n1 ...";
+# standalone, each rank with a count prints HALO_LINE on stderr.  Either is
+# a failure of its own kind, "unscheduled" (classify_run).
+
+PROBE_H = r"""/* difftest: reads loom__halo_unscheduled() just before loom_exit()
+ * resets it (tests/difftest/dtpipe.py, PROBE_H). */
+#ifndef DT_PROBE_H
+#define DT_PROBE_H
+#include <loom.h>
+#include <stdio.h>
+#ifdef DT_BATCH
+static long dt_halo_unscheduled = -1; /* -1: the program did not reach loom_exit */
+#endif
+static inline int dt_loom_exit(void) {
+  const long n = loom__halo_unscheduled();
+#ifdef DT_BATCH
+  dt_halo_unscheduled = n;
+#else
+  if (n > 0) {
+    fprintf(stderr, "difftest: rank %d: %ld halo exchanges ended without a scheduled begin\n",
+            loom_rank(), n);
+    fflush(stderr);
+  }
+#endif
+  return (loom_exit)(); /* the function, not loom.h's macro */
+}
+#undef loom_exit
+#ifdef LOOM__CALL_AT /* loom.h's call-site wrapper, kept at the program's call */
+#define loom_exit() LOOM__CALL_AT(dt_loom_exit())
+#else
+#define loom_exit() dt_loom_exit()
+#endif
+#endif
+"""
+
+HALO_LINE = re.compile(r"^difftest: rank (\d+): (\d+) halo exchanges ended without a "
+                       r"scheduled begin$")
+
+
+def halo_from_stderr(err):
+    """(the counts of the ranks that printed HALO_LINE, stderr without those lines)."""
+    counts, rest = [], []
+    for line in err.splitlines(keepends=True):
+        m = HALO_LINE.match(line.strip())
+        if m:
+            counts.append(int(m.group(2)))
+        else:
+            rest.append(line)
+    return counts, "".join(rest)
+
+
+# ---------------------------------------------------------------------------
 # The batch driver
 
 def driver_source(nprogs, present, mpi):
@@ -297,11 +359,24 @@ int main(int argc, char **argv) {
         fprintf(stderr, "@@DT %s %d\n", name, k);
         fflush(stderr);
       }
-      char *pargv[2] = {argv[0], NULL};
-      int rc = dt_progs[k](1, pargv);
+      char *pargv[2] = {argv[0], NULL};''']
+    if mpi:
+        lines.append("      dt_halo_unscheduled = -1;")
+    lines += [r'''      int rc = dt_progs[k](1, pargv);
       fflush(stdout);
-      fflush(stderr);
+      fflush(stderr);''']
+    if mpi:  # every rank's count of halo ends without a begin (PROBE_H)
+        lines += [r'''      int size;
+      MPI_Comm_size(MPI_COMM_WORLD, &size);
+      long *halo = malloc(sizeof(long) * (size_t)size);
+      MPI_Gather(&dt_halo_unscheduled, 1, MPI_LONG, halo, 1, MPI_LONG, 0, MPI_COMM_WORLD);
       if (rank == 0) {
+        printf("@@HALO");
+        for (int r = 0; r < size; r++) printf(" %ld", halo[r]);
+        printf("\n");
+      }
+      free(halo);''']
+    lines += [r'''      if (rank == 0) {
         printf("@@END %d\n", rc);
         fflush(stdout);
       }''']
@@ -316,8 +391,10 @@ int main(int argc, char **argv) {
 
 def batch_source(files, nprogs, mpi):
     """One translation unit: every program's file (k, path) with its main
-    renamed p<k>_main, then the driver."""
+    renamed p<k>_main, then the driver (MPI: PROBE_H first)."""
     out = []
+    if mpi:
+        out += ["#define DT_BATCH 1", "#include \"dt_probe.h\""]
     for k, f in files:
         out += ["#define main p%d_main" % k, "#include \"%s\"" % f, "#undef main"]
     out.append(driver_source(nprogs, {k for k, _ in files}, mpi))
@@ -326,17 +403,24 @@ def batch_source(files, nprogs, mpi):
 
 MARK = re.compile(r"^@@DT (\S+) (\d+)$")
 END = re.compile(r"^@@END (-?\d+)$")
+HALO = re.compile(r"^@@HALO((?: -?\d+)*)$")
 
 
 def parse_output(out, err):
-    """{(config, k): {"out": text, "rc": int | None, "err": text}} from a batch run."""
+    """{(config, k): {"out": text, "rc": int | None, "err": text, "halo": [int]}}
+    from a batch run ("halo": every rank's count of halo ends without a
+    scheduled begin, MPI builds; -1 where the program did not reach loom_exit)."""
     res = {}
     cur = None
     for line in out.splitlines(keepends=True):
         m = MARK.match(line.rstrip("\n"))
         if m:
             cur = (m.group(1), int(m.group(2)))
-            res[cur] = {"out": "", "rc": None, "err": ""}
+            res[cur] = {"out": "", "rc": None, "err": "", "halo": []}
+            continue
+        h = HALO.match(line.rstrip("\n"))
+        if h and cur:
+            res[cur]["halo"] = [int(x) for x in h.group(1).split()]
             continue
         e = END.match(line.rstrip("\n"))
         if e and cur:
@@ -407,8 +491,10 @@ def first_difference(expected, actual):
     return None
 
 
-def classify_run(expected, out, err, rc, timeout):
-    """(kind, detail) of one program run against the reference's output, or None."""
+def classify_run(expected, out, err, rc, timeout, halo=()):
+    """(kind, detail) of one program run against the reference's output, or
+    None.  halo: the ranks' counts of halo exchanges ended without a
+    scheduled begin (MPI; PROBE_H)."""
     if timeout:
         return ("timeout", "")
     if rc is None:
@@ -417,6 +503,8 @@ def classify_run(expected, out, err, rc, timeout):
         return ("crash", "rc=%d %s" % (rc, normalise(first_message(err))))
     if out != expected:
         return ("mismatch", "")
+    if any(n > 0 for n in halo):
+        return ("unscheduled", "halo exchanges ended without a scheduled begin")
     if err.strip():
         return ("stderr", normalise(first_message(err)))
     return None
@@ -460,7 +548,10 @@ def check_one(model, config, tools, wd, expected=None, timeout=30, stop_after=No
                      stderr=p.err, cmds=cmds)
     if stop_after == "loomc":
         return Check(None, "", cmds=cmds)
-    cmd = tools.cc_cmd(build, ["gen.c"], "prog")
+    if BUILDS[build][4]:
+        with open(os.path.join(wd, "dt_probe.h"), "w") as f:
+            f.write(PROBE_H)
+    cmd = tools.cc_cmd(build, ["gen.c"], "prog", probe_args(build))
     cmds.append(cmd)
     p = run(cmd, cwd=wd, timeout=120 * sc)
     if p.rc != 0 or p.err.strip():
@@ -490,7 +581,8 @@ def check_one(model, config, tools, wd, expected=None, timeout=30, stop_after=No
     p = run(cmd, cwd=wd, env=env, timeout=timeout * sc * (3 if BUILDS[build][5] else 1))
     with open(os.path.join(wd, "actual.out"), "w") as f:
         f.write(p.out)
-    c = classify_run(expected, p.out, filter_mpi_noise(p.err), p.rc, p.timeout)
+    halo, err = halo_from_stderr(filter_mpi_noise(p.err))
+    c = classify_run(expected, p.out, err, p.rc, p.timeout, halo)
     if c is None:
         return Check(None, "", expected, p.out, p.err, cmds)
     return Check(c[0], c[1], expected, p.out, p.err, cmds)
@@ -498,6 +590,12 @@ def check_one(model, config, tools, wd, expected=None, timeout=30, stop_after=No
 
 MPI_NOISE = re.compile(r"^(\[[\w.-]+:\d+\] .*(help|show_help|ORTE_ERROR_LOG|Set MCA).*"
                        r"|.*mpirun noticed .*|-{10,}.*|Primary job.*|.*Please see.*)$")
+
+
+def probe_args(build):
+    """C compiler options that make an MPI build's loom_exit read the count
+    of unscheduled halo exchanges first (PROBE_H, written as dt_probe.h)."""
+    return ["-include", "dt_probe.h"] if BUILDS[build][4] else []
 
 
 def filter_mpi_noise(err):
@@ -516,7 +614,8 @@ def repro_script(config, tools, kind):
         return " ".join(w.replace(tools.root, "$LOOM") for w in cmd)
     lines.append(sh(tools.ref_cc_cmd(["ref.c"], "ref")) + " && ./ref > expected.out")
     lines.append(sh(tools.loomc_cmd(config.build, "prog.c", "gen.c")) + " || exit 1")
-    lines.append(sh(tools.cc_cmd(config.build, ["gen.c"], "prog")) + " || exit 1")
+    lines.append(sh(tools.cc_cmd(config.build, ["gen.c"], "prog", probe_args(config.build)))
+                 + " || exit 1")
     lines.append(sh(config.env_words() + tools.run_cmd(config.build, config.np, "./prog"))
                  + " > actual.out")
     lines.append("diff expected.out actual.out && echo same output")

@@ -42,7 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # warn about unused variables, and validate() insists).
 
 def referenced(model):
-    used = set(model["prints"])
+    used = set(model["prints"]) | dtmodel.prologue_names(model)
     for st, _, _ in walk(model["body"]):
         used |= dtmodel.stmt_names(model, st)
         if st["k"] == "loop":
@@ -94,9 +94,31 @@ def clean(m):
     pars = {a["param"] for a in m["arrays"]} | {
         lp["dom"]["param"] for lp in dtmodel.all_aloops(m)}
     m["params"] = [q for q in m["params"] if q["name"] in pars]
-    names = {x["name"] for k in ("dats", "globals", "arrays") for x in m[k]}
+    # matrices no loop assembles any more
+    mats = {a["mat"] for lp in dtmodel.all_loops(m) for a in lp["args"] if a["kind"] == "mat"}
+    m["mats"] = [A for A in m.get("mats", []) if A["name"] in mats]
+    names = {x["name"] for k in ("dats", "globals", "arrays", "mats") for x in m[k]}
     m["prints"] = [p for p in m["prints"] if p in names]
+    clean_prologue(m)
     return m
+
+
+def clean_prologue(m):
+    """The prologue without the items of objects that are gone."""
+    if m.get("prologue") is None:
+        return
+    have = {x["name"] for k in ("sets", "maps", "globals", "consts") for x in m[k]}
+    have |= {d["name"] for d in m["dats"] if d["decl"] == "top"}
+    have |= {A["name"] for A in m.get("mats", [])}
+    keep = []
+    for it in m["prologue"]:
+        if it["k"] in dtmodel.DECL_KINDS and it["name"] not in have:
+            continue
+        if it["k"] == "host" and not all(it.get(key) in have for key in ("set", "g", "c", "src")
+                                         if it.get(key)):
+            continue
+        keep.append(it)
+    m["prologue"] = keep
 
 
 # ---------------------------------------------------------------------------
@@ -177,6 +199,7 @@ def candidates(m):
         c = clone(m)
         c["prints"].remove(name)
         yield "no print of %s" % name, c
+    yield from prologue_candidates(m)
     for p in paths:
         lst, i = locate(m, p)
         st = lst[i]
@@ -244,6 +267,7 @@ def candidates(m):
         if not d["temp"]:
             c = clone(m)
             by_name(c["dats"], d["name"])["temp"] = True
+            by_name(c["dats"], d["name"]).pop("handle", None)
             yield "%s a temporary" % d["name"], c
         if d["decl"] == "stmt":
             pass
@@ -279,6 +303,40 @@ def candidates(m):
                 yield "%s = %d" % (q["name"], new), c
 
 
+def prologue_candidates(m):
+    """The prologue's host calls and loom_renumber() dropped or made plain,
+    handles declared with their initialisers, the declarations in the
+    classic order."""
+    pro = m.get("prologue")
+    if pro is None:
+        return
+    for i, it in enumerate(pro):
+        if it["k"] not in dtmodel.DECL_KINDS:
+            c = clone(m)
+            c["prologue"].pop(i)
+            yield "drop prologue %s" % it.get("op", it["k"]), c
+        if it["k"] == "renumber" and it["how"] != "plain":
+            c = clone(m)
+            c["prologue"][i]["how"] = "plain"
+            yield "plain loom_renumber()", c
+    for kind in ("dats", "maps", "sets"):
+        for x in m[kind]:
+            if x.get("handle"):
+                c = clone(m)
+                by_name(c[kind], x["name"]).pop("handle")
+                yield "%s declared with its initialiser" % x["name"], c
+    classic = dtmodel.classic_prologue(m)
+    decls = [it for it in pro if it["k"] in dtmodel.DECL_KINDS]
+    if decls != classic:
+        c = clone(m)
+        c["prologue"] = classic + [it for it in pro if it["k"] not in dtmodel.DECL_KINDS]
+        yield "declarations in the classic order", c
+    if pro == classic:
+        c = clone(m)
+        c.pop("prologue")
+        yield "no prologue", c
+
+
 def canonical(m):
     """The same model with its objects renamed in order (s0, s1, m0, d0, t0, ...)
     and its loops numbered from 1: reduced programs read better."""
@@ -298,13 +356,17 @@ def canonical(m):
             nd += 1
     def r(name):
         return ren.get(name, name)
-    for kind in ("sets", "maps", "globals", "consts", "params", "arrays", "dats"):
-        for x in m[kind]:
+    for kind in ("sets", "maps", "globals", "consts", "params", "arrays", "dats", "mats"):
+        for x in m.get(kind, []):
             x["name"] = r(x["name"])
             for key in ("from", "to", "set", "param"):
                 if key in x:
                     x[key] = r(x[key])
     m["prints"] = [r(p) for p in m["prints"]]
+    for it in m.get("prologue") or []:
+        for key in ("name", "set", "g", "c", "src"):
+            if key in it:
+                it[key] = r(it[key])
     lid = 0
     for st, _, _ in walk(m["body"]):
         for key in ("dat", "temp", "g", "src", "dst", "c", "set"):

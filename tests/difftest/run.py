@@ -123,6 +123,9 @@ class Batch:
         ks = list(ks)
         files = dict(files)
         mpi = False if ref else BUILDS[build][4]
+        if mpi:  # loom_exit reads the count of unscheduled halo exchanges first
+            with open(os.path.join(d, "dt_probe.h"), "w") as f:
+                f.write(dtpipe.PROBE_H)
         for attempt in range(3):
             if not ks:
                 return []
@@ -140,7 +143,8 @@ class Batch:
             for k in ks:
                 one = (self.tools.ref_cc_cmd([files[k]], "/dev/null", ["-c", "-Dmain=p%d_main" % k])
                        if ref else self.tools.cc_cmd(build, [files[k]], "/dev/null",
-                                                     ["-Dmain=p%d_main" % k], link=False))
+                                                     ["-Dmain=p%d_main" % k] +
+                                                     dtpipe.probe_args(build), link=False))
                 q = run(one, cwd=d, timeout=120 * self.tools.scale)
                 if q.rc != 0 or q.err.strip():
                     bad.append(k)
@@ -230,7 +234,8 @@ class Batch:
                 # Under MPI, stderr is attributed by rank 0's markers only; after an
                 # abort, the messages of the dying job land anywhere: ignore them.
                 err = "" if mpi and crashed else r["err"]
-                bad = dtpipe.classify_run(self.expected[k], r["out"], err, r["rc"], False)
+                bad = dtpipe.classify_run(self.expected[k], r["out"], err, r["rc"], False,
+                                          r["halo"])
                 if bad:
                     suspects.append((c, k))
                     self.batch_seen[(c.name, k)] = (bad, r["out"], r["err"] + stray)
@@ -271,12 +276,12 @@ class Batch:
         tmo = 40 * (3 if BUILDS[build][5] else 1) * self.tools.scale
         p, cmd = self.launch(d, build, np, [(c, k)], tmo)
         res, stray = dtpipe.parse_output(p.out, dtpipe.filter_mpi_noise(p.err))
-        r = res.get((c.name, k), {"out": "", "rc": None, "err": ""})
+        r = res.get((c.name, k), {"out": "", "rc": None, "err": "", "halo": []})
         err = r["err"] + stray
         rc = r["rc"]
         if rc == 0 and p.rc != 0:
             rc = p.rc  # failed after the program returned (an exit-time report)
-        bad = dtpipe.classify_run(self.expected[k], r["out"], err, rc, p.timeout)
+        bad = dtpipe.classify_run(self.expected[k], r["out"], err, rc, p.timeout, r["halo"])
         if bad:
             self.fail(k, build, [c.name], bad[0], bad[1], r["out"], err, cmd)
         else:
@@ -301,8 +306,12 @@ class Batch:
             saved.append(self.save(f))
         self.timed("save", t0)
         n = len(self.models)
+        shapes = {}
+        for m in self.models.values():
+            for sh in dtmodel.shapes(m):
+                shapes[sh] = shapes.get(sh, 0) + 1
         return {"programs": len(self.seeds), "generated": n, "runs": self.runs,
-                "transient": self.transient,
+                "transient": self.transient, "shapes": shapes,
                 "pairs": sum(1 for k in self.models for c in self.configs
                              if not dtpipe.skipped(self.models[k], c)),
                 "times": self.times, "failures": saved}
@@ -367,6 +376,7 @@ def run_batch(job):
     except Exception as e:  # keep the run going; say what broke
         import traceback
         return {"programs": len(seeds), "generated": 0, "runs": 0, "pairs": 0, "times": {},
+                "shapes": {},
                 "failures": [{"summary": "FAIL batch %d: internal error %s" % (seeds[0], e),
                               "dir": "", "seed": seeds[0], "kind": "internal",
                               "build": "-", "detail": traceback.format_exc(), "configs": []}]}
@@ -401,6 +411,22 @@ def print_classes(failures):
     for (kind, detail, fam), xs in sorted(classes.items(), key=lambda kv: -len(kv[1])):
         print("  %4d  %s %s [%s]  e.g. %s" % (len(xs), kind, detail, fam,
                                               os.path.relpath(xs[0][1]) if xs[0][1] else xs[0][0]))
+
+
+SHAPES = (("renumber", "loom_renumber() before the first loop"),
+          ("interleaved", "declarations interleaved (mixed kinds, host calls between)"),
+          ("handles", "handles at file scope or assigned after their declaration"),
+          ("mat_after_write", "matrix loops reading a dat the loop before wrote"),
+          ("mat_direct", "... reading it directly"))
+
+
+def print_shapes(tally):
+    """How many programs of the run had each shape (dtmodel.shapes)."""
+    n = tally["generated"]
+    if not n:
+        return
+    print("difftest: shapes (programs of %d): %s" % (n, "; ".join(
+        "%s %d" % (what, tally["shapes"].get(key, 0)) for key, what in SHAPES)))
 
 
 def probe_idx_map(tools, out):
@@ -477,7 +503,8 @@ def main():
              "on" if gopts["idx_map"] else "off", ",".join(gopts["avoid"]) or "nothing",
              tools.root), flush=True)
     t0 = time.time()
-    tally = {"programs": 0, "generated": 0, "runs": 0, "pairs": 0, "transient": 0, "times": {}}
+    tally = {"programs": 0, "generated": 0, "runs": 0, "pairs": 0, "transient": 0, "times": {},
+             "shapes": {}}
     failures = []
     done = 0
     with concurrent.futures.ProcessPoolExecutor(max_workers=args.j) as ex:
@@ -487,6 +514,8 @@ def main():
                 tally[k] += res.get(k, 0)
             for k, v in res["times"].items():
                 tally["times"][k] = tally["times"].get(k, 0.0) + v
+            for k, v in res.get("shapes", {}).items():
+                tally["shapes"][k] = tally["shapes"].get(k, 0) + v
             for f in res["failures"]:
                 print(f["summary"] + ("  -> " + os.path.relpath(f["dir"]) if f["dir"] else ""),
                       flush=True)
@@ -504,6 +533,7 @@ def main():
           % (tally["programs"], len(configs), tally["pairs"], wall,
              wall / max(1, tally["programs"]), stages, len(failures),
              len({f["seed"] for f in failures})))
+    print_shapes(tally)
     if tally["transient"]:
         print("difftest: %d MPI jobs wrote on stderr before their first program once and not "
               "when run again (not counted as failures)" % tally["transient"])
