@@ -412,7 +412,9 @@ class Emitter:
         for mp in m["maps"]:
             n = self.sizes[mp["from"]] * mp["arity"]
             rm = dict(mp, to_size=self.sizes[mp["to"]])
-            self.w("int *%s_data = malloc(sizeof(int) * %d);" % (mp["name"], n + 1))
+            # calloc: a map of an empty set has no entry written, which the
+            # matrices' key table still reads (GCC: maybe-uninitialized)
+            self.w("int *%s_data = calloc(%d, sizeof(int));" % (mp["name"], n + 1))
             if n:
                 self.w("for (int k = 0; k < %d; k++) %s_data[k] = %s;"
                        % (n, mp["name"], map_entry_c(rm, "k", p)))
