@@ -34,10 +34,28 @@ static isl_ctx *context(void) {
   return ctx;
 }
 
+/* The loops generated so far, by schedule and iterator: the output asks
+ * for few shapes many times over (and codegen.c writes some functions
+ * twice, to compare them).  Kept until isl_loops_done, as the arena their
+ * text is in. */
+typedef struct known_loop {
+  char *key;
+  isl_loop_text text;
+  struct known_loop *next;
+} known_loop;
+
+static known_loop *known;
+
 void isl_loops_done(void) {
   if (ctx)
     isl_ctx_free(ctx);
   ctx = NULL;
+  while (known) {
+    known_loop *k = known->next;
+    free(known->key);
+    free(known);
+    known = k;
+  }
 }
 
 /* A statement S<k>: a marker line naming k, replaced by the kernel call
@@ -111,15 +129,29 @@ static const char *range_params(arena *a, const char *lo, const char *hi) {
 
 /* The loop text of the schedule written as `spec`. */
 static int loop_text(arena *a, const char *spec, const char *iter, isl_loop_text *out) {
+  size_t n = strlen(spec) + strlen(iter) + 2;
+  char *key = malloc(n);
+  if (!key)
+    return -1;
+  snprintf(key, n, "%s\n%s", spec, iter);
+  for (const known_loop *k = known; k; k = k->next)
+    if (strcmp(k->key, key) == 0) {
+      free(key);
+      *out = k->text;
+      return 0;
+    }
   isl_union_map *schedule = isl_union_map_read_from_str(context(), spec);
-  if (!schedule)
-    return -1;
-  char *text = print_ast(schedule, iter);
-  if (!text)
-    return -1;
-  int rc = split_at_markers(a, text, out);
+  char *text = schedule ? print_ast(schedule, iter) : NULL;
+  int rc = text ? split_at_markers(a, text, out) : -1;
   free(text);
-  return rc;
+  known_loop *k = rc == 0 ? malloc(sizeof *k) : NULL;
+  if (!k) {
+    free(key);
+    return rc;
+  }
+  *k = (known_loop){key, *out, known};
+  known = k;
+  return 0;
 }
 
 int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, int nstmts,
