@@ -32,7 +32,21 @@ struct cg {
   arena *arena;
   int indent;
   int out_lines; /* newlines written so far */
+  /* Bodies shared (below, "shared bodies"): */
+  vec shares;    /* share*: each body several groups run, in output order */
+  vec strip_shares; /* strip_share*: turns in strips several groups run */
+  vec renum;     /* loop*, then the number its locals are named by, ...:
+                    a body written under another group's names */
+  int state_params; /* writing a body whose per-loop state (labels, tuner,
+                       reduction handles) comes as parameters */
 };
+
+int cg_loop_num(const cg *g, const loop *lp) {
+  for (int i = 0; i + 1 < g->renum.len; i += 2)
+    if (g->renum.items[i] == lp)
+      return (int)(long)g->renum.items[i + 1];
+  return lp->id;
+}
 
 /* ---- writing ---------------------------------------------------------------- */
 
@@ -270,7 +284,7 @@ static const char *group_fn(cg *g, const group *gr) {
 static const char *name_var(cg *g, const group *gr, const loop *lp) {
   if (gr->loops.len == 1 && gr->loops.items[0] == lp)
     return "loom_loop";
-  return arena_printf(g->arena, "loom_loop_%d", lp->id);
+  return arena_printf(g->arena, "loom_loop_%d", cg_loop_num(g, lp));
 }
 
 static const char *data_ptr(cg *g, const obj *dat) {
@@ -401,13 +415,15 @@ static const char *join(cg *g, const char *head, vec *parts, int col) {
 
 /* ---- the loop function --------------------------------------------------------- */
 
-/* `LEAD NAME(params)`, NAME the group's function and suffix. */
-static void emit_signature(cg *g, const group *gr, const vec *objs, const char *lead,
-                           const char *suffix) {
+/* `LEAD NAME(params)`: the parameters `state` (strings, a shared body's
+ * per-loop state), then objs'. */
+static void emit_signature(cg *g, const group *gr, const vec *state, const vec *objs,
+                           const char *lead, const char *name) {
   vec params = {0};
+  for (int i = 0; state && i < state->len; i++)
+    vec_push(g->arena, &params, state->items[i]);
   for (int i = 0; i < objs->len; i++)
     vec_push(g->arena, &params, (void *)param_decl(g, gr, objs->items[i]));
-  const char *name = arena_printf(g->arena, "%s%s", group_fn(g, gr), suffix);
   if (strlen(lead) > strlen("static void")) { /* a long lead on a line of its own */
     cg_line(g, "%s", lead);
     cg_line(g, "%s", join(g, name, &params, 0));
@@ -463,20 +479,22 @@ static const char *loop_title(cg *g, const loop *lp) {
                                 lp->loc.line));
 }
 
-/* The name strings: the group's (plans, timing), and one per loop when
- * there are several. */
-static void emit_names(cg *g, const group *gr, const vec *objs) {
-  if (gr->loops.len == 1) {
-    cg_line(g, "static const char loom_loop[] = %s;", loop_title(g, gr->loops.items[0]));
-  } else {
-    const char *title = "";
-    for (int i = 0; i < gr->loops.len; i++)
-      title = arena_printf(g->arena, "%s%s%s", title, i ? " + " : "",
-                           ((const loop *)gr->loops.items[i])->kernel);
-    cg_line(g, "static const char loom_loop[] = %s;",
-            quoted(g, arena_printf(g->arena, "%s at %s:%u", title, g->prog->file,
-                                   gr->anchor->loc.line)));
-  }
+/* The label of a group (plans, timing): its loop's, or for a fused group
+ * its kernels' at its anchor's line. */
+static const char *group_title(cg *g, const group *gr) {
+  if (gr->loops.len == 1)
+    return loop_title(g, gr->loops.items[0]);
+  const char *title = "";
+  for (int i = 0; i < gr->loops.len; i++)
+    title = arena_printf(g->arena, "%s%s%s", title, i ? " + " : "",
+                         ((const loop *)gr->loops.items[i])->kernel);
+  return quoted(g, arena_printf(g->arena, "%s at %s:%u", title, g->prog->file,
+                                gr->anchor->loc.line));
+}
+
+/* The loops with labels of their own (a group of several: those whose
+ * arguments the checks name). */
+static vec named_loops(cg *g, const group *gr, const vec *objs) {
   vec named = {0};
   for (int i = 0; i < objs->len; i++) {
     const loop *lp = owner_loop(g, gr, objs->items[i]);
@@ -484,6 +502,14 @@ static void emit_names(cg *g, const group *gr, const vec *objs) {
         strcmp(name_var(g, gr, lp), "loom_loop") != 0)
       push_once(g, &named, lp);
   }
+  return named;
+}
+
+/* The name strings: the group's (plans, timing), and one per loop when
+ * there are several. */
+static void emit_names(cg *g, const group *gr, const vec *objs) {
+  cg_line(g, "static const char loom_loop[] = %s;", group_title(g, gr));
+  vec named = named_loops(g, gr, objs);
   for (int i = 0; i < named.len; i++)
     cg_line(g, "static const char %s[] = %s;", name_var(g, gr, named.items[i]),
             loop_title(g, named.items[i]));
@@ -526,7 +552,8 @@ static void emit_checks(cg *g, const group *gr, const vec *objs) {
       vec_push(g->arena, &checks, (void *)check_call(g, gr, o));
   }
   distinct_checks(g, gr, &checks);
-  emit_names(g, gr, objs);
+  if (!g->state_params)
+    emit_names(g, gr, objs);
   for (int i = 0; i < checks.len; i++)
     cg_line(g, "%s%s != LOOM_OK%s", i ? "    " : "if (", (const char *)checks.items[i],
             i + 1 < checks.len ? " ||" : ")");
@@ -569,7 +596,7 @@ static int map_read(cg *g, const group *gr, const obj *m) {
 /* The element matrices of matrix argument a: its loop's, for its pair of
  * maps (loom__mat_values). */
 static const char *mat_values(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_mv%d_%d", lp->id, a->pos);
+  return arena_printf(g->arena, "loom_mv%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
 /* Rows times columns of a matrix argument's element matrix. */
@@ -652,7 +679,7 @@ static const char *strip_row(cg *g, const char *local) {
 
 /* The local argument a of lp is gathered into, per strip. */
 static const char *gather_local(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_g%d_%d", lp->id, a->pos);
+  return arena_printf(g->arena, "loom_g%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
 /* The local holding argument a's idx (the element's, or through a map). */
@@ -665,7 +692,7 @@ static const loop *arg_loop(cg *g, const loop_arg *a);
 
 static const char *pin_local(cg *g, const loop_arg *a) {
   const loop *lp = arg_loop(g, a); /* a chain nests evaluations: named by loop */
-  return arena_printf(g->arena, "loom_p%d_%d", lp ? lp->id : 0, a->pos);
+  return arena_printf(g->arena, "loom_p%d_%d", lp ? cg_loop_num(g, lp) : 0, a->pos);
 }
 
 static void emit_kernel_call(cg *g, const loop *lp);
@@ -744,12 +771,12 @@ static const loop_arg *first_on(const loop *lp, const loop_arg *a) {
 }
 
 static const char *winners(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_win%d_%d", lp->id, first_on(lp, a)->pos);
+  return arena_printf(g->arena, "loom_win%d_%d", cg_loop_num(g, lp), first_on(lp, a)->pos);
 }
 
 /* The scratch local a losing write of argument a goes to (slot: of a[*]). */
 static const char *loser(cg *g, const loop *lp, const loop_arg *a, int slot) {
-  const char *x = arena_printf(g->arena, "loom_x%d_%d", lp->id, a->pos);
+  const char *x = arena_printf(g->arena, "loom_x%d_%d", cg_loop_num(g, lp), a->pos);
   return slot < 0 ? x : arena_printf(g->arena, "%s[%d]", x, slot);
 }
 
@@ -773,7 +800,7 @@ static const char *data_of(cg *g, const loop_arg *a, const char *index, int slot
 /* The local holding a redirected argument's pointer (named by its loop:
  * the loops of a group share one scope). */
 static const char *target_local(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_w%d_%d", lp->id, a->pos);
+  return arena_printf(g->arena, "loom_w%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
 /* The declared numbers of a set's elements (loom__set_global): the local
@@ -793,7 +820,7 @@ static const char *idx_value(cg *g, const loop *lp, const loop_arg *a) {
 
 /* The local a narrowed temporary's row is given to the kernel in. */
 static const char *narrow_local(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_k%d_%d", lp->id, a->pos);
+  return arena_printf(g->arena, "loom_k%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
 static int is_narrowed(const cg *g, const loop_arg *a) {
@@ -1322,23 +1349,36 @@ static void emit_elements_turn(cg *g, const loop *lp, int plain) {
 /* The body of the loop over strips: each loop of the group in turn over
  * the strip's elements; a staged one, as the call's loom_vec says, staged
  * (as lanes, or over gathered rows) or element by element. */
+/* A staged loop's turn in a strip: staged or element by element, as
+ * loom_vec says. */
+static void emit_turns(cg *g, const loop *lp) {
+  cg_line(g, "if (loom_vec) {");
+  cg_indent(g, 1);
+  emit_staged_turn(g, lp);
+  cg_indent(g, -1);
+  cg_line(g, "} else {");
+  cg_indent(g, 1);
+  emit_elements_turn(g, lp, 1);
+  cg_indent(g, -1);
+  cg_line(g, "}");
+}
+
+typedef struct strip_share strip_share;
+typedef struct share share;
+static const strip_share *strip_share_of(const cg *g, const group *gr, const loop *lp);
+static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp);
+
 static void emit_strip_body(cg *g, const group *gr) {
   emit_temp_locals(g, gr);
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *lp = gr->loops.items[i];
-    if (!vectorize_staged(gr, lp)) {
+    const strip_share *sh = strip_share_of(g, gr, lp);
+    if (!vectorize_staged(gr, lp))
       emit_elements_turn(g, lp, 0);
-      continue;
-    }
-    cg_line(g, "if (loom_vec) {");
-    cg_indent(g, 1);
-    emit_staged_turn(g, lp);
-    cg_indent(g, -1);
-    cg_line(g, "} else {");
-    cg_indent(g, 1);
-    emit_elements_turn(g, lp, 1);
-    cg_indent(g, -1);
-    cg_line(g, "}");
+    else if (sh)
+      emit_strip_call(g, sh, lp);
+    else
+      emit_turns(g, lp);
   }
 }
 
@@ -1363,21 +1403,47 @@ static void emit_body(cg *g, const group *gr) {
   }
 }
 
-static void emit_comment(cg *g, const group *gr) {
+/* What a group is: its loop, or the loops fused, with their lines. */
+static const char *group_what(cg *g, const group *gr) {
   const loop *lp = gr->loops.items[0];
-  if (gr->loops.len == 1) {
-    cg_line(g, "/* par_loop %s over %s (%s:%u) */", lp->kernel, lp->set->name,
-            comment_safe(g, g->prog->file), lp->loc.line);
-    return;
-  }
+  if (gr->loops.len == 1)
+    return arena_printf(g->arena, "par_loop %s over %s (%s:%u)", lp->kernel, lp->set->name,
+                        comment_safe(g, g->prog->file), lp->loc.line);
   const char *lines = "";
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *l = gr->loops.items[i];
     lines = arena_printf(g->arena, "%s%s%s:%u", lines, i ? ", " : "", l->kernel, l->loc.line);
   }
-  cg_line(g, "/* par_loops fused over %s (%s: %s) */", lp->set->name,
-          comment_safe(g, g->prog->file), lines);
+  return arena_printf(g->arena, "par_loops fused over %s (%s: %s)", lp->set->name,
+                      comment_safe(g, g->prog->file), lines);
 }
+
+/* `text` as a comment, its words on lines of at most WRAP columns. */
+static void emit_wrapped_comment(cg *g, const char *text) {
+  strbuf line;
+  sb_init(&line);
+  sb_puts(&line, "/*");
+  const char *p = text;
+  while (*p) {
+    const char *end = strchr(p, ' ');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (line.len > 3 && line.len + 1 + n + 3 > WRAP - 2 * (size_t)g->indent) {
+      cg_line(g, "%s", line.data);
+      line.len = 0;
+      sb_puts(&line, "  ");
+    }
+    sb_putn(&line, " ", 1);
+    sb_putn(&line, p, n);
+    p += n;
+    while (*p == ' ')
+      p++;
+  }
+  sb_puts(&line, " */");
+  cg_line(g, "%s", line.data);
+  sb_free(&line);
+}
+
+static void emit_comment(cg *g, const group *gr) { cg_line(g, "/* %s */", group_what(g, gr)); }
 
 /* The loops whose kernels the group calls: its own, and the pinned
  * producers they evaluate. */
@@ -1446,7 +1512,7 @@ static void emit_map_writes(cg *g, const group *gr) {
                               lp->args[k].map->name, lp->args[k].slot);
           rw |= lp->args[k].mode == MODE_RW;
         }
-      const char *name = arena_printf(g->arena, "loom_wl%d_%d", lp->id, a->pos);
+      const char *name = arena_printf(g->arena, "loom_wl%d_%d", cg_loop_num(g, lp), a->pos);
       cg_line(g, "const loom__plan_arg %s[] = {%s}; /* %s through maps */", name, list,
               a->name);
       if (rw) {
@@ -1721,58 +1787,85 @@ void cg_epilogue(cg *g) {
   }
 }
 
-/* The twin and NAME itself, after NAME_body (objs: its parameters). */
-static void emit_twins(cg *g, const group *gr, const vec *objs) {
-  vec args = {0};
-  for (int i = 0; i < objs->len; i++)
-    vec_push(g->arena, &args, (void *)((const obj *)objs->items[i])->name);
-  const char *fn = group_fn(g, gr);
-  const char *body = join(g, arena_printf(g->arena, "%s_body", fn), &args, 2);
-  cg_line(g, "/* The same compiled for AVX-512, which %s runs where the CPU has it */", fn);
-  cg_line(g, "#if LOOM_TWINS");
-  cg_line(g, "__attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,avx512cd,"
-             "prefer-vector-width=512\")))");
-  emit_signature(g, gr, objs, "static void", "_avx512");
-  cg_line(g, "{");
-  cg_line(g, "  %s;", body);
-  cg_line(g, "}");
-  cg_line(g, "#endif");
-  cg_line(g, "%s", "");
-  emit_signature(g, gr, objs, "static void", "");
-  cg_line(g, "{");
-  cg_line(g, "#if LOOM_TWINS");
-  cg_line(g, "  if (loom__twin_avx512()) {");
-  cg_line(g, "    %s;", join(g, arena_printf(g->arena, "%s_avx512", fn), &args, 4));
-  cg_line(g, "    return;");
-  cg_line(g, "  }");
-  cg_line(g, "#endif");
-  cg_line(g, "  %s;", body);
-  cg_line(g, "}");
-  cg_line(g, "%s", "");
+/* ---- the group's functions ------------------------------------------------------ */
+
+/* The per-loop state of a group's function: the labels (timing, messages,
+ * the plans and checks cached per loop), the tuner, and with MPI the
+ * handles its reductions start on.  A shared body takes it as parameters
+ * (`decls`, named in the body as `names`); each group's own function
+ * passes its own (`args`: its statics, its file-scope handles). */
+static void state_of(cg *g, const group *gr, const vec *objs, vec *decls, vec *names,
+                     vec *args) {
+  vec named = named_loops(g, gr, objs);
+  vec_push(g->arena, names, "loom_loop");
+  vec_push(g->arena, args, "loom_loop");
+  for (int i = 0; i < named.len; i++) {
+    const char *n = name_var(g, gr, named.items[i]);
+    vec_push(g->arena, names, (void *)n);
+    vec_push(g->arena, args, (void *)n);
+  }
+  for (int i = 0; i < names->len; i++)
+    vec_push(g->arena, decls,
+             (void *)arena_printf(g->arena, "const char *%s", (const char *)names->items[i]));
+  if (runs_strips(g, gr)) {
+    vec_push(g->arena, decls, "loom__tuner *loom_tune");
+    vec_push(g->arena, names, "loom_tune");
+    vec_push(g->arena, args, "&loom_tune");
+  }
+  for (int l = 0; g->be->reduction_handles && l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      if (!arg_is_reduction(&lp->args[i]))
+        continue;
+      const char *n = arena_printf(g->arena, "loom_handle_%d_%s", cg_loop_num(g, lp),
+                                   lp->args[i].obj->name);
+      vec_push(g->arena, decls, (void *)arena_printf(g->arena, "loom__reduction *%s", n));
+      vec_push(g->arena, names, (void *)n);
+      vec_push(g->arena, args, (void *)arena_printf(g->arena, "&%s",
+          place_reduction_handle(g->arena, lp, lp->args[i].obj)));
+    }
+  }
 }
 
-void cg_group_function(cg *g, const group *gr) {
-  vec objs = group_params(g, gr);
-  g->group = gr;
-  if (g->be->prelude)
-    g->be->prelude(g, gr);
-  int tuned = runs_strips(g, gr), twin = has_twin(g, gr);
-  if (tuned)
-    emit_lane_copies(g, gr);
-  emit_comment(g, gr);
-  if (twin)
-    emit_signature(g, gr, &objs, "static inline LOOM_TWIN_INLINE void", "_body");
-  else
-    emit_signature(g, gr, &objs, "static void", "");
+const char *cg_reduction_handle(cg *g, const loop *lp, const loop_arg *a) {
+  if (g->state_params)
+    return arena_printf(g->arena, "loom_handle_%d_%s", cg_loop_num(g, lp), a->obj->name);
+  return arena_printf(g->arena, "&%s", place_reduction_handle(g->arena, lp, a->obj));
+}
+
+/* `NAME(state, objects)`: a call passing the names `state` and objs'
+ * (col: as join's). */
+static const char *forward(cg *g, const char *name, const vec *state, const vec *objs,
+                           int col) {
+  vec args = {0};
+  for (int i = 0; i < state->len; i++)
+    vec_push(g->arena, &args, state->items[i]);
+  for (int i = 0; i < objs->len; i++)
+    vec_push(g->arena, &args, (void *)((const obj *)objs->items[i])->name);
+  return join(g, name, &args, col);
+}
+
+/* The function that runs the group: the checks, the data, the backend's
+ * element loops with the kernels.  `lead`: its storage class; with
+ * g->state_params, its per-loop state comes as parameters. */
+static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
+                     const char *name) {
+  int tuned = runs_strips(g, gr);
+  vec decls = {0}, names = {0}, args = {0};
+  if (g->state_params)
+    state_of(g, gr, objs, &decls, &names, &args);
+  emit_signature(g, gr, g->state_params ? &decls : NULL, objs, lead, name);
   cg_line(g, "{");
   cg_indent(g, 1);
-  emit_checks(g, gr, &objs);
+  emit_checks(g, gr, objs);
   cg_line(g, "const double loom_t0 = loom__wall();");
+  const char *tuner = g->state_params ? "loom_tune" : "&loom_tune";
   if (tuned) {
-    cg_line(g, "static loom__tuner loom_tune; /* staged or element by element: timed */");
-    cg_line(g, "const int loom_vec = loom__tune_pick(&loom_tune);");
+    if (!g->state_params)
+      cg_line(g, "static loom__tuner loom_tune; /* staged or element by element: timed */");
+    cg_line(g, "const int loom_vec = loom__tune_pick(%s);", tuner);
   }
-  emit_pointers(g, gr, &objs);
+  emit_pointers(g, gr, objs);
   g->be->loop_begin(g, gr);
   emit_gids(g, gr);
   emit_map_writes(g, gr);
@@ -1786,13 +1879,480 @@ void cg_group_function(cg *g, const group *gr) {
   emit_mat_write_ends(g, gr);
   emit_traffic(g, gr);
   if (tuned)
-    cg_line(g, "loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);");
+    cg_line(g, "loom__tune_done(%s, loom_vec, loom_t0, loom_loop);", tuner);
   cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);
   cg_line(g, "}");
   cg_line(g, "%s", "");
+}
+
+/* The twin and FN itself, after FN_body (objs: its parameters; with
+ * g->state_params, the per-loop state before them). */
+static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) {
+  vec decls = {0}, names = {0}, args = {0};
+  if (g->state_params)
+    state_of(g, gr, objs, &decls, &names, &args);
+  const vec *state = g->state_params ? &decls : NULL;
+  const char *body = forward(g, arena_printf(g->arena, "%s_body", fn), &names, objs, 2);
+  cg_line(g, "/* The same compiled for AVX-512, which %s runs where the CPU has it */", fn);
+  cg_line(g, "#if LOOM_TWINS");
+  cg_line(g, "__attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,avx512cd,"
+             "prefer-vector-width=512\")))");
+  emit_signature(g, gr, state, objs, "static void", arena_printf(g->arena, "%s_avx512", fn));
+  cg_line(g, "{");
+  cg_line(g, "  %s;", body);
+  cg_line(g, "}");
+  cg_line(g, "#endif");
+  cg_line(g, "%s", "");
+  emit_signature(g, gr, state, objs, "static void", fn);
+  cg_line(g, "{");
+  cg_line(g, "#if LOOM_TWINS");
+  cg_line(g, "  if (loom__twin_avx512()) {");
+  cg_line(g, "    %s;", forward(g, arena_printf(g->arena, "%s_avx512", fn), &names, objs, 4));
+  cg_line(g, "    return;");
+  cg_line(g, "  }");
+  cg_line(g, "#endif");
+  cg_line(g, "  %s;", body);
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+}
+
+/* ---- strips shared by groups --------------------------------------------------- */
+
+/* A staged loop that several groups run (the loops fused on both sides of
+ * a rotation, the copies of one directive) has its turn in a strip, staged
+ * or element by element, written once: a function over the strip
+ * [loom_s, loom_e), loom_strip_<id>_<kernel>, that takes the data it
+ * reads and writes (each group's own pointers, globals) and that each
+ * group calls in its strip, always inlined as the group's function is.
+ * Only a loop whose arguments are its dats' storage (no temporary kept in
+ * a local, narrowed or pinned), maps and read globals is shared, and only
+ * when its turn's text, under the first's names, is the first's. */
+struct strip_share {
+  const group *first_group;
+  const loop *first;  /* its names and number are the function's */
+  vec users;          /* group*, loop*, ...: the turns it stands for */
+  const char *canon;  /* the turn under canonical names */
+  unsigned long hash;
+  const char *text;   /* under first's names, once needed */
+  int written;
+};
+
+static const strip_share *strip_share_of(const cg *g, const group *gr, const loop *lp) {
+  for (int i = 0; i < g->strip_shares.len; i++) {
+    const strip_share *sh = g->strip_shares.items[i];
+    for (int k = 0; sh->users.len > 2 && k + 1 < sh->users.len; k += 2)
+      if (sh->users.items[k] == gr && sh->users.items[k + 1] == lp)
+        return sh;
+  }
+  return NULL;
+}
+
+/* Whether lp's turn in gr may stand in a function of its own: staged, and
+ * its arguments the storage of dats, maps, read globals. */
+static int strip_shareable(cg *g, const group *gr, const loop *lp) {
+  if (!runs_strips(g, gr) || !vectorize_staged(gr, lp))
+    return 0;
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (a->kind == ARG_GLOBAL ? arg_is_reduction(a)
+        : (a->kind != ARG_DAT && a->kind != ARG_MAPPED) || fate(g, a->obj) != TEMP_STORED ||
+              kept(g, a->obj) || pinned_producer(g, a))
+      return 0;
+  }
+  return 1;
+}
+
+/* The objects a strip function takes, in order: each argument's map, then
+ * its dat or global, each once. */
+static vec strip_objects(cg *g, const loop *lp) {
+  vec v = {0};
+  for (int i = 0; i < lp->nargs; i++) {
+    if (lp->args[i].kind == ARG_MAPPED)
+      push_once(g, &v, lp->args[i].map);
+    push_once(g, &v, lp->args[i].obj);
+  }
+  return v;
+}
+
+/* A strip function's parameter for o (decl) or its argument in a group. */
+static const char *strip_param(cg *g, const group *gr, const obj *o, int decl) {
+  if (o->kind == OBJ_MAP)
+    return decl ? arena_printf(g->arena, "const int *const %s", map_ptr(g, o)) : map_ptr(g, o);
+  if (o->kind == OBJ_GLOBAL)
+    return decl ? param_decl(g, gr, o) : o->name;
+  return decl ? arena_printf(g->arena, "%s *const %s", o->type->c_name, data_ptr(g, o))
+              : data_ptr(g, o);
+}
+
+static const char *strip_fn(cg *g, const strip_share *sh) {
+  return arena_printf(g->arena, "loom_strip_%d_%s", sh->first->id, sh->first->kernel);
+}
+
+static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp) {
+  vec args = {0}, objs = strip_objects(g, lp);
+  vec_push(g->arena, &args, "loom_s");
+  vec_push(g->arena, &args, "loom_e");
+  vec_push(g->arena, &args, "loom_vec");
+  for (int i = 0; i < objs.len; i++)
+    vec_push(g->arena, &args, (void *)strip_param(g, g->group, objs.items[i], 0));
+  cg_line(g, "%s;", join(g, strip_fn(g, sh), &args, 2 * g->indent));
+}
+
+/* The function of lp's turn as group gr runs it, named `name`. */
+static void emit_strip_fn(cg *g, const group *gr, const loop *lp, const char *name) {
+  vec params = {0}, objs = strip_objects(g, lp);
+  vec_push(g->arena, &params, "int loom_s");
+  vec_push(g->arena, &params, "int loom_e");
+  vec_push(g->arena, &params, "int loom_vec");
+  for (int i = 0; i < objs.len; i++)
+    vec_push(g->arena, &params, (void *)strip_param(g, gr, objs.items[i], 1));
+  const group *group = g->group;
+  const isl_loop_text *strips = g->strips;
+  static const isl_loop_text a_strip; /* kernel_arg and the others ask whether there is one */
+  g->group = gr;
+  g->strips = &a_strip;
+  cg_line(g, "static inline%s void", g->be->twins ? " LOOM_TWIN_INLINE" : "");
+  cg_line(g, "%s", join(g, name, &params, 0));
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  emit_turns(g, lp);
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+  g->group = group;
+  g->strips = strips;
+}
+
+/* Sets the names of objs to `names` (saving theirs in `saved`) and the
+ * numbers of loops to those of as_loops (NULL: 1, 2, ...). */
+static void rename_as(cg *g, const vec *objs, const char **names, const char **saved,
+                   const vec *loops, const vec *as_loops) {
+  for (int i = 0; i < objs->len; i++)
+    saved[i] = ((const obj *)objs->items[i])->name;
+  for (int i = 0; i < objs->len; i++)
+    ((obj *)objs->items[i])->name = names[i];
+  g->renum.len = 0;
+  for (int i = 0; i < loops->len; i++) {
+    vec_push(g->arena, &g->renum, loops->items[i]);
+    vec_push(g->arena, &g->renum,
+             (void *)(long)(as_loops ? ((const loop *)as_loops->items[i])->id : i + 1));
+  }
+}
+
+static void unrename(cg *g, const vec *objs, const char **saved) {
+  g->renum.len = 0;
+  for (int i = 0; i < objs->len; i++)
+    ((obj *)objs->items[i])->name = saved[i];
+}
+
+/* The names a dry run gives objs: as_objs' (NULL: canonical ones). */
+static const char **names_as(cg *g, const vec *objs, const vec *as_objs) {
+  const char **names = arena_alloc(g->arena, sizeof *names * (size_t)(objs->len + 1));
+  for (int i = 0; i < objs->len; i++)
+    names[i] = as_objs ? ((const obj *)as_objs->items[i])->name
+                       : arena_printf(g->arena, "loom_c%d", i + 1);
+  return names;
+}
+
+/* Redirects the output into a scratch buffer (dry runs), and back. */
+typedef struct scratch {
+  strbuf sb, *out;
+  int out_lines, indent;
+} scratch;
+
+static void scratch_begin(cg *g, scratch *s) {
+  sb_init(&s->sb);
+  s->out = g->out;
+  s->out_lines = g->out_lines;
+  s->indent = g->indent;
+  g->out = &s->sb;
+  g->out_lines = 0;
+  g->indent = 0;
+}
+
+static const char *scratch_end(cg *g, scratch *s) {
+  g->out = s->out;
+  g->out_lines = s->out_lines;
+  g->indent = s->indent;
+  const char *text = arena_strdup(g->arena, s->sb.data ? s->sb.data : "");
+  sb_free(&s->sb);
+  return text;
+}
+
+/* lp's strip function as group gr would write it, under the names of
+ * as_lp in as_gr (NULL: canonical ones); NULL when their objects are not
+ * as many. */
+static const char *dry_strip(cg *g, const group *gr, const loop *lp, const group *as_gr,
+                             const loop *as_lp) {
+  vec objs = strip_objects(g, lp), as_objs = as_lp ? strip_objects(g, as_lp) : objs;
+  vec loops = {0}, as_loops = {0};
+  vec_push(g->arena, &loops, (void *)lp);
+  vec_push(g->arena, &as_loops, (void *)as_lp);
+  if (as_objs.len != objs.len)
+    return NULL;
+  const char **saved = arena_alloc(g->arena, sizeof *saved * (size_t)(objs.len + 1));
+  rename_as(g, &objs, names_as(g, &objs, as_lp ? &as_objs : NULL), saved, &loops,
+         as_lp ? &as_loops : NULL);
+  scratch s;
+  scratch_begin(g, &s);
+  emit_strip_fn(g, gr, lp, "loom_strip");
+  unrename(g, &objs, saved);
+  (void)as_gr;
+  return scratch_end(g, &s);
+}
+
+static unsigned long hash_text(const char *s) {
+  unsigned long h = 14695981039346656037ul;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ul;
+  return h;
+}
+
+static void plan_strips(cg *g, const vec *groups) {
+  for (int i = 0; i < groups->len; i++) {
+    const group *gr = groups->items[i];
+    for (int l = 0; l < gr->loops.len; l++) {
+      const loop *lp = gr->loops.items[l];
+      if (!strip_shareable(g, gr, lp))
+        continue;
+      const char *canon = dry_strip(g, gr, lp, NULL, NULL);
+      unsigned long h = hash_text(canon);
+      strip_share *found = NULL;
+      for (int k = 0; k < g->strip_shares.len && !found; k++) {
+        strip_share *sh = g->strip_shares.items[k];
+        if (sh->hash != h || strcmp(sh->canon, canon) != 0)
+          continue;
+        if (!sh->text)
+          sh->text = dry_strip(g, sh->first_group, sh->first, sh->first_group, sh->first);
+        const char *as_first = dry_strip(g, gr, lp, sh->first_group, sh->first);
+        if (as_first && strcmp(as_first, sh->text) == 0)
+          found = sh;
+      }
+      if (!found) {
+        found = arena_alloc(g->arena, sizeof *found);
+        *found = (strip_share){.first_group = gr, .first = lp, .canon = canon, .hash = h};
+        vec_push(g->arena, &g->strip_shares, found);
+      }
+      vec_push(g->arena, &found->users, (void *)gr);
+      vec_push(g->arena, &found->users, (void *)lp);
+    }
+  }
+}
+
+static const share *share_of(const cg *g, const group *gr);
+static const char *shared_fn(cg *g, const share *sh);
+
+/* The name of the function that holds gr's body: its own, or the shared
+ * body's. */
+static const char *body_fn(cg *g, const group *gr) {
+  const share *sh = share_of(g, gr);
+  return sh ? shared_fn(g, sh) : group_fn(g, gr);
+}
+
+/* The strip functions gr calls that are not written yet. */
+static void emit_strip_functions(cg *g, const group *gr) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    strip_share *sh = (strip_share *)strip_share_of(g, gr, gr->loops.items[l]);
+    if (!sh || sh->written)
+      continue;
+    sh->written = 1;
+    const char *who = "";
+    for (int k = 0; k < sh->users.len; k += 2)
+      who = arena_printf(g->arena, "%s%s%s", who,
+                         k == 0 ? "" : k + 2 == sh->users.len ? " and " : ", ",
+                         body_fn(g, sh->users.items[k]));
+    emit_wrapped_comment(g, arena_printf(g->arena, "%s (line %u) over one strip, staged or "
+                                         "element by element as loom_vec says: in %s",
+                                         sh->first->kernel, sh->first->loc.line, who));
+    emit_strip_fn(g, sh->first_group, sh->first, strip_fn(g, sh));
+  }
+}
+
+/* ---- shared bodies ----------------------------------------------------------------- */
+
+/* Groups whose functions would be the same but for their names and their
+ * per-loop state (the copies of one directive that unrolling, calls seen
+ * through and bodies written twice make) run one body: written once, at
+ * the first of them, with the first's names and its per-loop state as
+ * parameters (loom_shared_...), and called by each group's own function
+ * (loom_loop_...), which holds that group's state: its labels, its tuner,
+ * its reductions' handles.  "The same" is decided on the text: the second
+ * group's body, written under the first's names (its objects named as the
+ * first's in their places, its loops numbered as the first's), must be the
+ * first's byte for byte, `#line` directives to the user's lines included:
+ * a shared body's kernel calls point at the one directive line of all the
+ * loops that run it. */
+struct share {
+  const group *first; /* its names are the body's */
+  vec groups;         /* group*: those that run it, first first */
+  const char *canon;  /* its text under canonical names (any group's of its shape) */
+  unsigned long hash; /* of canon */
+  const char *text;   /* under first's names, once needed */
+};
+
+static const share *share_of(const cg *g, const group *gr) {
+  for (int i = 0; i < g->shares.len; i++) {
+    const share *sh = g->shares.items[i];
+    for (int k = 0; sh->groups.len > 1 && k < sh->groups.len; k++)
+      if (sh->groups.items[k] == gr)
+        return sh;
+  }
+  return NULL;
+}
+
+static const char *shared_fn(cg *g, const share *sh) {
+  return arena_printf(g->arena, "loom_shared%s", group_fn(g, sh->first) + strlen("loom_loop"));
+}
+
+/* gr's function as a shared body would be, written into a scratch buffer
+ * under the names `as` gives (its objects', in their places in the
+ * parameters, and its loops' numbers); as NULL: canonical names, which
+ * are the same for every group of one shape.  NULL when gr's parameters
+ * or loops are not as many as as's. */
+static const char *dry_run(cg *g, const group *gr, const group *as) {
+  vec objs = group_params(g, gr), loops = called_loops(g, gr);
+  vec as_objs = as ? group_params(g, as) : objs, as_loops = as ? called_loops(g, as) : loops;
+  if (as_objs.len != objs.len || as_loops.len != loops.len)
+    return NULL;
+  const char **saved = arena_alloc(g->arena, sizeof *saved * (size_t)(objs.len + 1));
+  rename_as(g, &objs, names_as(g, &objs, as ? &as_objs : NULL), saved, &loops,
+         as ? &as_loops : NULL);
+  int state = g->state_params;
+  const group *group = g->group;
+  scratch s;
+  scratch_begin(g, &s);
+  g->state_params = 1;
+  g->group = gr;
+  emit_run(g, gr, &objs, "static void", "loom_shared");
+  g->state_params = state;
+  g->group = group;
+  unrename(g, &objs, saved);
+  return scratch_end(g, &s);
+}
+
+static void plan_bodies(cg *g, const vec *groups) {
+  for (int i = 0; i < groups->len; i++) {
+    const group *gr = groups->items[i];
+    const char *canon = dry_run(g, gr, NULL);
+    unsigned long h = hash_text(canon);
+    share *found = NULL;
+    for (int k = 0; k < g->shares.len && !found; k++) {
+      share *sh = g->shares.items[k];
+      if (sh->hash != h || strcmp(sh->canon, canon) != 0)
+        continue;
+      if (!sh->text)
+        sh->text = dry_run(g, sh->first, sh->first);
+      const char *as_first = dry_run(g, gr, sh->first);
+      if (as_first && strcmp(as_first, sh->text) == 0)
+        found = sh;
+    }
+    if (!found) {
+      found = arena_alloc(g->arena, sizeof *found);
+      *found = (share){.first = gr, .canon = canon, .hash = h};
+      vec_push(g->arena, &g->shares, found);
+    }
+    vec_push(g->arena, &found->groups, (void *)gr);
+  }
+}
+
+void cg_plan(cg *g, const vec *groups) {
+  scratch s;
+  scratch_begin(g, &s);
+  /* the lane copies, named in the order the output will have them */
+  for (int i = 0; i < groups->len; i++) {
+    g->group = groups->items[i];
+    if (runs_strips(g, g->group))
+      emit_lane_copies(g, g->group);
+  }
+  plan_bodies(g, groups);
+  /* then the strips of the bodies written, each once */
+  vec written = {0};
+  for (int i = 0; i < groups->len; i++) {
+    const share *sh = share_of(g, groups->items[i]);
+    if (!sh || sh->first == groups->items[i])
+      vec_push(g->arena, &written, groups->items[i]);
+  }
+  plan_strips(g, &written);
+  scratch_end(g, &s);
+  g->lanes_written.len = 0;
+  g->group = NULL;
+}
+
+/* The comment before a shared body: its loops, the functions that run
+ * it, and the state each passes. */
+static void emit_shared_comment(cg *g, const share *sh) {
+  const char *who = "";
+  for (int i = 0; i < sh->groups.len; i++)
+    who = arena_printf(g->arena, "%s%s%s", who,
+                       i == 0 ? "" : i + 1 == sh->groups.len ? " and " : ", ",
+                       group_fn(g, sh->groups.items[i]));
+  vec objs = group_params(g, sh->first), decls = {0}, names = {0}, args = {0};
+  state_of(g, sh->first, &objs, &decls, &names, &args);
+  int labels = 0, tuner = 0, handles = 0;
+  for (int i = 0; i < names.len; i++) {
+    const char *n = names.items[i];
+    labels += strncmp(n, "loom_loop", 9) == 0;
+    tuner |= strcmp(n, "loom_tune") == 0;
+    handles += strncmp(n, "loom_handle_", 12) == 0;
+  }
+  const char *state = labels > 1 ? "labels" : "label";
+  if (tuner)
+    state = arena_printf(g->arena, "%s%s tuner", state, handles ? "," : " and");
+  if (handles)
+    state = arena_printf(g->arena, "%s and reduction handle%s", state, handles > 1 ? "s" : "");
+  emit_wrapped_comment(g, arena_printf(g->arena, "%s: the code of %s, each of which passes "
+                                        "its own %s", group_what(g, sh->first), who, state));
+}
+
+/* A group's own function when it runs a shared body: its state, passed
+ * with its objects. */
+static void emit_wrapper(cg *g, const group *gr, const share *sh) {
+  vec objs = group_params(g, gr);
+  vec decls = {0}, names = {0}, args = {0};
+  state_of(g, gr, &objs, &decls, &names, &args);
+  emit_signature(g, gr, NULL, &objs, "static void", group_fn(g, gr));
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  emit_names(g, gr, &objs);
+  if (runs_strips(g, gr))
+    cg_line(g, "static loom__tuner loom_tune; /* staged or element by element: timed */");
+  cg_line(g, "%s;", forward(g, shared_fn(g, sh), &args, &objs, 2));
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+}
+
+void cg_group_function(cg *g, const group *gr) {
+  vec objs = group_params(g, gr);
+  g->group = gr;
+  if (g->be->prelude)
+    g->be->prelude(g, gr);
+  const share *sh = share_of(g, gr);
+  if (sh && sh->first != gr) {
+    emit_wrapper(g, gr, sh);
+    return;
+  }
+  int tuned = runs_strips(g, gr), twin = has_twin(g, gr);
+  if (tuned)
+    emit_lane_copies(g, gr);
+  emit_strip_functions(g, gr);
+  const char *fn = sh ? shared_fn(g, sh) : group_fn(g, gr);
+  if (sh)
+    emit_shared_comment(g, sh);
+  else
+    emit_comment(g, gr);
+  g->state_params = sh != NULL;
   if (twin)
-    emit_twins(g, gr, &objs);
+    emit_run(g, gr, &objs, "static inline LOOM_TWIN_INLINE void",
+             arena_printf(g->arena, "%s_body", fn));
+  else
+    emit_run(g, gr, &objs, "static void", fn);
+  if (twin)
+    emit_twins(g, gr, &objs, fn);
+  g->state_params = 0;
+  if (sh)
+    emit_wrapper(g, gr, sh);
 }
 
 /* The storage calls before a group's call: its narrowed temporaries'

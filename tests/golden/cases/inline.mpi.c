@@ -119,10 +119,13 @@ loom_loop_4_scale(nodes, b, a);
 
 #line 121 "inline.mpi.c"
 static loom__reduction loom_reduction_5_sum; /* inc of sum (line 24) */
-/* par_loop add over nodes (inline.c:24) */
-static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+/* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
+   loom_loop_11_add and loom_loop_12_add, each of which passes its own label
+   and reduction handle */
+static void loom_shared_5_add(const char *loom_loop,
+                              loom__reduction *loom_handle_5_sum,
+                              loom_set nodes, loom_dat a, double *sum)
 {
-  static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
@@ -135,15 +138,21 @@ static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 139 "inline.mpi.c"
+#line 142 "inline.mpi.c"
   }
-  if (loom__reduce_start(&loom_reduction_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+  if (loom__reduce_start(loom_handle_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+{
+  static const char loom_loop[] = "add at inline.c:24";
+  loom_shared_5_add(loom_loop, &loom_reduction_5_sum, nodes, a, sum);
 }
 
 #line 19 "inline.c"
@@ -156,7 +165,7 @@ loom_loop_5_add(nodes, a, &sum);
   loom__reduce_fold(&loom_reduction_5_sum, &sum); return sum;
 }
 
-#line 160 "inline.mpi.c"
+#line 169 "inline.mpi.c"
 static loom__reduction loom_reduction_6_sum; /* inc of sum (line 32) */
 /* par_loop add over m_nodes (inline.c:32) */
 static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
@@ -174,7 +183,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 178 "inline.mpi.c"
+#line 187 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_6_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -194,7 +203,7 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_6_sum, &sum); return sum;
 }
 
-#line 198 "inline.mpi.c"
+#line 207 "inline.mpi.c"
 static loom__reduction loom_reduction_7_sum; /* inc of sum (line 38) */
 /* par_loop add over m_nodes (inline.c:38) */
 static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
@@ -212,7 +221,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 216 "inline.mpi.c"
+#line 225 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_7_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -230,7 +239,7 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_7_sum, &sum); return sum;
 }
 
-#line 234 "inline.mpi.c"
+#line 243 "inline.mpi.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
 static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
                                                 loom_dat old, loom_dat b)
@@ -253,13 +262,13 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 257 "inline.mpi.c"
+#line 266 "inline.mpi.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 260 "inline.mpi.c"
+#line 269 "inline.mpi.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 263 "inline.mpi.c"
+#line 272 "inline.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -271,59 +280,17 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
 }
 
 static loom__reduction loom_reduction_11_sum_1; /* inc of sum_1 (line 24) */
-/* par_loop add over nodes (inline.c:24) */
 static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 {
   static const char loom_loop[] = "add at inline.c:24";
-  if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(a_1, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_a_1 = (double *)loom__dat_values(a_1);
-  if (loom__mpi_ready() != LOOM_OK)
-    return;
-  double loom_g_sum_1 = 0;
-  const int loom_end = loom__set_owned(nodes);
-  for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
-#line 24 "inline.c"
-    add(loom_d_a_1 + loom_i, &loom_g_sum_1);
-#line 291 "inline.mpi.c"
-  }
-  if (loom__reduce_start(&loom_reduction_11_sum_1, &loom_g_sum_1, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
-    return;
-  (void)sum_1; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(nodes),
-                     1.0 * loom__set_size(nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_5_add(loom_loop, &loom_reduction_11_sum_1, nodes, a_1, sum_1);
 }
 
 static loom__reduction loom_reduction_12_sum_2; /* inc of sum_2 (line 24) */
-/* par_loop add over nodes (inline.c:24) */
 static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 {
   static const char loom_loop[] = "add at inline.c:24";
-  if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(a_2, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_a_2 = (double *)loom__dat_values(a_2);
-  if (loom__mpi_ready() != LOOM_OK)
-    return;
-  double loom_g_sum_2 = 0;
-  const int loom_end = loom__set_owned(nodes);
-  for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
-#line 24 "inline.c"
-    add(loom_d_a_2 + loom_i, &loom_g_sum_2);
-#line 319 "inline.mpi.c"
-  }
-  if (loom__reduce_start(&loom_reduction_12_sum_2, &loom_g_sum_2, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
-    return;
-  (void)sum_2; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(nodes),
-                     1.0 * loom__set_size(nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_5_add(loom_loop, &loom_reduction_12_sum_2, nodes, a_2, sum_2);
 }
 
 #line 42 "inline.c"

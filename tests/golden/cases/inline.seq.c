@@ -108,10 +108,11 @@ loom_loop_4_scale(nodes, b, a);
 } }
 
 #line 111 "inline.seq.c"
-/* par_loop add over nodes (inline.c:24) */
-static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+/* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
+   loom_loop_11_add and loom_loop_12_add, each of which passes its own label */
+static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
+                              loom_dat a, double *sum)
 {
-  static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
@@ -122,13 +123,19 @@ static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 126 "inline.seq.c"
+#line 127 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+{
+  static const char loom_loop[] = "add at inline.c:24";
+  loom_shared_5_add(loom_loop, nodes, a, sum);
 }
 
 #line 19 "inline.c"
@@ -141,7 +148,7 @@ loom_loop_5_add(nodes, a, &sum);
   return sum;
 }
 
-#line 145 "inline.seq.c"
+#line 152 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:32) */
 static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
@@ -156,7 +163,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 160 "inline.seq.c"
+#line 167 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -174,7 +181,7 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 178 "inline.seq.c"
+#line 185 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:38) */
 static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
@@ -189,7 +196,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 193 "inline.seq.c"
+#line 200 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -205,7 +212,7 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 209 "inline.seq.c"
+#line 216 "inline.seq.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
 static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
                                                 loom_dat old, loom_dat b)
@@ -226,13 +233,13 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 230 "inline.seq.c"
+#line 237 "inline.seq.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 233 "inline.seq.c"
+#line 240 "inline.seq.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 236 "inline.seq.c"
+#line 243 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -240,50 +247,16 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* par_loop add over nodes (inline.c:24) */
 static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 {
   static const char loom_loop[] = "add at inline.c:24";
-  if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(a_1, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_a_1 = (double *)loom__dat_values(a_1);
-  double loom_g_sum_1 = sum_1[0];
-  const int loom_n = loom__set_size(nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 24 "inline.c"
-    add(loom_d_a_1 + loom_i, &loom_g_sum_1);
-#line 258 "inline.seq.c"
-  }
-  *sum_1 = loom_g_sum_1;
-  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(nodes),
-                     1.0 * loom__set_size(nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_5_add(loom_loop, nodes, a_1, sum_1);
 }
 
-/* par_loop add over nodes (inline.c:24) */
 static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 {
   static const char loom_loop[] = "add at inline.c:24";
-  if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(a_2, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_a_2 = (double *)loom__dat_values(a_2);
-  double loom_g_sum_2 = sum_2[0];
-  const int loom_n = loom__set_size(nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 24 "inline.c"
-    add(loom_d_a_2 + loom_i, &loom_g_sum_2);
-#line 281 "inline.seq.c"
-  }
-  *sum_2 = loom_g_sum_2;
-  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(nodes),
-                     1.0 * loom__set_size(nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_5_add(loom_loop, nodes, a_2, sum_2);
 }
 
 #line 42 "inline.c"

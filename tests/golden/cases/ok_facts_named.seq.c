@@ -60,10 +60,11 @@ static inline void sum(const double *q, double *s) { *s += q[0] + q[3]; }
 static inline void flux(const double *a, const double *b, double *f) { f[0] = a[0] - b[0]; }
 
 #line 63 "ok_facts_named.seq.c"
-/* par_loop sum over m_nodes (ok_facts_named.c:24) */
-static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
+/* par_loop sum over m_nodes (ok_facts_named.c:24): the code of
+   loom_loop_1_sum and loom_loop_3_sum, each of which passes its own label */
+static void loom_shared_1_sum(const char *loom_loop, loom_set m_nodes,
+                              loom_dat m_q, double *s)
 {
-  static const char loom_loop[] = "sum at ok_facts_named.c:24";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_q, m_nodes, 4, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
@@ -74,7 +75,7 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_q + 4 * loom_i, &loom_g_s);
-#line 78 "ok_facts_named.seq.c"
+#line 79 "ok_facts_named.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -83,25 +84,32 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
+{
+  static const char loom_loop[] = "sum at ok_facts_named.c:24";
+  loom_shared_1_sum(loom_loop, m_nodes, m_q, s);
+}
+
 /* flux as lanes (line 25): each argument as base and offset */
 #line 20 "ok_facts_named.c"
 static inline void loom_lanes_flux(const double *a, const double *b, double *f, int loom_o_a, int loom_o_b, int loom_o_f) { f[loom_o_f] = a[loom_o_a] - b[loom_o_b]; }
-#line 90 "ok_facts_named.seq.c"
+#line 97 "ok_facts_named.seq.c"
 
-/* par_loop flux over m_edges (ok_facts_named.c:25) */
+/* par_loop flux over m_edges (ok_facts_named.c:25): the code of
+   loom_loop_2_flux and loom_loop_4_flux, each of which passes its own label
+   and tuner */
 static inline LOOM_TWIN_INLINE void
-loom_loop_2_flux_body(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
-                      loom_dat f)
+loom_shared_2_flux_body(const char *loom_loop, loom__tuner *loom_tune,
+                        loom_set m_edges, loom_map m_e2n, loom_dat m_q,
+                        loom_dat f)
 {
-  static const char loom_loop[] = "flux at ok_facts_named.c:25";
   if (loom__check_set(m_edges, loom_loop) != LOOM_OK ||
       loom__check_map(m_e2n, m_edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_q, loom__map_to(m_e2n), 4, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(f, m_edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
+  const int loom_vec = loom__tune_pick(loom_tune);
   const int *const loom_m_m_e2n = loom__map_values(m_e2n);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
   double *const loom_d_f = (double *)loom__dat_values(f);
@@ -116,13 +124,13 @@ loom_loop_2_flux_body(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
         loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f,
 #line 25 "ok_facts_named.c"
                         4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
-#line 120 "ok_facts_named.seq.c"
+#line 128 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 126 "ok_facts_named.seq.c"
+#line 134 "ok_facts_named.seq.c"
       }
     }
   }
@@ -130,30 +138,40 @@ loom_loop_2_flux_body(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
                      16.0 * loom__set_size(m_edges)
                      + 32.0 * loom__map_reach(m_e2n),
                      1.0 * loom__set_size(m_edges));
-  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
+  loom__tune_done(loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* The same compiled for AVX-512, which loom_loop_2_flux runs where the CPU has it */
+/* The same compiled for AVX-512, which loom_shared_2_flux runs where the CPU has it */
 #if LOOM_TWINS
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-static void loom_loop_2_flux_avx512(loom_set m_edges, loom_map m_e2n,
-                                    loom_dat m_q, loom_dat f)
+static void loom_shared_2_flux_avx512(const char *loom_loop,
+                                      loom__tuner *loom_tune, loom_set m_edges,
+                                      loom_map m_e2n, loom_dat m_q, loom_dat f)
 {
-  loom_loop_2_flux_body(m_edges, m_e2n, m_q, f);
+  loom_shared_2_flux_body(loom_loop, loom_tune, m_edges, m_e2n, m_q, f);
 }
 #endif
+
+static void loom_shared_2_flux(const char *loom_loop, loom__tuner *loom_tune,
+                               loom_set m_edges, loom_map m_e2n, loom_dat m_q,
+                               loom_dat f)
+{
+#if LOOM_TWINS
+  if (loom__twin_avx512()) {
+    loom_shared_2_flux_avx512(loom_loop, loom_tune, m_edges, m_e2n, m_q, f);
+    return;
+  }
+#endif
+  loom_shared_2_flux_body(loom_loop, loom_tune, m_edges, m_e2n, m_q, f);
+}
 
 static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
                              loom_dat f)
 {
-#if LOOM_TWINS
-  if (loom__twin_avx512()) {
-    loom_loop_2_flux_avx512(m_edges, m_e2n, m_q, f);
-    return;
-  }
-#endif
-  loom_loop_2_flux_body(m_edges, m_e2n, m_q, f);
+  static const char loom_loop[] = "flux at ok_facts_named.c:25";
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  loom_shared_2_flux(loom_loop, &loom_tune, m_edges, m_e2n, m_q, f);
 }
 
 #line 22 "ok_facts_named.c"
@@ -164,96 +182,19 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 168 "ok_facts_named.seq.c"
-/* par_loop sum over m_1_nodes (ok_facts_named.c:24) */
+#line 186 "ok_facts_named.seq.c"
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
   static const char loom_loop[] = "sum at ok_facts_named.c:24";
-  if (loom__check_set(m_1_nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(m_1_q, m_1_nodes, 4, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_m_1_q = (double *)loom__dat_values(m_1_q);
-  double loom_g_s_1 = s_1[0];
-  const int loom_n = loom__set_size(m_1_nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 24 "ok_facts_named.c"
-    sum(loom_d_m_1_q + 4 * loom_i, &loom_g_s_1);
-#line 183 "ok_facts_named.seq.c"
-  }
-  *s_1 = loom_g_s_1;
-  loom__loop_traffic(loom_loop, loom__set_size(m_1_nodes), /* elements, bytes moved, operations */
-                     32.0 * loom__set_size(m_1_nodes),
-                     2.0 * loom__set_size(m_1_nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_1_sum(loom_loop, m_1_nodes, m_1_q, s_1);
 }
-
-/* par_loop flux over m_1_edges (ok_facts_named.c:25) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_flux_body(loom_set m_1_edges, loom_map m_1_e2n, loom_dat m_1_q,
-                      loom_dat f_1)
-{
-  static const char loom_loop[] = "flux at ok_facts_named.c:25";
-  if (loom__check_set(m_1_edges, loom_loop) != LOOM_OK ||
-      loom__check_map(m_1_e2n, m_1_edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(m_1_q, loom__map_to(m_1_e2n), 4, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(f_1, m_1_edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
-  const int *const loom_m_m_1_e2n = loom__map_values(m_1_e2n);
-  double *const loom_d_m_1_q = (double *)loom__dat_values(m_1_q);
-  double *const loom_d_f_1 = (double *)loom__dat_values(f_1);
-  const int loom_n = loom__set_size(m_1_edges);
-  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-    if (loom_vec) {
-      /* flux (line 25): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 25 "ok_facts_named.c"
-        loom_lanes_flux(loom_d_m_1_q, loom_d_m_1_q, loom_d_f_1,
-#line 25 "ok_facts_named.c"
-                        4 * loom_m_m_1_e2n[2 * loom_i + 0], 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_i);
-#line 220 "ok_facts_named.seq.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 25 "ok_facts_named.c"
-        flux(loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 0], loom_d_m_1_q + 4 * loom_m_m_1_e2n[2 * loom_i + 1], loom_d_f_1 + loom_i);
-#line 226 "ok_facts_named.seq.c"
-      }
-    }
-  }
-  loom__loop_traffic(loom_loop, loom__set_size(m_1_edges), /* elements, bytes moved, operations */
-                     16.0 * loom__set_size(m_1_edges)
-                     + 32.0 * loom__map_reach(m_1_e2n),
-                     1.0 * loom__set_size(m_1_edges));
-  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
-  loom__loop_done(loom_loop, loom_t0);
-}
-
-/* The same compiled for AVX-512, which loom_loop_4_flux runs where the CPU has it */
-#if LOOM_TWINS
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-static void loom_loop_4_flux_avx512(loom_set m_1_edges, loom_map m_1_e2n,
-                                    loom_dat m_1_q, loom_dat f_1)
-{
-  loom_loop_4_flux_body(m_1_edges, m_1_e2n, m_1_q, f_1);
-}
-#endif
 
 static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n,
                              loom_dat m_1_q, loom_dat f_1)
 {
-#if LOOM_TWINS
-  if (loom__twin_avx512()) {
-    loom_loop_4_flux_avx512(m_1_edges, m_1_e2n, m_1_q, f_1);
-    return;
-  }
-#endif
-  loom_loop_4_flux_body(m_1_edges, m_1_e2n, m_1_q, f_1);
+  static const char loom_loop[] = "flux at ok_facts_named.c:25";
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  loom_shared_2_flux(loom_loop, &loom_tune, m_1_edges, m_1_e2n, m_1_q, f_1);
 }
 
 #line 29 "ok_facts_named.c"
@@ -281,7 +222,7 @@ loom_loop_4_flux(m_1->edges, m_1->e2n, m_1->q, f_1);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 285 "ok_facts_named.seq.c"
+#line 226 "ok_facts_named.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -89,19 +89,19 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
 }
 #line 91 "unroll.seq.c"
 
-/* par_loop spread over edges (unroll.c:28) */
+/* par_loop spread over edges (unroll.c:28): the code of loom_loop_3_spread
+   and loom_loop_6_spread, each of which passes its own label and tuner */
 static inline LOOM_TWIN_INLINE void
-loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+loom_shared_3_spread_body(const char *loom_loop, loom__tuner *loom_tune,
+                          loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
-  static const char loom_loop[] = "spread at unroll.c:28";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
   const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
+  const int loom_vec = loom__tune_pick(loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
@@ -137,30 +137,40 @@ loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
-  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
+  loom__tune_done(loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* The same compiled for AVX-512, which loom_loop_3_spread runs where the CPU has it */
+/* The same compiled for AVX-512, which loom_shared_3_spread runs where the CPU has it */
 #if LOOM_TWINS
 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-static void loom_loop_3_spread_avx512(loom_set edges, loom_map en, loom_dat b,
-                                      loom_dat t)
+static void loom_shared_3_spread_avx512(const char *loom_loop,
+                                        loom__tuner *loom_tune, loom_set edges,
+                                        loom_map en, loom_dat b, loom_dat t)
 {
-  loom_loop_3_spread_body(edges, en, b, t);
+  loom_shared_3_spread_body(loom_loop, loom_tune, edges, en, b, t);
 }
 #endif
+
+static void loom_shared_3_spread(const char *loom_loop, loom__tuner *loom_tune,
+                                 loom_set edges, loom_map en, loom_dat b,
+                                 loom_dat t)
+{
+#if LOOM_TWINS
+  if (loom__twin_avx512()) {
+    loom_shared_3_spread_avx512(loom_loop, loom_tune, edges, en, b, t);
+    return;
+  }
+#endif
+  loom_shared_3_spread_body(loom_loop, loom_tune, edges, en, b, t);
+}
 
 static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
 {
-#if LOOM_TWINS
-  if (loom__twin_avx512()) {
-    loom_loop_3_spread_avx512(edges, en, b, t);
-    return;
-  }
-#endif
-  loom_loop_3_spread_body(edges, en, b, t);
+  static const char loom_loop[] = "spread at unroll.c:28";
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  loom_shared_3_spread(loom_loop, &loom_tune, edges, en, b, t);
 }
 
 /* par_loops fused over nodes (unroll.c: settle:29, scale:27) */
@@ -183,10 +193,10 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 187 "unroll.seq.c"
+#line 197 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 190 "unroll.seq.c"
+#line 200 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -194,78 +204,12 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* par_loop spread over edges (unroll.c:28) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_6_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
-{
-  static const char loom_loop[] = "spread at unroll.c:28";
-  if (loom__check_set(edges, loom_loop) != LOOM_OK ||
-      loom__check_map(en, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(b, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
-  const int *const loom_m_en = loom__map_values(en);
-  double *const loom_d_b = (double *)loom__dat_values(b);
-  double *const loom_d_t = (double *)loom__dat_values(t);
-  const int loom_n = loom__set_size(edges);
-  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-    if (loom_vec) {
-      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g6_3[1][16] = {{0}};
-      _Alignas(64) double loom_g6_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "unroll.c"
-        loom_lanes_spread(loom_d_b, loom_d_b, loom_g6_3[0], loom_g6_4[0],
-#line 28 "unroll.c"
-                          loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 227 "unroll.seq.c"
-      }
-      /* spread (line 28): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g6_3[0][loom_i - loom_s];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g6_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "unroll.c"
-        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 238 "unroll.seq.c"
-      }
-    }
-  }
-  loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
-                     2.0 * loom__set_size(edges));
-  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
-  loom__loop_done(loom_loop, loom_t0);
-}
-
-/* The same compiled for AVX-512, which loom_loop_6_spread runs where the CPU has it */
-#if LOOM_TWINS
-__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-static void loom_loop_6_spread_avx512(loom_set edges, loom_map en, loom_dat b,
-                                      loom_dat t)
-{
-  loom_loop_6_spread_body(edges, en, b, t);
-}
-#endif
-
 static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
 {
-#if LOOM_TWINS
-  if (loom__twin_avx512()) {
-    loom_loop_6_spread_avx512(edges, en, b, t);
-    return;
-  }
-#endif
-  loom_loop_6_spread_body(edges, en, b, t);
+  static const char loom_loop[] = "spread at unroll.c:28";
+  static loom__tuner loom_tune; /* staged or element by element: timed */
+  loom_shared_3_spread(loom_loop, &loom_tune, edges, en, b, t);
 }
 
 /* par_loop settle over nodes (unroll.c:29) */
@@ -283,7 +227,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 287 "unroll.seq.c"
+#line 231 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -315,13 +259,13 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 319 "unroll.seq.c"
+#line 263 "unroll.seq.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 322 "unroll.seq.c"
+#line 266 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 325 "unroll.seq.c"
+#line 269 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -344,7 +288,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 348 "unroll.seq.c"
+#line 292 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -367,7 +311,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 371 "unroll.seq.c"
+#line 315 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -388,7 +332,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 392 "unroll.seq.c"
+#line 336 "unroll.seq.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -422,7 +366,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 426 "unroll.seq.c"
+#line 370 "unroll.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

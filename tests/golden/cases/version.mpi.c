@@ -64,6 +64,32 @@ void swap(pair *p);
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
 #line 66 "version.mpi.c"
 
+/* plus1 (line 23) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_1_twice__2_plus1 and loom_loop_4_plus1 */
+static inline LOOM_TWIN_INLINE void
+loom_strip_2_plus1(int loom_s, int loom_e, int loom_vec,
+                   const int *const loom_m_p_next, double *const loom_d_p_a_1,
+                   double *const loom_d_p_c_1)
+{
+  if (loom_vec) {
+    /* plus1 (line 23): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+      loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
+#line 23 "version.c"
+                       loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 83 "version.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+      plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
+#line 89 "version.mpi.c"
+    }
+  }
+}
+
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
 static inline LOOM_TWIN_INLINE void
 loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
@@ -98,25 +124,10 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 102 "version.mpi.c"
+#line 128 "version.mpi.c"
     }
-    if (loom_vec) {
-      /* plus1 (line 23): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
-#line 23 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 112 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 118 "version.mpi.c"
-      }
-    }
+    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
+                       loom_d_p_c_1);
   }
   loom__halo_end(p_a_1);
   /* owned boundary */
@@ -125,25 +136,10 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 129 "version.mpi.c"
+#line 140 "version.mpi.c"
     }
-    if (loom_vec) {
-      /* plus1 (line 23): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
-#line 23 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 139 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 145 "version.mpi.c"
-      }
-    }
+    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
+                       loom_d_p_c_1);
   }
   loom__dat_dirty(p_b_1);
   loom__dat_dirty(p_c_1);
@@ -196,7 +192,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 200 "version.mpi.c"
+#line 196 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -232,45 +228,15 @@ loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* plus1 (line 23): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 23 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 244 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 250 "version.mpi.c"
-      }
-    }
+    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                       loom_d_p_c);
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* plus1 (line 23): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 23 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 266 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 272 "version.mpi.c"
-      }
-    }
+    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                       loom_d_p_c);
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -322,7 +288,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 326 "version.mpi.c"
+#line 292 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -340,7 +306,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 344 "version.mpi.c"
+#line 310 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -384,13 +350,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 388 "version.mpi.c"
+#line 354 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 394 "version.mpi.c"
+#line 360 "version.mpi.c"
       }
     }
   }
@@ -406,13 +372,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 410 "version.mpi.c"
+#line 376 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 416 "version.mpi.c"
+#line 382 "version.mpi.c"
       }
     }
   }
@@ -454,7 +420,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 458 "version.mpi.c"
+#line 424 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -472,7 +438,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 476 "version.mpi.c"
+#line 442 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -516,13 +482,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 520 "version.mpi.c"
+#line 486 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 526 "version.mpi.c"
+#line 492 "version.mpi.c"
       }
     }
   }
@@ -538,13 +504,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 542 "version.mpi.c"
+#line 508 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 548 "version.mpi.c"
+#line 514 "version.mpi.c"
       }
     }
   }
@@ -586,7 +552,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 590 "version.mpi.c"
+#line 556 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -604,7 +570,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 608 "version.mpi.c"
+#line 574 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -648,13 +614,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 652 "version.mpi.c"
+#line 618 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 658 "version.mpi.c"
+#line 624 "version.mpi.c"
       }
     }
   }
@@ -670,13 +636,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 674 "version.mpi.c"
+#line 640 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 680 "version.mpi.c"
+#line 646 "version.mpi.c"
       }
     }
   }
@@ -719,7 +685,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 723 "version.mpi.c"
+#line 689 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -737,7 +703,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 741 "version.mpi.c"
+#line 707 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -781,13 +747,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 785 "version.mpi.c"
+#line 751 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 791 "version.mpi.c"
+#line 757 "version.mpi.c"
       }
     }
   }
@@ -803,13 +769,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 807 "version.mpi.c"
+#line 773 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 813 "version.mpi.c"
+#line 779 "version.mpi.c"
       }
     }
   }
@@ -857,7 +823,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 861 "version.mpi.c"
+#line 827 "version.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -64,6 +64,32 @@ void swap(pair *p);
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
 #line 66 "version.seq.c"
 
+/* plus1 (line 23) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_1_twice__2_plus1 and loom_loop_4_plus1 */
+static inline LOOM_TWIN_INLINE void
+loom_strip_2_plus1(int loom_s, int loom_e, int loom_vec,
+                   const int *const loom_m_p_next, double *const loom_d_p_a_1,
+                   double *const loom_d_p_c_1)
+{
+  if (loom_vec) {
+    /* plus1 (line 23): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+      loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
+#line 23 "version.c"
+                       loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 83 "version.seq.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 23 "version.c"
+      plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
+#line 89 "version.seq.c"
+    }
+  }
+}
+
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
 static inline LOOM_TWIN_INLINE void
 loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
@@ -92,25 +118,10 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 96 "version.seq.c"
+#line 122 "version.seq.c"
     }
-    if (loom_vec) {
-      /* plus1 (line 23): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
-#line 23 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 106 "version.seq.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 112 "version.seq.c"
-      }
-    }
+    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
+                       loom_d_p_c_1);
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(p_nodes)
@@ -159,7 +170,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 163 "version.seq.c"
+#line 174 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -188,23 +199,8 @@ loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-    if (loom_vec) {
-      /* plus1 (line 23): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 23 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 200 "version.seq.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 23 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 206 "version.seq.c"
-      }
-    }
+    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                       loom_d_p_c);
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(p_nodes)
@@ -255,7 +251,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 259 "version.seq.c"
+#line 255 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -271,7 +267,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 275 "version.seq.c"
+#line 271 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -308,13 +304,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 312 "version.seq.c"
+#line 308 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 318 "version.seq.c"
+#line 314 "version.seq.c"
       }
     }
   }
@@ -355,7 +351,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 359 "version.seq.c"
+#line 355 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -371,7 +367,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 375 "version.seq.c"
+#line 371 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -408,13 +404,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 412 "version.seq.c"
+#line 408 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 418 "version.seq.c"
+#line 414 "version.seq.c"
       }
     }
   }
@@ -455,7 +451,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 459 "version.seq.c"
+#line 455 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -471,7 +467,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 475 "version.seq.c"
+#line 471 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -508,13 +504,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 512 "version.seq.c"
+#line 508 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 518 "version.seq.c"
+#line 514 "version.seq.c"
       }
     }
   }
@@ -556,7 +552,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 560 "version.seq.c"
+#line 556 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -572,7 +568,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 576 "version.seq.c"
+#line 572 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -609,13 +605,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 613 "version.seq.c"
+#line 609 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 619 "version.seq.c"
+#line 615 "version.seq.c"
       }
     }
   }
@@ -662,7 +658,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 666 "version.seq.c"
+#line 662 "version.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
