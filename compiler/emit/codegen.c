@@ -1675,16 +1675,12 @@ static int any_asserted_lanes(cg *g) {
   return 0;
 }
 
-static void emit_twins_macros(cg *g);
-
 /* LOOM_IVDEP: the lanes' loop has no dependence between iterations.
  * clang's pragma also demands that the loop be vectorized, and warns
  * (-Wpass-failed, an error under -Werror) where it cannot be, e.g. around
  * a libm call: not a fault of the program, so not reported in this file
  * (the diagnostic state is pushed here and popped by cg_epilogue). */
 static void emit_ivdep_macro(cg *g) {
-  cg_line(g, "/* Before a loop over lanes that touch nothing another writes (clang: such");
-  cg_line(g, "   a loop it cannot vectorize is no warning in this file): */");
   cg_line(g, "#if defined(__clang__)");
   cg_line(g, "#pragma clang diagnostic push");
   cg_line(g, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
@@ -1721,11 +1717,10 @@ static int any_tuned(cg *g) {
  * (GCC in its GNU modes, clang by default, when the target has FMA) may
  * contract in one copy of a kernel and not in the other.  Measured: GCC
  * -march=native and clang -march=native builds of Airfoil gave different
- * q staged and element by element.  So contraction is off in the file. */
+ * q staged and element by element.  So contraction is off in the file
+ * (GCC: between push_options and the pop cg_epilogue writes, which the
+ * twins' tuning shares). */
 static void emit_contract_off(cg *g) {
-  cg_line(g, "/* A loop that times its turns computes the same bits staged and element by");
-  cg_line(g, "   element only if no copy of a kernel contracts a * b + c into one fused");
-  cg_line(g, "   multiply-add where another does not: contraction is off in this file. */");
   cg_line(g, "#if defined(__clang__) || defined(__INTEL_COMPILER)");
   cg_line(g, "#pragma STDC FP_CONTRACT OFF");
   cg_line(g, "#elif defined(__GNUC__)");
@@ -1734,57 +1729,64 @@ static void emit_contract_off(cg *g) {
   cg_line(g, "#endif");
 }
 
-void cg_prologue(cg *g) {
-  if (any_twin(g))
-    emit_twins_macros(g);
-  if (any_tuned(g))
-    emit_contract_off(g);
-  if (any_asserted_lanes(g))
-    emit_ivdep_macro(g);
-}
-
-/* LOOM_TWINS, LOOM_TWIN_INLINE and the file's tuning (see above). */
+/* LOOM_TWINS, LOOM_TWIN_INLINE, LOOM_TWIN_TARGET and the file's tuning
+ * (see above), after emit_contract_off's push. */
 static void emit_twins_macros(cg *g) {
-  cg_line(g, "/* Loops that time their turns (loom__tune_pick) have an AVX-512 twin too");
-  cg_line(g, "   when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).");
-  cg_line(g, "   For the twins, the whole file is tuned for an AVX-512 CPU (and, below,");
-  cg_line(g, "   contracts no multiply-add: a twin computes the bits its baseline computes). */");
   cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
   cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
   cg_line(g, "#define LOOM_TWINS 1");
   cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
-  cg_line(g, "#pragma GCC push_options /* popped at the end of the file */");
+  cg_line(g, "#define LOOM_TWIN_TARGET __attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,"
+             "avx512cd,prefer-vector-width=512\")))");
+  cg_line(g, "#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)");
   cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\")");
   cg_line(g, "#else");
   cg_line(g, "#define LOOM_TWINS 0");
   cg_line(g, "#define LOOM_TWIN_INLINE");
+  cg_line(g, "#define LOOM_TWIN(f, args) f##_body args");
   cg_line(g, "#endif");
+}
+
+/* One comment for what follows: the file's floating-point contraction
+ * off, its twins, LOOM_IVDEP. */
+void cg_prologue(cg *g) {
+  const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
+  if (!tuned && !twins && !ivdep)
+    return;
+  const char *text = "Loops timed staged or element by element must give the same bits "
+                     "either way: no multiply-add is contracted in this file.";
+  if (twins)
+    text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX (no -DLOOM_NO_TWINS), "
+                        "each has a twin NAME_avx512, which LOOM_TWIN(NAME, args) runs where "
+                        "the CPU has AVX-512 (NAME_body elsewhere), and the file is tuned for "
+                        "such a CPU.", text);
+  if (ivdep)
+    text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes (clang: "
+                        "no warning where it cannot vectorize them).", text);
+  emit_wrapped_comment(g, text);
+  emit_contract_off(g);
+  if (twins)
+    emit_twins_macros(g);
+  if (ivdep)
+    emit_ivdep_macro(g);
 }
 
 /* What cg_prologue pushed, popped after the user's last line. */
 void cg_epilogue(cg *g) {
-  const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
-  if (!twins && !tuned && !ivdep)
+  if (!any_tuned(g) && !any_twin(g) && !any_asserted_lanes(g))
     return;
   const program *p = g->prog;
   if (p->len && p->text[p->len - 1] != '\n')
     puts_(g, "\n");
   line_self(g);
-  if (ivdep) {
+  if (any_asserted_lanes(g)) {
     cg_line(g, "#if defined(__clang__)");
     cg_line(g, "#pragma clang diagnostic pop");
     cg_line(g, "#endif");
   }
-  if (tuned) {
-    cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
-    cg_line(g, "#pragma GCC pop_options");
-    cg_line(g, "#endif");
-  }
-  if (twins) {
-    cg_line(g, "#if LOOM_TWINS");
-    cg_line(g, "#pragma GCC pop_options");
-    cg_line(g, "#endif");
-  }
+  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
+  cg_line(g, "#pragma GCC pop_options");
+  cg_line(g, "#endif");
 }
 
 /* ---- the group's functions ------------------------------------------------------ */
@@ -1893,26 +1895,24 @@ static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) 
   if (g->state_params)
     state_of(g, gr, objs, &decls, &names, &args);
   const vec *state = g->state_params ? &decls : NULL;
-  const char *body = forward(g, arena_printf(g->arena, "%s_body", fn), &names, objs, 2);
-  cg_line(g, "/* The same compiled for AVX-512, which %s runs where the CPU has it */", fn);
+  const char *body = arena_printf(g->arena, "%s_body", fn);
   cg_line(g, "#if LOOM_TWINS");
-  cg_line(g, "__attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,avx512cd,"
-             "prefer-vector-width=512\")))");
-  emit_signature(g, gr, state, objs, "static void", arena_printf(g->arena, "%s_avx512", fn));
+  emit_signature(g, gr, state, objs, "static LOOM_TWIN_TARGET void",
+                 arena_printf(g->arena, "%s_avx512", fn));
   cg_line(g, "{");
-  cg_line(g, "  %s;", body);
+  cg_line(g, "  %s;", forward(g, body, &names, objs, 2));
   cg_line(g, "}");
   cg_line(g, "#endif");
   cg_line(g, "%s", "");
   emit_signature(g, gr, state, objs, "static void", fn);
   cg_line(g, "{");
-  cg_line(g, "#if LOOM_TWINS");
-  cg_line(g, "  if (loom__twin_avx512()) {");
-  cg_line(g, "    %s;", forward(g, arena_printf(g->arena, "%s_avx512", fn), &names, objs, 4));
-  cg_line(g, "    return;");
-  cg_line(g, "  }");
-  cg_line(g, "#endif");
-  cg_line(g, "  %s;", body);
+  const char *args1 = forward(g, "", &names, objs, -1);
+  if (strlen("  LOOM_TWIN(, );") + strlen(fn) + strlen(args1) <= WRAP) {
+    cg_line(g, "  LOOM_TWIN(%s, %s);", fn, args1);
+  } else { /* the arguments aligned with the name */
+    cg_line(g, "  LOOM_TWIN(%s,", fn);
+    cg_line(g, "            %s);", forward(g, "", &names, objs, (int)strlen("  LOOM_TWIN(")));
+  }
   cg_line(g, "}");
   cg_line(g, "%s", "");
 }
