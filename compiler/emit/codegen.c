@@ -5,6 +5,7 @@
 #include "emit/codegen.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit/isl_loops.h"
@@ -386,20 +387,27 @@ static const char *call_arg(cg *g, const obj *o) {
 
 enum { WRAP = 80 };
 
-/* `NAME(a, b, c)`.  When col (the column NAME starts at) is not negative,
- * arguments that would pass WRAP columns continue on a new line, aligned
- * after the '('. */
-static const char *join(cg *g, const char *head, vec *parts, int col) {
+/* `NAME(a, b, c)`, its arguments from column `align` on when they wrap
+ * (break: on a line of their own after the '('). */
+static char *join_layout(const char *head, vec *parts, size_t start, int wrap, int brk,
+                         size_t align, int *lines) {
   strbuf sb;
   sb_init(&sb);
   sb_printf(&sb, "%s(", head);
-  size_t align = (size_t)(col > 0 ? col : 0) + strlen(head) + 1, cur = align;
+  size_t cur = start + strlen(head) + 1;
+  *lines = 1;
+  if (brk) {
+    sb_printf(&sb, "\n%*s", (int)align, "");
+    cur = align;
+    ++*lines;
+  }
   for (int i = 0; i < parts->len; i++) {
     const char *part = parts->items[i];
     size_t n = strlen(part);
-    if (i && col >= 0 && cur + n + 4 > WRAP) {
+    if (i && wrap && cur + n + 4 > WRAP) {
       sb_printf(&sb, ",\n%*s", (int)align, "");
       cur = align;
+      ++*lines;
     } else if (i) {
       sb_puts(&sb, ", ");
       cur += 2;
@@ -408,9 +416,36 @@ static const char *join(cg *g, const char *head, vec *parts, int col) {
     cur += n;
   }
   sb_puts(&sb, ")");
-  char *s = arena_strdup(g->arena, sb.data);
-  sb_free(&sb);
+  return sb.data;
+}
+
+/* `NAME(a, b, c)`.  When col (the column NAME starts at) is not negative,
+ * arguments that would pass WRAP columns continue on a new line, aligned
+ * after the '(' or, when that takes fewer lines (a long NAME), all on
+ * lines of their own, indented by four past line_col (where NAME's line
+ * starts). */
+static const char *join_at(cg *g, const char *head, vec *parts, int col, int line_col) {
+  size_t start = (size_t)(col > 0 ? col : 0);
+  int lines, lines4;
+  char *aligned = join_layout(head, parts, start, col >= 0, 0, start + strlen(head) + 1, &lines);
+  char *text = aligned;
+  if (col >= 0 && lines > 1 && parts->len) {
+    char *broken = join_layout(head, parts, start, 1, 1, (size_t)line_col + 4, &lines4);
+    if (lines4 < lines) {
+      text = broken;
+      free(aligned);
+    } else {
+      free(broken);
+    }
+  }
+  char *s = arena_strdup(g->arena, text);
+  free(text);
   return s;
+}
+
+/* join_at for a call that starts its line at column col. */
+static const char *join(cg *g, const char *head, vec *parts, int col) {
+  return join_at(g, head, parts, col, col > 0 ? col : 0);
 }
 
 /* ---- the loop function --------------------------------------------------------- */
@@ -424,12 +459,7 @@ static void emit_signature(cg *g, const group *gr, const vec *state, const vec *
     vec_push(g->arena, &params, state->items[i]);
   for (int i = 0; i < objs->len; i++)
     vec_push(g->arena, &params, (void *)param_decl(g, gr, objs->items[i]));
-  if (strlen(lead) > strlen("static void")) { /* a long lead on a line of its own */
-    cg_line(g, "%s", lead);
-    cg_line(g, "%s", join(g, name, &params, 0));
-    return;
-  }
-  cg_line(g, "%s %s", lead, join(g, name, &params, (int)strlen(lead) + 1));
+  cg_line(g, "%s %s", lead, join_at(g, name, &params, (int)strlen(lead) + 1, 0));
 }
 
 static int loop_uses(const loop *lp, const obj *o) {
@@ -1624,14 +1654,26 @@ static void emit_traffic(cg *g, const group *gr) {
   }
   const char *n = arena_printf(g->arena, "loom__set_size(%s)", cg_set(gr)->name);
   cg_line(g, "loom__loop_traffic(loom_loop, %s, /* elements, bytes moved, operations */", n);
+  /* the bytes, as many terms to a line as fit; then the operations */
+  const char *pad = "                   ";
+  strbuf line;
+  sb_init(&line);
   for (int i = 0; i < t.len; i++) {
     const traffic *x = t.items[i];
     const char *count = x->map ? arena_printf(g->arena, "loom__map_reach(%s)", x->map->name)
                                : n;
-    cg_line(g, "                   %s%ld.0 * %s%s", i ? "+ " : "", x->bytes, count,
-            i + 1 < t.len ? "" : ",");
+    const char *term = arena_printf(g->arena, "%s%ld.0 * %s%s", i ? "+ " : "", x->bytes,
+                                    count, i + 1 < t.len ? "" : ",");
+    if (line.len &&
+        2 * (size_t)g->indent + strlen(pad) + line.len + 1 + strlen(term) > WRAP) {
+      cg_line(g, "%s%s", pad, line.data);
+      line.len = 0;
+    }
+    sb_printf(&line, "%s%s", line.len ? " " : "", term);
   }
-  cg_line(g, "                   %ld.0 * %s);", flops, n);
+  cg_line(g, "%s%s", pad, line.data);
+  sb_free(&line);
+  cg_line(g, "%s%ld.0 * %s);", pad, flops, n);
 }
 
 /* Whether the group's function runs strips, and so has a tuner. */
@@ -2296,13 +2338,14 @@ static void emit_shared_comment(cg *g, const share *sh) {
     tuner |= strcmp(n, "loom_tune") == 0;
     handles += strncmp(n, "loom_handle_", 12) == 0;
   }
-  const char *state = labels > 1 ? "labels" : "label";
+  const char *state = "labels";
+  (void)labels;
   if (tuner)
-    state = arena_printf(g->arena, "%s%s tuner", state, handles ? "," : " and");
+    state = arena_printf(g->arena, "%s%s tuners", state, handles ? "," : " and");
   if (handles)
-    state = arena_printf(g->arena, "%s and reduction handle%s", state, handles > 1 ? "s" : "");
-  emit_wrapped_comment(g, arena_printf(g->arena, "%s: the code of %s, each of which passes "
-                                        "its own %s", group_what(g, sh->first), who, state));
+    state = arena_printf(g->arena, "%s and reduction handles", state);
+  emit_wrapped_comment(g, arena_printf(g->arena, "%s: the code of %s, with their own %s",
+                                        group_what(g, sh->first), who, state));
 }
 
 /* A group's own function when it runs a shared body: its state, passed
@@ -2311,13 +2354,16 @@ static void emit_wrapper(cg *g, const group *gr, const share *sh) {
   vec objs = group_params(g, gr);
   vec decls = {0}, names = {0}, args = {0};
   state_of(g, gr, &objs, &decls, &names, &args);
-  emit_signature(g, gr, NULL, &objs, "static void", group_fn(g, gr));
+  vec params = {0};
+  for (int i = 0; i < objs.len; i++)
+    vec_push(g->arena, &params, (void *)param_decl(g, gr, objs.items[i]));
+  cg_line(g, "static void %s", join(g, group_fn(g, gr), &params, -1));
   cg_line(g, "{");
   cg_indent(g, 1);
   emit_names(g, gr, &objs);
   if (runs_strips(g, gr))
-    cg_line(g, "static loom__tuner loom_tune; /* staged or element by element: timed */");
-  cg_line(g, "%s;", forward(g, shared_fn(g, sh), &args, &objs, 2));
+    cg_line(g, "static loom__tuner loom_tune;");
+  cg_line(g, "%s;", forward(g, shared_fn(g, sh), &args, &objs, -1));
   cg_indent(g, -1);
   cg_line(g, "}");
   cg_line(g, "%s", "");

@@ -90,9 +90,8 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
 #line 91 "fuse_global.mpi.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
-                                      loom_dat x, loom_dat t1, loom_dat t2)
+static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
+    loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
 {
   static const char loom_loop[] = "assemble + assemble at fuse_global.c:27";
   static const char loom_loop_2[] = "assemble at fuse_global.c:25";
@@ -129,7 +128,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 133 "fuse_global.mpi.c"
+#line 132 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -140,7 +139,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 144 "fuse_global.mpi.c"
+#line 143 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -153,7 +152,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 157 "fuse_global.mpi.c"
+#line 156 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -164,7 +163,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 168 "fuse_global.mpi.c"
+#line 167 "fuse_global.mpi.c"
       }
     }
   }
@@ -182,7 +181,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 186 "fuse_global.mpi.c"
+#line 185 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -193,7 +192,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 197 "fuse_global.mpi.c"
+#line 196 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -206,7 +205,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 210 "fuse_global.mpi.c"
+#line 209 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -217,7 +216,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 221 "fuse_global.mpi.c"
+#line 220 "fuse_global.mpi.c"
       }
     }
   }
@@ -232,17 +231,15 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_assemble__4_assemble_avx512(loom_set cells, loom_map pcell,
-                                        loom_dat x, loom_dat t1, loom_dat t2)
+static LOOM_TWIN_TARGET void loom_loop_2_assemble__4_assemble_avx512(
+    loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
 {
   loom_loop_2_assemble__4_assemble_body(cells, pcell, x, t1, t2);
 }
 #endif
 
-static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
-                                             loom_dat x, loom_dat t1,
-                                             loom_dat t2)
+static void loom_loop_2_assemble__4_assemble(
+    loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
 {
   LOOM_TWIN(loom_loop_2_assemble__4_assemble, (cells, pcell, x, t1, t2));
 }
@@ -267,7 +264,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 271 "fuse_global.mpi.c"
+#line 268 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -298,10 +295,10 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 302 "fuse_global.mpi.c"
+#line 299 "fuse_global.mpi.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 305 "fuse_global.mpi.c"
+#line 302 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
@@ -337,7 +334,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 341 "fuse_global.mpi.c"
+#line 338 "fuse_global.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

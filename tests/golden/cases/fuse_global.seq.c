@@ -86,9 +86,8 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
 #line 87 "fuse_global.seq.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
-                                      loom_dat x, loom_dat t1, loom_dat t2)
+static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
+    loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
 {
   static const char loom_loop[] = "assemble + assemble at fuse_global.c:27";
   static const char loom_loop_2[] = "assemble at fuse_global.c:25";
@@ -119,7 +118,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 123 "fuse_global.seq.c"
+#line 122 "fuse_global.seq.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -130,7 +129,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 134 "fuse_global.seq.c"
+#line 133 "fuse_global.seq.c"
       }
     }
     if (loom_vec) {
@@ -143,7 +142,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 147 "fuse_global.seq.c"
+#line 146 "fuse_global.seq.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -154,7 +153,7 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 158 "fuse_global.seq.c"
+#line 157 "fuse_global.seq.c"
       }
     }
   }
@@ -167,17 +166,15 @@ loom_loop_2_assemble__4_assemble_body(loom_set cells, loom_map pcell,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_assemble__4_assemble_avx512(loom_set cells, loom_map pcell,
-                                        loom_dat x, loom_dat t1, loom_dat t2)
+static LOOM_TWIN_TARGET void loom_loop_2_assemble__4_assemble_avx512(
+    loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
 {
   loom_loop_2_assemble__4_assemble_body(cells, pcell, x, t1, t2);
 }
 #endif
 
-static void loom_loop_2_assemble__4_assemble(loom_set cells, loom_map pcell,
-                                             loom_dat x, loom_dat t1,
-                                             loom_dat t2)
+static void loom_loop_2_assemble__4_assemble(
+    loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
 {
   LOOM_TWIN(loom_loop_2_assemble__4_assemble, (cells, pcell, x, t1, t2));
 }
@@ -200,7 +197,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 204 "fuse_global.seq.c"
+#line 201 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -228,10 +225,10 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 232 "fuse_global.seq.c"
+#line 229 "fuse_global.seq.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 235 "fuse_global.seq.c"
+#line 232 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -265,7 +262,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 269 "fuse_global.seq.c"
+#line 266 "fuse_global.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -76,9 +76,8 @@ static inline void loom_lanes_copy(const double *x, double *y, int loom_o_x, int
 #line 77 "fuse_refused.seq.c"
 
 /* par_loops fused over cells (fuse_refused.c: copy:25, total:26) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_copy__3_total_body(loom_set cells, loom_map cnext, loom_dat y,
-                               loom_dat z, double *s)
+static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
+    loom_set cells, loom_map cnext, loom_dat y, loom_dat z, double *s)
 {
   static const char loom_loop[] = "copy + total at fuse_refused.c:26";
   static const char loom_loop_2[] = "copy at fuse_refused.c:25";
@@ -105,19 +104,19 @@ loom_loop_2_copy__3_total_body(loom_set cells, loom_map cnext, loom_dat y,
         loom_lanes_copy(loom_d_y, loom_d_z,
 #line 25 "fuse_refused.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 109 "fuse_refused.seq.c"
+#line 108 "fuse_refused.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
         copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 115 "fuse_refused.seq.c"
+#line 114 "fuse_refused.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 26 "fuse_refused.c"
       total(loom_d_y + loom_i, &loom_g_s);
-#line 121 "fuse_refused.seq.c"
+#line 120 "fuse_refused.seq.c"
     }
   }
   *s = loom_g_s;
@@ -130,9 +129,8 @@ loom_loop_2_copy__3_total_body(loom_set cells, loom_map cnext, loom_dat y,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_copy__3_total_avx512(loom_set cells, loom_map cnext, loom_dat y,
-                                 loom_dat z, double *s)
+static LOOM_TWIN_TARGET void loom_loop_2_copy__3_total_avx512(
+    loom_set cells, loom_map cnext, loom_dat y, loom_dat z, double *s)
 {
   loom_loop_2_copy__3_total_body(cells, cnext, y, z, s);
 }
@@ -166,7 +164,7 @@ loom_loop_2_copy__3_total(cells, cnext, y, z, &s);
   loom_exit();
   return (int)s;
 }
-#line 170 "fuse_refused.seq.c"
+#line 168 "fuse_refused.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -120,8 +120,8 @@ loom_loop_4_scale(nodes, b, a);
 #line 121 "inline.mpi.c"
 static loom__reduction loom_reduction_5_sum; /* inc of sum (line 24) */
 /* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
-   loom_loop_11_add and loom_loop_12_add, each of which passes its own label
-   and reduction handle */
+   loom_loop_11_add and loom_loop_12_add, with their own labels and reduction
+   handles */
 static void loom_shared_5_add(const char *loom_loop,
                               loom__reduction *loom_handle_5_sum,
                               loom_set nodes, loom_dat a, double *sum)

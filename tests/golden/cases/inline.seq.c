@@ -109,7 +109,7 @@ loom_loop_4_scale(nodes, b, a);
 
 #line 111 "inline.seq.c"
 /* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
-   loom_loop_11_add and loom_loop_12_add, each of which passes its own label */
+   loom_loop_11_add and loom_loop_12_add, with their own labels */
 static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
                               loom_dat a, double *sum)
 {

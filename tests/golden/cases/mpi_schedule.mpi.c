@@ -96,8 +96,8 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
 #line 97 "mpi_schedule.mpi.c"
 
 /* par_loop smooth over edges (mpi_schedule.c:40) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
+static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
+    loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
 {
   static const char loom_loop[] = "smooth at mpi_schedule.c:40";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -184,9 +184,8 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_smooth_avx512(loom_set edges, loom_map ecell, loom_dat x,
-                          loom_dat y)
+static LOOM_TWIN_TARGET void loom_loop_2_smooth_avx512(
+    loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
 {
   loom_loop_2_smooth_body(edges, ecell, x, y);
 }
@@ -218,7 +217,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 222 "mpi_schedule.mpi.c"
+#line 221 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -245,7 +244,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 249 "mpi_schedule.mpi.c"
+#line 248 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -278,21 +277,20 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
       loom__halo_progress();
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 282 "mpi_schedule.mpi.c"
+#line 281 "mpi_schedule.mpi.c"
   }
   loom__halo_end(z);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 289 "mpi_schedule.mpi.c"
+#line 288 "mpi_schedule.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)err; /* folded in by loom__reduce_fold */
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 8.0 * loom__map_reach(ecell),
+                     8.0 * loom__set_size(edges) + 8.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
@@ -326,7 +324,7 @@ loom__halo_begin(z); loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
-#line 330 "mpi_schedule.mpi.c"
+#line 328 "mpi_schedule.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

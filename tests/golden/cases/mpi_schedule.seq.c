@@ -93,8 +93,8 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
 #line 94 "mpi_schedule.seq.c"
 
 /* par_loop smooth over edges (mpi_schedule.c:40) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
+static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
+    loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
 {
   static const char loom_loop[] = "smooth at mpi_schedule.c:40";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -145,9 +145,8 @@ loom_loop_2_smooth_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_smooth_avx512(loom_set edges, loom_map ecell, loom_dat x,
-                          loom_dat y)
+static LOOM_TWIN_TARGET void loom_loop_2_smooth_avx512(
+    loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
 {
   loom_loop_2_smooth_body(edges, ecell, x, y);
 }
@@ -176,7 +175,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 180 "mpi_schedule.seq.c"
+#line 179 "mpi_schedule.seq.c"
   }
   *norm = loom_g_norm;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -198,7 +197,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 202 "mpi_schedule.seq.c"
+#line 201 "mpi_schedule.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -223,12 +222,11 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 227 "mpi_schedule.seq.c"
+#line 226 "mpi_schedule.seq.c"
   }
   *err = loom_g_err;
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 8.0 * loom__map_reach(ecell),
+                     8.0 * loom__set_size(edges) + 8.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
@@ -262,7 +260,7 @@ loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
-#line 266 "mpi_schedule.seq.c"
+#line 264 "mpi_schedule.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

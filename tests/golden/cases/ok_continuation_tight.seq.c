@@ -56,9 +56,8 @@ static inline void loom_lanes_edge_len(const double *x1, const double *x2, doubl
 #line 57 "ok_continuation_tight.seq.c"
 
 /* par_loop edge_len over edges (ok_continuation_tight.c:20) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
-                          loom_dat len)
+static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
+    loom_set edges, loom_map pedge, loom_dat x, loom_dat len)
 {
   static const char loom_loop[] = "edge_len at ok_continuation_tight.c:20";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -89,7 +88,7 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
 #line 23 "ok_continuation_tight.c"
                             loom_m_pedge[2 * loom_i + 1],
                             loom_i);
-#line 93 "ok_continuation_tight.seq.c"
+#line 92 "ok_continuation_tight.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -98,7 +97,7 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
 #line 23 "ok_continuation_tight.c"
                  loom_d_x + loom_m_pedge[2 * loom_i + 1],
                  loom_d_len + loom_i);
-#line 102 "ok_continuation_tight.seq.c"
+#line 101 "ok_continuation_tight.seq.c"
       }
     }
   }
@@ -111,9 +110,8 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_edge_len_avx512(loom_set edges, loom_map pedge, loom_dat x,
-                            loom_dat len)
+static LOOM_TWIN_TARGET void loom_loop_1_edge_len_avx512(
+    loom_set edges, loom_map pedge, loom_dat x, loom_dat len)
 {
   loom_loop_1_edge_len_body(edges, pedge, x, len);
 }
@@ -140,7 +138,7 @@ loom_loop_1_edge_len(edges, pedge, x, len);
   loom_exit();
   return 0;
 }
-#line 144 "ok_continuation_tight.seq.c"
+#line 142 "ok_continuation_tight.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

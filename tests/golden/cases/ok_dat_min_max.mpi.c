@@ -68,9 +68,8 @@ static inline void loom_lanes_edge_len(const double *a, const double *b, double 
 #line 69 "ok_dat_min_max.mpi.c"
 
 /* par_loop edge_len over edges (ok_dat_min_max.c:36) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
-                          loom_dat len)
+static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
+    loom_set edges, loom_map pedge, loom_dat x, loom_dat len)
 {
   static const char loom_loop[] = "edge_len at ok_dat_min_max.c:36";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -101,13 +100,13 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 105 "ok_dat_min_max.mpi.c"
+#line 104 "ok_dat_min_max.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 111 "ok_dat_min_max.mpi.c"
+#line 110 "ok_dat_min_max.mpi.c"
       }
     }
   }
@@ -123,13 +122,13 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 127 "ok_dat_min_max.mpi.c"
+#line 126 "ok_dat_min_max.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 133 "ok_dat_min_max.mpi.c"
+#line 132 "ok_dat_min_max.mpi.c"
       }
     }
   }
@@ -143,9 +142,8 @@ loom_loop_1_edge_len_body(loom_set edges, loom_map pedge, loom_dat x,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_edge_len_avx512(loom_set edges, loom_map pedge, loom_dat x,
-                            loom_dat len)
+static LOOM_TWIN_TARGET void loom_loop_1_edge_len_avx512(
+    loom_set edges, loom_map pedge, loom_dat x, loom_dat len)
 {
   loom_loop_1_edge_len_body(edges, pedge, x, len);
 }
@@ -183,14 +181,14 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
       loom__halo_progress();
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 187 "ok_dat_min_max.mpi.c"
+#line 185 "ok_dat_min_max.mpi.c"
   }
   loom__halo_end(len);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 194 "ok_dat_min_max.mpi.c"
+#line 192 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmax);
   loom__dat_dirty(lmin);
@@ -218,7 +216,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 222 "ok_dat_min_max.mpi.c"
+#line 220 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -251,7 +249,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 255 "ok_dat_min_max.mpi.c"
+#line 253 "ok_dat_min_max.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -68,10 +68,9 @@ static inline void loom_lanes_edge_len(const double *a, const double *b, double 
 #line 69 "ok_dat_min_max.seq.c"
 
 /* par_loops fused over edges (ok_dat_min_max.c: edge_len:36, extremes:37) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_edge_len__2_extremes_body(loom_set edges, loom_map pedge,
-                                      loom_dat x, loom_dat len, loom_dat lmax,
-                                      loom_dat lmin)
+static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len__2_extremes_body(
+    loom_set edges, loom_map pedge, loom_dat x, loom_dat len, loom_dat lmax,
+    loom_dat lmin)
 {
   static const char loom_loop[] = "edge_len + extremes at ok_dat_min_max.c:37";
   static const char loom_loop_1[] = "edge_len at ok_dat_min_max.c:36";
@@ -102,19 +101,19 @@ loom_loop_1_edge_len__2_extremes_body(loom_set edges, loom_map pedge,
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 106 "ok_dat_min_max.seq.c"
+#line 105 "ok_dat_min_max.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 112 "ok_dat_min_max.seq.c"
+#line 111 "ok_dat_min_max.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
       extremes(loom_t_len[loom_i - loom_s], loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 118 "ok_dat_min_max.seq.c"
+#line 117 "ok_dat_min_max.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -126,10 +125,9 @@ loom_loop_1_edge_len__2_extremes_body(loom_set edges, loom_map pedge,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_edge_len__2_extremes_avx512(loom_set edges, loom_map pedge,
-                                        loom_dat x, loom_dat len,
-                                        loom_dat lmax, loom_dat lmin)
+static LOOM_TWIN_TARGET void loom_loop_1_edge_len__2_extremes_avx512(
+    loom_set edges, loom_map pedge, loom_dat x, loom_dat len, loom_dat lmax,
+    loom_dat lmin)
 {
   loom_loop_1_edge_len__2_extremes_body(edges, pedge, x, len, lmax, lmin);
 }
@@ -158,7 +156,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 162 "ok_dat_min_max.seq.c"
+#line 160 "ok_dat_min_max.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -190,7 +188,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 194 "ok_dat_min_max.seq.c"
+#line 192 "ok_dat_min_max.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -60,7 +60,7 @@ static inline void flux(const double *a, const double *b, double *f) { f[0] = a[
 
 #line 62 "ok_facts_named.seq.c"
 /* par_loop sum over m_nodes (ok_facts_named.c:24): the code of
-   loom_loop_1_sum and loom_loop_3_sum, each of which passes its own label */
+   loom_loop_1_sum and loom_loop_3_sum, with their own labels */
 static void loom_shared_1_sum(const char *loom_loop, loom_set m_nodes,
                               loom_dat m_q, double *s)
 {
@@ -95,12 +95,10 @@ static inline void loom_lanes_flux(const double *a, const double *b, double *f, 
 #line 96 "ok_facts_named.seq.c"
 
 /* par_loop flux over m_edges (ok_facts_named.c:25): the code of
-   loom_loop_2_flux and loom_loop_4_flux, each of which passes its own label
-   and tuner */
-static inline LOOM_TWIN_INLINE void
-loom_shared_2_flux_body(const char *loom_loop, loom__tuner *loom_tune,
-                        loom_set m_edges, loom_map m_e2n, loom_dat m_q,
-                        loom_dat f)
+   loom_loop_2_flux and loom_loop_4_flux, with their own labels and tuners */
+static inline LOOM_TWIN_INLINE void loom_shared_2_flux_body(
+    const char *loom_loop, loom__tuner *loom_tune, loom_set m_edges,
+    loom_map m_e2n, loom_dat m_q, loom_dat f)
 {
   if (loom__check_set(m_edges, loom_loop) != LOOM_OK ||
       loom__check_map(m_e2n, m_edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
@@ -123,13 +121,13 @@ loom_shared_2_flux_body(const char *loom_loop, loom__tuner *loom_tune,
         loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f,
 #line 25 "ok_facts_named.c"
                         4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
-#line 127 "ok_facts_named.seq.c"
+#line 125 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 133 "ok_facts_named.seq.c"
+#line 131 "ok_facts_named.seq.c"
       }
     }
   }
@@ -142,10 +140,9 @@ loom_shared_2_flux_body(const char *loom_loop, loom__tuner *loom_tune,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_shared_2_flux_avx512(const char *loom_loop, loom__tuner *loom_tune,
-                          loom_set m_edges, loom_map m_e2n, loom_dat m_q,
-                          loom_dat f)
+static LOOM_TWIN_TARGET void loom_shared_2_flux_avx512(
+    const char *loom_loop, loom__tuner *loom_tune, loom_set m_edges,
+    loom_map m_e2n, loom_dat m_q, loom_dat f)
 {
   loom_shared_2_flux_body(loom_loop, loom_tune, m_edges, m_e2n, m_q, f);
 }
@@ -158,11 +155,10 @@ static void loom_shared_2_flux(const char *loom_loop, loom__tuner *loom_tune,
   LOOM_TWIN(loom_shared_2_flux, (loom_loop, loom_tune, m_edges, m_e2n, m_q, f));
 }
 
-static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q,
-                             loom_dat f)
+static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q, loom_dat f)
 {
   static const char loom_loop[] = "flux at ok_facts_named.c:25";
-  static loom__tuner loom_tune; /* staged or element by element: timed */
+  static loom__tuner loom_tune;
   loom_shared_2_flux(loom_loop, &loom_tune, m_edges, m_e2n, m_q, f);
 }
 
@@ -174,18 +170,17 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 178 "ok_facts_named.seq.c"
+#line 174 "ok_facts_named.seq.c"
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
   static const char loom_loop[] = "sum at ok_facts_named.c:24";
   loom_shared_1_sum(loom_loop, m_1_nodes, m_1_q, s_1);
 }
 
-static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n,
-                             loom_dat m_1_q, loom_dat f_1)
+static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n, loom_dat m_1_q, loom_dat f_1)
 {
   static const char loom_loop[] = "flux at ok_facts_named.c:25";
-  static loom__tuner loom_tune; /* staged or element by element: timed */
+  static loom__tuner loom_tune;
   loom_shared_2_flux(loom_loop, &loom_tune, m_1_edges, m_1_e2n, m_1_q, f_1);
 }
 
@@ -214,7 +209,7 @@ loom_loop_4_flux(m_1->edges, m_1->e2n, m_1->q, f_1);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 218 "ok_facts_named.seq.c"
+#line 213 "ok_facts_named.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

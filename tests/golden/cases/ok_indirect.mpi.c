@@ -58,8 +58,8 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
 #line 59 "ok_indirect.mpi.c"
 
 /* par_loop flux over edges (ok_indirect.c:20) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
+static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
+    loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
 {
   static const char loom_loop[] = "flux at ok_indirect.c:20";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -146,9 +146,8 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_flux_avx512(loom_set edges, loom_map ecell, loom_dat x,
-                        loom_dat res)
+static LOOM_TWIN_TARGET void loom_loop_1_flux_avx512(
+    loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
 {
   loom_loop_1_flux_body(edges, ecell, x, res);
 }
@@ -175,7 +174,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 179 "ok_indirect.mpi.c"
+#line 178 "ok_indirect.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -8,7 +8,7 @@ static void k(double *y) { y[0] = 1.0; }
 
 #line 10 "ok_lines_after_multiline.seq.c"
 /* par_loop k over s (ok_lines_after_multiline.c:10): the code of
-   loom_loop_1_k and loom_loop_3_k, each of which passes its own label */
+   loom_loop_1_k and loom_loop_3_k, with their own labels */
 static void loom_shared_1_k(const char *loom_loop, loom_set s, loom_dat y)
 {
   if (loom__check_set(s, loom_loop) != LOOM_OK ||
@@ -44,7 +44,7 @@ loom_loop_1_k(s, y);
 
 #line 46 "ok_lines_after_multiline.seq.c"
 /* par_loop k over s (ok_lines_after_multiline.c:17): the code of
-   loom_loop_2_k and loom_loop_4_k, each of which passes its own label */
+   loom_loop_2_k and loom_loop_4_k, with their own labels */
 static void loom_shared_2_k(const char *loom_loop, loom_set s, loom_dat y)
 {
   if (loom__check_set(s, loom_loop) != LOOM_OK ||

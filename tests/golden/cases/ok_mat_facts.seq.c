@@ -29,8 +29,8 @@ static void mass(const double *x0, const double *x1, const double *x2, double A[
 
 #line 31 "ok_mat_facts.seq.c"
 /* par_loop mass over m_cells (ok_mat_facts.c:29): the code of
-   loom_loop_1_mass, loom_loop_3_mass and loom_loop_4_mass, each of which
-   passes its own label */
+   loom_loop_1_mass, loom_loop_3_mass and loom_loop_4_mass, with their own
+   labels */
 static void loom_shared_1_mass(const char *loom_loop, loom_set m_cells,
                                loom_map m_c2n, loom_dat m_x, loom_mat m_M)
 {
@@ -58,8 +58,7 @@ static void loom_shared_1_mass(const char *loom_loop, loom_set m_cells,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x,
-                             loom_mat m_M)
+static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x, loom_mat m_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";
   loom_shared_1_mass(loom_loop, m_cells, m_c2n, m_x, m_M);
@@ -71,9 +70,9 @@ loom_loop_1_mass(m->cells, m->c2n, m->x, m->M);
 #line 31 "ok_mat_facts.c"
 }
 
-#line 75 "ok_mat_facts.seq.c"
+#line 74 "ok_mat_facts.seq.c"
 /* par_loop mass over cells (ok_mat_facts.c:37): the code of loom_loop_2_mass
-   and loom_loop_5_mass, each of which passes its own label */
+   and loom_loop_5_mass, with their own labels */
 static void loom_shared_2_mass(const char *loom_loop, loom_set cells,
                                loom_map c2n, loom_dat x, loom_mat A)
 {
@@ -92,17 +91,15 @@ static void loom_shared_2_mass(const char *loom_loop, loom_set cells,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 37 "ok_mat_facts.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
-#line 96 "ok_mat_facts.seq.c"
+#line 95 "ok_mat_facts.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
-                     84.0 * loom__set_size(cells)
-                     + 16.0 * loom__map_reach(c2n),
+                     84.0 * loom__set_size(cells) + 16.0 * loom__map_reach(c2n),
                      36.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x,
-                             loom_mat A)
+static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x, loom_mat A)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:37";
   loom_shared_2_mass(loom_loop, cells, c2n, x, A);
@@ -117,23 +114,20 @@ loom_loop_2_mass(cells, c2n, x, A);
   return 0;
 }
 
-#line 121 "ok_mat_facts.seq.c"
-static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n,
-                             loom_dat m_1_x, loom_mat m_1_M)
+#line 118 "ok_mat_facts.seq.c"
+static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n, loom_dat m_1_x, loom_mat m_1_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";
   loom_shared_1_mass(loom_loop, m_1_cells, m_1_c2n, m_1_x, m_1_M);
 }
 
-static void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n,
-                             loom_dat m_2_x, loom_mat m_2_M)
+static void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n, loom_dat m_2_x, loom_mat m_2_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";
   loom_shared_1_mass(loom_loop, m_2_cells, m_2_c2n, m_2_x, m_2_M);
 }
 
-static void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3,
-                             loom_mat A_3)
+static void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3, loom_mat A_3)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:37";
   loom_shared_2_mass(loom_loop, cells_3, c2n_3, x_3, A_3);

@@ -86,9 +86,8 @@ static inline void loom_lanes_gather(const double *x0, const double *x1, double 
 #line 87 "ok_modular.mpi.c"
 
 /* par_loop gather over m_cells (ok_modular.c:19) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
-                        loom_dat m_q)
+static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
+    loom_set m_cells, loom_map m_pcell, loom_dat m_x, loom_dat m_q)
 {
   static const char loom_loop[] = "gather at ok_modular.c:19";
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
@@ -119,13 +118,13 @@ loom_loop_2_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 123 "ok_modular.mpi.c"
+#line 122 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 129 "ok_modular.mpi.c"
+#line 128 "ok_modular.mpi.c"
       }
     }
   }
@@ -141,13 +140,13 @@ loom_loop_2_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 145 "ok_modular.mpi.c"
+#line 144 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 151 "ok_modular.mpi.c"
+#line 150 "ok_modular.mpi.c"
       }
     }
   }
@@ -161,9 +160,8 @@ loom_loop_2_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_gather_avx512(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
-                          loom_dat m_q)
+static LOOM_TWIN_TARGET void loom_loop_2_gather_avx512(
+    loom_set m_cells, loom_map m_pcell, loom_dat m_x, loom_dat m_q)
 {
   loom_loop_2_gather_body(m_cells, m_pcell, m_x, m_q);
 }
@@ -181,7 +179,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 185 "ok_modular.mpi.c"
+#line 183 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -197,7 +195,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 201 "ok_modular.mpi.c"
+#line 199 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -207,9 +205,8 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 }
 
 /* par_loop gather over m_cells (ok_modular.c:24) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat weight,
-                        loom_dat m_q)
+static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
+    loom_set m_cells, loom_map m_pcell, loom_dat weight, loom_dat m_q)
 {
   static const char loom_loop[] = "gather at ok_modular.c:24";
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
@@ -240,13 +237,13 @@ loom_loop_4_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat weight,
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 244 "ok_modular.mpi.c"
+#line 241 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 250 "ok_modular.mpi.c"
+#line 247 "ok_modular.mpi.c"
       }
     }
   }
@@ -262,13 +259,13 @@ loom_loop_4_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat weight,
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 266 "ok_modular.mpi.c"
+#line 263 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 272 "ok_modular.mpi.c"
+#line 269 "ok_modular.mpi.c"
       }
     }
   }
@@ -282,9 +279,8 @@ loom_loop_4_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat weight,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_gather_avx512(loom_set m_cells, loom_map m_pcell, loom_dat weight,
-                          loom_dat m_q)
+static LOOM_TWIN_TARGET void loom_loop_4_gather_avx512(
+    loom_set m_cells, loom_map m_pcell, loom_dat weight, loom_dat m_q)
 {
   loom_loop_4_gather_body(m_cells, m_pcell, weight, m_q);
 }
@@ -301,7 +297,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom__halo_begin(weight); loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 305 "ok_modular.mpi.c"
+#line 301 "ok_modular.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

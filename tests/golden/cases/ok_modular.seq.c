@@ -83,9 +83,8 @@ static inline void loom_lanes_gather(const double *x0, const double *x1, double 
 #line 84 "ok_modular.seq.c"
 
 /* par_loop gather over m_cells (ok_modular.c:19) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
-                        loom_dat m_q)
+static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
+    loom_set m_cells, loom_map m_pcell, loom_dat m_x, loom_dat m_q)
 {
   static const char loom_loop[] = "gather at ok_modular.c:19";
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
@@ -110,13 +109,13 @@ loom_loop_2_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 114 "ok_modular.seq.c"
+#line 113 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 120 "ok_modular.seq.c"
+#line 119 "ok_modular.seq.c"
       }
     }
   }
@@ -129,9 +128,8 @@ loom_loop_2_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_gather_avx512(loom_set m_cells, loom_map m_pcell, loom_dat m_x,
-                          loom_dat m_q)
+static LOOM_TWIN_TARGET void loom_loop_2_gather_avx512(
+    loom_set m_cells, loom_map m_pcell, loom_dat m_x, loom_dat m_q)
 {
   loom_loop_2_gather_body(m_cells, m_pcell, m_x, m_q);
 }
@@ -149,7 +147,7 @@ loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 153 "ok_modular.seq.c"
+#line 151 "ok_modular.seq.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -163,7 +161,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 167 "ok_modular.seq.c"
+#line 165 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
@@ -172,9 +170,8 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 }
 
 /* par_loop gather over m_cells (ok_modular.c:24) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat weight,
-                        loom_dat m_q)
+static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
+    loom_set m_cells, loom_map m_pcell, loom_dat weight, loom_dat m_q)
 {
   static const char loom_loop[] = "gather at ok_modular.c:24";
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
@@ -199,13 +196,13 @@ loom_loop_4_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat weight,
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 203 "ok_modular.seq.c"
+#line 200 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 209 "ok_modular.seq.c"
+#line 206 "ok_modular.seq.c"
       }
     }
   }
@@ -218,9 +215,8 @@ loom_loop_4_gather_body(loom_set m_cells, loom_map m_pcell, loom_dat weight,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_gather_avx512(loom_set m_cells, loom_map m_pcell, loom_dat weight,
-                          loom_dat m_q)
+static LOOM_TWIN_TARGET void loom_loop_4_gather_avx512(
+    loom_set m_cells, loom_map m_pcell, loom_dat weight, loom_dat m_q)
 {
   loom_loop_4_gather_body(m_cells, m_pcell, weight, m_q);
 }
@@ -237,7 +233,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 241 "ok_modular.seq.c"
+#line 237 "ok_modular.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -94,8 +94,8 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
 #line 95 "rotate.mpi.c"
 
 /* par_loop spread over edges (rotate.c:28) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
+    loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at rotate.c:28";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -174,16 +174,15 @@ loom_loop_3_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_3_spread_avx512(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+static LOOM_TWIN_TARGET void loom_loop_3_spread_avx512(
+    loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   loom_loop_3_spread_body(edges, en, b, t);
 }
@@ -212,7 +211,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 216 "rotate.mpi.c"
+#line 215 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -243,13 +242,13 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 247 "rotate.mpi.c"
+#line 246 "rotate.mpi.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 250 "rotate.mpi.c"
+#line 249 "rotate.mpi.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 253 "rotate.mpi.c"
+#line 252 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -282,10 +281,10 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 286 "rotate.mpi.c"
+#line 285 "rotate.mpi.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 289 "rotate.mpi.c"
+#line 288 "rotate.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -312,7 +311,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 316 "rotate.mpi.c"
+#line 315 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -322,8 +321,8 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
 }
 
 /* par_loop spread over edges (rotate.c:34) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_7_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
+    loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at rotate.c:34";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -356,7 +355,7 @@ loom_loop_7_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 360 "rotate.mpi.c"
+#line 359 "rotate.mpi.c"
       }
       /* spread (line 34): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -367,7 +366,7 @@ loom_loop_7_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 371 "rotate.mpi.c"
+#line 370 "rotate.mpi.c"
       }
     }
   }
@@ -385,7 +384,7 @@ loom_loop_7_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 389 "rotate.mpi.c"
+#line 388 "rotate.mpi.c"
       }
       /* spread (line 34): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -396,22 +395,21 @@ loom_loop_7_spread_body(loom_set edges, loom_map en, loom_dat b, loom_dat t)
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 400 "rotate.mpi.c"
+#line 399 "rotate.mpi.c"
       }
     }
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_7_spread_avx512(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+static LOOM_TWIN_TARGET void loom_loop_7_spread_avx512(
+    loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   loom_loop_7_spread_body(edges, en, b, t);
 }
@@ -440,7 +438,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 444 "rotate.mpi.c"
+#line 442 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -471,10 +469,10 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 475 "rotate.mpi.c"
+#line 473 "rotate.mpi.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 478 "rotate.mpi.c"
+#line 476 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -497,7 +495,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 501 "rotate.mpi.c"
+#line 499 "rotate.mpi.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -506,7 +504,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom__halo_begin(b); loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 510 "rotate.mpi.c"
+#line 508 "rotate.mpi.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -518,7 +516,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 522 "rotate.mpi.c"
+#line 520 "rotate.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -48,9 +48,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 50 "temp_contract.seq.c"
 /* par_loops fused over cells (temp_contract.c: scale:26, add:27, copy:28) */
-static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
-                                             loom_dat t, loom_dat y,
-                                             loom_dat u)
+static void loom_loop_1_scale__2_add__3_copy(
+    loom_set cells, loom_dat x, loom_dat t, loom_dat y, loom_dat u)
 {
   static const char loom_loop[] = "scale + add + copy at temp_contract.c:28";
   static const char loom_loop_1[] = "scale at temp_contract.c:26";
@@ -71,13 +70,13 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
     double loom_t_t[1];
 #line 26 "temp_contract.c"
     scale(loom_d_x + loom_i, loom_t_t);
-#line 75 "temp_contract.seq.c"
+#line 74 "temp_contract.seq.c"
 #line 27 "temp_contract.c"
     add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
-#line 78 "temp_contract.seq.c"
+#line 77 "temp_contract.seq.c"
 #line 28 "temp_contract.c"
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 81 "temp_contract.seq.c"
+#line 80 "temp_contract.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -88,11 +87,11 @@ static void loom_loop_1_scale__2_add__3_copy(loom_set cells, loom_dat x,
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 92 "temp_contract.seq.c"
+#line 91 "temp_contract.seq.c"
 
 /* par_loop gather over edges (temp_contract.c:29) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_gather_body(loom_set edges, loom_map ecell, loom_dat u, loom_dat e)
+static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
+    loom_set edges, loom_map ecell, loom_dat u, loom_dat e)
 {
   static const char loom_loop[] = "gather at temp_contract.c:29";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -117,13 +116,13 @@ loom_loop_4_gather_body(loom_set edges, loom_map ecell, loom_dat u, loom_dat e)
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 121 "temp_contract.seq.c"
+#line 120 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 127 "temp_contract.seq.c"
+#line 126 "temp_contract.seq.c"
       }
     }
   }
@@ -136,9 +135,8 @@ loom_loop_4_gather_body(loom_set edges, loom_map ecell, loom_dat u, loom_dat e)
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_gather_avx512(loom_set edges, loom_map ecell, loom_dat u,
-                          loom_dat e)
+static LOOM_TWIN_TARGET void loom_loop_4_gather_avx512(
+    loom_set edges, loom_map ecell, loom_dat u, loom_dat e)
 {
   loom_loop_4_gather_body(edges, ecell, u, e);
 }
@@ -175,7 +173,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 179 "temp_contract.seq.c"
+#line 177 "temp_contract.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

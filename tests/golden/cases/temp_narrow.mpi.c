@@ -63,9 +63,8 @@ static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
 #line 65 "temp_narrow.mpi.c"
 /* par_loop stiffness over edges (temp_narrow.c:37) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
-                           loom_dat h)
+static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
+    loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h)
 {
   static const char loom_loop[] = "stiffness at temp_narrow.c:37";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -105,7 +104,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 109 "temp_narrow.mpi.c"
+#line 108 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -118,7 +117,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 122 "temp_narrow.mpi.c"
+#line 121 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -144,7 +143,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 148 "temp_narrow.mpi.c"
+#line 147 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -157,7 +156,7 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 161 "temp_narrow.mpi.c"
+#line 160 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -167,17 +166,15 @@ loom_loop_1_stiffness_body(loom_set edges, loom_map en, loom_dat x, loom_dat k,
   loom__dat_dirty(k);
   loom__dat_dirty(h);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     48.0 * loom__set_size(edges)
-                     + 8.0 * loom__map_reach(en),
+                     48.0 * loom__set_size(edges) + 8.0 * loom__map_reach(en),
                      5.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_stiffness_avx512(loom_set edges, loom_map en, loom_dat x,
-                             loom_dat k, loom_dat h)
+static LOOM_TWIN_TARGET void loom_loop_1_stiffness_avx512(
+    loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h)
 {
   loom_loop_1_stiffness_body(edges, en, x, k, h);
 }
@@ -190,9 +187,9 @@ static void loom_loop_1_stiffness(loom_set edges, loom_map en, loom_dat x,
 }
 
 /* par_loop apply over edges (temp_narrow.c:39) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
-                       loom_dat x, loom_dat v)
+static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
+    loom_set edges, loom_dat k, loom_dat h, loom_map en, loom_dat x,
+    loom_dat v)
 {
   static const char loom_loop[] = "apply at temp_narrow.c:39";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -238,7 +235,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 242 "temp_narrow.mpi.c"
+#line 239 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -253,7 +250,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 257 "temp_narrow.mpi.c"
+#line 254 "temp_narrow.mpi.c"
       }
     }
   }
@@ -282,7 +279,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 286 "temp_narrow.mpi.c"
+#line 283 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -297,23 +294,22 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 301 "temp_narrow.mpi.c"
+#line 298 "temp_narrow.mpi.c"
       }
     }
   }
   loom__dat_dirty(v);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     48.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     48.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      9.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_apply_avx512(loom_set edges, loom_dat k, loom_dat h, loom_map en,
-                         loom_dat x, loom_dat v)
+static LOOM_TWIN_TARGET void loom_loop_2_apply_avx512(
+    loom_set edges, loom_dat k, loom_dat h, loom_map en, loom_dat x,
+    loom_dat v)
 {
   loom_loop_2_apply_body(edges, k, h, en, x, v);
 }
@@ -335,12 +331,11 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 339 "temp_narrow.mpi.c"
+#line 335 "temp_narrow.mpi.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
-                                    loom_dat w, loom_dat h, double *s)
+static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
+    loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   static const char loom_loop[] = "stiffness + weigh at temp_narrow.c:44";
   static const char loom_loop_3[] = "stiffness at temp_narrow.c:43";
@@ -375,19 +370,19 @@ loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 379 "temp_narrow.mpi.c"
+#line 374 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 385 "temp_narrow.mpi.c"
+#line 380 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 391 "temp_narrow.mpi.c"
+#line 386 "temp_narrow.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -403,19 +398,19 @@ loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 407 "temp_narrow.mpi.c"
+#line 402 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 413 "temp_narrow.mpi.c"
+#line 408 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 419 "temp_narrow.mpi.c"
+#line 414 "temp_narrow.mpi.c"
     }
   }
   loom__dat_dirty(w);
@@ -424,25 +419,22 @@ loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
     return;
   (void)s; /* folded in by loom__reduce_fold */
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     24.0 * loom__set_size(edges)
-                     + 8.0 * loom__map_reach(en),
+                     24.0 * loom__set_size(edges) + 8.0 * loom__map_reach(en),
                      7.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_3_stiffness__4_weigh_avx512(loom_set edges, loom_map en, loom_dat x,
-                                      loom_dat w, loom_dat h, double *s)
+static LOOM_TWIN_TARGET void loom_loop_3_stiffness__4_weigh_avx512(
+    loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   loom_loop_3_stiffness__4_weigh_body(edges, en, x, w, h, s);
 }
 #endif
 
-static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
-                                           loom_dat x, loom_dat w, loom_dat h,
-                                           double *s)
+static void loom_loop_3_stiffness__4_weigh(
+    loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   LOOM_TWIN(loom_loop_3_stiffness__4_weigh, (edges, en, x, w, h, s));
 }
@@ -461,13 +453,13 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 465 "temp_narrow.mpi.c"
+#line 457 "temp_narrow.mpi.c"
   loom__halo_begin(k);
 #line 38 "temp_narrow.c"
-#line 468 "temp_narrow.mpi.c"
+#line 460 "temp_narrow.mpi.c"
   loom__halo_begin(h);
 #line 38 "temp_narrow.c"
-#line 471 "temp_narrow.mpi.c"
+#line 463 "temp_narrow.mpi.c"
   loom__halo_begin(x);
 #line 38 "temp_narrow.c"
   for (int it = 0; it < 2; it++) {
@@ -475,13 +467,13 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 479 "temp_narrow.mpi.c"
+#line 471 "temp_narrow.mpi.c"
 loom__halo_end(k);
 #line 43 "temp_narrow.c"
-#line 482 "temp_narrow.mpi.c"
+#line 474 "temp_narrow.mpi.c"
 loom__halo_end(h);
 #line 43 "temp_narrow.c"
-#line 485 "temp_narrow.mpi.c"
+#line 477 "temp_narrow.mpi.c"
 loom__halo_end(x);
 #line 43 "temp_narrow.c"
 loom__halo_begin(x); /* par_loop stiffness: fused into loom_loop_3_stiffness__4_weigh (line 44) */
@@ -492,7 +484,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 496 "temp_narrow.mpi.c"
+#line 488 "temp_narrow.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

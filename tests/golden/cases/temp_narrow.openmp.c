@@ -153,8 +153,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     88.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     88.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      14.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
@@ -207,12 +206,11 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
 #line 40 "temp_narrow.c"
       apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 211 "temp_narrow.openmp.c"
+#line 210 "temp_narrow.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     48.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     48.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      9.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
@@ -226,12 +224,11 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 230 "temp_narrow.openmp.c"
+#line 228 "temp_narrow.openmp.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
-static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
-                                           loom_dat x, loom_dat w, loom_dat h,
-                                           double *s)
+static void loom_loop_3_stiffness__4_weigh(
+    loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   static const char loom_loop[] = "stiffness + weigh at temp_narrow.c:44";
   static const char loom_loop_3[] = "stiffness at temp_narrow.c:43";
@@ -272,19 +269,19 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
             loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                                  loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 276 "temp_narrow.openmp.c"
+#line 273 "temp_narrow.openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
             stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 282 "temp_narrow.openmp.c"
+#line 279 "temp_narrow.openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
           weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 288 "temp_narrow.openmp.c"
+#line 285 "temp_narrow.openmp.c"
         }
       }
       loom_r_s[loom_b] = loom_g_s;
@@ -293,8 +290,7 @@ static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     s[0] += loom_r_s[loom_b];
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     24.0 * loom__set_size(edges)
-                     + 8.0 * loom__map_reach(en),
+                     24.0 * loom__set_size(edges) + 8.0 * loom__map_reach(en),
                      7.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
@@ -313,7 +309,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 317 "temp_narrow.openmp.c"
+#line 313 "temp_narrow.openmp.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -330,7 +326,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 334 "temp_narrow.openmp.c"
+#line 330 "temp_narrow.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

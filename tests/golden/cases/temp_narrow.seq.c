@@ -63,9 +63,9 @@ static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
 #line 65 "temp_narrow.seq.c"
 /* par_loops fused over edges (temp_narrow.c: stiffness:37, apply:39) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_stiffness__2_apply_body(loom_set edges, loom_map en, loom_dat x,
-                                    loom_dat k, loom_dat h, loom_dat v)
+static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
+    loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h,
+    loom_dat v)
 {
   static const char loom_loop[] = "stiffness + apply at temp_narrow.c:37";
   static const char loom_loop_1[] = "stiffness at temp_narrow.c:37";
@@ -161,17 +161,16 @@ loom_loop_1_stiffness__2_apply_body(loom_set edges, loom_map en, loom_dat x,
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     88.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     88.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      14.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_stiffness__2_apply_avx512(loom_set edges, loom_map en, loom_dat x,
-                                      loom_dat k, loom_dat h, loom_dat v)
+static LOOM_TWIN_TARGET void loom_loop_1_stiffness__2_apply_avx512(
+    loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h,
+    loom_dat v)
 {
   loom_loop_1_stiffness__2_apply_body(edges, en, x, k, h, v);
 }
@@ -185,9 +184,9 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
 }
 
 /* par_loop apply over edges (temp_narrow.c:39) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
-                       loom_dat x, loom_dat v)
+static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
+    loom_set edges, loom_dat k, loom_dat h, loom_map en, loom_dat x,
+    loom_dat v)
 {
   static const char loom_loop[] = "apply at temp_narrow.c:39";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -227,7 +226,7 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 231 "temp_narrow.seq.c"
+#line 230 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -242,22 +241,21 @@ loom_loop_2_apply_body(loom_set edges, loom_dat k, loom_dat h, loom_map en,
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 246 "temp_narrow.seq.c"
+#line 245 "temp_narrow.seq.c"
       }
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     48.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     48.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      9.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_apply_avx512(loom_set edges, loom_dat k, loom_dat h, loom_map en,
-                         loom_dat x, loom_dat v)
+static LOOM_TWIN_TARGET void loom_loop_2_apply_avx512(
+    loom_set edges, loom_dat k, loom_dat h, loom_map en, loom_dat x,
+    loom_dat v)
 {
   loom_loop_2_apply_body(edges, k, h, en, x, v);
 }
@@ -278,12 +276,11 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 282 "temp_narrow.seq.c"
+#line 280 "temp_narrow.seq.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
-                                    loom_dat w, loom_dat h, double *s)
+static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
+    loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   static const char loom_loop[] = "stiffness + weigh at temp_narrow.c:44";
   static const char loom_loop_3[] = "stiffness at temp_narrow.c:43";
@@ -312,42 +309,39 @@ loom_loop_3_stiffness__4_weigh_body(loom_set edges, loom_map en, loom_dat x,
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 316 "temp_narrow.seq.c"
+#line 313 "temp_narrow.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 322 "temp_narrow.seq.c"
+#line 319 "temp_narrow.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 328 "temp_narrow.seq.c"
+#line 325 "temp_narrow.seq.c"
     }
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     24.0 * loom__set_size(edges)
-                     + 8.0 * loom__map_reach(en),
+                     24.0 * loom__set_size(edges) + 8.0 * loom__map_reach(en),
                      7.0 * loom__set_size(edges));
   loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_3_stiffness__4_weigh_avx512(loom_set edges, loom_map en, loom_dat x,
-                                      loom_dat w, loom_dat h, double *s)
+static LOOM_TWIN_TARGET void loom_loop_3_stiffness__4_weigh_avx512(
+    loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   loom_loop_3_stiffness__4_weigh_body(edges, en, x, w, h, s);
 }
 #endif
 
-static void loom_loop_3_stiffness__4_weigh(loom_set edges, loom_map en,
-                                           loom_dat x, loom_dat w, loom_dat h,
-                                           double *s)
+static void loom_loop_3_stiffness__4_weigh(
+    loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   LOOM_TWIN(loom_loop_3_stiffness__4_weigh, (edges, en, x, w, h, s));
 }
@@ -365,7 +359,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 369 "temp_narrow.seq.c"
+#line 363 "temp_narrow.seq.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -382,7 +376,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 386 "temp_narrow.seq.c"
+#line 380 "temp_narrow.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

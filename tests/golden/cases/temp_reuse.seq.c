@@ -76,9 +76,8 @@ static inline void loom_lanes_gather(const double *a, const double *b, double *e
 #line 77 "temp_reuse.seq.c"
 
 /* par_loop gather over edges (temp_reuse.c:27) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_2_gather_body(loom_set edges, loom_map ecell, loom_dat t1,
-                        loom_dat e)
+static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
+    loom_set edges, loom_map ecell, loom_dat t1, loom_dat e)
 {
   static const char loom_loop[] = "gather at temp_reuse.c:27";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -103,13 +102,13 @@ loom_loop_2_gather_body(loom_set edges, loom_map ecell, loom_dat t1,
         loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e,
 #line 27 "temp_reuse.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 107 "temp_reuse.seq.c"
+#line 106 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
         gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 113 "temp_reuse.seq.c"
+#line 112 "temp_reuse.seq.c"
       }
     }
   }
@@ -122,9 +121,8 @@ loom_loop_2_gather_body(loom_set edges, loom_map ecell, loom_dat t1,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_2_gather_avx512(loom_set edges, loom_map ecell, loom_dat t1,
-                          loom_dat e)
+static LOOM_TWIN_TARGET void loom_loop_2_gather_avx512(
+    loom_set edges, loom_map ecell, loom_dat t1, loom_dat e)
 {
   loom_loop_2_gather_body(edges, ecell, t1, e);
 }
@@ -151,7 +149,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_reuse.c"
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
-#line 155 "temp_reuse.seq.c"
+#line 153 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -160,9 +158,8 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
 }
 
 /* par_loop gather over cells (temp_reuse.c:30) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_gather_body(loom_set cells, loom_map cnext, loom_dat t2,
-                        loom_dat z)
+static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
+    loom_set cells, loom_map cnext, loom_dat t2, loom_dat z)
 {
   static const char loom_loop[] = "gather at temp_reuse.c:30";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -187,13 +184,13 @@ loom_loop_4_gather_body(loom_set cells, loom_map cnext, loom_dat t2,
         loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z,
 #line 30 "temp_reuse.c"
                           loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 191 "temp_reuse.seq.c"
+#line 188 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
         gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
-#line 197 "temp_reuse.seq.c"
+#line 194 "temp_reuse.seq.c"
       }
     }
   }
@@ -206,9 +203,8 @@ loom_loop_4_gather_body(loom_set cells, loom_map cnext, loom_dat t2,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_gather_avx512(loom_set cells, loom_map cnext, loom_dat t2,
-                          loom_dat z)
+static LOOM_TWIN_TARGET void loom_loop_4_gather_avx512(
+    loom_set cells, loom_map cnext, loom_dat t2, loom_dat z)
 {
   loom_loop_4_gather_body(cells, cnext, t2, z);
 }
@@ -246,7 +242,7 @@ loom_loop_4_gather(cells, cnext, t2, z);
   loom_exit();
   return (int)s;
 }
-#line 250 "temp_reuse.seq.c"
+#line 246 "temp_reuse.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

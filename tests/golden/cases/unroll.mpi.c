@@ -93,10 +93,10 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
 #line 94 "unroll.mpi.c"
 
 /* par_loop spread over edges (unroll.c:28): the code of loom_loop_3_spread
-   and loom_loop_6_spread, each of which passes its own label and tuner */
-static inline LOOM_TWIN_INLINE void
-loom_shared_3_spread_body(const char *loom_loop, loom__tuner *loom_tune,
-                          loom_set edges, loom_map en, loom_dat b, loom_dat t)
+   and loom_loop_6_spread, with their own labels and tuners */
+static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
+    const char *loom_loop, loom__tuner *loom_tune, loom_set edges, loom_map en,
+    loom_dat b, loom_dat t)
 {
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
@@ -173,18 +173,16 @@ loom_shared_3_spread_body(const char *loom_loop, loom__tuner *loom_tune,
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
   loom__tune_done(loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_shared_3_spread_avx512(const char *loom_loop, loom__tuner *loom_tune,
-                            loom_set edges, loom_map en, loom_dat b,
-                            loom_dat t)
+static LOOM_TWIN_TARGET void loom_shared_3_spread_avx512(
+    const char *loom_loop, loom__tuner *loom_tune, loom_set edges, loom_map en,
+    loom_dat b, loom_dat t)
 {
   loom_shared_3_spread_body(loom_loop, loom_tune, edges, en, b, t);
 }
@@ -197,11 +195,10 @@ static void loom_shared_3_spread(const char *loom_loop, loom__tuner *loom_tune,
   LOOM_TWIN(loom_shared_3_spread, (loom_loop, loom_tune, edges, en, b, t));
 }
 
-static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at unroll.c:28";
-  static loom__tuner loom_tune; /* staged or element by element: timed */
+  static loom__tuner loom_tune;
   loom_shared_3_spread(loom_loop, &loom_tune, edges, en, b, t);
 }
 
@@ -227,10 +224,10 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 231 "unroll.mpi.c"
+#line 228 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 234 "unroll.mpi.c"
+#line 231 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -240,11 +237,10 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at unroll.c:28";
-  static loom__tuner loom_tune; /* staged or element by element: timed */
+  static loom__tuner loom_tune;
   loom_shared_3_spread(loom_loop, &loom_tune, edges, en, b, t);
 }
 
@@ -265,7 +261,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 269 "unroll.mpi.c"
+#line 265 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -275,9 +271,8 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (unroll.c: settle:29, save:25, scale:27) */
-static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
-                                                loom_dat a, loom_dat old,
-                                                loom_dat b)
+static void loom_loop_7_settle__1_save__2_scale(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "settle + save + scale at unroll.c:29";
   static const char loom_loop_7[] = "settle at unroll.c:29";
@@ -300,13 +295,13 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 304 "unroll.mpi.c"
+#line 299 "unroll.mpi.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 307 "unroll.mpi.c"
+#line 302 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 310 "unroll.mpi.c"
+#line 305 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -334,7 +329,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 338 "unroll.mpi.c"
+#line 333 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -360,7 +355,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 364 "unroll.mpi.c"
+#line 359 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -382,7 +377,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 386 "unroll.mpi.c"
+#line 381 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -416,7 +411,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 420 "unroll.mpi.c"
+#line 415 "unroll.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -89,10 +89,10 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
 #line 90 "unroll.seq.c"
 
 /* par_loop spread over edges (unroll.c:28): the code of loom_loop_3_spread
-   and loom_loop_6_spread, each of which passes its own label and tuner */
-static inline LOOM_TWIN_INLINE void
-loom_shared_3_spread_body(const char *loom_loop, loom__tuner *loom_tune,
-                          loom_set edges, loom_map en, loom_dat b, loom_dat t)
+   and loom_loop_6_spread, with their own labels and tuners */
+static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
+    const char *loom_loop, loom__tuner *loom_tune, loom_set edges, loom_map en,
+    loom_dat b, loom_dat t)
 {
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
@@ -133,18 +133,16 @@ loom_shared_3_spread_body(const char *loom_loop, loom__tuner *loom_tune,
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
   loom__tune_done(loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_shared_3_spread_avx512(const char *loom_loop, loom__tuner *loom_tune,
-                            loom_set edges, loom_map en, loom_dat b,
-                            loom_dat t)
+static LOOM_TWIN_TARGET void loom_shared_3_spread_avx512(
+    const char *loom_loop, loom__tuner *loom_tune, loom_set edges, loom_map en,
+    loom_dat b, loom_dat t)
 {
   loom_shared_3_spread_body(loom_loop, loom_tune, edges, en, b, t);
 }
@@ -157,11 +155,10 @@ static void loom_shared_3_spread(const char *loom_loop, loom__tuner *loom_tune,
   LOOM_TWIN(loom_shared_3_spread, (loom_loop, loom_tune, edges, en, b, t));
 }
 
-static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at unroll.c:28";
-  static loom__tuner loom_tune; /* staged or element by element: timed */
+  static loom__tuner loom_tune;
   loom_shared_3_spread(loom_loop, &loom_tune, edges, en, b, t);
 }
 
@@ -185,10 +182,10 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 189 "unroll.seq.c"
+#line 186 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 192 "unroll.seq.c"
+#line 189 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -196,11 +193,10 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at unroll.c:28";
-  static loom__tuner loom_tune; /* staged or element by element: timed */
+  static loom__tuner loom_tune;
   loom_shared_3_spread(loom_loop, &loom_tune, edges, en, b, t);
 }
 
@@ -219,7 +215,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 223 "unroll.seq.c"
+#line 219 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -228,9 +224,8 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (unroll.c: settle:29, save:25, scale:27) */
-static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
-                                                loom_dat a, loom_dat old,
-                                                loom_dat b)
+static void loom_loop_7_settle__1_save__2_scale(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "settle + save + scale at unroll.c:29";
   static const char loom_loop_7[] = "settle at unroll.c:29";
@@ -251,13 +246,13 @@ static void loom_loop_7_settle__1_save__2_scale(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 255 "unroll.seq.c"
+#line 250 "unroll.seq.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 258 "unroll.seq.c"
+#line 253 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 261 "unroll.seq.c"
+#line 256 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -280,7 +275,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 284 "unroll.seq.c"
+#line 279 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -303,7 +298,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 307 "unroll.seq.c"
+#line 302 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -324,7 +319,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 328 "unroll.seq.c"
+#line 323 "unroll.seq.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -358,7 +353,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 362 "unroll.seq.c"
+#line 357 "unroll.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -60,9 +60,9 @@ static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
 #line 62 "vectorize.mpi.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
-                               loom_dat w, loom_dat t, loom_dat y)
+static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
+    loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
+    loom_dat y)
 {
   static const char loom_loop[] = "area + scale at vectorize.c:44";
   static const char loom_loop_1[] = "area at vectorize.c:42";
@@ -174,9 +174,9 @@ loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_area__2_scale_avx512(loom_set cells, loom_map cnode, loom_dat x,
-                                 loom_dat w, loom_dat t, loom_dat y)
+static LOOM_TWIN_TARGET void loom_loop_1_area__2_scale_avx512(
+    loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
+    loom_dat y)
 {
   loom_loop_1_area__2_scale_body(cells, cnode, x, w, t, y);
 }
@@ -198,8 +198,8 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
 #line 199 "vectorize.mpi.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
+static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize.c:45";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -286,8 +286,8 @@ loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_3_flux_avx512(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
+static LOOM_TWIN_TARGET void loom_loop_3_flux_avx512(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
 {
   loom_loop_3_flux_body(edges, ecell, y, r);
 }
@@ -306,9 +306,8 @@ static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int
 #line 307 "vectorize.mpi.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
-                              double *s, loom_dat z)
+static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
+    loom_set cells, loom_map cnext, loom_dat r, double *s, loom_dat z)
 {
   static const char loom_loop[] = "norm + copy at vectorize.c:48";
   static const char loom_loop_4[] = "norm at vectorize.c:47";
@@ -337,7 +336,7 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 341 "vectorize.mpi.c"
+#line 340 "vectorize.mpi.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -347,13 +346,13 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 351 "vectorize.mpi.c"
+#line 350 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 357 "vectorize.mpi.c"
+#line 356 "vectorize.mpi.c"
       }
     }
   }
@@ -364,7 +363,7 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 368 "vectorize.mpi.c"
+#line 367 "vectorize.mpi.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -374,13 +373,13 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 378 "vectorize.mpi.c"
+#line 377 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 384 "vectorize.mpi.c"
+#line 383 "vectorize.mpi.c"
       }
     }
   }
@@ -397,9 +396,8 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_norm__5_copy_avx512(loom_set cells, loom_map cnext, loom_dat r,
-                                double *s, loom_dat z)
+static LOOM_TWIN_TARGET void loom_loop_4_norm__5_copy_avx512(
+    loom_set cells, loom_map cnext, loom_dat r, double *s, loom_dat z)
 {
   loom_loop_4_norm__5_copy_body(cells, cnext, r, s, z);
 }
@@ -442,7 +440,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 446 "vectorize.mpi.c"
+#line 444 "vectorize.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -60,9 +60,9 @@ static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
 #line 62 "vectorize.seq.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
-                               loom_dat w, loom_dat t, loom_dat y)
+static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
+    loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
+    loom_dat y)
 {
   static const char loom_loop[] = "area + scale at vectorize.c:44";
   static const char loom_loop_1[] = "area at vectorize.c:42";
@@ -128,9 +128,9 @@ loom_loop_1_area__2_scale_body(loom_set cells, loom_map cnode, loom_dat x,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_area__2_scale_avx512(loom_set cells, loom_map cnode, loom_dat x,
-                                 loom_dat w, loom_dat t, loom_dat y)
+static LOOM_TWIN_TARGET void loom_loop_1_area__2_scale_avx512(
+    loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
+    loom_dat y)
 {
   loom_loop_1_area__2_scale_body(cells, cnode, x, w, t, y);
 }
@@ -152,8 +152,8 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
 #line 153 "vectorize.seq.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
+static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize.c:45";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -204,8 +204,8 @@ loom_loop_3_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_3_flux_avx512(loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
+static LOOM_TWIN_TARGET void loom_loop_3_flux_avx512(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
 {
   loom_loop_3_flux_body(edges, ecell, y, r);
 }
@@ -223,9 +223,8 @@ static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int
 #line 224 "vectorize.seq.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
-                              double *s, loom_dat z)
+static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
+    loom_set cells, loom_map cnext, loom_dat r, double *s, loom_dat z)
 {
   static const char loom_loop[] = "norm + copy at vectorize.c:48";
   static const char loom_loop_4[] = "norm at vectorize.c:47";
@@ -248,7 +247,7 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 252 "vectorize.seq.c"
+#line 251 "vectorize.seq.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -258,13 +257,13 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 262 "vectorize.seq.c"
+#line 261 "vectorize.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 268 "vectorize.seq.c"
+#line 267 "vectorize.seq.c"
       }
     }
   }
@@ -278,9 +277,8 @@ loom_loop_4_norm__5_copy_body(loom_set cells, loom_map cnext, loom_dat r,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_norm__5_copy_avx512(loom_set cells, loom_map cnext, loom_dat r,
-                                double *s, loom_dat z)
+static LOOM_TWIN_TARGET void loom_loop_4_norm__5_copy_avx512(
+    loom_set cells, loom_map cnext, loom_dat r, double *s, loom_dat z)
 {
   loom_loop_4_norm__5_copy_body(cells, cnext, r, s, z);
 }
@@ -323,7 +321,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 327 "vectorize.seq.c"
+#line 325 "vectorize.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

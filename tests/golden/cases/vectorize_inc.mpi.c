@@ -109,9 +109,8 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
 #line 110 "vectorize_inc.mpi.c"
 
 /* par_loop flux over edges (vectorize_inc.c:71) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
-                      loom_dat r)
+static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat n, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize_inc.c:71";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -146,7 +145,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
         loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 150 "vectorize_inc.mpi.c"
+#line 149 "vectorize_inc.mpi.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       {
@@ -173,7 +172,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 177 "vectorize_inc.mpi.c"
+#line 176 "vectorize_inc.mpi.c"
       }
     }
   }
@@ -192,7 +191,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
         loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 196 "vectorize_inc.mpi.c"
+#line 195 "vectorize_inc.mpi.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       {
@@ -219,7 +218,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 223 "vectorize_inc.mpi.c"
+#line 222 "vectorize_inc.mpi.c"
       }
     }
   }
@@ -233,9 +232,8 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_flux_avx512(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
-                        loom_dat r)
+static LOOM_TWIN_TARGET void loom_loop_1_flux_avx512(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat n, loom_dat r)
 {
   loom_loop_1_flux_body(edges, ecell, y, n, r);
 }
@@ -271,14 +269,14 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
       loom__halo_progress();
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 275 "vectorize_inc.mpi.c"
+#line 273 "vectorize_inc.mpi.c"
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 282 "vectorize_inc.mpi.c"
+#line 280 "vectorize_inc.mpi.c"
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -312,14 +310,14 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
       loom__halo_progress();
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 316 "vectorize_inc.mpi.c"
+#line 314 "vectorize_inc.mpi.c"
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 323 "vectorize_inc.mpi.c"
+#line 321 "vectorize_inc.mpi.c"
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -344,12 +342,11 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 348 "vectorize_inc.mpi.c"
+#line 346 "vectorize_inc.mpi.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
-                                loom_dat r, loom_dat m)
+static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r, loom_dat m)
 {
   static const char loom_loop[] = "branch + lift at vectorize_inc.c:78";
   static const char loom_loop_4[] = "branch at vectorize_inc.c:76";
@@ -386,7 +383,7 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 390 "vectorize_inc.mpi.c"
+#line 387 "vectorize_inc.mpi.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       {
@@ -413,13 +410,13 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 417 "vectorize_inc.mpi.c"
+#line 414 "vectorize_inc.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 423 "vectorize_inc.mpi.c"
+#line 420 "vectorize_inc.mpi.c"
     }
   }
   loom__halo_end(y);
@@ -436,7 +433,7 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 440 "vectorize_inc.mpi.c"
+#line 437 "vectorize_inc.mpi.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       {
@@ -463,13 +460,13 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 467 "vectorize_inc.mpi.c"
+#line 464 "vectorize_inc.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 473 "vectorize_inc.mpi.c"
+#line 470 "vectorize_inc.mpi.c"
     }
   }
   loom__dat_dirty(r);
@@ -483,9 +480,8 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_branch__5_lift_avx512(loom_set edges, loom_map ecell, loom_dat y,
-                                  loom_dat r, loom_dat m)
+static LOOM_TWIN_TARGET void loom_loop_4_branch__5_lift_avx512(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r, loom_dat m)
 {
   loom_loop_4_branch__5_lift_body(edges, ecell, y, r, m);
 }
@@ -526,7 +522,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 530 "vectorize_inc.mpi.c"
+#line 526 "vectorize_inc.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -109,9 +109,8 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
 #line 110 "vectorize_inc.seq.c"
 
 /* par_loop flux over edges (vectorize_inc.c:71) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
-                      loom_dat r)
+static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat n, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize_inc.c:71";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -140,7 +139,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
         loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 144 "vectorize_inc.seq.c"
+#line 143 "vectorize_inc.seq.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       {
@@ -167,7 +166,7 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 171 "vectorize_inc.seq.c"
+#line 170 "vectorize_inc.seq.c"
       }
     }
   }
@@ -180,9 +179,8 @@ loom_loop_1_flux_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_flux_avx512(loom_set edges, loom_map ecell, loom_dat y, loom_dat n,
-                        loom_dat r)
+static LOOM_TWIN_TARGET void loom_loop_1_flux_avx512(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat n, loom_dat r)
 {
   loom_loop_1_flux_body(edges, ecell, y, n, r);
 }
@@ -212,7 +210,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 216 "vectorize_inc.seq.c"
+#line 214 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
@@ -239,7 +237,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 243 "vectorize_inc.seq.c"
+#line 241 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
@@ -263,12 +261,11 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 267 "vectorize_inc.seq.c"
+#line 265 "vectorize_inc.seq.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
-                                loom_dat r, loom_dat m)
+static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r, loom_dat m)
 {
   static const char loom_loop[] = "branch + lift at vectorize_inc.c:78";
   static const char loom_loop_4[] = "branch at vectorize_inc.c:76";
@@ -299,7 +296,7 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 303 "vectorize_inc.seq.c"
+#line 300 "vectorize_inc.seq.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       {
@@ -326,13 +323,13 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 330 "vectorize_inc.seq.c"
+#line 327 "vectorize_inc.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 336 "vectorize_inc.seq.c"
+#line 333 "vectorize_inc.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -344,9 +341,8 @@ loom_loop_4_branch__5_lift_body(loom_set edges, loom_map ecell, loom_dat y,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_branch__5_lift_avx512(loom_set edges, loom_map ecell, loom_dat y,
-                                  loom_dat r, loom_dat m)
+static LOOM_TWIN_TARGET void loom_loop_4_branch__5_lift_avx512(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r, loom_dat m)
 {
   loom_loop_4_branch__5_lift_body(edges, ecell, y, r, m);
 }
@@ -387,7 +383,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 391 "vectorize_inc.seq.c"
+#line 387 "vectorize_inc.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -123,9 +123,9 @@ static inline void loom_lanes_spread(const double *y1, const double *y2, float *
 #line 124 "vectorize_rows.seq.c"
 
 /* par_loop spread over edges (vectorize_rows.c:56) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_spread_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat a,
-                        loom_dat b, loom_dat c)
+static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat a, loom_dat b,
+    loom_dat c)
 {
   static const char loom_loop[] = "spread at vectorize_rows.c:56";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -196,9 +196,9 @@ loom_loop_1_spread_body(loom_set edges, loom_map ecell, loom_dat y, loom_dat a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_spread_avx512(loom_set edges, loom_map ecell, loom_dat y,
-                          loom_dat a, loom_dat b, loom_dat c)
+static LOOM_TWIN_TARGET void loom_loop_1_spread_avx512(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat a, loom_dat b,
+    loom_dat c)
 {
   loom_loop_1_spread_body(edges, ecell, y, a, b, c);
 }

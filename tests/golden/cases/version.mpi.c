@@ -90,10 +90,9 @@ loom_strip_2_plus1(int loom_s, int loom_e, int loom_vec,
 }
 
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
-                                loom_dat p_b_1, loom_map p_next,
-                                loom_dat p_c_1)
+static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
+    loom_set p_nodes, loom_dat p_a_1, loom_dat p_b_1, loom_map p_next,
+    loom_dat p_c_1)
 {
   static const char loom_loop[] = "twice + plus1 at version.c:23";
   static const char loom_loop_1[] = "twice at version.c:22";
@@ -123,7 +122,7 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 127 "version.mpi.c"
+#line 126 "version.mpi.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -135,7 +134,7 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 139 "version.mpi.c"
+#line 138 "version.mpi.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -151,10 +150,9 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_twice__2_plus1_avx512(loom_set p_nodes, loom_dat p_a_1,
-                                  loom_dat p_b_1, loom_map p_next,
-                                  loom_dat p_c_1)
+static LOOM_TWIN_TARGET void loom_loop_1_twice__2_plus1_avx512(
+    loom_set p_nodes, loom_dat p_a_1, loom_dat p_b_1, loom_map p_next,
+    loom_dat p_c_1)
 {
   loom_loop_1_twice__2_plus1_body(p_nodes, p_a_1, p_b_1, p_next, p_c_1);
 }
@@ -184,7 +182,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 188 "version.mpi.c"
+#line 186 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -194,9 +192,8 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:23) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                       loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_4_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:23";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -240,9 +237,8 @@ loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                         loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_4_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_4_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -273,7 +269,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 277 "version.mpi.c"
+#line 273 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -291,7 +287,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 295 "version.mpi.c"
+#line 291 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -301,9 +297,8 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:29) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                       loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:29";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -335,13 +330,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 339 "version.mpi.c"
+#line 334 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 345 "version.mpi.c"
+#line 340 "version.mpi.c"
       }
     }
   }
@@ -357,13 +352,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 361 "version.mpi.c"
+#line 356 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 367 "version.mpi.c"
+#line 362 "version.mpi.c"
       }
     }
   }
@@ -377,9 +372,8 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_6_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                         loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_6_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_6_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -398,7 +392,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 402 "version.mpi.c"
+#line 396 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -416,7 +410,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 420 "version.mpi.c"
+#line 414 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -426,9 +420,8 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:35) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                       loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:35";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -460,13 +453,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 464 "version.mpi.c"
+#line 457 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 470 "version.mpi.c"
+#line 463 "version.mpi.c"
       }
     }
   }
@@ -482,13 +475,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 486 "version.mpi.c"
+#line 479 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 492 "version.mpi.c"
+#line 485 "version.mpi.c"
       }
     }
   }
@@ -502,9 +495,8 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_8_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                         loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_8_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_8_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -523,7 +515,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 527 "version.mpi.c"
+#line 519 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -541,7 +533,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 545 "version.mpi.c"
+#line 537 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -551,9 +543,8 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:42) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                        loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:42";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -585,13 +576,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 589 "version.mpi.c"
+#line 580 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 595 "version.mpi.c"
+#line 586 "version.mpi.c"
       }
     }
   }
@@ -607,13 +598,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 611 "version.mpi.c"
+#line 602 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 617 "version.mpi.c"
+#line 608 "version.mpi.c"
       }
     }
   }
@@ -627,9 +618,8 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_10_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                          loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_10_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_10_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -649,7 +639,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 653 "version.mpi.c"
+#line 643 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -667,7 +657,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 671 "version.mpi.c"
+#line 661 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -677,9 +667,8 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:49) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                        loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:49";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -711,13 +700,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 715 "version.mpi.c"
+#line 704 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 721 "version.mpi.c"
+#line 710 "version.mpi.c"
       }
     }
   }
@@ -733,13 +722,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 737 "version.mpi.c"
+#line 726 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 743 "version.mpi.c"
+#line 732 "version.mpi.c"
       }
     }
   }
@@ -753,9 +742,8 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_12_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                          loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_12_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_12_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -780,7 +768,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 784 "version.mpi.c"
+#line 772 "version.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -90,10 +90,9 @@ loom_strip_2_plus1(int loom_s, int loom_e, int loom_vec,
 }
 
 /* par_loops fused over p_nodes (version.c: twice:22, plus1:23) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
-                                loom_dat p_b_1, loom_map p_next,
-                                loom_dat p_c_1)
+static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
+    loom_set p_nodes, loom_dat p_a_1, loom_dat p_b_1, loom_map p_next,
+    loom_dat p_c_1)
 {
   static const char loom_loop[] = "twice + plus1 at version.c:23";
   static const char loom_loop_1[] = "twice at version.c:22";
@@ -117,7 +116,7 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 121 "version.seq.c"
+#line 120 "version.seq.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -131,10 +130,9 @@ loom_loop_1_twice__2_plus1_body(loom_set p_nodes, loom_dat p_a_1,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_1_twice__2_plus1_avx512(loom_set p_nodes, loom_dat p_a_1,
-                                  loom_dat p_b_1, loom_map p_next,
-                                  loom_dat p_c_1)
+static LOOM_TWIN_TARGET void loom_loop_1_twice__2_plus1_avx512(
+    loom_set p_nodes, loom_dat p_a_1, loom_dat p_b_1, loom_map p_next,
+    loom_dat p_c_1)
 {
   loom_loop_1_twice__2_plus1_body(p_nodes, p_a_1, p_b_1, p_next, p_c_1);
 }
@@ -162,7 +160,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 166 "version.seq.c"
+#line 164 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -171,9 +169,8 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:23) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                       loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_4_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:23";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -203,9 +200,8 @@ loom_loop_4_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_4_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                         loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_4_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_4_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -236,7 +232,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 240 "version.seq.c"
+#line 236 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -252,7 +248,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 256 "version.seq.c"
+#line 252 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -261,9 +257,8 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:29) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                       loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:29";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -289,13 +284,13 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 293 "version.seq.c"
+#line 288 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 299 "version.seq.c"
+#line 294 "version.seq.c"
       }
     }
   }
@@ -308,9 +303,8 @@ loom_loop_6_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_6_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                         loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_6_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_6_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -329,7 +323,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 333 "version.seq.c"
+#line 327 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -345,7 +339,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 349 "version.seq.c"
+#line 343 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -354,9 +348,8 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:35) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                       loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:35";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -382,13 +375,13 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 386 "version.seq.c"
+#line 379 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 392 "version.seq.c"
+#line 385 "version.seq.c"
       }
     }
   }
@@ -401,9 +394,8 @@ loom_loop_8_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_8_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                         loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_8_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_8_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -422,7 +414,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 426 "version.seq.c"
+#line 418 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -438,7 +430,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 442 "version.seq.c"
+#line 434 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -447,9 +439,8 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:42) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                        loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:42";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -475,13 +466,13 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 479 "version.seq.c"
+#line 470 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 485 "version.seq.c"
+#line 476 "version.seq.c"
       }
     }
   }
@@ -494,9 +485,8 @@ loom_loop_10_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_10_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                          loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_10_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_10_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -516,7 +506,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 520 "version.seq.c"
+#line 510 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -532,7 +522,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 536 "version.seq.c"
+#line 526 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -541,9 +531,8 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 }
 
 /* par_loop plus1 over p_nodes (version.c:49) */
-static inline LOOM_TWIN_INLINE void
-loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                        loom_dat p_c)
+static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:49";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -569,13 +558,13 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 573 "version.seq.c"
+#line 562 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 579 "version.seq.c"
+#line 568 "version.seq.c"
       }
     }
   }
@@ -588,9 +577,8 @@ loom_loop_12_plus1_body(loom_set p_nodes, loom_map p_next, loom_dat p_a,
 }
 
 #if LOOM_TWINS
-static LOOM_TWIN_TARGET void
-loom_loop_12_plus1_avx512(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                          loom_dat p_c)
+static LOOM_TWIN_TARGET void loom_loop_12_plus1_avx512(
+    loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   loom_loop_12_plus1_body(p_nodes, p_next, p_a, p_c);
 }
@@ -615,7 +603,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 619 "version.seq.c"
+#line 607 "version.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
