@@ -582,8 +582,6 @@ static void emit_checks(cg *g, const group *gr, const vec *objs) {
       vec_push(g->arena, &checks, (void *)check_call(g, gr, o));
   }
   distinct_checks(g, gr, &checks);
-  if (!g->state_params)
-    emit_names(g, gr, objs);
   for (int i = 0; i < checks.len; i++)
     cg_line(g, "%s%s != LOOM_OK%s", i ? "    " : "if (", (const char *)checks.items[i],
             i + 1 < checks.len ? " ||" : ")");
@@ -1889,6 +1887,23 @@ static const char *forward(cg *g, const char *name, const vec *state, const vec 
   return join(g, name, &args, col);
 }
 
+/* Before the timed part of a group that runs in strips: how it runs. */
+static void emit_strips_comment(cg *g, const group *gr) {
+  const char *each = "", *staged = "";
+  int nstaged = 0;
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    each = arena_printf(g->arena, "%s%s%s", each,
+                        i == 0 ? "" : i + 1 == gr->loops.len ? " and " : ", ", lp->kernel);
+    if (vectorize_staged(gr, lp))
+      staged = arena_printf(g->arena, "%s%s%s", staged, nstaged++ ? ", " : "", lp->kernel);
+  }
+  emit_wrapped_comment(g, arena_printf(g->arena, "in strips of %d %s%s%s; %s staged or element "
+                                        "by element, as timed", STRIP_WIDTH, cg_set(gr)->name,
+                                        gr->loops.len > 1 ? " through " : "",
+                                        gr->loops.len > 1 ? each : "", staged));
+}
+
 /* The function that runs the group: the checks, the data, the backend's
  * element loops with the kernels.  `lead`: its storage class; with
  * g->state_params, its per-loop state comes as parameters. */
@@ -1901,15 +1916,19 @@ static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
   emit_signature(g, gr, g->state_params ? &decls : NULL, objs, lead, name);
   cg_line(g, "{");
   cg_indent(g, 1);
+  if (!g->state_params) {
+    emit_names(g, gr, objs);
+    if (tuned)
+      cg_line(g, "static loom__tuner loom_tune;");
+  }
   emit_checks(g, gr, objs);
+  emit_pointers(g, gr, objs);
+  if (tuned)
+    emit_strips_comment(g, gr);
   cg_line(g, "const double loom_t0 = loom__wall();");
   const char *tuner = g->state_params ? "loom_tune" : "&loom_tune";
-  if (tuned) {
-    if (!g->state_params)
-      cg_line(g, "static loom__tuner loom_tune; /* staged or element by element: timed */");
+  if (tuned)
     cg_line(g, "const int loom_vec = loom__tune_pick(%s);", tuner);
-  }
-  emit_pointers(g, gr, objs);
   g->be->loop_begin(g, gr);
   emit_gids(g, gr);
   emit_map_writes(g, gr);

@@ -59,9 +59,9 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
       loom__check_dat(t1, nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(t2, nodes, 1, LOOM_DOUBLE, loom_loop_3, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
   double *const loom_d_t2 = (double *)loom__dat_values(t2);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(nodes);
@@ -96,19 +96,21 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
   static const char loom_loop[] = "assemble + assemble at fuse_global.c:27";
   static const char loom_loop_2[] = "assemble at fuse_global.c:25";
   static const char loom_loop_4[] = "assemble at fuse_global.c:27";
+  static loom__tuner loom_tune;
   if (loom__check_set(cells, loom_loop_2) != LOOM_OK ||
       loom__check_map(pcell, cells, NULL, 2, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(t1, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_2, 3) != LOOM_OK ||
       loom__check_dat(t2, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
   double *const loom_d_t2 = (double *)loom__dat_values(t2);
+  /* in strips of 16 cells through assemble and assemble; assemble, assemble
+     staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(cells);
@@ -128,7 +130,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 132 "fuse_global.mpi.c"
+#line 134 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -139,7 +141,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 143 "fuse_global.mpi.c"
+#line 145 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -152,7 +154,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 156 "fuse_global.mpi.c"
+#line 158 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -163,7 +165,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 167 "fuse_global.mpi.c"
+#line 169 "fuse_global.mpi.c"
       }
     }
   }
@@ -181,7 +183,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 185 "fuse_global.mpi.c"
+#line 187 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -192,7 +194,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 196 "fuse_global.mpi.c"
+#line 198 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -205,7 +207,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 209 "fuse_global.mpi.c"
+#line 211 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -216,7 +218,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 220 "fuse_global.mpi.c"
+#line 222 "fuse_global.mpi.c"
       }
     }
   }
@@ -254,17 +256,17 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
       loom__check_dat(t2, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(p, nodes, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
   double *const loom_d_t2 = (double *)loom__dat_values(t2);
   double *const loom_d_p = (double *)loom__dat_values(p);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 268 "fuse_global.mpi.c"
+#line 270 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -285,20 +287,20 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
       loom__check_dat(w, nodes, 1, LOOM_DOUBLE, loom_loop_6, 2) != LOOM_OK ||
       loom__check_dat(u, nodes, 1, LOOM_DOUBLE, loom_loop_7, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_u = (double *)loom__dat_values(u);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 299 "fuse_global.mpi.c"
+#line 301 "fuse_global.mpi.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 302 "fuse_global.mpi.c"
+#line 304 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
@@ -334,7 +336,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 338 "fuse_global.mpi.c"
+#line 340 "fuse_global.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

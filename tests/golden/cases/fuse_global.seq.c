@@ -59,9 +59,9 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
       loom__check_dat(t1, nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(t2, nodes, 1, LOOM_DOUBLE, loom_loop_3, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
   double *const loom_d_t2 = (double *)loom__dat_values(t2);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_global.c"
@@ -92,19 +92,21 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
   static const char loom_loop[] = "assemble + assemble at fuse_global.c:27";
   static const char loom_loop_2[] = "assemble at fuse_global.c:25";
   static const char loom_loop_4[] = "assemble at fuse_global.c:27";
+  static loom__tuner loom_tune;
   if (loom__check_set(cells, loom_loop_2) != LOOM_OK ||
       loom__check_map(pcell, cells, NULL, 2, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(t1, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_2, 3) != LOOM_OK ||
       loom__check_dat(t2, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
   double *const loom_d_t2 = (double *)loom__dat_values(t2);
+  /* in strips of 16 cells through assemble and assemble; assemble, assemble
+     staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(cells);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -118,7 +120,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 122 "fuse_global.seq.c"
+#line 124 "fuse_global.seq.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -129,7 +131,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 133 "fuse_global.seq.c"
+#line 135 "fuse_global.seq.c"
       }
     }
     if (loom_vec) {
@@ -142,7 +144,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 146 "fuse_global.seq.c"
+#line 148 "fuse_global.seq.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -153,7 +155,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 157 "fuse_global.seq.c"
+#line 159 "fuse_global.seq.c"
       }
     }
   }
@@ -189,15 +191,15 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
       loom__check_dat(t2, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(p, nodes, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t1 = (double *)loom__dat_values(t1);
   double *const loom_d_t2 = (double *)loom__dat_values(t2);
   double *const loom_d_p = (double *)loom__dat_values(p);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 201 "fuse_global.seq.c"
+#line 203 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -217,18 +219,18 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
       loom__check_dat(w, nodes, 1, LOOM_DOUBLE, loom_loop_6, 2) != LOOM_OK ||
       loom__check_dat(u, nodes, 1, LOOM_DOUBLE, loom_loop_7, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_u = (double *)loom__dat_values(u);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 229 "fuse_global.seq.c"
+#line 231 "fuse_global.seq.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 232 "fuse_global.seq.c"
+#line 234 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -262,7 +264,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 266 "fuse_global.seq.c"
+#line 268 "fuse_global.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -55,9 +55,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_refused.c"
@@ -81,17 +81,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
 {
   static const char loom_loop[] = "copy + total at fuse_refused.c:26";
   static const char loom_loop_2[] = "copy at fuse_refused.c:25";
+  static loom__tuner loom_tune;
   if (loom__check_set(cells, loom_loop_2) != LOOM_OK ||
       loom__check_map(cnext, cells, NULL, 1, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(cnext), 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_z = (double *)loom__dat_values(z);
+  /* in strips of 16 cells through copy and total; copy staged or element by
+     element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
@@ -104,19 +106,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
         loom_lanes_copy(loom_d_y, loom_d_z,
 #line 25 "fuse_refused.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 108 "fuse_refused.seq.c"
+#line 110 "fuse_refused.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
         copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 114 "fuse_refused.seq.c"
+#line 116 "fuse_refused.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 26 "fuse_refused.c"
       total(loom_d_y + loom_i, &loom_g_s);
-#line 120 "fuse_refused.seq.c"
+#line 122 "fuse_refused.seq.c"
     }
   }
   *s = loom_g_s;
@@ -164,7 +166,7 @@ loom_loop_2_copy__3_total(cells, cnext, y, z, &s);
   loom_exit();
   return (int)s;
 }
-#line 168 "fuse_refused.seq.c"
+#line 170 "fuse_refused.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -23,9 +23,9 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
       loom__check_dat(a_3, nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(b_1, nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a_3 = (double *)loom__dat_values(a_3);
   double *const loom_d_b_1 = (double *)loom__dat_values(b_1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
@@ -49,9 +49,9 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
@@ -72,9 +72,9 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_a = (double *)loom__dat_values(a);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "inline.c"
@@ -116,8 +116,8 @@ static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
+  const double loom_t0 = loom__wall();
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
@@ -156,8 +156,8 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_c, m_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_m_c = (double *)loom__dat_values(m_c);
+  const double loom_t0 = loom__wall();
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(m_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
@@ -189,8 +189,8 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_c, m_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_m_c = (double *)loom__dat_values(m_c);
+  const double loom_t0 = loom__wall();
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(m_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
@@ -225,10 +225,10 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
       loom__check_dat(old, nodes, 1, LOOM_DOUBLE, loom_loop_8, 2) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_9, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_old = (double *)loom__dat_values(old);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 54 "inline.c"

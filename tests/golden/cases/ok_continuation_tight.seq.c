@@ -60,17 +60,18 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
     loom_set edges, loom_map pedge, loom_dat x, loom_dat len)
 {
   static const char loom_loop[] = "edge_len at ok_continuation_tight.c:20";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(pedge, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(len, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pedge = loom__map_values(pedge);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_len = (double *)loom__dat_values(len);
+  /* in strips of 16 edges; edge_len staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -88,7 +89,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
 #line 23 "ok_continuation_tight.c"
                             loom_m_pedge[2 * loom_i + 1],
                             loom_i);
-#line 92 "ok_continuation_tight.seq.c"
+#line 93 "ok_continuation_tight.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -97,7 +98,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
 #line 23 "ok_continuation_tight.c"
                  loom_d_x + loom_m_pedge[2 * loom_i + 1],
                  loom_d_len + loom_i);
-#line 101 "ok_continuation_tight.seq.c"
+#line 102 "ok_continuation_tight.seq.c"
       }
     }
   }
@@ -138,7 +139,7 @@ loom_loop_1_edge_len(edges, pedge, x, len);
   loom_exit();
   return 0;
 }
-#line 142 "ok_continuation_tight.seq.c"
+#line 143 "ok_continuation_tight.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

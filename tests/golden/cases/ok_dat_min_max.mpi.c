@@ -72,17 +72,18 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
     loom_set edges, loom_map pedge, loom_dat x, loom_dat len)
 {
   static const char loom_loop[] = "edge_len at ok_dat_min_max.c:36";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(pedge, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(len, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pedge = loom__map_values(pedge);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_len = (double *)loom__dat_values(len);
+  /* in strips of 16 edges; edge_len staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -100,13 +101,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 104 "ok_dat_min_max.mpi.c"
+#line 105 "ok_dat_min_max.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 110 "ok_dat_min_max.mpi.c"
+#line 111 "ok_dat_min_max.mpi.c"
       }
     }
   }
@@ -122,13 +123,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 126 "ok_dat_min_max.mpi.c"
+#line 127 "ok_dat_min_max.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 132 "ok_dat_min_max.mpi.c"
+#line 133 "ok_dat_min_max.mpi.c"
       }
     }
   }
@@ -166,11 +167,11 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
       loom__check_dat(lmax, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(lmin, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_len = (double *)loom__dat_values(len);
   const int *const loom_m_pedge = loom__map_values(pedge);
   double *const loom_d_lmax = (double *)loom__dat_values(lmax);
   double *const loom_d_lmin = (double *)loom__dat_values(lmin);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -181,14 +182,14 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
       loom__halo_progress();
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 185 "ok_dat_min_max.mpi.c"
+#line 186 "ok_dat_min_max.mpi.c"
   }
   loom__halo_end(len);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 192 "ok_dat_min_max.mpi.c"
+#line 193 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmax);
   loom__dat_dirty(lmin);
@@ -207,16 +208,16 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
       loom__check_dat(lmax, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(lmin, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_lmax = (double *)loom__dat_values(lmax);
   double *const loom_d_lmin = (double *)loom__dat_values(lmin);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 220 "ok_dat_min_max.mpi.c"
+#line 221 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -249,7 +250,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 253 "ok_dat_min_max.mpi.c"
+#line 254 "ok_dat_min_max.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

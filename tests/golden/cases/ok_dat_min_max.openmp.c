@@ -46,6 +46,7 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
   static const char loom_loop[] = "edge_len + extremes at ok_dat_min_max.c:37";
   static const char loom_loop_1[] = "edge_len at ok_dat_min_max.c:36";
   static const char loom_loop_2[] = "extremes at ok_dat_min_max.c:37";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop_1) != LOOM_OK ||
       loom__check_map(pedge, edges, NULL, 2, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
@@ -53,13 +54,14 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
       loom__check_dat(lmax, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK ||
       loom__check_dat(lmin, loom__map_to(pedge), 1, LOOM_DOUBLE, loom_loop_2, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_pedge = loom__map_values(pedge);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_lmax = (double *)loom__dat_values(lmax);
   double *const loom_d_lmin = (double *)loom__dat_values(lmin);
+  /* in strips of 16 edges through edge_len and extremes; edge_len staged or
+     element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {pedge, 0},
       {pedge, 1}
@@ -85,13 +87,13 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
             loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
 #line 36 "ok_dat_min_max.c"
                                 loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 89 "ok_dat_min_max.openmp.c"
+#line 91 "ok_dat_min_max.openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
             edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 95 "ok_dat_min_max.openmp.c"
+#line 97 "ok_dat_min_max.openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -105,7 +107,7 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
               loom_d_lmin + loom_m_pedge[2 * loom_i + 1];
 #line 38 "ok_dat_min_max.c"
           extremes(loom_t_len[loom_i - loom_s], loom_w2_2, loom_w2_3, loom_w2_4, loom_w2_5);
-#line 109 "ok_dat_min_max.openmp.c"
+#line 111 "ok_dat_min_max.openmp.c"
         }
       }
     }
@@ -126,15 +128,15 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
       loom__check_dat(lmax, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(lmin, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_lmax = (double *)loom__dat_values(lmax);
   double *const loom_d_lmin = (double *)loom__dat_values(lmin);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 138 "ok_dat_min_max.openmp.c"
+#line 140 "ok_dat_min_max.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -166,7 +168,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 170 "ok_dat_min_max.openmp.c"
+#line 172 "ok_dat_min_max.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -14,8 +14,8 @@ static void loom_shared_1_k(const char *loom_loop, loom_set s, loom_dat y)
   if (loom__check_set(s, loom_loop) != LOOM_OK ||
       loom__check_dat(y, s, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(s);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 11 "ok_lines_after_multiline.c"
@@ -50,8 +50,8 @@ static void loom_shared_2_k(const char *loom_loop, loom_set s, loom_dat y)
   if (loom__check_set(s, loom_loop) != LOOM_OK ||
       loom__check_dat(y, s, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(s);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "ok_lines_after_multiline.c"

@@ -39,12 +39,12 @@ static void loom_shared_1_mass(const char *loom_loop, loom_set m_cells,
       loom__check_dat(m_x, loom__map_to(m_c2n), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_mat(m_M, 1, 1, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_4 = loom__mat_values(m_M, m_c2n, m_c2n);
   if (!loom_mv1_4)
     return;
   const int *const loom_m_m_c2n = loom__map_values(m_c2n);
   double *const loom_d_m_x = (double *)loom__dat_values(m_x);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(m_cells);
@@ -94,12 +94,12 @@ static void loom_shared_2_mass(const char *loom_loop, loom_set cells,
       loom__check_dat(x, loom__map_to(c2n), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_mat(A, 1, 1, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv2_4 = loom__mat_values(A, c2n, c2n);
   if (!loom_mv2_4)
     return;
   const int *const loom_m_c2n = loom__map_values(c2n);
   double *const loom_d_x = (double *)loom__dat_values(x);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(cells);

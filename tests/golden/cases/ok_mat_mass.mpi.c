@@ -36,7 +36,6 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
       loom__check_dat(w, cells, 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK ||
       loom__check_mat(B, 2, 2, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_4 = loom__mat_values(M, c2n, c2n);
   if (!loom_mv1_4)
     return;
@@ -46,6 +45,7 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
   const int *const loom_m_c2n = loom__map_values(c2n);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(cells);

@@ -62,9 +62,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
       loom__check_dat(w, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_q, cells, 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(cells);
@@ -90,17 +90,18 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
     loom_set m_cells, loom_map m_pcell, loom_dat m_x, loom_dat m_q)
 {
   static const char loom_loop[] = "gather at ok_modular.c:19";
+  static loom__tuner loom_tune;
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
       loom__check_map(m_pcell, m_cells, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_x, loom__map_to(m_pcell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_q, m_cells, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_pcell = loom__map_values(m_pcell);
   double *const loom_d_m_x = (double *)loom__dat_values(m_x);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
+  /* in strips of 16 m_cells; gather staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(m_cells);
@@ -118,13 +119,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 122 "ok_modular.mpi.c"
+#line 123 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 128 "ok_modular.mpi.c"
+#line 129 "ok_modular.mpi.c"
       }
     }
   }
@@ -140,13 +141,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 144 "ok_modular.mpi.c"
+#line 145 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 150 "ok_modular.mpi.c"
+#line 151 "ok_modular.mpi.c"
       }
     }
   }
@@ -179,7 +180,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 183 "ok_modular.mpi.c"
+#line 184 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -187,15 +188,15 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_x, m_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_m_x = (double *)loom__dat_values(m_x);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(m_nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 199 "ok_modular.mpi.c"
+#line 200 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -209,17 +210,18 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
     loom_set m_cells, loom_map m_pcell, loom_dat weight, loom_dat m_q)
 {
   static const char loom_loop[] = "gather at ok_modular.c:24";
+  static loom__tuner loom_tune;
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
       loom__check_map(m_pcell, m_cells, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(weight, loom__map_to(m_pcell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_q, m_cells, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_pcell = loom__map_values(m_pcell);
   double *const loom_d_weight = (double *)loom__dat_values(weight);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
+  /* in strips of 16 m_cells; gather staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(m_cells);
@@ -237,13 +239,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 241 "ok_modular.mpi.c"
+#line 243 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 247 "ok_modular.mpi.c"
+#line 249 "ok_modular.mpi.c"
       }
     }
   }
@@ -259,13 +261,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 263 "ok_modular.mpi.c"
+#line 265 "ok_modular.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 269 "ok_modular.mpi.c"
+#line 271 "ok_modular.mpi.c"
       }
     }
   }
@@ -297,7 +299,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom__halo_begin(weight); loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 301 "ok_modular.mpi.c"
+#line 303 "ok_modular.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

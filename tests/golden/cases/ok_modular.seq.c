@@ -62,9 +62,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
       loom__check_dat(w, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_q, cells, 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 18 "ok_modular.c"
@@ -87,17 +87,18 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
     loom_set m_cells, loom_map m_pcell, loom_dat m_x, loom_dat m_q)
 {
   static const char loom_loop[] = "gather at ok_modular.c:19";
+  static loom__tuner loom_tune;
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
       loom__check_map(m_pcell, m_cells, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_x, loom__map_to(m_pcell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_q, m_cells, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_pcell = loom__map_values(m_pcell);
   double *const loom_d_m_x = (double *)loom__dat_values(m_x);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
+  /* in strips of 16 m_cells; gather staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(m_cells);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -109,13 +110,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 113 "ok_modular.seq.c"
+#line 114 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 119 "ok_modular.seq.c"
+#line 120 "ok_modular.seq.c"
       }
     }
   }
@@ -147,7 +148,7 @@ loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 151 "ok_modular.seq.c"
+#line 152 "ok_modular.seq.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -155,13 +156,13 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_x, m_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_m_x = (double *)loom__dat_values(m_x);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(m_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 165 "ok_modular.seq.c"
+#line 166 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
@@ -174,17 +175,18 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
     loom_set m_cells, loom_map m_pcell, loom_dat weight, loom_dat m_q)
 {
   static const char loom_loop[] = "gather at ok_modular.c:24";
+  static loom__tuner loom_tune;
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
       loom__check_map(m_pcell, m_cells, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(weight, loom__map_to(m_pcell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_q, m_cells, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_m_pcell = loom__map_values(m_pcell);
   double *const loom_d_weight = (double *)loom__dat_values(weight);
   double *const loom_d_m_q = (double *)loom__dat_values(m_q);
+  /* in strips of 16 m_cells; gather staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(m_cells);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -196,13 +198,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 200 "ok_modular.seq.c"
+#line 202 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 206 "ok_modular.seq.c"
+#line 208 "ok_modular.seq.c"
       }
     }
   }
@@ -233,7 +235,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 237 "ok_modular.seq.c"
+#line 239 "ok_modular.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -32,10 +32,10 @@ static void loom_loop_1_scale__2_add__3_copy(
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_2, 3) != LOOM_OK ||
       loom__check_dat(u, cells, 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_u = (double *)loom__dat_values(u);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
@@ -66,17 +66,18 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
                                loom_dat e)
 {
   static const char loom_loop[] = "gather at temp_contract.c:29";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(u, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(e, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_u = (double *)loom__dat_values(u);
   double *const loom_d_e = (double *)loom__dat_values(e);
+  /* in strips of 16 edges; gather staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
   #pragma omp parallel for schedule(static)
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
@@ -89,13 +90,13 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 93 "temp_contract.openmp.c"
+#line 94 "temp_contract.openmp.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 99 "temp_contract.openmp.c"
+#line 100 "temp_contract.openmp.c"
       }
     }
   }
@@ -132,7 +133,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 136 "temp_contract.openmp.c"
+#line 137 "temp_contract.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

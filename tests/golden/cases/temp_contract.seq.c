@@ -61,10 +61,10 @@ static void loom_loop_1_scale__2_add__3_copy(
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_2, 3) != LOOM_OK ||
       loom__check_dat(u, cells, 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_u = (double *)loom__dat_values(u);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
     double loom_t_t[1];
@@ -94,17 +94,18 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
     loom_set edges, loom_map ecell, loom_dat u, loom_dat e)
 {
   static const char loom_loop[] = "gather at temp_contract.c:29";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(u, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(e, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_u = (double *)loom__dat_values(u);
   double *const loom_d_e = (double *)loom__dat_values(e);
+  /* in strips of 16 edges; gather staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -116,13 +117,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 120 "temp_contract.seq.c"
+#line 121 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 126 "temp_contract.seq.c"
+#line 127 "temp_contract.seq.c"
       }
     }
   }
@@ -173,7 +174,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 177 "temp_contract.seq.c"
+#line 178 "temp_contract.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -67,19 +67,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
     loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h)
 {
   static const char loom_loop[] = "stiffness at temp_narrow.c:37";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(k, edges, 3, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_k = (double *)loom__dat_values(k);
   double *const loom_d_h = (double *)loom__dat_values(h);
+  /* in strips of 16 edges; stiffness staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -104,7 +105,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 108 "temp_narrow.mpi.c"
+#line 109 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -117,7 +118,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 121 "temp_narrow.mpi.c"
+#line 122 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -143,7 +144,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 147 "temp_narrow.mpi.c"
+#line 148 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -156,7 +157,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 160 "temp_narrow.mpi.c"
+#line 161 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -192,6 +193,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
     loom_dat v)
 {
   static const char loom_loop[] = "apply at temp_narrow.c:39";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_dat(k, edges, 3, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
@@ -199,14 +201,14 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
       loom__check_dat(x, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_dat(v, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 5) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   double *const loom_d_k = (double *)loom__dat_values(k);
   double *const loom_d_h = (double *)loom__dat_values(h);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_v = (double *)loom__dat_values(v);
+  /* in strips of 16 edges; apply staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -235,7 +237,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 239 "temp_narrow.mpi.c"
+#line 241 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -250,7 +252,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 254 "temp_narrow.mpi.c"
+#line 256 "temp_narrow.mpi.c"
       }
     }
   }
@@ -279,7 +281,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 283 "temp_narrow.mpi.c"
+#line 285 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -294,7 +296,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 298 "temp_narrow.mpi.c"
+#line 300 "temp_narrow.mpi.c"
       }
     }
   }
@@ -331,7 +333,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 335 "temp_narrow.mpi.c"
+#line 337 "temp_narrow.mpi.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -339,18 +341,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
 {
   static const char loom_loop[] = "stiffness + weigh at temp_narrow.c:44";
   static const char loom_loop_3[] = "stiffness at temp_narrow.c:43";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop_3) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop_3, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop_3, 1) != LOOM_OK ||
       loom__check_dat(w, edges, 2, LOOM_DOUBLE, loom_loop_3, 3) != LOOM_OK ||
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop_3, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_h = (double *)loom__dat_values(h);
+  /* in strips of 16 edges through stiffness and weigh; stiffness staged or
+     element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_g_s = 0;
@@ -370,19 +374,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 374 "temp_narrow.mpi.c"
+#line 378 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 380 "temp_narrow.mpi.c"
+#line 384 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 386 "temp_narrow.mpi.c"
+#line 390 "temp_narrow.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -398,19 +402,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 402 "temp_narrow.mpi.c"
+#line 406 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 408 "temp_narrow.mpi.c"
+#line 412 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 414 "temp_narrow.mpi.c"
+#line 418 "temp_narrow.mpi.c"
     }
   }
   loom__dat_dirty(w);
@@ -453,13 +457,13 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 457 "temp_narrow.mpi.c"
+#line 461 "temp_narrow.mpi.c"
   loom__halo_begin(k);
 #line 38 "temp_narrow.c"
-#line 460 "temp_narrow.mpi.c"
+#line 464 "temp_narrow.mpi.c"
   loom__halo_begin(h);
 #line 38 "temp_narrow.c"
-#line 463 "temp_narrow.mpi.c"
+#line 467 "temp_narrow.mpi.c"
   loom__halo_begin(x);
 #line 38 "temp_narrow.c"
   for (int it = 0; it < 2; it++) {
@@ -467,13 +471,13 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 471 "temp_narrow.mpi.c"
+#line 475 "temp_narrow.mpi.c"
 loom__halo_end(k);
 #line 43 "temp_narrow.c"
-#line 474 "temp_narrow.mpi.c"
+#line 478 "temp_narrow.mpi.c"
 loom__halo_end(h);
 #line 43 "temp_narrow.c"
-#line 477 "temp_narrow.mpi.c"
+#line 481 "temp_narrow.mpi.c"
 loom__halo_end(x);
 #line 43 "temp_narrow.c"
 loom__halo_begin(x); /* par_loop stiffness: fused into loom_loop_3_stiffness__4_weigh (line 44) */
@@ -484,7 +488,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 488 "temp_narrow.mpi.c"
+#line 492 "temp_narrow.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

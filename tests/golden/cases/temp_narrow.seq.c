@@ -70,6 +70,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
   static const char loom_loop[] = "stiffness + apply at temp_narrow.c:37";
   static const char loom_loop_1[] = "stiffness at temp_narrow.c:37";
   static const char loom_loop_2[] = "apply at temp_narrow.c:39";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop_1) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
@@ -77,14 +78,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop_1, 4) != LOOM_OK ||
       loom__check_dat(v, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop_2, 5) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_k = (double *)loom__dat_values(k);
   double *const loom_d_h = (double *)loom__dat_values(h);
   double *const loom_d_v = (double *)loom__dat_values(v);
+  /* in strips of 16 edges through stiffness and apply; stiffness, apply
+     staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -103,7 +105,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 107 "temp_narrow.seq.c"
+#line 109 "temp_narrow.seq.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -116,7 +118,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 120 "temp_narrow.seq.c"
+#line 122 "temp_narrow.seq.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -141,7 +143,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 145 "temp_narrow.seq.c"
+#line 147 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -156,7 +158,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 160 "temp_narrow.seq.c"
+#line 162 "temp_narrow.seq.c"
       }
     }
   }
@@ -189,6 +191,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
     loom_dat v)
 {
   static const char loom_loop[] = "apply at temp_narrow.c:39";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_dat(k, edges, 3, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
@@ -196,14 +199,14 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
       loom__check_dat(x, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_dat(v, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 5) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   double *const loom_d_k = (double *)loom__dat_values(k);
   double *const loom_d_h = (double *)loom__dat_values(h);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_v = (double *)loom__dat_values(v);
+  /* in strips of 16 edges; apply staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -226,7 +229,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 230 "temp_narrow.seq.c"
+#line 233 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -241,7 +244,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 245 "temp_narrow.seq.c"
+#line 248 "temp_narrow.seq.c"
       }
     }
   }
@@ -276,7 +279,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 280 "temp_narrow.seq.c"
+#line 283 "temp_narrow.seq.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -284,18 +287,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
 {
   static const char loom_loop[] = "stiffness + weigh at temp_narrow.c:44";
   static const char loom_loop_3[] = "stiffness at temp_narrow.c:43";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop_3) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop_3, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop_3, 1) != LOOM_OK ||
       loom__check_dat(w, edges, 2, LOOM_DOUBLE, loom_loop_3, 3) != LOOM_OK ||
       loom__check_dat(h, edges, 2, LOOM_DOUBLE, loom_loop_3, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_h = (double *)loom__dat_values(h);
+  /* in strips of 16 edges through stiffness and weigh; stiffness staged or
+     element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
@@ -309,19 +314,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 313 "temp_narrow.seq.c"
+#line 318 "temp_narrow.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 319 "temp_narrow.seq.c"
+#line 324 "temp_narrow.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 325 "temp_narrow.seq.c"
+#line 330 "temp_narrow.seq.c"
     }
   }
   *s = loom_g_s;
@@ -359,7 +364,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 363 "temp_narrow.seq.c"
+#line 368 "temp_narrow.seq.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -376,7 +381,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 380 "temp_narrow.seq.c"
+#line 385 "temp_narrow.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -38,6 +38,7 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   static const char loom_loop[] = "area + scale at vectorize.c:44";
   static const char loom_loop_1[] = "area at vectorize.c:42";
   static const char loom_loop_2[] = "scale at vectorize.c:44";
+  static loom__tuner loom_tune;
   if (loom__check_set(cells, loom_loop_1) != LOOM_OK ||
       loom__check_map(cnode, cells, NULL, 3, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(cnode), 2, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
@@ -45,13 +46,14 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
       loom__check_dat(t, cells, 1, LOOM_DOUBLE, loom_loop_1, 6) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnode = loom__map_values(cnode);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  /* in strips of 16 cells through area and scale; area staged or element by
+     element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(cells);
@@ -83,20 +85,20 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 87 "vectorize.mpi+openmp.c"
+#line 89 "vectorize.mpi+openmp.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 94 "vectorize.mpi+openmp.c"
+#line 96 "vectorize.mpi+openmp.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
         scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 100 "vectorize.mpi+openmp.c"
+#line 102 "vectorize.mpi+openmp.c"
       }
     }
   }
@@ -125,20 +127,20 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 129 "vectorize.mpi+openmp.c"
+#line 131 "vectorize.mpi+openmp.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 136 "vectorize.mpi+openmp.c"
+#line 138 "vectorize.mpi+openmp.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
         scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 142 "vectorize.mpi+openmp.c"
+#line 144 "vectorize.mpi+openmp.c"
       }
     }
   }
@@ -162,10 +164,10 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       loom__check_dat(y, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -200,7 +202,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
             (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 204 "vectorize.mpi+openmp.c"
+#line 206 "vectorize.mpi+openmp.c"
       }
     }
   }
@@ -233,7 +235,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
             (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 237 "vectorize.mpi+openmp.c"
+#line 239 "vectorize.mpi+openmp.c"
       }
     }
   }
@@ -249,7 +251,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 253 "vectorize.mpi+openmp.c"
+#line 255 "vectorize.mpi+openmp.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
@@ -258,17 +260,19 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   static const char loom_loop[] = "norm + copy at vectorize.c:48";
   static const char loom_loop_4[] = "norm at vectorize.c:47";
   static const char loom_loop_5[] = "copy at vectorize.c:48";
+  static loom__tuner loom_tune;
   if (loom__check_set(cells, loom_loop_4) != LOOM_OK ||
       loom__check_map(cnext, cells, NULL, 1, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(cnext), 1, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_z = (double *)loom__dat_values(z);
+  /* in strips of 16 cells through norm and copy; copy staged or element by
+     element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_rank_s = 0;
@@ -296,7 +300,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 300 "vectorize.mpi+openmp.c"
+#line 304 "vectorize.mpi+openmp.c"
           }
           if (loom_vec) {
             /* copy (line 48): as lanes, reading through maps in place */
@@ -306,13 +310,13 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
               loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                               loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 310 "vectorize.mpi+openmp.c"
+#line 314 "vectorize.mpi+openmp.c"
             }
           } else {
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
               copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 316 "vectorize.mpi+openmp.c"
+#line 320 "vectorize.mpi+openmp.c"
             }
           }
         }
@@ -346,7 +350,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 350 "vectorize.mpi+openmp.c"
+#line 354 "vectorize.mpi+openmp.c"
           }
           if (loom_vec) {
             /* copy (line 48): as lanes, reading through maps in place */
@@ -356,13 +360,13 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
               loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                               loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 360 "vectorize.mpi+openmp.c"
+#line 364 "vectorize.mpi+openmp.c"
             }
           } else {
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
               copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 366 "vectorize.mpi+openmp.c"
+#line 370 "vectorize.mpi+openmp.c"
             }
           }
         }
@@ -415,7 +419,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 419 "vectorize.mpi+openmp.c"
+#line 423 "vectorize.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

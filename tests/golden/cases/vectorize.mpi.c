@@ -67,6 +67,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
   static const char loom_loop[] = "area + scale at vectorize.c:44";
   static const char loom_loop_1[] = "area at vectorize.c:42";
   static const char loom_loop_2[] = "scale at vectorize.c:44";
+  static loom__tuner loom_tune;
   if (loom__check_set(cells, loom_loop_1) != LOOM_OK ||
       loom__check_map(cnode, cells, NULL, 3, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(cnode), 2, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
@@ -74,13 +75,14 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
       loom__check_dat(t, cells, 1, LOOM_DOUBLE, loom_loop_1, 6) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnode = loom__map_values(cnode);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  /* in strips of 16 cells through area and scale; area staged or element by
+     element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(cells);
@@ -109,20 +111,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 113 "vectorize.mpi.c"
+#line 115 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 120 "vectorize.mpi.c"
+#line 122 "vectorize.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 126 "vectorize.mpi.c"
+#line 128 "vectorize.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -147,20 +149,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 151 "vectorize.mpi.c"
+#line 153 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 158 "vectorize.mpi.c"
+#line 160 "vectorize.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 164 "vectorize.mpi.c"
+#line 166 "vectorize.mpi.c"
     }
   }
   loom__dat_dirty(t);
@@ -195,24 +197,25 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 199 "vectorize.mpi.c"
+#line 201 "vectorize.mpi.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
     loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize.c:45";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  /* in strips of 16 edges; flux staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -232,7 +235,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
         loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 236 "vectorize.mpi.c"
+#line 239 "vectorize.mpi.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -243,7 +246,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 247 "vectorize.mpi.c"
+#line 250 "vectorize.mpi.c"
       }
     }
   }
@@ -261,7 +264,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
         loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 265 "vectorize.mpi.c"
+#line 268 "vectorize.mpi.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -272,7 +275,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 276 "vectorize.mpi.c"
+#line 279 "vectorize.mpi.c"
       }
     }
   }
@@ -303,7 +306,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 307 "vectorize.mpi.c"
+#line 310 "vectorize.mpi.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
@@ -312,17 +315,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
   static const char loom_loop[] = "norm + copy at vectorize.c:48";
   static const char loom_loop_4[] = "norm at vectorize.c:47";
   static const char loom_loop_5[] = "copy at vectorize.c:48";
+  static loom__tuner loom_tune;
   if (loom__check_set(cells, loom_loop_4) != LOOM_OK ||
       loom__check_map(cnext, cells, NULL, 1, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(cnext), 1, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_z = (double *)loom__dat_values(z);
+  /* in strips of 16 cells through norm and copy; copy staged or element by
+     element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_g_s = 0;
@@ -336,7 +341,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 340 "vectorize.mpi.c"
+#line 345 "vectorize.mpi.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -346,13 +351,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 350 "vectorize.mpi.c"
+#line 355 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 356 "vectorize.mpi.c"
+#line 361 "vectorize.mpi.c"
       }
     }
   }
@@ -363,7 +368,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 367 "vectorize.mpi.c"
+#line 372 "vectorize.mpi.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -373,13 +378,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 377 "vectorize.mpi.c"
+#line 382 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 383 "vectorize.mpi.c"
+#line 388 "vectorize.mpi.c"
       }
     }
   }
@@ -440,7 +445,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 444 "vectorize.mpi.c"
+#line 449 "vectorize.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -113,19 +113,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
     loom_set edges, loom_map ecell, loom_dat y, loom_dat n, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize_inc.c:71";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(n, edges, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_n = (double *)loom__dat_values(n);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  /* in strips of 16 edges; flux staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -139,7 +140,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
         loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 143 "vectorize_inc.seq.c"
+#line 144 "vectorize_inc.seq.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       {
@@ -166,7 +167,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 170 "vectorize_inc.seq.c"
+#line 171 "vectorize_inc.seq.c"
       }
     }
   }
@@ -202,15 +203,15 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
       loom__check_dat(r, loom__map_to(cnext), 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_map(cnext, cells, NULL, 1, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
   const int *const loom_m_cnext = loom__map_values(cnext);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 214 "vectorize_inc.seq.c"
+#line 215 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
@@ -229,15 +230,15 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
       loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(edges);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 241 "vectorize_inc.seq.c"
+#line 242 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
@@ -261,7 +262,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 265 "vectorize_inc.seq.c"
+#line 266 "vectorize_inc.seq.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
@@ -270,19 +271,21 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
   static const char loom_loop[] = "branch + lift at vectorize_inc.c:78";
   static const char loom_loop_4[] = "branch at vectorize_inc.c:76";
   static const char loom_loop_5[] = "lift at vectorize_inc.c:78";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop_4) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK ||
       loom__check_dat(m, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_m = (double *)loom__dat_values(m);
+  /* in strips of 16 edges through branch and lift; branch staged or element
+     by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -296,7 +299,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 300 "vectorize_inc.seq.c"
+#line 303 "vectorize_inc.seq.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       {
@@ -323,13 +326,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 327 "vectorize_inc.seq.c"
+#line 330 "vectorize_inc.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 333 "vectorize_inc.seq.c"
+#line 336 "vectorize_inc.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -383,7 +386,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 387 "vectorize_inc.seq.c"
+#line 390 "vectorize_inc.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

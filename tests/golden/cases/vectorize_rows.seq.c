@@ -128,6 +128,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
     loom_dat c)
 {
   static const char loom_loop[] = "spread at vectorize_rows.c:56";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
@@ -135,14 +136,14 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
       loom__check_dat(b, loom__map_to(ecell), 3, LOOM_DOUBLE, loom_loop, 5) != LOOM_OK ||
       loom__check_dat(c, loom__map_to(ecell), 8, LOOM_INT, loom_loop, 7) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   float *const loom_d_a = (float *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
   int *const loom_d_c = (int *)loom__dat_values(c);
+  /* in strips of 16 edges; spread staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -160,7 +161,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
         loom_lanes_spread(loom_d_y, loom_d_y, loom_g1_3[0], loom_g1_4[0], loom_g1_5[0], loom_g1_6[0], loom_g1_7[0], loom_g1_8[0],
 #line 57 "vectorize_rows.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s);
-#line 164 "vectorize_rows.seq.c"
+#line 165 "vectorize_rows.seq.c"
       }
       /* spread (line 56): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -183,7 +184,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 57 "vectorize_rows.c"
         spread(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_a + 4 * loom_m_ecell[2 * loom_i + 0], loom_d_a + 4 * loom_m_ecell[2 * loom_i + 1], loom_d_b + 3 * loom_m_ecell[2 * loom_i + 0], loom_d_b + 3 * loom_m_ecell[2 * loom_i + 1], loom_d_c + 8 * loom_m_ecell[2 * loom_i + 0], loom_d_c + 8 * loom_m_ecell[2 * loom_i + 1]);
-#line 187 "vectorize_rows.seq.c"
+#line 188 "vectorize_rows.seq.c"
       }
     }
   }
@@ -233,7 +234,7 @@ loom_loop_1_spread(edges, ecell, y, a, b, c);
   loom_exit();
   return av[0] + bv[0] + cv[0] > 0.0 ? 0 : 1;
 }
-#line 237 "vectorize_rows.seq.c"
+#line 238 "vectorize_rows.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

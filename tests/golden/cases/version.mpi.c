@@ -97,19 +97,21 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
   static const char loom_loop[] = "twice + plus1 at version.c:23";
   static const char loom_loop_1[] = "twice at version.c:22";
   static const char loom_loop_2[] = "plus1 at version.c:23";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop_1) != LOOM_OK ||
       loom__check_dat(p_a_1, p_nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(p_b_1, p_nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(p_c_1, p_nodes, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   double *const loom_d_p_a_1 = (double *)loom__dat_values(p_a_1);
   double *const loom_d_p_b_1 = (double *)loom__dat_values(p_b_1);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_c_1 = (double *)loom__dat_values(p_c_1);
+  /* in strips of 16 p_nodes through twice and plus1; plus1 staged or element
+     by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(p_nodes);
@@ -122,7 +124,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 126 "version.mpi.c"
+#line 128 "version.mpi.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -134,7 +136,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 138 "version.mpi.c"
+#line 140 "version.mpi.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -173,16 +175,16 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(p_nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 186 "version.mpi.c"
+#line 188 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -196,18 +198,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:23";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(p_nodes);
@@ -269,7 +272,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 273 "version.mpi.c"
+#line 276 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -278,16 +281,16 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(p_nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 291 "version.mpi.c"
+#line 294 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -301,18 +304,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:29";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(p_nodes);
@@ -330,13 +334,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 334 "version.mpi.c"
+#line 338 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 340 "version.mpi.c"
+#line 344 "version.mpi.c"
       }
     }
   }
@@ -352,13 +356,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 356 "version.mpi.c"
+#line 360 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 362 "version.mpi.c"
+#line 366 "version.mpi.c"
       }
     }
   }
@@ -392,7 +396,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 396 "version.mpi.c"
+#line 400 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -401,16 +405,16 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(p_nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 414 "version.mpi.c"
+#line 418 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -424,18 +428,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:35";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(p_nodes);
@@ -453,13 +458,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 457 "version.mpi.c"
+#line 462 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 463 "version.mpi.c"
+#line 468 "version.mpi.c"
       }
     }
   }
@@ -475,13 +480,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 479 "version.mpi.c"
+#line 484 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 485 "version.mpi.c"
+#line 490 "version.mpi.c"
       }
     }
   }
@@ -515,7 +520,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 519 "version.mpi.c"
+#line 524 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -524,16 +529,16 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(p_nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 537 "version.mpi.c"
+#line 542 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -547,18 +552,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:42";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(p_nodes);
@@ -576,13 +582,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 580 "version.mpi.c"
+#line 586 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 586 "version.mpi.c"
+#line 592 "version.mpi.c"
       }
     }
   }
@@ -598,13 +604,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 602 "version.mpi.c"
+#line 608 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 608 "version.mpi.c"
+#line 614 "version.mpi.c"
       }
     }
   }
@@ -639,7 +645,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 643 "version.mpi.c"
+#line 649 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -648,16 +654,16 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(p_nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 661 "version.mpi.c"
+#line 667 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -671,18 +677,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:49";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(p_nodes);
@@ -700,13 +707,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 704 "version.mpi.c"
+#line 711 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 710 "version.mpi.c"
+#line 717 "version.mpi.c"
       }
     }
   }
@@ -722,13 +729,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 726 "version.mpi.c"
+#line 733 "version.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 732 "version.mpi.c"
+#line 739 "version.mpi.c"
       }
     }
   }
@@ -768,7 +775,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 772 "version.mpi.c"
+#line 779 "version.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

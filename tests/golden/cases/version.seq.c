@@ -97,26 +97,28 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
   static const char loom_loop[] = "twice + plus1 at version.c:23";
   static const char loom_loop_1[] = "twice at version.c:22";
   static const char loom_loop_2[] = "plus1 at version.c:23";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop_1) != LOOM_OK ||
       loom__check_dat(p_a_1, p_nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(p_b_1, p_nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(p_c_1, p_nodes, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   double *const loom_d_p_a_1 = (double *)loom__dat_values(p_a_1);
   double *const loom_d_p_b_1 = (double *)loom__dat_values(p_b_1);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_c_1 = (double *)loom__dat_values(p_c_1);
+  /* in strips of 16 p_nodes through twice and plus1; plus1 staged or element
+     by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 120 "version.seq.c"
+#line 122 "version.seq.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -153,14 +155,14 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 164 "version.seq.c"
+#line 166 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -173,18 +175,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:23";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -232,7 +235,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 236 "version.seq.c"
+#line 239 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -241,14 +244,14 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 252 "version.seq.c"
+#line 255 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -261,18 +264,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:29";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -284,13 +288,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 288 "version.seq.c"
+#line 292 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 294 "version.seq.c"
+#line 298 "version.seq.c"
       }
     }
   }
@@ -323,7 +327,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 327 "version.seq.c"
+#line 331 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -332,14 +336,14 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 343 "version.seq.c"
+#line 347 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -352,18 +356,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:35";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -375,13 +380,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 379 "version.seq.c"
+#line 384 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 385 "version.seq.c"
+#line 390 "version.seq.c"
       }
     }
   }
@@ -414,7 +419,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 418 "version.seq.c"
+#line 423 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -423,14 +428,14 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 434 "version.seq.c"
+#line 439 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -443,18 +448,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:42";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -466,13 +472,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 470 "version.seq.c"
+#line 476 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 476 "version.seq.c"
+#line 482 "version.seq.c"
       }
     }
   }
@@ -506,7 +512,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 510 "version.seq.c"
+#line 516 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -515,14 +521,14 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
       loom__check_dat(p_a, p_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_b, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_b = (double *)loom__dat_values(p_b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 526 "version.seq.c"
+#line 532 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -535,18 +541,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
 {
   static const char loom_loop[] = "plus1 at version.c:49";
+  static loom__tuner loom_tune;
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
       loom__check_map(p_next, p_nodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_a, loom__map_to(p_next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(p_c, p_nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_distinct(p_a, p_c, loom_loop, 1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
-  static loom__tuner loom_tune; /* staged or element by element: timed */
-  const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_m_p_next = loom__map_values(p_next);
   double *const loom_d_p_a = (double *)loom__dat_values(p_a);
   double *const loom_d_p_c = (double *)loom__dat_values(p_c);
+  /* in strips of 16 p_nodes; plus1 staged or element by element, as timed */
+  const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(p_nodes);
   for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
@@ -558,13 +565,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 562 "version.seq.c"
+#line 569 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 568 "version.seq.c"
+#line 575 "version.seq.c"
       }
     }
   }
@@ -603,7 +610,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 607 "version.seq.c"
+#line 614 "version.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
