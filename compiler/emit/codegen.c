@@ -40,6 +40,7 @@ struct cg {
                     a body written under another group's names */
   int state_params; /* writing a body whose per-loop state (labels, tuner,
                        reduction handles) comes as parameters */
+  int self_pending;   /* a `#line` back to the output is due (line_self) */
 };
 
 int cg_loop_num(const cg *g, const loop *lp) {
@@ -51,7 +52,11 @@ int cg_loop_num(const cg *g, const loop *lp) {
 
 /* ---- writing ---------------------------------------------------------------- */
 
+static void flush_self(cg *g);
+
 static void put(cg *g, const char *s, size_t n) {
+  if (n)
+    flush_self(g);
   sb_putn(g->out, s, n);
   for (size_t i = 0; i < n; i++)
     g->out_lines += s[i] == '\n';
@@ -231,12 +236,20 @@ static const char *comment_safe(cg *g, const char *s) {
 
 /* `#line` to a line of the user's file (at the start of an output line). */
 static void line_user(cg *g, unsigned line) {
+  g->self_pending = 0; /* this one maps the lines that follow */
   sb_printf(g->out, "#line %u %s\n", line, quoted(g, g->prog->file));
   g->out_lines++;
 }
 
-/* `#line` back to the output file itself. */
-static void line_self(cg *g) {
+/* `#line` back to the output file itself: written with the next line of
+ * text, not at all when a `#line` to the user's file comes first (its
+ * lines would be no line of the output). */
+static void line_self(cg *g) { g->self_pending = 1; }
+
+static void flush_self(cg *g) {
+  if (!g->self_pending)
+    return;
+  g->self_pending = 0;
   sb_printf(g->out, "#line %d %s\n", g->out_lines + 2, quoted(g, g->out_name));
   g->out_lines++;
 }
@@ -1264,6 +1277,7 @@ static const char *lane_name(cg *g, const loop *lp) {
   const char *name = w->name;
   cg_line(g, "/* %s as lanes (line %u): each argument as base and offset */", lp->kernel,
           lp->loc.line);
+  g->self_pending = 0;
   sb_printf(g->out, "#line %u %s\n", lp->lanes->line, quoted(g, lp->lanes->file));
   g->out_lines++;
   puts_(g, lane_copy(g->arena, lp, name, strides));
@@ -2119,7 +2133,7 @@ static const char **names_as(cg *g, const vec *objs, const vec *as_objs) {
 /* Redirects the output into a scratch buffer (dry runs), and back. */
 typedef struct scratch {
   strbuf sb, *out;
-  int out_lines, indent;
+  int out_lines, indent, self_pending;
 } scratch;
 
 static void scratch_begin(cg *g, scratch *s) {
@@ -2127,15 +2141,19 @@ static void scratch_begin(cg *g, scratch *s) {
   s->out = g->out;
   s->out_lines = g->out_lines;
   s->indent = g->indent;
+  s->self_pending = g->self_pending;
   g->out = &s->sb;
   g->out_lines = 0;
   g->indent = 0;
+  g->self_pending = 0;
 }
 
 static const char *scratch_end(cg *g, scratch *s) {
+  flush_self(g);
   g->out = s->out;
   g->out_lines = s->out_lines;
   g->indent = s->indent;
+  g->self_pending = s->self_pending;
   const char *text = arena_strdup(g->arena, s->sb.data ? s->sb.data : "");
   sb_free(&s->sb);
   return text;

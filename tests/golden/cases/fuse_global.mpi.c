@@ -68,10 +68,9 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "fuse_global.c"
     zero(loom_d_t1 + loom_i);
-#line 72 "fuse_global.mpi.c"
 #line 26 "fuse_global.c"
     zero(loom_d_t2 + loom_i);
-#line 75 "fuse_global.mpi.c"
+#line 74 "fuse_global.mpi.c"
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
@@ -87,7 +86,7 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
   t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
   t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
 }
-#line 91 "fuse_global.mpi.c"
+#line 90 "fuse_global.mpi.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
@@ -130,7 +129,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 134 "fuse_global.mpi.c"
+#line 133 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -141,7 +140,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 145 "fuse_global.mpi.c"
+#line 144 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -154,7 +153,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 158 "fuse_global.mpi.c"
+#line 157 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -165,7 +164,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 169 "fuse_global.mpi.c"
+#line 168 "fuse_global.mpi.c"
       }
     }
   }
@@ -183,7 +182,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 187 "fuse_global.mpi.c"
+#line 186 "fuse_global.mpi.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -194,7 +193,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 198 "fuse_global.mpi.c"
+#line 197 "fuse_global.mpi.c"
       }
     }
     if (loom_vec) {
@@ -207,7 +206,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 211 "fuse_global.mpi.c"
+#line 210 "fuse_global.mpi.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -218,7 +217,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 222 "fuse_global.mpi.c"
+#line 221 "fuse_global.mpi.c"
       }
     }
   }
@@ -266,7 +265,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 270 "fuse_global.mpi.c"
+#line 269 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -297,10 +296,9 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 301 "fuse_global.mpi.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 304 "fuse_global.mpi.c"
+#line 302 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
@@ -336,7 +334,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 340 "fuse_global.mpi.c"
+#line 338 "fuse_global.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

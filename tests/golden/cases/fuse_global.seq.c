@@ -66,10 +66,9 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_global.c"
     zero(loom_d_t1 + loom_i);
-#line 70 "fuse_global.seq.c"
 #line 26 "fuse_global.c"
     zero(loom_d_t2 + loom_i);
-#line 73 "fuse_global.seq.c"
+#line 72 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -83,7 +82,7 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
   t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
   t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
 }
-#line 87 "fuse_global.seq.c"
+#line 86 "fuse_global.seq.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
@@ -120,7 +119,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 124 "fuse_global.seq.c"
+#line 123 "fuse_global.seq.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -131,7 +130,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 135 "fuse_global.seq.c"
+#line 134 "fuse_global.seq.c"
       }
     }
     if (loom_vec) {
@@ -144,7 +143,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 148 "fuse_global.seq.c"
+#line 147 "fuse_global.seq.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -155,7 +154,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 159 "fuse_global.seq.c"
+#line 158 "fuse_global.seq.c"
       }
     }
   }
@@ -199,7 +198,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 203 "fuse_global.seq.c"
+#line 202 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -227,10 +226,9 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "fuse_global.c"
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
-#line 231 "fuse_global.seq.c"
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 234 "fuse_global.seq.c"
+#line 232 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -264,7 +262,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 268 "fuse_global.seq.c"
+#line 266 "fuse_global.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

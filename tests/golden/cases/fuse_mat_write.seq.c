@@ -70,10 +70,9 @@ static void loom_loop_2_put__3_twice(loom_set cells, loom_dat w, loom_map c2n,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "fuse_mat_write.c"
     put(loom_d_w + loom_i, (double (*)[3])(loom_mv2_2 + (size_t)9 * loom_i));
-#line 74 "fuse_mat_write.seq.c"
 #line 33 "fuse_mat_write.c"
     twice(loom_d_w + loom_i, loom_d_v + loom_i);
-#line 77 "fuse_mat_write.seq.c"
+#line 76 "fuse_mat_write.seq.c"
   }
   if (loom__mat_write_end(A, c2n, c2n) != LOOM_OK)
     return;

@@ -30,10 +30,9 @@ static void loom_loop_1_scale__2_add(loom_set cells, loom_dat x, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_producer_consumer.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 34 "fuse_producer_consumer.seq.c"
 #line 26 "fuse_producer_consumer.c"
     add(loom_d_x + loom_i, loom_d_y + loom_i, loom_d_z + loom_i);
-#line 37 "fuse_producer_consumer.seq.c"
+#line 36 "fuse_producer_consumer.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),

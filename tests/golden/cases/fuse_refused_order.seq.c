@@ -54,10 +54,9 @@ static void loom_loop_2_total__3_scale(loom_set cells, loom_dat y, double *s,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "fuse_refused_order.c"
     total(loom_d_y + loom_i, &loom_g_s);
-#line 58 "fuse_refused_order.seq.c"
 #line 26 "fuse_refused_order.c"
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 61 "fuse_refused_order.seq.c"
+#line 60 "fuse_refused_order.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -81,7 +80,7 @@ static void loom_loop_4_copy(loom_set cells, loom_dat z, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_refused_order.c"
     copy(loom_d_z + loom_i, loom_d_y + loom_i);
-#line 85 "fuse_refused_order.seq.c"
+#line 84 "fuse_refused_order.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

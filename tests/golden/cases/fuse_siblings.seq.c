@@ -30,10 +30,9 @@ static void loom_loop_1_copy__2_scale(loom_set cells, loom_dat x, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_siblings.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 34 "fuse_siblings.seq.c"
 #line 25 "fuse_siblings.c"
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 37 "fuse_siblings.seq.c"
+#line 36 "fuse_siblings.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),

@@ -32,10 +32,9 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a_3 + loom_i, loom_d_b_1 + loom_i);
-#line 36 "inline.mpi.c"
 #line 16 "inline.c"
     scale(loom_d_b_1 + loom_i, loom_d_a_3 + loom_i);
-#line 39 "inline.mpi.c"
+#line 38 "inline.mpi.c"
   }
   loom__dat_dirty(b_1);
   loom__dat_dirty(a_3);
@@ -62,7 +61,7 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 66 "inline.mpi.c"
+#line 65 "inline.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -88,7 +87,7 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 92 "inline.mpi.c"
+#line 91 "inline.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -117,7 +116,7 @@ loom_loop_4_scale(nodes, b, a);
 #line 17 "inline.c"
 } }
 
-#line 121 "inline.mpi.c"
+#line 120 "inline.mpi.c"
 static loom__reduction loom_reduction_5_sum; /* inc of sum (line 24) */
 /* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
    loom_loop_11_add and loom_loop_12_add, with their own labels and reduction
@@ -138,7 +137,7 @@ static void loom_shared_5_add(const char *loom_loop,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 142 "inline.mpi.c"
+#line 141 "inline.mpi.c"
   }
   if (loom__reduce_start(loom_handle_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -165,7 +164,7 @@ loom_loop_5_add(nodes, a, &sum);
   loom__reduce_fold(&loom_reduction_5_sum, &sum); return sum;
 }
 
-#line 169 "inline.mpi.c"
+#line 168 "inline.mpi.c"
 static loom__reduction loom_reduction_6_sum; /* inc of sum (line 32) */
 /* par_loop add over m_nodes (inline.c:32) */
 static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
@@ -183,7 +182,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 187 "inline.mpi.c"
+#line 186 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_6_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -203,7 +202,7 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_6_sum, &sum); return sum;
 }
 
-#line 207 "inline.mpi.c"
+#line 206 "inline.mpi.c"
 static loom__reduction loom_reduction_7_sum; /* inc of sum (line 38) */
 /* par_loop add over m_nodes (inline.c:38) */
 static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
@@ -221,7 +220,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 225 "inline.mpi.c"
+#line 224 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_7_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -239,7 +238,7 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_7_sum, &sum); return sum;
 }
 
-#line 243 "inline.mpi.c"
+#line 242 "inline.mpi.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
 static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
                                                 loom_dat old, loom_dat b)
@@ -262,13 +261,11 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 266 "inline.mpi.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 269 "inline.mpi.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 272 "inline.mpi.c"
+#line 269 "inline.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);

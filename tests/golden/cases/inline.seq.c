@@ -30,10 +30,9 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a_3 + loom_i, loom_d_b_1 + loom_i);
-#line 34 "inline.seq.c"
 #line 16 "inline.c"
     scale(loom_d_b_1 + loom_i, loom_d_a_3 + loom_i);
-#line 37 "inline.seq.c"
+#line 36 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -56,7 +55,7 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 60 "inline.seq.c"
+#line 59 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -79,7 +78,7 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 83 "inline.seq.c"
+#line 82 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -107,7 +106,7 @@ loom_loop_4_scale(nodes, b, a);
 #line 17 "inline.c"
 } }
 
-#line 111 "inline.seq.c"
+#line 110 "inline.seq.c"
 /* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
    loom_loop_11_add and loom_loop_12_add, with their own labels */
 static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
@@ -123,7 +122,7 @@ static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 127 "inline.seq.c"
+#line 126 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -148,7 +147,7 @@ loom_loop_5_add(nodes, a, &sum);
   return sum;
 }
 
-#line 152 "inline.seq.c"
+#line 151 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:32) */
 static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
@@ -163,7 +162,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 167 "inline.seq.c"
+#line 166 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -181,7 +180,7 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 185 "inline.seq.c"
+#line 184 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:38) */
 static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
@@ -196,7 +195,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 200 "inline.seq.c"
+#line 199 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -212,7 +211,7 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 216 "inline.seq.c"
+#line 215 "inline.seq.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
 static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
                                                 loom_dat old, loom_dat b)
@@ -233,13 +232,11 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 237 "inline.seq.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 240 "inline.seq.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 243 "inline.seq.c"
+#line 240 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),

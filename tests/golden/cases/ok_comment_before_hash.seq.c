@@ -21,10 +21,9 @@ static void loom_loop_1_one__2_one(loom_set s, loom_dat t)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 11 "ok_comment_before_hash.c"
     one(loom_d_t + loom_i);
-#line 25 "ok_comment_before_hash.seq.c"
 #line 13 "ok_comment_before_hash.c"
     one(loom_d_t + loom_i);
-#line 28 "ok_comment_before_hash.seq.c"
+#line 27 "ok_comment_before_hash.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(s), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(s),

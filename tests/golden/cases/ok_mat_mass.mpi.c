@@ -56,10 +56,9 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
       loom__halo_progress();
 #line 35 "ok_mat_mass.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 60 "ok_mat_mass.mpi.c"
 #line 36 "ok_mat_mass.c"
     coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 63 "ok_mat_mass.mpi.c"
+#line 62 "ok_mat_mass.mpi.c"
   }
   loom__halo_end(x);
   loom__halo_end(w);
@@ -67,10 +66,9 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 35 "ok_mat_mass.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 71 "ok_mat_mass.mpi.c"
 #line 36 "ok_mat_mass.c"
     coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 74 "ok_mat_mass.mpi.c"
+#line 72 "ok_mat_mass.mpi.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      380.0 * loom__set_size(cells)

@@ -51,10 +51,9 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "ok_mat_mass.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 55 "ok_mat_mass.openmp.c"
 #line 36 "ok_mat_mass.c"
     coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 58 "ok_mat_mass.openmp.c"
+#line 57 "ok_mat_mass.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      380.0 * loom__set_size(cells)

@@ -29,13 +29,11 @@ static void loom_loop_1_copy__2_axpy__3_sum_up(loom_set cells, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "ok_two_functions.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 33 "ok_two_functions.seq.c"
 #line 17 "ok_two_functions.c"
     axpy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 36 "ok_two_functions.seq.c"
 #line 18 "ok_two_functions.c"
     sum_up(loom_d_y + loom_i, &loom_g_s);
-#line 39 "ok_two_functions.seq.c"
+#line 37 "ok_two_functions.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -56,7 +54,7 @@ loom_loop_1_copy__2_axpy__3_sum_up(cells, x, y, &s);
   return s;
 }
 
-#line 60 "ok_two_functions.seq.c"
+#line 58 "ok_two_functions.seq.c"
 /* par_loop copy over nodes (ok_two_functions.c:29) */
 static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
 {
@@ -72,7 +70,7 @@ static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "ok_two_functions.c"
     copy(loom_d_u + loom_i, loom_d_v + loom_i);
-#line 76 "ok_two_functions.seq.c"
+#line 74 "ok_two_functions.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),

@@ -72,10 +72,9 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 76 "rotate.mpi.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 79 "rotate.mpi.c"
+#line 78 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
   loom__dat_dirty(t);
@@ -91,7 +90,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 95 "rotate.mpi.c"
+#line 94 "rotate.mpi.c"
 
 /* par_loop spread over edges (rotate.c:28) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
@@ -129,7 +128,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 133 "rotate.mpi.c"
+#line 132 "rotate.mpi.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -140,7 +139,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 144 "rotate.mpi.c"
+#line 143 "rotate.mpi.c"
       }
     }
   }
@@ -158,7 +157,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 162 "rotate.mpi.c"
+#line 161 "rotate.mpi.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -169,7 +168,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 173 "rotate.mpi.c"
+#line 172 "rotate.mpi.c"
       }
     }
   }
@@ -212,7 +211,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 216 "rotate.mpi.c"
+#line 215 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -243,13 +242,11 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 247 "rotate.mpi.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 250 "rotate.mpi.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 253 "rotate.mpi.c"
+#line 250 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -282,10 +279,9 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 286 "rotate.mpi.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 289 "rotate.mpi.c"
+#line 285 "rotate.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -312,7 +308,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 316 "rotate.mpi.c"
+#line 312 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -357,7 +353,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 361 "rotate.mpi.c"
+#line 357 "rotate.mpi.c"
       }
       /* spread (line 34): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -368,7 +364,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 372 "rotate.mpi.c"
+#line 368 "rotate.mpi.c"
       }
     }
   }
@@ -386,7 +382,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 390 "rotate.mpi.c"
+#line 386 "rotate.mpi.c"
       }
       /* spread (line 34): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -397,7 +393,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 401 "rotate.mpi.c"
+#line 397 "rotate.mpi.c"
       }
     }
   }
@@ -440,7 +436,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 444 "rotate.mpi.c"
+#line 440 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -471,10 +467,9 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 475 "rotate.mpi.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 478 "rotate.mpi.c"
+#line 473 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -497,7 +492,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 501 "rotate.mpi.c"
+#line 496 "rotate.mpi.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -506,7 +501,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom__halo_begin(b); loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 510 "rotate.mpi.c"
+#line 505 "rotate.mpi.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -518,7 +513,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 522 "rotate.mpi.c"
+#line 517 "rotate.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

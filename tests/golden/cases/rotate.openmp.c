@@ -34,10 +34,9 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 38 "rotate.openmp.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 41 "rotate.openmp.c"
+#line 40 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -84,7 +83,7 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x3_4;
 #line 28 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 88 "rotate.openmp.c"
+#line 87 "rotate.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -109,7 +108,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 113 "rotate.openmp.c"
+#line 112 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -138,13 +137,11 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 142 "rotate.openmp.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 145 "rotate.openmp.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 148 "rotate.openmp.c"
+#line 145 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -173,10 +170,9 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 177 "rotate.openmp.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 180 "rotate.openmp.c"
+#line 176 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -200,7 +196,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 204 "rotate.openmp.c"
+#line 200 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -247,7 +243,7 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
 #line 34 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
-#line 251 "rotate.openmp.c"
+#line 247 "rotate.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -272,7 +268,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 276 "rotate.openmp.c"
+#line 272 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -301,10 +297,9 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 305 "rotate.openmp.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 308 "rotate.openmp.c"
+#line 303 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -325,7 +320,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 329 "rotate.openmp.c"
+#line 324 "rotate.openmp.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -334,7 +329,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 338 "rotate.openmp.c"
+#line 333 "rotate.openmp.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;

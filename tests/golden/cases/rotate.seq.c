@@ -70,10 +70,9 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 74 "rotate.seq.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 77 "rotate.seq.c"
+#line 76 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -87,7 +86,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 91 "rotate.seq.c"
+#line 90 "rotate.seq.c"
 
 /* par_loop spread over edges (rotate.c:28) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
@@ -119,7 +118,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 123 "rotate.seq.c"
+#line 122 "rotate.seq.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -130,7 +129,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 134 "rotate.seq.c"
+#line 133 "rotate.seq.c"
       }
     }
   }
@@ -170,7 +169,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 174 "rotate.seq.c"
+#line 173 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -198,13 +197,11 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 202 "rotate.seq.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 205 "rotate.seq.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 208 "rotate.seq.c"
+#line 205 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -232,10 +229,9 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 236 "rotate.seq.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 239 "rotate.seq.c"
+#line 235 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -258,7 +254,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 262 "rotate.seq.c"
+#line 258 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -296,7 +292,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 300 "rotate.seq.c"
+#line 296 "rotate.seq.c"
       }
       /* spread (line 34): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -307,7 +303,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 311 "rotate.seq.c"
+#line 307 "rotate.seq.c"
       }
     }
   }
@@ -347,7 +343,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 351 "rotate.seq.c"
+#line 347 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -375,10 +371,9 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 379 "rotate.seq.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 382 "rotate.seq.c"
+#line 377 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -399,7 +394,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 403 "rotate.seq.c"
+#line 398 "rotate.seq.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -408,7 +403,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 412 "rotate.seq.c"
+#line 407 "rotate.seq.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -420,7 +415,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 424 "rotate.seq.c"
+#line 419 "rotate.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -42,13 +42,11 @@ static void loom_loop_1_scale__2_add__3_copy(
     double loom_t_t[1];
 #line 26 "temp_contract.c"
     scale(loom_d_x + loom_i, loom_t_t);
-#line 46 "temp_contract.openmp.c"
 #line 27 "temp_contract.c"
     add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
-#line 49 "temp_contract.openmp.c"
 #line 28 "temp_contract.c"
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 52 "temp_contract.openmp.c"
+#line 50 "temp_contract.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -59,7 +57,7 @@ static void loom_loop_1_scale__2_add__3_copy(
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 63 "temp_contract.openmp.c"
+#line 61 "temp_contract.openmp.c"
 
 /* par_loop gather over edges (temp_contract.c:29) */
 static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
@@ -90,13 +88,13 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 94 "temp_contract.openmp.c"
+#line 92 "temp_contract.openmp.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 100 "temp_contract.openmp.c"
+#line 98 "temp_contract.openmp.c"
       }
     }
   }
@@ -133,7 +131,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 137 "temp_contract.openmp.c"
+#line 135 "temp_contract.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

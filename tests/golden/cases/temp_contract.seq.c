@@ -70,13 +70,11 @@ static void loom_loop_1_scale__2_add__3_copy(
     double loom_t_t[1];
 #line 26 "temp_contract.c"
     scale(loom_d_x + loom_i, loom_t_t);
-#line 74 "temp_contract.seq.c"
 #line 27 "temp_contract.c"
     add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
-#line 77 "temp_contract.seq.c"
 #line 28 "temp_contract.c"
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 80 "temp_contract.seq.c"
+#line 78 "temp_contract.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -87,7 +85,7 @@ static void loom_loop_1_scale__2_add__3_copy(
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 91 "temp_contract.seq.c"
+#line 89 "temp_contract.seq.c"
 
 /* par_loop gather over edges (temp_contract.c:29) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
@@ -117,13 +115,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 121 "temp_contract.seq.c"
+#line 119 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 127 "temp_contract.seq.c"
+#line 125 "temp_contract.seq.c"
       }
     }
   }
@@ -174,7 +172,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 178 "temp_contract.seq.c"
+#line 176 "temp_contract.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -71,10 +71,9 @@ static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 75 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 78 "unroll.mpi.c"
+#line 77 "unroll.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -90,7 +89,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 94 "unroll.mpi.c"
+#line 93 "unroll.mpi.c"
 
 /* par_loop spread over edges (unroll.c:28): the code of loom_loop_3_spread
    and loom_loop_6_spread, with their own labels and tuners */
@@ -128,7 +127,7 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "unroll.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 132 "unroll.mpi.c"
+#line 131 "unroll.mpi.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -139,7 +138,7 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 143 "unroll.mpi.c"
+#line 142 "unroll.mpi.c"
       }
     }
   }
@@ -157,7 +156,7 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "unroll.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 161 "unroll.mpi.c"
+#line 160 "unroll.mpi.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -168,7 +167,7 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 172 "unroll.mpi.c"
+#line 171 "unroll.mpi.c"
       }
     }
   }
@@ -225,10 +224,9 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 229 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 232 "unroll.mpi.c"
+#line 230 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -262,7 +260,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 266 "unroll.mpi.c"
+#line 264 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -296,13 +294,11 @@ static void loom_loop_7_settle__1_save__2_scale(
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 300 "unroll.mpi.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 303 "unroll.mpi.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 306 "unroll.mpi.c"
+#line 302 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -330,7 +326,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 334 "unroll.mpi.c"
+#line 330 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -356,7 +352,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 360 "unroll.mpi.c"
+#line 356 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -378,7 +374,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 382 "unroll.mpi.c"
+#line 378 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -412,7 +408,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 416 "unroll.mpi.c"
+#line 412 "unroll.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

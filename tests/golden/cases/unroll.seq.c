@@ -69,10 +69,9 @@ static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 73 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 76 "unroll.seq.c"
+#line 75 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -86,7 +85,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 90 "unroll.seq.c"
+#line 89 "unroll.seq.c"
 
 /* par_loop spread over edges (unroll.c:28): the code of loom_loop_3_spread
    and loom_loop_6_spread, with their own labels and tuners */
@@ -118,7 +117,7 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "unroll.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 122 "unroll.seq.c"
+#line 121 "unroll.seq.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -129,7 +128,7 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 133 "unroll.seq.c"
+#line 132 "unroll.seq.c"
       }
     }
   }
@@ -183,10 +182,9 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 187 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 190 "unroll.seq.c"
+#line 188 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -216,7 +214,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 220 "unroll.seq.c"
+#line 218 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -247,13 +245,11 @@ static void loom_loop_7_settle__1_save__2_scale(
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 251 "unroll.seq.c"
 #line 25 "unroll.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 254 "unroll.seq.c"
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 257 "unroll.seq.c"
+#line 253 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -276,7 +272,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 280 "unroll.seq.c"
+#line 276 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -299,7 +295,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 303 "unroll.seq.c"
+#line 299 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -320,7 +316,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 324 "unroll.seq.c"
+#line 320 "unroll.seq.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -354,7 +350,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 358 "unroll.seq.c"
+#line 354 "unroll.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -111,10 +111,9 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 47 "vectorize_disabled.c"
     norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 115 "vectorize_disabled.seq.c"
 #line 48 "vectorize_disabled.c"
     copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 118 "vectorize_disabled.seq.c"
+#line 117 "vectorize_disabled.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
