@@ -1698,7 +1698,8 @@ static int runs_strips(cg *g, const group *gr) {
 /* A group function that times its turns is written as NAME_body, always
  * inlined into NAME and into NAME_avx512, its twin compiled for AVX-512
  * (512-bit vectors): NAME runs the twin where the CPU has it and
- * $LOOM_AVX512 is not 0 (loom__twin_avx512).  Lanes gain most from the
+ * $LOOM_AVX512 is not 0 (loom__twin_avx512), by the prologue's
+ * LOOM_TWIN(NAME, (args)).  Lanes gain most from the
  * gathers and wide vectors a build for the x86-64 baseline never uses, and
  * the tuner still times both turns in whichever runs.  The C compiler
  * decides whether twins exist (the prologue's LOOM_TWINS: GCC below AVX on
