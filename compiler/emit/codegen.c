@@ -1902,21 +1902,50 @@ static const char *forward(cg *g, const char *name, const vec *state, const vec 
   return join(g, name, &args, col);
 }
 
-/* Before the timed part of a group that runs in strips: how it runs. */
-static void emit_strips_comment(cg *g, const group *gr) {
-  const char *each = "", *staged = "";
-  int nstaged = 0;
-  for (int i = 0; i < gr->loops.len; i++) {
-    const loop *lp = gr->loops.items[i];
+/* The kernels of a group's loops, "a, b and c". */
+static const char *kernels_text(cg *g, const group *gr) {
+  const char *each = "";
+  for (int i = 0; i < gr->loops.len; i++)
     each = arena_printf(g->arena, "%s%s%s", each,
-                        i == 0 ? "" : i + 1 == gr->loops.len ? " and " : ", ", lp->kernel);
-    if (vectorize_staged(gr, lp))
-      staged = arena_printf(g->arena, "%s%s%s", staged, nstaged++ ? ", " : "", lp->kernel);
+                        i == 0 ? "" : i + 1 == gr->loops.len ? " and " : ", ",
+                        ((const loop *)gr->loops.items[i])->kernel);
+  return each;
+}
+
+/* Before the timed part of a group: how its loop runs, when that is not
+ * plain from its loops' list (the comment before the function): in
+ * strips, which of its loops are timed staged or element by element; a
+ * rotated loop's (rotate.h), which of its loops are of the next or the
+ * first iteration.  NULL for none. */
+static const char *how_it_runs(cg *g, const group *gr) {
+  const char *text = NULL;
+  if (runs_strips(g, gr)) {
+    const char *staged = "";
+    int nstaged = 0;
+    for (int i = 0; i < gr->loops.len; i++) {
+      const loop *lp = gr->loops.items[i];
+      if (vectorize_staged(gr, lp))
+        staged = arena_printf(g->arena, "%s%s%s", staged, nstaged++ ? ", " : "", lp->kernel);
+    }
+    text = arena_printf(g->arena, "in strips of %d %s%s%s; %s staged or element by element, "
+                        "as timed", STRIP_WIDTH, cg_set(gr)->name,
+                        gr->loops.len > 1 ? " through " : "",
+                        gr->loops.len > 1 ? kernels_text(g, gr) : "", staged);
   }
-  emit_wrapped_comment(g, arena_printf(g->arena, "in strips of %d %s%s%s; %s staged or element "
-                                        "by element, as timed", STRIP_WIDTH, cg_set(gr)->name,
-                                        gr->loops.len > 1 ? " through " : "",
-                                        gr->loops.len > 1 ? each : "", staged));
+  for (int i = 0; i < g->fu->rotations.len; i++) {
+    const rotation *rot = g->fu->rotations.items[i];
+    const loop_stmt *ls = rot->li->r->loop;
+    const char *why = NULL;
+    if (gr == rot->fused)
+      why = arena_printf(g->arena, "the %s at line %u rotated: %s of its next iteration",
+                         ls->what, ls->loc.line, kernels_text(g, rot->head));
+    else if (gr == rot->pre_fused)
+      why = arena_printf(g->arena, "%s of the first iteration of the %s at line %u, before it",
+                         kernels_text(g, rot->head), ls->what, ls->loc.line);
+    if (why)
+      text = text ? arena_printf(g->arena, "%s; %s", text, why) : why;
+  }
+  return text;
 }
 
 /* The function that runs the group: the checks, the data, the backend's
@@ -1938,8 +1967,9 @@ static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
   }
   emit_checks(g, gr, objs);
   emit_pointers(g, gr, objs);
-  if (tuned)
-    emit_strips_comment(g, gr);
+  const char *how = how_it_runs(g, gr);
+  if (how)
+    emit_wrapped_comment(g, how);
   cg_line(g, "const double loom_t0 = loom__wall();");
   const char *tuner = g->state_params ? "loom_tune" : "&loom_tune";
   if (tuned)
@@ -2088,8 +2118,8 @@ static void emit_strip_fn(cg *g, const group *gr, const loop *lp, const char *na
   static const isl_loop_text a_strip; /* kernel_arg and the others ask whether there is one */
   g->group = gr;
   g->strips = &a_strip;
-  cg_line(g, "static inline%s void", g->be->twins ? " LOOM_TWIN_INLINE" : "");
-  cg_line(g, "%s", join(g, name, &params, 0));
+  const char *lead = g->be->twins ? "static inline LOOM_TWIN_INLINE void" : "static inline void";
+  cg_line(g, "%s %s", lead, join_at(g, name, &params, (int)strlen(lead) + 1, 0));
   cg_line(g, "{");
   cg_indent(g, 1);
   emit_turns(g, lp);

@@ -55,7 +55,8 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
   double *const loom_d_h = (double *)loom__dat_values(h);
   double *const loom_d_v = (double *)loom__dat_values(v);
   /* in strips of 16 edges through stiffness and apply; stiffness, apply
-     staged or element by element, as timed */
+     staged or element by element, as timed; apply of the first iteration of
+     the for at line 38, before it */
   const double loom_t0 = loom__wall();
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
@@ -90,7 +91,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
             loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
             stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 94 "temp_narrow.openmp.c"
+#line 95 "temp_narrow.openmp.c"
             loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
             loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
             loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -103,7 +104,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
             loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
             stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 107 "temp_narrow.openmp.c"
+#line 108 "temp_narrow.openmp.c"
             loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
             loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
             loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -129,7 +130,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
             loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
             apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 133 "temp_narrow.openmp.c"
+#line 134 "temp_narrow.openmp.c"
           }
           /* apply (line 39): its increments through maps, in element order */
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -148,7 +149,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
                 loom_d_v + loom_m_en[2 * loom_i + 1];
 #line 40 "temp_narrow.c"
             apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 152 "temp_narrow.openmp.c"
+#line 153 "temp_narrow.openmp.c"
           }
         }
       }
@@ -208,7 +209,7 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
 #line 40 "temp_narrow.c"
       apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 212 "temp_narrow.openmp.c"
+#line 213 "temp_narrow.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -226,7 +227,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 230 "temp_narrow.openmp.c"
+#line 231 "temp_narrow.openmp.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static void loom_loop_3_stiffness__4_weigh(
@@ -273,19 +274,19 @@ static void loom_loop_3_stiffness__4_weigh(
             loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                                  loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 277 "temp_narrow.openmp.c"
+#line 278 "temp_narrow.openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
             stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 283 "temp_narrow.openmp.c"
+#line 284 "temp_narrow.openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
           weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 289 "temp_narrow.openmp.c"
+#line 290 "temp_narrow.openmp.c"
         }
       }
       loom_r_s[loom_b] = loom_g_s;
@@ -313,7 +314,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 317 "temp_narrow.openmp.c"
+#line 318 "temp_narrow.openmp.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -330,7 +331,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 334 "temp_narrow.openmp.c"
+#line 335 "temp_narrow.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif
