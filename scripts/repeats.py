@@ -12,9 +12,9 @@ or of lines with only braces counts too.  --numbers compares lines with
 every number (a run of digits) taken for one: it finds code repeated
 under other loop numbers or `#line` lines.
 
-Prints `FILE: LINES lines, K repeated runs` and, unless --quiet, each
-run as `  LEN lines at A-B and C-D` with its first line; exits 1 when a
-file has a repeated run.
+Prints `FILE: LINES lines, K repeated runs, longest N lines` and, unless
+--quiet, each run as `  LEN lines at A-B and C-D` with its first line;
+exits 1 when a file has a repeated run.
 """
 import re
 import sys
@@ -69,7 +69,8 @@ def main(argv):
             text.pop()
         key = [re.sub(r"[0-9]+", "#", line) for line in text] if numbers else text
         found = runs(key, n)
-        print(f"{f}: {len(text)} lines, {len(found)} repeated runs")
+        longest = f", longest {found[0][0]} lines" if found else ""
+        print(f"{f}: {len(text)} lines, {len(found)} repeated runs{longest}")
         if found:
             status = 1
         if quiet:
