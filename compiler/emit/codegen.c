@@ -5,6 +5,7 @@
 #include "emit/codegen.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit/isl_loops.h"
@@ -32,11 +33,30 @@ struct cg {
   arena *arena;
   int indent;
   int out_lines; /* newlines written so far */
+  /* Bodies shared (below, "shared bodies"): */
+  vec shares;    /* share*: each body several groups run, in output order */
+  vec strip_shares; /* strip_share*: turns in strips several groups run */
+  vec renum;     /* loop*, then the number its locals are named by, ...:
+                    a body written under another group's names */
+  int state_params; /* writing a body whose per-loop state (labels, tuner,
+                       reduction handles) comes as parameters */
+  int self_pending;   /* a `#line` back to the output is due (line_self) */
 };
+
+int cg_loop_num(const cg *g, const loop *lp) {
+  for (int i = 0; i + 1 < g->renum.len; i += 2)
+    if (g->renum.items[i] == lp)
+      return (int)(long)g->renum.items[i + 1];
+  return lp->id;
+}
 
 /* ---- writing ---------------------------------------------------------------- */
 
+static void flush_self(cg *g);
+
 static void put(cg *g, const char *s, size_t n) {
+  if (n)
+    flush_self(g);
   sb_putn(g->out, s, n);
   for (size_t i = 0; i < n; i++)
     g->out_lines += s[i] == '\n';
@@ -216,12 +236,20 @@ static const char *comment_safe(cg *g, const char *s) {
 
 /* `#line` to a line of the user's file (at the start of an output line). */
 static void line_user(cg *g, unsigned line) {
+  g->self_pending = 0; /* this one maps the lines that follow */
   sb_printf(g->out, "#line %u %s\n", line, quoted(g, g->prog->file));
   g->out_lines++;
 }
 
-/* `#line` back to the output file itself. */
-static void line_self(cg *g) {
+/* `#line` back to the output file itself: written with the next line of
+ * text, not at all when a `#line` to the user's file comes first (its
+ * lines would be no line of the output). */
+static void line_self(cg *g) { g->self_pending = 1; }
+
+static void flush_self(cg *g) {
+  if (!g->self_pending)
+    return;
+  g->self_pending = 0;
   sb_printf(g->out, "#line %d %s\n", g->out_lines + 2, quoted(g, g->out_name));
   g->out_lines++;
 }
@@ -270,7 +298,7 @@ static const char *group_fn(cg *g, const group *gr) {
 static const char *name_var(cg *g, const group *gr, const loop *lp) {
   if (gr->loops.len == 1 && gr->loops.items[0] == lp)
     return "loom_loop";
-  return arena_printf(g->arena, "loom_loop_%d", lp->id);
+  return arena_printf(g->arena, "loom_loop_%d", cg_loop_num(g, lp));
 }
 
 static const char *data_ptr(cg *g, const obj *dat) {
@@ -372,20 +400,27 @@ static const char *call_arg(cg *g, const obj *o) {
 
 enum { WRAP = 80 };
 
-/* `NAME(a, b, c)`.  When col (the column NAME starts at) is not negative,
- * arguments that would pass WRAP columns continue on a new line, aligned
- * after the '('. */
-static const char *join(cg *g, const char *head, vec *parts, int col) {
+/* `NAME(a, b, c)`, its arguments from column `align` on when they wrap
+ * (break: on a line of their own after the '('). */
+static char *join_layout(const char *head, vec *parts, size_t start, int wrap, int brk,
+                         size_t align, int *lines) {
   strbuf sb;
   sb_init(&sb);
   sb_printf(&sb, "%s(", head);
-  size_t align = (size_t)(col > 0 ? col : 0) + strlen(head) + 1, cur = align;
+  size_t cur = start + strlen(head) + 1;
+  *lines = 1;
+  if (brk) {
+    sb_printf(&sb, "\n%*s", (int)align, "");
+    cur = align;
+    ++*lines;
+  }
   for (int i = 0; i < parts->len; i++) {
     const char *part = parts->items[i];
     size_t n = strlen(part);
-    if (i && col >= 0 && cur + n + 4 > WRAP) {
+    if (i && wrap && cur + n + 4 > WRAP) {
       sb_printf(&sb, ",\n%*s", (int)align, "");
       cur = align;
+      ++*lines;
     } else if (i) {
       sb_puts(&sb, ", ");
       cur += 2;
@@ -394,26 +429,50 @@ static const char *join(cg *g, const char *head, vec *parts, int col) {
     cur += n;
   }
   sb_puts(&sb, ")");
-  char *s = arena_strdup(g->arena, sb.data);
-  sb_free(&sb);
+  return sb.data;
+}
+
+/* `NAME(a, b, c)`.  When col (the column NAME starts at) is not negative,
+ * arguments that would pass WRAP columns continue on a new line, aligned
+ * after the '(' or, when that takes fewer lines (a long NAME), all on
+ * lines of their own, indented by four past line_col (where NAME's line
+ * starts). */
+static const char *join_at(cg *g, const char *head, vec *parts, int col, int line_col) {
+  size_t start = (size_t)(col > 0 ? col : 0);
+  int lines, lines4;
+  char *aligned = join_layout(head, parts, start, col >= 0, 0, start + strlen(head) + 1, &lines);
+  char *text = aligned;
+  if (col >= 0 && lines > 1 && parts->len) {
+    char *broken = join_layout(head, parts, start, 1, 1, (size_t)line_col + 4, &lines4);
+    if (lines4 < lines) {
+      text = broken;
+      free(aligned);
+    } else {
+      free(broken);
+    }
+  }
+  char *s = arena_strdup(g->arena, text);
+  free(text);
   return s;
+}
+
+/* join_at for a call that starts its line at column col. */
+static const char *join(cg *g, const char *head, vec *parts, int col) {
+  return join_at(g, head, parts, col, col > 0 ? col : 0);
 }
 
 /* ---- the loop function --------------------------------------------------------- */
 
-/* `LEAD NAME(params)`, NAME the group's function and suffix. */
-static void emit_signature(cg *g, const group *gr, const vec *objs, const char *lead,
-                           const char *suffix) {
+/* `LEAD NAME(params)`: the parameters `state` (strings, a shared body's
+ * per-loop state), then objs'. */
+static void emit_signature(cg *g, const group *gr, const vec *state, const vec *objs,
+                           const char *lead, const char *name) {
   vec params = {0};
+  for (int i = 0; state && i < state->len; i++)
+    vec_push(g->arena, &params, state->items[i]);
   for (int i = 0; i < objs->len; i++)
     vec_push(g->arena, &params, (void *)param_decl(g, gr, objs->items[i]));
-  const char *name = arena_printf(g->arena, "%s%s", group_fn(g, gr), suffix);
-  if (strlen(lead) > strlen("static void")) { /* a long lead on a line of its own */
-    cg_line(g, "%s", lead);
-    cg_line(g, "%s", join(g, name, &params, 0));
-    return;
-  }
-  cg_line(g, "%s %s", lead, join(g, name, &params, (int)strlen(lead) + 1));
+  cg_line(g, "%s %s", lead, join_at(g, name, &params, (int)strlen(lead) + 1, 0));
 }
 
 static int loop_uses(const loop *lp, const obj *o) {
@@ -463,20 +522,22 @@ static const char *loop_title(cg *g, const loop *lp) {
                                 lp->loc.line));
 }
 
-/* The name strings: the group's (plans, timing), and one per loop when
- * there are several. */
-static void emit_names(cg *g, const group *gr, const vec *objs) {
-  if (gr->loops.len == 1) {
-    cg_line(g, "static const char loom_loop[] = %s;", loop_title(g, gr->loops.items[0]));
-  } else {
-    const char *title = "";
-    for (int i = 0; i < gr->loops.len; i++)
-      title = arena_printf(g->arena, "%s%s%s", title, i ? " + " : "",
-                           ((const loop *)gr->loops.items[i])->kernel);
-    cg_line(g, "static const char loom_loop[] = %s;",
-            quoted(g, arena_printf(g->arena, "%s at %s:%u", title, g->prog->file,
-                                   gr->anchor->loc.line)));
-  }
+/* The label of a group (plans, timing): its loop's, or for a fused group
+ * its kernels' at its anchor's line. */
+static const char *group_title(cg *g, const group *gr) {
+  if (gr->loops.len == 1)
+    return loop_title(g, gr->loops.items[0]);
+  const char *title = "";
+  for (int i = 0; i < gr->loops.len; i++)
+    title = arena_printf(g->arena, "%s%s%s", title, i ? " + " : "",
+                         ((const loop *)gr->loops.items[i])->kernel);
+  return quoted(g, arena_printf(g->arena, "%s at %s:%u", title, g->prog->file,
+                                gr->anchor->loc.line));
+}
+
+/* The loops with labels of their own (a group of several: those whose
+ * arguments the checks name). */
+static vec named_loops(cg *g, const group *gr, const vec *objs) {
   vec named = {0};
   for (int i = 0; i < objs->len; i++) {
     const loop *lp = owner_loop(g, gr, objs->items[i]);
@@ -484,6 +545,14 @@ static void emit_names(cg *g, const group *gr, const vec *objs) {
         strcmp(name_var(g, gr, lp), "loom_loop") != 0)
       push_once(g, &named, lp);
   }
+  return named;
+}
+
+/* The name strings: the group's (plans, timing), and one per loop when
+ * there are several. */
+static void emit_names(cg *g, const group *gr, const vec *objs) {
+  cg_line(g, "static const char loom_loop[] = %s;", group_title(g, gr));
+  vec named = named_loops(g, gr, objs);
   for (int i = 0; i < named.len; i++)
     cg_line(g, "static const char %s[] = %s;", name_var(g, gr, named.items[i]),
             loop_title(g, named.items[i]));
@@ -526,7 +595,6 @@ static void emit_checks(cg *g, const group *gr, const vec *objs) {
       vec_push(g->arena, &checks, (void *)check_call(g, gr, o));
   }
   distinct_checks(g, gr, &checks);
-  emit_names(g, gr, objs);
   for (int i = 0; i < checks.len; i++)
     cg_line(g, "%s%s != LOOM_OK%s", i ? "    " : "if (", (const char *)checks.items[i],
             i + 1 < checks.len ? " ||" : ")");
@@ -569,7 +637,7 @@ static int map_read(cg *g, const group *gr, const obj *m) {
 /* The element matrices of matrix argument a: its loop's, for its pair of
  * maps (loom__mat_values). */
 static const char *mat_values(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_mv%d_%d", lp->id, a->pos);
+  return arena_printf(g->arena, "loom_mv%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
 /* Rows times columns of a matrix argument's element matrix. */
@@ -652,7 +720,7 @@ static const char *strip_row(cg *g, const char *local) {
 
 /* The local argument a of lp is gathered into, per strip. */
 static const char *gather_local(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_g%d_%d", lp->id, a->pos);
+  return arena_printf(g->arena, "loom_g%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
 /* The local holding argument a's idx (the element's, or through a map). */
@@ -665,7 +733,7 @@ static const loop *arg_loop(cg *g, const loop_arg *a);
 
 static const char *pin_local(cg *g, const loop_arg *a) {
   const loop *lp = arg_loop(g, a); /* a chain nests evaluations: named by loop */
-  return arena_printf(g->arena, "loom_p%d_%d", lp ? lp->id : 0, a->pos);
+  return arena_printf(g->arena, "loom_p%d_%d", lp ? cg_loop_num(g, lp) : 0, a->pos);
 }
 
 static void emit_kernel_call(cg *g, const loop *lp);
@@ -744,12 +812,12 @@ static const loop_arg *first_on(const loop *lp, const loop_arg *a) {
 }
 
 static const char *winners(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_win%d_%d", lp->id, first_on(lp, a)->pos);
+  return arena_printf(g->arena, "loom_win%d_%d", cg_loop_num(g, lp), first_on(lp, a)->pos);
 }
 
 /* The scratch local a losing write of argument a goes to (slot: of a[*]). */
 static const char *loser(cg *g, const loop *lp, const loop_arg *a, int slot) {
-  const char *x = arena_printf(g->arena, "loom_x%d_%d", lp->id, a->pos);
+  const char *x = arena_printf(g->arena, "loom_x%d_%d", cg_loop_num(g, lp), a->pos);
   return slot < 0 ? x : arena_printf(g->arena, "%s[%d]", x, slot);
 }
 
@@ -773,7 +841,7 @@ static const char *data_of(cg *g, const loop_arg *a, const char *index, int slot
 /* The local holding a redirected argument's pointer (named by its loop:
  * the loops of a group share one scope). */
 static const char *target_local(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_w%d_%d", lp->id, a->pos);
+  return arena_printf(g->arena, "loom_w%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
 /* The declared numbers of a set's elements (loom__set_global): the local
@@ -793,7 +861,7 @@ static const char *idx_value(cg *g, const loop *lp, const loop_arg *a) {
 
 /* The local a narrowed temporary's row is given to the kernel in. */
 static const char *narrow_local(cg *g, const loop *lp, const loop_arg *a) {
-  return arena_printf(g->arena, "loom_k%d_%d", lp->id, a->pos);
+  return arena_printf(g->arena, "loom_k%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
 static int is_narrowed(const cg *g, const loop_arg *a) {
@@ -1209,6 +1277,7 @@ static const char *lane_name(cg *g, const loop *lp) {
   const char *name = w->name;
   cg_line(g, "/* %s as lanes (line %u): each argument as base and offset */", lp->kernel,
           lp->loc.line);
+  g->self_pending = 0;
   sb_printf(g->out, "#line %u %s\n", lp->lanes->line, quoted(g, lp->lanes->file));
   g->out_lines++;
   puts_(g, lane_copy(g->arena, lp, name, strides));
@@ -1322,23 +1391,36 @@ static void emit_elements_turn(cg *g, const loop *lp, int plain) {
 /* The body of the loop over strips: each loop of the group in turn over
  * the strip's elements; a staged one, as the call's loom_vec says, staged
  * (as lanes, or over gathered rows) or element by element. */
+/* A staged loop's turn in a strip: staged or element by element, as
+ * loom_vec says. */
+static void emit_turns(cg *g, const loop *lp) {
+  cg_line(g, "if (loom_vec) {");
+  cg_indent(g, 1);
+  emit_staged_turn(g, lp);
+  cg_indent(g, -1);
+  cg_line(g, "} else {");
+  cg_indent(g, 1);
+  emit_elements_turn(g, lp, 1);
+  cg_indent(g, -1);
+  cg_line(g, "}");
+}
+
+typedef struct strip_share strip_share;
+typedef struct share share;
+static const strip_share *strip_share_of(const cg *g, const group *gr, const loop *lp);
+static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp);
+
 static void emit_strip_body(cg *g, const group *gr) {
   emit_temp_locals(g, gr);
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *lp = gr->loops.items[i];
-    if (!vectorize_staged(gr, lp)) {
+    const strip_share *sh = strip_share_of(g, gr, lp);
+    if (!vectorize_staged(gr, lp))
       emit_elements_turn(g, lp, 0);
-      continue;
-    }
-    cg_line(g, "if (loom_vec) {");
-    cg_indent(g, 1);
-    emit_staged_turn(g, lp);
-    cg_indent(g, -1);
-    cg_line(g, "} else {");
-    cg_indent(g, 1);
-    emit_elements_turn(g, lp, 1);
-    cg_indent(g, -1);
-    cg_line(g, "}");
+    else if (sh)
+      emit_strip_call(g, sh, lp);
+    else
+      emit_turns(g, lp);
   }
 }
 
@@ -1363,21 +1445,47 @@ static void emit_body(cg *g, const group *gr) {
   }
 }
 
-static void emit_comment(cg *g, const group *gr) {
+/* What a group is: its loop, or the loops fused, with their lines. */
+static const char *group_what(cg *g, const group *gr) {
   const loop *lp = gr->loops.items[0];
-  if (gr->loops.len == 1) {
-    cg_line(g, "/* par_loop %s over %s (%s:%u) */", lp->kernel, lp->set->name,
-            comment_safe(g, g->prog->file), lp->loc.line);
-    return;
-  }
+  if (gr->loops.len == 1)
+    return arena_printf(g->arena, "par_loop %s over %s (%s:%u)", lp->kernel, lp->set->name,
+                        comment_safe(g, g->prog->file), lp->loc.line);
   const char *lines = "";
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *l = gr->loops.items[i];
     lines = arena_printf(g->arena, "%s%s%s:%u", lines, i ? ", " : "", l->kernel, l->loc.line);
   }
-  cg_line(g, "/* par_loops fused over %s (%s: %s) */", lp->set->name,
-          comment_safe(g, g->prog->file), lines);
+  return arena_printf(g->arena, "par_loops fused over %s (%s: %s)", lp->set->name,
+                      comment_safe(g, g->prog->file), lines);
 }
+
+/* `text` as a comment, its words on lines of at most WRAP columns. */
+static void emit_wrapped_comment(cg *g, const char *text) {
+  strbuf line;
+  sb_init(&line);
+  sb_puts(&line, "/*");
+  const char *p = text;
+  while (*p) {
+    const char *end = strchr(p, ' ');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (line.len > 3 && line.len + 1 + n + 3 > WRAP - 2 * (size_t)g->indent) {
+      cg_line(g, "%s", line.data);
+      line.len = 0;
+      sb_puts(&line, "  ");
+    }
+    sb_putn(&line, " ", 1);
+    sb_putn(&line, p, n);
+    p += n;
+    while (*p == ' ')
+      p++;
+  }
+  sb_puts(&line, " */");
+  cg_line(g, "%s", line.data);
+  sb_free(&line);
+}
+
+static void emit_comment(cg *g, const group *gr) { cg_line(g, "/* %s */", group_what(g, gr)); }
 
 /* The loops whose kernels the group calls: its own, and the pinned
  * producers they evaluate. */
@@ -1446,7 +1554,7 @@ static void emit_map_writes(cg *g, const group *gr) {
                               lp->args[k].map->name, lp->args[k].slot);
           rw |= lp->args[k].mode == MODE_RW;
         }
-      const char *name = arena_printf(g->arena, "loom_wl%d_%d", lp->id, a->pos);
+      const char *name = arena_printf(g->arena, "loom_wl%d_%d", cg_loop_num(g, lp), a->pos);
       cg_line(g, "const loom__plan_arg %s[] = {%s}; /* %s through maps */", name, list,
               a->name);
       if (rw) {
@@ -1558,14 +1666,26 @@ static void emit_traffic(cg *g, const group *gr) {
   }
   const char *n = arena_printf(g->arena, "loom__set_size(%s)", cg_set(gr)->name);
   cg_line(g, "loom__loop_traffic(loom_loop, %s, /* elements, bytes moved, operations */", n);
+  /* the bytes, as many terms to a line as fit; then the operations */
+  const char *pad = "                   ";
+  strbuf line;
+  sb_init(&line);
   for (int i = 0; i < t.len; i++) {
     const traffic *x = t.items[i];
     const char *count = x->map ? arena_printf(g->arena, "loom__map_reach(%s)", x->map->name)
                                : n;
-    cg_line(g, "                   %s%ld.0 * %s%s", i ? "+ " : "", x->bytes, count,
-            i + 1 < t.len ? "" : ",");
+    const char *term = arena_printf(g->arena, "%s%ld.0 * %s%s", i ? "+ " : "", x->bytes,
+                                    count, i + 1 < t.len ? "" : ",");
+    if (line.len &&
+        2 * (size_t)g->indent + strlen(pad) + line.len + 1 + strlen(term) > WRAP) {
+      cg_line(g, "%s%s", pad, line.data);
+      line.len = 0;
+    }
+    sb_printf(&line, "%s%s", line.len ? " " : "", term);
   }
-  cg_line(g, "                   %ld.0 * %s);", flops, n);
+  cg_line(g, "%s%s", pad, line.data);
+  sb_free(&line);
+  cg_line(g, "%s%ld.0 * %s);", pad, flops, n);
 }
 
 /* Whether the group's function runs strips, and so has a tuner. */
@@ -1578,7 +1698,8 @@ static int runs_strips(cg *g, const group *gr) {
 /* A group function that times its turns is written as NAME_body, always
  * inlined into NAME and into NAME_avx512, its twin compiled for AVX-512
  * (512-bit vectors): NAME runs the twin where the CPU has it and
- * $LOOM_AVX512 is not 0 (loom__twin_avx512).  Lanes gain most from the
+ * $LOOM_AVX512 is not 0 (loom__twin_avx512), by the prologue's
+ * LOOM_TWIN(NAME, (args)).  Lanes gain most from the
  * gathers and wide vectors a build for the x86-64 baseline never uses, and
  * the tuner still times both turns in whichever runs.  The C compiler
  * decides whether twins exist (the prologue's LOOM_TWINS: GCC below AVX on
@@ -1609,16 +1730,12 @@ static int any_asserted_lanes(cg *g) {
   return 0;
 }
 
-static void emit_twins_macros(cg *g);
-
 /* LOOM_IVDEP: the lanes' loop has no dependence between iterations.
  * clang's pragma also demands that the loop be vectorized, and warns
  * (-Wpass-failed, an error under -Werror) where it cannot be, e.g. around
  * a libm call: not a fault of the program, so not reported in this file
  * (the diagnostic state is pushed here and popped by cg_epilogue). */
 static void emit_ivdep_macro(cg *g) {
-  cg_line(g, "/* Before a loop over lanes that touch nothing another writes (clang: such");
-  cg_line(g, "   a loop it cannot vectorize is no warning in this file): */");
   cg_line(g, "#if defined(__clang__)");
   cg_line(g, "#pragma clang diagnostic push");
   cg_line(g, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
@@ -1655,11 +1772,10 @@ static int any_tuned(cg *g) {
  * (GCC in its GNU modes, clang by default, when the target has FMA) may
  * contract in one copy of a kernel and not in the other.  Measured: GCC
  * -march=native and clang -march=native builds of Airfoil gave different
- * q staged and element by element.  So contraction is off in the file. */
+ * q staged and element by element.  So contraction is off in the file
+ * (GCC: between push_options and the pop cg_epilogue writes, which the
+ * twins' tuning shares). */
 static void emit_contract_off(cg *g) {
-  cg_line(g, "/* A loop that times its turns computes the same bits staged and element by");
-  cg_line(g, "   element only if no copy of a kernel contracts a * b + c into one fused");
-  cg_line(g, "   multiply-add where another does not: contraction is off in this file. */");
   cg_line(g, "#if defined(__clang__) || defined(__INTEL_COMPILER)");
   cg_line(g, "#pragma STDC FP_CONTRACT OFF");
   cg_line(g, "#elif defined(__GNUC__)");
@@ -1668,111 +1784,196 @@ static void emit_contract_off(cg *g) {
   cg_line(g, "#endif");
 }
 
-void cg_prologue(cg *g) {
-  if (any_twin(g))
-    emit_twins_macros(g);
-  if (any_tuned(g))
-    emit_contract_off(g);
-  if (any_asserted_lanes(g))
-    emit_ivdep_macro(g);
-}
-
-/* LOOM_TWINS, LOOM_TWIN_INLINE and the file's tuning (see above). */
+/* LOOM_TWINS, LOOM_TWIN_INLINE, LOOM_TWIN_TARGET and the file's tuning
+ * (see above), after emit_contract_off's push. */
 static void emit_twins_macros(cg *g) {
-  cg_line(g, "/* Loops that time their turns (loom__tune_pick) have an AVX-512 twin too");
-  cg_line(g, "   when GCC builds this file for x86-64 below AVX (-DLOOM_NO_TWINS: none).");
-  cg_line(g, "   For the twins, the whole file is tuned for an AVX-512 CPU (and, below,");
-  cg_line(g, "   contracts no multiply-add: a twin computes the bits its baseline computes). */");
   cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
   cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
   cg_line(g, "#define LOOM_TWINS 1");
   cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
-  cg_line(g, "#pragma GCC push_options /* popped at the end of the file */");
+  cg_line(g, "#define LOOM_TWIN_TARGET __attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,"
+             "avx512cd,prefer-vector-width=512\")))");
+  cg_line(g, "#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)");
   cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\")");
   cg_line(g, "#else");
   cg_line(g, "#define LOOM_TWINS 0");
   cg_line(g, "#define LOOM_TWIN_INLINE");
+  cg_line(g, "#define LOOM_TWIN(f, args) f##_body args");
   cg_line(g, "#endif");
+}
+
+/* One comment for what follows: the file's floating-point contraction
+ * off, its twins, LOOM_IVDEP. */
+void cg_prologue(cg *g) {
+  const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
+  if (!tuned && !twins && !ivdep)
+    return;
+  const char *text = "Loops timed staged or element by element must give the same bits "
+                     "either way: no multiply-add is contracted in this file.";
+  if (twins)
+    text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX (no -DLOOM_NO_TWINS), "
+                        "each has a twin NAME_avx512, which LOOM_TWIN(NAME, args) runs where "
+                        "the CPU has AVX-512 (NAME_body elsewhere), and the file is tuned for "
+                        "such a CPU.", text);
+  if (ivdep)
+    text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes (clang: "
+                        "no warning where it cannot vectorize them).", text);
+  emit_wrapped_comment(g, text);
+  emit_contract_off(g);
+  if (twins)
+    emit_twins_macros(g);
+  if (ivdep)
+    emit_ivdep_macro(g);
 }
 
 /* What cg_prologue pushed, popped after the user's last line. */
 void cg_epilogue(cg *g) {
-  const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
-  if (!twins && !tuned && !ivdep)
+  if (!any_tuned(g) && !any_twin(g) && !any_asserted_lanes(g))
     return;
   const program *p = g->prog;
   if (p->len && p->text[p->len - 1] != '\n')
     puts_(g, "\n");
   line_self(g);
-  if (ivdep) {
+  if (any_asserted_lanes(g)) {
     cg_line(g, "#if defined(__clang__)");
     cg_line(g, "#pragma clang diagnostic pop");
     cg_line(g, "#endif");
   }
-  if (tuned) {
-    cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
-    cg_line(g, "#pragma GCC pop_options");
-    cg_line(g, "#endif");
+  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
+  cg_line(g, "#pragma GCC pop_options");
+  cg_line(g, "#endif");
+}
+
+/* ---- the group's functions ------------------------------------------------------ */
+
+/* The per-loop state of a group's function: the labels (timing, messages,
+ * the plans and checks cached per loop), the tuner, and with MPI the
+ * handles its reductions start on.  A shared body takes it as parameters
+ * (`decls`, named in the body as `names`); each group's own function
+ * passes its own (`args`: its statics, its file-scope handles). */
+static void state_of(cg *g, const group *gr, const vec *objs, vec *decls, vec *names,
+                     vec *args) {
+  vec named = named_loops(g, gr, objs);
+  vec_push(g->arena, names, "loom_loop");
+  vec_push(g->arena, args, "loom_loop");
+  for (int i = 0; i < named.len; i++) {
+    const char *n = name_var(g, gr, named.items[i]);
+    vec_push(g->arena, names, (void *)n);
+    vec_push(g->arena, args, (void *)n);
   }
-  if (twins) {
-    cg_line(g, "#if LOOM_TWINS");
-    cg_line(g, "#pragma GCC pop_options");
-    cg_line(g, "#endif");
+  for (int i = 0; i < names->len; i++)
+    vec_push(g->arena, decls,
+             (void *)arena_printf(g->arena, "const char *%s", (const char *)names->items[i]));
+  if (runs_strips(g, gr)) {
+    vec_push(g->arena, decls, "loom__tuner *loom_tune");
+    vec_push(g->arena, names, "loom_tune");
+    vec_push(g->arena, args, "&loom_tune");
+  }
+  for (int l = 0; g->be->reduction_handles && l < gr->loops.len; l++) {
+    const loop *lp = gr->loops.items[l];
+    for (int i = 0; i < lp->nargs; i++) {
+      if (!arg_is_reduction(&lp->args[i]))
+        continue;
+      const char *n = arena_printf(g->arena, "loom_handle_%d_%s", cg_loop_num(g, lp),
+                                   lp->args[i].obj->name);
+      vec_push(g->arena, decls, (void *)arena_printf(g->arena, "loom__reduction *%s", n));
+      vec_push(g->arena, names, (void *)n);
+      vec_push(g->arena, args, (void *)arena_printf(g->arena, "&%s",
+          place_reduction_handle(g->arena, lp, lp->args[i].obj)));
+    }
   }
 }
 
-/* The twin and NAME itself, after NAME_body (objs: its parameters). */
-static void emit_twins(cg *g, const group *gr, const vec *objs) {
+const char *cg_reduction_handle(cg *g, const loop *lp, const loop_arg *a) {
+  if (g->state_params)
+    return arena_printf(g->arena, "loom_handle_%d_%s", cg_loop_num(g, lp), a->obj->name);
+  return arena_printf(g->arena, "&%s", place_reduction_handle(g->arena, lp, a->obj));
+}
+
+/* `NAME(state, objects)`: a call passing the names `state` and objs'
+ * (col: as join's). */
+static const char *forward(cg *g, const char *name, const vec *state, const vec *objs,
+                           int col) {
   vec args = {0};
+  for (int i = 0; i < state->len; i++)
+    vec_push(g->arena, &args, state->items[i]);
   for (int i = 0; i < objs->len; i++)
     vec_push(g->arena, &args, (void *)((const obj *)objs->items[i])->name);
-  const char *fn = group_fn(g, gr);
-  const char *body = join(g, arena_printf(g->arena, "%s_body", fn), &args, 2);
-  cg_line(g, "/* The same compiled for AVX-512, which %s runs where the CPU has it */", fn);
-  cg_line(g, "#if LOOM_TWINS");
-  cg_line(g, "__attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,avx512cd,"
-             "prefer-vector-width=512\")))");
-  emit_signature(g, gr, objs, "static void", "_avx512");
-  cg_line(g, "{");
-  cg_line(g, "  %s;", body);
-  cg_line(g, "}");
-  cg_line(g, "#endif");
-  cg_line(g, "%s", "");
-  emit_signature(g, gr, objs, "static void", "");
-  cg_line(g, "{");
-  cg_line(g, "#if LOOM_TWINS");
-  cg_line(g, "  if (loom__twin_avx512()) {");
-  cg_line(g, "    %s;", join(g, arena_printf(g->arena, "%s_avx512", fn), &args, 4));
-  cg_line(g, "    return;");
-  cg_line(g, "  }");
-  cg_line(g, "#endif");
-  cg_line(g, "  %s;", body);
-  cg_line(g, "}");
-  cg_line(g, "%s", "");
+  return join(g, name, &args, col);
 }
 
-void cg_group_function(cg *g, const group *gr) {
-  vec objs = group_params(g, gr);
-  g->group = gr;
-  if (g->be->prelude)
-    g->be->prelude(g, gr);
-  int tuned = runs_strips(g, gr), twin = has_twin(g, gr);
-  if (tuned)
-    emit_lane_copies(g, gr);
-  emit_comment(g, gr);
-  if (twin)
-    emit_signature(g, gr, &objs, "static inline LOOM_TWIN_INLINE void", "_body");
-  else
-    emit_signature(g, gr, &objs, "static void", "");
+/* The kernels of a group's loops, "a, b and c". */
+static const char *kernels_text(cg *g, const group *gr) {
+  const char *each = "";
+  for (int i = 0; i < gr->loops.len; i++)
+    each = arena_printf(g->arena, "%s%s%s", each,
+                        i == 0 ? "" : i + 1 == gr->loops.len ? " and " : ", ",
+                        ((const loop *)gr->loops.items[i])->kernel);
+  return each;
+}
+
+/* Before the timed part of a group: how its loop runs, when that is not
+ * plain from its loops' list (the comment before the function): in
+ * strips, which of its loops are timed staged or element by element; a
+ * rotated loop's (rotate.h), which of its loops are of the next or the
+ * first iteration.  NULL for none. */
+static const char *how_it_runs(cg *g, const group *gr) {
+  const char *text = NULL;
+  if (runs_strips(g, gr)) {
+    const char *staged = "";
+    int nstaged = 0;
+    for (int i = 0; i < gr->loops.len; i++) {
+      const loop *lp = gr->loops.items[i];
+      if (vectorize_staged(gr, lp))
+        staged = arena_printf(g->arena, "%s%s%s", staged, nstaged++ ? ", " : "", lp->kernel);
+    }
+    text = arena_printf(g->arena, "in strips of %d %s%s%s; %s staged or element by element, "
+                        "as timed", STRIP_WIDTH, cg_set(gr)->name,
+                        gr->loops.len > 1 ? " through " : "",
+                        gr->loops.len > 1 ? kernels_text(g, gr) : "", staged);
+  }
+  for (int i = 0; i < g->fu->rotations.len; i++) {
+    const rotation *rot = g->fu->rotations.items[i];
+    const loop_stmt *ls = rot->li->r->loop;
+    const char *why = NULL;
+    if (gr == rot->fused)
+      why = arena_printf(g->arena, "the %s at line %u rotated: %s of its next iteration",
+                         ls->what, ls->loc.line, kernels_text(g, rot->head));
+    else if (gr == rot->pre_fused)
+      why = arena_printf(g->arena, "%s of the first iteration of the %s at line %u, before it",
+                         kernels_text(g, rot->head), ls->what, ls->loc.line);
+    if (why)
+      text = text ? arena_printf(g->arena, "%s; %s", text, why) : why;
+  }
+  return text;
+}
+
+/* The function that runs the group: the checks, the data, the backend's
+ * element loops with the kernels.  `lead`: its storage class; with
+ * g->state_params, its per-loop state comes as parameters. */
+static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
+                     const char *name) {
+  int tuned = runs_strips(g, gr);
+  vec decls = {0}, names = {0}, args = {0};
+  if (g->state_params)
+    state_of(g, gr, objs, &decls, &names, &args);
+  emit_signature(g, gr, g->state_params ? &decls : NULL, objs, lead, name);
   cg_line(g, "{");
   cg_indent(g, 1);
-  emit_checks(g, gr, &objs);
-  cg_line(g, "const double loom_t0 = loom__wall();");
-  if (tuned) {
-    cg_line(g, "static loom__tuner loom_tune; /* staged or element by element: timed */");
-    cg_line(g, "const int loom_vec = loom__tune_pick(&loom_tune);");
+  if (!g->state_params) {
+    emit_names(g, gr, objs);
+    if (tuned)
+      cg_line(g, "static loom__tuner loom_tune;");
   }
-  emit_pointers(g, gr, &objs);
+  emit_checks(g, gr, objs);
+  emit_pointers(g, gr, objs);
+  const char *how = how_it_runs(g, gr);
+  if (how)
+    emit_wrapped_comment(g, how);
+  cg_line(g, "const double loom_t0 = loom__wall();");
+  const char *tuner = g->state_params ? "loom_tune" : "&loom_tune";
+  if (tuned)
+    cg_line(g, "const int loom_vec = loom__tune_pick(%s);", tuner);
   g->be->loop_begin(g, gr);
   emit_gids(g, gr);
   emit_map_writes(g, gr);
@@ -1786,13 +1987,486 @@ void cg_group_function(cg *g, const group *gr) {
   emit_mat_write_ends(g, gr);
   emit_traffic(g, gr);
   if (tuned)
-    cg_line(g, "loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);");
+    cg_line(g, "loom__tune_done(%s, loom_vec, loom_t0, loom_loop);", tuner);
   cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);
   cg_line(g, "}");
   cg_line(g, "%s", "");
+}
+
+/* The twin and FN itself, after FN_body (objs: its parameters; with
+ * g->state_params, the per-loop state before them). */
+static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) {
+  vec decls = {0}, names = {0}, args = {0};
+  if (g->state_params)
+    state_of(g, gr, objs, &decls, &names, &args);
+  const vec *state = g->state_params ? &decls : NULL;
+  const char *body = arena_printf(g->arena, "%s_body", fn);
+  cg_line(g, "#if LOOM_TWINS");
+  emit_signature(g, gr, state, objs, "static LOOM_TWIN_TARGET void",
+                 arena_printf(g->arena, "%s_avx512", fn));
+  cg_line(g, "{");
+  cg_line(g, "  %s;", forward(g, body, &names, objs, 2));
+  cg_line(g, "}");
+  cg_line(g, "#endif");
+  cg_line(g, "%s", "");
+  emit_signature(g, gr, state, objs, "static void", fn);
+  cg_line(g, "{");
+  const char *args1 = forward(g, "", &names, objs, -1);
+  if (strlen("  LOOM_TWIN(, );") + strlen(fn) + strlen(args1) <= WRAP) {
+    cg_line(g, "  LOOM_TWIN(%s, %s);", fn, args1);
+  } else { /* the arguments aligned with the name */
+    cg_line(g, "  LOOM_TWIN(%s,", fn);
+    cg_line(g, "            %s);", forward(g, "", &names, objs, (int)strlen("  LOOM_TWIN(")));
+  }
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+}
+
+/* ---- strips shared by groups --------------------------------------------------- */
+
+/* A staged loop that several groups run (the loops fused on both sides of
+ * a rotation, the copies of one directive) has its turn in a strip, staged
+ * or element by element, written once: a function over the strip
+ * [loom_s, loom_e), loom_strip_<id>_<kernel>, that takes the data it
+ * reads and writes (each group's own pointers, globals) and that each
+ * group calls in its strip, always inlined as the group's function is.
+ * Only a loop whose arguments are its dats' storage (no temporary kept in
+ * a local, narrowed or pinned), maps and read globals is shared, and only
+ * when its turn's text, under the first's names, is the first's. */
+struct strip_share {
+  const group *first_group;
+  const loop *first;  /* its names and number are the function's */
+  vec users;          /* group*, loop*, ...: the turns it stands for */
+  const char *canon;  /* the turn under canonical names */
+  unsigned long hash;
+  const char *text;   /* under first's names, once needed */
+  int written;
+};
+
+static const strip_share *strip_share_of(const cg *g, const group *gr, const loop *lp) {
+  for (int i = 0; i < g->strip_shares.len; i++) {
+    const strip_share *sh = g->strip_shares.items[i];
+    for (int k = 0; sh->users.len > 2 && k + 1 < sh->users.len; k += 2)
+      if (sh->users.items[k] == gr && sh->users.items[k + 1] == lp)
+        return sh;
+  }
+  return NULL;
+}
+
+/* Whether lp's turn in gr may stand in a function of its own: staged, and
+ * its arguments the storage of dats, maps, read globals. */
+static int strip_shareable(cg *g, const group *gr, const loop *lp) {
+  if (!runs_strips(g, gr) || !vectorize_staged(gr, lp))
+    return 0;
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (a->kind == ARG_GLOBAL ? arg_is_reduction(a)
+        : (a->kind != ARG_DAT && a->kind != ARG_MAPPED) || fate(g, a->obj) != TEMP_STORED ||
+              kept(g, a->obj) || pinned_producer(g, a))
+      return 0;
+  }
+  return 1;
+}
+
+/* The objects a strip function takes, in order: each argument's map, then
+ * its dat or global, each once. */
+static vec strip_objects(cg *g, const loop *lp) {
+  vec v = {0};
+  for (int i = 0; i < lp->nargs; i++) {
+    if (lp->args[i].kind == ARG_MAPPED)
+      push_once(g, &v, lp->args[i].map);
+    push_once(g, &v, lp->args[i].obj);
+  }
+  return v;
+}
+
+/* A strip function's parameter for o (decl) or its argument in a group. */
+static const char *strip_param(cg *g, const group *gr, const obj *o, int decl) {
+  if (o->kind == OBJ_MAP)
+    return decl ? arena_printf(g->arena, "const int *const %s", map_ptr(g, o)) : map_ptr(g, o);
+  if (o->kind == OBJ_GLOBAL)
+    return decl ? param_decl(g, gr, o) : o->name;
+  return decl ? arena_printf(g->arena, "%s *const %s", o->type->c_name, data_ptr(g, o))
+              : data_ptr(g, o);
+}
+
+static const char *strip_fn(cg *g, const strip_share *sh) {
+  return arena_printf(g->arena, "loom_strip_%d_%s", sh->first->id, sh->first->kernel);
+}
+
+static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp) {
+  vec args = {0}, objs = strip_objects(g, lp);
+  vec_push(g->arena, &args, "loom_s");
+  vec_push(g->arena, &args, "loom_e");
+  vec_push(g->arena, &args, "loom_vec");
+  for (int i = 0; i < objs.len; i++)
+    vec_push(g->arena, &args, (void *)strip_param(g, g->group, objs.items[i], 0));
+  cg_line(g, "%s;", join(g, strip_fn(g, sh), &args, 2 * g->indent));
+}
+
+/* The function of lp's turn as group gr runs it, named `name`. */
+static void emit_strip_fn(cg *g, const group *gr, const loop *lp, const char *name) {
+  vec params = {0}, objs = strip_objects(g, lp);
+  vec_push(g->arena, &params, "int loom_s");
+  vec_push(g->arena, &params, "int loom_e");
+  vec_push(g->arena, &params, "int loom_vec");
+  for (int i = 0; i < objs.len; i++)
+    vec_push(g->arena, &params, (void *)strip_param(g, gr, objs.items[i], 1));
+  const group *group = g->group;
+  const isl_loop_text *strips = g->strips;
+  static const isl_loop_text a_strip; /* kernel_arg and the others ask whether there is one */
+  g->group = gr;
+  g->strips = &a_strip;
+  const char *lead = g->be->twins ? "static inline LOOM_TWIN_INLINE void" : "static inline void";
+  cg_line(g, "%s %s", lead, join_at(g, name, &params, (int)strlen(lead) + 1, 0));
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  emit_turns(g, lp);
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+  g->group = group;
+  g->strips = strips;
+}
+
+/* Sets the names of objs to `names` (saving theirs in `saved`) and the
+ * numbers of loops to those of as_loops (NULL: 1, 2, ...). */
+static void rename_as(cg *g, const vec *objs, const char **names, const char **saved,
+                   const vec *loops, const vec *as_loops) {
+  for (int i = 0; i < objs->len; i++)
+    saved[i] = ((const obj *)objs->items[i])->name;
+  for (int i = 0; i < objs->len; i++)
+    ((obj *)objs->items[i])->name = names[i];
+  g->renum.len = 0;
+  for (int i = 0; i < loops->len; i++) {
+    vec_push(g->arena, &g->renum, loops->items[i]);
+    vec_push(g->arena, &g->renum,
+             (void *)(long)(as_loops ? ((const loop *)as_loops->items[i])->id : i + 1));
+  }
+}
+
+static void unrename(cg *g, const vec *objs, const char **saved) {
+  g->renum.len = 0;
+  for (int i = 0; i < objs->len; i++)
+    ((obj *)objs->items[i])->name = saved[i];
+}
+
+/* The names a dry run gives objs: as_objs' (NULL: canonical ones). */
+static const char **names_as(cg *g, const vec *objs, const vec *as_objs) {
+  const char **names = arena_alloc(g->arena, sizeof *names * (size_t)(objs->len + 1));
+  for (int i = 0; i < objs->len; i++)
+    names[i] = as_objs ? ((const obj *)as_objs->items[i])->name
+                       : arena_printf(g->arena, "loom_c%d", i + 1);
+  return names;
+}
+
+/* Redirects the output into a scratch buffer (dry runs), and back. */
+typedef struct scratch {
+  strbuf sb, *out;
+  int out_lines, indent, self_pending;
+} scratch;
+
+static void scratch_begin(cg *g, scratch *s) {
+  sb_init(&s->sb);
+  s->out = g->out;
+  s->out_lines = g->out_lines;
+  s->indent = g->indent;
+  s->self_pending = g->self_pending;
+  g->out = &s->sb;
+  g->out_lines = 0;
+  g->indent = 0;
+  g->self_pending = 0;
+}
+
+static const char *scratch_end(cg *g, scratch *s) {
+  flush_self(g);
+  g->out = s->out;
+  g->out_lines = s->out_lines;
+  g->indent = s->indent;
+  g->self_pending = s->self_pending;
+  const char *text = arena_strdup(g->arena, s->sb.data ? s->sb.data : "");
+  sb_free(&s->sb);
+  return text;
+}
+
+/* lp's strip function as group gr would write it, under the names of
+ * as_lp in as_gr (NULL: canonical ones); NULL when their objects are not
+ * as many. */
+static const char *dry_strip(cg *g, const group *gr, const loop *lp, const group *as_gr,
+                             const loop *as_lp) {
+  vec objs = strip_objects(g, lp), as_objs = as_lp ? strip_objects(g, as_lp) : objs;
+  vec loops = {0}, as_loops = {0};
+  vec_push(g->arena, &loops, (void *)lp);
+  vec_push(g->arena, &as_loops, (void *)as_lp);
+  if (as_objs.len != objs.len)
+    return NULL;
+  const char **saved = arena_alloc(g->arena, sizeof *saved * (size_t)(objs.len + 1));
+  rename_as(g, &objs, names_as(g, &objs, as_lp ? &as_objs : NULL), saved, &loops,
+         as_lp ? &as_loops : NULL);
+  scratch s;
+  scratch_begin(g, &s);
+  emit_strip_fn(g, gr, lp, "loom_strip");
+  unrename(g, &objs, saved);
+  (void)as_gr;
+  return scratch_end(g, &s);
+}
+
+static unsigned long hash_text(const char *s) {
+  unsigned long h = 14695981039346656037ul;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ul;
+  return h;
+}
+
+static void plan_strips(cg *g, const vec *groups) {
+  for (int i = 0; i < groups->len; i++) {
+    const group *gr = groups->items[i];
+    for (int l = 0; l < gr->loops.len; l++) {
+      const loop *lp = gr->loops.items[l];
+      if (!strip_shareable(g, gr, lp))
+        continue;
+      const char *canon = dry_strip(g, gr, lp, NULL, NULL);
+      unsigned long h = hash_text(canon);
+      strip_share *found = NULL;
+      for (int k = 0; k < g->strip_shares.len && !found; k++) {
+        strip_share *sh = g->strip_shares.items[k];
+        if (sh->hash != h || strcmp(sh->canon, canon) != 0)
+          continue;
+        if (!sh->text)
+          sh->text = dry_strip(g, sh->first_group, sh->first, sh->first_group, sh->first);
+        const char *as_first = dry_strip(g, gr, lp, sh->first_group, sh->first);
+        if (as_first && strcmp(as_first, sh->text) == 0)
+          found = sh;
+      }
+      if (!found) {
+        found = arena_alloc(g->arena, sizeof *found);
+        *found = (strip_share){.first_group = gr, .first = lp, .canon = canon, .hash = h};
+        vec_push(g->arena, &g->strip_shares, found);
+      }
+      vec_push(g->arena, &found->users, (void *)gr);
+      vec_push(g->arena, &found->users, (void *)lp);
+    }
+  }
+}
+
+static const share *share_of(const cg *g, const group *gr);
+static const char *shared_fn(cg *g, const share *sh);
+
+/* The name of the function that holds gr's body: its own, or the shared
+ * body's. */
+static const char *body_fn(cg *g, const group *gr) {
+  const share *sh = share_of(g, gr);
+  return sh ? shared_fn(g, sh) : group_fn(g, gr);
+}
+
+/* The strip functions gr calls that are not written yet. */
+static void emit_strip_functions(cg *g, const group *gr) {
+  for (int l = 0; l < gr->loops.len; l++) {
+    strip_share *sh = (strip_share *)strip_share_of(g, gr, gr->loops.items[l]);
+    if (!sh || sh->written)
+      continue;
+    sh->written = 1;
+    const char *who = "";
+    for (int k = 0; k < sh->users.len; k += 2)
+      who = arena_printf(g->arena, "%s%s%s", who,
+                         k == 0 ? "" : k + 2 == sh->users.len ? " and " : ", ",
+                         body_fn(g, sh->users.items[k]));
+    emit_wrapped_comment(g, arena_printf(g->arena, "%s (line %u) over one strip, staged or "
+                                         "element by element as loom_vec says: in %s",
+                                         sh->first->kernel, sh->first->loc.line, who));
+    emit_strip_fn(g, sh->first_group, sh->first, strip_fn(g, sh));
+  }
+}
+
+/* ---- shared bodies ----------------------------------------------------------------- */
+
+/* Groups whose functions would be the same but for their names and their
+ * per-loop state (the copies of one directive that unrolling, calls seen
+ * through and bodies written twice make) run one body: written once, at
+ * the first of them, with the first's names and its per-loop state as
+ * parameters (loom_shared_...), and called by each group's own function
+ * (loom_loop_...), which holds that group's state: its labels, its tuner,
+ * its reductions' handles.  "The same" is decided on the text: the second
+ * group's body, written under the first's names (its objects named as the
+ * first's in their places, its loops numbered as the first's), must be the
+ * first's byte for byte, `#line` directives to the user's lines included:
+ * a shared body's kernel calls point at the one directive line of all the
+ * loops that run it. */
+struct share {
+  const group *first; /* its names are the body's */
+  vec groups;         /* group*: those that run it, first first */
+  const char *canon;  /* its text under canonical names (any group's of its shape) */
+  unsigned long hash; /* of canon */
+  const char *text;   /* under first's names, once needed */
+};
+
+static const share *share_of(const cg *g, const group *gr) {
+  for (int i = 0; i < g->shares.len; i++) {
+    const share *sh = g->shares.items[i];
+    for (int k = 0; sh->groups.len > 1 && k < sh->groups.len; k++)
+      if (sh->groups.items[k] == gr)
+        return sh;
+  }
+  return NULL;
+}
+
+static const char *shared_fn(cg *g, const share *sh) {
+  return arena_printf(g->arena, "loom_shared%s", group_fn(g, sh->first) + strlen("loom_loop"));
+}
+
+/* gr's function as a shared body would be, written into a scratch buffer
+ * under the names `as` gives (its objects', in their places in the
+ * parameters, and its loops' numbers); as NULL: canonical names, which
+ * are the same for every group of one shape.  NULL when gr's parameters
+ * or loops are not as many as as's. */
+static const char *dry_run(cg *g, const group *gr, const group *as) {
+  vec objs = group_params(g, gr), loops = called_loops(g, gr);
+  vec as_objs = as ? group_params(g, as) : objs, as_loops = as ? called_loops(g, as) : loops;
+  if (as_objs.len != objs.len || as_loops.len != loops.len)
+    return NULL;
+  const char **saved = arena_alloc(g->arena, sizeof *saved * (size_t)(objs.len + 1));
+  rename_as(g, &objs, names_as(g, &objs, as ? &as_objs : NULL), saved, &loops,
+         as ? &as_loops : NULL);
+  int state = g->state_params;
+  const group *group = g->group;
+  scratch s;
+  scratch_begin(g, &s);
+  g->state_params = 1;
+  g->group = gr;
+  emit_run(g, gr, &objs, "static void", "loom_shared");
+  g->state_params = state;
+  g->group = group;
+  unrename(g, &objs, saved);
+  return scratch_end(g, &s);
+}
+
+static void plan_bodies(cg *g, const vec *groups) {
+  for (int i = 0; i < groups->len; i++) {
+    const group *gr = groups->items[i];
+    const char *canon = dry_run(g, gr, NULL);
+    unsigned long h = hash_text(canon);
+    share *found = NULL;
+    for (int k = 0; k < g->shares.len && !found; k++) {
+      share *sh = g->shares.items[k];
+      if (sh->hash != h || strcmp(sh->canon, canon) != 0)
+        continue;
+      if (!sh->text)
+        sh->text = dry_run(g, sh->first, sh->first);
+      const char *as_first = dry_run(g, gr, sh->first);
+      if (as_first && strcmp(as_first, sh->text) == 0)
+        found = sh;
+    }
+    if (!found) {
+      found = arena_alloc(g->arena, sizeof *found);
+      *found = (share){.first = gr, .canon = canon, .hash = h};
+      vec_push(g->arena, &g->shares, found);
+    }
+    vec_push(g->arena, &found->groups, (void *)gr);
+  }
+}
+
+void cg_plan(cg *g, const vec *groups) {
+  scratch s;
+  scratch_begin(g, &s);
+  /* the lane copies, named in the order the output will have them */
+  for (int i = 0; i < groups->len; i++) {
+    g->group = groups->items[i];
+    if (runs_strips(g, g->group))
+      emit_lane_copies(g, g->group);
+  }
+  plan_bodies(g, groups);
+  /* then the strips of the bodies written, each once */
+  vec written = {0};
+  for (int i = 0; i < groups->len; i++) {
+    const share *sh = share_of(g, groups->items[i]);
+    if (!sh || sh->first == groups->items[i])
+      vec_push(g->arena, &written, groups->items[i]);
+  }
+  plan_strips(g, &written);
+  scratch_end(g, &s);
+  g->lanes_written.len = 0;
+  g->group = NULL;
+}
+
+/* The comment before a shared body: its loops, the functions that run
+ * it, and the state each passes. */
+static void emit_shared_comment(cg *g, const share *sh) {
+  const char *who = "";
+  for (int i = 0; i < sh->groups.len; i++)
+    who = arena_printf(g->arena, "%s%s%s", who,
+                       i == 0 ? "" : i + 1 == sh->groups.len ? " and " : ", ",
+                       group_fn(g, sh->groups.items[i]));
+  vec objs = group_params(g, sh->first), decls = {0}, names = {0}, args = {0};
+  state_of(g, sh->first, &objs, &decls, &names, &args);
+  int labels = 0, tuner = 0, handles = 0;
+  for (int i = 0; i < names.len; i++) {
+    const char *n = names.items[i];
+    labels += strncmp(n, "loom_loop", 9) == 0;
+    tuner |= strcmp(n, "loom_tune") == 0;
+    handles += strncmp(n, "loom_handle_", 12) == 0;
+  }
+  const char *state = "labels";
+  (void)labels;
+  if (tuner)
+    state = arena_printf(g->arena, "%s%s tuners", state, handles ? "," : " and");
+  if (handles)
+    state = arena_printf(g->arena, "%s and reduction handles", state);
+  emit_wrapped_comment(g, arena_printf(g->arena, "%s: the code of %s, with their own %s",
+                                        group_what(g, sh->first), who, state));
+}
+
+/* A group's own function when it runs a shared body: its state, passed
+ * with its objects. */
+static void emit_wrapper(cg *g, const group *gr, const share *sh) {
+  vec objs = group_params(g, gr);
+  vec decls = {0}, names = {0}, args = {0};
+  state_of(g, gr, &objs, &decls, &names, &args);
+  vec params = {0};
+  for (int i = 0; i < objs.len; i++)
+    vec_push(g->arena, &params, (void *)param_decl(g, gr, objs.items[i]));
+  cg_line(g, "static void %s", join(g, group_fn(g, gr), &params, -1));
+  cg_line(g, "{");
+  cg_indent(g, 1);
+  emit_names(g, gr, &objs);
+  if (runs_strips(g, gr))
+    cg_line(g, "static loom__tuner loom_tune;");
+  cg_line(g, "%s;", forward(g, shared_fn(g, sh), &args, &objs, -1));
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+}
+
+void cg_group_function(cg *g, const group *gr) {
+  vec objs = group_params(g, gr);
+  g->group = gr;
+  if (g->be->prelude)
+    g->be->prelude(g, gr);
+  const share *sh = share_of(g, gr);
+  if (sh && sh->first != gr) {
+    emit_wrapper(g, gr, sh);
+    return;
+  }
+  int tuned = runs_strips(g, gr), twin = has_twin(g, gr);
+  if (tuned)
+    emit_lane_copies(g, gr);
+  emit_strip_functions(g, gr);
+  const char *fn = sh ? shared_fn(g, sh) : group_fn(g, gr);
+  if (sh)
+    emit_shared_comment(g, sh);
+  else
+    emit_comment(g, gr);
+  g->state_params = sh != NULL;
   if (twin)
-    emit_twins(g, gr, &objs);
+    emit_run(g, gr, &objs, "static inline LOOM_TWIN_INLINE void",
+             arena_printf(g->arena, "%s_body", fn));
+  else
+    emit_run(g, gr, &objs, "static void", fn);
+  if (twin)
+    emit_twins(g, gr, &objs, fn);
+  g->state_params = 0;
+  if (sh)
+    emit_wrapper(g, gr, sh);
 }
 
 /* The storage calls before a group's call: its narrowed temporaries'

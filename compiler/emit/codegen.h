@@ -55,6 +55,10 @@ typedef struct backend {
    * gets an AVX-512 twin (cg_group_function): its loops run in the
    * function itself, not in a region the C compiler outlines. */
   int twins;
+  /* Whether a loop's reductions start on file-scope handles (the caller
+   * folds them in: place.h), which are per-loop state
+   * (cg_reduction_handle). */
+  int reduction_handles;
 } backend;
 
 extern const backend backend_seq;
@@ -76,7 +80,14 @@ void cg_done(cg *g);
 void cg_prologue(cg *g);
 /* After the user's last line: the end of what cg_prologue began. */
 void cg_epilogue(cg *g);
-/* The static function of a group, then an empty line. */
+/* Before the first group's function: every group whose function the
+ * output will hold (group*), in the order cg_group_function will write
+ * them; groups whose functions would be the same share one body (codegen.c,
+ * "shared bodies"). */
+void cg_plan(cg *g, const vec *groups);
+/* The static function of a group (or, when it shares a body, the body if
+ * it is the first to run it, and the group's own function that calls
+ * it), then an empty line. */
 void cg_group_function(cg *g, const group *gr);
 /* The text that replaces a mesh loop's directive: the group's call at its
  * anchor, a comment at the group's other loops and at pinned producers. */
@@ -112,6 +123,14 @@ const char *cg_every(cg *g, int n);
 void cg_loop_begin_iter(cg *g, const char *lo, const char *hi, const char *iter);
 /* The group whose function is being written. */
 const group *cg_group(const cg *g);
+/* The number a loop's locals are named by (loom_x<N>_<arg>, ...): its own
+ * id, or, in a body that several groups share, the id of the loop in its
+ * place in the group whose names the body takes. */
+int cg_loop_num(const cg *g, const loop *lp);
+/* The handle (a loom__reduction *) a loop's reduction of a's global starts
+ * on: the file-scope one place.h names, or the loop's own passed to a
+ * shared body. */
+const char *cg_reduction_handle(cg *g, const loop *lp, const loop_arg *a);
 
 /* The number of elements, and its declaration (`const int NAME = ...;`)
  * for backends that loop over the whole set. */

@@ -10,6 +10,10 @@
  *    `loom_loop_<id>_<kernel>` for a loop on its own,
  *    `loom_loop_<id>_<kernel>__<id>_<kernel>...` for a fused group
  *    (codegen.h: the shared walk and the target's backend write them);
+ *    groups whose functions would be the same (copies of one directive)
+ *    run one body, `loom_shared_...`, written at the first of them, which
+ *    each group's own function calls with its per-loop state (codegen.c,
+ *    "shared bodies");
  *  - the directive of a group's last loop is replaced by a call to the
  *    group's function, on the directive's line; the directives of the
  *    other loops of the group, and of pinned producers, by a comment

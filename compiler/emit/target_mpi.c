@@ -239,8 +239,8 @@ static const char *reduce_op(const loop_arg *a) {
  * schedule folds it into the variable later (place.h). */
 static void emit_reduction(cg *g, const loop *lp, const loop_arg *a) {
   const char *local = rank_total(g, a);
-  cg_line(g, "if (loom__reduce_start(&%s, %s%s, %d, %s, %s) != LOOM_OK)",
-           place_reduction_handle(cg_arena(g), lp, a->obj), a->obj->dim == 1 ? "&" : "",
+  cg_line(g, "if (loom__reduce_start(%s, %s%s, %d, %s, %s) != LOOM_OK)",
+           cg_reduction_handle(g, lp, a), a->obj->dim == 1 ? "&" : "",
            local, a->obj->dim, a->obj->type->loom_name, reduce_op(a));
   cg_line(g, "  return;");
   if (a->mode == MODE_INC) /* its identity is 0, not the variable's value */
@@ -281,6 +281,7 @@ const backend backend_mpi_openmp = {
     .write_target = omp_write_target,
     .elementwise = omp_elementwise,
     .simd = "#pragma omp simd",
+    .reduction_handles = 1,
 };
 
 const backend backend_mpi = {
@@ -292,4 +293,5 @@ const backend backend_mpi = {
     .iterate_begin = mpi_iterate_begin,
     .iterate_end = mpi_iterate_end,
     .twins = 1,
+    .reduction_handles = 1,
 };

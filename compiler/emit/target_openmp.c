@@ -142,7 +142,7 @@ static const char *elsewhere(cg *g, const loop_arg *a) {
     if (a >= lp->args && a < lp->args + lp->nargs)
       owner = lp;
   }
-  return arena_printf(cg_arena(g), "loom_x%d_%d", owner ? owner->id : 0, a->pos);
+  return arena_printf(cg_arena(g), "loom_x%d_%d", owner ? cg_loop_num(g, owner) : 0, a->pos);
 }
 
 int omp_elementwise(cg *g, const group *gr) { return oc_target(g, gr) != NULL; }

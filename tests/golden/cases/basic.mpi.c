@@ -19,9 +19,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_g_sum = 0;

@@ -10,9 +10,8 @@ static void copy(const double *a, double *b) { b[0] = a[0] + 1.0; }
 
 #line 12 "budget_fuse_group.seq.c"
 /* par_loops fused over cells (budget_fuse_group.c: copy:16, copy:17, copy:18, copy:19, copy:20, copy:21, copy:22, copy:23, copy:24, copy:25, copy:26, copy:27, copy:28, copy:29, copy:30, copy:31, copy:32, copy:33, copy:34, copy:35, copy:36, copy:37, copy:38, copy:39, copy:40, copy:41, copy:42, copy:43, copy:44, copy:45, copy:46, copy:47, copy:48, copy:49, copy:50, copy:51, copy:52, copy:53, copy:54, copy:55, copy:56, copy:57, copy:58, copy:59, copy:60, copy:61, copy:62, copy:63, copy:64, copy:65, copy:66, copy:67, copy:68, copy:69, copy:70, copy:71, copy:72, copy:73, copy:74, copy:75, copy:76, copy:77, copy:78, copy:79) */
-static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy__18_copy__19_copy__20_copy__21_copy__22_copy__23_copy__24_copy__25_copy__26_copy__27_copy__28_copy__29_copy__30_copy__31_copy__32_copy__33_copy__34_copy__35_copy__36_copy__37_copy__38_copy__39_copy__40_copy__41_copy__42_copy__43_copy__44_copy__45_copy__46_copy__47_copy__48_copy__49_copy__50_copy__51_copy__52_copy__53_copy__54_copy__55_copy__56_copy__57_copy__58_copy__59_copy__60_copy__61_copy__62_copy__63_copy__64_copy(loom_set cells,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            loom_dat d0,
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            loom_dat d1)
+static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy__18_copy__19_copy__20_copy__21_copy__22_copy__23_copy__24_copy__25_copy__26_copy__27_copy__28_copy__29_copy__30_copy__31_copy__32_copy__33_copy__34_copy__35_copy__36_copy__37_copy__38_copy__39_copy__40_copy__41_copy__42_copy__43_copy__44_copy__45_copy__46_copy__47_copy__48_copy__49_copy__50_copy__51_copy__52_copy__53_copy__54_copy__55_copy__56_copy__57_copy__58_copy__59_copy__60_copy__61_copy__62_copy__63_copy__64_copy(
+    loom_set cells, loom_dat d0, loom_dat d1)
 {
   static const char loom_loop[] = "copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy at budget_fuse_group.c:79";
   static const char loom_loop_1[] = "copy at budget_fuse_group.c:16";
@@ -20,203 +19,140 @@ static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 31 "budget_fuse_group.seq.c"
 #line 17 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 34 "budget_fuse_group.seq.c"
 #line 18 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 37 "budget_fuse_group.seq.c"
 #line 19 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 40 "budget_fuse_group.seq.c"
 #line 20 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 43 "budget_fuse_group.seq.c"
 #line 21 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 46 "budget_fuse_group.seq.c"
 #line 22 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 49 "budget_fuse_group.seq.c"
 #line 23 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 52 "budget_fuse_group.seq.c"
 #line 24 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 55 "budget_fuse_group.seq.c"
 #line 25 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 58 "budget_fuse_group.seq.c"
 #line 26 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 61 "budget_fuse_group.seq.c"
 #line 27 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 64 "budget_fuse_group.seq.c"
 #line 28 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 67 "budget_fuse_group.seq.c"
 #line 29 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 70 "budget_fuse_group.seq.c"
 #line 30 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 73 "budget_fuse_group.seq.c"
 #line 31 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 76 "budget_fuse_group.seq.c"
 #line 32 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 79 "budget_fuse_group.seq.c"
 #line 33 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 82 "budget_fuse_group.seq.c"
 #line 34 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 85 "budget_fuse_group.seq.c"
 #line 35 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 88 "budget_fuse_group.seq.c"
 #line 36 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 91 "budget_fuse_group.seq.c"
 #line 37 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 94 "budget_fuse_group.seq.c"
 #line 38 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 97 "budget_fuse_group.seq.c"
 #line 39 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 100 "budget_fuse_group.seq.c"
 #line 40 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 103 "budget_fuse_group.seq.c"
 #line 41 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 106 "budget_fuse_group.seq.c"
 #line 42 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 109 "budget_fuse_group.seq.c"
 #line 43 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 112 "budget_fuse_group.seq.c"
 #line 44 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 115 "budget_fuse_group.seq.c"
 #line 45 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 118 "budget_fuse_group.seq.c"
 #line 46 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 121 "budget_fuse_group.seq.c"
 #line 47 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 124 "budget_fuse_group.seq.c"
 #line 48 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 127 "budget_fuse_group.seq.c"
 #line 49 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 130 "budget_fuse_group.seq.c"
 #line 50 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 133 "budget_fuse_group.seq.c"
 #line 51 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 136 "budget_fuse_group.seq.c"
 #line 52 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 139 "budget_fuse_group.seq.c"
 #line 53 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 142 "budget_fuse_group.seq.c"
 #line 54 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 145 "budget_fuse_group.seq.c"
 #line 55 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 148 "budget_fuse_group.seq.c"
 #line 56 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 151 "budget_fuse_group.seq.c"
 #line 57 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 154 "budget_fuse_group.seq.c"
 #line 58 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 157 "budget_fuse_group.seq.c"
 #line 59 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 160 "budget_fuse_group.seq.c"
 #line 60 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 163 "budget_fuse_group.seq.c"
 #line 61 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 166 "budget_fuse_group.seq.c"
 #line 62 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 169 "budget_fuse_group.seq.c"
 #line 63 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 172 "budget_fuse_group.seq.c"
 #line 64 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 175 "budget_fuse_group.seq.c"
 #line 65 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 178 "budget_fuse_group.seq.c"
 #line 66 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 181 "budget_fuse_group.seq.c"
 #line 67 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 184 "budget_fuse_group.seq.c"
 #line 68 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 187 "budget_fuse_group.seq.c"
 #line 69 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 190 "budget_fuse_group.seq.c"
 #line 70 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 193 "budget_fuse_group.seq.c"
 #line 71 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 196 "budget_fuse_group.seq.c"
 #line 72 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 199 "budget_fuse_group.seq.c"
 #line 73 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 202 "budget_fuse_group.seq.c"
 #line 74 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 205 "budget_fuse_group.seq.c"
 #line 75 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 208 "budget_fuse_group.seq.c"
 #line 76 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 211 "budget_fuse_group.seq.c"
 #line 77 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 214 "budget_fuse_group.seq.c"
 #line 78 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 217 "budget_fuse_group.seq.c"
 #line 79 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 220 "budget_fuse_group.seq.c"
+#line 156 "budget_fuse_group.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -234,17 +170,16 @@ static void loom_loop_65_copy__66_copy(loom_set cells, loom_dat d0,
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop_65, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop_65, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 80 "budget_fuse_group.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 245 "budget_fuse_group.seq.c"
 #line 81 "budget_fuse_group.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 248 "budget_fuse_group.seq.c"
+#line 183 "budget_fuse_group.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),

@@ -17,9 +17,9 @@ static void loom_loop_1_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 11 "budget_inline.c"
@@ -40,9 +40,9 @@ static void loom_loop_2_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 12 "budget_inline.c"
@@ -63,9 +63,9 @@ static void loom_loop_3_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 13 "budget_inline.c"
@@ -86,9 +86,9 @@ static void loom_loop_4_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 14 "budget_inline.c"
@@ -109,9 +109,9 @@ static void loom_loop_5_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "budget_inline.c"
@@ -132,9 +132,9 @@ static void loom_loop_6_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "budget_inline.c"
@@ -155,9 +155,9 @@ static void loom_loop_7_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "budget_inline.c"
@@ -178,9 +178,9 @@ static void loom_loop_8_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 18 "budget_inline.c"
@@ -201,9 +201,9 @@ static void loom_loop_9_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 19 "budget_inline.c"
@@ -224,9 +224,9 @@ static void loom_loop_10_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 20 "budget_inline.c"
@@ -247,9 +247,9 @@ static void loom_loop_11_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 21 "budget_inline.c"
@@ -270,9 +270,9 @@ static void loom_loop_12_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "budget_inline.c"
@@ -293,9 +293,9 @@ static void loom_loop_13_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "budget_inline.c"
@@ -316,9 +316,9 @@ static void loom_loop_14_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "budget_inline.c"
@@ -339,9 +339,9 @@ static void loom_loop_15_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "budget_inline.c"
@@ -362,9 +362,9 @@ static void loom_loop_16_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "budget_inline.c"
@@ -385,9 +385,9 @@ static void loom_loop_17_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "budget_inline.c"
@@ -408,9 +408,9 @@ static void loom_loop_18_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "budget_inline.c"
@@ -431,9 +431,9 @@ static void loom_loop_19_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "budget_inline.c"
@@ -454,9 +454,9 @@ static void loom_loop_20_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 30 "budget_inline.c"
@@ -477,9 +477,9 @@ static void loom_loop_21_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "budget_inline.c"
@@ -500,9 +500,9 @@ static void loom_loop_22_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "budget_inline.c"
@@ -523,9 +523,9 @@ static void loom_loop_23_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "budget_inline.c"
@@ -546,9 +546,9 @@ static void loom_loop_24_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "budget_inline.c"
@@ -569,9 +569,9 @@ static void loom_loop_25_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "budget_inline.c"
@@ -592,9 +592,9 @@ static void loom_loop_26_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 36 "budget_inline.c"
@@ -615,9 +615,9 @@ static void loom_loop_27_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 37 "budget_inline.c"
@@ -638,9 +638,9 @@ static void loom_loop_28_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "budget_inline.c"
@@ -661,9 +661,9 @@ static void loom_loop_29_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "budget_inline.c"
@@ -684,9 +684,9 @@ static void loom_loop_30_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 40 "budget_inline.c"
@@ -707,9 +707,9 @@ static void loom_loop_31_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "budget_inline.c"
@@ -730,9 +730,9 @@ static void loom_loop_32_copy(loom_set cells, loom_dat d1, loom_dat d0)
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 42 "budget_inline.c"
@@ -753,9 +753,9 @@ static void loom_loop_33_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 43 "budget_inline.c"
@@ -815,9 +815,9 @@ static void loom_loop_34_copy(loom_set cells, loom_dat d0, loom_dat d1)
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 55 "budget_inline.c"

@@ -10,9 +10,8 @@ static void copy(const double *a, double *b) { b[0] = a[0] + 1.0; }
 
 #line 12 "budget_unroll.seq.c"
 /* par_loops fused over cells (budget_unroll.c: copy:18, copy:19, copy:20, copy:21, copy:22, copy:23, copy:24, copy:25, copy:26, copy:27, copy:28, copy:29, copy:30, copy:31, copy:32, copy:33, copy:34) */
-static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy(loom_set cells,
-                                                                                                                                                                     loom_dat d0,
-                                                                                                                                                                     loom_dat d1)
+static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy(
+    loom_set cells, loom_dat d0, loom_dat d1)
 {
   static const char loom_loop[] = "copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy at budget_unroll.c:34";
   static const char loom_loop_1[] = "copy at budget_unroll.c:18";
@@ -20,62 +19,46 @@ static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_
       loom__check_dat(d0, cells, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(d1, cells, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_d0 = (double *)loom__dat_values(d0);
   double *const loom_d_d1 = (double *)loom__dat_values(d1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 18 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 31 "budget_unroll.seq.c"
 #line 19 "budget_unroll.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 34 "budget_unroll.seq.c"
 #line 20 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 37 "budget_unroll.seq.c"
 #line 21 "budget_unroll.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 40 "budget_unroll.seq.c"
 #line 22 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 43 "budget_unroll.seq.c"
 #line 23 "budget_unroll.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 46 "budget_unroll.seq.c"
 #line 24 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 49 "budget_unroll.seq.c"
 #line 25 "budget_unroll.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 52 "budget_unroll.seq.c"
 #line 26 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 55 "budget_unroll.seq.c"
 #line 27 "budget_unroll.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 58 "budget_unroll.seq.c"
 #line 28 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 61 "budget_unroll.seq.c"
 #line 29 "budget_unroll.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 64 "budget_unroll.seq.c"
 #line 30 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 67 "budget_unroll.seq.c"
 #line 31 "budget_unroll.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 70 "budget_unroll.seq.c"
 #line 32 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 73 "budget_unroll.seq.c"
 #line 33 "budget_unroll.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 76 "budget_unroll.seq.c"
 #line 34 "budget_unroll.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 79 "budget_unroll.seq.c"
+#line 62 "budget_unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),

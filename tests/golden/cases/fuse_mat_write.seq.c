@@ -30,11 +30,11 @@ static void loom_loop_1_add(loom_set cells, loom_dat w, loom_map c2n,
       loom__check_map(c2n, cells, NULL, 3, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(A, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_2 = loom__mat_values(A, c2n, c2n);
   if (!loom_mv1_2)
     return;
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "fuse_mat_write.c"
@@ -60,20 +60,19 @@ static void loom_loop_2_put__3_twice(loom_set cells, loom_dat w, loom_map c2n,
       loom__check_mat(A, 1, 1, loom_loop_2, 2) != LOOM_OK ||
       loom__check_dat(v, cells, 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv2_2 = loom__mat_write_values(A, c2n, c2n);
   if (!loom_mv2_2)
     return;
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_v = (double *)loom__dat_values(v);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "fuse_mat_write.c"
     put(loom_d_w + loom_i, (double (*)[3])(loom_mv2_2 + (size_t)9 * loom_i));
-#line 74 "fuse_mat_write.seq.c"
 #line 33 "fuse_mat_write.c"
     twice(loom_d_w + loom_i, loom_d_v + loom_i);
-#line 77 "fuse_mat_write.seq.c"
+#line 76 "fuse_mat_write.seq.c"
   }
   if (loom__mat_write_end(A, c2n, c2n) != LOOM_OK)
     return;

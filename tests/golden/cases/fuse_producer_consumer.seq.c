@@ -22,18 +22,17 @@ static void loom_loop_1_scale__2_add(loom_set cells, loom_dat x, loom_dat y,
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK ||
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_2, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_z = (double *)loom__dat_values(z);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_producer_consumer.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 34 "fuse_producer_consumer.seq.c"
 #line 26 "fuse_producer_consumer.c"
     add(loom_d_x + loom_i, loom_d_y + loom_i, loom_d_z + loom_i);
-#line 37 "fuse_producer_consumer.seq.c"
+#line 36 "fuse_producer_consumer.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),

@@ -17,8 +17,8 @@ static void loom_loop_1_total(loom_set cells, loom_dat x, double *s)
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
+  const double loom_t0 = loom__wall();
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
@@ -45,19 +45,18 @@ static void loom_loop_2_total__3_scale(loom_set cells, loom_dat y, double *s,
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop_3, 1) != LOOM_OK ||
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_z = (double *)loom__dat_values(z);
+  const double loom_t0 = loom__wall();
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "fuse_refused_order.c"
     total(loom_d_y + loom_i, &loom_g_s);
-#line 58 "fuse_refused_order.seq.c"
 #line 26 "fuse_refused_order.c"
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 61 "fuse_refused_order.seq.c"
+#line 60 "fuse_refused_order.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -74,14 +73,14 @@ static void loom_loop_4_copy(loom_set cells, loom_dat z, loom_dat y)
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_z = (double *)loom__dat_values(z);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_refused_order.c"
     copy(loom_d_z + loom_i, loom_d_y + loom_i);
-#line 85 "fuse_refused_order.seq.c"
+#line 84 "fuse_refused_order.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

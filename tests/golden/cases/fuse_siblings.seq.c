@@ -22,18 +22,17 @@ static void loom_loop_1_copy__2_scale(loom_set cells, loom_dat x, loom_dat y,
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK ||
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_z = (double *)loom__dat_values(z);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_siblings.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 34 "fuse_siblings.seq.c"
 #line 25 "fuse_siblings.c"
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 37 "fuse_siblings.seq.c"
+#line 36 "fuse_siblings.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),

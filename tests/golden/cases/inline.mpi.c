@@ -23,19 +23,18 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
       loom__check_dat(a_3, nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(b_1, nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a_3 = (double *)loom__dat_values(a_3);
   double *const loom_d_b_1 = (double *)loom__dat_values(b_1);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a_3 + loom_i, loom_d_b_1 + loom_i);
-#line 36 "inline.mpi.c"
 #line 16 "inline.c"
     scale(loom_d_b_1 + loom_i, loom_d_a_3 + loom_i);
-#line 39 "inline.mpi.c"
+#line 38 "inline.mpi.c"
   }
   loom__dat_dirty(b_1);
   loom__dat_dirty(a_3);
@@ -53,16 +52,16 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 66 "inline.mpi.c"
+#line 65 "inline.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -79,16 +78,16 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_a = (double *)loom__dat_values(a);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 92 "inline.mpi.c"
+#line 91 "inline.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -117,17 +116,20 @@ loom_loop_4_scale(nodes, b, a);
 #line 17 "inline.c"
 } }
 
-#line 121 "inline.mpi.c"
+#line 120 "inline.mpi.c"
 static loom__reduction loom_reduction_5_sum; /* inc of sum (line 24) */
-/* par_loop add over nodes (inline.c:24) */
-static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+/* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
+   loom_loop_11_add and loom_loop_12_add, with their own labels and reduction
+   handles */
+static void loom_shared_5_add(const char *loom_loop,
+                              loom__reduction *loom_handle_5_sum,
+                              loom_set nodes, loom_dat a, double *sum)
 {
-  static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_g_sum = 0;
@@ -135,15 +137,21 @@ static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 139 "inline.mpi.c"
+#line 141 "inline.mpi.c"
   }
-  if (loom__reduce_start(&loom_reduction_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
+  if (loom__reduce_start(loom_handle_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
   (void)sum; /* folded in by loom__reduce_fold */
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+{
+  static const char loom_loop[] = "add at inline.c:24";
+  loom_shared_5_add(loom_loop, &loom_reduction_5_sum, nodes, a, sum);
 }
 
 #line 19 "inline.c"
@@ -156,7 +164,7 @@ loom_loop_5_add(nodes, a, &sum);
   loom__reduce_fold(&loom_reduction_5_sum, &sum); return sum;
 }
 
-#line 160 "inline.mpi.c"
+#line 168 "inline.mpi.c"
 static loom__reduction loom_reduction_6_sum; /* inc of sum (line 32) */
 /* par_loop add over m_nodes (inline.c:32) */
 static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
@@ -165,8 +173,8 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_c, m_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_m_c = (double *)loom__dat_values(m_c);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_g_sum = 0;
@@ -174,7 +182,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 178 "inline.mpi.c"
+#line 186 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_6_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -194,7 +202,7 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_6_sum, &sum); return sum;
 }
 
-#line 198 "inline.mpi.c"
+#line 206 "inline.mpi.c"
 static loom__reduction loom_reduction_7_sum; /* inc of sum (line 38) */
 /* par_loop add over m_nodes (inline.c:38) */
 static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
@@ -203,8 +211,8 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_c, m_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_m_c = (double *)loom__dat_values(m_c);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_g_sum = 0;
@@ -212,7 +220,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 216 "inline.mpi.c"
+#line 224 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_7_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -230,7 +238,7 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_7_sum, &sum); return sum;
 }
 
-#line 234 "inline.mpi.c"
+#line 242 "inline.mpi.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
 static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
                                                 loom_dat old, loom_dat b)
@@ -243,23 +251,21 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
       loom__check_dat(old, nodes, 1, LOOM_DOUBLE, loom_loop_8, 2) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_9, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_old = (double *)loom__dat_values(old);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(nodes);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 257 "inline.mpi.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 260 "inline.mpi.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 263 "inline.mpi.c"
+#line 269 "inline.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -271,59 +277,17 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
 }
 
 static loom__reduction loom_reduction_11_sum_1; /* inc of sum_1 (line 24) */
-/* par_loop add over nodes (inline.c:24) */
 static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 {
   static const char loom_loop[] = "add at inline.c:24";
-  if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(a_1, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_a_1 = (double *)loom__dat_values(a_1);
-  if (loom__mpi_ready() != LOOM_OK)
-    return;
-  double loom_g_sum_1 = 0;
-  const int loom_end = loom__set_owned(nodes);
-  for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
-#line 24 "inline.c"
-    add(loom_d_a_1 + loom_i, &loom_g_sum_1);
-#line 291 "inline.mpi.c"
-  }
-  if (loom__reduce_start(&loom_reduction_11_sum_1, &loom_g_sum_1, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
-    return;
-  (void)sum_1; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(nodes),
-                     1.0 * loom__set_size(nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_5_add(loom_loop, &loom_reduction_11_sum_1, nodes, a_1, sum_1);
 }
 
 static loom__reduction loom_reduction_12_sum_2; /* inc of sum_2 (line 24) */
-/* par_loop add over nodes (inline.c:24) */
 static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 {
   static const char loom_loop[] = "add at inline.c:24";
-  if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(a_2, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_a_2 = (double *)loom__dat_values(a_2);
-  if (loom__mpi_ready() != LOOM_OK)
-    return;
-  double loom_g_sum_2 = 0;
-  const int loom_end = loom__set_owned(nodes);
-  for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
-#line 24 "inline.c"
-    add(loom_d_a_2 + loom_i, &loom_g_sum_2);
-#line 319 "inline.mpi.c"
-  }
-  if (loom__reduce_start(&loom_reduction_12_sum_2, &loom_g_sum_2, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
-    return;
-  (void)sum_2; /* folded in by loom__reduce_fold */
-  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(nodes),
-                     1.0 * loom__set_size(nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_5_add(loom_loop, &loom_reduction_12_sum_2, nodes, a_2, sum_2);
 }
 
 #line 42 "inline.c"

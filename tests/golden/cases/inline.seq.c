@@ -23,17 +23,16 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
       loom__check_dat(a_3, nodes, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(b_1, nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a_3 = (double *)loom__dat_values(a_3);
   double *const loom_d_b_1 = (double *)loom__dat_values(b_1);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a_3 + loom_i, loom_d_b_1 + loom_i);
-#line 34 "inline.seq.c"
 #line 16 "inline.c"
     scale(loom_d_b_1 + loom_i, loom_d_a_3 + loom_i);
-#line 37 "inline.seq.c"
+#line 36 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -49,14 +48,14 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 60 "inline.seq.c"
+#line 59 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -72,14 +71,14 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_a = (double *)loom__dat_values(a);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 83 "inline.seq.c"
+#line 82 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -107,16 +106,17 @@ loom_loop_4_scale(nodes, b, a);
 #line 17 "inline.c"
 } }
 
-#line 111 "inline.seq.c"
-/* par_loop add over nodes (inline.c:24) */
-static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+#line 110 "inline.seq.c"
+/* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
+   loom_loop_11_add and loom_loop_12_add, with their own labels */
+static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
+                              loom_dat a, double *sum)
 {
-  static const char loom_loop[] = "add at inline.c:24";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
+  const double loom_t0 = loom__wall();
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
@@ -131,6 +131,12 @@ static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+{
+  static const char loom_loop[] = "add at inline.c:24";
+  loom_shared_5_add(loom_loop, nodes, a, sum);
+}
+
 #line 19 "inline.c"
 double stage(loom_set nodes, loom_dat a LOOM_DAT_FACTS(nodes, 1, double),
              loom_dat b LOOM_DAT_FACTS(nodes, 1, double), int twice) {
@@ -141,7 +147,7 @@ loom_loop_5_add(nodes, a, &sum);
   return sum;
 }
 
-#line 145 "inline.seq.c"
+#line 151 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:32) */
 static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
@@ -149,14 +155,14 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_c, m_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_m_c = (double *)loom__dat_values(m_c);
+  const double loom_t0 = loom__wall();
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(m_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 160 "inline.seq.c"
+#line 166 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -174,7 +180,7 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 178 "inline.seq.c"
+#line 184 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:38) */
 static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
 {
@@ -182,14 +188,14 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
       loom__check_dat(m_c, m_nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_m_c = (double *)loom__dat_values(m_c);
+  const double loom_t0 = loom__wall();
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(m_nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 193 "inline.seq.c"
+#line 199 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -205,7 +211,7 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 209 "inline.seq.c"
+#line 215 "inline.seq.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
 static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
                                                 loom_dat old, loom_dat b)
@@ -218,21 +224,19 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
       loom__check_dat(old, nodes, 1, LOOM_DOUBLE, loom_loop_8, 2) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_9, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_old = (double *)loom__dat_values(old);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 54 "inline.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 230 "inline.seq.c"
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 233 "inline.seq.c"
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 236 "inline.seq.c"
+#line 240 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -240,50 +244,16 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-/* par_loop add over nodes (inline.c:24) */
 static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 {
   static const char loom_loop[] = "add at inline.c:24";
-  if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(a_1, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_a_1 = (double *)loom__dat_values(a_1);
-  double loom_g_sum_1 = sum_1[0];
-  const int loom_n = loom__set_size(nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 24 "inline.c"
-    add(loom_d_a_1 + loom_i, &loom_g_sum_1);
-#line 258 "inline.seq.c"
-  }
-  *sum_1 = loom_g_sum_1;
-  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(nodes),
-                     1.0 * loom__set_size(nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_5_add(loom_loop, nodes, a_1, sum_1);
 }
 
-/* par_loop add over nodes (inline.c:24) */
 static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 {
   static const char loom_loop[] = "add at inline.c:24";
-  if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
-      loom__check_dat(a_2, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_a_2 = (double *)loom__dat_values(a_2);
-  double loom_g_sum_2 = sum_2[0];
-  const int loom_n = loom__set_size(nodes);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 24 "inline.c"
-    add(loom_d_a_2 + loom_i, &loom_g_sum_2);
-#line 281 "inline.seq.c"
-  }
-  *sum_2 = loom_g_sum_2;
-  loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(nodes),
-                     1.0 * loom__set_size(nodes));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_5_add(loom_loop, nodes, a_2, sum_2);
 }
 
 #line 42 "inline.c"

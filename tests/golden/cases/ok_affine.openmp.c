@@ -11,36 +11,35 @@ static void running(const double *prev, const double *x, double *y) {
 static void halve(const double *x, double *h) { *h = 0.5 * *x; }
 static void add(const double *h, const double *y, double *z) { *z = *h + *y; }
 
-#line 15 "ok_affine.openmp.c"
 #line 12 "ok_affine.c"
 void lower_and_prefix(int n, double a[16][16], double l[16][16], const double *x,
                       double *y, double *h, double *z) {
   if (n > 15)
     return;
 { /* par_loop copy_lower over [n] -> { copy_lower_1[i, j] : i < n and 0 <= j <= i } */
-#line 22 "ok_affine.openmp.c"
+#line 21 "ok_affine.openmp.c"
 #pragma omp parallel for
   for (int i = 0; i < n; i += 1) {
     for (int j = 0; j <= i; j += 1) {
 #line 17 "ok_affine.c"
       copy_lower(&a[i][j], &l[i][j]);
-#line 28 "ok_affine.openmp.c"
+#line 27 "ok_affine.openmp.c"
     }
   }
 }
 #line 18 "ok_affine.c"
 { /* par_loop running over [n] -> { running_2[i] : 0 <= i < n } */
-#line 34 "ok_affine.openmp.c"
+#line 33 "ok_affine.openmp.c"
   for (int i = 0; i < n; i += 1) {
 #line 19 "ok_affine.c"
     running(&y[i], &x[i], &y[i + 1]);
-#line 38 "ok_affine.openmp.c"
+#line 37 "ok_affine.openmp.c"
   }
 }
 #line 20 "ok_affine.c"
 (void)h; /* loom: par_loop halve computes h inside its consumer add at line 21 (pin) */
 { /* par_loop add over [n] -> { add_4[i] : 0 <= i < n } */
-#line 44 "ok_affine.openmp.c"
+#line 43 "ok_affine.openmp.c"
   /* pin: h evaluated at each use, into a local */
 #pragma omp parallel for
   for (int i = 0; i < n; i += 1) {
@@ -49,7 +48,7 @@ void lower_and_prefix(int n, double a[16][16], double l[16][16], const double *x
     halve(&x[i], &loom_h_1);
 #line 22 "ok_affine.c"
     add(&loom_h_1, &y[i], &z[i]);
-#line 53 "ok_affine.openmp.c"
+#line 52 "ok_affine.openmp.c"
   }
 }
 #line 23 "ok_affine.c"

@@ -11,35 +11,34 @@ static void running(const double *prev, const double *x, double *y) {
 static void halve(const double *x, double *h) { *h = 0.5 * *x; }
 static void add(const double *h, const double *y, double *z) { *z = *h + *y; }
 
-#line 15 "ok_affine.seq.c"
 #line 12 "ok_affine.c"
 void lower_and_prefix(int n, double a[16][16], double l[16][16], const double *x,
                       double *y, double *h, double *z) {
   if (n > 15)
     return;
 { /* par_loop copy_lower over [n] -> { copy_lower_1[i, j] : i < n and 0 <= j <= i } */
-#line 22 "ok_affine.seq.c"
+#line 21 "ok_affine.seq.c"
   for (int i = 0; i < n; i += 1) {
     for (int j = 0; j <= i; j += 1) {
 #line 17 "ok_affine.c"
       copy_lower(&a[i][j], &l[i][j]);
-#line 27 "ok_affine.seq.c"
+#line 26 "ok_affine.seq.c"
     }
   }
 }
 #line 18 "ok_affine.c"
 { /* par_loop running over [n] -> { running_2[i] : 0 <= i < n } */
-#line 33 "ok_affine.seq.c"
+#line 32 "ok_affine.seq.c"
   for (int i = 0; i < n; i += 1) {
 #line 19 "ok_affine.c"
     running(&y[i], &x[i], &y[i + 1]);
-#line 37 "ok_affine.seq.c"
+#line 36 "ok_affine.seq.c"
   }
 }
 #line 20 "ok_affine.c"
 (void)h; /* loom: par_loop halve computes h inside its consumer add at line 21 (pin) */
 { /* par_loop add over [n] -> { add_4[i] : 0 <= i < n } */
-#line 43 "ok_affine.seq.c"
+#line 42 "ok_affine.seq.c"
   /* pin: h evaluated at each use, into a local */
   for (int i = 0; i < n; i += 1) {
     double loom_h_1 = 0; /* written below */
@@ -47,7 +46,7 @@ void lower_and_prefix(int n, double a[16][16], double l[16][16], const double *x
     halve(&x[i], &loom_h_1);
 #line 22 "ok_affine.c"
     add(&loom_h_1, &y[i], &z[i]);
-#line 51 "ok_affine.seq.c"
+#line 50 "ok_affine.seq.c"
   }
 }
 #line 23 "ok_affine.c"

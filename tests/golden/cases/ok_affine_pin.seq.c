@@ -5,26 +5,25 @@
 static void twice(const double *x, double *t) { *t = 2.0 * *x; }
 static void diff(const double *t0, const double *t1, double *d) { *d = *t1 - *t0; }
 
-#line 9 "ok_affine_pin.seq.c"
 #line 6 "ok_affine_pin.c"
 void differences(int n, const double *x, double *t, double *d) {
 /* loom pin(t) */
 (void)t; /* loom: par_loop twice computes t inside its consumer diff at line 10 (pin) */
 #line 10 "ok_affine_pin.c"
 { /* par_loop diff over [n] -> { diff_2[i] : 0 <= i < n } */
-#line 16 "ok_affine_pin.seq.c"
+#line 15 "ok_affine_pin.seq.c"
   /* pin: t evaluated at each use, into a local */
   for (int i = 0; i < n; i += 1) {
     double loom_t_1 = 0; /* written below */
 #line 9 "ok_affine_pin.c"
     twice(&x[i], &loom_t_1);
-#line 22 "ok_affine_pin.seq.c"
+#line 21 "ok_affine_pin.seq.c"
     double loom_t_2 = 0; /* written below */
 #line 9 "ok_affine_pin.c"
     twice(&x[i + 1], &loom_t_2);
 #line 11 "ok_affine_pin.c"
     diff(&loom_t_1, &loom_t_2, &d[i]);
-#line 28 "ok_affine_pin.seq.c"
+#line 27 "ok_affine_pin.seq.c"
   }
 }
 #line 12 "ok_affine_pin.c"

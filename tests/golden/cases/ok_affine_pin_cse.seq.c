@@ -8,37 +8,36 @@ static void row_sum(const float *a, float *s) { *s += *a; }
 static void scale(const float *s, float *r) { *r = 0.5f * *s; }
 static void square(const float *r, float *q) { *q = *r * *r; }
 
-#line 12 "ok_affine_pin_cse.seq.c"
 #line 9 "ok_affine_pin_cse.c"
 void even_rows(int n, int m, float (*a)[m], float *s, float *r, float *q) {
 /* loom pin_cse(s) */
 /* loom: par_loop row_sum computes s inside its consumer scale at line 13 (pin_cse) */
 #line 13 "ok_affine_pin_cse.c"
 { /* par_loop scale over [n] -> { scale_2[i] : i >= 0 and 2i < n } */
-#line 19 "ok_affine_pin_cse.seq.c"
+#line 18 "ok_affine_pin_cse.seq.c"
   /* pin_cse(s): row_sum once per element of s read below (duplicated domain) */
   for (int i_dup = 0; i_dup < n; i_dup += 2) {
     for (int j_dup = 0; j_dup < m; j_dup += 1) {
 #line 12 "ok_affine_pin_cse.c"
       row_sum(&a[i_dup][j_dup], &s[i_dup]);
-#line 25 "ok_affine_pin_cse.seq.c"
+#line 24 "ok_affine_pin_cse.seq.c"
     }
   }
 #define loom_floord(n,d) (((n)<0) ? -((-(n)+(d)-1)/(d)) : (n)/(d))
   for (int i = 0; i < loom_floord(n + 1, 2); i += 1) {
 #line 14 "ok_affine_pin_cse.c"
     scale(&s[2 * i], &r[i]);
-#line 32 "ok_affine_pin_cse.seq.c"
+#line 31 "ok_affine_pin_cse.seq.c"
   }
 }
 #line 15 "ok_affine_pin_cse.c"
 { /* par_loop square over [n] -> { square_3[i] : i >= 0 and 2i < n } */
-#line 37 "ok_affine_pin_cse.seq.c"
+#line 36 "ok_affine_pin_cse.seq.c"
 #define loom_floord(n,d) (((n)<0) ? -((-(n)+(d)-1)/(d)) : (n)/(d))
   for (int i = 0; i < loom_floord(n + 1, 2); i += 1) {
 #line 16 "ok_affine_pin_cse.c"
     square(&r[i], &q[i]);
-#line 42 "ok_affine_pin_cse.seq.c"
+#line 41 "ok_affine_pin_cse.seq.c"
   }
 }
 #line 17 "ok_affine_pin_cse.c"

@@ -7,14 +7,13 @@
 static void row(const double *a, const double *b, double *t) { *t = *a * *b; }
 static void use(const double *t, double *y) { *y += *t - 1024.0 * __builtin_floor(*t / 1024.0); }
 
-#line 11 "ok_affine_pin_last.openmp.c"
 #line 8 "ok_affine_pin_last.c"
 void rows(int n, double a[n][n], const double *b, double *t, double *y) {
 /* loom pin(t) */
 (void)t; /* loom: par_loop row computes t inside its consumer use at line 12 (pin) */
 #line 12 "ok_affine_pin_last.c"
 { /* par_loop use over [n] -> { use_2[i] : 0 <= i < n } */
-#line 18 "ok_affine_pin_last.openmp.c"
+#line 17 "ok_affine_pin_last.openmp.c"
   /* pin: t evaluated at each use, into a local */
 #pragma omp parallel for
   for (int i = 0; i < n; i += 1) {
@@ -22,11 +21,11 @@ void rows(int n, double a[n][n], const double *b, double *t, double *y) {
     for (int j_t = 0; j_t < n; j_t += 1) {
 #line 11 "ok_affine_pin_last.c"
       row(&a[i][j_t], &b[j_t], &loom_t_1);
-#line 26 "ok_affine_pin_last.openmp.c"
+#line 25 "ok_affine_pin_last.openmp.c"
     }
 #line 13 "ok_affine_pin_last.c"
     use(&loom_t_1, &y[i]);
-#line 30 "ok_affine_pin_last.openmp.c"
+#line 29 "ok_affine_pin_last.openmp.c"
   }
 }
 #line 14 "ok_affine_pin_last.c"

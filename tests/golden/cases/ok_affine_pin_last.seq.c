@@ -7,25 +7,24 @@
 static void row(const double *a, const double *b, double *t) { *t = *a * *b; }
 static void use(const double *t, double *y) { *y += *t - 1024.0 * __builtin_floor(*t / 1024.0); }
 
-#line 11 "ok_affine_pin_last.seq.c"
 #line 8 "ok_affine_pin_last.c"
 void rows(int n, double a[n][n], const double *b, double *t, double *y) {
 /* loom pin(t) */
 (void)t; /* loom: par_loop row computes t inside its consumer use at line 12 (pin) */
 #line 12 "ok_affine_pin_last.c"
 { /* par_loop use over [n] -> { use_2[i] : 0 <= i < n } */
-#line 18 "ok_affine_pin_last.seq.c"
+#line 17 "ok_affine_pin_last.seq.c"
   /* pin: t evaluated at each use, into a local */
   for (int i = 0; i < n; i += 1) {
     double loom_t_1 = 0; /* written below */
     for (int j_t = 0; j_t < n; j_t += 1) {
 #line 11 "ok_affine_pin_last.c"
       row(&a[i][j_t], &b[j_t], &loom_t_1);
-#line 25 "ok_affine_pin_last.seq.c"
+#line 24 "ok_affine_pin_last.seq.c"
     }
 #line 13 "ok_affine_pin_last.c"
     use(&loom_t_1, &y[i]);
-#line 29 "ok_affine_pin_last.seq.c"
+#line 28 "ok_affine_pin_last.seq.c"
   }
 }
 #line 14 "ok_affine_pin_last.c"

@@ -13,8 +13,8 @@ static void loom_loop_1_total_arr(loom_set cells, loom_dat v, double *sum)
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(v, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_v = (double *)loom__dat_values(v);
+  const double loom_t0 = loom__wall();
   double loom_g_sum = sum[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {

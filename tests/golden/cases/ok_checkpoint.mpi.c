@@ -16,9 +16,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
       loom__check_dat(a, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(cells);
@@ -42,9 +42,9 @@ static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
       loom__check_dat(b, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(c, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_c = (double *)loom__dat_values(c);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(cells);

@@ -16,9 +16,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
       loom__check_dat(a, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "ok_checkpoint.c"
@@ -39,9 +39,9 @@ static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
       loom__check_dat(b, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(c, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_c = (double *)loom__dat_values(c);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "ok_checkpoint.c"

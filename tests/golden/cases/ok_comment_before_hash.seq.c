@@ -15,16 +15,15 @@ static void loom_loop_1_one__2_one(loom_set s, loom_dat t)
   if (loom__check_set(s, loom_loop_1) != LOOM_OK ||
       loom__check_dat(t, s, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t = (double *)loom__dat_values(t);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(s);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 11 "ok_comment_before_hash.c"
     one(loom_d_t + loom_i);
-#line 25 "ok_comment_before_hash.seq.c"
 #line 13 "ok_comment_before_hash.c"
     one(loom_d_t + loom_i);
-#line 28 "ok_comment_before_hash.seq.c"
+#line 27 "ok_comment_before_hash.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(s), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(s),

@@ -25,11 +25,11 @@ static void loom_loop_1_update(loom_set cells, loom_dat qold, loom_dat q,
       loom__check_dat(res, cells, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_dat(adt, cells, 1, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_qold = (double *)loom__dat_values(qold);
   double *const loom_d_q = (double *)loom__dat_values(q);
   double *const loom_d_res = (double *)loom__dat_values(res);
   double *const loom_d_adt = (double *)loom__dat_values(adt);
+  const double loom_t0 = loom__wall();
   double loom_g_rms = rms[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {

@@ -28,8 +28,8 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(v, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_v = (double *)loom__dat_values(v);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_rank_g[3];

@@ -25,8 +25,8 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(v, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_v = (double *)loom__dat_values(v);
+  const double loom_t0 = loom__wall();
   double loom_g_g[3];
   for (int loom_j = 0; loom_j < 3; loom_j++)
     loom_g_g[loom_j] = g[loom_j];

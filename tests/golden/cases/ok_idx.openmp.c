@@ -18,9 +18,9 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
       loom__check_dat(id, cells, 1, LOOM_INT, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(half, cells, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   int *const loom_d_id = (int *)loom__dat_values(id);
   double *const loom_d_half = (double *)loom__dat_values(half);
+  const double loom_t0 = loom__wall();
   const int *const loom_gid_cells = loom__set_global(cells);
   const int loom_n = loom__set_size(cells);
   #pragma omp parallel for simd schedule(static)

@@ -20,9 +20,9 @@ static void loom_loop_1_number(loom_set edges, loom_map ecell, loom_dat x)
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(x, edges, 2, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_x = (double *)loom__dat_values(x);
+  const double loom_t0 = loom__wall();
   const int *const loom_gid_edges = loom__set_global(edges);
   const int *const loom_gid_cells = loom__set_global(loom__map_to(ecell));
   const int loom_n = loom__set_size(edges);

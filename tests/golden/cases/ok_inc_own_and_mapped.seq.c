@@ -17,9 +17,9 @@ static void loom_loop_1_bump(loom_set cells, loom_dat x, loom_map next)
       loom__check_dat(x, loom__map_to(next), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_map(next, cells, NULL, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   const int *const loom_m_next = loom__map_values(next);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "ok_inc_own_and_mapped.c"

@@ -21,10 +21,10 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       loom__check_dat(x, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(res, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_res = (double *)loom__dat_values(res);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);

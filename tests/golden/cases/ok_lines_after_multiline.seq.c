@@ -7,15 +7,15 @@
 static void k(double *y) { y[0] = 1.0; }
 
 #line 10 "ok_lines_after_multiline.seq.c"
-/* par_loop k over s (ok_lines_after_multiline.c:10) */
-static void loom_loop_1_k(loom_set s, loom_dat y)
+/* par_loop k over s (ok_lines_after_multiline.c:10): the code of
+   loom_loop_1_k and loom_loop_3_k, with their own labels */
+static void loom_shared_1_k(const char *loom_loop, loom_set s, loom_dat y)
 {
-  static const char loom_loop[] = "k at ok_lines_after_multiline.c:10";
   if (loom__check_set(s, loom_loop) != LOOM_OK ||
       loom__check_dat(y, s, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(s);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 11 "ok_lines_after_multiline.c"
@@ -28,6 +28,12 @@ static void loom_loop_1_k(loom_set s, loom_dat y)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+static void loom_loop_1_k(loom_set s, loom_dat y)
+{
+  static const char loom_loop[] = "k at ok_lines_after_multiline.c:10";
+  loom_shared_1_k(loom_loop, s, y);
+}
+
 #line 7 "ok_lines_after_multiline.c"
 __attribute__((unused)) static void f(void) {
   loom_set s = loom_decl_set(1, "s");
@@ -36,26 +42,32 @@ loom_loop_1_k(s, y);
 #line 12 "ok_lines_after_multiline.c"
 }
 
-#line 40 "ok_lines_after_multiline.seq.c"
-/* par_loop k over s (ok_lines_after_multiline.c:17) */
-static void loom_loop_2_k(loom_set s, loom_dat y)
+#line 46 "ok_lines_after_multiline.seq.c"
+/* par_loop k over s (ok_lines_after_multiline.c:17): the code of
+   loom_loop_2_k and loom_loop_4_k, with their own labels */
+static void loom_shared_2_k(const char *loom_loop, loom_set s, loom_dat y)
 {
-  static const char loom_loop[] = "k at ok_lines_after_multiline.c:17";
   if (loom__check_set(s, loom_loop) != LOOM_OK ||
       loom__check_dat(y, s, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(s);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "ok_lines_after_multiline.c"
     k(loom_d_y + loom_i);
-#line 54 "ok_lines_after_multiline.seq.c"
+#line 60 "ok_lines_after_multiline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(s), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(s),
                      0.0 * loom__set_size(s));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+static void loom_loop_2_k(loom_set s, loom_dat y)
+{
+  static const char loom_loop[] = "k at ok_lines_after_multiline.c:17";
+  loom_shared_2_k(loom_loop, s, y);
 }
 
 #line 14 "ok_lines_after_multiline.c"
@@ -65,47 +77,17 @@ __attribute__((unused)) static void g(void) {
 loom_loop_2_k(s, y);
 }
 
-#line 69 "ok_lines_after_multiline.seq.c"
-/* par_loop k over s_1 (ok_lines_after_multiline.c:10) */
+#line 81 "ok_lines_after_multiline.seq.c"
 static void loom_loop_3_k(loom_set s_1, loom_dat y_1)
 {
   static const char loom_loop[] = "k at ok_lines_after_multiline.c:10";
-  if (loom__check_set(s_1, loom_loop) != LOOM_OK ||
-      loom__check_dat(y_1, s_1, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_y_1 = (double *)loom__dat_values(y_1);
-  const int loom_n = loom__set_size(s_1);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 11 "ok_lines_after_multiline.c"
-    k(loom_d_y_1 + loom_i);
-#line 83 "ok_lines_after_multiline.seq.c"
-  }
-  loom__loop_traffic(loom_loop, loom__set_size(s_1), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(s_1),
-                     0.0 * loom__set_size(s_1));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_1_k(loom_loop, s_1, y_1);
 }
 
-/* par_loop k over s_2 (ok_lines_after_multiline.c:17) */
 static void loom_loop_4_k(loom_set s_2, loom_dat y_2)
 {
   static const char loom_loop[] = "k at ok_lines_after_multiline.c:17";
-  if (loom__check_set(s_2, loom_loop) != LOOM_OK ||
-      loom__check_dat(y_2, s_2, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_d_y_2 = (double *)loom__dat_values(y_2);
-  const int loom_n = loom__set_size(s_2);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 17 "ok_lines_after_multiline.c"
-    k(loom_d_y_2 + loom_i);
-#line 104 "ok_lines_after_multiline.seq.c"
-  }
-  loom__loop_traffic(loom_loop, loom__set_size(s_2), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(s_2),
-                     0.0 * loom__set_size(s_2));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_2_k(loom_loop, s_2, y_2);
 }
 
 #line 20 "ok_lines_after_multiline.c"

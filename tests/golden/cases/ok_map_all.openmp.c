@@ -30,12 +30,12 @@ static void loom_loop_1_centroid__2_spread(loom_set cells, loom_map pcell,
       loom__check_dat(w, cells, 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK ||
       loom__check_dat(acc, loom__map_to(pcell), 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_pcell = loom__map_values(pcell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_c = (double *)loom__dat_values(c);
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_acc = (double *)loom__dat_values(acc);
+  const double loom_t0 = loom__wall();
   const loom__plan_arg loom_writes[] = {
       {pcell, -1}
   };

@@ -22,10 +22,10 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
       loom__check_dat(x, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_exec(edges);
@@ -69,9 +69,9 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
       loom__check_map(edual, edges, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(edual), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_edual = loom__map_values(edual);
   double *const loom_d_x = (double *)loom__dat_values(x);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);

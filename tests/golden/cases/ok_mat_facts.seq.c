@@ -28,27 +28,28 @@ static void mass(const double *x0, const double *x1, const double *x2, double A[
 }
 
 #line 31 "ok_mat_facts.seq.c"
-/* par_loop mass over m_cells (ok_mat_facts.c:29) */
-static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x,
-                             loom_mat m_M)
+/* par_loop mass over m_cells (ok_mat_facts.c:29): the code of
+   loom_loop_1_mass, loom_loop_3_mass and loom_loop_4_mass, with their own
+   labels */
+static void loom_shared_1_mass(const char *loom_loop, loom_set m_cells,
+                               loom_map m_c2n, loom_dat m_x, loom_mat m_M)
 {
-  static const char loom_loop[] = "mass at ok_mat_facts.c:29";
   if (loom__check_set(m_cells, loom_loop) != LOOM_OK ||
       loom__check_map(m_c2n, m_cells, NULL, 3, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(m_x, loom__map_to(m_c2n), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_mat(m_M, 1, 1, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_4 = loom__mat_values(m_M, m_c2n, m_c2n);
   if (!loom_mv1_4)
     return;
   const int *const loom_m_m_c2n = loom__map_values(m_c2n);
   double *const loom_d_m_x = (double *)loom__dat_values(m_x);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(m_cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 30 "ok_mat_facts.c"
     mass(loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 0], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 1], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 52 "ok_mat_facts.seq.c"
+#line 53 "ok_mat_facts.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      84.0 * loom__set_size(m_cells)
@@ -57,40 +58,51 @@ static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x, loom_mat m_M)
+{
+  static const char loom_loop[] = "mass at ok_mat_facts.c:29";
+  loom_shared_1_mass(loom_loop, m_cells, m_c2n, m_x, m_M);
+}
+
 #line 28 "ok_mat_facts.c"
 __attribute__((unused)) static void assemble(mesh *m) {
 loom_loop_1_mass(m->cells, m->c2n, m->x, m->M);
 #line 31 "ok_mat_facts.c"
 }
 
-#line 67 "ok_mat_facts.seq.c"
-/* par_loop mass over cells (ok_mat_facts.c:37) */
-static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x,
-                             loom_mat A)
+#line 74 "ok_mat_facts.seq.c"
+/* par_loop mass over cells (ok_mat_facts.c:37): the code of loom_loop_2_mass
+   and loom_loop_5_mass, with their own labels */
+static void loom_shared_2_mass(const char *loom_loop, loom_set cells,
+                               loom_map c2n, loom_dat x, loom_mat A)
 {
-  static const char loom_loop[] = "mass at ok_mat_facts.c:37";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_map(c2n, cells, NULL, 3, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(c2n), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_mat(A, 1, 1, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv2_4 = loom__mat_values(A, c2n, c2n);
   if (!loom_mv2_4)
     return;
   const int *const loom_m_c2n = loom__map_values(c2n);
   double *const loom_d_x = (double *)loom__dat_values(x);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 37 "ok_mat_facts.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
-#line 88 "ok_mat_facts.seq.c"
+#line 95 "ok_mat_facts.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
-                     84.0 * loom__set_size(cells)
-                     + 16.0 * loom__map_reach(c2n),
+                     84.0 * loom__set_size(cells) + 16.0 * loom__map_reach(c2n),
                      36.0 * loom__set_size(cells));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x, loom_mat A)
+{
+  static const char loom_loop[] = "mass at ok_mat_facts.c:37";
+  loom_shared_2_mass(loom_loop, cells, c2n, x, A);
 }
 
 #line 33 "ok_mat_facts.c"
@@ -102,92 +114,23 @@ loom_loop_2_mass(cells, c2n, x, A);
   return 0;
 }
 
-#line 106 "ok_mat_facts.seq.c"
-/* par_loop mass over m_1_cells (ok_mat_facts.c:29) */
-static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n,
-                             loom_dat m_1_x, loom_mat m_1_M)
+#line 118 "ok_mat_facts.seq.c"
+static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n, loom_dat m_1_x, loom_mat m_1_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";
-  if (loom__check_set(m_1_cells, loom_loop) != LOOM_OK ||
-      loom__check_map(m_1_c2n, m_1_cells, NULL, 3, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(m_1_x, loom__map_to(m_1_c2n), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_mat(m_1_M, 1, 1, loom_loop, 4) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_mv3_4 = loom__mat_values(m_1_M, m_1_c2n, m_1_c2n);
-  if (!loom_mv3_4)
-    return;
-  const int *const loom_m_m_1_c2n = loom__map_values(m_1_c2n);
-  double *const loom_d_m_1_x = (double *)loom__dat_values(m_1_x);
-  const int loom_n = loom__set_size(m_1_cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 30 "ok_mat_facts.c"
-    mass(loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 0], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 1], loom_d_m_1_x + 2 * loom_m_m_1_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv3_4 + (size_t)9 * loom_i));
-#line 127 "ok_mat_facts.seq.c"
-  }
-  loom__loop_traffic(loom_loop, loom__set_size(m_1_cells), /* elements, bytes moved, operations */
-                     84.0 * loom__set_size(m_1_cells)
-                     + 16.0 * loom__map_reach(m_1_c2n),
-                     36.0 * loom__set_size(m_1_cells));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_1_mass(loom_loop, m_1_cells, m_1_c2n, m_1_x, m_1_M);
 }
 
-/* par_loop mass over m_2_cells (ok_mat_facts.c:29) */
-static void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n,
-                             loom_dat m_2_x, loom_mat m_2_M)
+static void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n, loom_dat m_2_x, loom_mat m_2_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";
-  if (loom__check_set(m_2_cells, loom_loop) != LOOM_OK ||
-      loom__check_map(m_2_c2n, m_2_cells, NULL, 3, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(m_2_x, loom__map_to(m_2_c2n), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_mat(m_2_M, 1, 1, loom_loop, 4) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_mv4_4 = loom__mat_values(m_2_M, m_2_c2n, m_2_c2n);
-  if (!loom_mv4_4)
-    return;
-  const int *const loom_m_m_2_c2n = loom__map_values(m_2_c2n);
-  double *const loom_d_m_2_x = (double *)loom__dat_values(m_2_x);
-  const int loom_n = loom__set_size(m_2_cells);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 30 "ok_mat_facts.c"
-    mass(loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 0], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 1], loom_d_m_2_x + 2 * loom_m_m_2_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv4_4 + (size_t)9 * loom_i));
-#line 156 "ok_mat_facts.seq.c"
-  }
-  loom__loop_traffic(loom_loop, loom__set_size(m_2_cells), /* elements, bytes moved, operations */
-                     84.0 * loom__set_size(m_2_cells)
-                     + 16.0 * loom__map_reach(m_2_c2n),
-                     36.0 * loom__set_size(m_2_cells));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_1_mass(loom_loop, m_2_cells, m_2_c2n, m_2_x, m_2_M);
 }
 
-/* par_loop mass over cells_3 (ok_mat_facts.c:37) */
-static void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3,
-                             loom_mat A_3)
+static void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3, loom_mat A_3)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:37";
-  if (loom__check_set(cells_3, loom_loop) != LOOM_OK ||
-      loom__check_map(c2n_3, cells_3, NULL, 3, loom_loop, 1) != LOOM_OK ||
-      loom__check_dat(x_3, loom__map_to(c2n_3), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
-      loom__check_mat(A_3, 1, 1, loom_loop, 4) != LOOM_OK)
-    return;
-  const double loom_t0 = loom__wall();
-  double *const loom_mv5_4 = loom__mat_values(A_3, c2n_3, c2n_3);
-  if (!loom_mv5_4)
-    return;
-  const int *const loom_m_c2n_3 = loom__map_values(c2n_3);
-  double *const loom_d_x_3 = (double *)loom__dat_values(x_3);
-  const int loom_n = loom__set_size(cells_3);
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-#line 37 "ok_mat_facts.c"
-    mass(loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 0], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 1], loom_d_x_3 + 2 * loom_m_c2n_3[3 * loom_i + 2], (double (*)[3])(loom_mv5_4 + (size_t)9 * loom_i));
-#line 185 "ok_mat_facts.seq.c"
-  }
-  loom__loop_traffic(loom_loop, loom__set_size(cells_3), /* elements, bytes moved, operations */
-                     84.0 * loom__set_size(cells_3)
-                     + 16.0 * loom__map_reach(c2n_3),
-                     36.0 * loom__set_size(cells_3));
-  loom__loop_done(loom_loop, loom_t0);
+  loom_shared_2_mass(loom_loop, cells_3, c2n_3, x_3, A_3);
 }
 
 #line 41 "ok_mat_facts.c"

@@ -22,11 +22,11 @@ static void loom_loop_1_k(loom_set cells, loom_dat w, loom_map c2n, loom_mat A)
       loom__check_map(c2n, cells, NULL, 3, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(A, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_2 = loom__mat_values(A, c2n, c2n);
   if (!loom_mv1_2)
     return;
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_mat_flat.c"

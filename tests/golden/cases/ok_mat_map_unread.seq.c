@@ -21,11 +21,11 @@ static void loom_loop_1_diag(loom_set edges, loom_dat w, loom_map e2n,
       loom__check_map(e2n, edges, NULL, 2, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(A, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_2 = loom__mat_values(A, e2n, e2n);
   if (!loom_mv1_2)
     return;
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(edges);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 21 "ok_mat_map_unread.c"

@@ -36,7 +36,6 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
       loom__check_dat(w, cells, 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK ||
       loom__check_mat(B, 2, 2, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_4 = loom__mat_values(M, c2n, c2n);
   if (!loom_mv1_4)
     return;
@@ -46,6 +45,7 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
   const int *const loom_m_c2n = loom__map_values(c2n);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(cells);
@@ -56,10 +56,9 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
       loom__halo_progress();
 #line 35 "ok_mat_mass.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 60 "ok_mat_mass.mpi.c"
 #line 36 "ok_mat_mass.c"
     coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 63 "ok_mat_mass.mpi.c"
+#line 62 "ok_mat_mass.mpi.c"
   }
   loom__halo_end(x);
   loom__halo_end(w);
@@ -67,10 +66,9 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 35 "ok_mat_mass.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 71 "ok_mat_mass.mpi.c"
 #line 36 "ok_mat_mass.c"
     coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 74 "ok_mat_mass.mpi.c"
+#line 72 "ok_mat_mass.mpi.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      380.0 * loom__set_size(cells)

@@ -36,7 +36,6 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
       loom__check_dat(w, cells, 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK ||
       loom__check_mat(B, 2, 2, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_4 = loom__mat_values(M, c2n, c2n);
   if (!loom_mv1_4)
     return;
@@ -46,15 +45,15 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
   const int *const loom_m_c2n = loom__map_values(c2n);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "ok_mat_mass.c"
     mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 55 "ok_mat_mass.openmp.c"
 #line 36 "ok_mat_mass.c"
     coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 58 "ok_mat_mass.openmp.c"
+#line 57 "ok_mat_mass.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      380.0 * loom__set_size(cells)

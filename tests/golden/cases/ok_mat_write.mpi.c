@@ -85,11 +85,11 @@ static void loom_loop_1_ones(loom_set cells, loom_dat w, loom_map c2n,
       loom__check_map(c2n, cells, NULL, 3, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(M, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_2 = loom__mat_values(M, c2n, c2n);
   if (!loom_mv1_2)
     return;
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(cells);
@@ -123,10 +123,10 @@ static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
       loom__check_map(e2n, edges, NULL, 2, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(M, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv2_2 = loom__mat_write_values(M, e2n, e2n);
   if (!loom_mv2_2)
     return;
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_exec(edges);
@@ -155,11 +155,11 @@ static void loom_loop_3_ones(loom_set cells, loom_dat w, loom_map c2n,
       loom__check_map(c2n, cells, NULL, 3, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(M, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv3_2 = loom__mat_values(M, c2n, c2n);
   if (!loom_mv3_2)
     return;
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(cells);

@@ -85,11 +85,11 @@ static void loom_loop_1_ones(loom_set cells, loom_dat w, loom_map c2n,
       loom__check_map(c2n, cells, NULL, 3, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(M, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv1_2 = loom__mat_values(M, c2n, c2n);
   if (!loom_mv1_2)
     return;
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 88 "ok_mat_write.c"
@@ -110,10 +110,10 @@ static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
       loom__check_map(e2n, edges, NULL, 2, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(M, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv2_2 = loom__mat_write_values(M, e2n, e2n);
   if (!loom_mv2_2)
     return;
+  const double loom_t0 = loom__wall();
   const int *const loom_gid_edges = loom__set_global(edges);
   const int loom_n = loom__set_size(edges);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
@@ -140,11 +140,11 @@ static void loom_loop_3_ones(loom_set cells, loom_dat w, loom_map c2n,
       loom__check_map(c2n, cells, NULL, 3, loom_loop, 2) != LOOM_OK ||
       loom__check_mat(M, 1, 1, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_mv3_2 = loom__mat_values(M, c2n, c2n);
   if (!loom_mv3_2)
     return;
   double *const loom_d_w = (double *)loom__dat_values(w);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 93 "ok_mat_write.c"

@@ -24,10 +24,10 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(acc, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_w = (double *)loom__dat_values(w);
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_acc = (double *)loom__dat_values(acc);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   double loom_rank_total = 0;

@@ -13,8 +13,8 @@ static void loom_loop_1_number(loom_set cells, loom_dat y)
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_end = loom__set_owned(cells);

@@ -13,8 +13,8 @@ static void loom_loop_1_number(loom_set cells, loom_dat y)
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int *const loom_gid_cells = loom__set_global(cells);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {

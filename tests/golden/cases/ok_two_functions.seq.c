@@ -21,21 +21,19 @@ static void loom_loop_1_copy__2_axpy__3_sum_up(loom_set cells, loom_dat x,
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "ok_two_functions.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 33 "ok_two_functions.seq.c"
 #line 17 "ok_two_functions.c"
     axpy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 36 "ok_two_functions.seq.c"
 #line 18 "ok_two_functions.c"
     sum_up(loom_d_y + loom_i, &loom_g_s);
-#line 39 "ok_two_functions.seq.c"
+#line 37 "ok_two_functions.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -56,7 +54,7 @@ loom_loop_1_copy__2_axpy__3_sum_up(cells, x, y, &s);
   return s;
 }
 
-#line 60 "ok_two_functions.seq.c"
+#line 58 "ok_two_functions.seq.c"
 /* par_loop copy over nodes (ok_two_functions.c:29) */
 static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
 {
@@ -65,14 +63,14 @@ static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
       loom__check_dat(u, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(v, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_u = (double *)loom__dat_values(u);
   double *const loom_d_v = (double *)loom__dat_values(v);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "ok_two_functions.c"
     copy(loom_d_u + loom_i, loom_d_v + loom_i);
-#line 76 "ok_two_functions.seq.c"
+#line 74 "ok_two_functions.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),

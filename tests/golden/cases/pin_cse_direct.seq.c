@@ -18,9 +18,9 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t)
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(t, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_t = (double *)loom__dat_values(t);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "pin_cse_direct.c"
@@ -42,10 +42,10 @@ static void loom_loop_2_add(loom_set cells, loom_dat x, loom_dat t, loom_dat y)
       loom__check_dat(t, cells, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_t = (double *)loom__dat_values(t);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "pin_cse_direct.c"

@@ -22,10 +22,10 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
       loom__check_dat(x, cells, 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(e, edges, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_e = (double *)loom__dat_values(e);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(edges);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {

@@ -25,19 +25,18 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK ||
       loom__check_dat(t, nodes, 1, LOOM_DOUBLE, loom_loop_2, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 38 "rotate.openmp.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 41 "rotate.openmp.c"
+#line 40 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -55,10 +54,10 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(b, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
+  const double loom_t0 = loom__wall();
   const loom__plan_arg loom_writes[] = {
       {en, 0},
       {en, 1}
@@ -84,12 +83,11 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x3_4;
 #line 28 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 88 "rotate.openmp.c"
+#line 87 "rotate.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
@@ -102,15 +100,15 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
       loom__check_dat(t, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t = (double *)loom__dat_values(t);
   double *const loom_d_a = (double *)loom__dat_values(a);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 114 "rotate.openmp.c"
+#line 112 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -130,22 +128,21 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop_4, 2) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_1, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t = (double *)loom__dat_values(t);
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  /* the for at line 25 rotated: scale and zero of its next iteration */
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 143 "rotate.openmp.c"
 #line 26 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 146 "rotate.openmp.c"
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 149 "rotate.openmp.c"
+#line 146 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -165,19 +162,19 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
       loom__check_dat(old, nodes, 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_6, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_old = (double *)loom__dat_values(old);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  /* scale of the first iteration of the for at line 32, before it */
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "rotate.c"
     save(loom_d_a + loom_i, loom_d_old + loom_i);
-#line 178 "rotate.openmp.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 181 "rotate.openmp.c"
+#line 178 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -193,15 +190,15 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 205 "rotate.openmp.c"
+#line 202 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -219,10 +216,10 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
       loom__check_dat(b, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(t, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
+  const double loom_t0 = loom__wall();
   const loom__plan_arg loom_writes[] = {
       {en, 0},
       {en, 1}
@@ -248,12 +245,11 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
 #line 34 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
-#line 252 "rotate.openmp.c"
+#line 249 "rotate.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
-                     8.0 * loom__set_size(edges)
-                     + 24.0 * loom__map_reach(en),
+                     8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
   loom__loop_done(loom_loop, loom_t0);
 }
@@ -266,15 +262,15 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
       loom__check_dat(t, nodes, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t = (double *)loom__dat_values(t);
   double *const loom_d_a = (double *)loom__dat_values(a);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 278 "rotate.openmp.c"
+#line 274 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -294,19 +290,19 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
       loom__check_dat(a, nodes, 1, LOOM_DOUBLE, loom_loop_8, 2) != LOOM_OK ||
       loom__check_dat(b, nodes, 1, LOOM_DOUBLE, loom_loop_6, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_t = (double *)loom__dat_values(t);
   double *const loom_d_a = (double *)loom__dat_values(a);
   double *const loom_d_b = (double *)loom__dat_values(b);
+  /* the for at line 32 rotated: scale of its next iteration */
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
   #pragma omp parallel for simd schedule(static)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 307 "rotate.openmp.c"
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 310 "rotate.openmp.c"
+#line 306 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -327,7 +323,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 331 "rotate.openmp.c"
+#line 327 "rotate.openmp.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -336,7 +332,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 340 "rotate.openmp.c"
+#line 336 "rotate.openmp.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;

@@ -37,11 +37,11 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
       loom__check_dat(t, cells, 1, LOOM_DOUBLE, loom_loop_1, 6) != LOOM_OK ||
       loom__check_dat(y, cells, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_cnode = loom__map_values(cnode);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_w = (double *)loom__dat_values(w);
   double *const loom_d_y = (double *)loom__dat_values(y);
+  const double loom_t0 = loom__wall();
   const int *const loom_gid_cells = loom__set_global(cells);
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
@@ -73,10 +73,10 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       loom__check_dat(y, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(edges);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 46 "vectorize_disabled.c"
@@ -102,19 +102,18 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
       loom__check_dat(r, loom__map_to(cnext), 1, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(z, cells, 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_cnext = loom__map_values(cnext);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_z = (double *)loom__dat_values(z);
+  const double loom_t0 = loom__wall();
   double loom_g_s = s[0];
   const int loom_n = loom__set_size(cells);
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 47 "vectorize_disabled.c"
     norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 115 "vectorize_disabled.seq.c"
 #line 48 "vectorize_disabled.c"
     copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 118 "vectorize_disabled.seq.c"
+#line 117 "vectorize_disabled.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */

@@ -68,11 +68,11 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       loom__check_dat(n, edges, 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 4) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_n = (double *)loom__dat_values(n);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  const double loom_t0 = loom__wall();
   const loom__plan_arg loom_writes[] = {
       {ecell, 0},
       {ecell, 1}
@@ -118,10 +118,10 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
       loom__check_dat(r, loom__map_to(cnext), 2, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_map(cnext, cells, NULL, 1, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
   const int *const loom_m_cnext = loom__map_values(cnext);
+  const double loom_t0 = loom__wall();
   const loom__plan_arg loom_writes[] = {
       {NULL, 0},
       {cnext, 0}
@@ -162,10 +162,10 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
       loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  const double loom_t0 = loom__wall();
   const loom__plan_arg loom_writes[] = {
       {ecell, 0},
       {ecell, 1}
@@ -214,11 +214,11 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       loom__check_dat(r, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK ||
       loom__check_dat(m, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop_5, 2) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_m = (double *)loom__dat_values(m);
+  const double loom_t0 = loom__wall();
   const loom__plan_arg loom_writes[] = {
       {ecell, 0},
       {ecell, 1}

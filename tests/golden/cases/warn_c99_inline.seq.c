@@ -17,9 +17,9 @@ static void loom_loop_1_dirichlet(loom_set bnodes, loom_map pbnodes,
       loom__check_map(pbnodes, bnodes, NULL, 1, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(r, loom__map_to(pbnodes), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK)
     return;
-  const double loom_t0 = loom__wall();
   const int *const loom_m_pbnodes = loom__map_values(pbnodes);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  const double loom_t0 = loom__wall();
   const loom__plan_arg loom_wl1_1[] = {{pbnodes, 0}}; /* r through maps */
   const int *const loom_win1_1 = loom__write_winners(loom_loop, bnodes, 1, loom_wl1_1);
   if (!loom_win1_1)
