@@ -150,7 +150,7 @@ $(TESTBIN)/test_mpi: tests/unit/runtime/test_mpi.c $(LIBLOOM_MPI)
 ifeq ($(HAVE_PETSC),1)
 $(TESTBIN)/test_mat_mpi: tests/mpi/test_mat_mpi.c $(LIBLOOM_MPI_PETSC) $(LIBLOOM_MPI)
 	@mkdir -p $(@D)
-	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -fopenmp -Iruntime/include -o $@ $< \
+	$(MPICC_CMD) $(CSTD) $(WARN) $(OPT) -fopenmp -Iruntime/include $(PETSC_CFLAGS) -o $@ $< \
 	    $(LOOM_MPI_PETSC_LINK)
 MAT_MPI_TEST := $(TESTBIN)/test_mat_mpi
 endif
