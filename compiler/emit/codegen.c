@@ -285,12 +285,20 @@ const char *cg_comment_safe(cg *g, const char *s) { return comment_safe(g, s); }
 
 /* ---- names ------------------------------------------------------------------- */
 
+/* Loops a group's function is named after; the others are counted
+ * (`..._and_58_more`), and the comment above it names them all.  A
+ * rotation's group (tail + head) has more loops than its tail: the
+ * count keeps their names apart. */
+enum { NAME_LOOPS = 6 };
+
 static const char *group_fn(cg *g, const group *gr) {
   const char *name = "loom_loop";
-  for (int i = 0; i < gr->loops.len; i++) {
+  for (int i = 0; i < gr->loops.len && i < NAME_LOOPS; i++) {
     const loop *lp = gr->loops.items[i];
     name = arena_printf(g->arena, "%s%s_%d_%s", name, i ? "_" : "", lp->id, lp->kernel);
   }
+  if (gr->loops.len > NAME_LOOPS)
+    name = arena_printf(g->arena, "%s__and_%d_more", name, gr->loops.len - NAME_LOOPS);
   return name;
 }
 
