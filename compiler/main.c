@@ -44,6 +44,7 @@
 #include "transform/rotate.h"
 #include "transform/schedule.h"
 #include "transform/narrow.h"
+#include "transform/transformed.h"
 #include "transform/vectorize.h"
 
 static int is_mpi(const char *target) {
@@ -77,7 +78,7 @@ typedef struct translation {
   program prog;      /* the program (its text is its parse's) */
   vec dags;          /* dag*: the regions' */
   vec loops;         /* loop_info*: the loop regions' */
-  const fusion *fu;  /* the groups, temporaries and rotations */
+  transformed tr;    /* each transformation's record */
   vec insertions;    /* insertion*: the communication placed */
 } translation;
 
@@ -97,12 +98,13 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
   vec hoists = opt->no_hoist ? (vec){0} : hoist_exchanges(&loops, a);
   schedule(&dags, a);
   vec seq = is_mpi(opt->target) ? dag_build(&regions, "seq", &pins, a) : dags;
-  fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
-  narrow(fu, prog, &regions, &dags, opt->no_narrow, a);
-  vectorize(fu, &regions, &dags, opt->no_vectorize, a);
-  rotate(prog, fu, &loops, &regions, &dags, opt->target, opt->no_fuse || opt->no_rotate, a);
-  t->insertions = place_comms(prog, &dags, fu, &hoists, a);
-  t->fu = fu;
+  const fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
+  vec narrowed = narrow(fu, prog, &regions, &dags, opt->no_narrow, a);
+  const staging *staged = vectorize(fu, &narrowed, &regions, &dags, opt->no_vectorize, a);
+  const rotations *rots = rotate(prog, fu, &loops, &regions, &dags, opt->target,
+                                 opt->no_fuse || opt->no_rotate, a);
+  t->insertions = place_comms(prog, &dags, fu, rots, &hoists, a);
+  t->tr = (transformed){fu, narrowed, staged, rots};
   t->prog = *prog;
   t->dags = dags;
   t->loops = loops;
@@ -191,7 +193,7 @@ static int translate_expansions(const options *opt, const frontend *fe, translat
 static void emit_output(const options *opt, const translation *t, strbuf *out, arena *a) {
   if (diag_error_count() != 0 || !opt->output)
     return;
-  emit(&t->prog, t->fu, &t->insertions, backend_for(opt->target),
+  emit(&t->prog, &t->tr, &t->insertions, backend_for(opt->target),
        strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, out, a);
 }
 

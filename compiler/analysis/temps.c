@@ -21,7 +21,3 @@ int temps_pinned_away(const vec *temps, const loop *lp) {
   return 0;
 }
 
-int temps_kept(const vec *temps, const obj *t) {
-  const temp_info *ti = t && t->kind == OBJ_DAT ? temps_find(temps, t) : NULL;
-  return ti && ti->fate == TEMP_STORED ? ti->nkept : 0;
-}

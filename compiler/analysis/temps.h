@@ -33,19 +33,10 @@ typedef struct temp_info {
   const obj *shares;    /* stored: the temporary whose storage it reuses */
   const loop *first;    /* stored with sharing: the loop writing it first */
   srcloc hint_loc;      /* pin, pin_cse: the temporary's name in the hint */
-  /* stored, narrowed (transform/narrow.h): the components kept, one bit
-   * each, and how many (0: all, not narrowed) */
-  unsigned long long kept;
-  int nkept;
 } temp_info;
 
 /* The fate of t in temps (temp_info*), or NULL: not decided there. */
 const temp_info *temps_find(const vec *temps, const obj *t);
-
-/* The components of t stored, when narrowed (transform/narrow.h): the
- * count, or 0 when every component is (not narrowed, or not a temporary
- * of temps). */
-int temps_kept(const vec *temps, const obj *t);
 
 /* Whether lp is the producer of a temporary pinned in temps (NULL: none):
  * it has no code of its own, and its effects happen inside the loops that

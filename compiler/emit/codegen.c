@@ -16,7 +16,8 @@
 
 struct cg {
   const program *prog;
-  const fusion *fu;
+  const fusion *fu;     /* tr->fu */
+  const transformed *tr;
   const char *elem; /* the element the kernel call being written is for */
   const group *group; /* the group whose function is being written */
   vec stmt_order;     /* its loops' indices, in the order isl scheduled them */
@@ -112,7 +113,7 @@ static void strips_begin(cg *g, const char *lo, const char *hi) {
 }
 
 void cg_loop_begin(cg *g, const char *lo, const char *hi) {
-  if (cg_runs_strips(g->group))
+  if (cg_runs_strips(g, g->group))
     strips_begin(g, lo, hi);
   else
     cg_loop_begin_iter(g, lo, hi, cg_elem(g));
@@ -120,7 +121,7 @@ void cg_loop_begin(cg *g, const char *lo, const char *hi) {
 
 const group *cg_group(const cg *g) { return g->group; }
 
-int cg_runs_strips(const group *gr) { return gr->staged.len > 0; }
+int cg_runs_strips(const cg *g, const group *gr) { return vectorize_strips(g->tr->staged, gr); }
 
 const char *cg_every(cg *g, int n) {
   if (g->strips)
@@ -260,10 +261,10 @@ void cg_line_self(cg *g) { line_self(g); }
 const char *cg_target(const cg *g) { return g->be->name; }
 const program *cg_program(const cg *g) { return g->prog; }
 
-cg *cg_new(const program *prog, const fusion *fu, const backend *be, const char *out_name,
+cg *cg_new(const program *prog, const transformed *tr, const backend *be, const char *out_name,
            strbuf *out, arena *a) {
   cg *g = arena_alloc(a, sizeof *g);
-  *g = (cg){.prog = prog, .fu = fu, .elem = "loom_i", .be = be, .out_name = out_name,
+  *g = (cg){.prog = prog, .fu = tr->fu, .tr = tr, .elem = "loom_i", .be = be, .out_name = out_name,
             .out = out, .arena = a};
   return g;
 }
@@ -284,12 +285,20 @@ const char *cg_comment_safe(cg *g, const char *s) { return comment_safe(g, s); }
 
 /* ---- names ------------------------------------------------------------------- */
 
+/* Loops a group's function is named after; the others are counted
+ * (`..._and_58_more`), and the comment above it names them all.  A
+ * rotation's group (tail + head) has more loops than its tail: the
+ * count keeps their names apart. */
+enum { NAME_LOOPS = 6 };
+
 static const char *group_fn(cg *g, const group *gr) {
   const char *name = "loom_loop";
-  for (int i = 0; i < gr->loops.len; i++) {
+  for (int i = 0; i < gr->loops.len && i < NAME_LOOPS; i++) {
     const loop *lp = gr->loops.items[i];
     name = arena_printf(g->arena, "%s%s_%d_%s", name, i ? "_" : "", lp->id, lp->kernel);
   }
+  if (gr->loops.len > NAME_LOOPS)
+    name = arena_printf(g->arena, "%s__and_%d_more", name, gr->loops.len - NAME_LOOPS);
   return name;
 }
 
@@ -318,7 +327,7 @@ static temp_fate fate(const cg *g, const obj *o) {
 
 /* The components stored of a narrowed temporary (transform/narrow.h), 0
  * for any other object. */
-static int kept(const cg *g, const obj *o) { return temps_kept(&g->fu->temps, o); }
+static int kept(const cg *g, const obj *o) { return narrow_kept(&g->tr->narrowed, o); }
 
 /* The values per element o's storage holds. */
 static int stored_dim(const cg *g, const obj *o) { return kept(g, o) ? kept(g, o) : o->dim; }
@@ -873,9 +882,9 @@ static int is_narrowed(const cg *g, const loop_arg *a) {
 static void emit_narrow_copies(cg *g, const loop *lp, const loop_arg *a, int in) {
   const char *local = narrow_local(g, lp, a);
   int nk = kept(g, a->obj), s = 0;
-  const temp_info *ti = temps_find(&g->fu->temps, a->obj);
+  const narrowing *n = narrow_find(&g->tr->narrowed, a->obj);
   for (int c = 0; c < a->obj->dim; c++) {
-    if (!(ti->kept >> c & 1))
+    if (!(n->kept >> c & 1))
       continue;
     const char *stored = arena_printf(g->arena, "%s[%d * %s + %d]", data_ptr(g, a->obj), nk,
                                       g->elem, s++);
@@ -910,7 +919,7 @@ static void emit_call_locals(cg *g, const loop *lp) {
               loser(g, lp, a, -1),
               a->kind == ARG_MAPPED_ALL ? arena_printf(g->arena, "[%d]", a->map->dim) : "",
               a->obj->dim);
-    int scattered = g->strips && !g->plain && vectorize_scatters(g->group, lp, a);
+    int scattered = g->strips && !g->plain && vectorize_scatters(g->tr->staged, lp, a);
     if (a->kind == ARG_MAPPED && !p && redirected(g, a) && !scattered)
       cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, lp, a));
     if (a->kind == ARG_MAPPED && !p && redirected(g, a) && !scattered)
@@ -932,7 +941,7 @@ static void emit_call_locals(cg *g, const loop *lp) {
 
 static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
   if (g->strips && !g->plain &&
-      (vectorize_gathers(g->group, lp, a) || vectorize_scatters(g->group, lp, a)))
+      (vectorize_gathers(g->tr->staged, lp, a) || vectorize_scatters(g->tr->staged, lp, a)))
     return strip_row(g, gather_local(g, lp, a));
   switch (a->kind) {
   case ARG_IDX:
@@ -1055,26 +1064,26 @@ static void emit_per_component(cg *g, int dim, const char *stmt) {
 static void emit_gathers(cg *g, const loop *lp) {
   int incs = 0;
   for (int i = 0; i < lp->nargs; i++)
-    incs |= vectorize_scatters(g->group, lp, &lp->args[i]);
+    incs |= vectorize_scatters(g->tr->staged, lp, &lp->args[i]);
   cg_line(g, "/* %s (line %u): its reads through maps, gathered for the strip%s */",
           lp->kernel, lp->loc.line, incs ? "; its increments, from 0" : "");
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (vectorize_gathers(g->group, lp, a) || vectorize_scatters(g->group, lp, a))
+    if (vectorize_gathers(g->tr->staged, lp, a) || vectorize_scatters(g->tr->staged, lp, a))
       cg_line(g, "%s %s[%d][%d];", a->obj->type->c_name, gather_local(g, lp, a),
               STRIP_WIDTH, a->obj->dim);
   }
   strip_elements_begin(g);
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->group, lp, a)) {
+    if (vectorize_scatters(g->tr->staged, lp, a)) {
       emit_per_component(g, a->obj->dim,
                          arena_printf(g->arena, "%s[%s] = 0;",
                                       strip_row(g, gather_local(g, lp, a)),
                                       component(a->obj->dim)));
       continue;
     }
-    if (!vectorize_gathers(g->group, lp, a))
+    if (!vectorize_gathers(g->tr->staged, lp, a))
       continue;
     const char *row = strip_row(g, gather_local(g, lp, a)), *src = data_ptr(g, a->obj);
     const char *at = map_entry(g, a, a->slot);
@@ -1142,7 +1151,7 @@ static void emit_component_adds(cg *g, const loop *lp, const loop_arg *a, int la
 static void emit_element_adds(cg *g, const loop *lp, int lanes) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (!vectorize_scatters(g->group, lp, a))
+    if (!vectorize_scatters(g->tr->staged, lp, a))
       continue;
     if (adds_rows(a->obj->type->c_name, a->obj->dim))
       emit_row_add(g, lp, a, lanes);
@@ -1160,7 +1169,7 @@ static int adds_rows_by_8(cg *g, const loop *lp, int lanes) {
     return 0;
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->group, lp, a) &&
+    if (vectorize_scatters(g->tr->staged, lp, a) &&
         (strcmp(a->obj->type->c_name, "double") || (a->obj->dim != 2 && a->obj->dim != 4)))
       return 0;
   }
@@ -1176,7 +1185,7 @@ static void emit_rows_by_8(cg *g, const loop *lp) {
   cg_indent(g, 1);
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (!vectorize_scatters(g->group, lp, a))
+    if (!vectorize_scatters(g->tr->staged, lp, a))
       continue;
     const char *local = gather_local(g, lp, a);
     cg_line(g, "loom__row_double_%d %s_rows[8];", a->obj->dim, local);
@@ -1189,7 +1198,7 @@ static void emit_rows_by_8(cg *g, const loop *lp) {
   cg_indent(g, 1);
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->group, lp, a))
+    if (vectorize_scatters(g->tr->staged, lp, a))
       cg_line(g, "LOOM__ADD_ROWV(double, %d, %s + %d * %s, %s_rows[loom_k]);", a->obj->dim,
               data_ptr(g, a->obj), a->obj->dim, map_entry(g, a, a->slot),
               gather_local(g, lp, a));
@@ -1207,7 +1216,7 @@ static void emit_rows_by_8(cg *g, const loop *lp) {
 static void emit_scatters(cg *g, const loop *lp, int lanes) {
   int any = 0;
   for (int i = 0; i < lp->nargs; i++)
-    any |= vectorize_scatters(g->group, lp, &lp->args[i]);
+    any |= vectorize_scatters(g->tr->staged, lp, &lp->args[i]);
   if (!any)
     return;
   cg_line(g, "/* %s (line %u): its increments through maps, in element order */",
@@ -1236,7 +1245,7 @@ static void emit_scatters(cg *g, const loop *lp, int lanes) {
  * component by component, a row of the mesh or of a contracted
  * temporary, or as it is (a global). */
 static int lane_stride(cg *g, const loop *lp, const loop_arg *a) {
-  if (vectorize_scatters(g->group, lp, a))
+  if (vectorize_scatters(g->tr->staged, lp, a))
     return STRIP_WIDTH;
   return a->kind == ARG_GLOBAL ? 0 : 1;
 }
@@ -1289,13 +1298,13 @@ static const char *lane_name(cg *g, const loop *lp) {
 
 static void emit_lane_copies(cg *g, const group *gr) {
   for (int i = 0; i < gr->loops.len; i++)
-    if (vectorize_lanes(g->fu, gr, gr->loops.items[i]))
+    if (vectorize_lanes(g->tr->staged, gr->loops.items[i]))
       lane_name(g, gr->loops.items[i]);
 }
 
 /* Argument a of lp's lane call: its base, and its offset at the element. */
 static const char *lane_base(cg *g, const loop *lp, const loop_arg *a) {
-  if (vectorize_scatters(g->group, lp, a))
+  if (vectorize_scatters(g->tr->staged, lp, a))
     return arena_printf(g->arena, "%s[0]", gather_local(g, lp, a));
   if (a->kind == ARG_GLOBAL)
     return kernel_arg(g, lp, a);
@@ -1308,7 +1317,7 @@ static const char *lane_offset(cg *g, const loop *lp, const loop_arg *a) {
   const char *e = cg_elem(g);
   const char *in_strip = arena_printf(g->arena, "%s - loom_s", e);
   int d = a->obj->dim;
-  if (vectorize_scatters(g->group, lp, a))
+  if (vectorize_scatters(g->tr->staged, lp, a))
     return in_strip;
   if (a->kind == ARG_MAPPED)
     e = map_entry(g, a, a->slot);
@@ -1344,31 +1353,31 @@ static void emit_lane_call(cg *g, const loop *lp) {
 static void emit_lane_locals(cg *g, const loop *lp) {
   int incs = 0;
   for (int i = 0; i < lp->nargs; i++)
-    incs |= vectorize_scatters(g->group, lp, &lp->args[i]);
+    incs |= vectorize_scatters(g->tr->staged, lp, &lp->args[i]);
   cg_line(g, "/* %s (line %u): as lanes, reading through maps in place%s */", lp->kernel,
           lp->loc.line, incs ? "; its increments from 0, component by component" : "");
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->group, lp, a))
+    if (vectorize_scatters(g->tr->staged, lp, a))
       cg_line(g, "_Alignas(64) %s %s[%d][%d] = {{0}};", a->obj->type->c_name,
               gather_local(g, lp, a), a->obj->dim, STRIP_WIDTH);
   }
 }
 
-static int asserts_lanes(cg *g, const group *gr, const loop *lp);
+static int asserts_lanes(cg *g, const loop *lp);
 
 /* A staged loop's turn in a strip: as lanes (its lane copy called with
  * bases and offsets) or over rows (its reads gathered first), then its
  * increments added. */
 static void emit_staged_turn(cg *g, const loop *lp) {
-  int lanes = vectorize_lanes(g->fu, g->group, lp);
+  int lanes = vectorize_lanes(g->tr->staged, lp);
   if (lanes)
     emit_lane_locals(g, lp);
   else
     emit_gathers(g, lp);
   if (g->be->simd)
     cg_line(g, "%s", g->be->simd);
-  else if (asserts_lanes(g, g->group, lp))
+  else if (asserts_lanes(g, lp))
     cg_line(g, "LOOM_IVDEP");
   strip_elements_begin(g);
   if (lanes)
@@ -1415,7 +1424,7 @@ static void emit_strip_body(cg *g, const group *gr) {
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *lp = gr->loops.items[i];
     const strip_share *sh = strip_share_of(g, gr, lp);
-    if (!vectorize_staged(gr, lp))
+    if (!vectorize_staged(g->tr->staged, lp))
       emit_elements_turn(g, lp, 0);
     else if (sh)
       emit_strip_call(g, sh, lp);
@@ -1690,7 +1699,7 @@ static void emit_traffic(cg *g, const group *gr) {
 
 /* Whether the group's function runs strips, and so has a tuner. */
 static int runs_strips(cg *g, const group *gr) {
-  return cg_runs_strips(gr) && !(g->be->elementwise && g->be->elementwise(g, gr));
+  return cg_runs_strips(g, gr) && !(g->be->elementwise && g->be->elementwise(g, gr));
 }
 
 /* ---- AVX-512 twins ------------------------------------------------------------- */
@@ -1716,15 +1725,15 @@ static int has_twin(cg *g, const group *gr) { return g->be->twins && runs_strips
  * direct writes to the element's own row; globals are only read
  * (reductions are not staged, vectorize.c); and a dat written directly is
  * never also reached through a map (the front end's check_order). */
-static int asserts_lanes(cg *g, const group *gr, const loop *lp) {
-  return !g->be->simd && vectorize_lanes(g->fu, gr, lp);
+static int asserts_lanes(cg *g, const loop *lp) {
+  return !g->be->simd && vectorize_lanes(g->tr->staged, lp);
 }
 
 static int any_asserted_lanes(cg *g) {
-  for (int i = 0; i < g->fu->groups.len; i++) {
-    const group *gr = g->fu->groups.items[i];
-    for (int k = 0; k < gr->staged.len; k++)
-      if (asserts_lanes(g, gr, gr->staged.items[k]))
+  for (int i = 0; i < transformed_ngroups(g->tr); i++) {
+    const group *gr = transformed_group(g->tr, i);
+    for (int k = 0; k < gr->loops.len; k++)
+      if (asserts_lanes(g, gr->loops.items[k]))
         return 1;
   }
   return 0;
@@ -1752,16 +1761,16 @@ static void emit_ivdep_macro(cg *g) {
 }
 
 static int any_twin(cg *g) {
-  for (int i = 0; i < g->fu->groups.len; i++)
-    if (has_twin(g, g->fu->groups.items[i]))
+  for (int i = 0; i < transformed_ngroups(g->tr); i++)
+    if (has_twin(g, transformed_group(g->tr, i)))
       return 1;
   return 0;
 }
 
 /* Whether a group function times its turns (loom__tune_pick). */
 static int any_tuned(cg *g) {
-  for (int i = 0; i < g->fu->groups.len; i++)
-    if (runs_strips(g, g->fu->groups.items[i]))
+  for (int i = 0; i < transformed_ngroups(g->tr); i++)
+    if (runs_strips(g, transformed_group(g->tr, i)))
       return 1;
   return 0;
 }
@@ -1924,7 +1933,7 @@ static const char *how_it_runs(cg *g, const group *gr) {
     int nstaged = 0;
     for (int i = 0; i < gr->loops.len; i++) {
       const loop *lp = gr->loops.items[i];
-      if (vectorize_staged(gr, lp))
+      if (vectorize_staged(g->tr->staged, lp))
         staged = arena_printf(g->arena, "%s%s%s", staged, nstaged++ ? ", " : "", lp->kernel);
     }
     text = arena_printf(g->arena, "in strips of %d %s%s%s; %s staged or element by element, "
@@ -1932,8 +1941,8 @@ static const char *how_it_runs(cg *g, const group *gr) {
                         gr->loops.len > 1 ? " through " : "",
                         gr->loops.len > 1 ? kernels_text(g, gr) : "", staged);
   }
-  for (int i = 0; i < g->fu->rotations.len; i++) {
-    const rotation *rot = g->fu->rotations.items[i];
+  for (int i = 0; i < g->tr->rots->list.len; i++) {
+    const rotation *rot = g->tr->rots->list.items[i];
     const loop_stmt *ls = rot->li->r->loop;
     const char *why = NULL;
     if (gr == rot->fused)
@@ -2057,7 +2066,7 @@ static const strip_share *strip_share_of(const cg *g, const group *gr, const loo
 /* Whether lp's turn in gr may stand in a function of its own: staged, and
  * its arguments the storage of dats, maps, read globals. */
 static int strip_shareable(cg *g, const group *gr, const loop *lp) {
-  if (!runs_strips(g, gr) || !vectorize_staged(gr, lp))
+  if (!runs_strips(g, gr) || !vectorize_staged(g->tr->staged, lp))
     return 0;
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
@@ -2509,7 +2518,7 @@ static const char *group_call(cg *g, const group *gr) { return group_call_as(g, 
  * iteration's head when one follows; the group before the loop runs with
  * the first iteration's head. */
 static const char *rotated_call(cg *g, const group *gr) {
-  const rotation *rot = rotation_of(g->fu, gr);
+  const rotation *rot = rotation_of(g->tr->rots, gr);
   if (!rot)
     return group_call(g, gr);
   const char *call = group_call_as(g, gr, 1); /* an else branch */

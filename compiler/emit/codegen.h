@@ -17,7 +17,7 @@
 #define LOOMC_CODEGEN_H
 
 #include "analysis/effects.h"
-#include "transform/fuse.h"
+#include "transform/transformed.h"
 #include "ir/ir.h"
 #include "util/strbuf.h"
 
@@ -71,7 +71,7 @@ extern const backend backend_mpi_openmp;
 /* A walk writing into out for a backend; out_name is the name the output
  * file will have (for #line directives that point into it).  cg_done
  * frees what the walk keeps between groups (isl's context). */
-cg *cg_new(const program *prog, const fusion *fu, const backend *be, const char *out_name,
+cg *cg_new(const program *prog, const transformed *tr, const backend *be, const char *out_name,
            strbuf *out, arena *a);
 void cg_done(cg *g);
 /* Before the user's first line: what the groups' AVX-512 twins need, when
@@ -114,7 +114,7 @@ const char *cg_elem(const cg *g);
 void cg_loop_begin(cg *g, const char *lo, const char *hi);
 void cg_loop_end(cg *g);
 /* Whether the group's element loops run strip by strip. */
-int cg_runs_strips(const group *gr);
+int cg_runs_strips(const cg *g, const group *gr);
 /* At the top of the body cg_loop_begin opened: a C condition true once
  * every n elements (n a power of two), whether per element or per strip. */
 const char *cg_every(cg *g, int n);

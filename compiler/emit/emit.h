@@ -37,11 +37,12 @@
  * or NULL. */
 const backend *backend_for(const char *target);
 
-/* Writes the whole output for prog into out.  insertions: the statements
+/* Writes the whole output for prog, as the transformations made it (tr),
+ * into out.  insertions: the statements
  * the regions' schedules place into the user's text (place.h; NULL for
  * none).  out_name is the name the output file will have (for #line
  * directives that point into it). */
-void emit(const program *prog, const fusion *fu, const vec *insertions, const backend *be,
+void emit(const program *prog, const transformed *tr, const vec *insertions, const backend *be,
           const char *out_name, strbuf *out, arena *a);
 
 #endif

@@ -218,7 +218,7 @@ static void emit_partials(cg *g, const group *gr) {
 /* A direct loop: its elements (or strips, whose kernel loops are simd)
  * shared among the threads. */
 static void direct_begin(cg *g, const group *gr, const omp_range *r) {
-  int simd = !r->progress && !cg_runs_strips(gr);
+  int simd = !r->progress && !cg_runs_strips(g, gr);
   cg_line(g, "#pragma omp parallel for%s schedule(static)", simd ? " simd" : "");
   cg_loop_begin(g, r->lo, r->hi);
   if (!r->progress)

@@ -506,7 +506,7 @@ static const char *contract_problem(fuser *u, const obj *t, const vec *writers,
 
 static temp_info *new_temp(fuser *u, const obj *t, temp_fate fate, const loop *p) {
   temp_info *ti = arena_alloc(u->a, sizeof *ti);
-  *ti = (temp_info){t, fate, p, NULL, NULL, {0}, 0, 0};
+  *ti = (temp_info){t, fate, p, NULL, NULL, {0}};
   vec_push(u->a, &u->f->temps, ti);
   return ti;
 }

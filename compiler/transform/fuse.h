@@ -39,9 +39,6 @@ typedef struct group {
   int id;           /* 1-based, in file order of the anchors */
   vec loops;        /* loop*: fused element by element, in order */
   const loop *anchor; /* the loop whose directive becomes the call */
-  vec staged;       /* loop*: those whose reads through maps are gathered
-                       per strip (vectorize.h); when there are any, the
-                       group runs strip by strip */
 } group;
 
 typedef struct fusion {
@@ -49,8 +46,6 @@ typedef struct fusion {
   vec temps;  /* temp_info*: the hints' fates, then the others' */
   group **by_loop; /* by loop id: its group (NULL: none yet, or pinned) */
   int nloops;      /* length of by_loop */
-  vec rotations;   /* rotation*: loops rotated (rotate.h), whose fused
-                      groups are in groups too, but in no loop's index */
 } fusion;
 
 /* Groups the loops of every region and decides the temporaries the hints

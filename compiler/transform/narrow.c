@@ -144,8 +144,9 @@ static dag *note_at(const vec *regions, vec *dags, const obj *t, srcloc *loc) {
   return NULL;
 }
 
-static void decide(fusion *fu, const program *prog, const vec *regions, vec *dags,
-                   temp_info *ti, arena *a) {
+/* ti's narrowing, or NULL (noted in dags either way). */
+static narrowing *decide(const fusion *fu, const program *prog, const vec *regions, vec *dags,
+                         const temp_info *ti, arena *a) {
   unsigned long long mask = 0;
   const char *why = problem(fu, prog, regions, ti, &mask, a);
   srcloc loc;
@@ -154,18 +155,38 @@ static void decide(fusion *fu, const program *prog, const vec *regions, vec *dag
     dag_note(d, a, loc, "%s not narrowed: %s (its readers name %d of its %d components)",
              ti->t->name, why, count_bits(mask), ti->t->dim);
   if (why)
-    return;
-  ti->kept = mask;
-  ti->nkept = count_bits(mask);
+    return NULL;
+  narrowing *n = arena_alloc(a, sizeof *n);
+  *n = (narrowing){ti->t, mask, count_bits(mask)};
   long size = ti->t->type->size;
   if (d)
     dag_note(d, a, loc, "%s narrowed to the %d of its %d components its readers name (%s): "
-             "%ld of %ld bytes per element stored", ti->t->name, ti->nkept, ti->t->dim,
-             components(mask, ti->t->dim, a), ti->nkept * size, ti->t->dim * size);
+             "%ld of %ld bytes per element stored", ti->t->name, n->nkept, ti->t->dim,
+             components(mask, ti->t->dim, a), n->nkept * size, ti->t->dim * size);
+  return n;
 }
 
-void narrow(fusion *fu, const program *prog, const vec *regions, vec *dags, int disabled,
-            arena *a) {
-  for (int i = 0; !disabled && i < fu->temps.len; i++)
-    decide(fu, prog, regions, dags, fu->temps.items[i], a);
+vec narrow(const fusion *fu, const program *prog, const vec *regions, vec *dags, int disabled,
+           arena *a) {
+  vec out = {0};
+  for (int i = 0; !disabled && i < fu->temps.len; i++) {
+    narrowing *n = decide(fu, prog, regions, dags, fu->temps.items[i], a);
+    if (n)
+      vec_push(a, &out, n);
+  }
+  return out;
+}
+
+const narrowing *narrow_find(const vec *narrowed, const obj *t) {
+  for (int i = 0; narrowed && i < narrowed->len; i++) {
+    const narrowing *n = narrowed->items[i];
+    if (n->t == t)
+      return n;
+  }
+  return NULL;
+}
+
+int narrow_kept(const vec *narrowed, const obj *t) {
+  const narrowing *n = narrow_find(narrowed, t);
+  return n ? n->nkept : 0;
 }

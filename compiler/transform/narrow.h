@@ -29,10 +29,23 @@
 
 #include "transform/fuse.h"
 
-/* Decides which of fu's stored temporaries are narrowed (temp_info.kept,
- * nkept) and notes it in dags (the DAGs of regions).  disabled:
- * --no-narrow. */
-void narrow(fusion *fu, const program *prog, const vec *regions, vec *dags, int disabled,
-            arena *a);
+/* A stored temporary narrowed: the components kept, one bit each, and
+ * how many. */
+typedef struct narrowing {
+  const obj *t;
+  unsigned long long kept;
+  int nkept;
+} narrowing;
+
+/* Which of fu's stored temporaries are narrowed (narrowing*), noted in
+ * dags (the DAGs of regions).  disabled: --no-narrow (none are). */
+vec narrow(const fusion *fu, const program *prog, const vec *regions, vec *dags, int disabled,
+           arena *a);
+
+/* t's narrowing in narrowed (narrowing*), or NULL: t is stored whole, or
+ * is no stored temporary. */
+const narrowing *narrow_find(const vec *narrowed, const obj *t);
+/* The components of t stored when it is narrowed, else 0. */
+int narrow_kept(const vec *narrowed, const obj *t);
 
 #endif

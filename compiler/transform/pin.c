@@ -153,7 +153,7 @@ static void pin_inputs_check(pinner *u) {
 
 static temp_info *new_temp(pinner *u, const obj *t, temp_fate fate, const loop *p) {
   temp_info *ti = arena_alloc(u->a, sizeof *ti);
-  *ti = (temp_info){t, fate, p, NULL, NULL, {0}, 0, 0};
+  *ti = (temp_info){t, fate, p, NULL, NULL, {0}};
   vec_push(u->a, u->temps, ti);
   return ti;
 }

@@ -16,6 +16,7 @@ typedef struct placer {
   const program *prog;
   arena *a;
   const fusion *fu;
+  const rotations *rots;
   dag *d;
   vec out;      /* insertion* */
   int *item_by_loop; /* by loop id: its item in the region, or -1 */
@@ -73,8 +74,8 @@ static int code_point(const placer *p, const comp *c) {
  * starts at that group's call. */
 static int first_code_point(const placer *p, const comp *c) {
   int k = code_point(p, c);
-  for (int i = 0; i < p->fu->rotations.len; i++) {
-    const rotation *rot = p->fu->rotations.items[i];
+  for (int i = 0; i < p->rots->list.len; i++) {
+    const rotation *rot = p->rots->list.items[i];
     const loop_stmt *l = rot->li->r->loop;
     int pre = rot->pre ? item_of_loop(p, rot->pre->anchor) : -1;
     if (l->parent == reg(p) && l->item == c->item && pre >= 0 && pre < k)
@@ -226,13 +227,13 @@ static void place_flag(placer *p, const rotation *rot) {
                    arena_printf(p->a, "int loom_rotated_%d = 0;", rot->id));
 }
 
-vec place_comms(const program *prog, const vec *dags, const fusion *fu, const vec *hoists,
-                arena *a) {
-  placer p = {prog, a, fu, NULL, {0}, NULL, 0, NULL};
+vec place_comms(const program *prog, const vec *dags, const fusion *fu, const rotations *rots,
+                const vec *hoists, arena *a) {
+  placer p = {prog, a, fu, rots, NULL, {0}, NULL, 0, NULL};
   /* flags first: a declaration on a line of its own, then what goes at
    * the same point on the group's line (a fold before a pre group) */
-  for (int i = 0; i < fu->rotations.len; i++)
-    place_flag(&p, fu->rotations.items[i]);
+  for (int i = 0; i < rots->list.len; i++)
+    place_flag(&p, rots->list.items[i]);
   for (int r = 0; r < dags->len; r++) {
     p.d = dags->items[r];
     if (!p.d->mpi)

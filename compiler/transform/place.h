@@ -22,6 +22,7 @@
 
 #include "transform/fuse.h"
 #include "transform/hoist.h"
+#include "transform/rotate.h"
 
 /* Text inserted into the user's text before `offset`; with `line` set,
  * on a line of its own (mapped to the output itself) before the user's
@@ -34,12 +35,12 @@ typedef struct insertion {
 } insertion;
 
 /* The insertions of every region, in increasing offset (several at one
- * offset in schedule order), the rotations' flags (fu->rotations,
- * rotate.h: before the group the first iteration's head joins, or the
- * loop statement) and the hoisted exchanges' begins and ends (hoist*:
- * before and after their loop statements). */
-vec place_comms(const program *prog, const vec *dags, const fusion *fu, const vec *hoists,
-                arena *a);
+ * offset in schedule order), the rotations' flags (rots: before the
+ * group the first iteration's head joins, or the loop statement) and the
+ * hoisted exchanges' begins and ends (hoist*: before and after their loop
+ * statements). */
+vec place_comms(const program *prog, const vec *dags, const fusion *fu, const rotations *rots,
+                const vec *hoists, arena *a);
 
 /* The file-scope static that carries reduction `g` of loop lp from its
  * start (in the loop's function) to its fold. */

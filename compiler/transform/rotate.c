@@ -15,7 +15,8 @@
 
 typedef struct rotator {
   const program *prog;
-  fusion *fu;
+  const fusion *fu;
+  rotations *out;
   const vec *regions;
   vec *dags;
   arena *a;
@@ -307,7 +308,7 @@ static const group *group_before(const rotator *x, const loop_info *li, const ob
 
 /* ---- rotations -------------------------------------------------------------------- */
 
-static int taken(const rotator *x, const group *g) { return rotation_of(x->fu, g) != NULL; }
+static int taken(const rotator *x, const group *g) { return rotation_of(x->out, g) != NULL; }
 
 static group *fused_group(rotator *x, const group *g, const group *h) {
   group *f = arena_alloc(x->a, sizeof *f);
@@ -315,13 +316,9 @@ static group *fused_group(rotator *x, const group *g, const group *h) {
     vec_push(x->a, &f->loops, g->loops.items[i]);
   for (int i = 0; i < h->loops.len; i++)
     vec_push(x->a, &f->loops, h->loops.items[i]);
-  for (int i = 0; i < g->staged.len; i++)
-    vec_push(x->a, &f->staged, g->staged.items[i]);
-  for (int i = 0; i < h->staged.len; i++)
-    vec_push(x->a, &f->staged, h->staged.items[i]);
   f->anchor = g->anchor;
-  vec_push(x->a, &x->fu->groups, f);
-  f->id = x->fu->groups.len;
+  vec_push(x->a, &x->out->groups, f);
+  f->id = x->fu->groups.len + x->out->groups.len;
   return f;
 }
 
@@ -419,12 +416,12 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
     if (!t && !p)
       continue;
     rotation *rot = arena_alloc(x->a, sizeof *rot);
-    *rot = (rotation){x->fu->rotations.len + 1, li, h, t, NULL, p, NULL};
+    *rot = (rotation){x->out->list.len + 1, li, h, t, NULL, p, NULL};
     if (t)
       rot->fused = fused_group(x, t, h);
     if (p)
       rot->pre_fused = fused_group(x, p, h);
-    vec_push(x->a, &x->fu->rotations, rot);
+    vec_push(x->a, &x->out->list, rot);
     note_rotation(x, rot);
     return rot;
   }
@@ -433,25 +430,23 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
   return NULL;
 }
 
-vec rotate(const program *prog, fusion *fu, const vec *loops, const vec *regions,
-           vec *dags, const char *target, int disabled, arena *a) {
-  rotator x = {prog, fu, regions, dags, a,
+const rotations *rotate(const program *prog, const fusion *fu, const vec *loops,
+                        const vec *regions, vec *dags, const char *target, int disabled,
+                        arena *a) {
+  rotations *out = arena_alloc(a, sizeof *out);
+  rotator x = {prog, fu, out, regions, dags, a,
                strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0,
                NULL, NULL, 0};
   index_loops(&x);
-  vec out = {0};
-  for (int i = 0; !disabled && i < loops->len; i++) {
-    rotation *rot = rotate_loop(&x, loops->items[i]);
-    if (rot)
-      vec_push(a, &out, rot);
-  }
+  for (int i = 0; !disabled && i < loops->len; i++)
+    rotate_loop(&x, loops->items[i]);
   domains_done();
   return out;
 }
 
-const rotation *rotation_of(const fusion *fu, const group *g) {
-  for (int i = 0; i < fu->rotations.len; i++) {
-    const rotation *r = fu->rotations.items[i];
+const rotation *rotation_of(const rotations *rots, const group *g) {
+  for (int i = 0; rots && i < rots->list.len; i++) {
+    const rotation *r = rots->list.items[i];
     if (r->head == g || r->tail == g || r->pre == g)
       return r;
   }

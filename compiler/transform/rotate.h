@@ -55,13 +55,21 @@ typedef struct rotation {
   group *pre_fused;     /* pre + head of the first iteration */
 } rotation;
 
-/* Rotates the loops it can (rotation*; also fu->rotations).  dags: the
- * target's DAGs of regions, which receive the notes; disabled: --no-fuse
- * or --no-rotate. */
-vec rotate(const program *prog, fusion *fu, const vec *loops, const vec *regions,
-           vec *dags, const char *target, int disabled, arena *a);
+/* What rotate made: the rotations, and the fused groups they run (each
+ * numbered after fusion's groups, in the order emit writes them). */
+typedef struct rotations {
+  vec list;   /* rotation* */
+  vec groups; /* group*: every rotation's fused and pre_fused */
+} rotations;
+
+/* The loops rotated, of fu's groups.  dags: the target's DAGs of
+ * regions, which receive the notes; disabled: --no-fuse or --no-rotate
+ * (none are). */
+const rotations *rotate(const program *prog, const fusion *fu, const vec *loops,
+                        const vec *regions, vec *dags, const char *target, int disabled,
+                        arena *a);
 
 /* The rotation g is the head, the tail or the pre group of, or NULL. */
-const rotation *rotation_of(const fusion *fu, const group *g);
+const rotation *rotation_of(const rotations *rots, const group *g);
 
 #endif

@@ -2,12 +2,28 @@
  * vectorize.c — which loops are staged (see vectorize.h).
  *
  * Per region, for each loop of a group that reads through a map: the
- * first reason it may not be staged, or none; a staged loop joins its
- * group's `staged` list.  Both are noted in the region's DAG.
+ * first reason it may not be staged, or none; a staged loop is marked in
+ * the staging, by loop id, with whether it runs as lanes.  Both are noted
+ * in the region's DAG.
  */
 #include "transform/vectorize.h"
 
 #include "analysis/region.h"
+#include "transform/narrow.h"
+
+enum { STAGED = 1, LANES = 2 };
+
+struct staging {
+  unsigned char *by_loop; /* by loop id: STAGED, LANES */
+  int nloops;
+};
+
+typedef struct stager {
+  const fusion *fu;
+  const vec *narrowed;
+  staging *st;
+  arena *a;
+} stager;
 
 static int reads_through_map(const loop_arg *a) {
   return a->kind == ARG_MAPPED && a->mode == MODE_READ;
@@ -74,14 +90,12 @@ static const char *problem(const fusion *fu, const loop *lp, arena *a) {
  * (frontend/lanes.h), and arguments a lane copy takes as base and offset
  * (reads through maps, increments through maps, the element's own dats)
  * or as they are (globals it reads). */
-static const char *lanes_problem(const fusion *fu, const loop *lp, arena *a) {
+static const char *lanes_problem(const stager *x0, const loop *lp, arena *a) {
   if (!lp->lanes)
     return lp->lanes_why;
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *x = &lp->args[i];
-    const temp_info *ti = x->obj && x->obj->kind == OBJ_DAT ? temps_find(&fu->temps, x->obj)
-                                                            : NULL;
-    if (x->kind == ARG_DAT && ti && ti->nkept) /* (pinned ones are not staged) */
+    if (x->kind == ARG_DAT && narrow_find(x0->narrowed, x->obj)) /* (pinned: not staged) */
       return !a ? "" : arena_printf(a, "argument %d is the narrowed temporary %s", x->pos,
                                     obj_label(x->obj));
     if (x->kind == ARG_GLOBAL && !arg_is_reduction(x))
@@ -91,10 +105,6 @@ static const char *lanes_problem(const fusion *fu, const loop *lp, arena *a) {
                                     x->pos);
   }
   return NULL;
-}
-
-int vectorize_lanes(const fusion *fu, const group *gr, const loop *lp) {
-  return vectorize_staged(gr, lp) && !lanes_problem(fu, lp, NULL);
 }
 
 static int candidate(const loop *lp) {
@@ -126,7 +136,7 @@ static const char *through(const loop *lp, int (*is)(const loop_arg *), const ch
 }
 
 /* What staging does to lp, for its note. */
-static const char *staging(const loop *lp, arena *a) {
+static const char *staging_text(const loop *lp, arena *a) {
   const char *reads = through(lp, reads_through_map, "read", a);
   const char *incs = through(lp, increments_through_map, "increment", a);
   const char *s = *reads ? arena_printf(a, "%s gathered per strip of %d elements", reads,
@@ -138,49 +148,63 @@ static const char *staging(const loop *lp, arena *a) {
   return s;
 }
 
-static void decide(fusion *fu, const loop *lp, dag *notes, arena *a) {
-  /* fu is this stage's to amend: its groups are not const here */
-  group *g = (group *)fusion_group(fu, lp);
-  const char *why = g ? problem(fu, lp, a) : NULL;
-  if (!g)
+static void decide(stager *x, const loop *lp, dag *notes) {
+  arena *a = x->a;
+  if (!fusion_group(x->fu, lp))
     return; /* a pinned producer: it runs inside its consumers */
+  const char *why = problem(x->fu, lp, a);
   if (why) {
     dag_note(notes, a, lp->loc, "%s not staged: %s", lp->kernel, why);
     return;
   }
-  vec_push(a, &g->staged, (void *)lp);
-  const char *no_lanes = lanes_problem(fu, lp, a);
+  const char *no_lanes = lanes_problem(x, lp, a);
+  if (lp->id > 0 && lp->id < x->st->nloops)
+    x->st->by_loop[lp->id] = STAGED | (no_lanes ? 0 : LANES);
   dag_note(notes, a, lp->loc, "%s staged: %s; %s; each call runs staged or element by "
            "element, as timed over its first calls (LOOM_VECTOR)", lp->kernel,
-           staging(lp, a),
+           staging_text(lp, a),
            no_lanes ? arena_printf(a, "its kernel runs over the strip's rows (not as lanes: "
                                    "%s)", no_lanes)
                     : "its kernel runs as lanes: a copy takes each argument as base and "
                       "offset");
 }
 
-void vectorize(fusion *fu, const vec *regions, vec *dags, int disabled, arena *a) {
+const staging *vectorize(const fusion *fu, const vec *narrowed, const vec *regions, vec *dags,
+                         int disabled, arena *a) {
+  staging *st = arena_alloc(a, sizeof *st);
+  st->nloops = fu->nloops;
+  st->by_loop = arena_alloc(a, (size_t)(st->nloops > 0 ? st->nloops : 1)); /* zeroed */
+  stager x = {fu, narrowed, st, a};
   for (int r = 0; !disabled && r < regions->len; r++) {
     const region *reg = regions->items[r];
     for (int i = 0; i < reg->items.len; i++) {
       const item *it = reg->items.items[i];
       if (it->kind == ITEM_LOOP && candidate(it->lp))
-        decide(fu, it->lp, dags->items[r], a);
+        decide(&x, it->lp, dags->items[r]);
     }
   }
+  return st;
 }
 
-int vectorize_staged(const group *gr, const loop *lp) {
-  for (int i = 0; i < gr->staged.len; i++)
-    if (gr->staged.items[i] == lp)
+static int marks(const staging *st, const loop *lp) {
+  return st && lp->id > 0 && lp->id < st->nloops ? st->by_loop[lp->id] : 0;
+}
+
+int vectorize_staged(const staging *st, const loop *lp) { return marks(st, lp) & STAGED; }
+
+int vectorize_lanes(const staging *st, const loop *lp) { return (marks(st, lp) & LANES) != 0; }
+
+int vectorize_strips(const staging *st, const group *gr) {
+  for (int i = 0; i < gr->loops.len; i++)
+    if (vectorize_staged(st, gr->loops.items[i]))
       return 1;
   return 0;
 }
 
-int vectorize_gathers(const group *gr, const loop *lp, const loop_arg *a) {
-  return vectorize_staged(gr, lp) && reads_through_map(a);
+int vectorize_gathers(const staging *st, const loop *lp, const loop_arg *a) {
+  return vectorize_staged(st, lp) && reads_through_map(a);
 }
 
-int vectorize_scatters(const group *gr, const loop *lp, const loop_arg *a) {
-  return vectorize_staged(gr, lp) && increments_through_map(a);
+int vectorize_scatters(const staging *st, const loop *lp, const loop_arg *a) {
+  return vectorize_staged(st, lp) && increments_through_map(a);
 }

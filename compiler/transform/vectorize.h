@@ -55,22 +55,28 @@
 enum { STRIP_WIDTH = 16 };
 
 
-/* Decides which loops of fu's groups are staged (group.staged) and notes
- * it in dags (the DAGs of the same regions).  disabled: --no-vectorize. */
-void vectorize(fusion *fu, const vec *regions, vec *dags, int disabled, arena *a);
+/* The loops staged, and those of them that run as lanes. */
+typedef struct staging staging;
 
-/* Whether lp, a loop of gr, is staged and runs as lanes: its group's
- * function calls a copy of its kernel that takes each argument as base
- * and offset (frontend/lanes.h). */
-int vectorize_lanes(const fusion *fu, const group *gr, const loop *lp);
+/* Which loops of fu's groups are staged, noted in dags (the DAGs of the
+ * same regions); narrowed: narrow()'s (a narrowed temporary keeps a loop
+ * from running as lanes).  disabled: --no-vectorize (none are). */
+const staging *vectorize(const fusion *fu, const vec *narrowed, const vec *regions, vec *dags,
+                         int disabled, arena *a);
 
-/* Whether lp, a loop of gr, is staged. */
-int vectorize_staged(const group *gr, const loop *lp);
-/* Whether lp's argument a is gathered per strip (lp staged in gr). */
-int vectorize_gathers(const group *gr, const loop *lp, const loop_arg *a);
+/* Whether lp is staged. */
+int vectorize_staged(const staging *st, const loop *lp);
+/* Whether lp is staged and runs as lanes: its group's function calls a
+ * copy of its kernel that takes each argument as base and offset
+ * (frontend/lanes.h). */
+int vectorize_lanes(const staging *st, const loop *lp);
+/* Whether a loop of gr is staged: gr then runs in strips. */
+int vectorize_strips(const staging *st, const group *gr);
+/* Whether lp's argument a is gathered per strip (lp staged). */
+int vectorize_gathers(const staging *st, const loop *lp, const loop_arg *a);
 /* Whether lp's argument a, an increment through a map, is taken per
  * element in a strip's local and added to its target after the strip's
- * kernels, in element order (lp staged in gr). */
-int vectorize_scatters(const group *gr, const loop *lp, const loop_arg *a);
+ * kernels, in element order (lp staged). */
+int vectorize_scatters(const staging *st, const loop *lp, const loop_arg *a);
 
 #endif

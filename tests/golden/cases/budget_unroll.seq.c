@@ -10,7 +10,7 @@ static void copy(const double *a, double *b) { b[0] = a[0] + 1.0; }
 
 #line 12 "budget_unroll.seq.c"
 /* par_loops fused over cells (budget_unroll.c: copy:18, copy:19, copy:20, copy:21, copy:22, copy:23, copy:24, copy:25, copy:26, copy:27, copy:28, copy:29, copy:30, copy:31, copy:32, copy:33, copy:34) */
-static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy(
+static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more(
     loom_set cells, loom_dat d0, loom_dat d1)
 {
   static const char loom_loop[] = "copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy at budget_unroll.c:34";
@@ -76,23 +76,23 @@ int main(int argc, char **argv) {
 
   for (int it = 0; it < 3; it++) {
     for (int k = 0; k < 2; k++) {
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy (line 34) */
-loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__7_copy__8_copy__9_copy__10_copy__11_copy__12_copy__13_copy__14_copy__15_copy__16_copy__17_copy(cells, d0, d1);
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+/* par_loop copy: fused into loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more (line 34) */
+loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more(cells, d0, d1);
     }
   }
   loom_exit();

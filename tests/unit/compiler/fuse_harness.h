@@ -21,6 +21,7 @@ typedef struct fused {
   run r;
   vec regions, dags, loops, hoists, rotations;
   fusion *fu;
+  const staging *staged; /* with `rotations` (vectorize_body: always) */
 } fused;
 
 /* Runs the stages on src, then regions, DAGs and fusion (for target), and
@@ -49,9 +50,9 @@ static inline int run_transforms(fused *f, const char *src, const char *target, 
   vec seq = strcmp(target, "seq") ? dag_build(&f->regions, "seq", &pins, a) : f->dags;
   f->fu = fuse(&f->r.prog, &f->regions, &seq, &f->dags, &pins, target, no_fuse, a);
   if (rotations) {
-    vectorize(f->fu, &f->regions, &f->dags, 0, a);
+    f->staged = vectorize(f->fu, NULL, &f->regions, &f->dags, 0, a);
     f->rotations = rotate(&f->r.prog, f->fu, &f->loops, &f->regions, &f->dags, target,
-                          no_fuse, a);
+                          no_fuse, a)->list;
   }
   f->r.errors = diag_error_count();
   diag_set_stream(NULL);

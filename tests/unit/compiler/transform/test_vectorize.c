@@ -56,7 +56,7 @@ static void vectorize_body(vectorized *v, const char *body, int disabled) {
            body);
   cr_assert_eq(run_to_fusion(v, src, 0), 0, "%s", v->r.diags);
   cr_assert_eq(v->r.errors, 0, "%s", v->r.diags);
-  vectorize(v->fu, &v->regions, &v->dags, disabled, v->r.arena);
+  v->staged = vectorize(v->fu, NULL, &v->regions, &v->dags, disabled, v->r.arena);
 }
 
 /* The notes of the first region, one per line. */
@@ -72,8 +72,7 @@ static const char *notes_of(vectorized *v) {
 }
 
 static int staged(const vectorized *v, const loop *lp) {
-  const group *g = fusion_group(v->fu, lp);
-  return g && vectorize_staged(g, lp);
+  return vectorize_staged(v->staged, lp);
 }
 
 struct decision_case {
@@ -130,6 +129,9 @@ Test(vectorize, decisions) {
     vectorized v;
     vectorize_body(&v, c->body, 0);
     cr_assert_eq(staged(&v, loop_n(&v, 1)), c->staged, "case %zu: %s", i, notes_of(&v));
+    int lanes = strstr(notes_of(&v), "its kernel runs as lanes") != NULL;
+    cr_assert_eq(vectorize_lanes(v.staged, loop_n(&v, 1)), lanes, "case %zu: %s", i,
+                 notes_of(&v));
     cr_assert(strstr(notes_of(&v), c->why), "case %zu: %s", i, notes_of(&v));
     run_free(&v.r);
   }
@@ -143,10 +145,11 @@ Test(vectorize, staged_loop_gathers_only_its_map_reads) {
   const loop *len = loop_n(&v, 1), *half = loop_n(&v, 2);
   const group *g = fusion_group(v.fu, len);
   cr_assert_eq(g, fusion_group(v.fu, half), "fused: one group, run in strips");
+  cr_assert(vectorize_strips(v.staged, g));
   cr_assert(staged(&v, len) && !staged(&v, half));
-  cr_assert(vectorize_gathers(g, len, &len->args[0]) && vectorize_gathers(g, len, &len->args[1]));
-  cr_assert(!vectorize_gathers(g, len, &len->args[2]), "its direct write is not gathered");
-  cr_assert(!vectorize_gathers(g, half, &half->args[0]));
+  cr_assert(vectorize_gathers(v.staged, len, &len->args[0]) && vectorize_gathers(v.staged, len, &len->args[1]));
+  cr_assert(!vectorize_gathers(v.staged, len, &len->args[2]), "its direct write is not gathered");
+  cr_assert(!vectorize_gathers(v.staged, half, &half->args[0]));
   run_free(&v.r);
 }
 

@@ -1,0 +1,31 @@
+/*
+ * transformed.h — what the transformations made, side by side: each
+ * stage's own record, as it returned it (main.c: transform).  Placement
+ * and emit read them; none amends another's.
+ */
+#ifndef LOOMC_TRANSFORMED_H
+#define LOOMC_TRANSFORMED_H
+
+#include "transform/fuse.h"
+#include "transform/narrow.h"
+#include "transform/rotate.h"
+#include "transform/vectorize.h"
+
+typedef struct transformed {
+  const fusion *fu;        /* fuse.h: the groups, the temporaries' fates */
+  vec narrowed;            /* narrow.h: narrowing* */
+  const staging *staged;   /* vectorize.h: the loops staged */
+  const rotations *rots;   /* rotate.h: the loops rotated, their groups */
+} transformed;
+
+/* The groups whose functions the output holds: fusion's, then the
+ * rotations' (numbered in that order). */
+static inline int transformed_ngroups(const transformed *tr) {
+  return tr->fu->groups.len + tr->rots->groups.len;
+}
+static inline const group *transformed_group(const transformed *tr, int i) {
+  return i < tr->fu->groups.len ? tr->fu->groups.items[i]
+                                : tr->rots->groups.items[i - tr->fu->groups.len];
+}
+
+#endif
