@@ -1416,7 +1416,7 @@ static void emit_turns(cg *g, const loop *lp) {
 
 typedef struct strip_share strip_share;
 typedef struct share share;
-static const strip_share *strip_share_of(const cg *g, const group *gr, const loop *lp);
+static const strip_share *strip_share_of(cg *g, const group *gr, const loop *lp);
 static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp);
 
 static void emit_strip_body(cg *g, const group *gr) {
@@ -2035,8 +2035,9 @@ static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) 
 /* ---- strips shared by groups --------------------------------------------------- */
 
 /* A staged loop that several groups run (the loops fused on both sides of
- * a rotation, the copies of one directive) has its turn in a strip, staged
- * or element by element, written once: a function over the strip
+ * a rotation, the copies of one directive), or that one group runs in
+ * parts (MPI: the core, then the owned boundary and executed halo), has
+ * its turn in a strip, staged or element by element, written once: a function over the strip
  * [loom_s, loom_e), loom_strip_<id>_<kernel>, that takes the data it
  * reads and writes (each group's own pointers, globals) and that each
  * group calls in its strip, always inlined as the group's function is.
@@ -2053,10 +2054,14 @@ struct strip_share {
   int written;
 };
 
-static const strip_share *strip_share_of(const cg *g, const group *gr, const loop *lp) {
+/* The strip function lp's turn in gr calls: one shared by several turns,
+ * or gr's own when gr's loop is written in parts (MPI: the core, then the
+ * boundary and halo), each of which would repeat the turn. */
+static const strip_share *strip_share_of(cg *g, const group *gr, const loop *lp) {
+  int parts = g->be->parts ? g->be->parts(g, gr) : 1;
   for (int i = 0; i < g->strip_shares.len; i++) {
     const strip_share *sh = g->strip_shares.items[i];
-    for (int k = 0; sh->users.len > 2 && k + 1 < sh->users.len; k += 2)
+    for (int k = 0; (sh->users.len > 2 || parts > 1) && k + 1 < sh->users.len; k += 2)
       if (sh->users.items[k] == gr && sh->users.items[k + 1] == lp)
         return sh;
   }
@@ -2281,6 +2286,8 @@ static void emit_strip_functions(cg *g, const group *gr) {
       who = arena_printf(g->arena, "%s%s%s", who,
                          k == 0 ? "" : k + 2 == sh->users.len ? " and " : ", ",
                          body_fn(g, sh->users.items[k]));
+    if (sh->users.len == 2) /* one group's, whose loop is in parts */
+      who = arena_printf(g->arena, "%s, for its core and for the rest", who);
     emit_wrapped_comment(g, arena_printf(g->arena, "%s (line %u) over one strip, staged or "
                                          "element by element as loom_vec says: in %s",
                                          sh->first->kernel, sh->first->loc.line, who));

@@ -88,6 +88,72 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
 }
 #line 90 "fuse_global.mpi.c"
 
+/* assemble (line 25) over one strip, staged or element by element as
+   loom_vec says: in loom_loop_2_assemble__4_assemble, for its core and for
+   the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_2_assemble(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_pcell,
+    double *const loom_d_x, double *const loom_d_t1)
+{
+  if (loom_vec) {
+    /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g2_3[1][16] = {{0}};
+    _Alignas(64) double loom_g2_4[1][16] = {{0}};
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "fuse_global.c"
+      loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 25 "fuse_global.c"
+                          loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 109 "fuse_global.mpi.c"
+    }
+    /* assemble (line 25): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      loom_d_t1[loom_m_pcell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+      loom_d_t1[loom_m_pcell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "fuse_global.c"
+      assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
+#line 120 "fuse_global.mpi.c"
+    }
+  }
+}
+
+/* assemble (line 27) over one strip, staged or element by element as
+   loom_vec says: in loom_loop_2_assemble__4_assemble, for its core and for
+   the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_4_assemble(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_pcell,
+    double *const loom_d_x, double *const loom_d_t2)
+{
+  if (loom_vec) {
+    /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g4_3[1][16] = {{0}};
+    _Alignas(64) double loom_g4_4[1][16] = {{0}};
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 27 "fuse_global.c"
+      loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
+#line 27 "fuse_global.c"
+                          loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
+#line 142 "fuse_global.mpi.c"
+    }
+    /* assemble (line 27): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      loom_d_t2[loom_m_pcell[2 * loom_i + 0]] += loom_g4_3[0][loom_i - loom_s];
+      loom_d_t2[loom_m_pcell[2 * loom_i + 1]] += loom_g4_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 27 "fuse_global.c"
+      assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
+#line 153 "fuse_global.mpi.c"
+    }
+  }
+}
+
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
     loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
@@ -119,107 +185,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g2_3[1][16] = {{0}};
-      _Alignas(64) double loom_g2_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 25 "fuse_global.c"
-        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
-#line 25 "fuse_global.c"
-                            loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 133 "fuse_global.mpi.c"
-      }
-      /* assemble (line 25): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t1[loom_m_pcell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
-        loom_d_t1[loom_m_pcell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 25 "fuse_global.c"
-        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 144 "fuse_global.mpi.c"
-      }
-    }
-    if (loom_vec) {
-      /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g4_3[1][16] = {{0}};
-      _Alignas(64) double loom_g4_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 27 "fuse_global.c"
-        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
-#line 27 "fuse_global.c"
-                            loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 157 "fuse_global.mpi.c"
-      }
-      /* assemble (line 27): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t2[loom_m_pcell[2 * loom_i + 0]] += loom_g4_3[0][loom_i - loom_s];
-        loom_d_t2[loom_m_pcell[2 * loom_i + 1]] += loom_g4_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 27 "fuse_global.c"
-        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 168 "fuse_global.mpi.c"
-      }
-    }
+    loom_strip_2_assemble(loom_s, loom_e, loom_vec, loom_m_pcell, loom_d_x,
+                          loom_d_t1);
+    loom_strip_4_assemble(loom_s, loom_e, loom_vec, loom_m_pcell, loom_d_x,
+                          loom_d_t2);
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g2_3[1][16] = {{0}};
-      _Alignas(64) double loom_g2_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 25 "fuse_global.c"
-        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
-#line 25 "fuse_global.c"
-                            loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 186 "fuse_global.mpi.c"
-      }
-      /* assemble (line 25): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t1[loom_m_pcell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
-        loom_d_t1[loom_m_pcell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 25 "fuse_global.c"
-        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 197 "fuse_global.mpi.c"
-      }
-    }
-    if (loom_vec) {
-      /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g4_3[1][16] = {{0}};
-      _Alignas(64) double loom_g4_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 27 "fuse_global.c"
-        loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
-#line 27 "fuse_global.c"
-                            loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 210 "fuse_global.mpi.c"
-      }
-      /* assemble (line 27): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t2[loom_m_pcell[2 * loom_i + 0]] += loom_g4_3[0][loom_i - loom_s];
-        loom_d_t2[loom_m_pcell[2 * loom_i + 1]] += loom_g4_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 27 "fuse_global.c"
-        assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 221 "fuse_global.mpi.c"
-      }
-    }
+    loom_strip_2_assemble(loom_s, loom_e, loom_vec, loom_m_pcell, loom_d_x,
+                          loom_d_t1);
+    loom_strip_4_assemble(loom_s, loom_e, loom_vec, loom_m_pcell, loom_d_x,
+                          loom_d_t2);
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
@@ -265,7 +243,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 269 "fuse_global.mpi.c"
+#line 247 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -298,7 +276,7 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 302 "fuse_global.mpi.c"
+#line 280 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
@@ -334,7 +312,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 338 "fuse_global.mpi.c"
+#line 316 "fuse_global.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -95,6 +95,38 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
 }
 #line 97 "mpi_schedule.mpi.c"
 
+/* smooth (line 40) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_2_smooth, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_2_smooth(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
+    double *const loom_d_x, double *const loom_d_y)
+{
+  if (loom_vec) {
+    /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g2_3[1][16] = {{0}};
+    _Alignas(64) double loom_g2_4[1][16] = {{0}};
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 41 "mpi_schedule.c"
+      loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 41 "mpi_schedule.c"
+                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 115 "mpi_schedule.mpi.c"
+    }
+    /* smooth (line 40): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      loom_d_y[loom_m_ecell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+      loom_d_y[loom_m_ecell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 41 "mpi_schedule.c"
+      smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
+#line 126 "mpi_schedule.mpi.c"
+    }
+  }
+}
+
 /* par_loop smooth over edges (mpi_schedule.c:40) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
     loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
@@ -121,59 +153,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g2_3[1][16] = {{0}};
-      _Alignas(64) double loom_g2_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 41 "mpi_schedule.c"
-        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
-#line 41 "mpi_schedule.c"
-                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 135 "mpi_schedule.mpi.c"
-      }
-      /* smooth (line 40): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_y[loom_m_ecell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
-        loom_d_y[loom_m_ecell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 41 "mpi_schedule.c"
-        smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 146 "mpi_schedule.mpi.c"
-      }
-    }
+    loom_strip_2_smooth(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_x,
+                        loom_d_y);
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g2_3[1][16] = {{0}};
-      _Alignas(64) double loom_g2_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 41 "mpi_schedule.c"
-        loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
-#line 41 "mpi_schedule.c"
-                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 164 "mpi_schedule.mpi.c"
-      }
-      /* smooth (line 40): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_y[loom_m_ecell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
-        loom_d_y[loom_m_ecell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 41 "mpi_schedule.c"
-        smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 175 "mpi_schedule.mpi.c"
-      }
-    }
+    loom_strip_2_smooth(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_x,
+                        loom_d_y);
   }
   loom__dat_dirty(y);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -218,7 +206,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 222 "mpi_schedule.mpi.c"
+#line 210 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -245,7 +233,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 249 "mpi_schedule.mpi.c"
+#line 237 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -278,14 +266,14 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
       loom__halo_progress();
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 282 "mpi_schedule.mpi.c"
+#line 270 "mpi_schedule.mpi.c"
   }
   loom__halo_end(z);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 289 "mpi_schedule.mpi.c"
+#line 277 "mpi_schedule.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -325,7 +313,7 @@ loom__halo_begin(z); loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
-#line 329 "mpi_schedule.mpi.c"
+#line 317 "mpi_schedule.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -67,6 +67,31 @@ static inline void loom_lanes_edge_len(const double *a, const double *b, double 
 }
 #line 69 "ok_dat_min_max.mpi.c"
 
+/* edge_len (line 36) over one strip, staged or element by element as
+   loom_vec says: in loom_loop_1_edge_len, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_1_edge_len(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_pedge,
+    double *const loom_d_x, double *const loom_d_len)
+{
+  if (loom_vec) {
+    /* edge_len (line 36): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+      loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
+#line 36 "ok_dat_min_max.c"
+                          loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
+#line 85 "ok_dat_min_max.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+      edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
+#line 91 "ok_dat_min_max.mpi.c"
+    }
+  }
+}
+
 /* par_loop edge_len over edges (ok_dat_min_max.c:36) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
     loom_set edges, loom_map pedge, loom_dat x, loom_dat len)
@@ -93,45 +118,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* edge_len (line 36): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 36 "ok_dat_min_max.c"
-        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
-#line 36 "ok_dat_min_max.c"
-                            loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 105 "ok_dat_min_max.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 36 "ok_dat_min_max.c"
-        edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 111 "ok_dat_min_max.mpi.c"
-      }
-    }
+    loom_strip_1_edge_len(loom_s, loom_e, loom_vec, loom_m_pedge, loom_d_x,
+                          loom_d_len);
   }
   loom__halo_end(x);
   /* owned boundary */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* edge_len (line 36): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 36 "ok_dat_min_max.c"
-        loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
-#line 36 "ok_dat_min_max.c"
-                            loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 127 "ok_dat_min_max.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 36 "ok_dat_min_max.c"
-        edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 133 "ok_dat_min_max.mpi.c"
-      }
-    }
+    loom_strip_1_edge_len(loom_s, loom_e, loom_vec, loom_m_pedge, loom_d_x,
+                          loom_d_len);
   }
   loom__dat_dirty(len);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -182,14 +177,14 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
       loom__halo_progress();
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 186 "ok_dat_min_max.mpi.c"
+#line 181 "ok_dat_min_max.mpi.c"
   }
   loom__halo_end(len);
   /* owned boundary and executed halo */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
     extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 193 "ok_dat_min_max.mpi.c"
+#line 188 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmax);
   loom__dat_dirty(lmin);
@@ -217,7 +212,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 221 "ok_dat_min_max.mpi.c"
+#line 216 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -250,7 +245,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 254 "ok_dat_min_max.mpi.c"
+#line 249 "ok_dat_min_max.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

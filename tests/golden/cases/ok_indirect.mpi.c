@@ -57,6 +57,38 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
 }
 #line 59 "ok_indirect.mpi.c"
 
+/* flux (line 20) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_1_flux, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_1_flux(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
+    double *const loom_d_x, double *const loom_d_res)
+{
+  if (loom_vec) {
+    /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g1_3[1][16] = {{0}};
+    _Alignas(64) double loom_g1_4[1][16] = {{0}};
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 21 "ok_indirect.c"
+      loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
+#line 21 "ok_indirect.c"
+                      loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 77 "ok_indirect.mpi.c"
+    }
+    /* flux (line 20): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      loom_d_res[loom_m_ecell[2 * loom_i + 0]] += loom_g1_3[0][loom_i - loom_s];
+      loom_d_res[loom_m_ecell[2 * loom_i + 1]] += loom_g1_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 21 "ok_indirect.c"
+      flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
+#line 88 "ok_indirect.mpi.c"
+    }
+  }
+}
+
 /* par_loop flux over edges (ok_indirect.c:20) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
     loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
@@ -83,59 +115,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g1_3[1][16] = {{0}};
-      _Alignas(64) double loom_g1_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 21 "ok_indirect.c"
-        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
-#line 21 "ok_indirect.c"
-                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 97 "ok_indirect.mpi.c"
-      }
-      /* flux (line 20): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_res[loom_m_ecell[2 * loom_i + 0]] += loom_g1_3[0][loom_i - loom_s];
-        loom_d_res[loom_m_ecell[2 * loom_i + 1]] += loom_g1_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 21 "ok_indirect.c"
-        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 108 "ok_indirect.mpi.c"
-      }
-    }
+    loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_x,
+                      loom_d_res);
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g1_3[1][16] = {{0}};
-      _Alignas(64) double loom_g1_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 21 "ok_indirect.c"
-        loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
-#line 21 "ok_indirect.c"
-                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 126 "ok_indirect.mpi.c"
-      }
-      /* flux (line 20): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_res[loom_m_ecell[2 * loom_i + 0]] += loom_g1_3[0][loom_i - loom_s];
-        loom_d_res[loom_m_ecell[2 * loom_i + 1]] += loom_g1_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 21 "ok_indirect.c"
-        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 137 "ok_indirect.mpi.c"
-      }
-    }
+    loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_x,
+                      loom_d_res);
   }
   loom__dat_dirty(res);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -175,7 +163,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 179 "ok_indirect.mpi.c"
+#line 167 "ok_indirect.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

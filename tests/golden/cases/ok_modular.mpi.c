@@ -85,6 +85,31 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
 #line 87 "ok_modular.mpi.c"
 
+/* gather (line 19) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_2_gather, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_2_gather(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_m_pcell,
+    double *const loom_d_m_x, double *const loom_d_m_q)
+{
+  if (loom_vec) {
+    /* gather (line 19): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 19 "ok_modular.c"
+      loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
+#line 19 "ok_modular.c"
+                        loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 103 "ok_modular.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 19 "ok_modular.c"
+      gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 109 "ok_modular.mpi.c"
+    }
+  }
+}
+
 /* par_loop gather over m_cells (ok_modular.c:19) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
     loom_set m_cells, loom_map m_pcell, loom_dat m_x, loom_dat m_q)
@@ -111,45 +136,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* gather (line 19): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 19 "ok_modular.c"
-        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
-#line 19 "ok_modular.c"
-                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 123 "ok_modular.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 19 "ok_modular.c"
-        gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 129 "ok_modular.mpi.c"
-      }
-    }
+    loom_strip_2_gather(loom_s, loom_e, loom_vec, loom_m_m_pcell, loom_d_m_x,
+                        loom_d_m_q);
   }
   loom__halo_end(m_x);
   /* owned boundary */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* gather (line 19): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 19 "ok_modular.c"
-        loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
-#line 19 "ok_modular.c"
-                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 145 "ok_modular.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 19 "ok_modular.c"
-        gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 151 "ok_modular.mpi.c"
-      }
-    }
+    loom_strip_2_gather(loom_s, loom_e, loom_vec, loom_m_m_pcell, loom_d_m_x,
+                        loom_d_m_q);
   }
   loom__dat_dirty(m_q);
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
@@ -180,7 +175,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 184 "ok_modular.mpi.c"
+#line 179 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -196,13 +191,38 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 200 "ok_modular.mpi.c"
+#line 195 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
                      1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+/* gather (line 24) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_4_gather, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_4_gather(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_m_pcell,
+    double *const loom_d_weight, double *const loom_d_m_q)
+{
+  if (loom_vec) {
+    /* gather (line 24): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 24 "ok_modular.c"
+      loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
+#line 24 "ok_modular.c"
+                        loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 218 "ok_modular.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 24 "ok_modular.c"
+      gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 224 "ok_modular.mpi.c"
+    }
+  }
 }
 
 /* par_loop gather over m_cells (ok_modular.c:24) */
@@ -231,45 +251,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* gather (line 24): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 24 "ok_modular.c"
-        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
-#line 24 "ok_modular.c"
-                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 243 "ok_modular.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 24 "ok_modular.c"
-        gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 249 "ok_modular.mpi.c"
-      }
-    }
+    loom_strip_4_gather(loom_s, loom_e, loom_vec, loom_m_m_pcell,
+                        loom_d_weight, loom_d_m_q);
   }
   loom__halo_end(weight);
   /* owned boundary */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* gather (line 24): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 24 "ok_modular.c"
-        loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
-#line 24 "ok_modular.c"
-                          loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 265 "ok_modular.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 24 "ok_modular.c"
-        gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 271 "ok_modular.mpi.c"
-      }
-    }
+    loom_strip_4_gather(loom_s, loom_e, loom_vec, loom_m_m_pcell,
+                        loom_d_weight, loom_d_m_q);
   }
   loom__dat_dirty(m_q);
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
@@ -299,7 +289,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom__halo_begin(weight); loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 303 "ok_modular.mpi.c"
+#line 293 "ok_modular.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

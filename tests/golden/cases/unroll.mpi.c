@@ -91,6 +91,38 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
 }
 #line 93 "unroll.mpi.c"
 
+/* spread (line 28) over one strip, staged or element by element as loom_vec
+   says: in loom_shared_3_spread, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_en,
+    double *const loom_d_b, double *const loom_d_t)
+{
+  if (loom_vec) {
+    /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g3_3[1][16] = {{0}};
+    _Alignas(64) double loom_g3_4[1][16] = {{0}};
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+      loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
+#line 28 "unroll.c"
+                        loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 111 "unroll.mpi.c"
+    }
+    /* spread (line 28): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+      loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+      spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 122 "unroll.mpi.c"
+    }
+  }
+}
+
 /* par_loop spread over edges (unroll.c:28): the code of loom_loop_3_spread
    and loom_loop_6_spread, with their own labels and tuners */
 static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
@@ -117,59 +149,15 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g3_3[1][16] = {{0}};
-      _Alignas(64) double loom_g3_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "unroll.c"
-        loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
-#line 28 "unroll.c"
-                          loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 131 "unroll.mpi.c"
-      }
-      /* spread (line 28): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "unroll.c"
-        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 142 "unroll.mpi.c"
-      }
-    }
+    loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_m_en, loom_d_b,
+                        loom_d_t);
   }
   loom__halo_end(b);
   /* owned boundary and executed halo */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g3_3[1][16] = {{0}};
-      _Alignas(64) double loom_g3_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "unroll.c"
-        loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
-#line 28 "unroll.c"
-                          loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 160 "unroll.mpi.c"
-      }
-      /* spread (line 28): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
-        loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "unroll.c"
-        spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 171 "unroll.mpi.c"
-      }
-    }
+    loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_m_en, loom_d_b,
+                        loom_d_t);
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -226,7 +214,7 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 230 "unroll.mpi.c"
+#line 218 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -260,7 +248,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 264 "unroll.mpi.c"
+#line 252 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -299,7 +287,7 @@ static void loom_loop_7_settle__1_save__2_scale(
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 303 "unroll.mpi.c"
+#line 291 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -327,7 +315,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 331 "unroll.mpi.c"
+#line 319 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -353,7 +341,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 357 "unroll.mpi.c"
+#line 345 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -375,7 +363,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 379 "unroll.mpi.c"
+#line 367 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -409,7 +397,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 413 "unroll.mpi.c"
+#line 401 "unroll.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -253,6 +253,31 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
 #line 255 "vectorize.mpi+openmp.c"
 
+/* copy (line 48) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_4_norm__5_copy, for its core and for the rest */
+static inline void loom_strip_5_copy(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
+    double *const loom_d_r, double *const loom_d_z)
+{
+  if (loom_vec) {
+    /* copy (line 48): as lanes, reading through maps in place */
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+      loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                      loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 271 "vectorize.mpi+openmp.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+      copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
+#line 277 "vectorize.mpi+openmp.c"
+    }
+  }
+}
+
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
                                      loom_dat r, double *s, loom_dat z)
@@ -300,25 +325,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 304 "vectorize.mpi+openmp.c"
+#line 329 "vectorize.mpi+openmp.c"
           }
-          if (loom_vec) {
-            /* copy (line 48): as lanes, reading through maps in place */
-            #pragma omp simd
-            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-              loom_lanes_copy(loom_d_r, loom_d_z,
-#line 48 "vectorize.c"
-                              loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 314 "vectorize.mpi+openmp.c"
-            }
-          } else {
-            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-              copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 320 "vectorize.mpi+openmp.c"
-            }
-          }
+          loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
+                            loom_d_z);
         }
         loom_r_s[loom_b] = loom_g_s;
       }
@@ -350,25 +360,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 354 "vectorize.mpi+openmp.c"
-          }
-          if (loom_vec) {
-            /* copy (line 48): as lanes, reading through maps in place */
-            #pragma omp simd
-            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-              loom_lanes_copy(loom_d_r, loom_d_z,
-#line 48 "vectorize.c"
-                              loom_m_cnext[1 * loom_i + 0], loom_i);
 #line 364 "vectorize.mpi+openmp.c"
-            }
-          } else {
-            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-              copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 370 "vectorize.mpi+openmp.c"
-            }
           }
+          loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
+                            loom_d_z);
         }
         loom_r_s[loom_b] = loom_g_s;
       }
@@ -419,7 +414,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 423 "vectorize.mpi+openmp.c"
+#line 418 "vectorize.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -199,6 +199,38 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
 }
 #line 201 "vectorize.mpi.c"
 
+/* flux (line 45) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_3_flux, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_3_flux(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
+    double *const loom_d_y, double *const loom_d_r)
+{
+  if (loom_vec) {
+    /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g3_3[1][16] = {{0}};
+    _Alignas(64) double loom_g3_4[1][16] = {{0}};
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 46 "vectorize.c"
+      loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
+#line 46 "vectorize.c"
+                      loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 219 "vectorize.mpi.c"
+    }
+    /* flux (line 45): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      loom_d_r[loom_m_ecell[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+      loom_d_r[loom_m_ecell[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 46 "vectorize.c"
+      flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
+#line 230 "vectorize.mpi.c"
+    }
+  }
+}
+
 /* par_loop flux over edges (vectorize.c:45) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
     loom_set edges, loom_map ecell, loom_dat y, loom_dat r)
@@ -225,59 +257,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g3_3[1][16] = {{0}};
-      _Alignas(64) double loom_g3_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 46 "vectorize.c"
-        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
-#line 46 "vectorize.c"
-                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 239 "vectorize.mpi.c"
-      }
-      /* flux (line 45): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_r[loom_m_ecell[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
-        loom_d_r[loom_m_ecell[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 46 "vectorize.c"
-        flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 250 "vectorize.mpi.c"
-      }
-    }
+    loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_y,
+                      loom_d_r);
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
-      _Alignas(64) double loom_g3_3[1][16] = {{0}};
-      _Alignas(64) double loom_g3_4[1][16] = {{0}};
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 46 "vectorize.c"
-        loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
-#line 46 "vectorize.c"
-                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 268 "vectorize.mpi.c"
-      }
-      /* flux (line 45): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_r[loom_m_ecell[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
-        loom_d_r[loom_m_ecell[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 46 "vectorize.c"
-        flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 279 "vectorize.mpi.c"
-      }
-    }
+    loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_y,
+                      loom_d_r);
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -306,7 +294,32 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 310 "vectorize.mpi.c"
+#line 298 "vectorize.mpi.c"
+
+/* copy (line 48) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_4_norm__5_copy, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_5_copy(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
+    double *const loom_d_r, double *const loom_d_z)
+{
+  if (loom_vec) {
+    /* copy (line 48): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+      loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                      loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 314 "vectorize.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+      copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
+#line 320 "vectorize.mpi.c"
+    }
+  }
+}
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
@@ -341,25 +354,10 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 345 "vectorize.mpi.c"
+#line 358 "vectorize.mpi.c"
     }
-    if (loom_vec) {
-      /* copy (line 48): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-        loom_lanes_copy(loom_d_r, loom_d_z,
-#line 48 "vectorize.c"
-                        loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 355 "vectorize.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-        copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 361 "vectorize.mpi.c"
-      }
-    }
+    loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
+                      loom_d_z);
   }
   loom__halo_end(r);
   /* owned boundary */
@@ -368,25 +366,10 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 372 "vectorize.mpi.c"
+#line 370 "vectorize.mpi.c"
     }
-    if (loom_vec) {
-      /* copy (line 48): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-        loom_lanes_copy(loom_d_r, loom_d_z,
-#line 48 "vectorize.c"
-                        loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 382 "vectorize.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-        copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 388 "vectorize.mpi.c"
-      }
-    }
+    loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
+                      loom_d_z);
   }
   loom__dat_dirty(z);
   if (loom__reduce_start(&loom_reduction_4_s, &loom_g_s, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -445,7 +428,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 449 "vectorize.mpi.c"
+#line 432 "vectorize.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif

@@ -298,6 +298,31 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* plus1 (line 29) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_6_plus1, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_6_plus1(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_p_next,
+    double *const loom_d_p_a, double *const loom_d_p_c)
+{
+  if (loom_vec) {
+    /* plus1 (line 29): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 29 "version.c"
+      loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 29 "version.c"
+                       loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 316 "version.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 29 "version.c"
+      plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 322 "version.mpi.c"
+    }
+  }
+}
+
 /* par_loop plus1 over p_nodes (version.c:29) */
 static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
     loom_set p_nodes, loom_map p_next, loom_dat p_a, loom_dat p_c)
@@ -325,45 +350,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* plus1 (line 29): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 29 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 29 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 337 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 29 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 343 "version.mpi.c"
-      }
-    }
+    loom_strip_6_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                       loom_d_p_c);
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* plus1 (line 29): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 29 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 29 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 359 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 29 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 365 "version.mpi.c"
-      }
-    }
+    loom_strip_6_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                       loom_d_p_c);
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -395,7 +390,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 399 "version.mpi.c"
+#line 394 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -413,13 +408,38 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 417 "version.mpi.c"
+#line 412 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+/* plus1 (line 35) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_8_plus1, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_8_plus1(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_p_next,
+    double *const loom_d_p_a, double *const loom_d_p_c)
+{
+  if (loom_vec) {
+    /* plus1 (line 35): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 35 "version.c"
+      loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 35 "version.c"
+                       loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 435 "version.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 35 "version.c"
+      plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 441 "version.mpi.c"
+    }
+  }
 }
 
 /* par_loop plus1 over p_nodes (version.c:35) */
@@ -449,45 +469,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* plus1 (line 35): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 35 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 35 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 461 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 35 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 467 "version.mpi.c"
-      }
-    }
+    loom_strip_8_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                       loom_d_p_c);
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* plus1 (line 35): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 35 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 35 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 483 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 35 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 489 "version.mpi.c"
-      }
-    }
+    loom_strip_8_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                       loom_d_p_c);
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -519,7 +509,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 523 "version.mpi.c"
+#line 513 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -537,13 +527,38 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 541 "version.mpi.c"
+#line 531 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+/* plus1 (line 42) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_10_plus1, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_10_plus1(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_p_next,
+    double *const loom_d_p_a, double *const loom_d_p_c)
+{
+  if (loom_vec) {
+    /* plus1 (line 42): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 42 "version.c"
+      loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 42 "version.c"
+                       loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 554 "version.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 42 "version.c"
+      plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 560 "version.mpi.c"
+    }
+  }
 }
 
 /* par_loop plus1 over p_nodes (version.c:42) */
@@ -573,45 +588,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* plus1 (line 42): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 42 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 42 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 585 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 42 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 591 "version.mpi.c"
-      }
-    }
+    loom_strip_10_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                        loom_d_p_c);
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* plus1 (line 42): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 42 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 42 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 607 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 42 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 613 "version.mpi.c"
-      }
-    }
+    loom_strip_10_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                        loom_d_p_c);
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -644,7 +629,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 648 "version.mpi.c"
+#line 633 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -662,13 +647,38 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 666 "version.mpi.c"
+#line 651 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
+}
+
+/* plus1 (line 49) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_12_plus1, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_12_plus1(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_p_next,
+    double *const loom_d_p_a, double *const loom_d_p_c)
+{
+  if (loom_vec) {
+    /* plus1 (line 49): as lanes, reading through maps in place */
+    LOOM_IVDEP
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 49 "version.c"
+      loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 49 "version.c"
+                       loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 674 "version.mpi.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 49 "version.c"
+      plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 680 "version.mpi.c"
+    }
+  }
 }
 
 /* par_loop plus1 over p_nodes (version.c:49) */
@@ -698,45 +708,15 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
     const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
     if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
       loom__halo_progress();
-    if (loom_vec) {
-      /* plus1 (line 49): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 49 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 49 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 710 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 49 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 716 "version.mpi.c"
-      }
-    }
+    loom_strip_12_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                        loom_d_p_c);
   }
   loom__halo_end(p_a);
   /* owned boundary */
   for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
     const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* plus1 (line 49): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 49 "version.c"
-        loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 49 "version.c"
-                         loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 732 "version.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 49 "version.c"
-        plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 738 "version.mpi.c"
-      }
-    }
+    loom_strip_12_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                        loom_d_p_c);
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -774,7 +754,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 778 "version.mpi.c"
+#line 758 "version.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
