@@ -123,7 +123,9 @@ struct loom_dat_s {
   size_t elem_size; /* sizeof one value, matches `type` */
   size_t bytes;     /* size(set) * dim * elem_size */
   void *values;     /* `bytes` bytes, element-major; never NULL */
-  void *block;      /* the allocation values point into (see values_new) */
+  void *block;      /* the allocation values point into (see values_new),
+                       NULL when the storage is another dat's */
+  size_t block_bytes; /* its length, to release it (dat.c) */
   loom_dat owner;   /* when values are another temporary's (storage reuse
                        decided by loomc): that temporary; NULL otherwise */
   int halo_dirty;   /* MPI: the halo is stale (loom__dat_dirty) */
@@ -277,9 +279,14 @@ void loomrt_map_retire(loom_map map);
 void loomrt_dat_retire(loom_dat dat);
 
 /* New zeroed storage of `bytes` bytes for dat's rows, aligned and
- * staggered as at declaration (dat.c); *block receives the allocation to
- * free.  NULL when out of memory. */
-void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block);
+ * staggered as at declaration (dat.c); *block receives the allocation and
+ * *block_bytes its length, for loomrt_dat_set_storage.  NULL when out of
+ * memory. */
+void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block, size_t *block_bytes);
+/* Frees dat's own storage (block NULL afterwards; values are left to the
+ * caller), and frees it then installs new storage from loomrt_dat_storage. */
+void loomrt_dat_storage_free(loom_dat dat);
+void loomrt_dat_set_storage(loom_dat dat, void *block, size_t block_bytes, void *values);
 
 /* Nonzero when some live set holds a slice (a distributed declaration
  * not yet partitioned; set.c). */

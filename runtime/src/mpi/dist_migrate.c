@@ -208,8 +208,8 @@ static void free_slice(const loomrt_mesh *mesh, int s) {
   for (int k = 0; k < mesh->ndats; k++) {
     loom_dat dat = mesh->dats[k];
     if (dat->set == mesh->sets[s] && !dat->owner) {
-      free(dat->block);
-      dat->block = dat->values = NULL;
+      loomrt_dat_storage_free(dat);
+      dat->values = NULL;
     }
   }
 }
@@ -508,15 +508,14 @@ static int new_dats(const loomrt_mesh *mesh, const lset *ls, int s) {
       continue;
     size_t row = (size_t)dat->dim * dat->elem_size;
     void *block = NULL;
-    char *v = loomrt_dat_storage(dat, dat_need(mesh, ls, dat), &block);
+    size_t block_bytes = 0;
+    char *v = loomrt_dat_storage(dat, dat_need(mesh, ls, dat), &block, &block_bytes);
     if (!v)
       return LOOM_ENOMEM;
     for (int i = 0; !dat->zero && i < l->n[0] + l->n[1]; i++)
       memcpy(v + (size_t)i * row,
              l->rows + (size_t)l->own_ord[l->src[i]] * l->row + at, row);
-    free(dat->block);
-    dat->block = block;
-    dat->values = v;
+    loomrt_dat_set_storage(dat, block, block_bytes, v);
     dat->bytes = (size_t)l->total * row;
     dat->halo_dirty = 0;
     at += dat->zero ? 0 : row;
