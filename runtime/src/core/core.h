@@ -184,6 +184,31 @@ int loomrt_check_plans(void);
 int loomrt_partitioned(void);
 void loomrt_set_partitioned(void);
 
+/* ---- the ledger (mem.c) ------------------------------------------------ */
+
+/* The runtime's allocations, counted by kind (loom_memory): malloc,
+ * calloc and realloc with a kind, and their one free.  A pointer from
+ * these goes back through loomrt_free, never free().  loomrt_realloc keeps
+ * the block's kind (`kind` is for a NULL p). */
+void *loomrt_alloc(loom_mem_kind kind, size_t bytes);
+void *loomrt_calloc(loom_mem_kind kind, size_t count, size_t size);
+void *loomrt_realloc(loom_mem_kind kind, void *p, size_t bytes);
+void loomrt_free(void *p);
+/* A block that changes hands (start-up's array kept by a set) counted as
+ * `kind` from now on. */
+void loomrt_mem_kind(void *p, loom_mem_kind kind);
+/* Storage allocated otherwise (dat.c's mappings), counted by hand. */
+void loomrt_mem_add(loom_mem_kind kind, size_t bytes);
+void loomrt_mem_sub(loom_mem_kind kind, size_t bytes);
+/* loom_init: the peak starts again; partitioning's end: the kinds as the
+ * start-up left them. */
+void loomrt_mem_begin(void);
+void loomrt_mem_started(void);
+/* $LOOM_DIAG's table (peak, after start-up, now), and the words when
+ * anything is still counted after loom_exit freed everything. */
+void loomrt_mem_write(FILE *f, int rank);
+void loomrt_mem_check_freed(FILE *f, int rank);
+
 /* ---- sessions of core's other files (called by loom_exit) -------------- */
 
 void loomrt_scratch_free_all(void);     /* scratch.c */

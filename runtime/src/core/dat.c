@@ -171,7 +171,7 @@ static unsigned dats_made = 0;
 static char *storage_alloc(size_t n, int zero, size_t *len) {
   *len = n;
   if (n < HUGE_PAGE)
-    return zero ? calloc(n, 1) : malloc(n);
+    return zero ? loomrt_calloc(LOOM_MEM_DATS, n, 1) : loomrt_alloc(LOOM_MEM_DATS, n);
   if (n > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
     return NULL;
   size_t rounded = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
@@ -188,16 +188,19 @@ static char *storage_alloc(size_t n, int zero, size_t *len) {
   (void)madvise(raw, rounded, MADV_HUGEPAGE); /* advice: refused, it costs nothing */
 #endif
   *len = rounded;
+  loomrt_mem_add(LOOM_MEM_DATS, rounded);
   return raw; /* a fresh mapping is zero: nothing to write for `zero` */
 }
 
 static void storage_release(void *block, size_t len) {
   if (!block)
     return;
-  if (len < HUGE_PAGE)
-    free(block);
-  else
+  if (len < HUGE_PAGE) {
+    loomrt_free(block);
+  } else {
     munmap(block, len);
+    loomrt_mem_sub(LOOM_MEM_DATS, len);
+  }
 }
 
 /* Storage for a dat: a copy of `data` (in the set's storage order after
