@@ -146,18 +146,24 @@ size_t loom_memory(loom_mem_kind kind, loom_mem_when when) {
 static const char *const kind_names[LOOM_MEM_TOTAL] = {
     "dats", "maps", "sets", "halos", "plans", "scratch", "start-up"};
 
+/* One line, written at once: every rank prints its own table on the
+ * same stderr, and a line written in pieces would interleave. */
 static void write_row(FILE *f, int rank, const char *when, const size_t *k, size_t all) {
-  fprintf(f, "loom: rank %d: memory %-14s", rank, when);
+  char line[256];
+  int n = snprintf(line, sizeof line, "loom: rank %d: memory %-14s", rank, when);
   for (int i = 0; i < LOOM_MEM_TOTAL; i++)
-    fprintf(f, " %9.2f", k[i] / 1048576.0);
-  fprintf(f, " %9.2f\n", all / 1048576.0);
+    n += snprintf(line + n, sizeof line - (size_t)n, " %9.2f", k[i] / 1048576.0);
+  snprintf(line + n, sizeof line - (size_t)n, " %9.2f\n", all / 1048576.0);
+  fputs(line, f);
 }
 
 void loomrt_mem_write(FILE *f, int rank) {
-  fprintf(f, "loom: rank %d: memory (MB)      ", rank);
+  char line[256];
+  int n = snprintf(line, sizeof line, "loom: rank %d: memory (MB)      ", rank);
   for (int i = 0; i < LOOM_MEM_TOTAL; i++)
-    fprintf(f, " %9s", kind_names[i]);
-  fprintf(f, " %9s\n", "total");
+    n += snprintf(line + n, sizeof line - (size_t)n, " %9s", kind_names[i]);
+  snprintf(line + n, sizeof line - (size_t)n, " %9s\n", "total");
+  fputs(line, f);
   write_row(f, rank, "at the peak", at_peak, peak);
   if (started)
     write_row(f, rank, "after start-up", at_start, started_total);
