@@ -412,7 +412,7 @@ void loom_timing_output(void);
  * Small bookkeeping (object headers, names) is not counted.  A dat's
  * storage is its rows plus 4 KiB + 64 bytes (where it starts in a page
  * and a cache line); from 2 MiB on it is a mapping of its own, rounded up
- * to 2 MiB, counted whole.  A map's is its values, 4 bytes each. */
+ * to 4 KiB, counted whole.  A map's is its values, 4 bytes each. */
 typedef enum loom_mem_kind {
   LOOM_MEM_DATS,
   LOOM_MEM_MAPS,

@@ -166,15 +166,18 @@ static unsigned dats_made = 0;
 
 /* n bytes of storage (zeroed when `zero`), *len the length to release
  * with storage_release: below 2 MiB from malloc (calloc), from 2 MiB on a
- * private anonymous mapping rounded up to 2 MiB, 2 MiB aligned and advised
- * for huge pages.  NULL when out of memory. */
+ * private anonymous mapping of whole 4 KiB pages, 2 MiB aligned, its
+ * whole 2 MiB pages advised for huge pages.  The tail beyond the last
+ * whole huge page is not: a huge page there would be resident whole for
+ * the few rows it holds (up to 2 MiB a dat, and a rank holds each dat
+ * twice while it migrates).  NULL when out of memory. */
 static char *storage_alloc(size_t n, int zero, size_t *len) {
   *len = n;
   if (n < HUGE_PAGE)
     return zero ? loomrt_calloc(LOOM_MEM_DATS, n, 1) : loomrt_alloc(LOOM_MEM_DATS, n);
   if (n > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
     return NULL;
-  size_t rounded = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  size_t rounded = (n + PAGE - 1) / PAGE * PAGE;
   size_t span = rounded + HUGE_PAGE; /* room to align the start */
   char *map = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED)
@@ -185,7 +188,7 @@ static char *storage_alloc(size_t n, int zero, size_t *len) {
   if (map + span > raw + rounded)
     munmap(raw + rounded, (size_t)(map + span - (raw + rounded)));
 #ifdef MADV_HUGEPAGE
-  (void)madvise(raw, rounded, MADV_HUGEPAGE); /* advice: refused, it costs nothing */
+  (void)madvise(raw, n / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* refused: no cost */
 #endif
   *len = rounded;
   loomrt_mem_add(LOOM_MEM_DATS, rounded);
