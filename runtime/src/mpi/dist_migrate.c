@@ -32,7 +32,10 @@
  *    exchange per dat (loomrt_dist_fill_halos, once the mesh counts as
  *    partitioned).
  * 4. Halo plans: the receive side from the local order; the send side by
- *    one all-to-all of global numbers, which each owner looks up.
+ *    one all-to-all of global numbers, which each owner looks up.  They
+ *    are built once the maps are and before the dats get their storage:
+ *    the keys and owners go first, and the dats' storage, with the rows
+ *    still to copy into it, is the start-up's peak.
  *
  * Each rank's memory stays proportional to its slices and its part: the
  * records a rank receives are its own elements and its halo.  Between
@@ -614,7 +617,8 @@ static int records_all(const loomrt_dist *d, lset *ls) {
   return status;
 }
 
-static int rebuild(const loomrt_mesh *mesh, lset *ls) {
+/* The maps of every set, from its records (freed once translated). */
+static int maps_all(const loomrt_mesh *mesh, lset *ls) {
   int status = LOOM_OK;
   for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
     for (int j = 0; j < ls[s].nmaps && status == LOOM_OK; j++)
@@ -622,6 +626,13 @@ static int rebuild(const loomrt_mesh *mesh, lset *ls) {
     loomrt_free(ls[s].recs); /* translated: no longer needed */
     ls[s].recs = NULL;
   }
+  return status;
+}
+
+/* The dats of every set, from its rows (freed once copied), and the
+ * temporaries that share another's storage pointed at it. */
+static int dats_all(const loomrt_mesh *mesh, lset *ls) {
+  int status = LOOM_OK;
   for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
     status = new_dats(mesh, ls, s);
     loomrt_free(ls[s].rows);
@@ -661,17 +672,30 @@ int loomrt_dist_migrate(loomrt_dist *d) {
     status = number_all(d, ls);
   loomrt_trim();
   loomrt_dist_step("numbering");
-  if (status == LOOM_OK && rebuild(mesh, ls) != LOOM_OK)
+  if (status == LOOM_OK && maps_all(mesh, ls) != LOOM_OK)
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
                                       "migrating the mesh");
-  loomrt_trim();
-  loomrt_dist_step("the new maps and dats");
   status = loomrt_mpi_agree(status, "loom_partition (migration)");
+  /* The halo plans before the dats: they are the last to look elements
+   * up by global number, so the sorted keys and the owners go before the
+   * dats' new storage comes (the start-up's peak). */
   if (status == LOOM_OK && !loomrt_halo_plans_new(ns))
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");
   for (int s = 0; status == LOOM_OK && s < ns; s++)
     status = plan_of(&ls[s], loomrt_halo_plan_add(mesh->sets[s]),
                      mesh->sets[s]->name);
+  for (int s = 0; s < ns; s++) {
+    loomrt_free(ls[s].key);
+    loomrt_free(ls[s].lowner);
+    ls[s].key = NULL;
+    ls[s].lowner = NULL;
+  }
+  if (status == LOOM_OK && dats_all(mesh, ls) != LOOM_OK)
+    status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
+                                      "migrating the mesh");
+  loomrt_trim();
+  loomrt_dist_step("the new maps and dats");
+  status = loomrt_mpi_agree(status, "loom_partition (migration)");
   for (int s = 0; status == LOOM_OK && s < ns; s++)
     set_sections(mesh->sets[s], &ls[s]);
   for (int s = 0; ls && s < ns; s++)
