@@ -227,7 +227,8 @@ static int send_records(const loomrt_dist *d, int s, lset *ls, int **towner) {
   int n = mesh->sets[s]->size, P = d->P, width = 1, got = 0;
   for (int j = 0; j < ls->nmaps; j++)
     width += mesh->maps[ls->maps[j]]->dim;
-  int *dest = int_alloc((size_t)width), *count = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof(int));
+  int *dest = int_alloc((size_t)width);
+  int *count = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof(int));
   int *at = int_alloc(P), *rcount = int_alloc(P);
   int *ocount = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof(int)), *oat = int_alloc(P);
   int *rec = NULL;
@@ -389,8 +390,9 @@ static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
   *n = 0;
   if (status == LOOM_OK)
     status = nonexec_gids(d->mesh, ls, t, exec_sorted, &g, n);
-  if (status == LOOM_OK && (!(owner = int_alloc((size_t)*n)) ||
-                            !(*out = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)*n + 1) * sizeof **out))))
+  if (status == LOOM_OK &&
+      (!(owner = int_alloc((size_t)*n)) ||
+       !(*out = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)*n + 1) * sizeof **out))))
     status = LOOM_ENOMEM;
   if (status == LOOM_ENOMEM) /* here or in the caller: reported once */
     loom_error_(status, "loom_partition: out of memory (numbering set '%s')",
@@ -532,7 +534,8 @@ static int new_dats(const loomrt_mesh *mesh, const lset *ls, int s) {
 static int plan_of(const lset *l, loomrt_halo_plan *p, const char *name) {
   int P = loomrt_mpi_size(), first = l->n[0] + l->n[1];
   int halo = l->total - first, nsend = 0;
-  int *count = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof *count), *rcount = int_alloc(P);
+  int *count = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof *count);
+  int *rcount = int_alloc(P);
   int *fill = int_alloc(P), *want = int_alloc((size_t)halo), *got = NULL;
   int status = count && rcount && fill && want ? LOOM_OK : LOOM_ENOMEM;
   for (int i = first; status == LOOM_OK && i < l->total; i++)

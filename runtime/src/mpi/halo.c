@@ -378,7 +378,8 @@ static int halo_fill_body(loom_set set, void *rows, size_t row_bytes,
   size_t nrecv = (size_t)p->recv_start[p->nrecv];
   char *sendbuf = loomrt_alloc(LOOM_MEM_HALOS, nsend * row_bytes + 1);
   char *recvbuf = loomrt_alloc(LOOM_MEM_HALOS, nrecv * row_bytes + 1);
-  MPI_Request *req = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)p->nsend + (size_t)p->nrecv + 1) * sizeof *req);
+  MPI_Request *req =
+      loomrt_alloc(LOOM_MEM_HALOS, ((size_t)p->nsend + (size_t)p->nrecv + 1) * sizeof *req);
   int status = sendbuf && recvbuf && req ? LOOM_OK : LOOM_ENOMEM;
   if (status != LOOM_OK)
     loom_error_(status, "%s: out of memory for the halo of set '%s'", what, set->name);

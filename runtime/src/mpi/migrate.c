@@ -131,7 +131,8 @@ static int number_set(const loomrt_mesh *mesh, int s, const unsigned char *cls,
   ls->total = ls->n[0] + ls->n[1] + ls->n[2] + ls->n[3];
   ls->l2g = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)ls->total + 1) * sizeof *ls->l2g);
   ls->g2l = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *ls->g2l);
-  int *start = loomrt_calloc(LOOM_MEM_STARTUP, 2 * ((size_t)P + 1), sizeof *start); /* per halo class */
+  /* per halo class */
+  int *start = loomrt_calloc(LOOM_MEM_STARTUP, 2 * ((size_t)P + 1), sizeof *start);
   if (!ls->l2g || !ls->g2l || !start) {
     loomrt_free(start);
     return LOOM_ENOMEM;
@@ -186,7 +187,8 @@ static void migrate_dat(loom_dat dat, const local_set *ls, char *tmp) {
 static int *declared_ids(loom_set set, const local_set *ls) {
   int *gid = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)ls->total + 1) * sizeof *gid);
   int *old_of_new = set->new_of_old
-                        ? loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)set->size + 1) * sizeof *old_of_new)
+                        ? loomrt_alloc(LOOM_MEM_STARTUP,
+                                       ((size_t)set->size + 1) * sizeof *old_of_new)
                         : NULL;
   if (!gid || (set->new_of_old && !old_of_new)) {
     loomrt_free(gid);

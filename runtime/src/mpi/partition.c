@@ -418,7 +418,8 @@ int loomrt_mpi_owners(loomrt_mesh *mesh, loomrt_part_method method, int diag,
   *edge_cut = -1;
   int status = LOOM_OK;
   for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
-    mesh->owner[s] = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)mesh->sets[s]->size + 1) * sizeof(int));
+    mesh->owner[s] =
+        loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)mesh->sets[s]->size + 1) * sizeof(int));
     if (!mesh->owner[s])
       status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");
   }

@@ -144,7 +144,8 @@ static void split_targets(oc_entry *p, int ntargets, int *part_of) {
 /* The elements of [lo, hi) of each part, in increasing order. */
 static int fill_parts(oc_entry *p, const int *part_of) {
   int np = p->nparts;
-  int *count = loomrt_calloc(LOOM_MEM_PLANS, (size_t)np + 1, sizeof *count), *seen = loomrt_alloc(LOOM_MEM_PLANS, (size_t)np * sizeof *seen);
+  int *count = loomrt_calloc(LOOM_MEM_PLANS, (size_t)np + 1, sizeof *count);
+  int *seen = loomrt_alloc(LOOM_MEM_PLANS, (size_t)np * sizeof *seen);
   if (!count || !seen) {
     loomrt_free(count);
     loomrt_free(seen);

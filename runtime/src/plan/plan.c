@@ -888,7 +888,8 @@ static int check_colours(const loom__plan *pl, loom_set set, int nargs,
   for (int b = 0; b < nb; b++)
     if (start[b + 1] - start[b] > maxlen)
       maxlen = start[b + 1] - start[b];
-  stamps st = {loomrt_alloc(LOOM_MEM_PLANS, nt * sizeof(int)), loomrt_alloc(LOOM_MEM_PLANS, nt * sizeof(int)),
+  stamps st = {loomrt_alloc(LOOM_MEM_PLANS, nt * sizeof(int)),
+               loomrt_alloc(LOOM_MEM_PLANS, nt * sizeof(int)),
                loomrt_alloc(LOOM_MEM_PLANS, nt * sizeof(int))};
   int *sorted = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)maxlen + 1) * sizeof *sorted);
   int *count = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)maxlen + 2) * sizeof *count);

@@ -484,7 +484,9 @@ static int order_primary(world *w, int p, long long *bw_before,
   rcm_work wk = {loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof(int)),
                  loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof(int)),
                  loomrt_alloc(LOOM_MEM_STARTUP, (size_t)n + 1),
-                 loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)maxdeg + 1) * sizeof(unsigned long long)), 0};
+                 loomrt_alloc(LOOM_MEM_STARTUP,
+                              ((size_t)maxdeg + 1) * sizeof(unsigned long long)),
+                 0};
   int *perm = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *perm);
   int status = LOOM_ENOMEM;
   if (wk.seen && wk.queue && wk.placed && wk.keys && perm) {

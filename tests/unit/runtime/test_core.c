@@ -137,7 +137,8 @@ Test(memory, ledger_counts_dats_and_maps_and_returns_to_zero) {
   free(x);
   cr_assert(pedge && p_x && p_q && p_w);
   size_t dats = dat_storage(2 * (size_t)N * sizeof(double)) +
-                dat_storage(4 * (size_t)N * sizeof(double)) + dat_storage((size_t)E * sizeof(float));
+                dat_storage(4 * (size_t)N * sizeof(double)) +
+                dat_storage((size_t)E * sizeof(float));
   cr_assert_eq(loom_memory(LOOM_MEM_DATS, LOOM_MEM_NOW), dats, "dats %zu, declared %zu",
                loom_memory(LOOM_MEM_DATS, LOOM_MEM_NOW), dats);
   cr_assert_eq(loom_memory(LOOM_MEM_MAPS, LOOM_MEM_NOW), 2 * (size_t)E * sizeof(int));
