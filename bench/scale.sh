@@ -32,13 +32,16 @@ mkdir -p "$build/bench"
 run() {
   local name=$1 np=$2
   shift 2
-  $MPIRUN -np "$np" /usr/bin/time -f "maxrss %M KB elapsed %e s" "$@" \
+  # each rank's time(1) line to a file of its own: on the shared stderr
+  # two ranks' lines can interleave, and the largest peak be lost
+  $MPIRUN -np "$np" sh -c 'exec /usr/bin/time -f "maxrss %M KB elapsed %e s" \
+      -o "$0.${OMPI_COMM_WORLD_RANK:-0}" "$@"' "$out/$name.time" "$@" \
     >"$out/$name.out" 2>"$out/$name.err" || { tail -5 "$out/$name.err"; return 1; }
   local peak load loop elapsed
-  peak=$(awk '/^maxrss/ { if ($2 > m) m = $2 } END { print m }' "$out/$name.err")
+  peak=$(cat "$out/$name.time".* | awk '/^maxrss/ { if ($2 > m) m = $2 } END { print m }')
   loop=$(awk '/main loop wall time/ { print $(NF - 1) }' "$out/$name.err")
   load=$(awk '/load and partition/ { print $(NF - 1) }' "$out/$name.err")
-  elapsed=$(awk '/^maxrss/ { if ($5 > m) m = $5 } END { print m }' "$out/$name.err")
+  elapsed=$(cat "$out/$name.time".* | awk '/^maxrss/ { if ($5 > m) m = $5 } END { print m }')
   [ -n "$load" ] || load=$(awk -v e="$elapsed" -v l="$loop" 'BEGIN { printf "%.3f", e - l }')
   echo "$peak $load $loop"
 }
