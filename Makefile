@@ -16,7 +16,9 @@
 #                   the peak rate measured in the same run (bench/roofline.sh),
 #                   matrix assembly against PETSc's MatSetValues by hand,
 #                   OP2's aero on its default mesh (OP2's check on every
-#                   target; spMV and res_calc vector against scalar)
+#                   target; spMV and res_calc vector against scalar); a
+#                   summary last: the peak memory per rank of bench/scale.sh
+#                   at 4 ranks against 1 on its smallest mesh
 #
 # `make deps` installs the Debian packages the project needs (as root);
 # `run` and `test` call it first, and it does nothing when all are present.
@@ -228,6 +230,7 @@ include tests/tests.mk
 # BENCH_ITERS (default 300) iterations on the reference mesh, BENCH_REPEAT
 # (default 3) interleaved runs per program; prints ratios to the baseline.
 bench: all $(REFMESH) $(AIRFOIL)/airfoil_native $(AIRFOIL)/airfoil_native512
+	mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/summary.txt
 	bench/translate.sh $(LOOMC) samples/airfoil/airfoil.c -Isamples/airfoil
 	bench/vector.sh $(REFMESH) $${VECTOR_ITERS:-50} $(AIRFOIL)
 	bench/scaling.sh $(LOOMC)
@@ -240,6 +243,8 @@ bench: all $(REFMESH) $(AIRFOIL)/airfoil_native $(AIRFOIL)/airfoil_native512
 	bench/modular.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL) $(BUILD)/samples/airfoil-modular
 	if [ "$(HAVE_PETSC)" = 1 ]; then bench/assembly.sh $(BUILD)/samples/poisson; fi
 	bench/aero.sh $(AERO) $${AERO_ITERS:-20}
+	@echo; echo "bench summary:"; cat $(BUILD)/bench/summary.txt 2>/dev/null || \
+	  echo "scale: not run (no airfoil_hdf5_mpi: MPI and HDF5 build)"
 
 clean:
 	rm -rf $(BUILD)

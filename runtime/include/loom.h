@@ -402,6 +402,38 @@ void loom_timers(double *cpu, double *wall);
  * (with MPI, on rank 0 only). */
 void loom_timing_output(void);
 
+/* ---- memory ------------------------------------------------------------ */
+
+/* What libloom holds on this rank, by kind: the storage of dats and
+ * temporaries; maps' values; sets' numberings (global numbers of local
+ * elements, renumberings); halo lists and exchange buffers; execution
+ * plans; scratch buffers of generated code; and the work of MPI start-up
+ * (partitioning and migration), which should be zero once it is done.
+ * Small bookkeeping (object headers, names) is not counted.  A dat's
+ * storage is its rows plus 4 KiB + 64 bytes (where it starts in a page
+ * and a cache line); from 2 MiB on it is a mapping of its own, rounded up
+ * to 4 KiB, counted whole.  A map's is its values, 4 bytes each. */
+typedef enum loom_mem_kind {
+  LOOM_MEM_DATS,
+  LOOM_MEM_MAPS,
+  LOOM_MEM_SETS,
+  LOOM_MEM_HALOS,
+  LOOM_MEM_PLANS,
+  LOOM_MEM_SCRATCH,
+  LOOM_MEM_STARTUP,
+  LOOM_MEM_TOTAL /* the sum of the kinds above */
+} loom_mem_kind;
+
+typedef enum loom_mem_when {
+  LOOM_MEM_NOW,    /* held now */
+  LOOM_MEM_PEAK,   /* at the largest total since loom_init */
+  LOOM_MEM_STARTED /* when MPI partitioning ended (0 before, or without it) */
+} loom_mem_when;
+
+/* Bytes of `kind` held on this rank `when`.  $LOOM_DIAG=1 prints the three
+ * on stderr at loom_exit, every rank its own. */
+size_t loom_memory(loom_mem_kind kind, loom_mem_when when);
+
 /* ---- matrices (PETSc) --------------------------------------------------- */
 
 /* Sparse matrices whose element matrices par_loop kernels fill (PyOP2's

@@ -19,8 +19,9 @@
  *                    LOOM_DEFAULT_BLOCK_SIZE)
  *   LOOM_CHECK_PLANS 1: every plan built is verified by loom__plan_check
  *   LOOM_DIAG        1: one line on stderr per plan built (plan/plan.c)
- *                    and per renumbering (plan/renumber.c); 0 (the
- *                    default): silent
+ *                    and per renumbering (plan/renumber.c), and at
+ *                    loom_exit each rank's memory by kind (core/mem.c);
+ *                    0 (the default): silent
  *   LOOM_RENUMBER    1: loom_renumber() at the first loop; 0: never
  *   LOOM_VECTOR      1: staged loops always run staged, 0: element by
  *                    element; unset: each loop times both (core/tune.c)
@@ -377,6 +378,7 @@ int loom_init(int *argc, char ***argv) {
   session_argc = argc; /* for PETSc, started at the first matrix (mat/) */
   session_argv = argv;
   partitioned = 0;
+  loomrt_mem_begin();
   loomrt_plan_begin(block_size);
   loomrt_renumber_begin(renumber);
   state = STATE_ACTIVE;
@@ -390,8 +392,11 @@ int loom_exit(void) {
 #ifdef LOOM_MPI
   loomrt_mpi_exit_agree(); /* a failure fails the session: the end is then local */
 #endif
-  if (diag && loom_rank() == 0) /* with MPI, rank 0's table stands for all */
+  int rank = loom_rank();
+  if (diag && rank == 0) /* with MPI, rank 0's table stands for all */
     loomrt_timing_write(stderr); /* diagnostics never mix with the output */
+  if (diag) /* every rank's memory is its own */
+    loomrt_mem_write(stderr, rank);
   loomrt_profile_free();
   loomrt_plan_drop_all();
   loomrt_scratch_free_all();
@@ -404,6 +409,8 @@ int loom_exit(void) {
 #ifdef LOOM_MPI
   loomrt_mpi_exit(); /* halo and partition state, then MPI_Finalize */
 #endif
+  if (diag)
+    loomrt_mem_check_freed(stderr, rank);
   return LOOM_OK;
 }
 

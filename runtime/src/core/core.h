@@ -123,7 +123,9 @@ struct loom_dat_s {
   size_t elem_size; /* sizeof one value, matches `type` */
   size_t bytes;     /* size(set) * dim * elem_size */
   void *values;     /* `bytes` bytes, element-major; never NULL */
-  void *block;      /* the allocation values point into (see values_new) */
+  void *block;      /* the allocation values point into (see values_new),
+                       NULL when the storage is another dat's */
+  size_t block_bytes; /* its length, to release it (dat.c) */
   loom_dat owner;   /* when values are another temporary's (storage reuse
                        decided by loomc): that temporary; NULL otherwise */
   int halo_dirty;   /* MPI: the halo is stale (loom__dat_dirty) */
@@ -181,6 +183,31 @@ int loomrt_check_plans(void);
  * loom_renumber, are then refused. */
 int loomrt_partitioned(void);
 void loomrt_set_partitioned(void);
+
+/* ---- the ledger (mem.c) ------------------------------------------------ */
+
+/* The runtime's allocations, counted by kind (loom_memory): malloc,
+ * calloc and realloc with a kind, and their one free.  A pointer from
+ * these goes back through loomrt_free, never free().  loomrt_realloc keeps
+ * the block's kind (`kind` is for a NULL p). */
+void *loomrt_alloc(loom_mem_kind kind, size_t bytes);
+void *loomrt_calloc(loom_mem_kind kind, size_t count, size_t size);
+void *loomrt_realloc(loom_mem_kind kind, void *p, size_t bytes);
+void loomrt_free(void *p);
+/* A block that changes hands (start-up's array kept by a set) counted as
+ * `kind` from now on. */
+void loomrt_mem_kind(void *p, loom_mem_kind kind);
+/* Storage allocated otherwise (dat.c's mappings), counted by hand. */
+void loomrt_mem_add(loom_mem_kind kind, size_t bytes);
+void loomrt_mem_sub(loom_mem_kind kind, size_t bytes);
+/* loom_init: the peak starts again; partitioning's end: the kinds as the
+ * start-up left them. */
+void loomrt_mem_begin(void);
+void loomrt_mem_started(void);
+/* $LOOM_DIAG's table (peak, after start-up, now), and the words when
+ * anything is still counted after loom_exit freed everything. */
+void loomrt_mem_write(FILE *f, int rank);
+void loomrt_mem_check_freed(FILE *f, int rank);
 
 /* ---- sessions of core's other files (called by loom_exit) -------------- */
 
@@ -277,9 +304,14 @@ void loomrt_map_retire(loom_map map);
 void loomrt_dat_retire(loom_dat dat);
 
 /* New zeroed storage of `bytes` bytes for dat's rows, aligned and
- * staggered as at declaration (dat.c); *block receives the allocation to
- * free.  NULL when out of memory. */
-void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block);
+ * staggered as at declaration (dat.c); *block receives the allocation and
+ * *block_bytes its length, for loomrt_dat_set_storage.  NULL when out of
+ * memory. */
+void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block, size_t *block_bytes);
+/* Frees dat's own storage (block NULL afterwards; values are left to the
+ * caller), and frees it then installs new storage from loomrt_dat_storage. */
+void loomrt_dat_storage_free(loom_dat dat);
+void loomrt_dat_set_storage(loom_dat dat, void *block, size_t block_bytes, void *values);
 
 /* Nonzero when some live set holds a slice (a distributed declaration
  * not yet partitioned; set.c). */

@@ -19,10 +19,18 @@
  * owned rows (mpi/halo.c).
  * Byte counts are computed once, in size_t with overflow checks, and kept
  * in the dat; loom_dat_fetch insists on exactly that many bytes.
- * Storage of 2 MiB or more is aligned to 2 MiB and offered to the kernel
- * for transparent huge pages (madvise; Linux's default is to grant them
- * only where asked): a loop over a mesh of a million elements then walks
- * a few dozen pages per dat instead of thousands of 4 KiB ones.
+ * Storage of 2 MiB or more is a mapping of its own, aligned to 2 MiB and
+ * offered to the kernel for transparent huge pages (madvise; Linux's
+ * default is to grant them only where asked): a loop over a mesh of a
+ * million elements then walks a few dozen pages per dat instead of
+ * thousands of 4 KiB ones.  A fresh mapping reads as zeros, so storage
+ * declared without data is never written here: its pages become resident
+ * when a loop first writes them, as calloc's do.  (Writing the zeros made
+ * every temporary resident at declaration: under MPI, the slices and the
+ * migrated copy of each at once, and on every rank the whole mesh's
+ * temporaries before the whole-mesh path keeps its part; issue 39.)  The
+ * mapping goes back to the system when the dat's storage is freed, so one
+ * start-up step's storage never stays in the heap into the next.
  */
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include <stdarg.h>
@@ -86,9 +94,8 @@ const char *loomrt_dat_problem(loom_dat dat) {
 
 void loomrt_dat_retire(loom_dat dat) {
   dat->magic = LOOMRT_RETIRED_DAT;
-  if (!dat->owner)
-    free(dat->block);
-  dat->block = dat->values = NULL;
+  loomrt_dat_storage_free(dat);
+  dat->values = NULL;
   dat->owner = NULL;
 }
 
@@ -157,31 +164,56 @@ static int dat_extent(loom_set set, int dim, size_t elem_size,
 enum { STAGGER_STEP = 320, PAGE = 4096, HUGE_PAGE = 2 << 20 };
 static unsigned dats_made = 0;
 
-/* n bytes (zeroed when `zero`), 2 MiB aligned and advised for huge pages
- * from 2 MiB on; freed with free(). */
-static char *storage_alloc(size_t n, int zero) {
+/* n bytes of storage (zeroed when `zero`), *len the length to release
+ * with storage_release: below 2 MiB from malloc (calloc), from 2 MiB on a
+ * private anonymous mapping of whole 4 KiB pages, 2 MiB aligned, its
+ * whole 2 MiB pages advised for huge pages.  The tail beyond the last
+ * whole huge page is not: a huge page there would be resident whole for
+ * the few rows it holds (up to 2 MiB a dat, and a rank holds each dat
+ * twice while it migrates).  NULL when out of memory. */
+static char *storage_alloc(size_t n, int zero, size_t *len) {
+  *len = n;
   if (n < HUGE_PAGE)
-    return zero ? calloc(n, 1) : malloc(n);
-  size_t rounded = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-  char *raw = aligned_alloc(HUGE_PAGE, rounded);
-  if (!raw)
+    return zero ? loomrt_calloc(LOOM_MEM_DATS, n, 1) : loomrt_alloc(LOOM_MEM_DATS, n);
+  if (n > SIZE_MAX - 2 * (size_t)HUGE_PAGE)
     return NULL;
+  size_t rounded = (n + PAGE - 1) / PAGE * PAGE;
+  size_t span = rounded + HUGE_PAGE; /* room to align the start */
+  char *map = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED)
+    return NULL;
+  char *raw = map + (HUGE_PAGE - (uintptr_t)map % HUGE_PAGE) % HUGE_PAGE;
+  if (raw > map) /* the unaligned head and the tail go back at once */
+    munmap(map, (size_t)(raw - map));
+  if (map + span > raw + rounded)
+    munmap(raw + rounded, (size_t)(map + span - (raw + rounded)));
 #ifdef MADV_HUGEPAGE
-  (void)madvise(raw, rounded, MADV_HUGEPAGE); /* advice: refused, it costs nothing */
+  (void)madvise(raw, n / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* refused: no cost */
 #endif
-  if (zero)
-    memset(raw, 0, n);
-  return raw;
+  *len = rounded;
+  loomrt_mem_add(LOOM_MEM_DATS, rounded);
+  return raw; /* a fresh mapping is zero: nothing to write for `zero` */
+}
+
+static void storage_release(void *block, size_t len) {
+  if (!block)
+    return;
+  if (len < HUGE_PAGE) {
+    loomrt_free(block);
+  } else {
+    munmap(block, len);
+    loomrt_mem_sub(LOOM_MEM_DATS, len);
+  }
 }
 
 /* Storage for a dat: a copy of `data` (in the set's storage order after
  * loom_renumber), or zeros when `data` is NULL.  *block receives the
- * allocation, which values point into. */
+ * allocation, which values point into, and *block_bytes its length. */
 static void *values_new(loom_set set, size_t row_bytes, const void *data,
-                        size_t bytes, void **block) {
+                        size_t bytes, void **block, size_t *block_bytes) {
   size_t n = bytes ? bytes : 1;
   size_t off = (size_t)(dats_made++ * STAGGER_STEP) % PAGE;
-  char *raw = storage_alloc(n + PAGE + 64, !data);
+  char *raw = storage_alloc(n + PAGE + 64, !data, block_bytes);
   *block = raw;
   if (!raw)
     return NULL;
@@ -202,11 +234,12 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
   loom_dat dat = malloc(sizeof *dat);
   char *copy = loomrt_strdup(name);
   void *block = NULL;
-  void *values = values_new(set, (size_t)dim * elem_size, data, bytes, &block);
+  size_t block_bytes = 0;
+  void *values = values_new(set, (size_t)dim * elem_size, data, bytes, &block, &block_bytes);
   if (!dat || !copy || !values) {
     free(dat);
     free(copy);
-    free(block);
+    storage_release(block, block_bytes);
     loom_error_(LOOM_ENOMEM, "dat '%s': out of memory allocating %zu bytes",
                 name, bytes);
     return NULL;
@@ -220,6 +253,7 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
   dat->bytes = bytes;
   dat->values = values;
   dat->block = block;
+  dat->block_bytes = block_bytes;
   dat->owner = NULL;
   dat->halo_dirty = 0;
   dat->zero = data == NULL;
@@ -374,10 +408,8 @@ int loom__dat_share(loom_dat t, loom_dat owner) {
                        "temporaries '%s' and '%s' cannot share storage: %s", t->name,
                        owner->name, owner->owner ? "the second already uses another's"
                                                  : "their sizes differ");
-  if (!t->owner)
-    free(t->block);
+  loomrt_dat_storage_free(t);
   t->values = owner->values;
-  t->block = NULL;
   t->owner = owner;
   return LOOM_OK;
 }
@@ -394,13 +426,12 @@ int loom__dat_narrow(loom_dat t, int dim) {
   size_t rows = t->bytes / ((size_t)t->dim * t->elem_size);
   size_t row = (size_t)dim * t->elem_size;
   void *block = NULL;
-  void *values = values_new(t->set, row, NULL, rows * row, &block);
+  size_t block_bytes = 0;
+  void *values = values_new(t->set, row, NULL, rows * row, &block, &block_bytes);
   if (!values)
     return loom_error_(LOOM_ENOMEM, "dat '%s': out of memory allocating %zu bytes", t->name,
                        rows * row);
-  free(t->block);
-  t->values = values;
-  t->block = block;
+  loomrt_dat_set_storage(t, block, block_bytes, values);
   t->dim = dim;
   t->bytes = rows * row;
   return LOOM_OK;
@@ -422,7 +453,20 @@ void *loom__dat_values(loom_dat dat) {
 
 /* ---- for distributed migration (mpi/dist_migrate.c) ------------------ */
 
-void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block) {
+void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block, size_t *block_bytes) {
   return values_new(dat->set, (size_t)dat->dim * dat->elem_size, NULL, bytes,
-                    block);
+                    block, block_bytes);
+}
+
+void loomrt_dat_storage_free(loom_dat dat) {
+  storage_release(dat->block, dat->block_bytes);
+  dat->block = NULL;
+  dat->block_bytes = 0;
+}
+
+void loomrt_dat_set_storage(loom_dat dat, void *block, size_t block_bytes, void *values) {
+  loomrt_dat_storage_free(dat);
+  dat->block = block;
+  dat->block_bytes = block_bytes;
+  dat->values = values;
 }

@@ -33,7 +33,7 @@ const char *loomrt_map_problem(loom_map map) {
 
 void loomrt_map_retire(loom_map map) {
   map->magic = LOOMRT_RETIRED_MAP;
-  free(map->values);
+  loomrt_free(map->values);
   map->values = NULL;
 }
 
@@ -108,11 +108,11 @@ static loom_map map_new(loom_set from, loom_set to, int dim, const int *data,
                         size_t bytes, const char *name) {
   loom_map map = malloc(sizeof *map);
   char *copy = loomrt_strdup(name);
-  int *values = malloc(bytes ? bytes : 1);
+  int *values = loomrt_alloc(LOOM_MEM_MAPS, bytes ? bytes : 1);
   if (!map || !copy || !values) {
     free(map);
     free(copy);
-    free(values);
+    loomrt_free(values);
     loom_error_(LOOM_ENOMEM, "map '%s': out of memory allocating %zu bytes",
                 name, bytes);
     return NULL;

@@ -37,9 +37,9 @@ void *loom__scratch(int slot, size_t bytes) {
   if (slots[slot].capacity <= SIZE_MAX / 2 &&
       capacity < 2 * slots[slot].capacity)
     capacity = 2 * slots[slot].capacity;
-  void *grown = realloc(slots[slot].data, capacity);
+  void *grown = loomrt_realloc(LOOM_MEM_SCRATCH, slots[slot].data, capacity);
   if (!grown && capacity > bytes && bytes > 0) /* retry without slack */
-    grown = realloc(slots[slot].data, capacity = bytes);
+    grown = loomrt_realloc(LOOM_MEM_SCRATCH, slots[slot].data, capacity = bytes);
   if (!grown) {
     loom_error_(LOOM_ENOMEM,
                 "loom__scratch: out of memory growing slot %d to %zu bytes",
@@ -53,7 +53,7 @@ void *loom__scratch(int slot, size_t bytes) {
 
 void loomrt_scratch_free_all(void) {
   for (int i = 0; i < LOOMRT_SCRATCH_SLOTS; i++) {
-    free(slots[i].data);
+    loomrt_free(slots[i].data);
     slots[i].data = NULL;
     slots[i].capacity = 0;
   }

@@ -36,9 +36,9 @@ const char *loomrt_set_problem(loom_set set) {
 
 void loomrt_set_retire(loom_set set) {
   set->magic = LOOMRT_RETIRED_SET;
-  free(set->new_of_old);
-  free(set->gid);
-  free(set->declared);
+  loomrt_free(set->new_of_old);
+  loomrt_free(set->gid);
+  loomrt_free(set->declared);
   set->new_of_old = set->gid = set->declared = NULL;
 }
 
@@ -210,7 +210,7 @@ const int *loom__set_global(loom_set set) {
   if (set->gid || !set->new_of_old)
     return set->gid;
   if (!set->declared) {
-    set->declared = malloc(((size_t)set->size + 1) * sizeof *set->declared);
+    set->declared = loomrt_alloc(LOOM_MEM_SETS, ((size_t)set->size + 1) * sizeof *set->declared);
     if (!set->declared) {
       loom_error_(LOOM_ENOMEM, "set '%s': out of memory for its declared numbers",
                   set->name);

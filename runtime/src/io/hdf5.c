@@ -442,7 +442,7 @@ static int gather_block(loom_set set, const char *values, size_t row,
   free(count);
   free(rcount);
   free(send);
-  free(recv);
+  loomrt_free(recv); /* loomrt_dist_exchange's */
   return status;
 }
 

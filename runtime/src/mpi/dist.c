@@ -63,7 +63,7 @@ int loomrt_dist_holder(const int *lo, int P, int g) {
   return a;
 }
 
-static int *int_alloc(size_t n) { return calloc(n + 1, sizeof(int)); }
+static int *int_alloc(size_t n) { return loomrt_calloc(LOOM_MEM_STARTUP, n + 1, sizeof(int)); }
 
 int loomrt_dist_exchange(const void *sbuf, const int *scount, size_t size,
                          void **rbuf, int *rcount, int *rtotal,
@@ -91,7 +91,7 @@ int loomrt_dist_exchange(const void *sbuf, const int *scount, size_t size,
     status = loom_error_(LOOM_EINVAL, "loom_partition: %s: %lld items for "
                                       "one rank overflow an MPI count",
                          what, total);
-  if (status == LOOM_OK && !(*rbuf = malloc((size_t)total * size + 1)))
+  if (status == LOOM_OK && !(*rbuf = loomrt_alloc(LOOM_MEM_STARTUP, (size_t)total * size + 1)))
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory (%s)",
                          what);
   status = loomrt_mpi_agree(status, "loom_partition (distributed mesh)");
@@ -107,17 +107,17 @@ int loomrt_dist_exchange(const void *sbuf, const int *scount, size_t size,
   if (item != MPI_DATATYPE_NULL)
     MPI_Type_free(&item);
   if (status != LOOM_OK) {
-    free(*rbuf);
+    loomrt_free(*rbuf);
     *rbuf = NULL;
   }
   *rtotal = (int)total;
-  free(sd);
-  free(rd);
+  loomrt_free(sd);
+  loomrt_free(rd);
   return status;
 }
 
 void loomrt_dist_by_rank(const int *dest, int n, int P, int *count, int *order) {
-  int *at = calloc((size_t)P + 1, sizeof *at);
+  int *at = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof *at);
   memset(count, 0, (size_t)P * sizeof *count);
   for (int i = 0; i < n; i++)
     count[dest[i]]++;
@@ -132,7 +132,7 @@ void loomrt_dist_by_rank(const int *dest, int n, int P, int *count, int *order) 
     at[q] = at[q - 1] + count[q - 1];
   for (int i = 0; i < n; i++)
     order[at[dest[i]]++] = i;
-  free(at);
+  loomrt_free(at);
 }
 
 int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
@@ -154,36 +154,36 @@ int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
     for (int k = 0; k < n; k++)
       ask[k] = gid[order[k]];
   }
-  free(dest); /* each buffer freed as soon as it is used: peak memory */
+  loomrt_free(dest); /* each buffer freed as soon as it is used: peak memory */
   dest = NULL;
   status = loomrt_mpi_agree(status, "loom_partition (distributed mesh)");
   if (status == LOOM_OK)
     status = loomrt_dist_exchange(ask, count, sizeof(int), (void **)&got,
                                   rcount, &nreq, what);
-  free(ask);
+  loomrt_free(ask);
   ask = NULL;
-  if (status == LOOM_OK && !(reply = malloc((size_t)nreq * row + 1)))
+  if (status == LOOM_OK && !(reply = loomrt_alloc(LOOM_MEM_STARTUP, (size_t)nreq * row + 1)))
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory (%s)",
                          what);
   status = loomrt_mpi_agree(status, "loom_partition (distributed mesh)");
   for (int k = 0; status == LOOM_OK && k < nreq; k++)
     memcpy(reply + (size_t)k * row,
            (const char *)value + (size_t)(got[k] - lo[me]) * row, row);
-  free(got);
+  loomrt_free(got);
   got = NULL;
   if (status == LOOM_OK)
     status = loomrt_dist_exchange(reply, rcount, row, (void **)&back, count,
                                   &nback, what);
   for (int k = 0; status == LOOM_OK && k < n; k++)
     memcpy((char *)out + (size_t)order[k] * row, back + (size_t)k * row, row);
-  free(dest);
-  free(order);
-  free(ask);
-  free(count);
-  free(rcount);
-  free(got);
-  free(reply);
-  free(back);
+  loomrt_free(dest);
+  loomrt_free(order);
+  loomrt_free(ask);
+  loomrt_free(count);
+  loomrt_free(rcount);
+  loomrt_free(got);
+  loomrt_free(reply);
+  loomrt_free(back);
   return status;
 }
 
@@ -223,7 +223,7 @@ static int slices(loomrt_dist *d) {
   loomrt_mesh *mesh = d->mesh;
   int ns = mesh->nsets, P = d->P;
   int *mine = int_alloc((size_t)ns), *all = int_alloc((size_t)ns * P);
-  d->lo = calloc((size_t)ns + 1, sizeof *d->lo);
+  d->lo = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)ns + 1, sizeof *d->lo);
   int status = mine && all && d->lo ? LOOM_OK : LOOM_ENOMEM;
   for (int s = 0; status == LOOM_OK && s < ns; s++) {
     loom_set set = mesh->sets[s];
@@ -253,8 +253,8 @@ static int slices(loomrt_dist *d) {
       d->lo[s][q] = all[(size_t)q * ns + s];
     d->lo[s][P] = mesh->sets[s]->gsize;
   }
-  free(mine);
-  free(all);
+  loomrt_free(mine);
+  loomrt_free(all);
   return status;
 }
 
@@ -269,7 +269,7 @@ typedef struct pairs {
 static int pair_push(pairs *p, int i, int j) {
   if (p->n + 1 > p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 1024;
-    long long *v = realloc(p->v, cap * sizeof *v);
+    long long *v = loomrt_realloc(LOOM_MEM_STARTUP, p->v, cap * sizeof *v);
     if (!v)
       return LOOM_ENOMEM;
     p->v = v;
@@ -317,7 +317,7 @@ static int direct_edges(const loomrt_dist *d, int p, pairs *e) {
           for (int b = a + 1; b < w && status == LOOM_OK; b++)
             status = pair_add(e, row[a], row[b]);
     }
-    free(row);
+    loomrt_free(row);
   }
   return status;
 }
@@ -338,7 +338,7 @@ static int route_pairs(const loomrt_dist *d, const int *lo, pairs *e,
                                     "rank overflow an MPI count", n);
   int *dest = int_alloc(n), *order = int_alloc(n), *count = int_alloc(P);
   int *rcount = int_alloc(P);
-  long long *send = malloc((n + 1) * sizeof *send), *got = NULL;
+  long long *send = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *send), *got = NULL;
   int total = 0;
   int status = dest && order && count && rcount && send ? LOOM_OK
                                                         : LOOM_ENOMEM;
@@ -355,7 +355,7 @@ static int route_pairs(const loomrt_dist *d, const int *lo, pairs *e,
   if (status == LOOM_OK)
     status = loomrt_dist_exchange(send, count, sizeof *send, (void **)&got,
                                   rcount, &total, what);
-  free(e->v);
+  loomrt_free(e->v);
   e->v = got;
   e->n = e->cap = status == LOOM_OK ? (size_t)total : 0;
   if (e->n)
@@ -365,11 +365,11 @@ static int route_pairs(const loomrt_dist *d, const int *lo, pairs *e,
     if (u == 0 || e->v[k] != e->v[u - 1])
       e->v[u++] = e->v[k];
   e->n = u;
-  free(dest);
-  free(order);
-  free(count);
-  free(rcount);
-  free(send);
+  loomrt_free(dest);
+  loomrt_free(order);
+  loomrt_free(count);
+  loomrt_free(rcount);
+  loomrt_free(send);
   return status;
 }
 
@@ -395,7 +395,7 @@ static int shared_target_edges(const loomrt_dist *d, int p, pairs *e) {
     for (size_t k = 1; status == LOOM_OK && k < t.n; k++)
       if (t.v[k] >> 32 == t.v[k - 1] >> 32)
         status = pair_add(e, (int)(unsigned)t.v[k - 1], (int)(unsigned)t.v[k]);
-    free(t.v);
+    loomrt_free(t.v);
   }
   return status;
 }
@@ -437,7 +437,7 @@ static int primary_graph(const loomrt_dist *d, int p, int **xadj, int **adj,
     for (int i = 0; i < set->size; i++)
       (*xadj)[i + 1] += (*xadj)[i];
   }
-  free(e.v);
+  loomrt_free(e.v);
   return status;
 }
 
@@ -498,14 +498,14 @@ static int rank0_owners(const loomrt_dist *d, loomrt_part_method method,
     status = loomrt_mpi_check(MPI_Scatterv(part, nv, vd, MPI_INT, owner, n,
                                            MPI_INT, 0, comm),
                               "MPI_Scatterv of the partition");
-  free(nv);
-  free(nedge);
-  free(vd);
-  free(ed);
-  free(deg);
-  free(gx);
-  free(ga);
-  free(part);
+  loomrt_free(nv);
+  loomrt_free(nedge);
+  loomrt_free(vd);
+  loomrt_free(ed);
+  loomrt_free(deg);
+  loomrt_free(gx);
+  loomrt_free(ga);
+  loomrt_free(part);
   return status;
 }
 
@@ -521,7 +521,7 @@ static long long edge_cut(const loomrt_dist *d, int p, const int *xadj,
       for (int k = xadj[i]; k < xadj[i + 1]; k++)
         cut += owner[i] != theirs[k];
   MPI_Allreduce(&cut, &all, 1, MPI_LONG_LONG, MPI_SUM, loomrt_mpi_comm());
-  free(theirs);
+  loomrt_free(theirs);
   return all / 2;
 }
 
@@ -557,8 +557,8 @@ static int primary_owners(loomrt_dist *d, loomrt_part_method method,
     status = rank0_owners(d, method, set, xadj, adj, owner);
   if (status == LOOM_OK && diag && xadj)
     *cut = edge_cut(d, p, xadj, adj, owner);
-  free(xadj);
-  free(adj);
+  loomrt_free(xadj);
+  loomrt_free(adj);
   loomrt_trim();
   loomrt_dist_step("the primary's owners");
   return status;
@@ -613,7 +613,7 @@ static int follow_into(loomrt_dist *d, int s, int m) {
   if (status == LOOM_OK)
     status = loomrt_dist_lookup(d->lo[mesh->to[m]], mesh->owner[mesh->to[m]],
                                 first, n, mesh->owner[s], "owners");
-  free(first);
+  loomrt_free(first);
   return status;
 }
 
@@ -662,13 +662,13 @@ static int follow_from(loomrt_dist *d, int s, int m) {
       if (best[i] < 0) /* nothing maps to it */
         owner[i] = (int)((long long)(set->slice_off + i) * d->P / set->gsize);
   }
-  free(dest);
-  free(order);
-  free(count);
-  free(rcount);
-  free(rec);
-  free(got);
-  free(best);
+  loomrt_free(dest);
+  loomrt_free(order);
+  loomrt_free(count);
+  loomrt_free(rcount);
+  loomrt_free(rec);
+  loomrt_free(got);
+  loomrt_free(best);
   return status;
 }
 
@@ -722,14 +722,14 @@ int loomrt_slice_check(int status, int gsize, int offset, int count,
                          "set '%s': the ranks' slices cover [0, %lld), not "
                          "the %d elements declared",
                          name, next, gsize);
-  free(all);
+  loomrt_free(all);
   return status;
 }
 
 int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
                           long long *cut) {
   loomrt_dist d = {mesh, loomrt_mpi_size(), loomrt_mpi_rank(), NULL};
-  char *assigned = calloc((size_t)mesh->nsets + 1, 1);
+  char *assigned = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)mesh->nsets + 1, 1);
   int status = assigned ? LOOM_OK : LOOM_ENOMEM;
   if (status != LOOM_OK)
     loom_error_(status, "loom_partition: out of memory");
@@ -755,8 +755,8 @@ int loomrt_dist_partition(loomrt_mesh *mesh, loomrt_part_method method,
     status = loomrt_dist_migrate(&d);
   loomrt_trim();
   for (int s = 0; d.lo && s < mesh->nsets; s++)
-    free(d.lo[s]);
-  free(d.lo);
-  free(assigned);
+    loomrt_free(d.lo[s]);
+  loomrt_free(d.lo);
+  loomrt_free(assigned);
   return status;
 }

@@ -32,7 +32,10 @@
  *    exchange per dat (loomrt_dist_fill_halos, once the mesh counts as
  *    partitioned).
  * 4. Halo plans: the receive side from the local order; the send side by
- *    one all-to-all of global numbers, which each owner looks up.
+ *    one all-to-all of global numbers, which each owner looks up.  They
+ *    are built once the maps are and before the dats get their storage:
+ *    the keys and owners go first, and the dats' storage, with the rows
+ *    still to copy into it, is the start-up's peak.
  *
  * Each rank's memory stays proportional to its slices and its part: the
  * records a rank receives are its own elements and its halo.  Between
@@ -63,7 +66,7 @@ typedef struct lset {
   long long *key;     /* (global << 32 | local), sorted */
 } lset;
 
-static int *int_alloc(size_t n) { return malloc((n + 1) * sizeof(int)); }
+static int *int_alloc(size_t n) { return loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof(int)); }
 
 static int cmp_ll(const void *a, const void *b) {
   long long x = *(const long long *)a, y = *(const long long *)b;
@@ -87,14 +90,14 @@ static int local_of(const lset *ls, int g) {
 }
 
 static void lset_free(lset *ls) {
-  free(ls->maps);
-  free(ls->recs);
-  free(ls->rows);
-  free(ls->own_ord);
-  free(ls->l2g);
-  free(ls->lowner);
-  free(ls->src);
-  free(ls->key);
+  loomrt_free(ls->maps);
+  loomrt_free(ls->recs);
+  loomrt_free(ls->rows);
+  loomrt_free(ls->own_ord);
+  loomrt_free(ls->l2g);
+  loomrt_free(ls->lowner);
+  loomrt_free(ls->src);
+  loomrt_free(ls->key);
 }
 
 /* ---- 1. records ---------------------------------------------------------- */
@@ -202,14 +205,14 @@ static void pack_rows(const loomrt_mesh *mesh, int s, int i, char *out) {
 static void free_slice(const loomrt_mesh *mesh, int s) {
   for (int m = 0; m < mesh->nmaps; m++)
     if (mesh->from[m] == s) {
-      free(mesh->maps[m]->values);
+      loomrt_free(mesh->maps[m]->values);
       mesh->maps[m]->values = NULL;
     }
   for (int k = 0; k < mesh->ndats; k++) {
     loom_dat dat = mesh->dats[k];
     if (dat->set == mesh->sets[s] && !dat->owner) {
-      free(dat->block);
-      dat->block = dat->values = NULL;
+      loomrt_dat_storage_free(dat);
+      dat->values = NULL;
     }
   }
 }
@@ -224,9 +227,10 @@ static int send_records(const loomrt_dist *d, int s, lset *ls, int **towner) {
   int n = mesh->sets[s]->size, P = d->P, width = 1, got = 0;
   for (int j = 0; j < ls->nmaps; j++)
     width += mesh->maps[ls->maps[j]]->dim;
-  int *dest = int_alloc((size_t)width), *count = calloc((size_t)P + 1, sizeof(int));
+  int *dest = int_alloc((size_t)width);
+  int *count = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof(int));
   int *at = int_alloc(P), *rcount = int_alloc(P);
-  int *ocount = calloc((size_t)P + 1, sizeof(int)), *oat = int_alloc(P);
+  int *ocount = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof(int)), *oat = int_alloc(P);
   int *rec = NULL;
   char *rows = NULL;
   size_t items = 0;
@@ -241,7 +245,7 @@ static int send_records(const loomrt_dist *d, int s, lset *ls, int **towner) {
   }
   if (status == LOOM_OK) {
     rec = int_alloc(items * (size_t)ls->rec);
-    rows = malloc((size_t)n * ls->row + 1);
+    rows = loomrt_alloc(LOOM_MEM_STARTUP, (size_t)n * ls->row + 1);
     if (!rec || !rows)
       status = LOOM_ENOMEM;
     for (int q = 0; q < P; q++) {
@@ -259,7 +263,7 @@ static int send_records(const loomrt_dist *d, int s, lset *ls, int **towner) {
       pack_rows(mesh, s, i, rows + (size_t)oat[mesh->owner[s][i]]++ * ls->row);
   }
   for (int j = 0; j < ls->nmaps; j++) {
-    free(towner[j]);
+    loomrt_free(towner[j]);
     towner[j] = NULL;
   }
   if (status == LOOM_OK)
@@ -273,17 +277,17 @@ static int send_records(const loomrt_dist *d, int s, lset *ls, int **towner) {
     status = loomrt_dist_exchange(rec, count, (size_t)ls->rec * sizeof(int),
                                   (void **)&ls->recs, rcount, &ls->nrec,
                                   "the elements' records");
-  free(rec);
+  loomrt_free(rec);
   if (status == LOOM_OK && ls->row)
     status = loomrt_dist_exchange(rows, ocount, ls->row, (void **)&ls->rows,
                                   rcount, &got, "the dats' rows");
-  free(dest);
-  free(count);
-  free(at);
-  free(rcount);
-  free(ocount);
-  free(oat);
-  free(rows);
+  loomrt_free(dest);
+  loomrt_free(count);
+  loomrt_free(at);
+  loomrt_free(rcount);
+  loomrt_free(ocount);
+  loomrt_free(oat);
+  loomrt_free(rows);
   return status;
 }
 
@@ -305,7 +309,7 @@ static int cmp_item(const void *a, const void *b) {
 
 /* The executed elements of set s, sorted (items: section order). */
 static int executed(lset *l, item **its) {
-  *its = malloc(((size_t)l->nrec + 1) * sizeof **its);
+  *its = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)l->nrec + 1) * sizeof **its);
   l->own_ord = int_alloc((size_t)l->nrec);
   if (!*its || !l->own_ord)
     return LOOM_ENOMEM;
@@ -386,8 +390,9 @@ static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
   *n = 0;
   if (status == LOOM_OK)
     status = nonexec_gids(d->mesh, ls, t, exec_sorted, &g, n);
-  if (status == LOOM_OK && (!(owner = int_alloc((size_t)*n)) ||
-                            !(*out = malloc(((size_t)*n + 1) * sizeof **out))))
+  if (status == LOOM_OK &&
+      (!(owner = int_alloc((size_t)*n)) ||
+       !(*out = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)*n + 1) * sizeof **out))))
     status = LOOM_ENOMEM;
   if (status == LOOM_ENOMEM) /* here or in the caller: reported once */
     loom_error_(status, "loom_partition: out of memory (numbering set '%s')",
@@ -400,8 +405,8 @@ static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
     (*out)[i] = (long long)owner[i] << 32 | (unsigned)g[i];
   if (status == LOOM_OK && *n)
     qsort(*out, (size_t)*n, sizeof **out, cmp_ll);
-  free(g);
-  free(owner);
+  loomrt_free(g);
+  loomrt_free(owner);
   return status;
 }
 
@@ -413,7 +418,7 @@ static int number(lset *l, const item *its, const long long *ne, int nne) {
   l->l2g = int_alloc(n);
   l->lowner = int_alloc(n);
   l->src = int_alloc(n);
-  l->key = malloc((n + 1) * sizeof *l->key);
+  l->key = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *l->key);
   if (!l->l2g || !l->lowner || !l->src || !l->key)
     return LOOM_ENOMEM;
   for (int i = 0; i < l->nrec; i++) {
@@ -448,13 +453,13 @@ static int number_all(const loomrt_dist *d, lset *ls) {
     if (status == LOOM_OK)
       qsort(ex, (size_t)ls[t].nrec, sizeof(int), cmp_gid);
     status = nonexec_of(d, ls, t, ex, &ne, &nne, status);
-    free(ex);
+    loomrt_free(ex);
     if (status == LOOM_OK && number(&ls[t], its, ne, nne) != LOOM_OK)
       status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
                                         "(numbering set '%s')",
                            d->mesh->sets[t]->name);
-    free(ne);
-    free(its);
+    loomrt_free(ne);
+    loomrt_free(its);
   }
   return status;
 }
@@ -477,8 +482,9 @@ static int new_map(const loomrt_mesh *mesh, const lset *ls, int s, int j) {
       v[(size_t)i * dim + k] =
           i < nexec ? local_of(t, l->recs[(size_t)l->src[i] * l->rec + at + k])
                     : -1;
-  free(map->values);
+  loomrt_free(map->values);
   map->values = v;
+  loomrt_mem_kind(v, LOOM_MEM_MAPS); /* kept by the map */
   return LOOM_OK;
 }
 
@@ -508,15 +514,14 @@ static int new_dats(const loomrt_mesh *mesh, const lset *ls, int s) {
       continue;
     size_t row = (size_t)dat->dim * dat->elem_size;
     void *block = NULL;
-    char *v = loomrt_dat_storage(dat, dat_need(mesh, ls, dat), &block);
+    size_t block_bytes = 0;
+    char *v = loomrt_dat_storage(dat, dat_need(mesh, ls, dat), &block, &block_bytes);
     if (!v)
       return LOOM_ENOMEM;
     for (int i = 0; !dat->zero && i < l->n[0] + l->n[1]; i++)
       memcpy(v + (size_t)i * row,
              l->rows + (size_t)l->own_ord[l->src[i]] * l->row + at, row);
-    free(dat->block);
-    dat->block = block;
-    dat->values = v;
+    loomrt_dat_set_storage(dat, block, block_bytes, v);
     dat->bytes = (size_t)l->total * row;
     dat->halo_dirty = 0;
     at += dat->zero ? 0 : row;
@@ -529,7 +534,8 @@ static int new_dats(const loomrt_mesh *mesh, const lset *ls, int s) {
 static int plan_of(const lset *l, loomrt_halo_plan *p, const char *name) {
   int P = loomrt_mpi_size(), first = l->n[0] + l->n[1];
   int halo = l->total - first, nsend = 0;
-  int *count = calloc((size_t)P + 1, sizeof *count), *rcount = int_alloc(P);
+  int *count = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof *count);
+  int *rcount = int_alloc(P);
   int *fill = int_alloc(P), *want = int_alloc((size_t)halo), *got = NULL;
   int status = count && rcount && fill && want ? LOOM_OK : LOOM_ENOMEM;
   for (int i = first; status == LOOM_OK && i < l->total; i++)
@@ -537,7 +543,9 @@ static int plan_of(const lset *l, loomrt_halo_plan *p, const char *name) {
   if (status == LOOM_OK)
     status = loomrt_plan_side(count, P, &p->nrecv, &p->recv_rank,
                               &p->recv_start);
-  if (status == LOOM_OK && !(p->recv_idx = int_alloc((size_t)halo)))
+  if (status == LOOM_OK && (p->recv_idx = int_alloc((size_t)halo)))
+    loomrt_mem_kind(p->recv_idx, LOOM_MEM_HALOS); /* kept by the plan */
+  else if (status == LOOM_OK)
     status = LOOM_ENOMEM;
   for (int k = 0, q = 0; status == LOOM_OK && q < P; q++)
     fill[q] = count[q] > 0 ? p->recv_start[k++] : 0;
@@ -567,13 +575,14 @@ static int plan_of(const lset *l, loomrt_halo_plan *p, const char *name) {
   }
   if (status == LOOM_OK) {
     p->send_idx = got;
+    loomrt_mem_kind(got, LOOM_MEM_HALOS);
     got = NULL;
   }
-  free(count);
-  free(rcount);
-  free(fill);
-  free(want);
-  free(got);
+  loomrt_free(count);
+  loomrt_free(rcount);
+  loomrt_free(fill);
+  loomrt_free(want);
+  loomrt_free(got);
   return status;
 }
 
@@ -584,8 +593,9 @@ static void set_sections(loom_set set, lset *l) {
   set->core = l->n[0];
   set->owned = l->n[0] + l->n[1];
   set->exec = set->owned + l->n[2];
-  free(set->gid);
+  loomrt_free(set->gid);
   set->gid = l->l2g;
+  loomrt_mem_kind(set->gid, LOOM_MEM_SETS); /* kept by the set */
   l->l2g = NULL;
   set->slice_off = -1;
 }
@@ -594,7 +604,7 @@ static int records_all(const loomrt_dist *d, lset *ls) {
   const loomrt_mesh *mesh = d->mesh;
   int status = LOOM_OK;
   for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
-    int **towner = calloc((size_t)ls[s].nmaps + 1, sizeof *towner);
+    int **towner = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)ls[s].nmaps + 1, sizeof *towner);
     status = towner ? entry_owners(d, s, &ls[s], towner) : LOOM_ENOMEM;
     if (status == LOOM_ENOMEM)
       loom_error_(status, "loom_partition: out of memory");
@@ -604,23 +614,31 @@ static int records_all(const loomrt_dist *d, lset *ls) {
     loomrt_trim();
     loomrt_dist_step(mesh->sets[s]->name);
     for (int j = 0; towner && j < ls[s].nmaps; j++)
-      free(towner[j]);
-    free(towner);
+      loomrt_free(towner[j]);
+    loomrt_free(towner);
   }
   return status;
 }
 
-static int rebuild(const loomrt_mesh *mesh, lset *ls) {
+/* The maps of every set, from its records (freed once translated). */
+static int maps_all(const loomrt_mesh *mesh, lset *ls) {
   int status = LOOM_OK;
   for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
     for (int j = 0; j < ls[s].nmaps && status == LOOM_OK; j++)
       status = new_map(mesh, ls, s, j);
-    free(ls[s].recs); /* translated: no longer needed */
+    loomrt_free(ls[s].recs); /* translated: no longer needed */
     ls[s].recs = NULL;
   }
+  return status;
+}
+
+/* The dats of every set, from its rows (freed once copied), and the
+ * temporaries that share another's storage pointed at it. */
+static int dats_all(const loomrt_mesh *mesh, lset *ls) {
+  int status = LOOM_OK;
   for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
     status = new_dats(mesh, ls, s);
-    free(ls[s].rows);
+    loomrt_free(ls[s].rows);
     ls[s].rows = NULL;
   }
   if (status != LOOM_OK)
@@ -641,7 +659,7 @@ static int rebuild(const loomrt_mesh *mesh, lset *ls) {
 int loomrt_dist_migrate(loomrt_dist *d) {
   loomrt_mesh *mesh = d->mesh;
   int ns = mesh->nsets;
-  lset *ls = calloc((size_t)ns + 1, sizeof *ls);
+  lset *ls = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)ns + 1, sizeof *ls);
   int status = ls ? LOOM_OK : LOOM_ENOMEM;
   for (int s = 0; status == LOOM_OK && s < ns; s++)
     if (!(ls[s].maps = int_alloc((size_t)mesh->nmaps)))
@@ -657,22 +675,35 @@ int loomrt_dist_migrate(loomrt_dist *d) {
     status = number_all(d, ls);
   loomrt_trim();
   loomrt_dist_step("numbering");
-  if (status == LOOM_OK && rebuild(mesh, ls) != LOOM_OK)
+  if (status == LOOM_OK && maps_all(mesh, ls) != LOOM_OK)
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
                                       "migrating the mesh");
-  loomrt_trim();
-  loomrt_dist_step("the new maps and dats");
   status = loomrt_mpi_agree(status, "loom_partition (migration)");
+  /* The halo plans before the dats: they are the last to look elements
+   * up by global number, so the sorted keys and the owners go before the
+   * dats' new storage comes (the start-up's peak). */
   if (status == LOOM_OK && !loomrt_halo_plans_new(ns))
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");
   for (int s = 0; status == LOOM_OK && s < ns; s++)
     status = plan_of(&ls[s], loomrt_halo_plan_add(mesh->sets[s]),
                      mesh->sets[s]->name);
+  for (int s = 0; s < ns; s++) {
+    loomrt_free(ls[s].key);
+    loomrt_free(ls[s].lowner);
+    ls[s].key = NULL;
+    ls[s].lowner = NULL;
+  }
+  if (status == LOOM_OK && dats_all(mesh, ls) != LOOM_OK)
+    status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
+                                      "migrating the mesh");
+  loomrt_trim();
+  loomrt_dist_step("the new maps and dats");
+  status = loomrt_mpi_agree(status, "loom_partition (migration)");
   for (int s = 0; status == LOOM_OK && s < ns; s++)
     set_sections(mesh->sets[s], &ls[s]);
   for (int s = 0; ls && s < ns; s++)
     lset_free(&ls[s]);
-  free(ls);
+  loomrt_free(ls);
   return status;
 }
 

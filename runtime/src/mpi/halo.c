@@ -103,10 +103,10 @@ void loomrt_halo_state_free(void) {
     exchanges = x->next;
     if (x->in_flight && x->active) /* never ended: its buffers are MPI's */
       MPI_Waitall(x->nreq, x->req, MPI_STATUSES_IGNORE);
-    free(x->sendbuf);
-    free(x->recvbuf);
-    free(x->req);
-    free(x);
+    loomrt_free(x->sendbuf);
+    loomrt_free(x->recvbuf);
+    loomrt_free(x->req);
+    loomrt_free(x);
   }
   nexchanges = 0;
   messages = 0;
@@ -136,20 +136,20 @@ static exchange *exchange_of(loom_dat dat, const loomrt_halo_plan *p) {
   size_t row = (size_t)dat->dim * dat->elem_size;
   size_t nsend = (size_t)p->send_start[p->nsend];
   size_t nrecv = (size_t)p->recv_start[p->nrecv];
-  exchange *x = calloc(1, sizeof *x);
+  exchange *x = loomrt_calloc(LOOM_MEM_HALOS, 1, sizeof *x);
   if (x) {
-    x->sendbuf = malloc(nsend * row + 1);
-    x->recvbuf = malloc(nrecv * row + 1);
-    x->req = malloc(((size_t)p->nsend + (size_t)p->nrecv + 1) *
+    x->sendbuf = loomrt_alloc(LOOM_MEM_HALOS, nsend * row + 1);
+    x->recvbuf = loomrt_alloc(LOOM_MEM_HALOS, nrecv * row + 1);
+    x->req = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)p->nsend + (size_t)p->nrecv + 1) *
                     sizeof *x->req);
   }
   if (!x || !x->sendbuf || !x->recvbuf || !x->req) {
     if (x) {
-      free(x->sendbuf);
-      free(x->recvbuf);
-      free(x->req);
+      loomrt_free(x->sendbuf);
+      loomrt_free(x->recvbuf);
+      loomrt_free(x->req);
     }
-    free(x);
+    loomrt_free(x);
     loom_error_(LOOM_ENOMEM, "dat '%s': out of memory for halo buffers",
                 dat->name);
     return NULL;
@@ -376,9 +376,10 @@ static int halo_fill_body(loom_set set, void *rows, size_t row_bytes,
                        set->name);
   size_t nsend = (size_t)p->send_start[p->nsend];
   size_t nrecv = (size_t)p->recv_start[p->nrecv];
-  char *sendbuf = malloc(nsend * row_bytes + 1);
-  char *recvbuf = malloc(nrecv * row_bytes + 1);
-  MPI_Request *req = malloc(((size_t)p->nsend + (size_t)p->nrecv + 1) * sizeof *req);
+  char *sendbuf = loomrt_alloc(LOOM_MEM_HALOS, nsend * row_bytes + 1);
+  char *recvbuf = loomrt_alloc(LOOM_MEM_HALOS, nrecv * row_bytes + 1);
+  MPI_Request *req =
+      loomrt_alloc(LOOM_MEM_HALOS, ((size_t)p->nsend + (size_t)p->nrecv + 1) * sizeof *req);
   int status = sendbuf && recvbuf && req ? LOOM_OK : LOOM_ENOMEM;
   if (status != LOOM_OK)
     loom_error_(status, "%s: out of memory for the halo of set '%s'", what, set->name);
@@ -386,9 +387,9 @@ static int halo_fill_body(loom_set set, void *rows, size_t row_bytes,
     status = loom_error_(LOOM_EINVAL, "%s: the halo of set '%s' is too large "
                                       "for one message", what, set->name);
   if (status != LOOM_OK) {
-    free(sendbuf);
-    free(recvbuf);
-    free(req);
+    loomrt_free(sendbuf);
+    loomrt_free(recvbuf);
+    loomrt_free(req);
     return status;
   }
   int row = (int)row_bytes, nreq = 0;
@@ -421,9 +422,9 @@ static int halo_fill_body(loom_set set, void *rows, size_t row_bytes,
     for (size_t i = 0; i < nrecv; i++)
       memcpy(v + (size_t)p->recv_idx[i] * row_bytes, recvbuf + i * row_bytes, row_bytes);
   if (status == LOOM_OK) {
-    free(sendbuf);
-    free(recvbuf);
-    free(req);
+    loomrt_free(sendbuf);
+    loomrt_free(recvbuf);
+    loomrt_free(req);
   } /* else a failed session: messages may still arrive (as for dats) */
   return status;
 }
@@ -451,7 +452,7 @@ int loomrt_mpi_fetch(loom_dat dat, void *buf, size_t bytes) {
     return loom_error_(LOOM_EINVAL, "dat '%s': loom_dat_fetch buffer is NULL",
                        dat->name);
   loomrt_halo_plan *p = (loomrt_halo_plan *)loomrt_halo_plan_of(set);
-  char *all = malloc(want + 1);
+  char *all = loomrt_alloc(LOOM_MEM_HALOS, want + 1);
   int status = p && all ? LOOM_OK : LOOM_ENOMEM;
   if (status != LOOM_OK)
     loom_error_(status, "dat '%s': out of memory fetching it", dat->name);
@@ -476,6 +477,6 @@ int loomrt_mpi_fetch(loom_dat dat, void *buf, size_t bytes) {
              all + (size_t)k * row, row);
   if (rowtype != MPI_DATATYPE_NULL)
     MPI_Type_free(&rowtype);
-  free(all);
+  loomrt_free(all);
   return status;
 }

@@ -51,21 +51,21 @@ const loomrt_halo_plan *loomrt_halo_plan_of(loom_set set) {
 }
 
 static void plan_free(loomrt_halo_plan *p) {
-  free(p->send_rank);
-  free(p->send_start);
-  free(p->send_idx);
-  free(p->recv_rank);
-  free(p->recv_start);
-  free(p->recv_idx);
-  free(p->gather_count);
-  free(p->gather_displ);
-  free(p->gather_gid);
+  loomrt_free(p->send_rank);
+  loomrt_free(p->send_start);
+  loomrt_free(p->send_idx);
+  loomrt_free(p->recv_rank);
+  loomrt_free(p->recv_start);
+  loomrt_free(p->recv_idx);
+  loomrt_free(p->gather_count);
+  loomrt_free(p->gather_displ);
+  loomrt_free(p->gather_gid);
 }
 
 void loomrt_halo_plans_free(void) {
   for (int i = 0; i < nplans; i++)
     plan_free(&plans[i]);
-  free(plans);
+  loomrt_free(plans);
   plans = NULL;
   nplans = 0;
 }
@@ -129,11 +129,12 @@ static int number_set(const loomrt_mesh *mesh, int s, const unsigned char *cls,
     if (cls[i] != NONE)
       ls->n[cls[i]]++;
   ls->total = ls->n[0] + ls->n[1] + ls->n[2] + ls->n[3];
-  ls->l2g = malloc(((size_t)ls->total + 1) * sizeof *ls->l2g);
-  ls->g2l = malloc(((size_t)n + 1) * sizeof *ls->g2l);
-  int *start = calloc(2 * ((size_t)P + 1), sizeof *start); /* per halo class */
+  ls->l2g = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)ls->total + 1) * sizeof *ls->l2g);
+  ls->g2l = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *ls->g2l);
+  /* per halo class */
+  int *start = loomrt_calloc(LOOM_MEM_STARTUP, 2 * ((size_t)P + 1), sizeof *start);
   if (!ls->l2g || !ls->g2l || !start) {
-    free(start);
+    loomrt_free(start);
     return LOOM_ENOMEM;
   }
   for (int i = 0; i < n; i++)
@@ -155,7 +156,7 @@ static int number_set(const loomrt_mesh *mesh, int s, const unsigned char *cls,
     if (l >= 0)
       ls->l2g[l] = i;
   }
-  free(start);
+  loomrt_free(start);
   return LOOM_OK;
 }
 
@@ -184,13 +185,14 @@ static void migrate_dat(loom_dat dat, const local_set *ls, char *tmp) {
 
 /* The declared index of each local element (undoing a global renumber). */
 static int *declared_ids(loom_set set, const local_set *ls) {
-  int *gid = malloc(((size_t)ls->total + 1) * sizeof *gid);
+  int *gid = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)ls->total + 1) * sizeof *gid);
   int *old_of_new = set->new_of_old
-                        ? malloc(((size_t)set->size + 1) * sizeof *old_of_new)
+                        ? loomrt_alloc(LOOM_MEM_STARTUP,
+                                       ((size_t)set->size + 1) * sizeof *old_of_new)
                         : NULL;
   if (!gid || (set->new_of_old && !old_of_new)) {
-    free(gid);
-    free(old_of_new);
+    loomrt_free(gid);
+    loomrt_free(old_of_new);
     return NULL;
   }
   if (old_of_new)
@@ -198,7 +200,7 @@ static int *declared_ids(loom_set set, const local_set *ls) {
       old_of_new[set->new_of_old[i]] = i;
   for (int l = 0; l < ls->total; l++)
     gid[l] = old_of_new ? old_of_new[ls->l2g[l]] : ls->l2g[l];
-  free(old_of_new);
+  loomrt_free(old_of_new);
   return gid;
 }
 
@@ -211,8 +213,8 @@ int loomrt_plan_side(const int *count, int P, int *nneigh, int **rank,
   for (int q = 0; q < P; q++)
     k += count[q] > 0;
   *nneigh = k;
-  *rank = malloc(((size_t)k + 1) * sizeof **rank);
-  *start = malloc(((size_t)k + 1) * sizeof **start);
+  *rank = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)k + 1) * sizeof **rank);
+  *start = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)k + 1) * sizeof **start);
   if (!*rank || !*start)
     return LOOM_ENOMEM;
   k = 0;
@@ -236,17 +238,17 @@ static int plan_recv(loomrt_halo_plan *p, const loomrt_mesh *mesh, int s,
     count[mesh->owner[s][ls->l2g[l]]]++;
   if (loomrt_plan_side(count, P, &p->nrecv, &p->recv_rank, &p->recv_start) != LOOM_OK)
     return LOOM_ENOMEM;
-  p->recv_idx = malloc(((size_t)halo + 1) * sizeof *p->recv_idx);
+  p->recv_idx = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)halo + 1) * sizeof *p->recv_idx);
   if (!p->recv_idx)
     return LOOM_ENOMEM;
-  int *fill = malloc(((size_t)P + 1) * sizeof *fill);
+  int *fill = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)P + 1) * sizeof *fill);
   if (!fill)
     return LOOM_ENOMEM;
   for (int k = 0, q = 0; q < P; q++)
     fill[q] = count[q] > 0 ? p->recv_start[k++] : 0;
   for (int l = first; l < ls->total; l++)
     p->recv_idx[fill[mesh->owner[s][ls->l2g[l]]]++] = l;
-  free(fill);
+  loomrt_free(fill);
   return LOOM_OK;
 }
 
@@ -255,10 +257,10 @@ static int plan_send(loomrt_halo_plan *p, const local_set *ls, int *rcount,
                      const char *name, int status_before) {
   int P = loomrt_mpi_size();
   MPI_Comm comm = loomrt_mpi_comm();
-  int *scount = calloc((size_t)P + 1, sizeof *scount);
-  int *rdispl = calloc((size_t)P + 1, sizeof *rdispl);
-  int *sdispl = calloc((size_t)P + 1, sizeof *sdispl);
-  int *want = malloc(((size_t)(ls->n[2] + ls->n[3]) + 1) * sizeof *want);
+  int *scount = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof *scount);
+  int *rdispl = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof *rdispl);
+  int *sdispl = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)P + 1, sizeof *sdispl);
+  int *want = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)(ls->n[2] + ls->n[3]) + 1) * sizeof *want);
   int status = status_before;
   if (status == LOOM_OK && !(scount && rdispl && sdispl && want))
     status = loom_error_(LOOM_ENOMEM, "set '%s': out of memory (halo)", name);
@@ -281,7 +283,7 @@ static int plan_send(loomrt_halo_plan *p, const local_set *ls, int *rcount,
   }
   if (status == LOOM_OK) {
     status = loomrt_plan_side(scount, P, &p->nsend, &p->send_rank, &p->send_start);
-    p->send_idx = malloc(((size_t)nsend + 1) * sizeof *p->send_idx);
+    p->send_idx = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)nsend + 1) * sizeof *p->send_idx);
     if (status != LOOM_OK || !p->send_idx)
       status = loom_error_(LOOM_ENOMEM, "set '%s': out of memory (halo)",
                            name);
@@ -303,10 +305,10 @@ static int plan_send(loomrt_halo_plan *p, const local_set *ls, int *rcount,
     else
       p->send_idx[i] = l;
   }
-  free(scount);
-  free(rdispl);
-  free(sdispl);
-  free(want);
+  loomrt_free(scount);
+  loomrt_free(rdispl);
+  loomrt_free(sdispl);
+  loomrt_free(want);
   return status;
 }
 
@@ -320,9 +322,9 @@ int loomrt_plan_gather(loomrt_halo_plan *p) {
     return LOOM_OK;
   int P = loomrt_mpi_size();
   MPI_Comm comm = loomrt_mpi_comm();
-  p->gather_count = malloc(((size_t)P + 1) * sizeof(int));
-  p->gather_displ = malloc(((size_t)P + 1) * sizeof(int));
-  p->gather_gid = malloc(((size_t)set->gsize + 1) * sizeof(int));
+  p->gather_count = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)P + 1) * sizeof(int));
+  p->gather_displ = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)P + 1) * sizeof(int));
+  p->gather_gid = loomrt_alloc(LOOM_MEM_HALOS, ((size_t)set->gsize + 1) * sizeof(int));
   int status = p->gather_count && p->gather_displ && p->gather_gid
                    ? LOOM_OK
                    : LOOM_ENOMEM;
@@ -332,7 +334,7 @@ int loomrt_plan_gather(loomrt_halo_plan *p) {
                                             p->gather_count, 1, MPI_INT, comm),
                               "MPI_Allgather of set '%s'", set->name);
   if (status != LOOM_OK) {
-    free(p->gather_gid);
+    loomrt_free(p->gather_gid);
     p->gather_gid = NULL;
     return status;
   }
@@ -345,7 +347,7 @@ int loomrt_plan_gather(loomrt_halo_plan *p) {
                                            MPI_INT, comm),
                             "MPI_Allgatherv of set '%s'", set->name);
   if (status != LOOM_OK) { /* built again at the next fetch */
-    free(p->gather_gid);
+    loomrt_free(p->gather_gid);
     p->gather_gid = NULL;
   }
   return status;
@@ -356,18 +358,18 @@ int loomrt_plan_gather(loomrt_halo_plan *p) {
 static void local_free(local_set *ls, int n) {
   if (ls)
     for (int s = 0; s < n; s++) {
-      free(ls[s].l2g);
-      free(ls[s].g2l);
+      loomrt_free(ls[s].l2g);
+      loomrt_free(ls[s].g2l);
     }
-  free(ls);
+  loomrt_free(ls);
 }
 
 /* Classifies and numbers every set (local work only). */
 static int number_all(const loomrt_mesh *mesh, local_set *ls) {
-  unsigned char **cls = calloc((size_t)mesh->nsets + 1, sizeof *cls);
+  unsigned char **cls = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)mesh->nsets + 1, sizeof *cls);
   int status = cls ? LOOM_OK : LOOM_ENOMEM;
   for (int s = 0; status == LOOM_OK && s < mesh->nsets; s++) {
-    cls[s] = malloc((size_t)mesh->sets[s]->size + 1);
+    cls[s] = loomrt_alloc(LOOM_MEM_STARTUP, (size_t)mesh->sets[s]->size + 1);
     if (!cls[s])
       status = LOOM_ENOMEM;
     else
@@ -378,8 +380,8 @@ static int number_all(const loomrt_mesh *mesh, local_set *ls) {
   for (int s = 0; status == LOOM_OK && s < mesh->nsets; s++)
     status = number_set(mesh, s, cls[s], &ls[s]);
   for (int s = 0; cls && s < mesh->nsets; s++)
-    free(cls[s]);
-  free(cls);
+    loomrt_free(cls[s]);
+  loomrt_free(cls);
   return status;
 }
 
@@ -394,7 +396,7 @@ static int migrate_all(const loomrt_mesh *mesh, local_set *ls, int **gids) {
     size_t b = mesh->dats[d]->bytes;
     most = b > most ? b : most;
   }
-  char *tmp = malloc(most);
+  char *tmp = loomrt_alloc(LOOM_MEM_STARTUP, most);
   int status = tmp ? LOOM_OK : LOOM_ENOMEM;
   for (int s = 0; status == LOOM_OK && s < mesh->nsets; s++)
     if (!(gids[s] = declared_ids(mesh->sets[s], &ls[s])))
@@ -421,15 +423,16 @@ static int migrate_all(const loomrt_mesh *mesh, local_set *ls, int **gids) {
       set->owned = ls[s].n[0] + ls[s].n[1];
       set->exec = set->owned + ls[s].n[2];
       set->gid = gids[s];
+      loomrt_mem_kind(set->gid, LOOM_MEM_SETS); /* kept by the set */
       gids[s] = NULL;
     }
   }
-  free(tmp);
+  loomrt_free(tmp);
   return status;
 }
 
 loomrt_halo_plan *loomrt_halo_plans_new(int n) {
-  plans = calloc((size_t)n + 1, sizeof *plans);
+  plans = loomrt_calloc(LOOM_MEM_HALOS, (size_t)n + 1, sizeof *plans);
   nplans = 0;
   return plans;
 }
@@ -441,9 +444,9 @@ loomrt_halo_plan *loomrt_halo_plan_add(loom_set set) {
 
 int loomrt_mpi_migrate(loomrt_mesh *mesh) {
   int ns = mesh->nsets, P = loomrt_mpi_size();
-  local_set *ls = calloc((size_t)ns + 1, sizeof *ls);
-  int **gids = calloc((size_t)ns + 1, sizeof *gids);
-  int *count = malloc(((size_t)P + 1) * sizeof *count);
+  local_set *ls = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)ns + 1, sizeof *ls);
+  int **gids = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)ns + 1, sizeof *gids);
+  int *count = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)P + 1) * sizeof *count);
   loomrt_halo_plans_new(ns);
   int status = ls && gids && count && plans ? LOOM_OK : LOOM_ENOMEM;
   if (status == LOOM_OK)
@@ -462,9 +465,9 @@ int loomrt_mpi_migrate(loomrt_mesh *mesh) {
     status = plan_send(p, &ls[s], count, p->set->name, status);
   }
   for (int s = 0; gids && s < ns; s++)
-    free(gids[s]);
-  free(gids);
-  free(count);
+    loomrt_free(gids[s]);
+  loomrt_free(gids);
+  loomrt_free(count);
   local_free(ls, ns);
   return status;
 }

@@ -103,8 +103,9 @@ int loomrt_halo_fill(loom_set set, void *rows, size_t row_bytes,
 /* ---- exchanges by rank (dist.c; used by io/hdf5.c too) ----------------- */
 
 /* Variable-size all-to-all (collective): scount[q] items of `size` bytes
- * for rank q, packed by rank in sbuf; *rbuf (malloc'ed) receives rcount[q]
- * from each rank q, by rank; *rtotal their sum. */
+ * for rank q, packed by rank in sbuf; *rbuf (loomrt_alloc'ed as start-up
+ * work, freed with loomrt_free) receives rcount[q] from each rank q, by
+ * rank; *rtotal their sum. */
 int loomrt_dist_exchange(const void *sbuf, const int *scount, size_t size,
                          void **rbuf, int *rcount, int *rtotal,
                          const char *what);

@@ -59,9 +59,9 @@ static int metis_owners(const int *xadj, const int *adj, int n, int nparts,
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;
-  idx_t *x = malloc(((size_t)n + 1) * sizeof *x);
-  idx_t *a = malloc(((size_t)xadj[n] + 1) * sizeof *a);
-  idx_t *part = malloc(((size_t)n + 1) * sizeof *part);
+  idx_t *x = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *x);
+  idx_t *a = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)xadj[n] + 1) * sizeof *a);
+  idx_t *part = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *part);
   int status = LOOM_OK;
   if (!x || !a || !part) {
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory for "
@@ -84,9 +84,9 @@ static int metis_owners(const int *xadj, const int *adj, int n, int nparts,
                            rc, n, nparts);
     }
   }
-  free(x);
-  free(a);
-  free(part);
+  loomrt_free(x);
+  loomrt_free(a);
+  loomrt_free(part);
   return status;
 }
 
@@ -141,9 +141,9 @@ static int scotch_context(SCOTCH_Context *context) {
  * strategy) on the whole graph: rank 0's part for "scotch". */
 static int scotch_owners(const int *xadj, const int *adj, int n, int nparts,
                          int *owner) {
-  SCOTCH_Num *vert = malloc(((size_t)n + 1) * sizeof *vert);
-  SCOTCH_Num *edge = malloc(((size_t)xadj[n] + 1) * sizeof *edge);
-  SCOTCH_Num *part = malloc(((size_t)n + 1) * sizeof *part);
+  SCOTCH_Num *vert = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *vert);
+  SCOTCH_Num *edge = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)xadj[n] + 1) * sizeof *edge);
+  SCOTCH_Num *part = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *part);
   int status = vert && edge && part ? LOOM_OK : LOOM_ENOMEM;
   for (int i = 0; status == LOOM_OK && i <= n; i++)
     vert[i] = xadj[i];
@@ -176,9 +176,9 @@ static int scotch_owners(const int *xadj, const int *adj, int n, int nparts,
                         "the graph");
   for (int i = 0; status == LOOM_OK && i < n; i++)
     owner[i] = (int)part[i];
-  free(vert);
-  free(edge);
-  free(part);
+  loomrt_free(vert);
+  loomrt_free(edge);
+  loomrt_free(part);
   return status;
 }
 
@@ -213,8 +213,8 @@ static void ptscotch_end(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
 static int ptscotch_part(const int *xadj, const int *adj, int lo, int hi,
                          int nparts, const char *name, SCOTCH_Num *part) {
   int nl = hi - lo, ne = xadj[hi] - xadj[lo];
-  SCOTCH_Num *vert = malloc(((size_t)nl + 1) * sizeof *vert);
-  SCOTCH_Num *edge = malloc(((size_t)ne + 1) * sizeof *edge);
+  SCOTCH_Num *vert = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)nl + 1) * sizeof *vert);
+  SCOTCH_Num *edge = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)ne + 1) * sizeof *edge);
   int status = LOOM_OK;
   if (!vert || !edge)
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory for "
@@ -243,8 +243,8 @@ static int ptscotch_part(const int *xadj, const int *adj, int lo, int hi,
   }
   if (inited)
     ptscotch_end(&context, &graph, &bound, &strat);
-  free(vert);
-  free(edge);
+  loomrt_free(vert);
+  loomrt_free(edge);
   return status;
 }
 
@@ -254,9 +254,9 @@ static int ptscotch_owners(const int *xadj, const int *adj, int n, int nparts,
                            const char *name, int *owner) {
   int lo, hi;
   vertex_block(n, &lo, &hi);
-  SCOTCH_Num *part = malloc(((size_t)(hi - lo) + 1) * sizeof *part);
-  int *count = malloc(((size_t)nparts + 1) * sizeof *count);
-  int *first = malloc(((size_t)nparts + 1) * sizeof *first);
+  SCOTCH_Num *part = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)(hi - lo) + 1) * sizeof *part);
+  int *count = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)nparts + 1) * sizeof *count);
+  int *first = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)nparts + 1) * sizeof *first);
   int status = LOOM_OK;
   if (!part || !count || !first)
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory for "
@@ -276,9 +276,9 @@ static int ptscotch_owners(const int *xadj, const int *adj, int n, int nparts,
         MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, owner, count, first,
                        MPI_INT, loomrt_mpi_comm()),
         "MPI_Allgatherv of the PT-Scotch partition");
-  free(part);
-  free(count);
-  free(first);
+  loomrt_free(part);
+  loomrt_free(count);
+  loomrt_free(first);
   return status;
 }
 
@@ -314,8 +314,8 @@ static int partition_set(loom_set set, loomrt_part_method method, int diag,
         cut += owner[v] != owner[adj[k]];
     *edge_cut = cut / 2;
   }
-  free(xadj);
-  free(adj);
+  loomrt_free(xadj);
+  loomrt_free(adj);
   return status;
 }
 
@@ -358,7 +358,7 @@ int loomrt_part_rank0(loomrt_part_method method, const int *xadj,
 
 int loomrt_part_ptscotch(const int *xadj, const int *adj, int lo, int hi,
                          int nparts, const char *name, int *part) {
-  SCOTCH_Num *p = malloc(((size_t)(hi - lo) + 1) * sizeof *p);
+  SCOTCH_Num *p = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)(hi - lo) + 1) * sizeof *p);
   int status = agree(p ? LOOM_OK
                        : loom_error_(LOOM_ENOMEM, "loom_partition: out of "
                                                   "memory for the PT-Scotch "
@@ -369,7 +369,7 @@ int loomrt_part_ptscotch(const int *xadj, const int *adj, int lo, int hi,
                    "partitioning", name);
   for (int i = 0; status == LOOM_OK && i < hi - lo; i++)
     part[i] = (int)p[i];
-  free(p);
+  loomrt_free(p);
   return status;
 }
 
@@ -418,11 +418,12 @@ int loomrt_mpi_owners(loomrt_mesh *mesh, loomrt_part_method method, int diag,
   *edge_cut = -1;
   int status = LOOM_OK;
   for (int s = 0; s < mesh->nsets && status == LOOM_OK; s++) {
-    mesh->owner[s] = malloc(((size_t)mesh->sets[s]->size + 1) * sizeof(int));
+    mesh->owner[s] =
+        loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)mesh->sets[s]->size + 1) * sizeof(int));
     if (!mesh->owner[s])
       status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");
   }
-  char *assigned = calloc((size_t)mesh->nsets + 1, 1);
+  char *assigned = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)mesh->nsets + 1, 1);
   if (status == LOOM_OK && !assigned)
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory");
   status = loomrt_mpi_agree(status, "loom_partition (owners)");
@@ -444,6 +445,6 @@ int loomrt_mpi_owners(loomrt_mesh *mesh, loomrt_part_method method, int diag,
   for (int s = 0; status == LOOM_OK && s < mesh->nsets; s++)
     if (!assigned[s])
       block_owners(mesh->owner[s], mesh->sets[s]->size, loomrt_mpi_size());
-  free(assigned);
+  loomrt_free(assigned);
   return status;
 }

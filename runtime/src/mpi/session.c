@@ -178,9 +178,9 @@ int loomrt_mesh_load(loomrt_mesh *mesh) {
   memset(mesh, 0, sizeof *mesh);
   mesh->primary = -1;
   size_t n = loomrt_registry_count();
-  mesh->sets = malloc((n + 1) * sizeof *mesh->sets);
-  mesh->maps = malloc((n + 1) * sizeof *mesh->maps);
-  mesh->dats = malloc((n + 1) * sizeof *mesh->dats);
+  mesh->sets = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *mesh->sets);
+  mesh->maps = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *mesh->maps);
+  mesh->dats = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *mesh->dats);
   if (!mesh->sets || !mesh->maps || !mesh->dats)
     return LOOM_ENOMEM;
   for (size_t i = 0; i < n; i++) {
@@ -193,9 +193,9 @@ int loomrt_mesh_load(loomrt_mesh *mesh) {
     else if (kind == LOOMRT_KIND_DAT) /* not mat/'s sparsities, matrices */
       mesh->dats[mesh->ndats++] = obj;
   }
-  mesh->from = malloc(((size_t)mesh->nmaps + 1) * sizeof *mesh->from);
-  mesh->to = malloc(((size_t)mesh->nmaps + 1) * sizeof *mesh->to);
-  mesh->owner = calloc((size_t)mesh->nsets + 1, sizeof *mesh->owner);
+  mesh->from = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)mesh->nmaps + 1) * sizeof *mesh->from);
+  mesh->to = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)mesh->nmaps + 1) * sizeof *mesh->to);
+  mesh->owner = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)mesh->nsets + 1, sizeof *mesh->owner);
   if (!mesh->from || !mesh->to || !mesh->owner)
     return LOOM_ENOMEM;
   for (int m = 0; m < mesh->nmaps; m++) {
@@ -208,13 +208,13 @@ int loomrt_mesh_load(loomrt_mesh *mesh) {
 void loomrt_mesh_free(loomrt_mesh *mesh) {
   if (mesh->owner)
     for (int s = 0; s < mesh->nsets; s++)
-      free(mesh->owner[s]);
-  free(mesh->owner);
-  free(mesh->sets);
-  free(mesh->maps);
-  free(mesh->dats);
-  free(mesh->from);
-  free(mesh->to);
+      loomrt_free(mesh->owner[s]);
+  loomrt_free(mesh->owner);
+  loomrt_free(mesh->sets);
+  loomrt_free(mesh->maps);
+  loomrt_free(mesh->dats);
+  loomrt_free(mesh->from);
+  loomrt_free(mesh->to);
   memset(mesh, 0, sizeof *mesh);
 }
 
@@ -324,12 +324,12 @@ static int check_same_mesh(const loomrt_mesh *mesh, int shape) {
     return err;
   }
   int n = counts[0] + counts[1] + counts[2];
-  unsigned long long *key = malloc(3 * ((size_t)n + 1) * sizeof *key);
+  unsigned long long *key = loomrt_alloc(LOOM_MEM_STARTUP, 3 * ((size_t)n + 1) * sizeof *key);
   if (!key)
     status = LOOM_ENOMEM;
   status = loomrt_mpi_agree(status, "loom_partition (checking the mesh)");
   if (status != LOOM_OK) {
-    free(key);
+    loomrt_free(key);
     return status == LOOM_ENOMEM
                ? loom_error_(status, "loom_partition: out of memory")
                : status;
@@ -350,7 +350,7 @@ static int check_same_mesh(const loomrt_mesh *mesh, int shape) {
       status = report_difference(mesh, k, shape);
       loomrt_mpi_agreed_error(0);
     }
-  free(key);
+  loomrt_free(key);
   for (int c = 0; status == LOOM_OK && c < loomrt_const_count(); c++)
     status = loomrt_const_check(c); /* changed since its declaration? */
   return status;
@@ -371,8 +371,8 @@ static const char *method_name(loomrt_part_method m) {
 static void print_quality(const loomrt_mesh *mesh, loomrt_part_method method,
                           long long cut, double seconds) {
   int n = 4 * mesh->nsets;
-  int *mine = malloc(((size_t)n + 1) * sizeof *mine);
-  int *all = my_rank == 0 ? malloc(((size_t)n * nranks + 1) * sizeof *all)
+  int *mine = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *mine);
+  int *all = my_rank == 0 ? loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n * nranks + 1) * sizeof *all)
                           : NULL;
   int ok = mine && (my_rank != 0 || all);
   for (int s = 0; ok && s < mesh->nsets; s++) {
@@ -401,8 +401,8 @@ static void print_quality(const loomrt_mesh *mesh, loomrt_part_method method,
       }
     fflush(stderr);
   }
-  free(mine);
-  free(all);
+  loomrt_free(mine);
+  loomrt_free(all);
 }
 
 /* LOOM_DIAG=1: the start-up's phases on rank 0, each its wall time, the
@@ -466,6 +466,8 @@ static int partition(loom_set primary, loomrt_part_method method) {
     print_startup(t, method_name(method), sliced);
   }
   loomrt_mesh_free(&mesh);
+  if (status == LOOM_OK)
+    loomrt_mem_started(); /* LOOM_DIAG's memory after start-up */
   return status;
 }
 

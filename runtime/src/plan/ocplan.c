@@ -55,11 +55,11 @@ typedef struct oc_entry {
 static oc_entry *ocplans = NULL;
 
 static void oc_free(oc_entry *p) {
-  free(p->args);
-  free(p->part_lo);
-  free(p->elem_start);
-  free(p->elems);
-  free(p);
+  loomrt_free(p->args);
+  loomrt_free(p->part_lo);
+  loomrt_free(p->elem_start);
+  loomrt_free(p->elems);
+  loomrt_free(p);
 }
 
 void loomrt_ocplan_drop_all(void) {
@@ -119,7 +119,7 @@ static int oc_check_args(const char *call, const char *loop, loom_set set, int n
 /* Ranges of the target set with about equal numbers of increments from
  * the elements in [lo, hi); part_of[t] is the part owning target t. */
 static void split_targets(oc_entry *p, int ntargets, int *part_of) {
-  long *weight = calloc((size_t)ntargets + 1, sizeof *weight);
+  long *weight = loomrt_calloc(LOOM_MEM_PLANS, (size_t)ntargets + 1, sizeof *weight);
   long total = 0;
   if (weight)
     for (int e = p->lo; e < p->hi; e++)
@@ -138,16 +138,17 @@ static void split_targets(oc_entry *p, int ntargets, int *part_of) {
   while (part + 1 < p->nparts)
     p->part_lo[++part] = ntargets;
   p->part_lo[p->nparts] = ntargets;
-  free(weight);
+  loomrt_free(weight);
 }
 
 /* The elements of [lo, hi) of each part, in increasing order. */
 static int fill_parts(oc_entry *p, const int *part_of) {
   int np = p->nparts;
-  int *count = calloc((size_t)np + 1, sizeof *count), *seen = malloc((size_t)np * sizeof *seen);
+  int *count = loomrt_calloc(LOOM_MEM_PLANS, (size_t)np + 1, sizeof *count);
+  int *seen = loomrt_alloc(LOOM_MEM_PLANS, (size_t)np * sizeof *seen);
   if (!count || !seen) {
-    free(count);
-    free(seen);
+    loomrt_free(count);
+    loomrt_free(seen);
     return LOOM_ENOMEM;
   }
   for (int pass = 0; pass < 2; pass++) {
@@ -168,27 +169,27 @@ static int fill_parts(oc_entry *p, const int *part_of) {
       for (int q = 0; q < np; q++)
         count[q + 1] += count[q];
       memcpy(p->elem_start, count, ((size_t)np + 1) * sizeof *count);
-      p->elems = malloc(((size_t)count[np] + 1) * sizeof *p->elems);
+      p->elems = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)count[np] + 1) * sizeof *p->elems);
       if (!p->elems)
         break;
     }
   }
-  free(count);
-  free(seen);
+  loomrt_free(count);
+  loomrt_free(seen);
   return p->elems ? LOOM_OK : LOOM_ENOMEM;
 }
 
 static int oc_build(oc_entry *p) {
   int ntargets = p->args[0].map->to->size;
-  p->part_lo = malloc(((size_t)p->nparts + 1) * sizeof *p->part_lo);
-  p->elem_start = malloc(((size_t)p->nparts + 1) * sizeof *p->elem_start);
-  int *part_of = malloc(((size_t)ntargets + 1) * sizeof *part_of);
+  p->part_lo = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)p->nparts + 1) * sizeof *p->part_lo);
+  p->elem_start = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)p->nparts + 1) * sizeof *p->elem_start);
+  int *part_of = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)ntargets + 1) * sizeof *part_of);
   int rc = LOOM_ENOMEM;
   if (p->part_lo && p->elem_start && part_of) {
     split_targets(p, ntargets, part_of);
     rc = fill_parts(p, part_of);
   }
-  free(part_of);
+  loomrt_free(part_of);
   p->plan = (loom__ocplan){.nparts = p->nparts, .nelems = p->hi - p->lo,
                            .part_lo = p->part_lo, .elem_start = p->elem_start,
                            .elems = p->elems, .lo = p->lo, .hi = p->hi};
@@ -197,11 +198,11 @@ static int oc_build(oc_entry *p) {
 
 static oc_entry *oc_new(const char *loop, loom_set set, int lo, int hi, int nparts,
                         int nargs, const loom__plan_arg *args) {
-  oc_entry *p = calloc(1, sizeof *p);
+  oc_entry *p = loomrt_calloc(LOOM_MEM_PLANS, 1, sizeof *p);
   if (p)
-    p->args = malloc((size_t)nargs * sizeof *p->args);
+    p->args = loomrt_alloc(LOOM_MEM_PLANS, (size_t)nargs * sizeof *p->args);
   if (!p || !p->args) {
-    free(p);
+    loomrt_free(p);
     loom_error_(LOOM_ENOMEM, "loop %s: out of memory for the plan of set '%s'",
                 loomrt_loop_label(loop), set->name);
     return NULL;

@@ -120,11 +120,11 @@ typedef struct plan_entry {
 static plan_entry *plans = NULL;
 
 static void entry_free(plan_entry *p) {
-  free(p->args);
-  free(p->per_block);
-  free(p->per_elem);
-  free(p->per_colour);
-  free(p);
+  loomrt_free(p->args);
+  loomrt_free(p->per_block);
+  loomrt_free(p->per_elem);
+  loomrt_free(p->per_colour);
+  loomrt_free(p);
 }
 
 static void uniques_drop_all(void);
@@ -302,7 +302,7 @@ static int lowest_zero_bit(uint32_t m) {
 static int colour_blocks(const loom__plan *pl, int *bcol, uint32_t *mask,
                          size_t ntargets, const target_view *views, int nv) {
   const int *start = pl->block_start;
-  int *work = malloc(((size_t)pl->nblocks + 1) * sizeof *work);
+  int *work = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)pl->nblocks + 1) * sizeof *work);
   if (!work)
     return -1;
   int nwork = pl->nblocks, ncolours = 0;
@@ -330,7 +330,7 @@ static int colour_blocks(const loom__plan *pl, int *bcol, uint32_t *mask,
     }
     nwork = kept;
   }
-  free(work);
+  loomrt_free(work);
   return ncolours;
 }
 
@@ -390,11 +390,11 @@ static int build(plan_entry *p) {
   pl->nblocks = (int)(((long long)n + bs - 1) / bs);
   int nb = pl->nblocks;
   size_t nbz = (size_t)nb;
-  p->per_block = malloc((3 * nbz + 1) * sizeof(int));
-  p->per_elem = malloc(((size_t)n + 1) * sizeof(int));
-  target_view *views = malloc(((size_t)p->nargs + 1) * sizeof *views);
+  p->per_block = loomrt_alloc(LOOM_MEM_PLANS, (3 * nbz + 1) * sizeof(int));
+  p->per_elem = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)n + 1) * sizeof(int));
+  target_view *views = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)p->nargs + 1) * sizeof *views);
   if (!p->per_block || !p->per_elem || !views) {
-    free(views);
+    loomrt_free(views);
     return LOOM_ENOMEM;
   }
   int *bstart = p->per_block, *bcol = bstart + nbz + 1,
@@ -407,15 +407,15 @@ static int build(plan_entry *p) {
   size_t ntargets = make_views(p->set, p->nargs, p->args, views);
   uint32_t *mask = NULL;
   if (p->nargs > 0 && nb > 0) {
-    mask = calloc(ntargets ? ntargets : 1, sizeof *mask);
+    mask = loomrt_calloc(LOOM_MEM_PLANS, ntargets ? ntargets : 1, sizeof *mask);
     if (!mask) {
-      free(views);
+      loomrt_free(views);
       return LOOM_ENOMEM;
     }
     pl->ncolours = colour_blocks(pl, bcol, mask, ntargets, views, p->nargs);
     if (pl->ncolours < 0) {
-      free(mask);
-      free(views);
+      loomrt_free(mask);
+      loomrt_free(views);
       return LOOM_ENOMEM;
     }
     memset(mask, 0, ntargets * sizeof *mask);
@@ -427,7 +427,7 @@ static int build(plan_entry *p) {
       if (belem[b] > pl->max_elem_colours)
         pl->max_elem_colours = belem[b];
     }
-    free(mask);
+    loomrt_free(mask);
   } else {
     for (int b = 0; b < nb; b++) {
       bcol[b] = 0;
@@ -438,9 +438,9 @@ static int build(plan_entry *p) {
     pl->ncolours = nb > 0 ? 1 : 0;
     pl->max_elem_colours = nb > 0 ? 1 : 0;
   }
-  free(views);
+  loomrt_free(views);
 
-  p->per_colour = malloc(((size_t)pl->ncolours + 1 + nbz) * sizeof(int));
+  p->per_colour = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)pl->ncolours + 1 + nbz) * sizeof(int));
   if (!p->per_colour)
     return LOOM_ENOMEM;
   int *cstart = p->per_colour, *by_colour = cstart + pl->ncolours + 1;
@@ -459,9 +459,9 @@ static plan_entry *plan_new(const char *loop, loom_set set, int lo, int hi,
                             int nargs, const loom__plan_arg *args) {
   double t0, t1;
   loom_timers(NULL, &t0);
-  plan_entry *p = calloc(1, sizeof *p);
+  plan_entry *p = loomrt_calloc(LOOM_MEM_PLANS, 1, sizeof *p);
   if (p && nargs > 0) {
-    p->args = malloc((size_t)nargs * sizeof *p->args);
+    p->args = loomrt_alloc(LOOM_MEM_PLANS, (size_t)nargs * sizeof *p->args);
     if (p->args)
       memcpy(p->args, args, (size_t)nargs * sizeof *p->args);
   }
@@ -569,8 +569,8 @@ static unique_entry *uniques = NULL;
 static void uniques_drop_all(void) {
   while (uniques) {
     unique_entry *next = uniques->next;
-    free(uniques->winner);
-    free(uniques);
+    loomrt_free(uniques->winner);
+    loomrt_free(uniques);
     uniques = next;
   }
 }
@@ -640,11 +640,11 @@ static int loom__check_unique_body(const char *loop, loom_set set, int nargs,
     return LOOM_OK;
   target_view views[8];
   size_t nt = make_views(set, nargs, args, views);
-  int *owner = malloc((nt + 1) * sizeof *owner);
-  unique_entry *u = malloc(sizeof *u);
+  int *owner = loomrt_alloc(LOOM_MEM_PLANS, (nt + 1) * sizeof *owner);
+  unique_entry *u = loomrt_alloc(LOOM_MEM_PLANS, sizeof *u);
   if (!owner || !u) {
-    free(owner);
-    free(u);
+    loomrt_free(owner);
+    loomrt_free(u);
     return loom_error_(LOOM_ENOMEM, "loop %s: out of memory checking its writes "
                        "through maps", label);
   }
@@ -652,9 +652,9 @@ static int loom__check_unique_body(const char *loop, loom_set set, int nargs,
     owner[t] = -1;
   /* every executed element: without MPI the set, with it [0, exec) */
   int status = find_meeting(label, set, loom__set_exec(set), views, nargs, owner);
-  free(owner);
+  loomrt_free(owner);
   if (status != LOOM_OK) {
-    free(u);
+    loomrt_free(u);
     return status;
   }
   *u = (unique_entry){uniques, loop, set, nargs, {{0}}, NULL};
@@ -695,11 +695,11 @@ const int *loom__write_winners(const char *loop, loom_set set, int nargs,
     return known->winner;
   target_view views[8];
   size_t nt = make_views(set, nargs, args, views);
-  unique_entry *u = malloc(sizeof *u);
-  int *winner = malloc((nt + 1) * sizeof *winner);
+  unique_entry *u = loomrt_alloc(LOOM_MEM_PLANS, sizeof *u);
+  int *winner = loomrt_alloc(LOOM_MEM_PLANS, (nt + 1) * sizeof *winner);
   if (!u || !winner) {
-    free(u);
-    free(winner);
+    loomrt_free(u);
+    loomrt_free(winner);
     loom_error_(LOOM_ENOMEM, "loop %s: out of memory for the winners of its writes "
                 "through maps", label);
     return NULL;
@@ -882,16 +882,17 @@ static int check_colours(const loom__plan *pl, loom_set set, int nargs,
   const int *start = pl->block_start;
   const int *ecol = pl->elem_colour; /* ecol[e - lo], e in [lo, hi) */
   int lo = pl->lo;
-  target_view *views = malloc(((size_t)nargs + 1) * sizeof *views);
+  target_view *views = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)nargs + 1) * sizeof *views);
   size_t nt = views ? make_views(set, nargs, args, views) + 1 : 1;
   int maxlen = 0;
   for (int b = 0; b < nb; b++)
     if (start[b + 1] - start[b] > maxlen)
       maxlen = start[b + 1] - start[b];
-  stamps st = {malloc(nt * sizeof(int)), malloc(nt * sizeof(int)),
-               malloc(nt * sizeof(int))};
-  int *sorted = malloc(((size_t)maxlen + 1) * sizeof *sorted);
-  int *count = malloc(((size_t)maxlen + 2) * sizeof *count);
+  stamps st = {loomrt_alloc(LOOM_MEM_PLANS, nt * sizeof(int)),
+               loomrt_alloc(LOOM_MEM_PLANS, nt * sizeof(int)),
+               loomrt_alloc(LOOM_MEM_PLANS, nt * sizeof(int))};
+  int *sorted = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)maxlen + 1) * sizeof *sorted);
+  int *count = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)maxlen + 2) * sizeof *count);
   if (!views || !st.stamp || !st.block || !st.elem || !sorted || !count) {
     status = loom_error_(LOOM_ENOMEM,
                          "loom__plan_check: loop %s: out of memory checking "
@@ -932,12 +933,12 @@ static int check_colours(const loom__plan *pl, loom_set set, int nargs,
     group += k;
   }
 done:
-  free(views);
-  free(st.stamp);
-  free(st.block);
-  free(st.elem);
-  free(sorted);
-  free(count);
+  loomrt_free(views);
+  loomrt_free(st.stamp);
+  loomrt_free(st.block);
+  loomrt_free(st.elem);
+  loomrt_free(sorted);
+  loomrt_free(count);
   return status;
 }
 

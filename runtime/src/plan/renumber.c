@@ -147,14 +147,14 @@ typedef struct world {
 static void world_free(world *w) {
   if (w->perm)
     for (int i = 0; i < w->nsets; i++)
-      free(w->perm[i]);
-  free(w->sets);
-  free(w->maps);
-  free(w->dats);
-  free(w->from);
-  free(w->to);
-  free(w->perm);
-  free(w->rank);
+      loomrt_free(w->perm[i]);
+  loomrt_free(w->sets);
+  loomrt_free(w->maps);
+  loomrt_free(w->dats);
+  loomrt_free(w->from);
+  loomrt_free(w->to);
+  loomrt_free(w->perm);
+  loomrt_free(w->rank);
 }
 
 static int set_index(const world *w, loom_set s) {
@@ -167,9 +167,9 @@ static int set_index(const world *w, loom_set s) {
 static int world_load(world *w) {
   memset(w, 0, sizeof *w);
   size_t n = loomrt_registry_count();
-  w->sets = malloc((n + 1) * sizeof *w->sets);
-  w->maps = malloc((n + 1) * sizeof *w->maps);
-  w->dats = malloc((n + 1) * sizeof *w->dats);
+  w->sets = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *w->sets);
+  w->maps = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *w->maps);
+  w->dats = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *w->dats);
   if (!w->sets || !w->maps || !w->dats)
     return LOOM_ENOMEM;
   for (size_t i = 0; i < n; i++) {
@@ -182,10 +182,10 @@ static int world_load(world *w) {
     else if (kind == LOOMRT_KIND_DAT)
       w->dats[w->ndats++] = obj;
   }
-  w->from = malloc(((size_t)w->nmaps + 1) * sizeof *w->from);
-  w->to = malloc(((size_t)w->nmaps + 1) * sizeof *w->to);
-  w->perm = calloc((size_t)w->nsets + 1, sizeof *w->perm);
-  w->rank = malloc(((size_t)w->nsets + 1) * sizeof *w->rank);
+  w->from = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)w->nmaps + 1) * sizeof *w->from);
+  w->to = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)w->nmaps + 1) * sizeof *w->to);
+  w->perm = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)w->nsets + 1, sizeof *w->perm);
+  w->rank = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)w->nsets + 1) * sizeof *w->rank);
   if (!w->from || !w->to || !w->perm || !w->rank)
     return LOOM_ENOMEM;
   for (int m = 0; m < w->nmaps; m++) {
@@ -283,9 +283,9 @@ static size_t enumerate(const world *w, int p, graph *g, int *buf,
 }
 
 static void graph_free(graph *g) {
-  free(g->row);
-  free(g->deg);
-  free(g->adj);
+  loomrt_free(g->row);
+  loomrt_free(g->deg);
+  loomrt_free(g->adj);
 }
 
 /* Builds set p's graph (de-duplicated rows).  LOOM_OK or LOOM_ENOMEM. */
@@ -300,10 +300,10 @@ static int graph_build(const world *w, int p, graph *g) {
     if (w->from[m] == p && (size_t)w->maps[m]->to->size + 1 > chainn)
       chainn = (size_t)w->maps[m]->to->size + 1;
   }
-  int *buf = malloc(bufn * sizeof *buf);
-  int *chain = malloc(chainn * sizeof *chain);
-  g->row = malloc(((size_t)n + 1) * sizeof *g->row);
-  g->deg = calloc((size_t)n + 1, sizeof *g->deg);
+  int *buf = loomrt_alloc(LOOM_MEM_STARTUP, bufn * sizeof *buf);
+  int *chain = loomrt_alloc(LOOM_MEM_STARTUP, chainn * sizeof *chain);
+  g->row = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *g->row);
+  g->deg = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)n + 1, sizeof *g->deg);
   int status = LOOM_ENOMEM;
   if (!buf || !chain || !g->row || !g->deg)
     goto done;
@@ -312,7 +312,7 @@ static int graph_build(const world *w, int p, graph *g) {
   g->row[0] = 0;
   for (int v = 0; v < n; v++)
     g->row[v + 1] = g->row[v] + (size_t)g->deg[v];
-  g->adj = malloc((g->nedges + 1) * sizeof *g->adj);
+  g->adj = loomrt_alloc(LOOM_MEM_STARTUP, (g->nedges + 1) * sizeof *g->adj);
   if (!g->adj)
     goto done;
   memset(g->deg, 0, ((size_t)n + 1) * sizeof *g->deg);
@@ -320,7 +320,7 @@ static int graph_build(const world *w, int p, graph *g) {
   g->nedges = 0;
   enumerate(w, p, g, buf, chain);
   /* De-duplicate each row. */
-  int *mark = malloc(((size_t)n + 1) * sizeof *mark);
+  int *mark = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *mark);
   if (!mark)
     goto done;
   for (int v = 0; v < n; v++)
@@ -334,11 +334,11 @@ static int graph_build(const world *w, int p, graph *g) {
       }
     g->deg[v] = kept;
   }
-  free(mark);
+  loomrt_free(mark);
   status = LOOM_OK;
 done:
-  free(buf);
-  free(chain);
+  loomrt_free(buf);
+  loomrt_free(chain);
   if (status != LOOM_OK)
     graph_free(g);
   return status;
@@ -481,11 +481,13 @@ static int order_primary(world *w, int p, long long *bw_before,
   for (int v = 0; v < n; v++)
     if (g.deg[v] > maxdeg)
       maxdeg = g.deg[v];
-  rcm_work wk = {malloc(((size_t)n + 1) * sizeof(int)),
-                 malloc(((size_t)n + 1) * sizeof(int)),
-                 malloc((size_t)n + 1),
-                 malloc(((size_t)maxdeg + 1) * sizeof(unsigned long long)), 0};
-  int *perm = malloc(((size_t)n + 1) * sizeof *perm);
+  rcm_work wk = {loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof(int)),
+                 loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof(int)),
+                 loomrt_alloc(LOOM_MEM_STARTUP, (size_t)n + 1),
+                 loomrt_alloc(LOOM_MEM_STARTUP,
+                              ((size_t)maxdeg + 1) * sizeof(unsigned long long)),
+                 0};
+  int *perm = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *perm);
   int status = LOOM_ENOMEM;
   if (wk.seen && wk.queue && wk.placed && wk.keys && perm) {
     rcm(&g, &wk, perm);
@@ -497,11 +499,11 @@ static int order_primary(world *w, int p, long long *bw_before,
     perm = NULL;
     status = LOOM_OK;
   }
-  free(perm);
-  free(wk.seen);
-  free(wk.queue);
-  free(wk.placed);
-  free(wk.keys);
+  loomrt_free(perm);
+  loomrt_free(wk.seen);
+  loomrt_free(wk.queue);
+  loomrt_free(wk.placed);
+  loomrt_free(wk.keys);
   graph_free(&g);
   return status;
 }
@@ -511,11 +513,11 @@ static int order_primary(world *w, int p, long long *bw_before,
 /* Stable counting sort of n elements by key[i] in [0, nkeys): perm = the
  * position of each element.  LOOM_OK or LOOM_ENOMEM. */
 static int perm_by_keys(const int *key, int n, int nkeys, int **out) {
-  int *count = calloc((size_t)nkeys + 1, sizeof *count);
-  int *perm = malloc(((size_t)n + 1) * sizeof *perm);
+  int *count = loomrt_calloc(LOOM_MEM_STARTUP, (size_t)nkeys + 1, sizeof *count);
+  int *perm = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *perm);
   if (!count || !perm) {
-    free(count);
-    free(perm);
+    loomrt_free(count);
+    loomrt_free(perm);
     return LOOM_ENOMEM;
   }
   for (int i = 0; i < n; i++)
@@ -524,7 +526,7 @@ static int perm_by_keys(const int *key, int n, int nkeys, int **out) {
     count[k + 1] += count[k];
   for (int i = 0; i < n; i++)
     perm[i] = count[key[i]]++;
-  free(count);
+  loomrt_free(count);
   *out = perm;
   return LOOM_OK;
 }
@@ -535,7 +537,7 @@ static int perm_by_keys(const int *key, int n, int nkeys, int **out) {
 static int order_follower(world *w, int s, int m) {
   loom_map map = w->maps[m];
   int n = w->sets[s]->size, nkeys;
-  int *key = malloc(((size_t)n + 1) * sizeof *key);
+  int *key = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *key);
   if (!key)
     return LOOM_ENOMEM;
   if (w->from[m] == s) {
@@ -565,7 +567,7 @@ static int order_follower(world *w, int s, int m) {
     }
   }
   int status = perm_by_keys(key, n, nkeys, &w->perm[s]);
-  free(key);
+  loomrt_free(key);
   return status;
 }
 
@@ -660,13 +662,14 @@ static void apply(world *w, void *tmp) {
     int *p = w->perm[s];
     if (!p)
       continue;
-    free(set->declared); /* loom__set_global builds it again */
+    loomrt_free(set->declared); /* loom__set_global builds it again */
     set->declared = NULL;
     if (set->new_of_old) {
       for (int i = 0; i < set->size; i++)
         set->new_of_old[i] = p[set->new_of_old[i]];
     } else {
       set->new_of_old = p;
+      loomrt_mem_kind(p, LOOM_MEM_SETS);
       w->perm[s] = NULL; /* now owned by the set */
     }
   }
@@ -703,11 +706,11 @@ int loomrt_set_graph(loom_set p, int **xadj, int **adjncy) {
   size_t total = 0;
   for (int v = 0; v < n; v++)
     total += (size_t)g.deg[v];
-  *xadj = malloc(((size_t)n + 1) * sizeof **xadj);
-  *adjncy = malloc((total + 1) * sizeof **adjncy);
+  *xadj = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof **xadj);
+  *adjncy = loomrt_alloc(LOOM_MEM_STARTUP, (total + 1) * sizeof **adjncy);
   if (!*xadj || !*adjncy) {
-    free(*xadj);
-    free(*adjncy);
+    loomrt_free(*xadj);
+    loomrt_free(*adjncy);
     *xadj = *adjncy = NULL;
     graph_free(&g);
     return LOOM_ENOMEM;
@@ -773,7 +776,7 @@ int loom_renumber(void) {
     }
   }
   if (status == LOOM_OK) {
-    tmp = malloc(max_bytes(&w));
+    tmp = loomrt_alloc(LOOM_MEM_STARTUP, max_bytes(&w));
     if (!tmp)
       status = LOOM_ENOMEM;
   }
@@ -782,7 +785,7 @@ int loom_renumber(void) {
     loomrt_plan_drop_all();
     renumberings++; /* mat/ rebuilds what it keeps in storage order */
   }
-  free(tmp);
+  loomrt_free(tmp);
   int nsets = w.nsets;
   world_free(&w);
   if (status != LOOM_OK)

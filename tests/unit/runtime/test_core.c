@@ -104,6 +104,79 @@ TestSuite(map, .init = setup_active, .fini = teardown_active);
 TestSuite(dat, .init = setup_active, .fini = teardown_active);
 TestSuite(check, .init = setup_active, .fini = teardown_active);
 TestSuite(timers);
+TestSuite(memory, .init = install_capture);
+
+/* The storage the ledger counts for a dat of `bytes` (loom.h, "memory"). */
+static size_t dat_storage(size_t bytes) {
+  size_t n = bytes + 4096 + 64, huge = (size_t)2 << 20;
+  return n < huge ? n : (n + 4095) / 4096 * 4096;
+}
+
+static void expect_kinds_sum(loom_mem_when when) {
+  size_t sum = 0;
+  for (int k = 0; k < LOOM_MEM_TOTAL; k++)
+    sum += loom_memory((loom_mem_kind)k, when);
+  cr_assert_eq(sum, loom_memory(LOOM_MEM_TOTAL, when), "kinds sum to %zu, total %zu (when %d)",
+               sum, loom_memory(LOOM_MEM_TOTAL, when), (int)when);
+}
+
+Test(memory, ledger_counts_dats_and_maps_and_returns_to_zero) {
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  size_t before = loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_NOW);
+  enum { N = 100000, E = 2 * N }; /* q: 3.2 MB, mapped; the others allocated */
+  loom_set nodes = loom_decl_set(N, "nodes"), edges = loom_decl_set(E, "edges");
+  int *e2n = malloc(2 * (size_t)E * sizeof *e2n);
+  double *x = calloc(2 * (size_t)N, sizeof *x);
+  for (int e = 0; e < E; e++)
+    e2n[2 * e] = e % N, e2n[2 * e + 1] = (e + 1) % N;
+  loom_map pedge = loom_decl_map(edges, nodes, 2, e2n, "pedge");
+  loom_dat p_x = loom_decl_dat(nodes, 2, double, x, "p_x");
+  loom_dat p_q = loom_decl_temp(nodes, 4, double, "p_q");
+  loom_dat p_w = loom_decl_temp(edges, 1, float, "p_w");
+  free(e2n);
+  free(x);
+  cr_assert(pedge && p_x && p_q && p_w);
+  size_t dats = dat_storage(2 * (size_t)N * sizeof(double)) +
+                dat_storage(4 * (size_t)N * sizeof(double)) +
+                dat_storage((size_t)E * sizeof(float));
+  cr_assert_eq(loom_memory(LOOM_MEM_DATS, LOOM_MEM_NOW), dats, "dats %zu, declared %zu",
+               loom_memory(LOOM_MEM_DATS, LOOM_MEM_NOW), dats);
+  cr_assert_eq(loom_memory(LOOM_MEM_MAPS, LOOM_MEM_NOW), 2 * (size_t)E * sizeof(int));
+  cr_assert_eq(loom_memory(LOOM_MEM_STARTUP, LOOM_MEM_NOW), 0);
+  cr_assert_eq(loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_STARTED), 0, "no MPI: no start-up");
+  expect_kinds_sum(LOOM_MEM_NOW);
+  expect_kinds_sum(LOOM_MEM_PEAK);
+  cr_assert_geq(loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_PEAK),
+                loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_NOW));
+  void *scratch = loom__scratch(0, 1000);
+  cr_assert_not_null(scratch);
+  cr_assert_geq(loom_memory(LOOM_MEM_SCRATCH, LOOM_MEM_NOW), 1000);
+  expect_kinds_sum(LOOM_MEM_PEAK);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  cr_assert_eq(loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_NOW), before,
+               "%zu bytes still counted after loom_exit",
+               loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_NOW) - before);
+  cr_assert_eq(before, 0);
+  expect_no_error();
+}
+
+Test(memory, peak_keeps_the_kinds_of_its_moment) {
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  loom_set s = loom_decl_set(1000, "s");
+  loom_dat t = loom_decl_temp(s, 1, double, "t");
+  cr_assert_not_null(t);
+  size_t peak = loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_PEAK);
+  cr_assert_eq(peak, loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_NOW));
+  cr_assert_eq(loom_exit(), LOOM_OK); /* frees t: the peak stays */
+  cr_assert_eq(loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_PEAK), peak);
+  cr_assert_eq(loom_memory(LOOM_MEM_DATS, LOOM_MEM_PEAK), dat_storage(1000 * sizeof(double)));
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK); /* a new session, a new peak */
+  cr_assert_eq(loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_PEAK), 0);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  expect_no_error();
+}
+
+
 
 /* ---- lifecycle and errors ---------------------------------------------- */
 

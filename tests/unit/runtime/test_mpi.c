@@ -546,6 +546,37 @@ static void slice_of(int n, int *off, int *count) {
   *count = (int)((long long)n * (me + 1) * (me + 1) / P2) - *off;
 }
 
+/* What the ledger counts (loom_memory): the kinds sum to the total at
+ * every moment it keeps; start-up leaves nothing behind; each set keeps
+ * the global numbers of its local elements; the maps hold at least their
+ * local rows, and the halos something when there are several ranks. */
+static void check_memory(const mesh *m, const world *w) {
+  const loom_mem_when whens[] = {LOOM_MEM_NOW, LOOM_MEM_PEAK, LOOM_MEM_STARTED};
+  for (int i = 0; i < 3; i++) {
+    size_t sum = 0;
+    for (int k = 0; k < LOOM_MEM_TOTAL; k++)
+      sum += loom_memory((loom_mem_kind)k, whens[i]);
+    EXPECT(sum == loom_memory(LOOM_MEM_TOTAL, whens[i]), "kinds sum to %zu, total %zu "
+           "(when %d)", sum, loom_memory(LOOM_MEM_TOTAL, whens[i]), (int)whens[i]);
+  }
+  EXPECT(loom_memory(LOOM_MEM_STARTUP, LOOM_MEM_STARTED) == 0,
+         "start-up left %zu bytes", loom_memory(LOOM_MEM_STARTUP, LOOM_MEM_STARTED));
+  size_t sets = 0, maps = 0, dats = 0;
+  for (int s = 0; s < m->nsets; s++) {
+    sets += (size_t)loom__set_total(w->set[s]) * sizeof(int);
+    dats += (size_t)loom__set_total(w->set[s]) * 2 * sizeof(double);
+  }
+  for (int k = 0; k < m->nmaps; k++)
+    maps += (size_t)loom__set_total(w->set[m->from[k]]) * m->dim[k] * sizeof(int);
+  EXPECT(loom_memory(LOOM_MEM_SETS, LOOM_MEM_NOW) >= sets, "sets %zu, local elements %zu",
+         loom_memory(LOOM_MEM_SETS, LOOM_MEM_NOW), sets);
+  EXPECT(loom_memory(LOOM_MEM_MAPS, LOOM_MEM_NOW) >= maps, "maps %zu, local rows %zu",
+         loom_memory(LOOM_MEM_MAPS, LOOM_MEM_NOW), maps);
+  EXPECT(loom_memory(LOOM_MEM_DATS, LOOM_MEM_NOW) >= dats, "dats %zu, local rows %zu",
+         loom_memory(LOOM_MEM_DATS, LOOM_MEM_NOW), dats);
+  EXPECT(nranks == 1 || loom_memory(LOOM_MEM_HALOS, LOOM_MEM_NOW) > 0, "no halo counted");
+}
+
 /* Declares m: whole on every rank, or (dist) each rank its slice through
  * loom_decl_set_slice and the slice's rows of every map and dat. */
 static void declare(const mesh *m, world *w, int dist) {
@@ -615,7 +646,12 @@ static void run_mesh(mesh *m, const char *method, int dist) {
   check_begin(m->name, method, "fetch in global order");
   check_fetch(m, &w);
   check_end();
+  check_begin(m->name, method, "memory ledger");
+  check_memory(m, &w);
+  check_end();
   loom_exit();
+  EXPECT(loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_NOW) == 0, "%zu bytes still counted after "
+         "loom_exit", loom_memory(LOOM_MEM_TOTAL, LOOM_MEM_NOW));
   m->name = saved;
   for (int s = 0; s < m->nsets; s++)
     free(w.owner[s]);
