@@ -101,7 +101,7 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
   const fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
   vec narrowed = narrow(fu, prog, &regions, &dags, opt->no_narrow, a);
   const staging *staged = vectorize(fu, &narrowed, &regions, &dags, opt->no_vectorize, a);
-  const rotations *rots = rotate(prog, fu, &loops, &regions, &dags, opt->target,
+  const rotations *rots = rotate(prog, fu, &loops, &hoists, &regions, &dags, opt->target,
                                  opt->no_fuse || opt->no_rotate, a);
   t->insertions = place_comms(prog, &dags, fu, rots, &hoists, a);
   t->tr = (transformed){fu, narrowed, staged, rots};

@@ -75,14 +75,20 @@ static void copy_user(emitter *e, unsigned *from, unsigned to) {
     if (x && (!h || x->offset <= h->start)) {
       if (x->offset > *from)
         copy_text(e, from, x->offset);
-      if (x->line) /* a line of its own, the output's; then the user's line */
+      /* a line of its own, the output's (one directive for a run of
+       * them at one place); then the user's line */
+      const insertion *prev = e->next_ins > 0 ? e->ins->items[e->next_ins - 1] : NULL;
+      int run = prev && prev->line && x->line && prev->offset == x->offset;
+      if (x->line && !run)
         cg_line_self(e->g);
       cg_put(e->g, x->text);
+      e->next_ins++;
+      const insertion *next = e->next_ins < e->ins->len ? e->ins->items[e->next_ins] : NULL;
       if (x->line) {
         cg_put(e->g, "\n");
-        cg_line_user(e->g, x->line);
+        if (!(next && next->line && next->offset == x->offset))
+          cg_line_user(e->g, x->line);
       }
-      e->next_ins++;
     } else if (h) {
       emit_hint(e, h, from);
     } else {

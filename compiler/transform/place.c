@@ -192,15 +192,41 @@ static void insert_statement(placer *p, unsigned at, const char *text) {
   vec_push(p->a, &p->out, x);
 }
 
-/* A hoisted exchange begins before its loop statement, and ends after it
- * (a no-op once the first iteration's consumer ended it; a loop that ran
- * no iteration leaves none in flight), before anything else placed
- * there; into *ends. */
+/* The index of lp's item in region r, or `otherwise` (it is not one). */
+static int item_index(const region *r, const loop *lp, int otherwise) {
+  for (int i = 0; i < r->items.len; i++) {
+    const item *it = r->items.items[i];
+    if (it->kind == ITEM_LOOP && it->lp == lp)
+      return i;
+  }
+  return otherwise;
+}
+
+/* The item of the block holding the loop statement where the hoisted
+ * exchange h begins: the statement's, or, when the first iteration's
+ * consumer runs in the group before it (rotate.h), that group's. */
+static int hoist_item(const placer *p, const hoist *h) {
+  const loop_stmt *l = h->li->r->loop;
+  for (int i = 0; i < p->rots->list.len; i++) {
+    const rotation *rot = p->rots->list.items[i];
+    if (rot->li != h->li || !rot->pre)
+      continue;
+    for (int g = 0; g < rot->head->loops.len; g++)
+      if (rot->head->loops.items[g] == h->send->lp)
+        return item_index(l->parent, rot->pre->anchor, l->item);
+  }
+  return l->item;
+}
+
+/* A hoisted exchange begins before its loop statement (hoist_item), and
+ * ends after it (a no-op once the first iteration's consumer ended it; a
+ * loop that ran no iteration leaves none in flight), before anything
+ * else placed there; into *ends. */
 static void place_hoist(placer *p, const hoist *h, vec *ends) {
   const loop_stmt *l = h->li->r->loop;
   const region *parent = l->parent;
   const char *d = obj_label(h->send->o);
-  insert_statement(p, ((const item *)parent->items.items[l->item])->start,
+  insert_statement(p, ((const item *)parent->items.items[hoist_item(p, h)])->start,
                    arena_printf(p->a, "loom__halo_begin(%s);", d));
   vec mine = p->out;
   p->out = *ends;
@@ -217,12 +243,7 @@ static void place_hoist(placer *p, const hoist *h, vec *ends) {
 static void place_flag(placer *p, const rotation *rot) {
   const loop_stmt *l = rot->li->r->loop;
   const region *parent = l->parent;
-  int k = l->item;
-  for (int i = 0; rot->pre && i < parent->items.len; i++) {
-    const item *it = parent->items.items[i];
-    if (it->kind == ITEM_LOOP && it->lp == rot->pre->anchor)
-      k = i;
-  }
+  int k = rot->pre ? item_index(parent, rot->pre->anchor, l->item) : l->item;
   insert_statement(p, ((const item *)parent->items.items[k])->start,
                    arena_printf(p->a, "int loom_rotated_%d = 0;", rot->id));
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/domains.h"
+#include "transform/hoist.h"
 
 typedef struct rotator {
   const program *prog;
@@ -19,6 +20,7 @@ typedef struct rotator {
   rotations *out;
   const vec *regions;
   vec *dags;
+  const vec *hoists; /* hoist*: exchanges issued before their loop statements */
   arena *a;
   int mpi;
   const region **loop_region; /* by loop id: the region whose item it is */
@@ -242,6 +244,25 @@ static dag *dag_of(const rotator *x, const region *r) {
   return NULL;
 }
 
+/* The dat of an exchange hoisted before li for a loop of h that a loop of
+ * p writes, or NULL.  The exchange then begins before p (place.c): p
+ * must not change what it sends. */
+static const obj *hoisted_written(const rotator *x, const loop_info *li, const group *p,
+                                  const group *h) {
+  for (int i = 0; x->hoists && i < x->hoists->len; i++) {
+    const hoist *ho = x->hoists->items[i];
+    if (ho->li != li || !in_group(h, ho->send->lp))
+      continue;
+    for (int l = 0; l < p->loops.len; l++) {
+      const loop *lp = p->loops.items[l];
+      for (int k = 0; k < lp->nargs; k++)
+        if (lp->args[k].obj == ho->send->o && lp->args[k].mode != MODE_READ)
+          return ho->send->o;
+    }
+  }
+  return NULL;
+}
+
 /* Why h, of the loop's first iteration, cannot join p (a group of the
  * loop statement's block, before it) (NULL: it can). */
 static const char *pre_problem(const rotator *x, const loop_info *li, const group *p,
@@ -251,6 +272,11 @@ static const char *pre_problem(const rotator *x, const loop_info *li, const grou
   const char *why = fusable(x, p, h);
   if (why)
     return why;
+  const obj *sent = hoisted_written(x, li, p, h);
+  if (sent)
+    return arena_printf(x->a, "with MPI, the halo of %s that %s reads is exchanged before "
+                        "the %s, and %s writes it", obj_label(sent), fusion_group_kernels(x->a, h),
+                        l->what, p->anchor->kernel);
   for (int i = 0; i < h->loops.len; i++) {
     const loop *lp = h->loops.items[i];
     const obj *o = loop_names_declared_in(lp, x->prog->file, p->anchor->start, lp->start);
@@ -431,10 +457,10 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
 }
 
 const rotations *rotate(const program *prog, const fusion *fu, const vec *loops,
-                        const vec *regions, vec *dags, const char *target, int disabled,
-                        arena *a) {
+                        const vec *hoists, const vec *regions, vec *dags, const char *target,
+                        int disabled, arena *a) {
   rotations *out = arena_alloc(a, sizeof *out);
-  rotator x = {prog, fu, out, regions, dags, a,
+  rotator x = {prog, fu, out, regions, dags, hoists, a,
                strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0,
                NULL, NULL, 0};
   index_loops(&x);

@@ -32,7 +32,9 @@
  * first iteration may also fuse into P, under the same rules (what stands
  * between P and H: the block's items after P, the body's before H): then
  * `P+H(...); loom_rotated_N = 1;` stands at P, and the first iteration
- * finds H done.  Each rotation, and each refusal with its reason, is a
+ * finds H done.  With MPI, an exchange hoisted before the loop statement
+ * for H (transform/hoist.h) then begins before P, which must not write
+ * its dat.  Each rotation, and each refusal with its reason, is a
  * note of the body's DAG (--report).
  */
 #ifndef LOOMC_ROTATE_H
@@ -62,12 +64,13 @@ typedef struct rotations {
   vec groups; /* group*: every rotation's fused and pre_fused */
 } rotations;
 
-/* The loops rotated, of fu's groups.  dags: the target's DAGs of
- * regions, which receive the notes; disabled: --no-fuse or --no-rotate
+/* The loops rotated, of fu's groups.  hoists: the exchanges hoisted
+ * (hoist*), or NULL; dags: the target's DAGs of regions, which receive
+ * the notes; disabled: --no-fuse or --no-rotate
  * (none are). */
 const rotations *rotate(const program *prog, const fusion *fu, const vec *loops,
-                        const vec *regions, vec *dags, const char *target, int disabled,
-                        arena *a);
+                        const vec *hoists, const vec *regions, vec *dags, const char *target,
+                        int disabled, arena *a);
 
 /* The rotation g is the head, the tail or the pre group of, or NULL. */
 const rotation *rotation_of(const rotations *rots, const group *g);

@@ -459,11 +459,7 @@ int main(int argc, char **argv) {
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
 #line 461 "temp_narrow.mpi.c"
   loom__halo_begin(k);
-#line 38 "temp_narrow.c"
-#line 464 "temp_narrow.mpi.c"
   loom__halo_begin(h);
-#line 38 "temp_narrow.c"
-#line 467 "temp_narrow.mpi.c"
   loom__halo_begin(x);
 #line 38 "temp_narrow.c"
   for (int it = 0; it < 2; it++) {
@@ -471,13 +467,9 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 475 "temp_narrow.mpi.c"
+#line 471 "temp_narrow.mpi.c"
 loom__halo_end(k);
-#line 43 "temp_narrow.c"
-#line 478 "temp_narrow.mpi.c"
 loom__halo_end(h);
-#line 43 "temp_narrow.c"
-#line 481 "temp_narrow.mpi.c"
 loom__halo_end(x);
 #line 43 "temp_narrow.c"
 loom__halo_begin(x); /* par_loop stiffness: fused into loom_loop_3_stiffness__4_weigh (line 44) */
@@ -488,7 +480,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 492 "temp_narrow.mpi.c"
+#line 484 "temp_narrow.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
