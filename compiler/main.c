@@ -7,7 +7,7 @@
  * last translation (an expansion's, when the program was expanded).  The
  * folders are layers, each using only those below it (README.md):
  *
- *   util/       arena, strbuf, diagnostics, the command line
+ *   util/       arena, strbuf, diagnostics, the command line, the target
  *   ir/         the program: objects, loops, hints
  *   frontend/   libclang's parse, the directives, names bound to
  *               declarations, kernels checked, constants
@@ -47,10 +47,6 @@
 #include "transform/transformed.h"
 #include "transform/vectorize.h"
 
-static int is_mpi(const char *target) {
-  return strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0;
-}
-
 /* --report: every region's DAG, the affine loops, the constants and the
  * dats that may be one; --emit-dag: the DAGs in Graphviz. */
 static void write_dumps(const options *opt, const program *prog, const vec *dags) {
@@ -88,7 +84,7 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
                       const options *opt, const vec *notes, translation *t, arena *a) {
   vec regions = regions_build(fe, st, prog, a);
   affine_plan(fe, st, prog, &regions, a);
-  vec plain = dag_build(&regions, "seq", NULL, a);
+  vec plain = dag_build(&regions, target_of(TARGET_SEQ), NULL, a);
   vec pins = pin(prog, &regions, &plain, opt->target, a);
   vec dags = dag_build(&regions, opt->target, &pins, a);
   dag_take_notes(&dags, &plain, a);
@@ -97,7 +93,8 @@ static void transform(const frontend *fe, const symtab *st, program *prog,
   vec loops = loops_analyse(fe, st, prog, &regions, &dags, opt->target, &pins, a);
   vec hoists = opt->no_hoist ? (vec){0} : hoist_exchanges(&loops, a);
   schedule(&dags, a);
-  vec seq = is_mpi(opt->target) ? dag_build(&regions, "seq", &pins, a) : dags;
+  vec seq = opt->target->distributed ? dag_build(&regions, target_of(TARGET_SEQ), &pins, a)
+                                     : dags;
   const fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
   vec narrowed = narrow(fu, prog, &regions, &dags, opt->no_narrow, a);
   const staging *staged = vectorize(fu, &narrowed, &regions, &dags, opt->no_vectorize, a);

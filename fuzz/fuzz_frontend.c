@@ -102,8 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options opt = {0};
   opt.input = "fuzz.c";
   /* every target, chosen by the input (its length) */
-  static const char *const targets[] = {"seq", "openmp", "mpi", "mpi+openmp"};
-  opt.target = targets[size % 4];
+  opt.target = target_of((target_kind)(size % TARGET_COUNT));
   opt.output = "fuzz.out.c";
   opt.input_text = text;
   opt.input_len = pre + size;

@@ -53,7 +53,7 @@ static int compare(const char *path) {
   options o = {0};
   o.input = "fuzz.c";
   o.output = "-";
-  o.target = "seq";
+  o.target = target_of(TARGET_SEQ);
   o.input_text = text;
   o.input_len = len;
   frontend fe;

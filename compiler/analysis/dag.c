@@ -410,9 +410,6 @@ void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...) {
   vec_push(a, &d->notes, nt);
 }
 
-static int is_mpi(const char *target) {
-  return strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0;
-}
 
 /* The computations of item i of reg, numbered as its. */
 static void item_comps(builder *b, const region *reg, int i) {
@@ -426,13 +423,13 @@ static void item_comps(builder *b, const region *reg, int i) {
     ((comp *)b->d->comps.items[k])->item = i;
 }
 
-vec dag_build(const vec *regions, const char *target, const vec *temps, arena *a) {
+vec dag_build(const vec *regions, const target *t, const vec *temps, arena *a) {
   vec dags = {0};
   for (int r = 0; r < regions->len; r++) {
     const region *reg = regions->items[r];
     dag *d = arena_alloc(a, sizeof *d);
     d->r = reg;
-    builder b = {a, is_mpi(target), d, temps};
+    builder b = {a, t->distributed, d, temps};
     d->mpi = b.mpi;
     for (int i = 0; i < reg->items.len; i++)
       item_comps(&b, reg, i);
@@ -490,11 +487,11 @@ static void iteration_comps(builder *b, const region *r, const vec *iter_temps,
 }
 
 dag *dag_build_steps(const region *r, const item *latch, const vec *iter_temps,
-                     const char *target, const vec *temps, arena *a) {
+                     const target *t, const vec *temps, arena *a) {
   dag *d = arena_alloc(a, sizeof *d);
   d->r = r;
   d->two = 1;
-  builder b = {a, is_mpi(target), d, temps};
+  builder b = {a, t->distributed, d, temps};
   d->mpi = b.mpi;
   vec mems = {0};
   for (int k = 0; k < iter_temps->len; k++) {

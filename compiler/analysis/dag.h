@@ -44,6 +44,7 @@
 
 #include "analysis/effects.h"
 #include "analysis/region.h"
+#include "util/target.h"
 
 typedef enum section {
   SEC_CORE,
@@ -126,11 +127,11 @@ int dag_depends(const comp *c, const comp *earlier);
 /* Whether c writes something that may be o (effects_overlap). */
 int dag_writes(const comp *c, const obj *o);
 
-/* The DAGs of the regions (dag*), for a target ("mpi" splits loops and
- * removes redundant halo exchanges).  The computations' accesses are
+/* The DAGs of the regions (dag*), for a target (a distributed one splits
+ * loops and removes redundant halo exchanges).  The computations' accesses are
  * their effects (effects.h); `temps` (temps.h; NULL: none) says which
  * temporaries are pinned. */
-vec dag_build(const vec *regions, const char *target, const vec *temps, arena *a);
+vec dag_build(const vec *regions, const target *t, const vec *temps, arena *a);
 
 /* The DAG of two successive iterations of r, the body of a loop
  * (loops.h): its items' computations, the latch (the loop's condition and
@@ -139,7 +140,7 @@ vec dag_build(const vec *regions, const char *target, const vec *temps, arena *a
  * after its last in each iteration; with MPI, exchanges elided across
  * both. */
 dag *dag_build_steps(const region *r, const item *latch, const vec *iter_temps,
-                     const char *target, const vec *temps, arena *a);
+                     const target *t, const vec *temps, arena *a);
 
 /* Puts the notes of `earlier` (DAGs of the same regions, e.g. those the
  * hints were checked against) before each DAG's own, in dags. */

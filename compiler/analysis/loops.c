@@ -324,7 +324,7 @@ static vec local_temps(const reader *x, const vec *regions, const region *r) {
 }
 
 vec loops_analyse(const frontend *fe, const symtab *st, const program *prog,
-                  const vec *regions, vec *dags, const char *target, const vec *temps,
+                  const vec *regions, vec *dags, const target *t, const vec *temps,
                   arena *a) {
   vec out = {0};
   for (int i = 0; i < regions->len; i++) {
@@ -337,7 +337,7 @@ vec loops_analyse(const frontend *fe, const symtab *st, const program *prog,
     li->body = dags->items[i];
     canonical(&x, li);
     li->temps = local_temps(&x, regions, r);
-    li->steps = dag_build_steps(r, r->loop->latch, &li->temps, target, temps, a);
+    li->steps = dag_build_steps(r, r->loop->latch, &li->temps, t, temps, a);
     li->body->steps = li->steps;
     vec_push(a, &out, li);
   }

@@ -48,7 +48,7 @@ typedef struct loop_info {
  * dags: the target's DAGs of the same regions; temps: the temporaries'
  * fates known (temps.h). */
 vec loops_analyse(const frontend *fe, const symtab *st, const program *prog,
-                  const vec *regions, vec *dags, const char *target, const vec *temps,
+                  const vec *regions, vec *dags, const target *t, const vec *temps,
                   arena *a);
 
 /* The loop_info of region r in loops, or NULL. */

@@ -397,7 +397,7 @@ void affine_emit(cg *g, const loop *lp) {
   isl_ctx *ctx = affine_ctx_new();
   isl_options_set_ast_always_print_block(ctx, 1);
   vec lines = {0};
-  int rc = loop_lines(ctx, a, lp, strcmp(cg_target(g), "openmp") == 0, &lines);
+  int rc = loop_lines(ctx, a, lp, cg_target(g)->threaded && !cg_target(g)->distributed, &lines);
   isl_ctx_free(ctx);
   if (rc) {
     diag(DIAG_ERROR, lp->loc, 1, "isl could not generate the loops of par_loop '%s'",

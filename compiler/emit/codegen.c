@@ -258,7 +258,7 @@ static void flush_self(cg *g) {
 void cg_put(cg *g, const char *text) { puts_(g, text); }
 void cg_line_user(cg *g, unsigned line) { line_user(g, line); }
 void cg_line_self(cg *g) { line_self(g); }
-const char *cg_target(const cg *g) { return g->be->name; }
+const target *cg_target(const cg *g) { return target_of(g->be->kind); }
 const program *cg_program(const cg *g) { return g->prog; }
 
 cg *cg_new(const program *prog, const transformed *tr, const backend *be, const char *out_name,

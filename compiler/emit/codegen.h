@@ -20,13 +20,14 @@
 #include "transform/transformed.h"
 #include "ir/ir.h"
 #include "util/strbuf.h"
+#include "util/target.h"
 
 typedef struct cg cg;
 
 /* A backend sees a group: its loops run fused, element by element, over
  * one set.  A loop on its own is a group of one. */
 typedef struct backend {
-  const char *name;
+  target_kind kind;
   /* Optional: file-scope declarations before the group's function. */
   void (*prelude)(cg *g, const group *gr);
   /* Before and after the element loop: set-up and completion of global
@@ -153,7 +154,7 @@ arena *cg_arena(cg *g);
 void cg_put(cg *g, const char *text);
 void cg_line_user(cg *g, unsigned line);
 void cg_line_self(cg *g);
-const char *cg_target(const cg *g);
+const target *cg_target(const cg *g);
 const program *cg_program(const cg *g);
 /* The local a reduced global accumulates in: the kernel gets its address;
  * the backend declares it (before the element loop) and stores it back. */

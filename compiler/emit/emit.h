@@ -33,9 +33,8 @@
 #include "emit/codegen.h"
 #include "transform/place.h"
 
-/* The backend of a target name ("seq", "openmp", "mpi", "mpi+openmp"),
- * or NULL. */
-const backend *backend_for(const char *target);
+/* The backend of a target. */
+const backend *backend_for(const target *t);
 
 /* Writes the whole output for prog, as the transformations made it (tr),
  * into out.  insertions: the statements

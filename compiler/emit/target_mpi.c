@@ -85,7 +85,7 @@ static int split_reductions(cg *g, const group *gr) {
 
 /* mpi+openmp: the threads' block partials are combined into this rank's
  * total, loom_rank_NAME; mpi: the kernel accumulates into it directly. */
-static int threaded(const cg *g) { return strcmp(cg_target(g), "mpi+openmp") == 0; }
+static int threaded(const cg *g) { return cg_target(g)->threaded; }
 
 static const char *rank_total(cg *g, const loop_arg *a) {
   return threaded(g) ? arena_printf(cg_arena(g), "loom_rank_%s", a->obj->name)
@@ -271,7 +271,7 @@ static void mpi_loop_end(cg *g, const group *gr) {
 }
 
 const backend backend_mpi_openmp = {
-    .name = "mpi+openmp",
+    .kind = TARGET_MPI_OPENMP,
     .prelude = mpi_prelude,
     .loop_begin = mpi_loop_begin,
     .loop_end = mpi_loop_end,
@@ -285,7 +285,7 @@ const backend backend_mpi_openmp = {
 };
 
 const backend backend_mpi = {
-    .name = "mpi",
+    .kind = TARGET_MPI,
     .prelude = mpi_prelude,
     .loop_begin = mpi_loop_begin,
     .loop_end = mpi_loop_end,

@@ -350,7 +350,7 @@ static void omp_loop_nothing(cg *g, const group *gr) {
 }
 
 const backend backend_openmp = {
-    .name = "openmp",
+    .kind = TARGET_OPENMP,
     .loop_begin = omp_loop_nothing,
     .loop_end = omp_loop_nothing,
     .iterate_begin = omp_iterate_begin,

@@ -46,7 +46,7 @@ static void seq_iterate_end(cg *g, const group *gr, int part) {
 }
 
 const backend backend_seq = {
-    .name = "seq",
+    .kind = TARGET_SEQ,
     .loop_begin = seq_loop_begin,
     .loop_end = seq_loop_end,
     .iterate_begin = seq_iterate_begin,

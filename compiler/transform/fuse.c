@@ -674,11 +674,11 @@ static void storage_report(fuser *u, int first_temp) {
 /* ---- driver --------------------------------------------------------------------------- */
 
 fusion *fuse(const program *prog, const vec *regions, const vec *seq, vec *dags,
-             const vec *pins, const char *target, int no_fuse, arena *a) {
+             const vec *pins, const target *t, int no_fuse, arena *a) {
   fusion *f = arena_alloc(a, sizeof *f);
   for (int i = 0; i < pins->len; i++)
     vec_push(a, &f->temps, pins->items[i]);
-  int mpi = strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0;
+  int mpi = t->distributed;
   for (int r = 0; r < regions->len; r++) {
     fuser u = {.prog = prog, .regions = regions, .a = a, .f = f, .r = regions->items[r],
                .seq = seq->items[r], .notes = dags->items[r], .no_fuse = no_fuse, .mpi = mpi};

@@ -54,7 +54,7 @@ typedef struct fusion {
  * their DAGs for the target, which receive the notes (--report).
  * no_fuse: every loop is a group of its own. */
 fusion *fuse(const program *prog, const vec *regions, const vec *seq, vec *dags,
-             const vec *pins, const char *target, int no_fuse, arena *a);
+             const vec *pins, const target *t, int no_fuse, arena *a);
 
 /* The group of a loop; NULL for a pinned producer (no code of its own). */
 const group *fusion_group(const fusion *f, const loop *lp);

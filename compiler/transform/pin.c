@@ -191,9 +191,9 @@ static void apply_hints(pinner *u) {
   }
 }
 
-vec pin(const program *prog, const vec *regions, vec *plain, const char *target, arena *a) {
+vec pin(const program *prog, const vec *regions, vec *plain, const target *t, arena *a) {
   vec temps = {0};
-  int mpi = strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0;
+  int mpi = t->distributed;
   for (int r = 0; r < regions->len; r++) {
     pinner u = {prog, regions, a, &temps, regions->items[r], plain->items[r]};
     apply_hints(&u);

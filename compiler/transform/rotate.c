@@ -457,11 +457,11 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
 }
 
 const rotations *rotate(const program *prog, const fusion *fu, const vec *loops,
-                        const vec *hoists, const vec *regions, vec *dags, const char *target,
+                        const vec *hoists, const vec *regions, vec *dags, const target *t,
                         int disabled, arena *a) {
   rotations *out = arena_alloc(a, sizeof *out);
   rotator x = {prog, fu, out, regions, dags, hoists, a,
-               strcmp(target, "mpi") == 0 || strcmp(target, "mpi+openmp") == 0,
+               t->distributed,
                NULL, NULL, 0};
   index_loops(&x);
   for (int i = 0; !disabled && i < loops->len; i++)

@@ -69,7 +69,7 @@ typedef struct rotations {
  * the notes; disabled: --no-fuse or --no-rotate
  * (none are). */
 const rotations *rotate(const program *prog, const fusion *fu, const vec *loops,
-                        const vec *hoists, const vec *regions, vec *dags, const char *target,
+                        const vec *hoists, const vec *regions, vec *dags, const target *t,
                         int disabled, arena *a);
 
 /* The rotation g is the head, the tail or the pre group of, or NULL. */

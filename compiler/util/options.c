@@ -71,12 +71,14 @@ static int usage_error(const char *fmt, const char *arg) {
   return OPT_USAGE;
 }
 
-static int check_target(const char *t) {
-  if (strcmp(t, "seq") == 0 || strcmp(t, "openmp") == 0 || strcmp(t, "mpi") == 0 ||
-      strcmp(t, "mpi+openmp") == 0)
+/* Resolves --target's name into o->target. */
+static int take_target(options *o, const char *name) {
+  o->target = target_named(name);
+  if (o->target)
     return OPT_RUN;
-  return usage_error("unknown target '%s'; expected 'seq', 'openmp', 'mpi' or 'mpi+openmp'",
-                     t);
+  fprintf(stderr, "loomc: error: unknown target '%s'; expected %s\n", name, target_names());
+  fputs("loomc: run 'loomc --help' for usage\n", stderr);
+  return OPT_USAGE;
 }
 
 /* -I/-D/-U, joined ("-Idir") or separate ("-I dir"). */
@@ -195,15 +197,12 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
     o->no_hoist = 1;
     return OPT_RUN;
   }
-  if (strncmp(arg, "--target=", 9) == 0) {
-    o->target = arg + 9;
-    return check_target(o->target);
-  }
+  if (strncmp(arg, "--target=", 9) == 0)
+    return take_target(o, arg + 9);
   if (strcmp(arg, "--target") == 0) {
     if (*i + 1 >= argc)
       return usage_error("option '%s' needs a target", arg);
-    o->target = argv[++*i];
-    return check_target(o->target);
+    return take_target(o, argv[++*i]);
   }
   if (strcmp(arg, "-x") == 0 || starts(arg, "-x")) {
     const char *lang = arg[2] ? arg + 2 : *i + 1 < argc ? argv[++*i] : "";
@@ -241,7 +240,7 @@ static const char *default_dep_file(const char *out, arena *a) {
 
 int options_parse(int argc, char **argv, options *o, arena *a) {
   memset(o, 0, sizeof *o);
-  o->target = "seq";
+  o->target = target_of(TARGET_SEQ);
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (strcmp(arg, "--") == 0) {

@@ -5,11 +5,12 @@
 #define LOOMC_OPTIONS_H
 
 #include "util/arena.h"
+#include "util/target.h"
 
 typedef struct options {
   const char *input;  /* INPUT.c */
   const char *output; /* -o FILE ("-" for stdout) */
-  const char *target; /* "seq" */
+  const target *target; /* --target (seq) */
   vec clang_args;     /* const char*: -I, -D, -U and everything after -- */
   int deps;           /* -MD (1) or -MMD (2, without system headers) */
   const char *dep_file;   /* -MF FILE */

@@ -29,8 +29,9 @@ typedef struct fused {
  * diagnostics (hints that cannot be honoured) in f->r.diags and
  * f->r.errors.  Returns the errors of the stages before fusion (then
  * nothing after them ran). */
-static inline int run_transforms(fused *f, const char *src, const char *target, int no_fuse,
-                                 int rotations) {
+static inline int run_transforms(fused *f, const char *src, const char *target_name,
+                                 int no_fuse, int rotations) {
+  const target *target = target_named(target_name);
   run_source(&f->r, src, TO_CHECK);
   if (f->r.errors)
     return f->r.errors;
@@ -39,7 +40,7 @@ static inline int run_transforms(fused *f, const char *src, const char *target, 
   FILE *mem = open_memstream(&f->r.diags, &f->r.diags_len);
   diag_set_stream(mem);
   arena *a = f->r.arena;
-  vec plain = dag_build(&f->regions, "seq", NULL, a);
+  vec plain = dag_build(&f->regions, target_of(TARGET_SEQ), NULL, a);
   vec pins = pin(&f->r.prog, &f->regions, &plain, target, a);
   f->dags = dag_build(&f->regions, target, &pins, a);
   dag_take_notes(&f->dags, &plain, a);
@@ -47,12 +48,13 @@ static inline int run_transforms(fused *f, const char *src, const char *target, 
                            &pins, a);
   f->hoists = hoist_exchanges(&f->loops, a);
   schedule(&f->dags, a);
-  vec seq = strcmp(target, "seq") ? dag_build(&f->regions, "seq", &pins, a) : f->dags;
+  vec seq = target->distributed ? dag_build(&f->regions, target_of(TARGET_SEQ), &pins, a)
+                                : f->dags;
   f->fu = fuse(&f->r.prog, &f->regions, &seq, &f->dags, &pins, target, no_fuse, a);
   if (rotations) {
     f->staged = vectorize(f->fu, NULL, &f->regions, &f->dags, 0, a);
-    f->rotations = rotate(&f->r.prog, f->fu, &f->loops, &f->regions, &f->dags, target,
-                          no_fuse, a)->list;
+    f->rotations = rotate(&f->r.prog, f->fu, &f->loops, &f->hoists, &f->regions, &f->dags,
+                          target, no_fuse, a)->list;
   }
   f->r.errors = diag_error_count();
   diag_set_stream(NULL);

@@ -40,7 +40,7 @@ static void run_source(run *r, const char *src, enum stage last) {
   options o = {0};
   o.input = "t.c";
   o.output = "-";
-  o.target = "seq";
+  o.target = target_of(TARGET_SEQ);
   o.input_text = src;
   o.input_len = strlen(src);
   if (frontend_parse(&o, &r->fe, &r->prog, r->arena) == 0) {

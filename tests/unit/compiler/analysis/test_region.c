@@ -271,7 +271,7 @@ Test(region, sync_is_an_item_at_its_position) {
   cr_expect_eq(((const item *)body->items.items[PRELUDE + 2])->kind, ITEM_LOOP);
   cr_expect_eq(nested->kind, ITEM_HOST, "an if holding a sync");
   cr_expect(names(&nested->writes, "x"));
-  vec dags = dag_build(&regions, "seq", NULL, r.arena);
+  vec dags = dag_build(&regions, target_of(TARGET_SEQ), NULL, r.arena);
   const dag *d = dags.items[0];
   const comp *s = d->comps.items[PRELUDE + 1];
   cr_expect_str_eq(s->label, "sync(w,gsum)");
