@@ -102,7 +102,7 @@ endif
 RT_SRC    := $(wildcard runtime/src/core/*.c runtime/src/plan/*.c)
 RT_OBJ    := $(RT_SRC:runtime/src/%.c=$(BUILD)/obj/runtime/%.o)
 RT_MAT_OBJ := $(RT_MAT_SRC:runtime/src/%.c=$(BUILD)/obj/runtime/%.o)
-RT_HDR    := runtime/include/loom.h runtime/include/loom_petsc.h $(wildcard runtime/src/*/*.h)
+RT_HDR    := runtime/include/loom.h runtime/include/loom_gen.h runtime/include/loom_petsc.h $(wildcard runtime/src/*/*.h)
 
 LOOMC   := $(BUILD)/bin/loomc
 LIBLOOM := $(BUILD)/lib/libloom.a

@@ -43,7 +43,7 @@ cat >"$out/plan_bench.c" <<'EOF'
 #include <stdlib.h>
 #include <string.h>
 
-#include <loom.h>
+#include <loom_gen.h>
 #include "airfoil_mesh.h"
 
 static double now(void) {

@@ -9,6 +9,8 @@
 # Installed tree (PREFIX/...):
 #   bin/loomc
 #   include/loom.h                   found by bin/loomc as ../include
+#   include/loom_gen.h               the generated code's interface (loom.h
+#                                    brings it in for generated code)
 #   lib/libloom.a
 #   lib/libloom.so.X.Y.Z, libloom.so.X (soname), libloom.so
 #   lib/pkgconfig/loom.pc
@@ -69,12 +71,14 @@ LOOM_SIZEOF_VOID_P = $(shell $(CC) -dM -E -x c /dev/null | sed -n 's/^\#define _
 LOOM_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
                  -e 's|@SOVERSION@|$(LOOM_SOVERSION)|g' -e 's|@SIZEOF_VOID_P@|$(LOOM_SIZEOF_VOID_P)|g'
 
-install: $(LOOMC) $(LIBLOOM) $(LIBLOOM_SO) runtime/include/loom.h $(LOOM_PC_IN) $(LOOM_CMAKE_IN)
+install: $(LOOMC) $(LIBLOOM) $(LIBLOOM_SO) runtime/include/loom.h runtime/include/loom_gen.h \
+         $(LOOM_PC_IN) $(LOOM_CMAKE_IN)
 	$(if $(filter /%,$(PREFIX)),,$(error PREFIX must be an absolute path, got '$(PREFIX)'))
 	$(INSTALL) -d $(LOOM_DEST)/bin $(LOOM_DEST)/include $(LOOM_DEST)/lib/pkgconfig \
 	    $(LOOM_DEST)/lib/cmake/Loom
 	$(INSTALL) -m 755 $(LOOMC) $(LOOM_DEST)/bin/loomc
 	$(INSTALL) -m 644 runtime/include/loom.h $(LOOM_DEST)/include/loom.h
+	$(INSTALL) -m 644 runtime/include/loom_gen.h $(LOOM_DEST)/include/loom_gen.h
 	$(INSTALL) -m 644 $(LIBLOOM) $(LOOM_DEST)/lib/libloom.a
 	$(INSTALL) -m 755 $(LIBLOOM_SO) $(LOOM_DEST)/lib/libloom.so.$(VERSION)
 	ln -sf libloom.so.$(VERSION) $(LOOM_DEST)/lib/$(LOOM_SONAME)
@@ -113,7 +117,7 @@ uninstall:
 	rm -f $(LOOM_DEST)/include/loom_petsc.h $(LOOM_DEST)/lib/pkgconfig/loom-petsc.pc \
 	    $(LOOM_DEST)/lib/libloom_petsc.a $(LOOM_DEST)/lib/libloom_petsc.so.$(VERSION) \
 	    $(LOOM_DEST)/lib/$(LOOM_PETSC_SONAME) $(LOOM_DEST)/lib/libloom_petsc.so
-	rm -f $(LOOM_DEST)/bin/loomc $(LOOM_DEST)/include/loom.h \
+	rm -f $(LOOM_DEST)/bin/loomc $(LOOM_DEST)/include/loom.h $(LOOM_DEST)/include/loom_gen.h \
 	    $(LOOM_DEST)/lib/libloom.a $(LOOM_DEST)/lib/libloom.so.$(VERSION) \
 	    $(LOOM_DEST)/lib/$(LOOM_SONAME) $(LOOM_DEST)/lib/libloom.so \
 	    $(LOOM_DEST)/lib/pkgconfig/loom.pc \

@@ -19,7 +19,7 @@ MODULAR_SRC    := samples/airfoil-modular
 CFLAGS_MODULAR := $(CFLAGS_APP) -I$(MODULAR_SRC)
 MODULAR_HDRS   := $(wildcard $(MODULAR_SRC)/*.h) samples/airfoil/airfoil_mesh.h \
                   samples/airfoil/airfoil_kernels.h \
-                  $(wildcard samples/common/*.h) runtime/include/loom.h
+                  $(wildcard samples/common/*.h) runtime/include/loom.h runtime/include/loom_gen.h
 MODULAR_OBJ    := $(MODULAR)/main.o $(MODULAR)/mesh.o
 MODULAR_PROGS  := $(MODULAR)/airfoil_modular_seq $(MODULAR)/airfoil_modular_openmp
 MODULAR_MPI_PROGS := $(MODULAR)/airfoil_modular_mpi $(MODULAR)/airfoil_modular_mpi_openmp

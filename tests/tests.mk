@@ -71,13 +71,13 @@ $(TESTBIN)/test_runtime: tests/unit/runtime/test_core.c $(LIBLOOM)
 
 # LOOM__ADD_ROW and loom__rows8_* (loom.h) as built by default, with rows
 # taken one by one, and as the plain loop.
-$(TESTBIN)/test_rows: tests/unit/runtime/test_rows.c runtime/include/loom.h
+$(TESTBIN)/test_rows: tests/unit/runtime/test_rows.c runtime/include/loom.h runtime/include/loom_gen.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) $(CRITERION_CFLAGS) -o $@ $< $(CRITERION_LIBS)
-$(TESTBIN)/test_rows_plain: tests/unit/runtime/test_rows.c runtime/include/loom.h
+$(TESTBIN)/test_rows_plain: tests/unit/runtime/test_rows.c runtime/include/loom.h runtime/include/loom_gen.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) -DLOOM_NO_VECTOR_ROWS $(CRITERION_CFLAGS) -o $@ $< $(CRITERION_LIBS)
-$(TESTBIN)/test_rows_noshuffle: tests/unit/runtime/test_rows.c runtime/include/loom.h
+$(TESTBIN)/test_rows_noshuffle: tests/unit/runtime/test_rows.c runtime/include/loom.h runtime/include/loom_gen.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_RT) -DLOOM_NO_ROW_SHUFFLES $(CRITERION_CFLAGS) -o $@ $< $(CRITERION_LIBS)
 

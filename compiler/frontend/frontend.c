@@ -56,9 +56,10 @@ static const char *loom_include_dir(arena *a) {
  * LOOM_NO_CALL_SITES last (after any -U of the user's): the API's calls
  * as themselves, not as loom.h's call-site macros, which would hide them
  * in comma expressions (loom.h, "call sites").  The output keeps the
- * user's text, so the program compiled from it has the macros. */
+ * user's text, so the program compiled from it has the macros.
+ * LOOM__GENERATED: loom.h brings in loom_gen.h, as in the output. */
 static const char **clang_argv(const options *o, arena *a, int *argc) {
-  const char **argv = arena_alloc(a, sizeof *argv * (size_t)(o->clang_args.len + 5));
+  const char **argv = arena_alloc(a, sizeof *argv * (size_t)(o->clang_args.len + 6));
   int n = 0;
   argv[n++] = "-xc";
   for (int i = 0; i < o->clang_args.len; i++)
@@ -66,6 +67,7 @@ static const char **clang_argv(const options *o, arena *a, int *argc) {
   argv[n++] = arena_printf(a, "-I%s", loom_include_dir(a));
   argv[n++] = "-Wno-unknown-pragmas";
   argv[n++] = "-DLOOM_NO_CALL_SITES";
+  argv[n++] = "-DLOOM__GENERATED"; /* loom_gen.h too: an expansion calls it */
   *argc = n;
   return argv;
 }

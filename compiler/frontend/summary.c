@@ -32,12 +32,14 @@ typedef struct walker {
   int incomplete;
 } walker;
 
-/* The file's base name is loom.h: the runtime's API, which touches no
- * state of the program but through its arguments. */
+/* The file's base name is loom.h or loom_gen.h: the runtime's API and the
+ * generated code's interface, which touch no state of the program but
+ * through their arguments. */
 static int is_loom_h(CXFile file) {
   CXString name = clang_getFileName(file);
   const char *path = clang_getCString(name), *base = path ? strrchr(path, '/') : NULL;
-  int yes = path && strcmp(base ? base + 1 : path, "loom.h") == 0;
+  const char *file_name = base ? base + 1 : path;
+  int yes = path && (strcmp(file_name, "loom.h") == 0 || strcmp(file_name, "loom_gen.h") == 0);
   clang_disposeString(name);
   return yes;
 }

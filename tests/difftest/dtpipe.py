@@ -252,7 +252,7 @@ PROBE_H = r"""/* difftest: reads loom__halo_unscheduled() just before loom_exit(
  * resets it (tests/difftest/dtpipe.py, PROBE_H). */
 #ifndef DT_PROBE_H
 #define DT_PROBE_H
-#include <loom.h>
+#include <loom_gen.h> /* loom__halo_unscheduled, and loom.h */
 #include <stdio.h>
 #ifdef DT_BATCH
 static long dt_halo_unscheduled = -1; /* -1: the program did not reach loom_exit */

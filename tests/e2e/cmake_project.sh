@@ -51,7 +51,7 @@ make -C "$root" --no-print-directory install build/samples/airfoil/naca0012 \
   PREFIX="$prefix" DESTDIR= >"$tmp/install.log" 2>&1 ||
   show_fail "$tmp/install.log" "make install PREFIX=$prefix failed"
 
-for f in bin/loomc include/loom.h lib/libloom.a lib/libloom.so.0.1.0 \
+for f in bin/loomc include/loom.h include/loom_gen.h lib/libloom.a lib/libloom.so.0.1.0 \
   lib/pkgconfig/loom.pc lib/cmake/Loom/LoomConfig.cmake \
   lib/cmake/Loom/LoomConfigVersion.cmake; do
   [ -f "$prefix/$f" ] || fail "not installed: $f"

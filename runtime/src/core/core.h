@@ -39,7 +39,7 @@
 #include <stdio.h>
 #include <stdint.h>
 
-#include "loom.h"
+#include "loom_gen.h"
 
 /* libloom's own calls record no call site (loom.h, "call sites"): its
  * sources, and the unit tests that include them, are compiled with

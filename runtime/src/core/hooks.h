@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "loom.h"
+#include "loom_gen.h"
 
 /* ---- sessions of plan/ (called by loom_init / loom_exit) --------------- */
 

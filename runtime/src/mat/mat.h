@@ -17,7 +17,7 @@
 
 #include <petscksp.h>
 
-#include "loom.h"
+#include "loom_gen.h"
 #include "loom_petsc.h" /* loom_mat_petsc, loom_mat_ksp, loom_dat_vec (mat.c, solve.c,
                            vec.c) */
 #include "core/core.h"

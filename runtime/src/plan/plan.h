@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "loom.h"
+#include "loom_gen.h"
 
 /* ---- plan ranges (plan.c; used by ocplan.c too) ------------------------ */
 

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <loom.h>
+#include "loom_gen.h"
 
 /* ---- capturing error handler ------------------------------------------- */
 

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <loom.h>
+#include "loom_gen.h"
 #include <loom_petsc.h>
 
 /* ---- capturing error handler ------------------------------------------- */

@@ -45,7 +45,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <loom.h>
+#include "loom_gen.h"
 
 static int me, nranks, failures_total = 0, local_failures = 0;
 static char check_name[200];

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <loom.h>
+#include "loom_gen.h"
 
 static struct {
   int calls, status;

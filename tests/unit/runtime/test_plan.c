@@ -40,7 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <loom.h>
+#include "loom_gen.h"
 
 /* ---- capturing error handler ------------------------------------------- */
 

@@ -16,7 +16,7 @@
  *      $(pkg-config --cflags --libs criterion) -o build/tests/test_rows && build/tests/test_rows
  */
 #include <criterion/criterion.h>
-#include <loom.h>
+#include "loom_gen.h"
 #include <string.h>
 
 #if defined(LOOM__ROWS_BY_SHUFFLES)
