@@ -56,7 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <loom.h>
+#include <loom_gen.h>
 #include <loom_petsc.h>
 
 static int failures = 0, rank = 0, nranks = 1, errors_seen = 0;
