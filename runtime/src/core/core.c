@@ -256,10 +256,16 @@ static void retire_entry(const struct registry_entry *entry) {
   graveyard[graveyard_count++] = *entry;
 }
 
-const char *loomrt_stale(char *buf, const char *kind, const char *name) {
-  snprintf(buf, LOOMRT_STALE_MAX,
-           "is stale: %s '%s' belongs to a session that loom_exit ended", kind, name);
-  return buf;
+const char *loomrt_handle_problem(char *buf, const loomrt_handle_kind *k, const void *handle,
+                                  uint32_t magic, const char *name) {
+  if (!handle)
+    return "is NULL";
+  if (magic == k->retired) {
+    snprintf(buf, LOOMRT_STALE_MAX,
+             "is stale: %s '%s' belongs to a session that loom_exit ended", k->word, name);
+    return buf;
+  }
+  return magic == k->live ? NULL : k->not_live;
 }
 
 static void registry_free_all(void) {

@@ -263,11 +263,19 @@ const char *loomrt_loop_label(const char *loop);
 
 /* ---- object handles (set.c, map.c, dat.c) ------------------------------ */
 
-/* The problem of a handle retired by loom_exit, written into buf (of
- * LOOMRT_STALE_MAX bytes): "is stale: KIND 'NAME' belongs to a session
- * that loom_exit ended". */
+/* The problem of a handle of a kind (its magics live and retired, its
+ * word "set", the problem of a header of neither magic), or NULL: it is
+ * live.  `handle` is the handle, `magic` and `name` what its header holds
+ * (read only when it is not NULL).  A retired one's, written into buf (of
+ * LOOMRT_STALE_MAX bytes, the caller's: each kind keeps its own), is "is
+ * stale: KIND 'NAME' belongs to a session that loom_exit ended". */
 enum { LOOMRT_STALE_MAX = 320 };
-const char *loomrt_stale(char *buf, const char *kind, const char *name);
+typedef struct loomrt_handle_kind {
+  uint32_t live, retired;
+  const char *word, *not_live;
+} loomrt_handle_kind;
+const char *loomrt_handle_problem(char *buf, const loomrt_handle_kind *k, const void *handle,
+                                  uint32_t magic, const char *name);
 
 /* NULL when the handle is a live object of that kind; otherwise what is
  * wrong with it, for a message: "is NULL", "is stale: set 'cells' ..." or

@@ -82,14 +82,11 @@ static const char *type_name(loom_type type) {
 /* ---- handles ----------------------------------------------------------- */
 
 const char *loomrt_dat_problem(loom_dat dat) {
-  static char stale[LOOMRT_STALE_MAX];
-  if (!dat)
-    return "is NULL";
-  if (dat->magic == LOOMRT_RETIRED_DAT)
-    return loomrt_stale(stale, "dat", dat->name);
-  if (dat->magic != LOOMRT_MAGIC_DAT)
-    return "is not a live dat (freed by loom_exit, or not a loom_dat)";
-  return NULL;
+  static char buf[LOOMRT_STALE_MAX];
+  static const loomrt_handle_kind kind = {
+      LOOMRT_MAGIC_DAT, LOOMRT_RETIRED_DAT, "dat",
+      "is not a live dat (freed by loom_exit, or not a loom_dat)"};
+  return loomrt_handle_problem(buf, &kind, dat, dat ? dat->magic : 0, dat ? dat->name : NULL);
 }
 
 void loomrt_dat_retire(loom_dat dat) {

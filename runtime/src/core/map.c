@@ -21,14 +21,11 @@
 #include "core/hooks.h"
 
 const char *loomrt_map_problem(loom_map map) {
-  static char stale[LOOMRT_STALE_MAX];
-  if (!map)
-    return "is NULL";
-  if (map->magic == LOOMRT_RETIRED_MAP)
-    return loomrt_stale(stale, "map", map->name);
-  if (map->magic != LOOMRT_MAGIC_MAP)
-    return "is not a live map (freed by loom_exit, or not a loom_map)";
-  return NULL;
+  static char buf[LOOMRT_STALE_MAX];
+  static const loomrt_handle_kind kind = {
+      LOOMRT_MAGIC_MAP, LOOMRT_RETIRED_MAP, "map",
+      "is not a live map (freed by loom_exit, or not a loom_map)"};
+  return loomrt_handle_problem(buf, &kind, map, map ? map->magic : 0, map ? map->name : NULL);
 }
 
 void loomrt_map_retire(loom_map map) {

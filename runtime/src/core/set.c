@@ -24,14 +24,11 @@
 #include "core/hooks.h"
 
 const char *loomrt_set_problem(loom_set set) {
-  static char stale[LOOMRT_STALE_MAX];
-  if (!set)
-    return "is NULL";
-  if (set->magic == LOOMRT_RETIRED_SET)
-    return loomrt_stale(stale, "set", set->name);
-  if (set->magic != LOOMRT_MAGIC_SET)
-    return "is not a live set (freed by loom_exit, or not a loom_set)";
-  return NULL;
+  static char buf[LOOMRT_STALE_MAX];
+  static const loomrt_handle_kind kind = {
+      LOOMRT_MAGIC_SET, LOOMRT_RETIRED_SET, "set",
+      "is not a live set (freed by loom_exit, or not a loom_set)"};
+  return loomrt_handle_problem(buf, &kind, set, set ? set->magic : 0, set ? set->name : NULL);
 }
 
 void loomrt_set_retire(loom_set set) {

@@ -75,14 +75,11 @@
 /* ---- handles -------------------------------------------------------------- */
 
 const char *loomrt_mat_problem(loom_mat A) {
-  static char stale[LOOMRT_STALE_MAX];
-  if (!A)
-    return "is NULL";
-  if (A->magic == LOOMRT_RETIRED_MATRIX)
-    return loomrt_stale(stale, "matrix", A->name);
-  if (A->magic != LOOMRT_MAGIC_MATRIX)
-    return "is not a live matrix (freed by loom_exit, or not a loom_mat)";
-  return NULL;
+  static char buf[LOOMRT_STALE_MAX];
+  static const loomrt_handle_kind kind = {
+      LOOMRT_MAGIC_MATRIX, LOOMRT_RETIRED_MATRIX, "matrix",
+      "is not a live matrix (freed by loom_exit, or not a loom_mat)"};
+  return loomrt_handle_problem(buf, &kind, A, A ? A->magic : 0, A ? A->name : NULL);
 }
 
 /* At the first retirement the sparsity is still live (it is older). */

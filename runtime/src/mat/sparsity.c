@@ -65,14 +65,11 @@
 /* ---- handles -------------------------------------------------------------- */
 
 const char *loomrt_sparsity_problem(loom_sparsity sp) {
-  static char stale[LOOMRT_STALE_MAX];
-  if (!sp)
-    return "is NULL";
-  if (sp->magic == LOOMRT_RETIRED_SPARSITY)
-    return loomrt_stale(stale, "sparsity", sp->name);
-  if (sp->magic != LOOMRT_MAGIC_SPARSITY)
-    return "is not a live sparsity (freed by loom_exit, or not a loom_sparsity)";
-  return NULL;
+  static char buf[LOOMRT_STALE_MAX];
+  static const loomrt_handle_kind kind = {
+      LOOMRT_MAGIC_SPARSITY, LOOMRT_RETIRED_SPARSITY, "sparsity",
+      "is not a live sparsity (freed by loom_exit, or not a loom_sparsity)"};
+  return loomrt_handle_problem(buf, &kind, sp, sp ? sp->magic : 0, sp ? sp->name : NULL);
 }
 
 void loomrt_sparsity_retire(void *object) {
