@@ -592,6 +592,10 @@ int region_temp_used_elsewhere(const program *prog, const vec *regions, const re
     if ((loop_arg_reading(lp, t) || loop_arg_writing(lp, t)) && !in_region(r, lp))
       return 1;
   }
+  return region_host_names(regions, t);
+}
+
+int region_host_names(const vec *regions, const obj *t) {
   for (int k = 0; k < regions->len; k++) {
     const region *reg = regions->items[k];
     for (int i = 0; i < reg->items.len; i++) {

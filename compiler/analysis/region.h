@@ -127,6 +127,8 @@ void region_temp_uses(arena *a, const region *r, const obj *t, vec *writers, vec
  * region (of regions, all of prog's), or host code or a sync anywhere. */
 int region_temp_used_elsewhere(const program *prog, const vec *regions, const region *r,
                                const obj *t);
+/* Whether host code or a sync of any of the regions names t. */
+int region_host_names(const vec *regions, const obj *t);
 
 /* Why t, a temporary of region r (one of regions, all of prog's), has no
  * producer that could be moved or fused: exactly one loop of r (writers,

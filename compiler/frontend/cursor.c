@@ -55,3 +55,12 @@ int cursor_unary_kind(CXTranslationUnit tu, CXCursor c) {
   clang_disposeTokens(tu, toks, n);
   return kind;
 }
+
+const char *cursor_copy_problem(CXCursor c) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_LabelStmt)
+    return "it has a label";
+  if (k == CXCursor_VarDecl && clang_Cursor_getStorageClass(c) == CX_SC_Static)
+    return "it declares a static variable";
+  return NULL;
+}

@@ -1,6 +1,6 @@
 /*
  * cursor.h — small helpers over libclang cursors shared by the stages that
- * read the AST (resolve, check).
+ * read the AST (resolve, check, the expansions).
  */
 #ifndef LOOMC_CURSOR_H
 #define LOOMC_CURSOR_H
@@ -12,6 +12,11 @@ CXCursor cursor_first_child(CXCursor c);
 CXCursor cursor_last_child(CXCursor c);
 /* Strips parentheses and implicit conversions from an expression. */
 CXCursor cursor_strip_expr(CXCursor c);
+
+/* Why code holding the cursor c cannot stand twice in one function
+ * (written out at each call, or in two copies of a body), or NULL: a
+ * label (defined twice) or a static variable (two variables, not one). */
+const char *cursor_copy_problem(CXCursor c);
 
 /* A unary operator by its first token: 1 for `*p`, 0 for an operator
  * that neither dereferences nor takes an address (- + ! ~ ++ --), 2 for

@@ -180,10 +180,8 @@ static enum CXChildVisitResult scan_body(CXCursor c, CXCursor parent, CXClientDa
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_ReturnStmt && start_of(c) != start_of(s->last))
     s->why = "it returns before its end";
-  else if (k == CXCursor_LabelStmt)
-    s->why = "it has a label";
-  else if (k == CXCursor_VarDecl && clang_Cursor_getStorageClass(c) == CX_SC_Static)
-    s->why = "it has a static variable";
+  else
+    s->why = cursor_copy_problem(c);
   return s->why ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 

@@ -23,20 +23,6 @@ static int shared(const fusion *fu, const temp_info *ti) {
   return ti->shares != NULL;
 }
 
-/* Whether host code or a sync of any region names t. */
-static int host_uses(const vec *regions, const obj *t) {
-  for (int k = 0; k < regions->len; k++) {
-    const region *reg = regions->items[k];
-    for (int i = 0; i < reg->items.len; i++) {
-      const item *it = reg->items.items[i];
-      for (int m = 0; (it->kind == ITEM_HOST || it->kind == ITEM_SYNC) && m < it->objs.len; m++)
-        if (it->objs.items[m] == t)
-          return 1;
-    }
-  }
-  return 0;
-}
-
 /* lp's one argument naming t, or NULL when it names t more than once. */
 static const loop_arg *only_arg(const loop *lp, const obj *t) {
   const loop_arg *found = NULL;
@@ -100,7 +86,7 @@ static const char *problem(const fusion *fu, const program *prog, const vec *reg
     return ""; /* every component read, or none (nothing to keep) */
   if (shared(fu, ti))
     return "it shares storage with another temporary";
-  if (host_uses(regions, t))
+  if (region_host_names(regions, t))
     return "code outside par_loops uses it";
   for (int i = 0; i < prog->loops.len; i++) {
     const loop *lp = prog->loops.items[i];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/dag.h"
+#include "frontend/cursor.h"
 #include "frontend/summary.h"
 #include "frontend/tokens.h"
 
@@ -153,10 +154,8 @@ static enum CXChildVisitResult check_cursor(CXCursor cur, CXCursor parent, CXCli
       k->why = "it calls through a pointer";
     else if (strncmp(name, "loom_", 5) != 0 && !summary_is_system(callee))
       k->why = arena_printf(k->c->a, "it calls %s, which could change the handles", name);
-  } else if (kind == CXCursor_VarDecl && clang_Cursor_getStorageClass(cur) == CX_SC_Static) {
-    k->why = "it declares a static variable";
-  } else if (kind == CXCursor_LabelStmt) {
-    k->why = "it has a label";
+  } else {
+    k->why = cursor_copy_problem(cur);
   }
   return k->why ? CXChildVisit_Break : CXChildVisit_Recurse;
 }

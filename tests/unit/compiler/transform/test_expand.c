@@ -168,7 +168,7 @@ Test(expand, calls_not_seen_through_and_why) {
       {"static void counted(loom_set s, loom_dat a LOOM_DAT_FACTS(s, 2, double)) {\n"
        "  static int calls;\n  calls++;\n"
        "#pragma loom par_loop(set) over(s) args(read: a, write: a)\n}\n",
-       "  counted(nodes, x);\n", "it has a static variable"},
+       "  counted(nodes, x);\n", "it declares a static variable"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     fused f;
