@@ -106,6 +106,24 @@ RT_HDR    := runtime/include/loom.h runtime/include/loom_gen.h runtime/include/l
 
 LOOMC   := $(BUILD)/bin/loomc
 LIBLOOM := $(BUILD)/lib/libloom.a
+
+# A sample's rules, one template for every makefile in mk/:
+# $(call loom_c,OUT,SOURCE,TARGET,LOOMC_ARGS): OUT.c, SOURCE through loomc
+# for TARGET, with its depfile (a header's change translates it again).
+define loom_c
+$(1).c: $(2) $$(LOOMC)
+	@mkdir -p $$(@D)
+	$$(LOOMC) -MMD --target=$(strip $(3)) $(strip $(4)) $$< -o $$@
+-include $(1).d
+endef
+# $(call loom_program,PROGRAM,SOURCE,TARGET,CFLAGS,LOOMC_ARGS): that C
+# compiled with CFLAGS and linked with libloom (seq, openmp).
+define loom_program
+$(call loom_c,$(1),$(2),$(3),$(5))
+
+$(1): $(1).c $$(LIBLOOM)
+	$$(CC) $(strip $(4)) -o $$@ $$< $$(LIBLOOM) -lm
+endef
 LIBLOOM_PETSC := $(BUILD)/lib/libloom_petsc.a
 # What a program with matrices links after its objects (the README's line).
 LOOM_PETSC_LINK = $(LIBLOOM_PETSC) $(LIBLOOM) $(PETSC_LIBS) -lm
@@ -167,13 +185,8 @@ $(MESHGEN): samples/airfoil/naca0012.c samples/common/naca_grid.h
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -O2 -Wall -Wextra -Werror -Isamples/common -o $@ $< -lm
 
-$(AIRFOIL)/airfoil_seq.c: samples/airfoil/airfoil.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=seq -Isamples/airfoil $< -o $@
--include $(AIRFOIL)/airfoil_seq.d
-
-$(AIRFOIL)/airfoil_seq: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
-	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
+$(eval $(call loom_program,$(AIRFOIL)/airfoil_seq,samples/airfoil/airfoil.c,seq,\
+  $$(CFLAGS_APP),-Isamples/airfoil))
 
 # The same generated C compiled for this machine's vector instructions,
 # with GCC's default vector width and with 512 bits (bench/vector.sh; make
@@ -200,13 +213,8 @@ $(AIRFOIL)/airfoil_unrolled.c: samples/airfoil/airfoil.c bench/unroll_k.py $(LOO
 $(AIRFOIL)/airfoil_unrolled: $(AIRFOIL)/airfoil_unrolled.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
 
-$(AIRFOIL)/airfoil_openmp.c: samples/airfoil/airfoil.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=openmp -Isamples/airfoil $< -o $@
--include $(AIRFOIL)/airfoil_openmp.d
-
-$(AIRFOIL)/airfoil_openmp: $(AIRFOIL)/airfoil_openmp.c $(LIBLOOM)
-	$(CC) $(CFLAGS_APP) -fopenmp -o $@ $< $(LIBLOOM) -lm
+$(eval $(call loom_program,$(AIRFOIL)/airfoil_openmp,samples/airfoil/airfoil.c,openmp,\
+  $$(CFLAGS_APP) -fopenmp,-Isamples/airfoil))
 
 $(AIRFOIL)/airfoil_ref: samples/airfoil/airfoil_ref.c samples/airfoil/*.h samples/common/*.h
 	@mkdir -p $(@D)

@@ -30,31 +30,15 @@ $(AERO)/naca_fem: samples/aero/naca_fem.c samples/common/naca_grid.h
 $(AERO_MESH): $(AERO)/naca_fem
 	$(AERO)/naca_fem -I 400 -J 600 $@
 
-$(AERO)/aero_seq.c: samples/aero/aero.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=seq -Isamples/aero -Isamples/common $< -o $@
--include $(AERO)/aero_seq.d
-
-$(AERO)/aero_novec.c: samples/aero/aero.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=seq --no-vectorize -Isamples/aero -Isamples/common $< -o $@
--include $(AERO)/aero_novec.d
-
-$(AERO)/aero_wide.c: samples/aero/aero.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=seq --no-narrow -Isamples/aero -Isamples/common $< -o $@
--include $(AERO)/aero_wide.d
-
-$(AERO)/aero_openmp.c: samples/aero/aero.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=openmp -Isamples/aero -Isamples/common $< -o $@
--include $(AERO)/aero_openmp.d
-
-$(AERO)/aero_seq $(AERO)/aero_novec $(AERO)/aero_wide: $(AERO)/aero_%: $(AERO)/aero_%.c $(LIBLOOM)
-	$(CC) $(CFLAGS_AERO) -o $@ $< $(LIBLOOM) -lm
-
-$(AERO)/aero_openmp: $(AERO)/aero_openmp.c $(LIBLOOM)
-	$(CC) $(CFLAGS_AERO) -fopenmp -o $@ $< $(LIBLOOM) -lm
+AERO_LOOMC := -Isamples/aero -Isamples/common
+$(eval $(call loom_program,$(AERO)/aero_seq,samples/aero/aero.c,seq,$$(CFLAGS_AERO),\
+  $(AERO_LOOMC)))
+$(eval $(call loom_program,$(AERO)/aero_novec,samples/aero/aero.c,seq,$$(CFLAGS_AERO),\
+  --no-vectorize $(AERO_LOOMC)))
+$(eval $(call loom_program,$(AERO)/aero_wide,samples/aero/aero.c,seq,$$(CFLAGS_AERO),\
+  --no-narrow $(AERO_LOOMC)))
+$(eval $(call loom_program,$(AERO)/aero_openmp,samples/aero/aero.c,openmp,\
+  $$(CFLAGS_AERO) -fopenmp,$(AERO_LOOMC)))
 
 $(AERO)/aero_ref: samples/aero/aero_ref.c $(AERO_HDRS)
 	@mkdir -p $(@D)

@@ -17,21 +17,10 @@ LIMITER_HDRS   := $(wildcard samples/limiter/*.h) samples/common/tri_mesh.h
 limiter: $(LIMITER)/limiter_seq $(LIMITER)/limiter_openmp $(LIMITER)/limiter_ref
 all: limiter
 
-$(LIMITER)/limiter_seq.c: samples/limiter/limiter.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=seq -Isamples/limiter $< -o $@
--include $(LIMITER)/limiter_seq.d
-
-$(LIMITER)/limiter_seq: $(LIMITER)/limiter_seq.c $(LIBLOOM)
-	$(CC) $(CFLAGS_LIMITER) -o $@ $< $(LIBLOOM) -lm
-
-$(LIMITER)/limiter_openmp.c: samples/limiter/limiter.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=openmp -Isamples/limiter $< -o $@
--include $(LIMITER)/limiter_openmp.d
-
-$(LIMITER)/limiter_openmp: $(LIMITER)/limiter_openmp.c $(LIBLOOM)
-	$(CC) $(CFLAGS_LIMITER) -fopenmp -o $@ $< $(LIBLOOM) -lm
+$(eval $(call loom_program,$(LIMITER)/limiter_seq,samples/limiter/limiter.c,seq,\
+  $$(CFLAGS_LIMITER),-Isamples/limiter))
+$(eval $(call loom_program,$(LIMITER)/limiter_openmp,samples/limiter/limiter.c,openmp,\
+  $$(CFLAGS_LIMITER) -fopenmp,-Isamples/limiter))
 
 $(LIMITER)/limiter_ref: samples/limiter/limiter_ref.c $(LIMITER_HDRS)
 	@mkdir -p $(@D)

@@ -29,10 +29,7 @@ endif
 
 # $(call mpi_program,PROGRAM,SOURCE,TARGET,CFLAGS,LOOMC_INCLUDES)
 define mpi_program
-$(1).c: $(2) $$(LOOMC)
-	@mkdir -p $$(@D)
-	$$(LOOMC) -MMD --target=$(3) $(5) $$< -o $$@
--include $(1).d
+$(call loom_c,$(1),$(2),$(3),$(5))
 
 $(1): $(1).c $$(LIBLOOM_MPI)
 	$$(MPICC_CMD) $(4) -o $$@ $$< $$(LIBLOOM_MPI) $$(LOOM_MPI_LIBS)

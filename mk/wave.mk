@@ -19,21 +19,10 @@ $(WAVE)/wave_mesh: samples/wave/wave_mesh.c samples/wave/wave_host.h
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) -O2 -Wall -Wextra -Werror -Isamples/wave -o $@ $< -lm
 
-$(WAVE)/wave_seq.c: samples/wave/wave.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=seq -Isamples/wave $< -o $@
--include $(WAVE)/wave_seq.d
-
-$(WAVE)/wave_seq: $(WAVE)/wave_seq.c $(LIBLOOM)
-	$(CC) $(CFLAGS_WAVE) -o $@ $< $(LIBLOOM) -lm
-
-$(WAVE)/wave_openmp.c: samples/wave/wave.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=openmp -Isamples/wave $< -o $@
--include $(WAVE)/wave_openmp.d
-
-$(WAVE)/wave_openmp: $(WAVE)/wave_openmp.c $(LIBLOOM)
-	$(CC) $(CFLAGS_WAVE) -fopenmp -o $@ $< $(LIBLOOM) -lm
+$(eval $(call loom_program,$(WAVE)/wave_seq,samples/wave/wave.c,seq,$$(CFLAGS_WAVE),\
+  -Isamples/wave))
+$(eval $(call loom_program,$(WAVE)/wave_openmp,samples/wave/wave.c,openmp,\
+  $$(CFLAGS_WAVE) -fopenmp,-Isamples/wave))
 
 $(WAVE)/wave_ref: samples/wave/wave_ref.c $(WAVE_HDRS)
 	@mkdir -p $(@D)
