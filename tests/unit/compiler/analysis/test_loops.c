@@ -58,8 +58,8 @@ static void loops_of_body(looped *l, const char *body, const char *target) {
   cr_assert_eq(l->r.errors, 0, "%s", l->r.diags);
   vec regions = regions_build(&l->r.fe, &l->r.st, &l->r.prog, l->r.arena);
   l->dags = dag_build(&regions, target_named(target), NULL, l->r.arena);
-  l->loops = loops_analyse(&l->r.fe, &l->r.st, &l->r.prog, &regions, &l->dags, target_named(target), NULL,
-                           l->r.arena);
+  l->loops = loops_analyse(&l->r.fe, &l->r.st, &l->r.prog, &regions, &l->dags,
+                           target_named(target), NULL, l->r.arena);
   l->hoists = hoist_exchanges(&l->loops, l->r.arena);
 }
 
