@@ -147,7 +147,7 @@ guard() {
   for prog in airfoil_hdf5_mpi airfoil_mpi; do
     mpicc -O1 -I"$root/runtime/include" -I"$root/samples/airfoil" -o "$tmp/$prog.guarded" \
       "$bin/$prog.c" "$root/tests/e2e/alloc_guard.c" \
-      -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
+      -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=mmap \
       "$root/build/lib/libloom_mpi.a" $(make -s --no-print-directory -C "$root" print-mpi-libs) ||
       fail "building $prog with the allocation guard"
   done
