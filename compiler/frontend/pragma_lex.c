@@ -10,7 +10,9 @@
  *
  * Included (non-system) files are scanned the same way, only to report
  * their loom directives: loomc translates the main file, and a loop left a
- * pragma in a header would silently never run.
+ * pragma in a header would silently never run.  A file whose text has no
+ * word `pragma` or `Pragma` (line splices inside it skipped) cannot
+ * spell such a directive, and is not tokenized.
  */
 #include "frontend/pragma_lex.h"
 
@@ -329,16 +331,58 @@ static void scan_file(lexer *lx) {
 
 /* ---- the files ------------------------------------------------------------- */
 
+/* The end of the line splice at text[i] (a backslash or `??/`, blanks,
+ * a newline), or i when there is none. */
+static size_t splice_end(const char *text, size_t len, size_t i) {
+  size_t j = i;
+  if (j < len && text[j] == '\\')
+    j++;
+  else if (j + 2 < len && text[j] == '?' && text[j + 1] == '?' && text[j + 2] == '/')
+    j += 3;
+  else
+    return i;
+  while (j < len && (text[j] == ' ' || text[j] == '\t'))
+    j++;
+  if (j < len && text[j] == '\r')
+    return j + 1 < len && text[j + 1] == '\n' ? j + 2 : j + 1;
+  return j < len && text[j] == '\n' ? j + 1 : i;
+}
+
+/* Whether the word `pragma` or `Pragma` starts at text[i], line splices
+ * inside it skipped. */
+static int pragma_at(const char *text, size_t len, size_t i) {
+  if (text[i] != 'p' && text[i] != 'P')
+    return 0;
+  for (const char *w = "ragma"; *w; w++) {
+    size_t j = i + 1, e;
+    while ((e = splice_end(text, len, j)) != j)
+      j = e;
+    if (j >= len || text[j] != *w)
+      return 0;
+    i = j;
+  }
+  return 1;
+}
+
+/* Whether text[0, len) may spell `#pragma loom` or `_Pragma("loom")`. */
+static int may_hold_pragma(const char *text, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (pragma_at(text, len, i))
+      return 1;
+  return 0;
+}
+
 static void visit_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
                             CXClientData data) {
   lexer *main_lx = data;
   const frontend *fe = main_lx->fe;
-  if (depth == 0 || clang_Location_isInSystemHeader(
-                        clang_getLocationForOffset(fe->tu, f, 0)))
+  if (depth == 0)
     return;
   size_t len = 0;
   const char *text = clang_getFileContents(fe->tu, f, &len);
-  if (!text)
+  /* the text first: a location in a file is found by a search of them all */
+  if (!text || !may_hold_pragma(text, len) ||
+      clang_Location_isInSystemHeader(clang_getLocationForOffset(fe->tu, f, 0)))
     return;
   lexer lx = *main_lx;
   lx.file = f;
