@@ -13,12 +13,25 @@
 #include "frontend/lanes.h"
 #include "frontend/summary.h"
 
+/* What a kernel's definition alone decides, found once however many
+ * loops call it. */
+enum { KERNEL_BUCKETS = 1024 };
+typedef struct kernel_facts {
+  CXCursor def;
+  struct uses *uses;     /* one per parameter */
+  long flops;
+  const kernel_text *lanes;
+  const char *lanes_why;
+  int body_checked;      /* its body was walked (check_body) */
+  struct kernel_facts *next;
+} kernel_facts;
+
 typedef struct checker {
   const frontend *fe;
   const symtab *st;
   arena *arena;
   loop *lp;
-  vec checked_bodies; /* CXCursor* of kernels whose bodies were walked */
+  struct kernel_facts *kernels[KERNEL_BUCKETS]; /* by clang_hashCursor */
   vec written;        /* sym*: file-scope variables the kernel's own body
                          writes (each reported there) */
   int body_errors;
@@ -247,13 +260,11 @@ static void callee_writes(checker *c, CXCursor def);
 static void warn_inline(const checker *c, CXCursor def);
 
 /* Walks a kernel's body once, however many loops call it. */
-static int check_body(checker *c, CXCursor def) {
-  for (int i = 0; i < c->checked_bodies.len; i++)
-    if (clang_equalCursors(*(CXCursor *)c->checked_bodies.items[i], def))
-      return 0;
-  CXCursor *keep = arena_alloc(c->arena, sizeof *keep);
-  *keep = def;
-  vec_push(c->arena, &c->checked_bodies, keep);
+static int check_body(checker *c, kernel_facts *k) {
+  CXCursor def = k->def;
+  if (k->body_checked)
+    return 0;
+  k->body_checked = 1;
   int before = c->body_errors;
   c->written = (vec){0};
   clang_visitChildren(def, visit_kernel_body, c);
@@ -426,13 +437,19 @@ static int check_order(checker *c) {
 
 /* ---- how often the kernel names a parameter ------------------------------- */
 
+/* One walk of the kernel's body counts the uses of every parameter. */
 typedef struct uses {
-  CXCursor param;
   int count[64]; /* uses with constant subscript i (`*p`: 0) */
   int other;     /* uses with another subscript */
   int looped;    /* a use in a loop or in a call's arguments */
   int escaped;   /* the pointer itself named, or an element's address taken */
 } uses;
+
+typedef struct use_walk {
+  const checker *ck;
+  const CXCursor *params;
+  int n;
+} use_walk;
 
 /* The constant subscript of `param[e]` (or 0 for `*param`), -1 if not. */
 static long use_index(CXCursor parent, int subscript) {
@@ -447,33 +464,52 @@ static long use_index(CXCursor parent, int subscript) {
   return v;
 }
 
-static int names_param(CXCursor c, CXCursor param) {
-  c = cursor_strip_expr(c);
-  return clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-         clang_equalCursors(clang_getCursorReferenced(c), param);
+/* The parameter the reference c names, or -1. */
+static int param_referenced(const use_walk *w, CXCursor c) {
+  CXCursor r = clang_getCursorReferenced(c);
+  for (int i = 0; i < w->n; i++)
+    if (clang_equalCursors(r, w->params[i]))
+      return i;
+  return -1;
 }
 
-static void count_uses(const checker *ck, CXCursor c, uses *u, int looped, int addr);
+/* The parameter c names (parentheses and casts the AST leaves out
+ * stripped), or -1. */
+static int param_named(const use_walk *w, CXCursor c) {
+  c = cursor_strip_expr(c);
+  return clang_getCursorKind(c) == CXCursor_DeclRefExpr ? param_referenced(w, c) : -1;
+}
 
-static void count_kids(const checker *ck, const vec *kids, int from, uses *u, int looped,
+static void count_uses(const use_walk *w, CXCursor c, uses *u, int looped, int addr);
+
+static void count_kids(const use_walk *w, const vec *kids, int from, uses *u, int looped,
                        int addr) {
   for (int j = from; j < kids->len; j++)
-    count_uses(ck, *(CXCursor *)kids->items[j], u, looped, addr);
+    count_uses(w, *(CXCursor *)kids->items[j], u, looped, addr);
+}
+
+/* The uses of either branch: the larger count of each. */
+static void join_branches(uses *u, const uses *t, const uses *e) {
+  for (int i = 0; i < 64; i++)
+    u->count[i] = t->count[i] > e->count[i] ? t->count[i] : e->count[i];
+  u->other = t->other > e->other ? t->other : e->other;
+  u->looped = t->looped || e->looped;
+  u->escaped = t->escaped || e->escaped;
 }
 
 /* `if`: the branches exclude each other, so a component named once in
  * each is named once. */
-static void count_if(const checker *ck, const vec *kids, uses *u, int looped) {
-  count_uses(ck, *(CXCursor *)kids->items[0], u, looped, 0);
-  uses t = *u, e = *u;
+static void count_if(const use_walk *w, const vec *kids, uses *u, int looped) {
+  count_uses(w, *(CXCursor *)kids->items[0], u, looped, 0);
+  size_t size = sizeof *u * (size_t)w->n;
+  uses *t = arena_alloc(w->ck->arena, size), *e = arena_alloc(w->ck->arena, size);
+  memcpy(t, u, size);
+  memcpy(e, u, size);
   if (kids->len > 1)
-    count_uses(ck, *(CXCursor *)kids->items[1], &t, looped, 0);
-  count_kids(ck, kids, 2, &e, looped, 0);
-  for (int i = 0; i < 64; i++)
-    u->count[i] = t.count[i] > e.count[i] ? t.count[i] : e.count[i];
-  u->other = t.other > e.other ? t.other : e.other;
-  u->looped = t.looped || e.looped;
-  u->escaped = t.escaped || e.escaped;
+    count_uses(w, *(CXCursor *)kids->items[1], t, looped, 0);
+  count_kids(w, kids, 2, e, looped, 0);
+  for (int p = 0; p < w->n; p++)
+    join_branches(&u[p], &t[p], &e[p]);
 }
 
 /* One use of the parameter, `param[i]` or `*param` (i: -1 not constant). */
@@ -486,32 +522,39 @@ static void count_use(uses *u, long i, int looped, int addr) {
     u->other++;
 }
 
-/* Walks c: `looped` inside a loop or a call's arguments, `addr` under `&`. */
-static void count_uses(const checker *ck, CXCursor c, uses *u, int looped, int addr) {
+/* Walks c: `looped` inside a loop or a call's arguments, `addr` under `&`;
+ * u: one record per parameter. */
+static void count_uses(const use_walk *w, CXCursor c, uses *u, int looped, int addr) {
   enum CXCursorKind k = clang_getCursorKind(c);
-  vec kids = cwalk_kids(ck->arena, c);
-  int unary = k == CXCursor_UnaryOperator ? cursor_unary_kind(ck->fe->tu, c) : 0, deref = unary == 1;
+  vec kids = cwalk_kids(w->ck->arena, c);
+  int unary = k == CXCursor_UnaryOperator ? cursor_unary_kind(w->ck->fe->tu, c) : 0;
+  int deref = unary == 1, p;
   if ((k == CXCursor_ArraySubscriptExpr || deref) && kids.len > 0 &&
-      names_param(*(CXCursor *)kids.items[0], u->param)) {
-    count_use(u, use_index(c, !deref), looped, addr);
-    count_kids(ck, &kids, 1, u, looped, 0);
+      (p = param_named(w, *(CXCursor *)kids.items[0])) >= 0) {
+    count_use(&u[p], use_index(c, !deref), looped, addr);
+    count_kids(w, &kids, 1, u, looped, 0);
     return;
   }
-  if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), u->param))
-    u->escaped = 1; /* the pointer itself: copied, compared, passed on */
+  if (k == CXCursor_DeclRefExpr && (p = param_referenced(w, c)) >= 0)
+    u[p].escaped = 1; /* the pointer itself: copied, compared, passed on */
   if (k == CXCursor_IfStmt && kids.len > 0) {
-    count_if(ck, &kids, u, looped);
+    count_if(w, &kids, u, looped);
     return;
   }
   looped |= k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
             k == CXCursor_CallExpr;
   addr = unary == 2 || (addr && (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr));
-  count_kids(ck, &kids, 0, u, looped, addr);
+  count_kids(w, &kids, 0, u, looped, addr);
 }
 
-static uses param_uses(const checker *ck, CXCursor def, CXCursor param) {
-  uses u = {param, {0}, 0, 0, 0};
-  count_uses(ck, cursor_last_child(def), &u, 0, 0);
+/* The uses of each of the kernel def's n parameters, in one walk. */
+static uses *param_uses(const checker *ck, CXCursor def, int n) {
+  CXCursor *params = arena_alloc(ck->arena, sizeof *params * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++)
+    params[i] = clang_Cursor_getArgument(def, (unsigned)i);
+  uses *u = arena_alloc(ck->arena, sizeof *u * (size_t)(n ? n : 1)); /* zeroed */
+  use_walk w = {ck, params, n};
+  count_uses(&w, cursor_last_child(def), u, 0, 0);
   return u;
 }
 
@@ -576,6 +619,22 @@ static int check_arity(checker *c, CXCursor def) {
   return -1;
 }
 
+/* The facts of the kernel def of n parameters, found the first time. */
+static kernel_facts *facts_of(checker *c, CXCursor def, int n) {
+  kernel_facts **at = &c->kernels[clang_hashCursor(def) % KERNEL_BUCKETS];
+  for (kernel_facts *k = *at; k; k = k->next)
+    if (clang_equalCursors(k->def, def))
+      return k;
+  kernel_facts *k = arena_alloc(c->arena, sizeof *k);
+  k->def = def;
+  k->uses = param_uses(c, def, n);
+  k->flops = frontend_kernel_flops(c->fe, def, c->arena);
+  k->lanes = lanes_of(c->fe, def, &k->lanes_why, c->arena);
+  k->next = *at;
+  *at = k;
+  return k;
+}
+
 static int check_loop(checker *c) {
   CXCursor def = find_kernel(c);
   if (clang_Cursor_isNull(def) || check_arity(c, def))
@@ -583,16 +642,17 @@ static int check_loop(checker *c) {
   for (int i = 0; i < c->lp->nargs; i++)
     if (check_param(c, &c->lp->args[i], clang_Cursor_getArgument(def, (unsigned)i)))
       return -1;
+  kernel_facts *k = facts_of(c, def, c->lp->nargs);
   for (int i = 0; i < c->lp->nargs; i++) {
-    uses u = param_uses(c, def, clang_Cursor_getArgument(def, (unsigned)i));
-    c->lp->args[i].updated_once = c->lp->args[i].mode != MODE_READ && named_once(&u);
-    c->lp->args[i].read_mask = named_mask(&u);
+    c->lp->args[i].updated_once = c->lp->args[i].mode != MODE_READ && named_once(&k->uses[i]);
+    c->lp->args[i].read_mask = named_mask(&k->uses[i]);
   }
-  c->lp->kernel_flops = frontend_kernel_flops(c->fe, def, c->arena);
-  lanes_read(c->fe, def, c->lp, c->arena);
+  c->lp->kernel_flops = k->flops;
+  c->lp->lanes = k->lanes;
+  c->lp->lanes_why = k->lanes_why;
   if (check_order(c))
     return -1;
-  if (check_body(c, def))
+  if (check_body(c, k))
     return -1;
   kernel_state(c, def);
   return 0;

@@ -186,7 +186,7 @@ static const char *locate(lane_walk *w, CXCursor def, unsigned *body) {
   return NULL;
 }
 
-void lanes_read(const frontend *fe, CXCursor def, loop *lp, arena *a) {
+const kernel_text *lanes_of(const frontend *fe, CXCursor def, const char **why, arena *a) {
   lane_walk w = {fe, def, NULL, 0, 0, {0}, NULL, a};
   unsigned body = 0, close = 0;
   if (clang_getResultType(clang_getCursorType(def)).kind != CXType_Void)
@@ -200,6 +200,6 @@ void lanes_read(const frontend *fe, CXCursor def, loop *lp, arena *a) {
   kernel_text *t = w.why ? NULL : text_of(&w, close, frontend_cursor_loc(fe, def));
   if (!w.why && !t)
     w.why = "its kernel subscripts a parameter with another parameter's element";
-  lp->lanes = w.why ? NULL : t;
-  lp->lanes_why = w.why;
+  *why = w.why;
+  return w.why ? NULL : t;
 }

@@ -12,14 +12,15 @@
  * A kernel qualifies when it returns void, is spelled in a file (not made
  * by a macro) and names each parameter only as `p[e]` or `*p`, outside
  * macros, not one inside another and never under `&`; otherwise
- * loop.lanes_why says why.
+ * lanes_of says why.
  */
 #ifndef LOOMC_LANES_H
 #define LOOMC_LANES_H
 
 #include "frontend/frontend.h"
 
-/* Fills lp->lanes, or lp->lanes_why, from def, lp's kernel definition. */
-void lanes_read(const frontend *fe, CXCursor def, loop *lp, arena *a);
+/* The lanes of the kernel definition def (for loop.lanes), or NULL and
+ * *why (for loop.lanes_why). */
+const kernel_text *lanes_of(const frontend *fe, CXCursor def, const char **why, arena *a);
 
 #endif
