@@ -94,12 +94,38 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent,
   return CXChildVisit_Continue;
 }
 
-static sym *exact(const symtab *st, CXCursor c) {
-  for (int i = 0; i < st->syms.len; i++) {
+static unsigned name_hash(const char *name) {
+  unsigned h = 2166136261u; /* FNV-1a */
+  for (; *name; name++)
+    h = (h ^ (unsigned char)*name) * 16777619u;
+  return h;
+}
+
+/* The symbols hashed by name and by cursor, each chain in the order they
+ * were declared (the first of equals wins, as in a scan of them all). */
+static void index_syms(symtab *st, arena *a) {
+  st->nbuckets = 64;
+  while (st->nbuckets < 2u * (unsigned)st->syms.len)
+    st->nbuckets *= 2;
+  st->by_name = arena_alloc(a, sizeof *st->by_name * st->nbuckets);
+  st->by_cursor = arena_alloc(a, sizeof *st->by_cursor * st->nbuckets);
+  for (int i = st->syms.len - 1; i >= 0; i--) {
     sym *s = st->syms.items[i];
+    sym **n = &st->by_name[name_hash(s->name) & (st->nbuckets - 1)];
+    sym **c = &st->by_cursor[clang_hashCursor(s->cursor) & (st->nbuckets - 1)];
+    s->same_name = *n;
+    *n = s;
+    s->same_cursor = *c;
+    *c = s;
+  }
+}
+
+static sym *exact(const symtab *st, CXCursor c) {
+  if (!st->nbuckets)
+    return NULL;
+  for (sym *s = st->by_cursor[clang_hashCursor(c) & (st->nbuckets - 1)]; s; s = s->same_cursor)
     if (clang_equalCursors(s->cursor, c))
       return s;
-  }
   return NULL;
 }
 
@@ -123,6 +149,7 @@ static void link_redeclarations(symtab *st) {
 void symtab_build(const frontend *fe, symtab *st, arena *a) {
   walk w = {fe, st, a, 0, ~0u, 1};
   clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), visit_top, &w);
+  index_syms(st, a);
   link_redeclarations(st);
 }
 
@@ -141,8 +168,9 @@ static int inner_than(const sym *a, const sym *b) {
 
 sym *symtab_lookup(const symtab *st, const char *name, unsigned at) {
   sym *best = NULL;
-  for (int i = 0; i < st->syms.len; i++) {
-    sym *s = st->syms.items[i];
+  if (!st->nbuckets)
+    return NULL;
+  for (sym *s = st->by_name[name_hash(name) & (st->nbuckets - 1)]; s; s = s->same_name) {
     if (strcmp(s->name, name) != 0 || !visible(s, at))
       continue;
     if (!best || inner_than(s, best))

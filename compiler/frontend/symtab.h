@@ -26,6 +26,7 @@ typedef struct sym {
   struct sym *canon;             /* a file-scope variable declared more than
                                     once: the symbol of its first declaration,
                                     which holds its obj (else itself) */
+  struct sym *same_name, *same_cursor; /* symtab.c's hash chains */
 } sym;
 
 /* A function definition of the main file (where loops stand). */
@@ -42,6 +43,8 @@ typedef struct symtab {
   vec summaries; /* summary.c's cache */
   vec fresh;     /* fresh.c's cache */
   const vec *loops; /* loop*: the program's (summary.c: which functions run loops) */
+  sym **by_name, **by_cursor; /* hash buckets of syms (symtab.c) */
+  unsigned nbuckets;
 } symtab;
 
 void symtab_build(const frontend *fe, symtab *st, arena *a);
