@@ -1,11 +1,15 @@
 /*
  * main.c — loomc: annotated C in, plain C out.
  *
- * loomc_pipeline() and transform() below are the pipeline, one stage per
- * call, data flowing one way; each stage's header says what it takes and
- * what it gives.  transform() decides; the output is emitted once, from the
- * last translation (an expansion's, when the program was expanded).  The
- * folders are layers, each using only those below it (README.md):
+ * loomc_pipeline(), analyse() and transform() below are the pipeline, one
+ * stage per call, data flowing one way; each stage's header says what it
+ * takes and what it gives.  The frontend's stages and analyse() run on the
+ * input; expand_rounds() writes the program anew where that lets loops
+ * fuse (unrolled, calls seen through) and parses and analyses the new text
+ * again, in the same libclang unit; transform() decides on the last text
+ * (and on the one before when a body is written twice: that reads fusion's
+ * refusals); the output is emitted once.  The folders are layers, each using
+ * only those below it (README.md):
  *
  *   util/       arena, strbuf, diagnostics, the command line, the target
  *   ir/         the program: objects, loops, hints
@@ -20,6 +24,8 @@
  */
 #include "main.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/alias.h"
@@ -68,52 +74,60 @@ static void write_dumps(const options *opt, const program *prog, const vec *dags
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
 }
 
-/* What a translation gives: the DAGs (for --report, --emit-dag), the
- * loops (for the expansions), and what emit takes. */
+/* What a translation gives: the program, its analysis (for the
+ * expansions and transform), the DAGs (for --report, --emit-dag), and
+ * what emit takes. */
 typedef struct translation {
   program prog;      /* the program (its text is its parse's) */
+  vec regions;       /* region*: the program's */
+  vec pins;          /* pin.h: the pins decided */
   vec dags;          /* dag*: the regions' */
   vec loops;         /* loop_info*: the loop regions' */
+  vec hoists;        /* hoist.h: the exchanges hoisted out of loops */
   transformed tr;    /* each transformation's record */
   vec insertions;    /* insertion*: the communication placed */
 } translation;
 
-/* The regions, their DAGs and the transformations; notes: the
- * expansions' (expand_note*: they go to the DAGs), or NULL. */
-static void transform(const frontend *fe, const symtab *st, program *prog,
-                      const options *opt, const vec *notes, translation *t, arena *a) {
-  vec regions = regions_build(fe, st, prog, a);
-  affine_plan(fe, st, prog, &regions, a);
-  vec plain = dag_build(&regions, target_of(TARGET_SEQ), NULL, a);
-  vec pins = pin(prog, &regions, &plain, opt->target, a);
-  vec dags = dag_build(&regions, opt->target, &pins, a);
-  dag_take_notes(&dags, &plain, a);
+/* The regions, their DAGs and their loops; notes: the expansions'
+ * (expand_note*: they go to the DAGs), or NULL. */
+static void analyse(const frontend *fe, const symtab *st, const options *opt,
+                    const vec *notes, translation *t, arena *a) {
+  program *prog = &t->prog;
+  t->regions = regions_build(fe, st, prog, a);
+  affine_plan(fe, st, prog, &t->regions, a);
+  vec plain = dag_build(&t->regions, target_of(TARGET_SEQ), NULL, a);
+  t->pins = pin(prog, &t->regions, &plain, opt->target, a);
+  t->dags = dag_build(&t->regions, opt->target, &t->pins, a);
+  dag_take_notes(&t->dags, &plain, a);
   if (notes)
-    expand_notes(notes, 0, &dags, 1, a);
-  vec loops = loops_analyse(fe, st, prog, &regions, &dags, opt->target, &pins, a);
-  vec hoists = opt->no_hoist ? (vec){0} : hoist_exchanges(&loops, a);
-  schedule(&dags, a);
-  vec seq = opt->target->distributed ? dag_build(&regions, target_of(TARGET_SEQ), &pins, a)
-                                     : dags;
-  const fusion *fu = fuse(prog, &regions, &seq, &dags, &pins, opt->target, opt->no_fuse, a);
-  vec narrowed = narrow(fu, prog, &regions, &dags, opt->no_narrow, a);
-  const staging *staged = vectorize(fu, &narrowed, &regions, &dags, opt->no_vectorize, a);
-  const rotations *rots = rotate(prog, fu, &loops, &hoists, &regions, &dags, opt->target,
-                                 opt->no_fuse || opt->no_rotate, a);
-  t->insertions = place_comms(prog, &dags, fu, rots, &hoists, a);
-  t->tr = (transformed){fu, narrowed, staged, rots};
-  t->prog = *prog;
-  t->dags = dags;
-  t->loops = loops;
+    expand_notes(notes, 0, &t->dags, 1, a);
+  t->loops = loops_analyse(fe, st, prog, &t->regions, &t->dags, opt->target, &t->pins, a);
+  t->hoists = opt->no_hoist ? (vec){0} : hoist_exchanges(&t->loops, a);
+  schedule(&t->dags, a);
 }
 
-/* One translation of opt's input: the frontend's stages, then
- * transform(); the number of errors. */
-static int translate_once(const options *opt, const vec *notes, frontend *fe,
-                          program *prog, translation *t, arena *a) {
+/* The transformations of the analysed translation t, each returning its
+ * record, and the communication placed. */
+static void transform(const options *opt, translation *t, arena *a) {
+  program *prog = &t->prog;
+  vec *dags = &t->dags;
+  vec seq = opt->target->distributed ? dag_build(&t->regions, target_of(TARGET_SEQ), &t->pins, a)
+                                     : *dags;
+  const fusion *fu = fuse(prog, &t->regions, &seq, dags, &t->pins, opt->target, opt->no_fuse, a);
+  vec narrowed = narrow(fu, prog, &t->regions, dags, opt->no_narrow, a);
+  const staging *staged = vectorize(fu, &narrowed, &t->regions, dags, opt->no_vectorize, a);
+  const rotations *rots = rotate(prog, fu, &t->loops, &t->hoists, &t->regions, dags,
+                                 opt->target, opt->no_fuse || opt->no_rotate, a);
+  t->insertions = place_comms(prog, dags, fu, rots, &t->hoists, a);
+  t->tr = (transformed){fu, narrowed, staged, rots};
+}
+
+/* The frontend's stages after the parse of t->prog, then analyse(); the
+ * number of errors. */
+static int analyse_parsed(const options *opt, const vec *notes, const frontend *fe,
+                          translation *t, arena *a) {
+  program *prog = &t->prog;
   symtab st = {0};
-  if (frontend_parse(opt, fe, prog, a) != 0)
-    return diag_error_count();
   pragma_lex(fe, prog, a);
   pragma_parse(prog, a);
   symtab_build(fe, &st, a);
@@ -123,29 +137,32 @@ static int translate_once(const options *opt, const vec *notes, frontend *fe,
   consts_check(fe, prog, a);
   alias_analyse(fe, &st, prog, a);
   if (diag_error_count() == 0)
-    transform(fe, &st, prog, opt, notes, t, a);
+    analyse(fe, &st, opt, notes, t, a);
   return diag_error_count();
 }
 
-/* The translation of the expansion x of opt's input, quietly (the first
- * translation gave the diagnostics), with notes (expand_note*): 1, *t and
- * *fe (to dispose of) when it succeeded, else 0 (nothing said, the error
- * count as it was). */
+/* The translation of the expansion x of opt's input (x NULL: the input
+ * itself, again), parsed in fe's unit, quietly (the first translation
+ * gave the diagnostics), with notes (expand_note*): 1 and *t when it
+ * succeeded, else 0 (nothing said, the error count as it was). */
 static int translate_expanded(const options *opt, const expansion *x, const vec *notes,
                               frontend *fe, translation *t, arena *a) {
   options o = *opt;
-  o.input_text = x->text;
-  o.input_len = x->len;
-  o.input_lines = x->lines;
-  o.ninput_lines = x->nlines;
-  program prog = {0};
-  int errors = diag_error_count(), was = diag_quiet(1);
-  int ok = translate_once(&o, notes, fe, &prog, t, a) == errors;
-  diag_quiet(was);
-  if (!ok) {
-    diag_restore_errors(errors);
-    frontend_dispose(fe);
+  if (x) {
+    o.input_text = x->text;
+    o.input_len = x->len;
+    o.input_lines = x->lines;
+    o.ninput_lines = x->nlines;
   }
+  translation t2 = {0};
+  int errors = diag_error_count(), was = diag_quiet(1);
+  int ok = frontend_reparse(&o, fe, &t2.prog, a) == 0 &&
+           analyse_parsed(&o, notes, fe, &t2, a) == errors;
+  diag_quiet(was);
+  if (ok)
+    *t = t2;
+  else
+    diag_restore_errors(errors);
   return ok;
 }
 
@@ -156,34 +173,60 @@ static int expand_what(const options *opt) {
          (opt->no_version ? 0 : EXPAND_VERSION);
 }
 
-/* Translates expansions of the program (unrolled loops, calls seen
- * through) while there is something to expand, up to EXPAND_ROUNDS times;
- * *t becomes the last that translated, and *last its parse (to dispose
- * of) when that is not fe's: 1 then, else 0.  The notes of every round go
- * to its DAGs. */
-static int translate_expansions(const options *opt, const frontend *fe, translation *t,
-                                frontend *last, arena *a) {
+static void add_notes(arena *a, vec *notes, const expansion *x) {
+  for (int i = 0; i < x->notes.len; i++)
+    vec_push(a, notes, x->notes.items[i]);
+}
+
+/* What to expand in the analysed translation t, round `round`: the loops
+ * to unroll and the calls to see through (on the analysis), else, when
+ * nothing of those, the bodies to write twice, which read fusion's
+ * refusals (so t is transformed first).  t is transformed when the
+ * expansion is empty (or NULL: nothing left to try). */
+static const expansion *expand_round(const options *opt, const frontend *fe, translation *t,
+                                     int round, vec *notes, arena *a) {
+  int what = round < EXPAND_ROUNDS ? expand_what(opt) : 0;
+  const expansion *x = NULL;
+  if (what & (EXPAND_UNROLL | EXPAND_INLINE)) {
+    x = expand(fe, &t->prog, &t->loops, NULL, what & ~EXPAND_VERSION, a);
+    add_notes(a, notes, x);
+    if (x->text)
+      return x;
+  }
+  transform(opt, t, a);
+  if (what & EXPAND_VERSION) {
+    x = expand(fe, &t->prog, &t->loops, &t->dags, EXPAND_VERSION, a);
+    add_notes(a, notes, x);
+  }
+  return x;
+}
+
+/* Expands the analysed translation t (loops unrolled, calls seen through,
+ * bodies written twice) and translates the expansion again while there is
+ * something to expand, up to EXPAND_ROUNDS times; *t becomes the last
+ * that translated, transformed.  The notes of every round go to its
+ * DAGs. */
+static void expand_rounds(const options *opt, frontend *fe, translation *t, arena *a) {
   vec notes = {0};
-  const frontend *at = fe;
-  int expanded = 0, applied = 0; /* the notes the DAGs of *t have */
-  for (int round = 0; round < EXPAND_ROUNDS && expand_what(opt); round++) {
-    expansion *x = expand(at, &t->prog, &t->loops, &t->dags, expand_what(opt), a);
-    for (int i = 0; i < x->notes.len; i++)
-      vec_push(a, &notes, x->notes.items[i]);
-    frontend next;
-    translation t2 = {0};
-    if (!x->text || !translate_expanded(opt, x, &notes, &next, &t2, a))
+  const expansion *at = NULL; /* the text of *t: the input's */
+  int applied = 0;            /* the notes the DAGs of *t have */
+  for (int round = 0;; round++) {
+    const expansion *x = expand_round(opt, fe, t, round, &notes, a);
+    if (!x || !x->text)
       break;
-    *t = t2;
-    if (expanded)
-      frontend_dispose(last);
-    *last = next;
-    at = last;
-    expanded = 1;
+    if (!translate_expanded(opt, x, &notes, fe, t, a)) {
+      /* never expected: the text before it stands, parsed again */
+      vec before = {0};
+      for (int i = 0; i < applied; i++)
+        vec_push(a, &before, notes.items[i]);
+      translate_expanded(opt, at, at ? &before : NULL, fe, t, a);
+      transform(opt, t, a);
+      break;
+    }
+    at = x;
     applied = notes.len;
   }
   expand_notes(&notes, applied, &t->dags, 0, a); /* a round not applied */
-  return expanded;
 }
 
 /* The output C of the translation t, into *out. */
@@ -194,17 +237,15 @@ static void emit_output(const options *opt, const translation *t, strbuf *out, a
        strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, out, a);
 }
 
-/* Parse and analyse, expand and translate again while there is something
- * to expand, then emit the last translation once. */
+/* Parse and analyse; expand, parse and analyse again while there is
+ * something to expand; transform the last; emit it once. */
 int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
   translation t = {0};
-  frontend last;
-  if (translate_once(opt, NULL, fe, prog, &t, a) == 0) {
-    int expanded = translate_expansions(opt, fe, &t, &last, a);
+  if (frontend_parse(opt, fe, &t.prog, a) == 0 && analyse_parsed(opt, NULL, fe, &t, a) == 0) {
+    *prog = t.prog;
+    expand_rounds(opt, fe, &t, a);
     emit_output(opt, &t, out, a);
     write_dumps(opt, &t.prog, &t.dags);
-    if (expanded)
-      frontend_dispose(&last);
   }
   return diag_error_count();
 }
@@ -229,6 +270,21 @@ static int translate(const options *opt, arena *a) {
   return diag_error_count() ? 1 : 0;
 }
 
+/* Whether the process may end without the libraries' exit handlers:
+ * libLLVM's static destructors take ~8 ms and only release memory the
+ * process gives back anyway.  Not under a sanitizer, whose leak check
+ * runs then. */
+#if defined(__SANITIZE_ADDRESS__)
+#define LOOMC_QUICK_EXIT 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LOOMC_QUICK_EXIT 0
+#endif
+#endif
+#ifndef LOOMC_QUICK_EXIT
+#define LOOMC_QUICK_EXIT 1
+#endif
+
 int main(int argc, char **argv) {
   arena *a = arena_new();
   options opt;
@@ -239,6 +295,8 @@ int main(int argc, char **argv) {
     rc = rc == OPT_EXIT_OK ? 0 : 2;
   diag_reset();
   arena_free(a);
+  if (LOOMC_QUICK_EXIT && fflush(NULL) == 0)
+    _Exit(rc);
   return rc;
 }
 #endif

@@ -142,6 +142,28 @@ static enum CXErrorCode parse(const options *o, frontend *fe, arena *a) {
                                      &fe->tu);
 }
 
+/* The main file's text, parsed, as prog's; the number of clang's errors
+ * (reported), or -1 when the text cannot be read. */
+static int take_text(const options *o, frontend *fe, program *prog, arena *a) {
+  fe->file = clang_getFile(fe->tu, o->input);
+  size_t len = 0;
+  const char *text = fe->file ? clang_getFileContents(fe->tu, fe->file, &len) : NULL;
+  if (!text) {
+    diag(DIAG_ERROR, (srcloc){0}, 0, "cannot read '%s'", o->input);
+    return -1;
+  }
+  prog->file = o->input;
+  prog->text = text;
+  prog->len = len;
+  program_index_lines(prog, a);
+  prog->line_of = o->input_lines;
+  prog->nline_of = o->ninput_lines;
+  fe->expanded = o->input_lines != NULL;
+  if (!fe->expanded) /* the diagnostics' copy outlives a parse of another text */
+    diag_add_source(o->input, arena_strndup(a, text, len), len);
+  return report_clang_errors(fe);
+}
+
 int frontend_parse(const options *o, frontend *fe, program *prog, arena *a) {
   memset(fe, 0, sizeof *fe);
   fe->arena = a;
@@ -157,23 +179,26 @@ int frontend_parse(const options *o, frontend *fe, program *prog, arena *a) {
          o->input);
     return -1;
   }
-  fe->file = clang_getFile(fe->tu, o->input);
-  size_t len = 0;
-  const char *text = fe->file ? clang_getFileContents(fe->tu, fe->file, &len) : NULL;
-  if (!text) {
-    diag(DIAG_ERROR, (srcloc){0}, 0, "cannot read '%s'", o->input);
-    return -1;
+  return take_text(o, fe, prog, a) ? -1 : 0;
+}
+
+/* clang_reparseTranslationUnit keeps the files clang has read (the
+ * headers) and re-parses the whole unit, which is faster than a unit
+ * made anew; a unit it fails on can only be disposed of, so a new one is
+ * parsed then. */
+int frontend_reparse(const options *o, frontend *fe, program *prog, arena *a) {
+  struct CXUnsavedFile unsaved = {o->input, o->input_text, o->input_len};
+  if (!fe->tu || clang_reparseTranslationUnit(fe->tu, o->input_text ? 1 : 0, &unsaved,
+                                              clang_defaultReparseOptions(fe->tu)) != 0) {
+    if (fe->tu)
+      clang_disposeTranslationUnit(fe->tu);
+    fe->tu = NULL;
+    if (parse(o, fe, a) != CXError_Success || !fe->tu) {
+      diag(DIAG_ERROR, (srcloc){0}, 0, "libclang could not parse '%s'", o->input);
+      return -1;
+    }
   }
-  prog->file = o->input;
-  prog->text = text;
-  prog->len = len;
-  program_index_lines(prog, a);
-  prog->line_of = o->input_lines;
-  prog->nline_of = o->ninput_lines;
-  fe->expanded = o->input_lines != NULL;
-  if (!fe->expanded)
-    diag_add_source(o->input, text, len);
-  return report_clang_errors(fe) ? -1 : 0;
+  return take_text(o, fe, prog, a) ? -1 : 0;
 }
 
 void frontend_dispose(frontend *fe) {

@@ -27,6 +27,10 @@ typedef struct frontend {
 /* Parses the input named by o into fe and fills prog's file and text.
  * Returns 0 on success; otherwise diagnostics were printed. */
 int frontend_parse(const options *o, frontend *fe, program *prog, arena *a);
+/* Parses the input named by o (another text of the same main file, an
+ * expansion's) into the unit of fe, parsed before; as frontend_parse.
+ * Cursors and texts of the earlier parse are no longer valid. */
+int frontend_reparse(const options *o, frontend *fe, program *prog, arena *a);
 void frontend_dispose(frontend *fe);
 
 /* Source locations of libclang as loomc's, with the file named as the user
