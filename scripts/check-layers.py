@@ -8,6 +8,15 @@ files of its own folder and of the folders below it.  Modules (x.c with
 x.h) must not include each other in a circle, across folders or within
 one, but for the circles layers.conf allows, each with its reason.
 
+Calls obey the same order: a function of a .c file may call a function
+defined (not static) in its own folder or a lower one, never one defined
+in a higher layer, which the include rule alone does not see (a
+prototype written out, or a header of the lower layer declaring what the
+higher defines).  The calls found are the names followed by '(' in the
+code (comments and strings left out) that name a function some file of
+the tree defines; `allow-call FILE FUNCTION` in layers.conf lets one
+stand, with its reason.
+
 Prints every violation as FILE:LINE: error: ... and exits 1 when there is
 any; with --list, prints each tree's layers and their files.  --root DIR
 checks another tree (DIR/scripts/layers.conf): tests/layers/run.sh gives
@@ -24,7 +33,7 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
 def read_conf(path):
-    trees, allowed = [], set()
+    trees, allowed, calls = [], set(), set()
     with open(path) as f:
         for n, line in enumerate(f, 1):
             words = line.split('#', 1)[0].split()
@@ -34,10 +43,13 @@ def read_conf(path):
                 trees.append((words[1], words[2:]))
             elif words[0] == 'allow-cycle' and len(words) >= 3:
                 allowed.add(frozenset(words[1:]))
+            elif words[0] == 'allow-call' and len(words) == 3:
+                calls.add((words[1], words[2]))
             else:
-                sys.exit('%s:%d: error: expected "tree DIR LAYER..." or '
-                         '"allow-cycle MODULE MODULE..."' % (path, n))
-    return trees, allowed
+                sys.exit('%s:%d: error: expected "tree DIR LAYER...", '
+                         '"allow-cycle MODULE MODULE..." or "allow-call FILE '
+                         'FUNCTION"' % (path, n))
+    return trees, allowed, calls
 
 
 def sources(tree):
@@ -98,6 +110,53 @@ def cycles(graph):
     return out
 
 
+# A function definition at the start of a line: not static, its
+# parameters, then its body's brace.
+DEFINITION = re.compile(r'^(?!static\b|typedef\b|extern\b|return\b|else\b)'
+                        r'(?:[A-Za-z_]\w*[\s*]+)+([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{', re.M)
+# Any function a file defines, static ones included: a call of that name
+# there is its own.
+OWN = re.compile(r'^(?:[A-Za-z_]\w*[\s*]+)+([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{', re.M)
+CALL = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+
+
+def code_of(path):
+    """The file's text with comments and the insides of literals blanked
+    (lines kept)."""
+    with open(path, errors='replace') as f:
+        t = f.read()
+    t = re.sub(r'/\*.*?\*/', lambda m: re.sub(r'[^\n]', ' ', m.group(0)), t, flags=re.S)
+    t = re.sub(r'//[^\n]*', '', t)
+    t = re.sub(r'"(\\.|[^"\\\n])*"', '""', t)
+    return re.sub(r"'(\\.|[^'\\\n])*'", "''", t)
+
+
+def check_calls(tree, layers, allowed_calls, errors):
+    """Calls from a .c file to a function a higher layer defines."""
+    files, defined = [], {}
+    for src in sources(tree):
+        folder, rank = layer_of(src, tree, layers)
+        if rank < 0 or not src.endswith('.c'):
+            continue
+        code = code_of(src)
+        files.append((src, folder, rank, code))
+        for m in DEFINITION.finditer(code):
+            defined.setdefault(m.group(1), []).append((src, folder, rank))
+    for src, folder, rank, code in files:
+        own = set(OWN.findall(code))
+        rel = os.path.relpath(src, ROOT)
+        for n, line in enumerate(code.split('\n'), 1):
+            for name in CALL.findall(line):
+                if name in own or (rel, name) in allowed_calls:
+                    continue
+                for dst, to_folder, to_rank in defined.get(name, ()):
+                    if to_rank > rank:
+                        errors.append('%s:%d: error: %s (layer %s) calls %s, defined in '
+                                      '%s of the higher layer %s' %
+                                      (rel, n, rel, folder, name,
+                                       os.path.relpath(dst, ROOT), to_folder))
+
+
 def check_tree(tree, layers, allowed, errors):
     graph, strays = {}, set()
     for src in sources(tree):
@@ -131,7 +190,7 @@ def check_tree(tree, layers, allowed, errors):
 
 
 def main():
-    trees, allowed = read_conf(os.path.join(ROOT, 'scripts', 'layers.conf'))
+    trees, allowed, allowed_calls = read_conf(os.path.join(ROOT, 'scripts', 'layers.conf'))
     errors = []
     for tree, layers in trees:
         if '--list' in sys.argv:
@@ -141,12 +200,13 @@ def main():
                 print('%-24s %s' % (os.path.normpath(os.path.join(tree, layer)),
                                     ' '.join(files)))
         check_tree(tree, layers, allowed, errors)
+        check_calls(tree, layers, allowed_calls, errors)
     for e in errors:
         print(e)
     if errors:
         print('check-layers: %d error(s)' % len(errors))
         return 1
-    print('check-layers: %s: every include points down, no include circle' %
+    print('check-layers: %s: every include and call points down, no include circle' %
           ', '.join(t for t, _ in trees))
     return 0
 

@@ -330,6 +330,14 @@ int loomrt_any_sliced(void);
 void loomrt_local_rows(void *dst, const void *src, size_t row_bytes,
                        loom_set set);
 
+/* rows.c: copies n rows of `row_bytes` bytes from `src` (declared order)
+ * to `dst` (storage order): row i goes to row new_of_old[i]; and the
+ * inverse, row new_of_old[i] of `src` to row i of `dst`. */
+void loomrt_scatter_rows(void *dst, const void *src, size_t row_bytes, int n,
+                         const int *new_of_old);
+void loomrt_gather_rows(void *dst, const void *src, size_t row_bytes, int n,
+                        const int *new_of_old);
+
 /* reduce_fold.c: the size of a loom_type (0 for an unknown one), and a
  * combined reduction result folded into the user's variable. */
 size_t loomrt_type_size(loom_type type);

@@ -9,7 +9,7 @@
  * libloom_mpi_petsc) above libloom, which never needs it or PETSc.  Nothing else goes here: plan/'s, mpi/'s and mat/'s own
  * internals are in plan/plan.h, mpi/mpi.h, mpi/partition.h and mat/mat.h.
  *
- * Included by the core files that make these calls (core.c, set.c, map.c,
+ * Included by the core files that make these calls (core.c, set.c,
  * dat.c, const.c), by the files that define them (plan/plan.c,
  * plan/renumber.c, mpi/session.c, mpi/halo.c, mpi/fail.c, mpi/dist.c,
  * core/nompi.c), and by the files above that call them too (plan/ocplan.c;
@@ -34,14 +34,6 @@ void loomrt_renumber_begin(int lazy);   /* plan/renumber.c: $LOOM_RENUMBER */
 /* Applies a pending $LOOM_RENUMBER=1: called where a loop starts
  * (loom__check_set, loom__plan_get).  LOOM_OK or a reported status. */
 int loomrt_renumber_lazy(void);
-
-/* Copies n rows of `row_bytes` bytes from `src` (declared order) to `dst`
- * (storage order): row i goes to row new_of_old[i]. */
-void loomrt_scatter_rows(void *dst, const void *src, size_t row_bytes, int n,
-                         const int *new_of_old);
-/* The inverse: row new_of_old[i] of `src` goes to row i of `dst`. */
-void loomrt_gather_rows(void *dst, const void *src, size_t row_bytes, int n,
-                        const int *new_of_old);
 
 /* ---- distributed declarations (mpi/dist.c; core/nompi.c) --------------- */
 

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
 
 const char *loomrt_map_problem(loom_map map) {
   static char buf[LOOMRT_STALE_MAX];
