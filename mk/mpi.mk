@@ -1,9 +1,9 @@
 # libloom_mpi and its tests (included by the top-level Makefile).
 #
-#   make mpi            build/lib/libloom_mpi.a: the runtime's sources with
-#                       mpicc -DLOOM_MPI, plus runtime/src/mpi/ and io/,
-#                       minus runtime/src/core/nompi.c (libloom.a stays
-#                       MPI-free; runtime/README.md), and
+#   make mpi            build/lib/libloom_mpi.a: libloom's objects of core/
+#                       and plan/ but core/nompi.c (libloom.a stays
+#                       MPI-free; runtime/README.md), plus runtime/src/mpi/
+#                       and io/ compiled with mpicc -DLOOM_MPI, and
 #                       build/lib/libloom_mpi_petsc.a: mat/ as in
 #                       libloom_petsc.a (PETSc's, or mat/nopetsc.c), with
 #                       -DLOOM_MPI
@@ -35,11 +35,17 @@ MPICC_CMD     := $(MPICC)
 endif
 CFLAGS_RT_MPI := $(CFLAGS_RT) -DLOOM_MPI -I/usr/include/scotch $(HDF5_CFLAGS)
 
-RT_MPI_SRC := $(filter-out runtime/src/core/nompi.c,$(wildcard runtime/src/core/*.c \
-                runtime/src/plan/*.c runtime/src/mpi/*.c runtime/src/io/*.c))
-RT_MPI_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi/%.o)
+# core/ and plan/ are compiled once, for both libraries (core/ calls the
+# distribution through core/dist.h's table, which core/nompi.c defines for
+# libloom and mpi/session.c for libloom_mpi): libloom_mpi.a takes libloom's
+# objects of them, but nompi.o, and adds mpi/ and io/, compiled with mpicc.
+RT_MPI_SRC := $(wildcard runtime/src/mpi/*.c runtime/src/io/*.c)
+RT_SHARED_SRC := $(filter-out runtime/src/core/nompi.c,$(RT_SRC))
+RT_MPI_OBJ := $(RT_SHARED_SRC:runtime/src/%.c=$(BUILD)/obj/runtime/%.o) \
+              $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi/%.o)
 LIBLOOM_MPI := $(BUILD)/lib/libloom_mpi.a
-RT_MPI_PIC_OBJ := $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi-pic/%.o)
+RT_MPI_PIC_OBJ := $(RT_SHARED_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-pic/%.o) \
+                  $(RT_MPI_SRC:runtime/src/%.c=$(BUILD)/obj/runtime-mpi-pic/%.o)
 LIBLOOM_MPI_SONAME := libloom_mpi.so.$(word 1,$(subst ., ,$(VERSION)))
 LIBLOOM_MPI_SO := $(BUILD)/lib/libloom_mpi.so.$(VERSION)
 # Matrices under MPI: mat/ (Makefile RT_MAT_SRC) with -DLOOM_MPI.

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
+#include "core/dist.h"
 
 typedef struct constant {
   char *name;
@@ -92,13 +92,8 @@ int loom_decl_const_(int dim, loom_type type, size_t elem_size, const void *data
 int loomrt_const_count(void) { return nconsts; }
 
 int loomrt_const_check(int i) {
-#ifdef LOOM_MPI
   const constant *c = &consts[i];
-  return loomrt_mpi_same(c->data, c->bytes, c->dim, c->name);
-#else
-  (void)i;
-  return LOOM_OK;
-#endif
+  return loomrt_distribution.same(c->data, c->bytes, c->dim, c->name);
 }
 
 void loomrt_consts_free(void) {

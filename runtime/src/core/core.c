@@ -39,11 +39,12 @@
  * the error handler and the last error survive loom_exit() so that calls
  * after it are reported like any other.
  *
- * MPI (libloom_mpi, -DLOOM_MPI): loom_init starts MPI first (mpi/session.c)
- * and loom_exit ends it last; the default handler prints the rank and
- * calls MPI_Abort instead of exit.  These three hooks are the only MPI
- * code here.  They, and the calls into plan/ (the plans' and
- * renumbering's sessions), are declared in core/hooks.h.
+ * The distribution (core/dist.h): loom_init starts it first (MPI, in
+ * libloom_mpi) and loom_exit ends it last; the default handler lets it
+ * print the rank and call MPI_Abort before exit.  Core calls it through
+ * the library's table only, and is compiled once for both libraries.
+ * The calls into plan/ (the plans' and renumbering's sessions) are
+ * declared in core/hooks.h.
  *
  * Matrices (mat/, PETSc): loom_init keeps its argc and argv for PETSc,
  * which mat/ starts at the first sparsity.  Core never names mat/'s
@@ -60,6 +61,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/dist.h"
 #include "core/hooks.h"
 
 /* ---- errors ------------------------------------------------------------ */
@@ -71,9 +73,7 @@ static char last_error[LOOMRT_ERROR_MAX];
 static void default_handler(int status, const char *message, void *ctx) {
   (void)status;
   (void)ctx;
-#ifdef LOOM_MPI
-  loomrt_mpi_abort(message); /* "loom: rank R: error: ...", MPI_Abort */
-#endif
+  loomrt_distribution.abort(message); /* under MPI: "loom: rank R: error: ...", MPI_Abort */
   fprintf(stderr, "loom: error: %s\n", message);
   fflush(stderr);
   exit(1);
@@ -103,9 +103,7 @@ int loomrt_leave(int status) {
   if (status == LOOM_OK)
     return status;
   loomrt_loop_site(NULL); /* the loop returns without loom__loop_done */
-#ifdef LOOM_MPI
-  loomrt_mpi_error_raised(last_error);
-#endif
+  loomrt_distribution.error_raised(last_error);
   return status;
 }
 
@@ -358,10 +356,8 @@ int loom_init(int *argc, char ***argv) {
   if (state == STATE_ACTIVE)
     return loom_error_(LOOM_ESTATE, "loom_init called twice without "
                                     "loom_exit in between");
-#ifdef LOOM_MPI
-  if (loomrt_mpi_init(argc, argv) != LOOM_OK)
+  if (loomrt_distribution.start(argc, argv) != LOOM_OK)
     return LOOM_ESTATE; /* reported */
-#endif
   int block_size = LOOM_DEFAULT_BLOCK_SIZE, want_diag = 0, renumber = 0;
   int check_plans = 0, vector = -1, avx512 = 1;
   int status = env_int("LOOM_BLOCK_SIZE", 1, INT_MAX, &block_size);
@@ -395,10 +391,8 @@ int loom_exit(void) {
   int status = loomrt_require_active("loom_exit");
   if (status != LOOM_OK)
     return status;
-#ifdef LOOM_MPI
-  loomrt_mpi_exit_agree(); /* a failure fails the session: the end is then local */
-#endif
-  int rank = loom_rank();
+  loomrt_distribution.agree_exit(); /* a failure fails the session: the end is then local */
+  int rank = loomrt_distribution.rank();
   if (diag && rank == 0) /* with MPI, rank 0's table stands for all */
     loomrt_timing_write(stderr); /* diagnostics never mix with the output */
   if (diag) /* every rank's memory is its own */
@@ -412,9 +406,7 @@ int loom_exit(void) {
   session_argc = NULL;
   session_argv = NULL;
   state = STATE_EXITED;
-#ifdef LOOM_MPI
-  loomrt_mpi_exit(); /* halo and partition state, then MPI_Finalize */
-#endif
+  loomrt_distribution.finish(); /* under MPI: halo and partition state, then MPI_Finalize */
   if (diag)
     loomrt_mem_check_freed(stderr, rank);
   return LOOM_OK;

@@ -40,7 +40,7 @@
 #include <sys/mman.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
+#include "core/dist.h"
 
 /* ---- element types ----------------------------------------------------- */
 
@@ -294,10 +294,8 @@ static int loom_dat_fetch_body(loom_dat dat, void *buf, size_t bytes) {
   int status = loomrt_dat_usable(dat, "loom_dat_fetch");
   if (status != LOOM_OK)
     return status;
-#ifdef LOOM_MPI
   if (dat->set->gid) /* partitioned: gather from every rank */
-    return loomrt_mpi_fetch(dat, buf, bytes);
-#endif
+    return loomrt_distribution.fetch(dat, buf, bytes);
   if (bytes != dat->bytes)
     return loom_error_(LOOM_EINVAL,
                        "dat '%s': loom_dat_fetch buffer is %zu bytes, "
@@ -441,10 +439,8 @@ int loom__dat_narrow(loom_dat t, int dim) {
 void *loom__dat_values(loom_dat dat) {
   if (loomrt_dat_usable(dat, "loom__dat_values") != LOOM_OK)
     return NULL;
-#ifdef LOOM_MPI
-  if (!loomrt_partitioned() && loom__mpi_ready() != LOOM_OK)
+  if (!loomrt_partitioned() && loomrt_distribution.ready() != LOOM_OK)
     return NULL;
-#endif
   return dat->values;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/dist.h"
 
 const char *loomrt_map_problem(loom_map map) {
   static char buf[LOOMRT_STALE_MAX];
@@ -224,10 +225,8 @@ static int loom__check_map_body(loom_map map, loom_set from, loom_set to, int di
 const int *loom__map_values(loom_map map) { /* partitioned first: dat.c */
   if (map_usable(map, "loom__map_values") != LOOM_OK)
     return NULL;
-#ifdef LOOM_MPI
-  if (!loomrt_partitioned() && loom__mpi_ready() != LOOM_OK)
+  if (!loomrt_partitioned() && loomrt_distribution.ready() != LOOM_OK)
     return NULL;
-#endif
   return map->values;
 }
 

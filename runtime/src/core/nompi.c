@@ -1,7 +1,8 @@
 /*
  * core/nompi.c — the distributed-memory and I/O API of loom.h in the build
  * without MPI (libloom.a; libloom_mpi.a has mpi/ and io/ instead and
- * leaves this file out).  It needs nothing but core, so it lives there.
+ * leaves this file out), and the distribution core/ calls (core/dist.h)
+ * for one process.  It needs nothing but core, so it lives there.
  *
  * Design
  * ------
@@ -15,7 +16,7 @@
 #include <stdlib.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
+#include "core/dist.h"
 
 int loom_rank(void) { return 0; }
 int loom_nranks(void) { return 1; }
@@ -120,7 +121,7 @@ int loom__reduce_end(loom__reduction *r) {
 
 /* ---- distributed declarations -------------------------------------------- */
 
-int loomrt_slice_check(int status, int gsize, int offset, int count,
+static int slice_check(int status, int gsize, int offset, int count,
                        const char *name) {
   if (status != LOOM_OK || (offset == 0 && count == gsize))
     return status;
@@ -184,3 +185,42 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
   (void)xmf, (void)topology, (void)coords, (void)nfields, (void)fields;
   return no_hdf5("loom_write_xdmf", h5, "");
 }
+
+/* ---- the distribution core/ calls (core/dist.h): one process ----------- */
+
+static int start(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  return LOOM_OK;
+}
+
+static int nothing_to_agree(void) { return LOOM_OK; }
+static void nothing_to_end(void) {}
+static void nothing_to_tell(const char *message) { (void)message; }
+
+static int fetch(loom_dat dat, void *buf, size_t bytes) {
+  (void)buf, (void)bytes;
+  return loom_error_(LOOM_ESTATE, "loom_dat_fetch: dat '%s' is partitioned, but this "
+                                  "libloom has no MPI", dat->name);
+}
+
+static int same(const void *data, size_t bytes, int dim, const char *name) {
+  (void)data, (void)bytes, (void)dim, (void)name;
+  return LOOM_OK; /* one process: one value */
+}
+
+const loomrt_dist_ops loomrt_distribution = {
+    .name = "serial",
+    .start = start,
+    .agree_exit = nothing_to_agree,
+    .finish = nothing_to_end,
+    .abort = nothing_to_tell,
+    .error_raised = nothing_to_tell,
+    .rank = loom_rank,
+    .nranks = loom_nranks,
+    .ready = nothing_to_agree, /* the whole mesh is this process's */
+    .fetch = fetch,
+    .same = same,
+    .slice_check = slice_check,
+    .reduce_begin = loom__reduce_begin,
+    .reduce_end = loom__reduce_end,
+};

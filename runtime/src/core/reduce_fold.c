@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/dist.h"
 
 size_t loomrt_type_size(loom_type type) {
   switch (type) {
@@ -72,7 +73,7 @@ int loom__reduce_start(loom__reduction *r, const void *values, int count,
     return loom_error_(LOOM_ENOMEM, "loom__reduce_start: out of memory");
   if (bytes)
     memcpy(copy, values, bytes);
-  int status = loom__reduce_begin(r, copy, count, type, op);
+  int status = loomrt_distribution.reduce_begin(r, copy, count, type, op);
   if (status != LOOM_OK) {
     free(copy);
     return status;
@@ -84,7 +85,7 @@ int loom__reduce_start(loom__reduction *r, const void *values, int count,
 int loom__reduce_fold(loom__reduction *r, void *var) {
   if (!r || !r->active)
     return LOOM_OK;
-  int status = loom__reduce_end(r);
+  int status = loomrt_distribution.reduce_end(r);
   if (status == LOOM_OK && var)
     loomrt_reduce_fold(var, r->values, r->count, r->type, r->op);
   if (r->copied)

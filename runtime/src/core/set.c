@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/dist.h"
 #include "core/hooks.h"
 
 const char *loomrt_set_problem(loom_set set) {
@@ -117,13 +118,13 @@ loom_set loom_decl_set_slice(int gsize, int offset, int count,
                          "set '%s': slice [%d, %d + %d) is not inside "
                          "[0, %d) (loom_decl_set_slice(gsize, offset, count))",
                          name, offset, offset, count, gsize);
-  status = loomrt_slice_check(status, gsize, offset, count, name);
+  status = loomrt_distribution.slice_check(status, gsize, offset, count, name);
   if (status != LOOM_OK)
     return NULL;
   loom_set set = set_new(count, name);
   if (set) {
     set->gsize = gsize;
-    set->slice_off = loom_nranks() > 1 ? offset : -1;
+    set->slice_off = loomrt_distribution.nranks() > 1 ? offset : -1;
   }
   return set_register(set, name);
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "core/core.h"
+#include "core/dist.h"
 
 enum { TUNE_CALLS = 6 }; /* 3 of each */
 
@@ -38,7 +39,7 @@ int loom__tune_pick(const loom__tuner *t) {
 }
 
 static void report(const loom__tuner *t, const char *loop) {
-  if (!loomrt_diag() || loom_rank() != 0)
+  if (!loomrt_diag() || loomrt_distribution.rank() != 0)
     return;
   fprintf(stderr,
           "loom: %s: staged %.3f ms, element by element %.3f ms (best of %d calls "
@@ -78,7 +79,7 @@ static int cpu_has_avx512(void) {
 int loom__twin_avx512(void) {
   static int said;
   int twin = loomrt_avx512_allowed() && cpu_has_avx512();
-  if (!said && loomrt_diag() && loom_rank() == 0)
+  if (!said && loomrt_diag() && loomrt_distribution.rank() == 0)
     fprintf(stderr, "loom: loops that time their turns run %s\n",
             twin ? "their AVX-512 twins (LOOM_AVX512=0: not)"
                  : cpu_has_avx512() ? "as built (LOOM_AVX512=0)"

@@ -45,7 +45,6 @@
 #endif
 
 #include "core/core.h"
-#include "core/hooks.h"
 #include "mpi/mpi.h"
 #include "mpi/partition.h"
 

@@ -44,7 +44,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
 #include "mpi/mpi.h"
 
 enum { NOTICE_TAG = 7001, STOPPED_TAG = 7002 };

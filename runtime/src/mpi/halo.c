@@ -36,7 +36,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
 #include "mpi/mpi.h"
 #include "mpi/partition.h"
 

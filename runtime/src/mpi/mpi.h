@@ -119,4 +119,32 @@ void loomrt_dist_by_rank(const int *dest, int n, int P, int *count,
 int loomrt_dist_lookup_rows(const int *lo, const void *value, size_t row,
                             const int *gid, int n, void *out, const char *what);
 
+/* ---- the distribution's operations (core/dist.h: loomrt_distribution) -------- */
+
+/* loom_init's and loom_exit's steps (session.c): MPI started; the ranks
+ * agree that they all leave (agree.c), before any collective of the end;
+ * halo and partition state freed, then MPI_Finalize. */
+int loomrt_mpi_init(int *argc, char ***argv);
+int loomrt_mpi_exit_agree(void);
+void loomrt_mpi_exit(void);
+/* The default error handler's end under MPI: prints "loom: rank R: error:
+ * MESSAGE" and calls MPI_Abort (exit(1) when MPI is not running;
+ * session.c). */
+void loomrt_mpi_abort(const char *message);
+/* loom_dat_fetch of a partitioned dat: gathers it on every rank
+ * (halo.c). */
+int loomrt_mpi_fetch(loom_dat dat, void *buf, size_t bytes);
+/* LOOM_OK when `bytes` at data are the same on every rank (collective);
+ * otherwise LOOM_EMISMATCH on every rank, naming constant `name`
+ * (session.c). */
+int loomrt_mpi_same(const void *data, size_t bytes, int dim, const char *name);
+/* This rank leaves the program's communication after the error `message`
+ * (fail.c): the session fails, the other ranks are told. */
+void loomrt_mpi_error_raised(const char *message);
+/* A slice declaration's status agreed over the ranks, and the slices of
+ * set `name` checked to tile [0, gsize) in rank order (collective;
+ * dist.c). */
+int loomrt_slice_check(int status, int gsize, int offset, int count,
+                       const char *name);
+
 #endif /* LOOM_MPI_MPI_H */

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/dist.h"
 #include "core/hooks.h"
 #include "plan/plan.h"
 #include "mpi/mpi.h"
@@ -515,3 +516,22 @@ static int loom__mpi_ready_body(void) {
     return status;
   return loom_partition(NULL, NULL);
 }
+
+/* ---- the distribution core/ calls (core/dist.h) ------------------------ */
+
+const loomrt_dist_ops loomrt_distribution = {
+    .name = "mpi",
+    .start = loomrt_mpi_init,
+    .agree_exit = loomrt_mpi_exit_agree,
+    .finish = loomrt_mpi_exit,
+    .abort = loomrt_mpi_abort,
+    .error_raised = loomrt_mpi_error_raised,
+    .rank = loom_rank,
+    .nranks = loom_nranks,
+    .ready = loom__mpi_ready,
+    .fetch = loomrt_mpi_fetch,
+    .same = loomrt_mpi_same,
+    .slice_check = loomrt_slice_check,
+    .reduce_begin = loom__reduce_begin,
+    .reduce_end = loom__reduce_end,
+};
