@@ -304,8 +304,14 @@ static void session_hooks_run(void) {
 /* ---- lifetime ---------------------------------------------------------- */
 
 static int diag = 0;
+static unsigned session = 0; /* loom_init's count: the session running */
+static int session_block_size = LOOM_DEFAULT_BLOCK_SIZE, session_renumber = 0;
 static int *session_argc = NULL;
 static char ***session_argv = NULL;
+
+unsigned loomrt_session(void) { return state == STATE_ACTIVE ? session : 0; }
+int loomrt_session_block_size(void) { return session_block_size; }
+int loomrt_session_renumber(void) { return session_renumber; }
 
 void loomrt_args(int **argc, char ***argv[]) {
   *argc = session_argc;
@@ -381,8 +387,9 @@ int loom_init(int *argc, char ***argv) {
   session_argv = argv;
   partitioned = 0;
   loomrt_mem_begin();
-  loomrt_plan_begin(block_size);
-  loomrt_renumber_begin(renumber);
+  session_block_size = block_size; /* plan/ takes them at its first call */
+  session_renumber = renumber;
+  session++;
   state = STATE_ACTIVE;
   return LOOM_OK;
 }
@@ -398,11 +405,10 @@ int loom_exit(void) {
   if (diag) /* every rank's memory is its own */
     loomrt_mem_write(stderr, rank);
   loomrt_profile_free();
-  loomrt_plan_drop_all();
   loomrt_scratch_free_all();
   loomrt_consts_free();
   registry_free_all();
-  session_hooks_run(); /* mat/: PETSc's end, after its objects' */
+  session_hooks_run(); /* plan/: the plans; mat/: PETSc's end, after its objects' */
   session_argc = NULL;
   session_argv = NULL;
   state = STATE_EXITED;

@@ -184,6 +184,17 @@ int loomrt_check_plans(void);
 int loomrt_partitioned(void);
 void loomrt_set_partitioned(void);
 
+/* ---- the session (core.c) --------------------------------------------- */
+
+/* The session running (a count of loom_init calls), or 0 outside one: a
+ * layer above core that keeps state per session (plan/) starts its own
+ * at its first call in a new one, and installs its end with
+ * loomrt_at_session_exit (core/hooks.h). */
+unsigned loomrt_session(void);
+/* loom_init's $LOOM_BLOCK_SIZE (or the default) and $LOOM_RENUMBER. */
+int loomrt_session_block_size(void);
+int loomrt_session_renumber(void);
+
 /* ---- the ledger (mem.c) ------------------------------------------------ */
 
 /* The runtime's allocations, counted by kind (loom_memory): malloc,

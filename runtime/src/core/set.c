@@ -22,7 +22,6 @@
 
 #include "core/core.h"
 #include "core/dist.h"
-#include "core/hooks.h"
 
 const char *loomrt_set_problem(loom_set set) {
   static char buf[LOOMRT_STALE_MAX];
@@ -158,25 +157,6 @@ int loom_set_size(loom_set set) { /* declared (global) size */
 
 const char *loom_set_name(loom_set set) {
   return set_usable(set, "loom_set_name") == LOOM_OK ? set->name : NULL;
-}
-
-static int loom__check_set_body(loom_set set, const char *loop);
-
-/* On failure, the caller leaves the communication (loomrt_leave). */
-int loom__check_set(loom_set set, const char *loop) {
-  return loomrt_leave(loom__check_set_body(set, loop));
-}
-
-static int loom__check_set_body(loom_set set, const char *loop) {
-  loomrt_loop_site(loop); /* a loop's first check: its agreements' line */
-  int status = loomrt_require_active("loom__check_set");
-  if (status != LOOM_OK)
-    return status;
-  const char *problem = loomrt_set_problem(set);
-  if (problem)
-    return loom_error_(LOOM_EMISMATCH, "loop %s: iteration set %s",
-                       loomrt_loop_label(loop), problem);
-  return loomrt_renumber_lazy(); /* $LOOM_RENUMBER=1: at the first loop */
 }
 
 int loom__set_size(loom_set set) { /* owned elements */

@@ -66,7 +66,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
 #include "mat/mat.h"
 #include "plan/plan.h"
 

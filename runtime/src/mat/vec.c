@@ -49,7 +49,7 @@
 #include <stdlib.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
+#include "plan/plan.h"
 #include "mat/mat.h"
 
 #define PETSC_DAT(d, fn, args) LOOMRT_PETSC(fn, args, "dat", (d)->name)

@@ -29,7 +29,6 @@
 
 #include "core/core.h"
 #include "core/dist.h"
-#include "core/hooks.h"
 #include "plan/plan.h"
 #include "mpi/mpi.h"
 #include "mpi/partition.h"

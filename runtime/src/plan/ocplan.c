@@ -38,7 +38,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
 #include "plan/plan.h"
 
 typedef struct oc_entry {
@@ -236,6 +235,7 @@ static oc_entry *oc_new(const char *loop, loom_set set, int lo, int hi, int npar
 static const loom__ocplan *oc_lookup(const char *call, const char *loop, loom_set set,
                                      int whole, int lo, int hi, int nparts, int nargs,
                                      const loom__plan_arg *args) {
+  loomrt_plan_session(); /* dropped with the colouring plans */
   const char *label = loomrt_loop_label(loop);
   if (loomrt_require_active(call) != LOOM_OK ||
       oc_check_args(call, label, set, nparts, nargs, args) != LOOM_OK)

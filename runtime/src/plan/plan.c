@@ -82,10 +82,25 @@
 /* ---- block size -------------------------------------------------------- */
 
 static int block_size = LOOM_DEFAULT_BLOCK_SIZE;
+static unsigned plans_session; /* the session the plans are of */
 
-int loom_block_size(void) { return block_size; }
+void loomrt_plan_session(void) {
+  unsigned s = loomrt_session();
+  if (!s || s == plans_session)
+    return;
+  plans_session = s;
+  loomrt_plan_drop_all(); /* none: the last session's end dropped them */
+  block_size = loomrt_session_block_size();
+  loomrt_at_session_exit(loomrt_plan_drop_all);
+}
+
+int loom_block_size(void) {
+  loomrt_plan_session();
+  return block_size;
+}
 
 int loom_set_block_size(int size) {
+  loomrt_plan_session();
   int status = loomrt_require_active("loom_set_block_size");
   if (status != LOOM_OK)
     return status;
@@ -137,11 +152,6 @@ void loomrt_plan_drop_all(void) {
     entry_free(plans);
     plans = next;
   }
-}
-
-void loomrt_plan_begin(int size) {
-  loomrt_plan_drop_all();
-  block_size = size;
 }
 
 static int key_matches(const plan_entry *p, const char *loop, loom_set set,
@@ -510,6 +520,7 @@ static plan_entry *plan_new(const char *loop, loom_set set, int lo, int hi,
 static const loom__plan *plan_lookup(const char *call, const char *loop,
                                      loom_set set, int whole, int lo, int hi,
                                      int nargs, const loom__plan_arg *args) {
+  loomrt_plan_session();
   const char *label = loomrt_loop_label(loop);
   if (loomrt_require_active(call) != LOOM_OK ||
       check_args(call, label, set, nargs, args) != LOOM_OK)
@@ -547,6 +558,27 @@ const loom__plan *loom__plan_get_range(const char *loop, loom_set set, int lo,
                                        const loom__plan_arg *args) {
   return plan_lookup("loom__plan_get_range", loop, set, 0, lo, hi, nargs,
                      args);
+}
+
+/* ---- a loop's start ------------------------------------------------------ */
+
+static int loom__check_set_body(loom_set set, const char *loop);
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom__check_set(loom_set set, const char *loop) {
+  return loomrt_leave(loom__check_set_body(set, loop));
+}
+
+static int loom__check_set_body(loom_set set, const char *loop) {
+  loomrt_loop_site(loop); /* a loop's first check: its agreements' line */
+  int status = loomrt_require_active("loom__check_set");
+  if (status != LOOM_OK)
+    return status;
+  const char *problem = loomrt_set_problem(set);
+  if (problem)
+    return loom_error_(LOOM_EMISMATCH, "loop %s: iteration set %s",
+                       loomrt_loop_label(loop), problem);
+  return loomrt_renumber_lazy(); /* $LOOM_RENUMBER=1: at the first loop (renumber.c) */
 }
 
 /* ---- writes through maps that meet ------------------------------------------ */
@@ -624,6 +656,7 @@ static int loom__check_unique_body(const char *loop, loom_set set, int nargs, co
 
 /* On failure, the caller leaves the communication (loomrt_leave). */
 int loom__check_unique(const char *loop, loom_set set, int nargs, const loom__plan_arg *args) {
+  loomrt_plan_session();
   return loomrt_leave(loom__check_unique_body(loop, set, nargs, args));
 }
 
@@ -681,6 +714,7 @@ static void find_winners(loom_set set, int n, const target_view *views, int nv,
 
 const int *loom__write_winners(const char *loop, loom_set set, int nargs,
                                const loom__plan_arg *args) {
+  loomrt_plan_session();
   const char *label = loomrt_loop_label(loop);
   if (loomrt_require_active("loom__write_winners") != LOOM_OK ||
       check_args("loom__write_winners", label, set, nargs, args) != LOOM_OK)

@@ -31,10 +31,23 @@ const char *loomrt_range_note(char *buf, size_t size, loom_set set, int lo,
  * loomrt_plan_drop_all). */
 void loomrt_ocplan_drop_all(void);
 
+/* plan.c: frees all plans (at the session's end, and when the numbering
+ * changes). */
+void loomrt_plan_drop_all(void);
+/* plan.c: the plans' session: at the first call of plan/ in a session,
+ * its block size ($LOOM_BLOCK_SIZE) taken and loomrt_plan_drop_all
+ * installed for its end (core/hooks.h, loomrt_at_session_exit).  Every
+ * entry of plan/ that reads the plans or the block size calls it. */
+void loomrt_plan_session(void);
+
 /* ---- renumbering (renumber.c) ------------------------------------------ */
 
 /* Drops a pending $LOOM_RENUMBER=1 (noted under LOOM_DIAG with `why`). */
 void loomrt_renumber_cancel(const char *why);
+/* Applies a pending $LOOM_RENUMBER=1 (the session's, taken at the first
+ * call): called where a loop starts (loom__check_set, loom_partition, the
+ * matrices).  LOOM_OK or a reported status. */
+int loomrt_renumber_lazy(void);
 
 /* How many renumberings were applied in this process so far (every
  * session): what was built in storage order at another count must be

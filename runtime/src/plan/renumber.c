@@ -66,23 +66,33 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "core/hooks.h"
 #include "plan/plan.h"
 
 static int lazy_pending = 0;
 static unsigned renumberings = 0; /* applied in this process, all sessions */
 
-void loomrt_renumber_begin(int lazy) { lazy_pending = lazy; }
+static unsigned pending_session; /* the session lazy_pending is of */
+
+/* $LOOM_RENUMBER=1 pending from the first call of a session on. */
+static void renumber_session(void) {
+  unsigned s = loomrt_session();
+  if (!s || s == pending_session)
+    return;
+  pending_session = s;
+  lazy_pending = loomrt_session_renumber();
+}
 
 unsigned loomrt_renumber_epoch(void) { return renumberings; }
 
 void loomrt_renumber_cancel(const char *why) {
+  renumber_session();
   if (lazy_pending && loomrt_diag())
     fprintf(stderr, "loom: LOOM_RENUMBER=1 ignored: %s\n", why);
   lazy_pending = 0;
 }
 
 int loomrt_renumber_lazy(void) {
+  renumber_session();
   if (!lazy_pending)
     return LOOM_OK;
   lazy_pending = 0;
@@ -703,6 +713,7 @@ int loom_renumber(void) {
                        "loom_renumber: the mesh is distributed (declared "
                        "from slices or HDF5), and only a whole mesh can be "
                        "renumbered before partitioning");
+  renumber_session();
   lazy_pending = 0;
   double t0, t1;
   loom_timers(NULL, &t0);

@@ -1195,6 +1195,28 @@ Test(environment, block_size_from_the_environment) {
   expect_no_error();
 }
 
+/* plan/ takes a session's block size at its first call in the session: a
+ * size set in one session does not outlive it, and the plans of the last
+ * session are gone (the first plan of the next is built anew). */
+Test(environment, each_session_starts_with_its_own_block_size) {
+  setenv("LOOM_BLOCK_SIZE", "16", 1);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK, "%s", captured.message);
+  cr_assert_eq(loom_set_block_size(9), LOOM_OK);
+  loom_set s = loom_decl_set(40, "s");
+  const loom__plan *pl = loom__plan_get("l", s, 0, NULL);
+  cr_assert_eq(pl->block_size, 9);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK, "%s", captured.message);
+  cr_assert_eq(loom_block_size(), 16);
+  s = loom_decl_set(40, "s");
+  pl = loom__plan_get("l", s, 0, NULL);
+  cr_assert_eq(pl->block_size, 16);
+  cr_assert_eq(pl->nblocks, 3);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+  unsetenv("LOOM_BLOCK_SIZE");
+  expect_no_error();
+}
+
 Test(environment, invalid_values_are_rejected_by_name) {
   static const struct {
     const char *var, *value, *expected;
