@@ -35,7 +35,7 @@ $cc -std=c11 -O3 -fopenmp -o "$tmp/limits_simd" "$here/limits.c"
 "$tmp/limits_scalar" triad 1 2 >"$tmp/limits"
 echo "scalar $("$tmp/limits_scalar" peak | awk '{ print $2 }')" >>"$tmp/limits"
 echo "simd $("$tmp/limits_simd" peak | awk '{ print $2 }')" >>"$tmp/limits"
-# The twins' flags (compiler/emit/codegen.c: emit_twins_macros, emit_twins).
+# The twins' flags (compiler/emit/cpu_avx512.c: emit_twins_macros, cg_emit_twins).
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null &&
    $cc -std=c11 -O3 -fopenmp -DACC=64 -mavx512f -mavx512vl -mavx512bw -mavx512dq \
      -mavx512cd -mprefer-vector-width=512 -mtune=sapphirerapids -ffp-contract=off \

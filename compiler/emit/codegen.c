@@ -1,48 +1,25 @@
 /*
  * codegen.c — the shared walk over a group of fused loops, which every
  * backend's hooks complete (see codegen.h).
+ *
+ * The walk's other files: cg_write.c writes (lines, loops, `#line`),
+ * cg_lanes.c a staged loop's turn in a strip, cg_roofline.c the bytes
+ * and operations LOOM_DIAG reports, cpu_avx512.c the AVX-512 twins and
+ * the file's prologue and epilogue; cg_internal.h declares what they
+ * share.
  */
 #include "emit/codegen.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/cg_internal.h"
 #include "emit/isl_loops.h"
-#include "emit/lane_copy.h"
 #include "transform/place.h"
 #include "transform/rotate.h"
 #include "transform/vectorize.h"
 
-struct cg {
-  const program *prog;
-  const fusion *fu;     /* tr->fu */
-  const transformed *tr;
-  const char *elem; /* the element the kernel call being written is for */
-  const group *group; /* the group whose function is being written */
-  vec stmt_order;     /* its loops' indices, in the order isl scheduled them */
-  const obj *into_obj; /* a pinned temporary being evaluated ... */
-  const char *into;    /* ... into this local */
-  vec loop_tails; /* isl_loop_text*: open loops, innermost last */
-  const isl_loop_text *strips; /* the open loop over strips, if any: the
-                                  group runs strip by strip (vectorize.h) */
-  int plain; /* writing a staged loop's element-by-element alternative */
-  vec lanes_written; /* lane_written*: the lane copies written so far */
-  const backend *be;
-  const char *out_name;
-  strbuf *out;
-  arena *arena;
-  int indent;
-  int out_lines; /* newlines written so far */
-  /* Bodies shared (below, "shared bodies"): */
-  vec shares;    /* share*: each body several groups run, in output order */
-  vec strip_shares; /* strip_share*: turns in strips several groups run */
-  vec renum;     /* loop*, then the number its locals are named by, ...:
-                    a body written under another group's names */
-  int state_params; /* writing a body whose per-loop state (labels, tuner,
-                       reduction handles) comes as parameters */
-  int self_pending;   /* a `#line` back to the output is due (line_self) */
-};
+/* ---- the walk's state, for backends --------------------------------------- */
 
 int cg_loop_num(const cg *g, const loop *lp) {
   for (int i = 0; i + 1 < g->renum.len; i += 2)
@@ -51,107 +28,10 @@ int cg_loop_num(const cg *g, const loop *lp) {
   return lp->id;
 }
 
-/* ---- writing ---------------------------------------------------------------- */
-
-static void flush_self(cg *g);
-
-static void put(cg *g, const char *s, size_t n) {
-  if (n)
-    flush_self(g);
-  sb_putn(g->out, s, n);
-  for (size_t i = 0; i < n; i++)
-    g->out_lines += s[i] == '\n';
-}
-
-static void puts_(cg *g, const char *s) { put(g, s, strlen(s)); }
-
-void cg_line(cg *g, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *text = arena_alloc(g->arena, 1);
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = vsnprintf(text, 1, fmt, ap);
-  text = arena_alloc(g->arena, (size_t)n + 1);
-  vsnprintf(text, (size_t)n + 1, fmt, ap2);
-  va_end(ap2);
-  va_end(ap);
-  if (n > 0)
-    for (int i = 0; i < g->indent; i++)
-      puts_(g, "  ");
-  puts_(g, text);
-  puts_(g, "\n");
-}
-
-void cg_indent(cg *g, int delta) { g->indent += delta; }
-
-/* Writes the head of a loop isl generated (rc: its status) and opens its
- * body; NULL after an isl error. */
-static isl_loop_text *open_loop(cg *g, isl_loop_text *t, int rc, const char *lo,
-                                const char *hi) {
-  if (rc != 0) {
-    diag(DIAG_ERROR, (srcloc){0}, 0, "isl could not generate the loop over [%s, %s)", lo, hi);
-    return NULL;
-  }
-  for (int i = 0; i < t->head.len; i++)
-    cg_line(g, "%s", (const char *)t->head.items[i]);
-  vec_push(g->arena, &g->loop_tails, t);
-  cg_indent(g, t->body_indent);
-  return t;
-}
-
-/* A group with staged loops runs over strips: the loop over the strips'
- * first elements, loom_s, and the strip's end, loom_e. */
-static void strips_begin(cg *g, const char *lo, const char *hi) {
-  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
-  int rc = isl_loop_strips(g->arena, lo, hi, "loom_s", STRIP_WIDTH, t);
-  if (!open_loop(g, t, rc, lo, hi))
-    return;
-  g->strips = t;
-  cg_line(g, "const int loom_e = loom_s + %d < %s ? loom_s + %d : %s;", STRIP_WIDTH, hi,
-          STRIP_WIDTH, hi);
-}
-
-void cg_loop_begin(cg *g, const char *lo, const char *hi) {
-  if (cg_runs_strips(g, g->group))
-    strips_begin(g, lo, hi);
-  else
-    cg_loop_begin_iter(g, lo, hi, cg_elem(g));
-}
-
 const group *cg_group(const cg *g) { return g->group; }
 
 int cg_runs_strips(const cg *g, const group *gr) { return vectorize_strips(g->tr->staged, gr); }
 
-const char *cg_every(cg *g, int n) {
-  if (g->strips)
-    return arena_printf(g->arena, "(loom_s & %d) < %d", n - 1, STRIP_WIDTH);
-  return arena_printf(g->arena, "(%s & %d) == %d", cg_elem(g), n - 1, n - 1);
-}
-
-void cg_loop_begin_iter(cg *g, const char *lo, const char *hi, const char *iter) {
-  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
-  if (open_loop(g, t, isl_loop_range(g->arena, lo, hi, iter, g->group->loops.len, t), lo, hi))
-    g->stmt_order = t->order;
-}
-
-/* The loop over one strip's elements, [loom_s, loom_e), for one statement. */
-static void strip_elements_begin(cg *g) {
-  isl_loop_text *t = arena_alloc(g->arena, sizeof *t);
-  open_loop(g, t, isl_loop_range(g->arena, "loom_s", "loom_e", cg_elem(g), 1, t), "loom_s",
-            "loom_e");
-}
-
-void cg_loop_end(cg *g) {
-  if (g->loop_tails.len == 0)
-    return;
-  isl_loop_text *t = g->loop_tails.items[--g->loop_tails.len];
-  if (t == g->strips)
-    g->strips = NULL;
-  cg_indent(g, -t->body_indent);
-  for (int i = 0; i < t->tail.len; i++)
-    cg_line(g, "%s", (const char *)t->tail.items[i]);
-}
 const char *cg_elem(const cg *g) { (void)g; return "loom_i"; }
 const obj *cg_set(const group *gr) { return ((const loop *)gr->loops.items[0])->set; }
 
@@ -214,50 +94,6 @@ void cg_declare_reduction_local(cg *g, const loop_arg *a, const char *init) {
   cg_declare_local(g, a, cg_reduction_local(g, a), init);
 }
 
-static const char *quoted(cg *g, const char *path) {
-  size_t n = strlen(path);
-  char *q = arena_alloc(g->arena, 2 * n + 3), *p = q;
-  *p++ = '"';
-  for (size_t i = 0; i < n; i++) {
-    if (path[i] == '"' || path[i] == '\\')
-      *p++ = '\\';
-    *p++ = path[i];
-  }
-  *p++ = '"';
-  return q;
-}
-
-/* A file name inside a comment: no "*" "/" that would end it. */
-static const char *comment_safe(cg *g, const char *s) {
-  char *c = arena_strdup(g->arena, s);
-  for (char *p = c; (p = strstr(p, "*/")) != NULL;)
-    *p = '_';
-  return c;
-}
-
-/* `#line` to a line of the user's file (at the start of an output line). */
-static void line_user(cg *g, unsigned line) {
-  g->self_pending = 0; /* this one maps the lines that follow */
-  sb_printf(g->out, "#line %u %s\n", line, quoted(g, g->prog->file));
-  g->out_lines++;
-}
-
-/* `#line` back to the output file itself: written with the next line of
- * text, not at all when a `#line` to the user's file comes first (its
- * lines would be no line of the output). */
-static void line_self(cg *g) { g->self_pending = 1; }
-
-static void flush_self(cg *g) {
-  if (!g->self_pending)
-    return;
-  g->self_pending = 0;
-  sb_printf(g->out, "#line %d %s\n", g->out_lines + 2, quoted(g, g->out_name));
-  g->out_lines++;
-}
-
-void cg_put(cg *g, const char *text) { puts_(g, text); }
-void cg_line_user(cg *g, unsigned line) { line_user(g, line); }
-void cg_line_self(cg *g) { line_self(g); }
 const target *cg_target(const cg *g) { return target_of(g->be->kind); }
 const program *cg_program(const cg *g) { return g->prog; }
 
@@ -273,15 +109,6 @@ void cg_done(cg *g) {
   (void)g;
   isl_loops_done();
 }
-
-void cg_putn(cg *g, const char *text, size_t n) { put(g, text, n); }
-
-void cg_line_user_next(cg *g, unsigned line) {
-  puts_(g, "\n");
-  puts_(g, arena_printf(g->arena, "#line %u %s", line, quoted(g, g->prog->file)));
-}
-
-const char *cg_comment_safe(cg *g, const char *s) { return comment_safe(g, s); }
 
 /* ---- names ------------------------------------------------------------------- */
 
@@ -310,7 +137,7 @@ static const char *name_var(cg *g, const group *gr, const loop *lp) {
   return arena_printf(g->arena, "loom_loop_%d", cg_loop_num(g, lp));
 }
 
-static const char *data_ptr(cg *g, const obj *dat) {
+const char *cg_data_ptr(cg *g, const obj *dat) {
   return arena_printf(g->arena, "loom_d_%s", dat->name);
 }
 
@@ -320,7 +147,7 @@ static const char *map_ptr(cg *g, const obj *map) {
 
 /* ---- the objects a group passes ----------------------------------------------- */
 
-static temp_fate fate(const cg *g, const obj *o) {
+temp_fate cg_fate(const cg *g, const obj *o) {
   const temp_info *ti = o && o->kind == OBJ_DAT ? temps_find(&g->fu->temps, o) : NULL;
   return ti ? ti->fate : TEMP_STORED;
 }
@@ -330,10 +157,10 @@ static temp_fate fate(const cg *g, const obj *o) {
 static int kept(const cg *g, const obj *o) { return narrow_kept(&g->tr->narrowed, o); }
 
 /* The values per element o's storage holds. */
-static int stored_dim(const cg *g, const obj *o) { return kept(g, o) ? kept(g, o) : o->dim; }
+int cg_stored_dim(const cg *g, const obj *o) { return kept(g, o) ? kept(g, o) : o->dim; }
 
 /* The producer a consumer's argument evaluates (a pinned temporary). */
-static const loop *pinned_producer(const cg *g, const loop_arg *a) {
+const loop *cg_pinned_producer(const cg *g, const loop_arg *a) {
   const temp_info *ti = a->obj && a->obj->kind == OBJ_DAT ? temps_find(&g->fu->temps, a->obj) : NULL;
   return ti && ti->fate == TEMP_PINNED && a->mode == MODE_READ ? ti->producer : NULL;
 }
@@ -349,8 +176,6 @@ static void push_once(cg *g, vec *v, const void *p) {
 
 static void add_object(cg *g, vec *v, const obj *o) { push_once(g, v, o); }
 
-static vec called_loops(cg *g, const group *gr);
-
 /* Maps, dats and globals of a loop, each once, in order of first use, but
  * `skip` (the temporary a pinned producer computes); for a pinned
  * temporary it reads, the set and objects of its producer instead (and so
@@ -358,7 +183,7 @@ static vec called_loops(cg *g, const group *gr);
 static void add_objects_but(cg *g, vec *v, const loop *lp, const obj *skip) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
+    const loop *p = a->kind == ARG_IDX ? NULL : cg_pinned_producer(g, a);
     if (a->obj == skip && a->kind != ARG_IDX)
       continue;
     add_object(g, v, a->map);
@@ -406,8 +231,6 @@ static const char *call_arg(cg *g, const obj *o) {
     return o->expr ? o->expr : o->name;
   return arena_printf(g->arena, "&%s", o->name);
 }
-
-enum { WRAP = 80 };
 
 /* `NAME(a, b, c)`, its arguments from column `align` on when they wrap
  * (break: on a line of their own after the '('). */
@@ -474,8 +297,8 @@ static const char *join(cg *g, const char *head, vec *parts, int col) {
 
 /* `LEAD NAME(params)`: the parameters `state` (strings, a shared body's
  * per-loop state), then objs'. */
-static void emit_signature(cg *g, const group *gr, const vec *state, const vec *objs,
-                           const char *lead, const char *name) {
+void cg_emit_signature(cg *g, const group *gr, const vec *state, const vec *objs,
+                       const char *lead, const char *name) {
   vec params = {0};
   for (int i = 0; state && i < state->len; i++)
     vec_push(g->arena, &params, state->items[i]);
@@ -496,7 +319,7 @@ static int loop_uses(const loop *lp, const obj *o) {
 /* The loop whose argument brings o into the group: one of its loops, or a
  * pinned producer they evaluate (called_loops' order). */
 static const loop *owner_loop(cg *g, const group *gr, const obj *o) {
-  vec loops = called_loops(g, gr);
+  vec loops = cg_called_loops(g, gr);
   for (int i = 0; i < loops.len; i++)
     if (loop_uses(loops.items[i], o))
       return loops.items[i];
@@ -523,12 +346,12 @@ static const char *check_call(cg *g, const group *gr, const obj *o) {
     if (lp->args[i].obj == o && lp->args[i].map)
       set = arena_printf(g->arena, "loom__map_to(%s)", lp->args[i].map->name);
   return arena_printf(g->arena, "loom__check_dat(%s, %s, %d, %s, %s, %d)",
-                      o->name, set, stored_dim(g, o), o->type->loom_name, name, pos);
+                      o->name, set, cg_stored_dim(g, o), o->type->loom_name, name, pos);
 }
 
 static const char *loop_title(cg *g, const loop *lp) {
-  return quoted(g, arena_printf(g->arena, "%s at %s:%u", lp->kernel, g->prog->file,
-                                lp->loc.line));
+  return cg_quoted(g, arena_printf(g->arena, "%s at %s:%u", lp->kernel, g->prog->file,
+                                   lp->loc.line));
 }
 
 /* The label of a group (plans, timing): its loop's, or for a fused group
@@ -540,8 +363,8 @@ static const char *group_title(cg *g, const group *gr) {
   for (int i = 0; i < gr->loops.len; i++)
     title = arena_printf(g->arena, "%s%s%s", title, i ? " + " : "",
                          ((const loop *)gr->loops.items[i])->kernel);
-  return quoted(g, arena_printf(g->arena, "%s at %s:%u", title, g->prog->file,
-                                gr->anchor->loc.line));
+  return cg_quoted(g, arena_printf(g->arena, "%s at %s:%u", title, g->prog->file,
+                                   gr->anchor->loc.line));
 }
 
 /* The loops with labels of their own (a group of several: those whose
@@ -575,7 +398,7 @@ static int arg_is_mapped(const loop_arg *a) {
  * one written and one reached through a map, not both increments: were
  * they one, check.c would have rejected the loop; the run time checks. */
 static void distinct_checks(cg *g, const group *gr, vec *checks) {
-  vec loops = called_loops(g, gr);
+  vec loops = cg_called_loops(g, gr);
   for (int l = 0; l < loops.len; l++) {
     const loop *lp = loops.items[l];
     for (int i = 0; i < lp->nargs; i++)
@@ -618,7 +441,7 @@ void cg_declare_count(cg *g, const group *gr) {
  * pinned temporary evaluated by a producer that never looks at the element
  * (it reads no dat, no idx: only globals and what it writes). */
 static int arg_reads_map(const cg *g, const loop_arg *a) {
-  const loop *p = a->kind == ARG_IDX ? NULL : pinned_producer(g, a);
+  const loop *p = a->kind == ARG_IDX ? NULL : cg_pinned_producer(g, a);
   for (int k = 0; p && k < p->nargs; k++) {
     const loop_arg *b = &p->args[k];
     if (b->obj != a->obj && b->kind != ARG_GLOBAL &&
@@ -632,7 +455,7 @@ static int arg_reads_map(const cg *g, const loop_arg *a) {
  * to be checked, for a pinned producer that ignores the element, is not;
  * nor are a matrix argument's maps: the runtime reads them). */
 static int map_read(cg *g, const group *gr, const obj *m) {
-  vec loops = called_loops(g, gr);
+  vec loops = cg_called_loops(g, gr);
   for (int l = 0; l < loops.len; l++) {
     const loop *lp = loops.items[l];
     for (int i = 0; i < lp->nargs; i++)
@@ -650,12 +473,12 @@ static const char *mat_values(cg *g, const loop *lp, const loop_arg *a) {
 }
 
 /* Rows times columns of a matrix argument's element matrix. */
-static int mat_block(const loop_arg *a) {
+int cg_mat_block(const loop_arg *a) {
   return a->map->dim * a->obj->dim * a->map2->dim * a->obj->dim2;
 }
 
 static void emit_mat_values(cg *g, const group *gr) {
-  vec loops = called_loops(g, gr);
+  vec loops = cg_called_loops(g, gr);
   for (int l = 0; l < loops.len; l++) {
     const loop *lp = loops.items[l];
     for (int i = 0; i < lp->nargs; i++) {
@@ -674,7 +497,7 @@ static void emit_mat_values(cg *g, const group *gr) {
 /* After the loop: the entries written by matrix arguments in mode write
  * take their winners' values (loom__mat_write_end). */
 static void emit_mat_write_ends(cg *g, const group *gr) {
-  vec loops = called_loops(g, gr);
+  vec loops = cg_called_loops(g, gr);
   for (int l = 0; l < loops.len; l++) {
     const loop *lp = loops.items[l];
     for (int i = 0; i < lp->nargs; i++) {
@@ -694,9 +517,9 @@ static void emit_pointers(cg *g, const group *gr, const vec *objs) {
     const obj *o = objs->items[i];
     if (o->kind == OBJ_MAP && map_read(g, gr, o))
       cg_line(g, "const int *const %s = loom__map_values(%s);", map_ptr(g, o), o->name);
-    else if (o->kind == OBJ_DAT && fate(g, o) == TEMP_STORED)
+    else if (o->kind == OBJ_DAT && cg_fate(g, o) == TEMP_STORED)
       cg_line(g, "%s *const %s = (%s *)loom__dat_values(%s);", o->type->c_name,
-              data_ptr(g, o), o->type->c_name, o->name);
+              cg_data_ptr(g, o), o->type->c_name, o->name);
   }
 }
 
@@ -707,7 +530,7 @@ static const char *offset(cg *g, const char *base, int dim, const char *index) {
   return arena_printf(g->arena, "%s + %d * %s", base, dim, index);
 }
 
-static const char *map_entry(cg *g, const loop_arg *a, int slot) {
+const char *cg_map_entry(cg *g, const loop_arg *a, int slot) {
   return arena_printf(g->arena, "%s[%d * %s + %d]", map_ptr(g, a->map), a->map->dim,
                       g->elem, slot);
 }
@@ -718,17 +541,17 @@ static const char *pointer_array(const cg *g, const loop_arg *a) {
 
 /* The local a contracted temporary lives in, per element (per strip, a
  * row per element). */
-static const char *temp_local(cg *g, const obj *t) {
+const char *cg_temp_local(cg *g, const obj *t) {
   return arena_printf(g->arena, "loom_t_%s", t->name);
 }
 
 /* The element's row in a strip's local array. */
-static const char *strip_row(cg *g, const char *local) {
+const char *cg_strip_row(cg *g, const char *local) {
   return arena_printf(g->arena, "%s[%s - loom_s]", local, cg_elem(g));
 }
 
 /* The local argument a of lp is gathered into, per strip. */
-static const char *gather_local(cg *g, const loop *lp, const loop_arg *a) {
+const char *cg_gather_local(cg *g, const loop *lp, const loop_arg *a) {
   return arena_printf(g->arena, "loom_g%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
@@ -745,8 +568,6 @@ static const char *pin_local(cg *g, const loop_arg *a) {
   return arena_printf(g->arena, "loom_p%d_%d", lp ? cg_loop_num(g, lp) : 0, a->pos);
 }
 
-static void emit_kernel_call(cg *g, const loop *lp);
-
 /* The producer p of a pinned temporary, evaluated at element `elem` into
  * `into`, in a block of its own. */
 static void emit_producer(cg *g, const loop *p, const obj *t, const char *elem,
@@ -758,7 +579,7 @@ static void emit_producer(cg *g, const loop *p, const obj *t, const char *elem,
   g->into_obj = t;
   cg_line(g, "{");
   cg_indent(g, 1);
-  emit_kernel_call(g, p);
+  cg_emit_kernel_call(g, p);
   cg_indent(g, -1);
   cg_line(g, "}");
   g->elem = saved_elem;
@@ -773,13 +594,13 @@ static void emit_pinned(cg *g, const loop_arg *a, const loop *p) {
   int d = a->obj->dim;
   if (a->kind != ARG_MAPPED_ALL) {
     cg_line(g, "%s %s[%d];", t, local, d);
-    emit_producer(g, p, a->obj, a->kind == ARG_MAPPED ? map_entry(g, a, a->slot) : g->elem,
+    emit_producer(g, p, a->obj, a->kind == ARG_MAPPED ? cg_map_entry(g, a, a->slot) : g->elem,
                   local);
     return;
   }
   cg_line(g, "%s %s[%d][%d];", t, local, a->map->dim, d);
   for (int s = 0; s < a->map->dim; s++)
-    emit_producer(g, p, a->obj, map_entry(g, a, s),
+    emit_producer(g, p, a->obj, cg_map_entry(g, a, s),
                   arena_printf(g->arena, "%s[%d]", local, s));
 }
 
@@ -790,19 +611,19 @@ static void emit_pinned(cg *g, const loop_arg *a, const loop *p) {
 static int guarded(const cg *g, const loop_arg *a) {
   return a->mode == MODE_WRITE && a->map && a->kind != ARG_IDX && a->kind != ARG_MAT &&
          !g->into_obj &&
-         fate(g, a->obj) == TEMP_STORED;
+         cg_fate(g, a->obj) == TEMP_STORED;
 }
 
 static int redirected(const cg *g, const loop_arg *a) {
   return guarded(g, a) || (g->be->write_target && a->mode != MODE_READ && a->map &&
                            a->kind != ARG_IDX && !g->into_obj &&
-                           fate(g, a->obj) != TEMP_CONTRACTED);
+                           cg_fate(g, a->obj) != TEMP_CONTRACTED);
 }
 
 /* The loop (of the group, or a pinned producer it evaluates) whose
  * argument a is. */
 static const loop *arg_loop(cg *g, const loop_arg *a) {
-  vec loops = called_loops(g, g->group);
+  vec loops = cg_called_loops(g, g->group);
   for (int i = 0; i < loops.len; i++) {
     const loop *lp = loops.items[i];
     if (a >= lp->args && a < lp->args + lp->nargs)
@@ -836,9 +657,9 @@ static const char *loser(cg *g, const loop *lp, const loop_arg *a, int slot) {
 static const char *data_of(cg *g, const loop_arg *a, const char *index, int slot) {
   if (g->into_obj == a->obj)
     return g->into;
-  if (fate(g, a->obj) == TEMP_CONTRACTED)
-    return g->strips ? strip_row(g, temp_local(g, a->obj)) : temp_local(g, a->obj);
-  const char *ptr = offset(g, data_ptr(g, a->obj), a->obj->dim, index);
+  if (cg_fate(g, a->obj) == TEMP_CONTRACTED)
+    return g->strips ? cg_strip_row(g, cg_temp_local(g, a->obj)) : cg_temp_local(g, a->obj);
+  const char *ptr = offset(g, cg_data_ptr(g, a->obj), a->obj->dim, index);
   if (guarded(g, a)) {
     const loop *lp = arg_loop(g, a);
     return arena_printf(g->arena, "%s[%s] == %s ? %s : %s", winners(g, lp, a), index,
@@ -863,7 +684,7 @@ static const char *gid_local(cg *g, const obj *set) {
  * reached through slot i), whatever the storage order (renumbering, MPI
  * partitioning): the element itself where loom__set_global gives none. */
 static const char *idx_value(cg *g, const loop *lp, const loop_arg *a) {
-  const char *e = a->map ? map_entry(g, a, a->slot) : g->elem;
+  const char *e = a->map ? cg_map_entry(g, a, a->slot) : g->elem;
   const char *gid = gid_local(g, a->map ? a->map->to : lp->set);
   return arena_printf(g->arena, "%s ? %s[%s] : %s", gid, gid, e, e);
 }
@@ -886,7 +707,7 @@ static void emit_narrow_copies(cg *g, const loop *lp, const loop_arg *a, int in)
   for (int c = 0; c < a->obj->dim; c++) {
     if (!(n->kept >> c & 1))
       continue;
-    const char *stored = arena_printf(g->arena, "%s[%d * %s + %d]", data_ptr(g, a->obj), nk,
+    const char *stored = arena_printf(g->arena, "%s[%d * %s + %d]", cg_data_ptr(g, a->obj), nk,
                                       g->elem, s++);
     const char *row = arena_printf(g->arena, "%s[%d]", local, c);
     cg_line(g, "%s = %s;", in ? row : stored, in ? stored : row);
@@ -907,7 +728,7 @@ static void emit_narrow_local(cg *g, const loop *lp, const loop_arg *a) {
 static void emit_call_locals(cg *g, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    const loop *p = pinned_producer(g, a);
+    const loop *p = cg_pinned_producer(g, a);
     if (a->kind == ARG_IDX)
       cg_line(g, "const int %s = %s;", idx_local(g, a), idx_value(g, lp, a));
     if (is_narrowed(g, a))
@@ -923,7 +744,7 @@ static void emit_call_locals(cg *g, const loop *lp) {
     if (a->kind == ARG_MAPPED && !p && redirected(g, a) && !scattered)
       cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, lp, a));
     if (a->kind == ARG_MAPPED && !p && redirected(g, a) && !scattered)
-      cg_line(g, "    %s;", data_of(g, a, map_entry(g, a, a->slot), -1));
+      cg_line(g, "    %s;", data_of(g, a, cg_map_entry(g, a, a->slot), -1));
     if (a->kind != ARG_MAPPED_ALL)
       continue;
     const char *t = a->param_pointee;
@@ -933,16 +754,16 @@ static void emit_call_locals(cg *g, const loop *lp) {
     for (int s = 0; s < a->map->dim; s++)
       cg_line(g, "    %s%s",
               p ? arena_printf(g->arena, "%s[%d]", pin_local(g, a), s)
-                : data_of(g, a, map_entry(g, a, s), s),
+                : data_of(g, a, cg_map_entry(g, a, s), s),
               s + 1 < a->map->dim ? "," : "");
     cg_line(g, "};");
   }
 }
 
-static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
+const char *cg_kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
   if (g->strips && !g->plain &&
       (vectorize_gathers(g->tr->staged, lp, a) || vectorize_scatters(g->tr->staged, lp, a)))
-    return strip_row(g, gather_local(g, lp, a));
+    return cg_strip_row(g, cg_gather_local(g, lp, a));
   switch (a->kind) {
   case ARG_IDX:
     return arena_printf(g->arena, "&%s", idx_local(g, a));
@@ -959,19 +780,19 @@ static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
   case ARG_MAT: {
     /* the element's own block: `double *` or `double (*)[C]` */
     const char *p = arena_printf(g->arena, "%s + (size_t)%d * %s", mat_values(g, lp, a),
-                                 mat_block(a), g->elem);
+                                 cg_mat_block(a), g->elem);
     if (strchr(a->param_pointee, '['))
       return arena_printf(g->arena, "(double (*)[%d])(%s)", a->map2->dim * a->obj->dim2, p);
     return p;
   }
   case ARG_MAPPED:
-    if (pinned_producer(g, a) && a->obj != g->into_obj)
+    if (cg_pinned_producer(g, a) && a->obj != g->into_obj)
       return pin_local(g, a);
     if (redirected(g, a))
       return target_local(g, lp, a);
-    return data_of(g, a, map_entry(g, a, a->slot), -1);
+    return data_of(g, a, cg_map_entry(g, a, a->slot), -1);
   default:
-    if (pinned_producer(g, a) && a->obj != g->into_obj)
+    if (cg_pinned_producer(g, a) && a->obj != g->into_obj)
       return pin_local(g, a);
     if (is_narrowed(g, a))
       return narrow_local(g, lp, a);
@@ -979,46 +800,36 @@ static const char *kernel_arg(cg *g, const loop *lp, const loop_arg *a) {
   }
 }
 
-/* The kernel call, its arguments laid out on the lines of the directive
- * they come from, the output lines mapped by #line to those directive
- * lines: a compiler error in an argument points at it. */
-typedef struct call_writer {
-  cg *g;
-  strbuf line;
-  unsigned line_of;  /* the directive line of the text in `line` */
-  unsigned next;     /* the line number the next output line will have */
-  size_t align;      /* continuation indent, relative to g->indent */
-} call_writer;
-
-static void call_flush(call_writer *w, const char *tail) {
+/* The kernel call's lines (call_writer, cg_internal.h). */
+void cg_call_flush(call_writer *w, const char *tail) {
   sb_puts(&w->line, tail);
   if (w->next != w->line_of)
-    line_user(w->g, w->line_of);
+    cg_line_user(w->g, w->line_of);
   cg_line(w->g, "%s", w->line.data);
   w->next = w->line_of + 1;
   w->line.len = 0;
   sb_printf(&w->line, "%*s", (int)w->align, "");
 }
 
-static void call_add(call_writer *w, const char *arg, unsigned line, int first) {
+void cg_call_add(call_writer *w, const char *arg, unsigned line, int first) {
   if (!first && line != w->line_of)
-    call_flush(w, ",");
+    cg_call_flush(w, ",");
   else if (!first)
     sb_puts(&w->line, ", ");
   w->line_of = line;
   sb_puts(&w->line, arg);
 }
 
-static void emit_kernel_call(cg *g, const loop *lp) {
+void cg_emit_kernel_call(cg *g, const loop *lp) {
   emit_call_locals(g, lp);
   call_writer w = {g, {0}, 0, 0, strlen(lp->kernel) + 1};
   sb_init(&w.line);
   sb_printf(&w.line, "%s(", lp->kernel);
   for (int i = 0; i < lp->nargs; i++)
-    call_add(&w, kernel_arg(g, lp, &lp->args[i]), lp->args[i].loc.line, i == 0);
-  call_flush(&w, ");");
+    cg_call_add(&w, cg_kernel_arg(g, lp, &lp->args[i]), lp->args[i].loc.line, i == 0);
+  cg_call_flush(&w, ");");
   sb_free(&w.line);
-  line_self(g);
+  cg_line_self(g);
   for (int i = 0; i < lp->nargs; i++)
     if (is_narrowed(g, &lp->args[i]) && lp->args[i].mode == MODE_WRITE)
       emit_narrow_copies(g, lp, &lp->args[i], 0);
@@ -1032,7 +843,7 @@ static void emit_temp_locals(cg *g, const group *gr) {
       const obj *t = lp->args[k].obj;
       const temp_info *ti = t && t->kind == OBJ_DAT ? temps_find(&g->fu->temps, t) : NULL;
       if (ti && ti->fate == TEMP_CONTRACTED && ti->producer == lp)
-        cg_line(g, "%s %s%s[%d];", t->type->c_name, temp_local(g, t),
+        cg_line(g, "%s %s%s[%d];", t->type->c_name, cg_temp_local(g, t),
                 g->strips ? arena_printf(g->arena, "[%d]", STRIP_WIDTH) : "", t->dim);
     }
   }
@@ -1043,375 +854,9 @@ static void emit_temp_locals(cg *g, const group *gr) {
 static int has_call_locals(cg *g, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++)
     if (lp->args[i].kind == ARG_IDX || lp->args[i].kind == ARG_MAPPED_ALL ||
-        pinned_producer(g, &lp->args[i]) || is_narrowed(g, &lp->args[i]))
+        cg_pinned_producer(g, &lp->args[i]) || is_narrowed(g, &lp->args[i]))
       return 1;
   return 0;
-}
-
-/* The component a per-component statement names: loom_v, or 0 when dim
- * is 1 (no loop). */
-static const char *component(int dim) { return dim == 1 ? "0" : "loom_v"; }
-
-/* `stmt` for each of dim components (component(dim)). */
-static void emit_per_component(cg *g, int dim, const char *stmt) {
-  if (dim > 1)
-    cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", dim);
-  cg_line(g, "%s%s", dim > 1 ? "  " : "", stmt);
-}
-
-/* Copies lp's reads through maps, for the strip's elements, into their
- * gather locals; zeroes the locals of its increments through maps. */
-static void emit_gathers(cg *g, const loop *lp) {
-  int incs = 0;
-  for (int i = 0; i < lp->nargs; i++)
-    incs |= vectorize_scatters(g->tr->staged, lp, &lp->args[i]);
-  cg_line(g, "/* %s (line %u): its reads through maps, gathered for the strip%s */",
-          lp->kernel, lp->loc.line, incs ? "; its increments, from 0" : "");
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (vectorize_gathers(g->tr->staged, lp, a) || vectorize_scatters(g->tr->staged, lp, a))
-      cg_line(g, "%s %s[%d][%d];", a->obj->type->c_name, gather_local(g, lp, a),
-              STRIP_WIDTH, a->obj->dim);
-  }
-  strip_elements_begin(g);
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->tr->staged, lp, a)) {
-      emit_per_component(g, a->obj->dim,
-                         arena_printf(g->arena, "%s[%s] = 0;",
-                                      strip_row(g, gather_local(g, lp, a)),
-                                      component(a->obj->dim)));
-      continue;
-    }
-    if (!vectorize_gathers(g->tr->staged, lp, a))
-      continue;
-    const char *row = strip_row(g, gather_local(g, lp, a)), *src = data_ptr(g, a->obj);
-    const char *at = map_entry(g, a, a->slot);
-    if (a->obj->dim == 1) {
-      cg_line(g, "%s[0] = %s[%s];", row, src, at);
-      continue;
-    }
-    cg_line(g, "for (int loom_v = 0; loom_v < %d; loom_v++)", a->obj->dim);
-    cg_line(g, "  %s[loom_v] = %s[%d * %s + loom_v];", row, src, a->obj->dim, at);
-  }
-  cg_loop_end(g);
-}
-
-/* Whether an increment's row of dim components of `type` is added with
- * LOOM__ADD_ROW (loom.h: one vector add where the C compiler allows); the
- * rows it has vector types for. */
-static int adds_rows(const char *type, int dim) {
-  if (!strcmp(type, "double"))
-    return dim == 2 || dim == 4 || dim == 8;
-  if (!strcmp(type, "float") || !strcmp(type, "int"))
-    return dim == 4 || dim == 8 || dim == 16;
-  return 0;
-}
-
-/* The value of component `v` (a number, or "loom_v") of increment a's
- * strip local for the current element. */
-static const char *strip_value(cg *g, const loop *lp, const loop_arg *a, int lanes,
-                               const char *v) {
-  const char *local = gather_local(g, lp, a);
-  return lanes ? arena_printf(g->arena, "%s[%s][%s - loom_s]", local, v, cg_elem(g))
-               : arena_printf(g->arena, "%s[%s]", strip_row(g, local), v);
-}
-
-/* a's increment for the current element added to its row as a whole:
- * the target on the macro's line, the values four to a line after it. */
-static void emit_row_add(cg *g, const loop *lp, const loop_arg *a, int lanes) {
-  const int dim = a->obj->dim;
-  cg_line(g, "LOOM__ADD_ROW(%s, %d, %s + %d * %s,", a->obj->type->c_name, dim,
-          data_ptr(g, a->obj), dim, map_entry(g, a, a->slot));
-  strbuf values;
-  sb_init(&values);
-  for (int v = 0; v < dim; v++) {
-    sb_printf(&values, "%s%s", v % 4 ? ", " : "",
-              strip_value(g, lp, a, lanes, arena_printf(g->arena, "%d", v)));
-    if (v % 4 == 3 || v == dim - 1) {
-      cg_line(g, "              %s%s", values.data, v == dim - 1 ? ");" : ",");
-      values.len = 0;
-    }
-  }
-  sb_free(&values);
-}
-
-/* a's increment for the current element added component by component. */
-static void emit_component_adds(cg *g, const loop *lp, const loop_arg *a, int lanes) {
-  const char *at = map_entry(g, a, a->slot);
-  const char *target = a->obj->dim == 1
-                           ? arena_printf(g->arena, "%s[%s]", data_ptr(g, a->obj), at)
-                           : arena_printf(g->arena, "%s[%d * %s + loom_v]",
-                                          data_ptr(g, a->obj), a->obj->dim, at);
-  const char *value = strip_value(g, lp, a, lanes, component(a->obj->dim));
-  emit_per_component(g, a->obj->dim, arena_printf(g->arena, "%s += %s;", target, value));
-}
-
-/* lp's increments of the current element, in argument order. */
-static void emit_element_adds(cg *g, const loop *lp, int lanes) {
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (!vectorize_scatters(g->tr->staged, lp, a))
-      continue;
-    if (adds_rows(a->obj->type->c_name, a->obj->dim))
-      emit_row_add(g, lp, a, lanes);
-    else
-      emit_component_adds(g, lp, a, lanes);
-  }
-}
-
-/* Whether lp's increments are added eight elements at a time, each row
- * taken from the strip's components by loom__rows8_double_N (loom.h: a
- * transposition in registers): laid out component by component, every
- * one a row of 2 or 4 doubles. */
-static int adds_rows_by_8(cg *g, const loop *lp, int lanes) {
-  if (!lanes || STRIP_WIDTH % 8)
-    return 0;
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->tr->staged, lp, a) &&
-        (strcmp(a->obj->type->c_name, "double") || (a->obj->dim != 2 && a->obj->dim != 4)))
-      return 0;
-  }
-  return 1;
-}
-
-/* The eight-element blocks of the strip (adds_rows_by_8); loom_i is left
- * at the first element after them. */
-static void emit_rows_by_8(cg *g, const loop *lp) {
-  cg_line(g, "int loom_i = loom_s;");
-  cg_line(g, "/* eight elements at a time, their rows taken from the components at once */");
-  cg_line(g, "for (; loom_i + 8 <= loom_e; loom_i += 8) {");
-  cg_indent(g, 1);
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (!vectorize_scatters(g->tr->staged, lp, a))
-      continue;
-    const char *local = gather_local(g, lp, a);
-    cg_line(g, "loom__row_double_%d %s_rows[8];", a->obj->dim, local);
-    cg_line(g, "loom__rows8_double_%d(%s_rows, &%s[0][loom_i - loom_s], %d);", a->obj->dim,
-            local, local, STRIP_WIDTH);
-  }
-  const char *saved = g->elem;
-  g->elem = "(loom_i + loom_k)";
-  cg_line(g, "for (int loom_k = 0; loom_k < 8; loom_k++) {");
-  cg_indent(g, 1);
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->tr->staged, lp, a))
-      cg_line(g, "LOOM__ADD_ROWV(double, %d, %s + %d * %s, %s_rows[loom_k]);", a->obj->dim,
-              data_ptr(g, a->obj), a->obj->dim, map_entry(g, a, a->slot),
-              gather_local(g, lp, a));
-  }
-  g->elem = saved;
-  cg_indent(g, -1);
-  cg_line(g, "}");
-  cg_indent(g, -1);
-  cg_line(g, "}");
-}
-
-/* Adds lp's increments through maps, taken per element of the strip,
- * to their targets in element order (and, per element, argument order);
- * `lanes`: the strip locals are laid out component by component. */
-static void emit_scatters(cg *g, const loop *lp, int lanes) {
-  int any = 0;
-  for (int i = 0; i < lp->nargs; i++)
-    any |= vectorize_scatters(g->tr->staged, lp, &lp->args[i]);
-  if (!any)
-    return;
-  cg_line(g, "/* %s (line %u): its increments through maps, in element order */",
-          lp->kernel, lp->loc.line);
-  if (!adds_rows_by_8(g, lp, lanes)) {
-    strip_elements_begin(g);
-    emit_element_adds(g, lp, lanes);
-    cg_loop_end(g);
-    return;
-  }
-  cg_line(g, "{");
-  cg_indent(g, 1);
-  emit_rows_by_8(g, lp);
-  cg_line(g, "for (; loom_i < loom_e; loom_i += 1) {");
-  cg_indent(g, 1);
-  emit_element_adds(g, lp, lanes);
-  cg_indent(g, -1);
-  cg_line(g, "}");
-  cg_indent(g, -1);
-  cg_line(g, "}");
-}
-
-/* ---- lanes (vectorize.h, lane_copy.h) ---------------------------------------- */
-
-/* The stride lp's lane copy takes argument a with: a strip local laid out
- * component by component, a row of the mesh or of a contracted
- * temporary, or as it is (a global). */
-static int lane_stride(cg *g, const loop *lp, const loop_arg *a) {
-  if (vectorize_scatters(g->tr->staged, lp, a))
-    return STRIP_WIDTH;
-  return a->kind == ARG_GLOBAL ? 0 : 1;
-}
-
-static int *lane_strides(cg *g, const loop *lp) {
-  int *s = arena_alloc(g->arena, sizeof *s * (size_t)lp->nargs);
-  for (int i = 0; i < lp->nargs; i++)
-    s[i] = lane_stride(g, lp, &lp->args[i]);
-  return s;
-}
-
-/* A lane copy written: a copy's text follows from its kernel and the
- * strides of its parameters. */
-typedef struct lane_written {
-  const char *kernel;
-  const int *strides;
-  const char *name;
-} lane_written;
-
-/* The name of lp's lane copy, written before the group's function the
- * first time a copy of its kernel with its strides is needed. */
-static const char *lane_name(cg *g, const loop *lp) {
-  int *strides = lane_strides(g, lp), same_kernel = 0;
-  for (int i = 0; i < g->lanes_written.len; i++) {
-    const lane_written *w = g->lanes_written.items[i];
-    if (strcmp(w->kernel, lp->kernel) != 0)
-      continue;
-    if (memcmp(w->strides, strides, sizeof *strides * (size_t)lp->nargs) == 0)
-      return w->name;
-    same_kernel++;
-  }
-  lane_written *w = arena_alloc(g->arena, sizeof *w);
-  *w = (lane_written){lp->kernel, strides,
-                      same_kernel ? arena_printf(g->arena, "loom_lanes_%s_%d", lp->kernel,
-                                                 same_kernel + 1)
-                                  : arena_printf(g->arena, "loom_lanes_%s", lp->kernel)};
-  vec_push(g->arena, &g->lanes_written, w);
-  const char *name = w->name;
-  cg_line(g, "/* %s as lanes (line %u): each argument as base and offset */", lp->kernel,
-          lp->loc.line);
-  g->self_pending = 0;
-  sb_printf(g->out, "#line %u %s\n", lp->lanes->line, quoted(g, lp->lanes->file));
-  g->out_lines++;
-  puts_(g, lane_copy(g->arena, lp, name, strides));
-  puts_(g, "\n");
-  line_self(g);
-  cg_line(g, "%s", "");
-  return name;
-}
-
-static void emit_lane_copies(cg *g, const group *gr) {
-  for (int i = 0; i < gr->loops.len; i++)
-    if (vectorize_lanes(g->tr->staged, gr->loops.items[i]))
-      lane_name(g, gr->loops.items[i]);
-}
-
-/* Argument a of lp's lane call: its base, and its offset at the element. */
-static const char *lane_base(cg *g, const loop *lp, const loop_arg *a) {
-  if (vectorize_scatters(g->tr->staged, lp, a))
-    return arena_printf(g->arena, "%s[0]", gather_local(g, lp, a));
-  if (a->kind == ARG_GLOBAL)
-    return kernel_arg(g, lp, a);
-  if (fate(g, a->obj) == TEMP_CONTRACTED)
-    return arena_printf(g->arena, "%s[0]", temp_local(g, a->obj));
-  return data_ptr(g, a->obj);
-}
-
-static const char *lane_offset(cg *g, const loop *lp, const loop_arg *a) {
-  const char *e = cg_elem(g);
-  const char *in_strip = arena_printf(g->arena, "%s - loom_s", e);
-  int d = a->obj->dim;
-  if (vectorize_scatters(g->tr->staged, lp, a))
-    return in_strip;
-  if (a->kind == ARG_MAPPED)
-    e = map_entry(g, a, a->slot);
-  else if (fate(g, a->obj) == TEMP_CONTRACTED)
-    e = d == 1 ? in_strip : arena_printf(g->arena, "(%s)", in_strip);
-  return d == 1 ? e : arena_printf(g->arena, "%d * %s", d, e);
-}
-
-static void emit_lane_call(cg *g, const loop *lp) {
-  const char *name = lane_name(g, lp);
-  const int *strides = lane_strides(g, lp);
-  call_writer w = {g, {0}, 0, 0, strlen(name) + 1};
-  sb_init(&w.line);
-  sb_printf(&w.line, "%s(", name);
-  for (int i = 0; i < lp->nargs; i++)
-    call_add(&w, lane_base(g, lp, &lp->args[i]), lp->args[i].loc.line, i == 0);
-  call_flush(&w, ","); /* the offsets on lines of their own, each on its argument's line */
-  for (int i = 0, first = 1; i < lp->nargs; i++)
-    if (lane_copy_offset(lp, strides, i)) {
-      call_add(&w, lane_offset(g, lp, &lp->args[i]), lp->args[i].loc.line, first);
-      first = 0;
-    }
-  call_flush(&w, ");");
-  sb_free(&w.line);
-  line_self(g);
-}
-
-/* The strip locals a staged loop's lane copy increments, zeroed; aligned
- * to 64 bytes, as the vector code over them wants (declared, not left to
- * the C compiler: GCC raised their alignment itself in the AVX-512
- * twins, and under AddressSanitizer's fake stack (use after return) such
- * a local was not aligned and an aligned store faulted). */
-static void emit_lane_locals(cg *g, const loop *lp) {
-  int incs = 0;
-  for (int i = 0; i < lp->nargs; i++)
-    incs |= vectorize_scatters(g->tr->staged, lp, &lp->args[i]);
-  cg_line(g, "/* %s (line %u): as lanes, reading through maps in place%s */", lp->kernel,
-          lp->loc.line, incs ? "; its increments from 0, component by component" : "");
-  for (int i = 0; i < lp->nargs; i++) {
-    const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->tr->staged, lp, a))
-      cg_line(g, "_Alignas(64) %s %s[%d][%d] = {{0}};", a->obj->type->c_name,
-              gather_local(g, lp, a), a->obj->dim, STRIP_WIDTH);
-  }
-}
-
-static int asserts_lanes(cg *g, const loop *lp);
-
-/* A staged loop's turn in a strip: as lanes (its lane copy called with
- * bases and offsets) or over rows (its reads gathered first), then its
- * increments added. */
-static void emit_staged_turn(cg *g, const loop *lp) {
-  int lanes = vectorize_lanes(g->tr->staged, lp);
-  if (lanes)
-    emit_lane_locals(g, lp);
-  else
-    emit_gathers(g, lp);
-  if (g->be->simd)
-    cg_line(g, "%s", g->be->simd);
-  else if (asserts_lanes(g, lp))
-    cg_line(g, "LOOM_IVDEP");
-  strip_elements_begin(g);
-  if (lanes)
-    emit_lane_call(g, lp);
-  else
-    emit_kernel_call(g, lp);
-  cg_loop_end(g);
-  emit_scatters(g, lp, lanes);
-}
-
-/* The kernel over the strip's elements, one by one, through the maps. */
-static void emit_elements_turn(cg *g, const loop *lp, int plain) {
-  g->plain = plain;
-  strip_elements_begin(g);
-  emit_kernel_call(g, lp);
-  cg_loop_end(g);
-  g->plain = 0;
-}
-
-/* The body of the loop over strips: each loop of the group in turn over
- * the strip's elements; a staged one, as the call's loom_vec says, staged
- * (as lanes, or over gathered rows) or element by element. */
-/* A staged loop's turn in a strip: staged or element by element, as
- * loom_vec says. */
-static void emit_turns(cg *g, const loop *lp) {
-  cg_line(g, "if (loom_vec) {");
-  cg_indent(g, 1);
-  emit_staged_turn(g, lp);
-  cg_indent(g, -1);
-  cg_line(g, "} else {");
-  cg_indent(g, 1);
-  emit_elements_turn(g, lp, 1);
-  cg_indent(g, -1);
-  cg_line(g, "}");
 }
 
 typedef struct strip_share strip_share;
@@ -1419,17 +864,20 @@ typedef struct share share;
 static const strip_share *strip_share_of(cg *g, const group *gr, const loop *lp);
 static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp);
 
+/* The body of the loop over strips: each loop of the group in turn over
+ * the strip's elements; a staged one, as the call's loom_vec says, staged
+ * (as lanes, or over gathered rows) or element by element. */
 static void emit_strip_body(cg *g, const group *gr) {
   emit_temp_locals(g, gr);
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *lp = gr->loops.items[i];
     const strip_share *sh = strip_share_of(g, gr, lp);
     if (!vectorize_staged(g->tr->staged, lp))
-      emit_elements_turn(g, lp, 0);
+      cg_emit_elements_turn(g, lp, 0);
     else if (sh)
       emit_strip_call(g, sh, lp);
     else
-      emit_turns(g, lp);
+      cg_emit_turns(g, lp);
   }
 }
 
@@ -1447,7 +895,7 @@ static void emit_body(cg *g, const group *gr) {
     if (blocks)
       cg_line(g, "{");
     cg_indent(g, blocks);
-    emit_kernel_call(g, gr->loops.items[i]);
+    cg_emit_kernel_call(g, gr->loops.items[i]);
     cg_indent(g, -blocks);
     if (blocks)
       cg_line(g, "}");
@@ -1459,18 +907,18 @@ static const char *group_what(cg *g, const group *gr) {
   const loop *lp = gr->loops.items[0];
   if (gr->loops.len == 1)
     return arena_printf(g->arena, "par_loop %s over %s (%s:%u)", lp->kernel, lp->set->name,
-                        comment_safe(g, g->prog->file), lp->loc.line);
+                        cg_comment_safe(g, g->prog->file), lp->loc.line);
   const char *lines = "";
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *l = gr->loops.items[i];
     lines = arena_printf(g->arena, "%s%s%s:%u", lines, i ? ", " : "", l->kernel, l->loc.line);
   }
   return arena_printf(g->arena, "par_loops fused over %s (%s: %s)", lp->set->name,
-                      comment_safe(g, g->prog->file), lines);
+                      cg_comment_safe(g, g->prog->file), lines);
 }
 
 /* `text` as a comment, its words on lines of at most WRAP columns. */
-static void emit_wrapped_comment(cg *g, const char *text) {
+void cg_emit_wrapped_comment(cg *g, const char *text) {
   strbuf line;
   sb_init(&line);
   sb_puts(&line, "/*");
@@ -1505,13 +953,13 @@ static void add_called(cg *g, vec *v, const loop *lp) {
       return;
   vec_push(g->arena, v, (void *)lp);
   for (int i = 0; i < lp->nargs; i++) {
-    const loop *p = lp->args[i].kind == ARG_IDX ? NULL : pinned_producer(g, &lp->args[i]);
+    const loop *p = lp->args[i].kind == ARG_IDX ? NULL : cg_pinned_producer(g, &lp->args[i]);
     if (p)
       add_called(g, v, p);
   }
 }
 
-static vec called_loops(cg *g, const group *gr) {
+vec cg_called_loops(cg *g, const group *gr) {
   vec v = {0};
   for (int l = 0; l < gr->loops.len; l++)
     add_called(g, &v, gr->loops.items[l]);
@@ -1522,7 +970,7 @@ static vec called_loops(cg *g, const group *gr) {
  * one local per set, after the backend's set-up (partitioning, with MPI,
  * makes them). */
 static void emit_gids(cg *g, const group *gr) {
-  vec loops = called_loops(g, gr), sets = {0};
+  vec loops = cg_called_loops(g, gr), sets = {0};
   for (int l = 0; l < loops.len; l++) {
     const loop *lp = loops.items[l];
     for (int i = 0; i < lp->nargs; i++) {
@@ -1553,7 +1001,7 @@ static void emit_map_writes(cg *g, const group *gr) {
     for (int i = 0; i < lp->nargs; i++) {
       const loop_arg *a = &lp->args[i];
       if (!arg_writes_indirectly(a) || mode_commutes(a->mode) || first_on(lp, a) != a ||
-          fate(g, a->obj) != TEMP_STORED)
+          cg_fate(g, a->obj) != TEMP_STORED)
         continue;
       const char *list = "";
       int n = 0, rw = 0;
@@ -1589,268 +1037,9 @@ static vec group_params(cg *g, const group *gr) {
   return objs;
 }
 
-/* ---- LOOM_DIAG's roofline ------------------------------------------------------ */
-
-/* Bytes a group moves per element of the iteration set (its own data and
- * the maps' indices), or per element a map reaches (the dats read or
- * written through it, each element counted once). */
-typedef struct traffic {
-  const obj *map; /* NULL: the iteration set */
-  long bytes;
-} traffic;
-
-typedef struct seen_access {
-  const obj *o, *map;
-  int reads, writes;
-} seen_access;
-
-static traffic *traffic_of(cg *g, vec *t, const obj *map) {
-  for (int i = 0; i < t->len; i++) {
-    traffic *x = t->items[i];
-    if (x->map == map)
-      return x;
-  }
-  traffic *x = arena_alloc(g->arena, sizeof *x);
-  *x = (traffic){map, 0};
-  vec_push(g->arena, t, x);
-  return x;
-}
-
-/* Argument a's dat, reached through `map` (NULL: directly): each dat and
- * map once, a read and a write at most once each. */
-static void note_access(cg *g, vec *seen, vec *t, const loop_arg *a, const obj *map) {
-  seen_access *x = NULL;
-  for (int i = 0; i < seen->len && !x; i++) {
-    seen_access *y = seen->items[i];
-    if (y->o == a->obj && y->map == map)
-      x = y;
-  }
-  if (!x) {
-    x = arena_alloc(g->arena, sizeof *x);
-    *x = (seen_access){a->obj, map, 0, 0};
-    vec_push(g->arena, seen, x);
-  }
-  long row = (long)stored_dim(g, a->obj) * a->obj->type->size;
-  traffic *to = traffic_of(g, t, map);
-  if (a->mode != MODE_WRITE && !x->reads++)
-    to->bytes += row;
-  if (a->mode != MODE_READ && !x->writes++)
-    to->bytes += row;
-}
-
-/* A map's indices, per element of the iteration set, once per group. */
-static void map_traffic(cg *g, vec *maps, vec *t, const obj *map) {
-  if (!map)
-    return;
-  for (int i = 0; i < maps->len; i++)
-    if (maps->items[i] == map)
-      return;
-  vec_push(g->arena, maps, (void *)map);
-  traffic_of(g, t, NULL)->bytes += 4L * map->dim;
-}
-
-static void arg_traffic(cg *g, vec *seen, vec *maps, vec *t, const loop_arg *a) {
-  map_traffic(g, maps, t, a->map);
-  map_traffic(g, maps, t, a->map2);
-  if (a->kind == ARG_MAT)
-    traffic_of(g, t, NULL)->bytes += 8L * mat_block(a);
-  else if (a->kind == ARG_DAT && fate(g, a->obj) == TEMP_STORED)
-    note_access(g, seen, t, a, NULL);
-  else if ((a->kind == ARG_MAPPED || a->kind == ARG_MAPPED_ALL) &&
-           fate(g, a->obj) == TEMP_STORED && !pinned_producer(g, a))
-    note_access(g, seen, t, a, a->map);
-}
-
-/* After the loop: the bytes it moved and the floating-point operations
- * its kernels did, for LOOM_DIAG (loom__loop_traffic). */
-static void emit_traffic(cg *g, const group *gr) {
-  vec loops = called_loops(g, gr), seen = {0}, maps = {0}, t = {0};
-  long flops = 0;
-  traffic_of(g, &t, NULL);
-  for (int l = 0; l < loops.len; l++) {
-    const loop *lp = loops.items[l];
-    flops += lp->kernel_flops;
-    for (int i = 0; i < lp->nargs; i++)
-      arg_traffic(g, &seen, &maps, &t, &lp->args[i]);
-  }
-  const char *n = arena_printf(g->arena, "loom__set_size(%s)", cg_set(gr)->name);
-  cg_line(g, "loom__loop_traffic(loom_loop, %s, /* elements, bytes moved, operations */", n);
-  /* the bytes, as many terms to a line as fit; then the operations */
-  const char *pad = "                   ";
-  strbuf line;
-  sb_init(&line);
-  for (int i = 0; i < t.len; i++) {
-    const traffic *x = t.items[i];
-    const char *count = x->map ? arena_printf(g->arena, "loom__map_reach(%s)", x->map->name)
-                               : n;
-    const char *term = arena_printf(g->arena, "%s%ld.0 * %s%s", i ? "+ " : "", x->bytes,
-                                    count, i + 1 < t.len ? "" : ",");
-    if (line.len &&
-        2 * (size_t)g->indent + strlen(pad) + line.len + 1 + strlen(term) > WRAP) {
-      cg_line(g, "%s%s", pad, line.data);
-      line.len = 0;
-    }
-    sb_printf(&line, "%s%s", line.len ? " " : "", term);
-  }
-  cg_line(g, "%s%s", pad, line.data);
-  sb_free(&line);
-  cg_line(g, "%s%ld.0 * %s);", pad, flops, n);
-}
-
 /* Whether the group's function runs strips, and so has a tuner. */
-static int runs_strips(cg *g, const group *gr) {
+int cg_has_tuner(cg *g, const group *gr) {
   return cg_runs_strips(g, gr) && !(g->be->elementwise && g->be->elementwise(g, gr));
-}
-
-/* ---- AVX-512 twins ------------------------------------------------------------- */
-
-/* A group function that times its turns is written as NAME_body, always
- * inlined into NAME and into NAME_avx512, its twin compiled for AVX-512
- * (512-bit vectors): NAME runs the twin where the CPU has it and
- * $LOOM_AVX512 is not 0 (loom__twin_avx512), by the prologue's
- * LOOM_TWIN(NAME, (args)).  Lanes gain most from the
- * gathers and wide vectors a build for the x86-64 baseline never uses, and
- * the tuner still times both turns in whichever runs.  The C compiler
- * decides whether twins exist (the prologue's LOOM_TWINS: GCC below AVX on
- * x86-64, where a twin's code computes the same bits: the file contracts
- * no multiply-add; -DLOOM_NO_TWINS: none).  GCC inlines a function into
- * one with other tuning only when forced, so the whole file is tuned as
- * for a recent AVX-512 CPU, under which its gathers pay. */
-static int has_twin(cg *g, const group *gr) { return g->be->twins && runs_strips(g, gr); }
-
-/* Whether the lanes' loop is written under LOOM_IVDEP, which tells the C
- * compiler that no lane (the kernel over one element of a strip) touches
- * what another writes (a backend's `simd` says so itself).  It holds for
- * every loop run as lanes: increments go to strip locals, one per element;
- * direct writes to the element's own row; globals are only read
- * (reductions are not staged, vectorize.c); and a dat written directly is
- * never also reached through a map (the front end's check_order). */
-static int asserts_lanes(cg *g, const loop *lp) {
-  return !g->be->simd && vectorize_lanes(g->tr->staged, lp);
-}
-
-static int any_asserted_lanes(cg *g) {
-  for (int i = 0; i < transformed_ngroups(g->tr); i++) {
-    const group *gr = transformed_group(g->tr, i);
-    for (int k = 0; k < gr->loops.len; k++)
-      if (asserts_lanes(g, gr->loops.items[k]))
-        return 1;
-  }
-  return 0;
-}
-
-/* LOOM_IVDEP: the lanes' loop has no dependence between iterations.
- * clang's pragma also demands that the loop be vectorized, and warns
- * (-Wpass-failed, an error under -Werror) where it cannot be, e.g. around
- * a libm call: not a fault of the program, so not reported in this file
- * (the diagnostic state is pushed here and popped by cg_epilogue). */
-static void emit_ivdep_macro(cg *g) {
-  cg_line(g, "#if defined(__clang__)");
-  cg_line(g, "#pragma clang diagnostic push");
-  cg_line(g, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
-  cg_line(g, "#endif");
-  cg_line(g, "#ifndef LOOM_IVDEP");
-  cg_line(g, "#if defined(__clang__)");
-  cg_line(g, "#define LOOM_IVDEP _Pragma(\"clang loop vectorize(assume_safety)\")");
-  cg_line(g, "#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)");
-  cg_line(g, "#define LOOM_IVDEP _Pragma(\"GCC ivdep\")");
-  cg_line(g, "#else");
-  cg_line(g, "#define LOOM_IVDEP");
-  cg_line(g, "#endif");
-  cg_line(g, "#endif");
-}
-
-static int any_twin(cg *g) {
-  for (int i = 0; i < transformed_ngroups(g->tr); i++)
-    if (has_twin(g, transformed_group(g->tr, i)))
-      return 1;
-  return 0;
-}
-
-/* Whether a group function times its turns (loom__tune_pick). */
-static int any_tuned(cg *g) {
-  for (int i = 0; i < transformed_ngroups(g->tr); i++)
-    if (runs_strips(g, transformed_group(g->tr, i)))
-      return 1;
-  return 0;
-}
-
-/* A loop that times its turns runs staged or element by element, and the
- * two must give the same bits (whichever the tuner keeps, on any rank):
- * a C compiler allowed to contract a * b + c into a fused multiply-add
- * (GCC in its GNU modes, clang by default, when the target has FMA) may
- * contract in one copy of a kernel and not in the other.  Measured: GCC
- * -march=native and clang -march=native builds of Airfoil gave different
- * q staged and element by element.  So contraction is off in the file
- * (GCC: between push_options and the pop cg_epilogue writes, which the
- * twins' tuning shares). */
-static void emit_contract_off(cg *g) {
-  cg_line(g, "#if defined(__clang__) || defined(__INTEL_COMPILER)");
-  cg_line(g, "#pragma STDC FP_CONTRACT OFF");
-  cg_line(g, "#elif defined(__GNUC__)");
-  cg_line(g, "#pragma GCC push_options /* popped at the end of the file */");
-  cg_line(g, "#pragma GCC optimize(\"fp-contract=off\")");
-  cg_line(g, "#endif");
-}
-
-/* LOOM_TWINS, LOOM_TWIN_INLINE, LOOM_TWIN_TARGET and the file's tuning
- * (see above), after emit_contract_off's push. */
-static void emit_twins_macros(cg *g) {
-  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
-  cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
-  cg_line(g, "#define LOOM_TWINS 1");
-  cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
-  cg_line(g, "#define LOOM_TWIN_TARGET __attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,"
-             "avx512cd,prefer-vector-width=512\")))");
-  cg_line(g, "#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)");
-  cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\")");
-  cg_line(g, "#else");
-  cg_line(g, "#define LOOM_TWINS 0");
-  cg_line(g, "#define LOOM_TWIN_INLINE");
-  cg_line(g, "#define LOOM_TWIN(f, args) f##_body args");
-  cg_line(g, "#endif");
-}
-
-/* One comment for what follows: the file's floating-point contraction
- * off, its twins, LOOM_IVDEP. */
-void cg_prologue(cg *g) {
-  const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
-  if (!tuned && !twins && !ivdep)
-    return;
-  const char *text = "Loops timed staged or element by element must give the same bits "
-                     "either way: no multiply-add is contracted in this file.";
-  if (twins)
-    text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX (no -DLOOM_NO_TWINS), "
-                        "each has a twin NAME_avx512, which LOOM_TWIN(NAME, args) runs where "
-                        "the CPU has AVX-512 (NAME_body elsewhere), and the file is tuned for "
-                        "such a CPU.", text);
-  if (ivdep)
-    text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes (clang: "
-                        "no warning where it cannot vectorize them).", text);
-  emit_wrapped_comment(g, text);
-  emit_contract_off(g);
-  if (twins)
-    emit_twins_macros(g);
-  if (ivdep)
-    emit_ivdep_macro(g);
-}
-
-/* What cg_prologue pushed, popped after the user's last line. */
-void cg_epilogue(cg *g) {
-  if (!any_tuned(g) && !any_twin(g) && !any_asserted_lanes(g))
-    return;
-  const program *p = g->prog;
-  if (p->len && p->text[p->len - 1] != '\n')
-    puts_(g, "\n");
-  line_self(g);
-  if (any_asserted_lanes(g)) {
-    cg_line(g, "#if defined(__clang__)");
-    cg_line(g, "#pragma clang diagnostic pop");
-    cg_line(g, "#endif");
-  }
-  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
-  cg_line(g, "#pragma GCC pop_options");
-  cg_line(g, "#endif");
 }
 
 /* ---- the group's functions ------------------------------------------------------ */
@@ -1860,8 +1049,8 @@ void cg_epilogue(cg *g) {
  * handles its reductions start on.  A shared body takes it as parameters
  * (`decls`, named in the body as `names`); each group's own function
  * passes its own (`args`: its statics, its file-scope handles). */
-static void state_of(cg *g, const group *gr, const vec *objs, vec *decls, vec *names,
-                     vec *args) {
+void cg_state_of(cg *g, const group *gr, const vec *objs, vec *decls, vec *names,
+                 vec *args) {
   vec named = named_loops(g, gr, objs);
   vec_push(g->arena, names, "loom_loop");
   vec_push(g->arena, args, "loom_loop");
@@ -1873,7 +1062,7 @@ static void state_of(cg *g, const group *gr, const vec *objs, vec *decls, vec *n
   for (int i = 0; i < names->len; i++)
     vec_push(g->arena, decls,
              (void *)arena_printf(g->arena, "const char *%s", (const char *)names->items[i]));
-  if (runs_strips(g, gr)) {
+  if (cg_has_tuner(g, gr)) {
     vec_push(g->arena, decls, "loom__tuner *loom_tune");
     vec_push(g->arena, names, "loom_tune");
     vec_push(g->arena, args, "&loom_tune");
@@ -1901,8 +1090,8 @@ const char *cg_reduction_handle(cg *g, const loop *lp, const loop_arg *a) {
 
 /* `NAME(state, objects)`: a call passing the names `state` and objs'
  * (col: as join's). */
-static const char *forward(cg *g, const char *name, const vec *state, const vec *objs,
-                           int col) {
+const char *cg_forward(cg *g, const char *name, const vec *state, const vec *objs,
+                       int col) {
   vec args = {0};
   for (int i = 0; i < state->len; i++)
     vec_push(g->arena, &args, state->items[i]);
@@ -1928,7 +1117,7 @@ static const char *kernels_text(cg *g, const group *gr) {
  * first iteration.  NULL for none. */
 static const char *how_it_runs(cg *g, const group *gr) {
   const char *text = NULL;
-  if (runs_strips(g, gr)) {
+  if (cg_has_tuner(g, gr)) {
     const char *staged = "";
     int nstaged = 0;
     for (int i = 0; i < gr->loops.len; i++) {
@@ -1962,11 +1151,11 @@ static const char *how_it_runs(cg *g, const group *gr) {
  * g->state_params, its per-loop state comes as parameters. */
 static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
                      const char *name) {
-  int tuned = runs_strips(g, gr);
+  int tuned = cg_has_tuner(g, gr);
   vec decls = {0}, names = {0}, args = {0};
   if (g->state_params)
-    state_of(g, gr, objs, &decls, &names, &args);
-  emit_signature(g, gr, g->state_params ? &decls : NULL, objs, lead, name);
+    cg_state_of(g, gr, objs, &decls, &names, &args);
+  cg_emit_signature(g, gr, g->state_params ? &decls : NULL, objs, lead, name);
   cg_line(g, "{");
   cg_indent(g, 1);
   if (!g->state_params) {
@@ -1978,7 +1167,7 @@ static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
   emit_pointers(g, gr, objs);
   const char *how = how_it_runs(g, gr);
   if (how)
-    emit_wrapped_comment(g, how);
+    cg_emit_wrapped_comment(g, how);
   cg_line(g, "const double loom_t0 = loom__wall();");
   const char *tuner = g->state_params ? "loom_tune" : "&loom_tune";
   if (tuned)
@@ -1994,40 +1183,11 @@ static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
   }
   g->be->loop_end(g, gr);
   emit_mat_write_ends(g, gr);
-  emit_traffic(g, gr);
+  cg_emit_traffic(g, gr);
   if (tuned)
     cg_line(g, "loom__tune_done(%s, loom_vec, loom_t0, loom_loop);", tuner);
   cg_line(g, "loom__loop_done(loom_loop, loom_t0);");
   cg_indent(g, -1);
-  cg_line(g, "}");
-  cg_line(g, "%s", "");
-}
-
-/* The twin and FN itself, after FN_body (objs: its parameters; with
- * g->state_params, the per-loop state before them). */
-static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) {
-  vec decls = {0}, names = {0}, args = {0};
-  if (g->state_params)
-    state_of(g, gr, objs, &decls, &names, &args);
-  const vec *state = g->state_params ? &decls : NULL;
-  const char *body = arena_printf(g->arena, "%s_body", fn);
-  cg_line(g, "#if LOOM_TWINS");
-  emit_signature(g, gr, state, objs, "static LOOM_TWIN_TARGET void",
-                 arena_printf(g->arena, "%s_avx512", fn));
-  cg_line(g, "{");
-  cg_line(g, "  %s;", forward(g, body, &names, objs, 2));
-  cg_line(g, "}");
-  cg_line(g, "#endif");
-  cg_line(g, "%s", "");
-  emit_signature(g, gr, state, objs, "static void", fn);
-  cg_line(g, "{");
-  const char *args1 = forward(g, "", &names, objs, -1);
-  if (strlen("  LOOM_TWIN(, );") + strlen(fn) + strlen(args1) <= WRAP) {
-    cg_line(g, "  LOOM_TWIN(%s, %s);", fn, args1);
-  } else { /* the arguments aligned with the name */
-    cg_line(g, "  LOOM_TWIN(%s,", fn);
-    cg_line(g, "            %s);", forward(g, "", &names, objs, (int)strlen("  LOOM_TWIN(")));
-  }
   cg_line(g, "}");
   cg_line(g, "%s", "");
 }
@@ -2071,13 +1231,13 @@ static const strip_share *strip_share_of(cg *g, const group *gr, const loop *lp)
 /* Whether lp's turn in gr may stand in a function of its own: staged, and
  * its arguments the storage of dats, maps, read globals. */
 static int strip_shareable(cg *g, const group *gr, const loop *lp) {
-  if (!runs_strips(g, gr) || !vectorize_staged(g->tr->staged, lp))
+  if (!cg_has_tuner(g, gr) || !vectorize_staged(g->tr->staged, lp))
     return 0;
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
     if (a->kind == ARG_GLOBAL ? arg_is_reduction(a)
-        : (a->kind != ARG_DAT && a->kind != ARG_MAPPED) || fate(g, a->obj) != TEMP_STORED ||
-              kept(g, a->obj) || pinned_producer(g, a))
+        : (a->kind != ARG_DAT && a->kind != ARG_MAPPED) || cg_fate(g, a->obj) != TEMP_STORED ||
+              kept(g, a->obj) || cg_pinned_producer(g, a))
       return 0;
   }
   return 1;
@@ -2101,8 +1261,8 @@ static const char *strip_param(cg *g, const group *gr, const obj *o, int decl) {
     return decl ? arena_printf(g->arena, "const int *const %s", map_ptr(g, o)) : map_ptr(g, o);
   if (o->kind == OBJ_GLOBAL)
     return decl ? param_decl(g, gr, o) : o->name;
-  return decl ? arena_printf(g->arena, "%s *const %s", o->type->c_name, data_ptr(g, o))
-              : data_ptr(g, o);
+  return decl ? arena_printf(g->arena, "%s *const %s", o->type->c_name, cg_data_ptr(g, o))
+              : cg_data_ptr(g, o);
 }
 
 static const char *strip_fn(cg *g, const strip_share *sh) {
@@ -2136,7 +1296,7 @@ static void emit_strip_fn(cg *g, const group *gr, const loop *lp, const char *na
   cg_line(g, "%s %s", lead, join_at(g, name, &params, (int)strlen(lead) + 1, 0));
   cg_line(g, "{");
   cg_indent(g, 1);
-  emit_turns(g, lp);
+  cg_emit_turns(g, lp);
   cg_indent(g, -1);
   cg_line(g, "}");
   cg_line(g, "%s", "");
@@ -2194,7 +1354,7 @@ static void scratch_begin(cg *g, scratch *s) {
 }
 
 static const char *scratch_end(cg *g, scratch *s) {
-  flush_self(g);
+  cg_flush_self(g);
   g->out = s->out;
   g->out_lines = s->out_lines;
   g->indent = s->indent;
@@ -2288,9 +1448,9 @@ static void emit_strip_functions(cg *g, const group *gr) {
                          body_fn(g, sh->users.items[k]));
     if (sh->users.len == 2) /* one group's, whose loop is in parts */
       who = arena_printf(g->arena, "%s, for its core and for the rest", who);
-    emit_wrapped_comment(g, arena_printf(g->arena, "%s (line %u) over one strip, staged or "
-                                         "element by element as loom_vec says: in %s",
-                                         sh->first->kernel, sh->first->loc.line, who));
+    cg_emit_wrapped_comment(g, arena_printf(g->arena, "%s (line %u) over one strip, staged or "
+                                            "element by element as loom_vec says: in %s",
+                                            sh->first->kernel, sh->first->loc.line, who));
     emit_strip_fn(g, sh->first_group, sh->first, strip_fn(g, sh));
   }
 }
@@ -2337,8 +1497,8 @@ static const char *shared_fn(cg *g, const share *sh) {
  * are the same for every group of one shape.  NULL when gr's parameters
  * or loops are not as many as as's. */
 static const char *dry_run(cg *g, const group *gr, const group *as) {
-  vec objs = group_params(g, gr), loops = called_loops(g, gr);
-  vec as_objs = as ? group_params(g, as) : objs, as_loops = as ? called_loops(g, as) : loops;
+  vec objs = group_params(g, gr), loops = cg_called_loops(g, gr);
+  vec as_objs = as ? group_params(g, as) : objs, as_loops = as ? cg_called_loops(g, as) : loops;
   if (as_objs.len != objs.len || as_loops.len != loops.len)
     return NULL;
   const char **saved = arena_alloc(g->arena, sizeof *saved * (size_t)(objs.len + 1));
@@ -2388,8 +1548,8 @@ void cg_plan(cg *g, const vec *groups) {
   /* the lane copies, named in the order the output will have them */
   for (int i = 0; i < groups->len; i++) {
     g->group = groups->items[i];
-    if (runs_strips(g, g->group))
-      emit_lane_copies(g, g->group);
+    if (cg_has_tuner(g, g->group))
+      cg_emit_lane_copies(g, g->group);
   }
   plan_bodies(g, groups);
   /* then the strips of the bodies written, each once */
@@ -2414,7 +1574,7 @@ static void emit_shared_comment(cg *g, const share *sh) {
                        i == 0 ? "" : i + 1 == sh->groups.len ? " and " : ", ",
                        group_fn(g, sh->groups.items[i]));
   vec objs = group_params(g, sh->first), decls = {0}, names = {0}, args = {0};
-  state_of(g, sh->first, &objs, &decls, &names, &args);
+  cg_state_of(g, sh->first, &objs, &decls, &names, &args);
   int labels = 0, tuner = 0, handles = 0;
   for (int i = 0; i < names.len; i++) {
     const char *n = names.items[i];
@@ -2428,8 +1588,8 @@ static void emit_shared_comment(cg *g, const share *sh) {
     state = arena_printf(g->arena, "%s%s tuners", state, handles ? "," : " and");
   if (handles)
     state = arena_printf(g->arena, "%s and reduction handles", state);
-  emit_wrapped_comment(g, arena_printf(g->arena, "%s: the code of %s, with their own %s",
-                                        group_what(g, sh->first), who, state));
+  cg_emit_wrapped_comment(g, arena_printf(g->arena, "%s: the code of %s, with their own %s",
+                                           group_what(g, sh->first), who, state));
 }
 
 /* A group's own function when it runs a shared body: its state, passed
@@ -2437,7 +1597,7 @@ static void emit_shared_comment(cg *g, const share *sh) {
 static void emit_wrapper(cg *g, const group *gr, const share *sh) {
   vec objs = group_params(g, gr);
   vec decls = {0}, names = {0}, args = {0};
-  state_of(g, gr, &objs, &decls, &names, &args);
+  cg_state_of(g, gr, &objs, &decls, &names, &args);
   vec params = {0};
   for (int i = 0; i < objs.len; i++)
     vec_push(g->arena, &params, (void *)param_decl(g, gr, objs.items[i]));
@@ -2445,9 +1605,9 @@ static void emit_wrapper(cg *g, const group *gr, const share *sh) {
   cg_line(g, "{");
   cg_indent(g, 1);
   emit_names(g, gr, &objs);
-  if (runs_strips(g, gr))
+  if (cg_has_tuner(g, gr))
     cg_line(g, "static loom__tuner loom_tune;");
-  cg_line(g, "%s;", forward(g, shared_fn(g, sh), &args, &objs, -1));
+  cg_line(g, "%s;", cg_forward(g, shared_fn(g, sh), &args, &objs, -1));
   cg_indent(g, -1);
   cg_line(g, "}");
   cg_line(g, "%s", "");
@@ -2463,9 +1623,9 @@ void cg_group_function(cg *g, const group *gr) {
     emit_wrapper(g, gr, sh);
     return;
   }
-  int tuned = runs_strips(g, gr), twin = has_twin(g, gr);
+  int tuned = cg_has_tuner(g, gr), twin = cg_has_twin(g, gr);
   if (tuned)
-    emit_lane_copies(g, gr);
+    cg_emit_lane_copies(g, gr);
   emit_strip_functions(g, gr);
   const char *fn = sh ? shared_fn(g, sh) : group_fn(g, gr);
   if (sh)
@@ -2479,7 +1639,7 @@ void cg_group_function(cg *g, const group *gr) {
   else
     emit_run(g, gr, &objs, "static void", fn);
   if (twin)
-    emit_twins(g, gr, &objs, fn);
+    cg_emit_twins(g, gr, &objs, fn);
   g->state_params = 0;
   if (sh)
     emit_wrapper(g, gr, sh);

@@ -220,7 +220,7 @@ typedef struct loom__tuner {
 int loom__tune_pick(const loom__tuner *t);
 void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop);
 /* Nonzero when such a function runs its AVX-512 twin (generated where the
- * C compiler allows, loomc's emit/codegen.c): the CPU has AVX-512 (F, VL,
+ * C compiler allows, loomc's emit/cpu_avx512.c): the CPU has AVX-512 (F, VL,
  * BW, DQ, CD) and $LOOM_AVX512 is not 0. */
 int loom__twin_avx512(void);
 

@@ -61,7 +61,7 @@ void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop) {
   }
 }
 
-/* Whether the CPU has what twins are compiled for (emit/codegen.c); asked
+/* Whether the CPU has what twins are compiled for (emit/cpu_avx512.c); asked
  * once. */
 static int cpu_has_avx512(void) {
   static int has = -1;

@@ -1,0 +1,194 @@
+/*
+ * cpu_avx512.c — what the output holds for one family of CPUs, x86-64
+ * with AVX-512 (see codegen.h): the twins, compiled for AVX-512, of the
+ * group functions that time their turns, and the file's prologue and
+ * epilogue (cg_prologue, cg_epilogue), which define the twins' macros,
+ * turn floating-point contraction off and define LOOM_IVDEP.  A new
+ * CPU's code goes in a file like this one, cpu_NAME.c: the shared walk
+ * (codegen.c, cg_group_function) asks whether a group has a twin and has
+ * it written.
+ */
+#include "emit/codegen.h"
+
+#include <string.h>
+
+#include "emit/cg_internal.h"
+#include "transform/vectorize.h"
+
+/* A group function that times its turns is written as NAME_body, always
+ * inlined into NAME and into NAME_avx512, its twin compiled for AVX-512
+ * (512-bit vectors): NAME runs the twin where the CPU has it and
+ * $LOOM_AVX512 is not 0 (loom__twin_avx512), by the prologue's
+ * LOOM_TWIN(NAME, (args)).  Lanes gain most from the
+ * gathers and wide vectors a build for the x86-64 baseline never uses, and
+ * the tuner still times both turns in whichever runs.  The C compiler
+ * decides whether twins exist (the prologue's LOOM_TWINS: GCC below AVX on
+ * x86-64, where a twin's code computes the same bits: the file contracts
+ * no multiply-add; -DLOOM_NO_TWINS: none).  GCC inlines a function into
+ * one with other tuning only when forced, so the whole file is tuned as
+ * for a recent AVX-512 CPU, under which its gathers pay. */
+int cg_has_twin(cg *g, const group *gr) { return g->be->twins && cg_has_tuner(g, gr); }
+
+/* Whether the lanes' loop is written under LOOM_IVDEP, which tells the C
+ * compiler that no lane (the kernel over one element of a strip) touches
+ * what another writes (a backend's `simd` says so itself).  It holds for
+ * every loop run as lanes: increments go to strip locals, one per element;
+ * direct writes to the element's own row; globals are only read
+ * (reductions are not staged, vectorize.c); and a dat written directly is
+ * never also reached through a map (the front end's check_order). */
+int cg_asserts_lanes(cg *g, const loop *lp) {
+  return !g->be->simd && vectorize_lanes(g->tr->staged, lp);
+}
+
+static int any_asserted_lanes(cg *g) {
+  for (int i = 0; i < transformed_ngroups(g->tr); i++) {
+    const group *gr = transformed_group(g->tr, i);
+    for (int k = 0; k < gr->loops.len; k++)
+      if (cg_asserts_lanes(g, gr->loops.items[k]))
+        return 1;
+  }
+  return 0;
+}
+
+/* LOOM_IVDEP: the lanes' loop has no dependence between iterations.
+ * clang's pragma also demands that the loop be vectorized, and warns
+ * (-Wpass-failed, an error under -Werror) where it cannot be, e.g. around
+ * a libm call: not a fault of the program, so not reported in this file
+ * (the diagnostic state is pushed here and popped by cg_epilogue). */
+static void emit_ivdep_macro(cg *g) {
+  cg_line(g, "#if defined(__clang__)");
+  cg_line(g, "#pragma clang diagnostic push");
+  cg_line(g, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
+  cg_line(g, "#endif");
+  cg_line(g, "#ifndef LOOM_IVDEP");
+  cg_line(g, "#if defined(__clang__)");
+  cg_line(g, "#define LOOM_IVDEP _Pragma(\"clang loop vectorize(assume_safety)\")");
+  cg_line(g, "#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)");
+  cg_line(g, "#define LOOM_IVDEP _Pragma(\"GCC ivdep\")");
+  cg_line(g, "#else");
+  cg_line(g, "#define LOOM_IVDEP");
+  cg_line(g, "#endif");
+  cg_line(g, "#endif");
+}
+
+static int any_twin(cg *g) {
+  for (int i = 0; i < transformed_ngroups(g->tr); i++)
+    if (cg_has_twin(g, transformed_group(g->tr, i)))
+      return 1;
+  return 0;
+}
+
+/* Whether a group function times its turns (loom__tune_pick). */
+static int any_tuned(cg *g) {
+  for (int i = 0; i < transformed_ngroups(g->tr); i++)
+    if (cg_has_tuner(g, transformed_group(g->tr, i)))
+      return 1;
+  return 0;
+}
+
+/* A loop that times its turns runs staged or element by element, and the
+ * two must give the same bits (whichever the tuner keeps, on any rank):
+ * a C compiler allowed to contract a * b + c into a fused multiply-add
+ * (GCC in its GNU modes, clang by default, when the target has FMA) may
+ * contract in one copy of a kernel and not in the other.  Measured: GCC
+ * -march=native and clang -march=native builds of Airfoil gave different
+ * q staged and element by element.  So contraction is off in the file
+ * (GCC: between push_options and the pop cg_epilogue writes, which the
+ * twins' tuning shares). */
+static void emit_contract_off(cg *g) {
+  cg_line(g, "#if defined(__clang__) || defined(__INTEL_COMPILER)");
+  cg_line(g, "#pragma STDC FP_CONTRACT OFF");
+  cg_line(g, "#elif defined(__GNUC__)");
+  cg_line(g, "#pragma GCC push_options /* popped at the end of the file */");
+  cg_line(g, "#pragma GCC optimize(\"fp-contract=off\")");
+  cg_line(g, "#endif");
+}
+
+/* LOOM_TWINS, LOOM_TWIN_INLINE, LOOM_TWIN_TARGET and the file's tuning
+ * (see above), after emit_contract_off's push. */
+static void emit_twins_macros(cg *g) {
+  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
+  cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
+  cg_line(g, "#define LOOM_TWINS 1");
+  cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
+  cg_line(g, "#define LOOM_TWIN_TARGET __attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,"
+             "avx512cd,prefer-vector-width=512\")))");
+  cg_line(g, "#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)");
+  cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\")");
+  cg_line(g, "#else");
+  cg_line(g, "#define LOOM_TWINS 0");
+  cg_line(g, "#define LOOM_TWIN_INLINE");
+  cg_line(g, "#define LOOM_TWIN(f, args) f##_body args");
+  cg_line(g, "#endif");
+}
+
+/* One comment for what follows: the file's floating-point contraction
+ * off, its twins, LOOM_IVDEP. */
+void cg_prologue(cg *g) {
+  const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
+  if (!tuned && !twins && !ivdep)
+    return;
+  const char *text = "Loops timed staged or element by element must give the same bits "
+                     "either way: no multiply-add is contracted in this file.";
+  if (twins)
+    text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX (no -DLOOM_NO_TWINS), "
+                        "each has a twin NAME_avx512, which LOOM_TWIN(NAME, args) runs where "
+                        "the CPU has AVX-512 (NAME_body elsewhere), and the file is tuned for "
+                        "such a CPU.", text);
+  if (ivdep)
+    text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes (clang: "
+                        "no warning where it cannot vectorize them).", text);
+  cg_emit_wrapped_comment(g, text);
+  emit_contract_off(g);
+  if (twins)
+    emit_twins_macros(g);
+  if (ivdep)
+    emit_ivdep_macro(g);
+}
+
+/* What cg_prologue pushed, popped after the user's last line. */
+void cg_epilogue(cg *g) {
+  if (!any_tuned(g) && !any_twin(g) && !any_asserted_lanes(g))
+    return;
+  const program *p = g->prog;
+  if (p->len && p->text[p->len - 1] != '\n')
+    cg_put(g, "\n");
+  cg_line_self(g);
+  if (any_asserted_lanes(g)) {
+    cg_line(g, "#if defined(__clang__)");
+    cg_line(g, "#pragma clang diagnostic pop");
+    cg_line(g, "#endif");
+  }
+  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
+  cg_line(g, "#pragma GCC pop_options");
+  cg_line(g, "#endif");
+}
+
+/* The twin and FN itself, after FN_body (objs: its parameters; with
+ * g->state_params, the per-loop state before them). */
+void cg_emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) {
+  vec decls = {0}, names = {0}, args = {0};
+  if (g->state_params)
+    cg_state_of(g, gr, objs, &decls, &names, &args);
+  const vec *state = g->state_params ? &decls : NULL;
+  const char *body = arena_printf(g->arena, "%s_body", fn);
+  cg_line(g, "#if LOOM_TWINS");
+  cg_emit_signature(g, gr, state, objs, "static LOOM_TWIN_TARGET void",
+                    arena_printf(g->arena, "%s_avx512", fn));
+  cg_line(g, "{");
+  cg_line(g, "  %s;", cg_forward(g, body, &names, objs, 2));
+  cg_line(g, "}");
+  cg_line(g, "#endif");
+  cg_line(g, "%s", "");
+  cg_emit_signature(g, gr, state, objs, "static void", fn);
+  cg_line(g, "{");
+  const char *args1 = cg_forward(g, "", &names, objs, -1);
+  if (strlen("  LOOM_TWIN(, );") + strlen(fn) + strlen(args1) <= WRAP) {
+    cg_line(g, "  LOOM_TWIN(%s, %s);", fn, args1);
+  } else { /* the arguments aligned with the name */
+    cg_line(g, "  LOOM_TWIN(%s,", fn);
+    cg_line(g, "            %s);", cg_forward(g, "", &names, objs, (int)strlen("  LOOM_TWIN(")));
+  }
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+}
