@@ -455,13 +455,8 @@ typedef struct use_walk {
 static long use_index(CXCursor parent, int subscript) {
   if (!subscript)
     return 0;
-  CXCursor idx = cursor_last_child(parent);
-  CXEvalResult ev = clang_Cursor_Evaluate(idx);
-  long v = ev && clang_EvalResult_getKind(ev) == CXEval_Int
-               ? (long)clang_EvalResult_getAsLongLong(ev) : -1;
-  if (ev)
-    clang_EvalResult_dispose(ev);
-  return v;
+  long long v;
+  return cursor_int_value(cursor_last_child(parent), &v) ? (long)v : -1;
 }
 
 /* The parameter the reference c names, or -1. */

@@ -110,12 +110,8 @@ static void check_call(const checker *c, CXCursor call) {
     return;
   srcloc at = frontend_cursor_loc(c->fe, call);
   CXCursor dim_e = clang_Cursor_getArgument(call, 0), data = clang_Cursor_getArgument(call, 3);
-  CXEvalResult ev = clang_Cursor_Evaluate(dim_e);
-  int is_int = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
-  long long dim = is_int ? clang_EvalResult_getAsLongLong(ev) : 0;
-  if (ev)
-    clang_EvalResult_dispose(ev);
-  if (!is_int) {
+  long long dim;
+  if (!cursor_int_value(dim_e, &dim)) {
     diag(DIAG_ERROR, at, 0, "loom_decl_const: dim must be an integer constant expression");
     return;
   }

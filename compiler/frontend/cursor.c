@@ -38,6 +38,17 @@ CXCursor cursor_strip_expr(CXCursor c) {
   return c;
 }
 
+int cursor_int_value(CXCursor c, long long *v) {
+  if (clang_Cursor_isNull(c))
+    return 0;
+  CXEvalResult ev = clang_Cursor_Evaluate(c);
+  int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
+  *v = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
+  if (ev)
+    clang_EvalResult_dispose(ev);
+  return ok;
+}
+
 int cursor_unary_kind(CXTranslationUnit tu, CXCursor c) {
   static const char *const plain[] = {"-", "+", "!", "~", "++", "--"};
   CXToken *toks;

@@ -12,6 +12,8 @@ CXCursor cursor_first_child(CXCursor c);
 CXCursor cursor_last_child(CXCursor c);
 /* Strips parentheses and implicit conversions from an expression. */
 CXCursor cursor_strip_expr(CXCursor c);
+/* Whether clang evaluates the expression c to an integer (then *v). */
+int cursor_int_value(CXCursor c, long long *v);
 
 /* Why code holding the cursor c cannot stand twice in one function
  * (written out at each call, or in two copies of a body), or NULL: a

@@ -108,15 +108,8 @@ static long call_flops(counter *k, CXCursor c) {
 
 /* An integer clang evaluates c to, or -1. */
 static long evaluated(CXCursor c) {
-  if (clang_Cursor_isNull(c))
-    return -1;
-  CXEvalResult r = clang_Cursor_Evaluate(c);
-  long v = -1;
-  if (r && clang_EvalResult_getKind(r) == CXEval_Int)
-    v = clang_EvalResult_getAsLongLong(r);
-  if (r)
-    clang_EvalResult_dispose(r);
-  return v;
+  long long v;
+  return cursor_int_value(c, &v) ? (long)v : -1;
 }
 
 typedef struct for_parts {

@@ -127,13 +127,8 @@ static srcloc arg_loc(const obj_reader *r, CXCursor call, unsigned i) {
 /* An integer constant argument (dim, arity), or -1 after a diagnostic. */
 static int const_int_arg(obj_reader *r, CXCursor call, unsigned i,
                          const char *what, const char *name) {
-  CXCursor arg = cursor_strip_expr(clang_Cursor_getArgument(call, i));
-  CXEvalResult ev = clang_Cursor_Evaluate(arg);
-  int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
-  long long v = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
-  if (ev)
-    clang_EvalResult_dispose(ev);
-  if (!ok) {
+  long long v;
+  if (!cursor_int_value(cursor_strip_expr(clang_Cursor_getArgument(call, i)), &v)) {
     diag(DIAG_ERROR, arg_loc(r, call, i), 0,
          "the %s of '%s' must be an integer constant expression (a literal, "
          "a macro, an enumerator or a const variable with a constant "
@@ -293,11 +288,8 @@ static int pair_maps(obj_reader *r, CXCursor e, obj **out, int max) {
  * npairs, rmaps, cmaps, name), when loomc can read them: npairs a
  * constant, each array one of pair_maps' forms. */
 static void read_pairs(obj_reader *r, CXCursor sp, obj *o) {
-  CXEvalResult ev = clang_Cursor_Evaluate(cursor_strip_expr(clang_Cursor_getArgument(sp, 4)));
-  int ok = ev && clang_EvalResult_getKind(ev) == CXEval_Int;
-  long long n = ok ? clang_EvalResult_getAsLongLong(ev) : 0;
-  if (ev)
-    clang_EvalResult_dispose(ev);
+  long long n;
+  int ok = cursor_int_value(cursor_strip_expr(clang_Cursor_getArgument(sp, 4)), &n);
   obj *rows[64], *cols[64];
   if (!ok || n < 1 || n > 64 ||
       pair_maps(r, clang_Cursor_getArgument(sp, 5), rows, 64) < n ||
