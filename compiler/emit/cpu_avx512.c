@@ -60,14 +60,13 @@ static void emit_ivdep_macro(cg *g) {
   cg_line(g, "#pragma clang diagnostic push");
   cg_line(g, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
   cg_line(g, "#endif");
-  cg_line(g, "#ifndef LOOM_IVDEP");
-  cg_line(g, "#if defined(__clang__)");
+  cg_line(g, "#if defined(LOOM_IVDEP) /* the builder's own */");
+  cg_line(g, "#elif defined(__clang__)");
   cg_line(g, "#define LOOM_IVDEP _Pragma(\"clang loop vectorize(assume_safety)\")");
   cg_line(g, "#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)");
   cg_line(g, "#define LOOM_IVDEP _Pragma(\"GCC ivdep\")");
   cg_line(g, "#else");
   cg_line(g, "#define LOOM_IVDEP");
-  cg_line(g, "#endif");
   cg_line(g, "#endif");
 }
 
@@ -128,16 +127,15 @@ void cg_prologue(cg *g) {
   const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
   if (!tuned && !twins && !ivdep)
     return;
-  const char *text = "Loops timed staged or element by element must give the same bits "
-                     "either way: no multiply-add is contracted in this file.";
+  const char *text = "Loops timed staged and element by element give the same bits: no "
+                     "multiply-add is contracted here.";
   if (twins)
     text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX (no -DLOOM_NO_TWINS), "
-                        "each has a twin NAME_avx512, which LOOM_TWIN(NAME, args) runs where "
-                        "the CPU has AVX-512 (NAME_body elsewhere), and the file is tuned for "
-                        "such a CPU.", text);
+                        "each has a twin NAME_avx512 that LOOM_TWIN(NAME, args) runs where the "
+                        "CPU has AVX-512 (else NAME_body); the file is tuned for one.",
+                        text);
   if (ivdep)
-    text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes (clang: "
-                        "no warning where it cannot vectorize them).", text);
+    text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes.", text);
   cg_emit_wrapped_comment(g, text);
   emit_contract_off(g);
   if (twins)
@@ -154,12 +152,13 @@ void cg_epilogue(cg *g) {
   if (p->len && p->text[p->len - 1] != '\n')
     cg_put(g, "\n");
   cg_line_self(g);
-  if (any_asserted_lanes(g)) {
+  if (any_asserted_lanes(g)) { /* one chain: clang's diagnostics, or GCC's options */
     cg_line(g, "#if defined(__clang__)");
     cg_line(g, "#pragma clang diagnostic pop");
-    cg_line(g, "#endif");
+    cg_line(g, "#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)");
+  } else {
+    cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
   }
-  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)");
   cg_line(g, "#pragma GCC pop_options");
   cg_line(g, "#endif");
 }

@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "budget_rotate.c"
 /* The budget of a rotation (ROTATE_HEADS, 8): in a time loop of ten loops
@@ -49,11 +47,11 @@
 
 static void step(const double *a, const double *b, double *c) { c[0] = a[0] + b[0]; }
 
-#line 53 "budget_rotate.seq.c"
+#line 51 "budget_rotate.seq.c"
 /* step as lanes (line 27): each argument as base and offset */
 #line 7 "budget_rotate.c"
 static inline void loom_lanes_step(const double *a, const double *b, double *c, int loom_o_a, int loom_o_b, int loom_o_c) { c[loom_o_c] = a[loom_o_a] + b[loom_o_b]; }
-#line 57 "budget_rotate.seq.c"
+#line 55 "budget_rotate.seq.c"
 
 /* par_loop step over cells (budget_rotate.c:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_step_body(
@@ -85,13 +83,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d10, loom_d_d1,
 #line 27 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 89 "budget_rotate.seq.c"
+#line 87 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d10 + loom_m_cnext[1 * loom_i + 0], loom_d_d1 + loom_i);
-#line 95 "budget_rotate.seq.c"
+#line 93 "budget_rotate.seq.c"
       }
     }
   }
@@ -147,13 +145,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d1, loom_d_d2,
 #line 28 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 151 "budget_rotate.seq.c"
+#line 149 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d1 + loom_m_cnext[1 * loom_i + 0], loom_d_d2 + loom_i);
-#line 157 "budget_rotate.seq.c"
+#line 155 "budget_rotate.seq.c"
       }
     }
   }
@@ -209,13 +207,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d2, loom_d_d3,
 #line 29 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 213 "budget_rotate.seq.c"
+#line 211 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d2 + loom_m_cnext[1 * loom_i + 0], loom_d_d3 + loom_i);
-#line 219 "budget_rotate.seq.c"
+#line 217 "budget_rotate.seq.c"
       }
     }
   }
@@ -271,13 +269,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d3, loom_d_d4,
 #line 30 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 275 "budget_rotate.seq.c"
+#line 273 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d3 + loom_m_cnext[1 * loom_i + 0], loom_d_d4 + loom_i);
-#line 281 "budget_rotate.seq.c"
+#line 279 "budget_rotate.seq.c"
       }
     }
   }
@@ -333,13 +331,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_5_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d4, loom_d_d5,
 #line 31 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 337 "budget_rotate.seq.c"
+#line 335 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 31 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d4 + loom_m_cnext[1 * loom_i + 0], loom_d_d5 + loom_i);
-#line 343 "budget_rotate.seq.c"
+#line 341 "budget_rotate.seq.c"
       }
     }
   }
@@ -395,13 +393,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d5, loom_d_d6,
 #line 32 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 399 "budget_rotate.seq.c"
+#line 397 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 32 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d5 + loom_m_cnext[1 * loom_i + 0], loom_d_d6 + loom_i);
-#line 405 "budget_rotate.seq.c"
+#line 403 "budget_rotate.seq.c"
       }
     }
   }
@@ -457,13 +455,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d6, loom_d_d7,
 #line 33 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 461 "budget_rotate.seq.c"
+#line 459 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 33 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d6 + loom_m_cnext[1 * loom_i + 0], loom_d_d7 + loom_i);
-#line 467 "budget_rotate.seq.c"
+#line 465 "budget_rotate.seq.c"
       }
     }
   }
@@ -519,13 +517,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d7, loom_d_d8,
 #line 34 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 523 "budget_rotate.seq.c"
+#line 521 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d7 + loom_m_cnext[1 * loom_i + 0], loom_d_d8 + loom_i);
-#line 529 "budget_rotate.seq.c"
+#line 527 "budget_rotate.seq.c"
       }
     }
   }
@@ -581,13 +579,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_9_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d8, loom_d_d9,
 #line 35 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 585 "budget_rotate.seq.c"
+#line 583 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d8 + loom_m_cnext[1 * loom_i + 0], loom_d_d9 + loom_i);
-#line 591 "budget_rotate.seq.c"
+#line 589 "budget_rotate.seq.c"
       }
     }
   }
@@ -643,13 +641,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_step_body(
         loom_lanes_step(loom_d_d9, loom_d_d10, loom_d_d0,
 #line 36 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 647 "budget_rotate.seq.c"
+#line 645 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "budget_rotate.c"
         step(loom_d_d9 + loom_m_cnext[1 * loom_i + 0], loom_d_d10 + loom_i, loom_d_d0 + loom_i);
-#line 653 "budget_rotate.seq.c"
+#line 651 "budget_rotate.seq.c"
       }
     }
   }
@@ -709,10 +707,9 @@ loom_loop_10_step(cells, cnext, d9, d10, d0);
   loom_exit();
   return 0;
 }
-#line 713 "budget_rotate.seq.c"
+#line 711 "budget_rotate.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

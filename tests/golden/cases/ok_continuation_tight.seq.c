@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "ok_continuation_tight.c"
 /* OK: line continuations with no blank after them, right before a token: a
@@ -51,13 +49,13 @@ static void edge_len(const double *x1, const double *x2, double *len) {
   len[0] = x2[0] - x1[0];
 }
 
-#line 55 "ok_continuation_tight.seq.c"
+#line 53 "ok_continuation_tight.seq.c"
 /* edge_len as lanes (line 20): each argument as base and offset */
 #line 7 "ok_continuation_tight.c"
 static inline void loom_lanes_edge_len(const double *x1, const double *x2, double *len, int loom_o_x1, int loom_o_x2, int loom_o_len) {
   len[loom_o_len] = x2[loom_o_x2] - x1[loom_o_x1];
 }
-#line 61 "ok_continuation_tight.seq.c"
+#line 59 "ok_continuation_tight.seq.c"
 
 /* par_loop edge_len over edges (ok_continuation_tight.c:20) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
@@ -93,7 +91,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
 #line 23 "ok_continuation_tight.c"
                             loom_m_pedge[2 * loom_i + 1],
                             loom_i);
-#line 97 "ok_continuation_tight.seq.c"
+#line 95 "ok_continuation_tight.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -102,7 +100,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
 #line 23 "ok_continuation_tight.c"
                  loom_d_x + loom_m_pedge[2 * loom_i + 1],
                  loom_d_len + loom_i);
-#line 106 "ok_continuation_tight.seq.c"
+#line 104 "ok_continuation_tight.seq.c"
       }
     }
   }
@@ -143,10 +141,9 @@ loom_loop_1_edge_len(edges, pedge, x, len);
   loom_exit();
   return 0;
 }
-#line 147 "ok_continuation_tight.seq.c"
+#line 145 "ok_continuation_tight.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

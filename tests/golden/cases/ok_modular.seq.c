@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "ok_modular.c"
 /* OK: loops in functions on handles whose loom_decl_* loomc does not see:
@@ -57,7 +55,7 @@ static void scale(const double *w, double *q) {
 static void gather(const double *x0, const double *x1, double *q) { q[0] += x0[0] + x1[0]; }
 static void twice(double *x) { x[0] *= 2; }
 
-#line 61 "ok_modular.seq.c"
+#line 59 "ok_modular.seq.c"
 /* par_loop scale over cells (ok_modular.c:18) */
 static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 {
@@ -73,7 +71,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 18 "ok_modular.c"
     scale(loom_d_w + loom_i, loom_d_m_q + 2 * loom_i);
-#line 77 "ok_modular.seq.c"
+#line 75 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(cells),
@@ -84,7 +82,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 /* gather as lanes (line 19): each argument as base and offset */
 #line 14 "ok_modular.c"
 static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
-#line 88 "ok_modular.seq.c"
+#line 86 "ok_modular.seq.c"
 
 /* par_loop gather over m_cells (ok_modular.c:19) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
@@ -114,13 +112,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 118 "ok_modular.seq.c"
+#line 116 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 124 "ok_modular.seq.c"
+#line 122 "ok_modular.seq.c"
       }
     }
   }
@@ -152,7 +150,7 @@ loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 156 "ok_modular.seq.c"
+#line 154 "ok_modular.seq.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -166,7 +164,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 170 "ok_modular.seq.c"
+#line 168 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
@@ -202,13 +200,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 206 "ok_modular.seq.c"
+#line 204 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 212 "ok_modular.seq.c"
+#line 210 "ok_modular.seq.c"
       }
     }
   }
@@ -239,10 +237,9 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 243 "ok_modular.seq.c"
+#line 241 "ok_modular.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

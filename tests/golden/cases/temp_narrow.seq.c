@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "temp_narrow.c"
 /* Narrowed temporaries (transform/narrow.h): stiffness writes the 2x2
@@ -65,7 +63,7 @@ static inline void apply(const double *k, const double *h, const double *u0, con
 }
 static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
-#line 69 "temp_narrow.seq.c"
+#line 67 "temp_narrow.seq.c"
 /* par_loops fused over edges (temp_narrow.c: stiffness:37, apply:39) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
     loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h,
@@ -110,7 +108,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 114 "temp_narrow.seq.c"
+#line 112 "temp_narrow.seq.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -123,7 +121,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 127 "temp_narrow.seq.c"
+#line 125 "temp_narrow.seq.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -148,7 +146,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 152 "temp_narrow.seq.c"
+#line 150 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -163,7 +161,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 167 "temp_narrow.seq.c"
+#line 165 "temp_narrow.seq.c"
       }
     }
   }
@@ -234,7 +232,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 238 "temp_narrow.seq.c"
+#line 236 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -249,7 +247,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 253 "temp_narrow.seq.c"
+#line 251 "temp_narrow.seq.c"
       }
     }
   }
@@ -284,7 +282,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 288 "temp_narrow.seq.c"
+#line 286 "temp_narrow.seq.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -319,19 +317,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 323 "temp_narrow.seq.c"
+#line 321 "temp_narrow.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 329 "temp_narrow.seq.c"
+#line 327 "temp_narrow.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 335 "temp_narrow.seq.c"
+#line 333 "temp_narrow.seq.c"
     }
   }
   *s = loom_g_s;
@@ -369,7 +367,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 373 "temp_narrow.seq.c"
+#line 371 "temp_narrow.seq.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -386,10 +384,9 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 390 "temp_narrow.seq.c"
+#line 388 "temp_narrow.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

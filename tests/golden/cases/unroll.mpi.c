@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "unroll.c"
 /* Unrolling: OP2's k loop of 2 iterations inside the time loop is written out (its body declares nothing and does not use k), so its loops stand in the time loop's body: save fuses with the first stage's scale, settle of the first stage with scale of the second, and the time loop rotates: settle of the second stage with the next step's save + scale.  The inner loop of 5 iterations is not unrolled (more than 4), the one using its variable neither. */
@@ -52,7 +50,7 @@ static inline void spread(const double *b0, const double *b1, double *t0, double
 static inline void settle(const double *t, double *a) { a[0] += t[0]; }
 static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
-#line 56 "unroll.mpi.c"
+#line 54 "unroll.mpi.c"
 /* par_loops fused over nodes (unroll.c: save:25, scale:27) */
 static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
                                       loom_dat b)
@@ -77,7 +75,7 @@ static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 81 "unroll.mpi.c"
+#line 79 "unroll.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -93,7 +91,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 97 "unroll.mpi.c"
+#line 95 "unroll.mpi.c"
 
 /* spread (line 28) over one strip, staged or element by element as loom_vec
    says: in loom_shared_3_spread, for its core and for the rest */
@@ -111,7 +109,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "unroll.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 115 "unroll.mpi.c"
+#line 113 "unroll.mpi.c"
     }
     /* spread (line 28): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -122,7 +120,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 126 "unroll.mpi.c"
+#line 124 "unroll.mpi.c"
     }
   }
 }
@@ -218,7 +216,7 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 222 "unroll.mpi.c"
+#line 220 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -252,7 +250,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 256 "unroll.mpi.c"
+#line 254 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -291,7 +289,7 @@ static void loom_loop_7_settle__1_save__2_scale(
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 295 "unroll.mpi.c"
+#line 293 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -319,7 +317,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 323 "unroll.mpi.c"
+#line 321 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -345,7 +343,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 349 "unroll.mpi.c"
+#line 347 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -367,7 +365,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 371 "unroll.mpi.c"
+#line 369 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -401,10 +399,9 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 405 "unroll.mpi.c"
+#line 403 "unroll.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

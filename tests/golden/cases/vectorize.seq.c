@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "vectorize.c"
 /* Vectorization (vectorize.h): area reads its nodes through a map and does enough arithmetic per value: it is staged, so its group (area + scale) runs in strips, the nodes gathered per strip, t contracted into a strip array.  Not staged: flux increments through a map, norm reduces, copy does too little. */
@@ -62,7 +60,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 66 "vectorize.seq.c"
+#line 64 "vectorize.seq.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
     loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
@@ -109,20 +107,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 113 "vectorize.seq.c"
+#line 111 "vectorize.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 120 "vectorize.seq.c"
+#line 118 "vectorize.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 126 "vectorize.seq.c"
+#line 124 "vectorize.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -155,7 +153,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 159 "vectorize.seq.c"
+#line 157 "vectorize.seq.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
@@ -187,7 +185,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
         loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 191 "vectorize.seq.c"
+#line 189 "vectorize.seq.c"
       }
       /* flux (line 45): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -198,7 +196,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
         flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 202 "vectorize.seq.c"
+#line 200 "vectorize.seq.c"
       }
     }
   }
@@ -227,7 +225,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 231 "vectorize.seq.c"
+#line 229 "vectorize.seq.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
@@ -256,7 +254,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 260 "vectorize.seq.c"
+#line 258 "vectorize.seq.c"
     }
     if (loom_vec) {
       /* copy (line 48): as lanes, reading through maps in place */
@@ -266,13 +264,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
         loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 270 "vectorize.seq.c"
+#line 268 "vectorize.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
         copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 276 "vectorize.seq.c"
+#line 274 "vectorize.seq.c"
       }
     }
   }
@@ -330,10 +328,9 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 334 "vectorize.seq.c"
+#line 332 "vectorize.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

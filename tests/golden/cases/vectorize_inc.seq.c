@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "vectorize_inc.c"
 /* Vectorization of increments through maps (vectorize.h): flux reads its
@@ -97,7 +95,7 @@ static inline void branch(const double *y1, const double *y2, double *r1, double
   r2[0] -= a - b;
 }
 
-#line 101 "vectorize_inc.seq.c"
+#line 99 "vectorize_inc.seq.c"
 /* flux as lanes (line 71): each argument as base and offset */
 #line 14 "vectorize_inc.c"
 static inline void loom_lanes_flux(const double *y1, const double *y2, const double *n,
@@ -110,7 +108,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
   r2[loom_o_r2] -= f;
   r2[loom_o_r2 + 16 * 1] -= f * y2[loom_o_y2 + 1];
 }
-#line 114 "vectorize_inc.seq.c"
+#line 112 "vectorize_inc.seq.c"
 
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
@@ -144,7 +142,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
         loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 148 "vectorize_inc.seq.c"
+#line 146 "vectorize_inc.seq.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       {
@@ -171,7 +169,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 175 "vectorize_inc.seq.c"
+#line 173 "vectorize_inc.seq.c"
       }
     }
   }
@@ -215,7 +213,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 219 "vectorize_inc.seq.c"
+#line 217 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
@@ -242,7 +240,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 246 "vectorize_inc.seq.c"
+#line 244 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
@@ -266,7 +264,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 270 "vectorize_inc.seq.c"
+#line 268 "vectorize_inc.seq.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
@@ -303,7 +301,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 307 "vectorize_inc.seq.c"
+#line 305 "vectorize_inc.seq.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       {
@@ -330,13 +328,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 334 "vectorize_inc.seq.c"
+#line 332 "vectorize_inc.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 340 "vectorize_inc.seq.c"
+#line 338 "vectorize_inc.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -390,10 +388,9 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 394 "vectorize_inc.seq.c"
+#line 392 "vectorize_inc.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "vectorize_rows.c"
 /* A staged loop's increments through maps are added to their rows after
@@ -85,7 +83,7 @@ static inline void spread(const double *y1, const double *y2, float *a1, float *
   c2[7] -= 14;
 }
 
-#line 89 "vectorize_rows.seq.c"
+#line 87 "vectorize_rows.seq.c"
 /* spread as lanes (line 56): each argument as base and offset */
 #line 8 "vectorize_rows.c"
 static inline void loom_lanes_spread(const double *y1, const double *y2, float *a1, float *a2,
@@ -124,7 +122,7 @@ static inline void loom_lanes_spread(const double *y1, const double *y2, float *
   c1[loom_o_c1 + 16 * 7] += 7;
   c2[loom_o_c2 + 16 * 7] -= 14;
 }
-#line 128 "vectorize_rows.seq.c"
+#line 126 "vectorize_rows.seq.c"
 
 /* par_loop spread over edges (vectorize_rows.c:56) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
@@ -165,7 +163,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
         loom_lanes_spread(loom_d_y, loom_d_y, loom_g1_3[0], loom_g1_4[0], loom_g1_5[0], loom_g1_6[0], loom_g1_7[0], loom_g1_8[0],
 #line 57 "vectorize_rows.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s);
-#line 169 "vectorize_rows.seq.c"
+#line 167 "vectorize_rows.seq.c"
       }
       /* spread (line 56): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -188,7 +186,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 57 "vectorize_rows.c"
         spread(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_a + 4 * loom_m_ecell[2 * loom_i + 0], loom_d_a + 4 * loom_m_ecell[2 * loom_i + 1], loom_d_b + 3 * loom_m_ecell[2 * loom_i + 0], loom_d_b + 3 * loom_m_ecell[2 * loom_i + 1], loom_d_c + 8 * loom_m_ecell[2 * loom_i + 0], loom_d_c + 8 * loom_m_ecell[2 * loom_i + 1]);
-#line 192 "vectorize_rows.seq.c"
+#line 190 "vectorize_rows.seq.c"
       }
     }
   }
@@ -238,10 +236,9 @@ loom_loop_1_spread(edges, ecell, y, a, b, c);
   loom_exit();
   return av[0] + bv[0] + cv[0] > 0.0 ? 0 : 1;
 }
-#line 242 "vectorize_rows.seq.c"
+#line 240 "vectorize_rows.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -3,12 +3,11 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged or element by element must give the same bits either
-   way: no multiply-add is contracted in this file. With GCC for x86-64 below
-   AVX (no -DLOOM_NO_TWINS), each has a twin NAME_avx512, which
-   LOOM_TWIN(NAME, args) runs where the CPU has AVX-512 (NAME_body
-   elsewhere), and the file is tuned for such a CPU. LOOM_IVDEP: lanes touch
-   nothing another writes (clang: no warning where it cannot vectorize them). */
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -31,14 +30,13 @@
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
-#ifndef LOOM_IVDEP
-#if defined(__clang__)
+#if defined(LOOM_IVDEP) /* the builder's own */
+#elif defined(__clang__)
 #define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #define LOOM_IVDEP _Pragma("GCC ivdep")
 #else
 #define LOOM_IVDEP
-#endif
 #endif
 #line 1 "version.c"
 /* Bodies written twice: `relax`'s loops, on handles through p that may be
@@ -61,11 +59,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 
 void swap(pair *p);
 
-#line 65 "version.seq.c"
+#line 63 "version.seq.c"
 /* plus1 as lanes (line 23): each argument as base and offset */
 #line 17 "version.c"
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
-#line 69 "version.seq.c"
+#line 67 "version.seq.c"
 
 /* plus1 (line 23) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_twice__2_plus1 and loom_loop_4_plus1 */
@@ -81,13 +79,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_2_plus1(
       loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 85 "version.seq.c"
+#line 83 "version.seq.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
       plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 91 "version.seq.c"
+#line 89 "version.seq.c"
     }
   }
 }
@@ -121,7 +119,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 125 "version.seq.c"
+#line 123 "version.seq.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -165,7 +163,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 169 "version.seq.c"
+#line 167 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -238,7 +236,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 242 "version.seq.c"
+#line 240 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -254,7 +252,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 258 "version.seq.c"
+#line 256 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -291,13 +289,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 295 "version.seq.c"
+#line 293 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 301 "version.seq.c"
+#line 299 "version.seq.c"
       }
     }
   }
@@ -330,7 +328,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 334 "version.seq.c"
+#line 332 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -346,7 +344,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 350 "version.seq.c"
+#line 348 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -383,13 +381,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 387 "version.seq.c"
+#line 385 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 393 "version.seq.c"
+#line 391 "version.seq.c"
       }
     }
   }
@@ -422,7 +420,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 426 "version.seq.c"
+#line 424 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -438,7 +436,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 442 "version.seq.c"
+#line 440 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -475,13 +473,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 479 "version.seq.c"
+#line 477 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 485 "version.seq.c"
+#line 483 "version.seq.c"
       }
     }
   }
@@ -515,7 +513,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 519 "version.seq.c"
+#line 517 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -531,7 +529,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 535 "version.seq.c"
+#line 533 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -568,13 +566,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 572 "version.seq.c"
+#line 570 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 578 "version.seq.c"
+#line 576 "version.seq.c"
       }
     }
   }
@@ -613,10 +611,9 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 617 "version.seq.c"
+#line 615 "version.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif
