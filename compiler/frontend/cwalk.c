@@ -41,7 +41,7 @@ static enum CXChildVisitResult take_cursor(CXCursor c, CXCursor parent,
   arena *a = v[0];
   CXCursor *keep = arena_alloc(a, sizeof *keep);
   *keep = c;
-  vec_push(a, v[1], keep);
+  vec_push(a, (vec *)v[1], keep);
   return CXChildVisit_Continue;
 }
 

@@ -118,14 +118,14 @@ char *arena_printf(arena *a, const char *fmt, ...) {
   return p;
 }
 
-void vec_push(arena *a, vec *v, void *item) {
-  if (v->len == v->cap) {
-    int cap = v->cap ? 2 * v->cap : 8;
-    void **items = arena_alloc(a, sizeof *items * (size_t)cap);
-    if (v->len)
-      memcpy(items, v->items, sizeof *items * (size_t)v->len);
-    v->items = items;
-    v->cap = cap;
-  }
-  v->items[v->len++] = item;
+void vec_reserve_(arena *a, void *items, int *cap, int len, size_t size) {
+  if (len < *cap)
+    return;
+  int n = *cap ? 2 * *cap : 8;
+  char *fresh = arena_alloc(a, size * (size_t)n), *old;
+  memcpy(&old, items, sizeof old); /* a T*, of the same representation */
+  if (len)
+    memcpy(fresh, old, size * (size_t)len);
+  memcpy(items, &fresh, sizeof fresh);
+  *cap = n;
 }
