@@ -55,7 +55,7 @@
 
 /* --report: every region's DAG, the affine loops, the constants and the
  * dats that may be one; --emit-dag: the DAGs in Graphviz. */
-static void write_dumps(const options *opt, const program *prog, const vec *dags) {
+static void write_dumps(const options *opt, const program *prog, const dag_list *dags) {
   if (opt->report && diag_error_count() == 0) {
     dag_write_report(stdout, dags);
     affine_write_report(stdout, prog);
@@ -79,30 +79,30 @@ static void write_dumps(const options *opt, const program *prog, const vec *dags
  * what emit takes. */
 typedef struct translation {
   program prog;      /* the program (its text is its parse's) */
-  vec regions;       /* region*: the program's */
-  vec pins;          /* pin.h: the pins decided */
-  vec dags;          /* dag*: the regions' */
-  vec loops;         /* loop_info*: the loop regions' */
-  vec hoists;        /* hoist.h: the exchanges hoisted out of loops */
-  transformed tr;    /* each transformation's record */
-  vec insertions;    /* insertion*: the communication placed */
+  region_list regions;  /* the program's */
+  temp_info_list pins;  /* pin.h: the pins decided */
+  dag_list dags;        /* the regions' */
+  loop_info_list loops; /* the loop regions' */
+  hoist_list hoists;    /* the exchanges hoisted out of loops */
+  transformed tr;       /* each transformation's record */
+  insertion_list insertions; /* the communication placed */
 } translation;
 
 /* The regions, their DAGs and their loops; notes: the expansions'
  * (expand_note*: they go to the DAGs), or NULL. */
 static void analyse(const frontend *fe, const symtab *st, const options *opt,
-                    const vec *notes, translation *t, arena *a) {
+                    const expand_note_list *notes, translation *t, arena *a) {
   program *prog = &t->prog;
   t->regions = regions_build(fe, st, prog, a);
   affine_plan(fe, st, prog, &t->regions, a);
-  vec plain = dag_build(&t->regions, target_of(TARGET_SEQ), NULL, a);
+  dag_list plain = dag_build(&t->regions, target_of(TARGET_SEQ), NULL, a);
   t->pins = pin(prog, &t->regions, &plain, opt->target, a);
   t->dags = dag_build(&t->regions, opt->target, &t->pins, a);
   dag_take_notes(&t->dags, &plain, a);
   if (notes)
     expand_notes(notes, 0, &t->dags, 1, a);
   t->loops = loops_analyse(fe, st, prog, &t->regions, &t->dags, opt->target, &t->pins, a);
-  t->hoists = opt->no_hoist ? (vec){0} : hoist_exchanges(&t->loops, a);
+  t->hoists = opt->no_hoist ? (hoist_list){0} : hoist_exchanges(&t->loops, a);
   schedule(&t->dags, a);
 }
 
@@ -110,11 +110,11 @@ static void analyse(const frontend *fe, const symtab *st, const options *opt,
  * record, and the communication placed. */
 static void transform(const options *opt, translation *t, arena *a) {
   program *prog = &t->prog;
-  vec *dags = &t->dags;
-  vec seq = opt->target->distributed ? dag_build(&t->regions, target_of(TARGET_SEQ), &t->pins, a)
+  dag_list *dags = &t->dags;
+  dag_list seq = opt->target->distributed ? dag_build(&t->regions, target_of(TARGET_SEQ), &t->pins, a)
                                      : *dags;
   const fusion *fu = fuse(prog, &t->regions, &seq, dags, &t->pins, opt->target, opt->no_fuse, a);
-  vec narrowed = narrow(fu, prog, &t->regions, dags, opt->no_narrow, a);
+  narrowing_list narrowed = narrow(fu, prog, &t->regions, dags, opt->no_narrow, a);
   const staging *staged = vectorize(fu, &narrowed, &t->regions, dags, opt->no_vectorize, a);
   const rotations *rots = rotate(prog, fu, &t->loops, &t->hoists, &t->regions, dags,
                                  opt->target, opt->no_fuse || opt->no_rotate, a);
@@ -124,7 +124,7 @@ static void transform(const options *opt, translation *t, arena *a) {
 
 /* The frontend's stages after the parse of t->prog, then analyse(); the
  * number of errors. */
-static int analyse_parsed(const options *opt, const vec *notes, const frontend *fe,
+static int analyse_parsed(const options *opt, const expand_note_list *notes, const frontend *fe,
                           translation *t, arena *a) {
   program *prog = &t->prog;
   symtab st = {0};
@@ -145,7 +145,7 @@ static int analyse_parsed(const options *opt, const vec *notes, const frontend *
  * itself, again), parsed in fe's unit, quietly (the first translation
  * gave the diagnostics), with notes (expand_note*): 1 and *t when it
  * succeeded, else 0 (nothing said, the error count as it was). */
-static int translate_expanded(const options *opt, const expansion *x, const vec *notes,
+static int translate_expanded(const options *opt, const expansion *x, const expand_note_list *notes,
                               frontend *fe, translation *t, arena *a) {
   options o = *opt;
   if (x) {
@@ -173,7 +173,7 @@ static int expand_what(const options *opt) {
          (opt->no_version ? 0 : EXPAND_VERSION);
 }
 
-static void add_notes(arena *a, vec *notes, const expansion *x) {
+static void add_notes(arena *a, expand_note_list *notes, const expansion *x) {
   for (int i = 0; i < x->notes.len; i++)
     vec_push(a, notes, x->notes.items[i]);
 }
@@ -184,7 +184,7 @@ static void add_notes(arena *a, vec *notes, const expansion *x) {
  * refusals (so t is transformed first).  t is transformed when the
  * expansion is empty (or NULL: nothing left to try). */
 static const expansion *expand_round(const options *opt, const frontend *fe, translation *t,
-                                     int round, vec *notes, arena *a) {
+                                     int round, expand_note_list *notes, arena *a) {
   int what = round < EXPAND_ROUNDS ? expand_what(opt) : 0;
   const expansion *x = NULL;
   if (what & (EXPAND_UNROLL | EXPAND_INLINE)) {
@@ -207,7 +207,7 @@ static const expansion *expand_round(const options *opt, const frontend *fe, tra
  * that translated, transformed.  The notes of every round go to its
  * DAGs. */
 static void expand_rounds(const options *opt, frontend *fe, translation *t, arena *a) {
-  vec notes = {0};
+  expand_note_list notes = {0};
   const expansion *at = NULL; /* the text of *t: the input's */
   int applied = 0;            /* the notes the DAGs of *t have */
   for (int round = 0;; round++) {
@@ -216,7 +216,7 @@ static void expand_rounds(const options *opt, frontend *fe, translation *t, aren
       break;
     if (!translate_expanded(opt, x, &notes, fe, t, a)) {
       /* never expected: the text before it stands, parsed again */
-      vec before = {0};
+      expand_note_list before = {0};
       for (int i = 0; i < applied; i++)
         vec_push(a, &before, notes.items[i]);
       translate_expanded(opt, at, at ? &before : NULL, fe, t, a);

@@ -100,7 +100,7 @@ static void form_classes(program *prog, const vec *dats, arena *a) {
     if (o->escapes && !o->is_temp && !o->distinct)
       vec_push(a, &class_of(prog, o, a)->members, o);
   }
-  vec kept = {0};
+  alias_class_list kept = {0};
   for (int i = 0; i < prog->alias_classes.len; i++) {
     alias_class *c = prog->alias_classes.items[i];
     int opaque = 0;

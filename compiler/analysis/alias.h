@@ -26,7 +26,7 @@
 typedef struct alias_class {
   int dim;
   const elem_type *type;
-  vec members;
+  obj_list members;
 } alias_class;
 
 /* Marks the dats that escape, fills prog->escaping (obj*) and

@@ -19,7 +19,7 @@ typedef struct builder {
   arena *arena;
   int mpi;
   dag *d;
-  const vec *temps; /* the temporaries' fates (temps.h): which are pinned */
+  const temp_info_list *temps; /* the temporaries' fates (temps.h): which are pinned */
 } builder;
 
 /* ---- computations ------------------------------------------------------- */
@@ -34,7 +34,7 @@ static comp *new_comp(builder *b, const char *label, srcloc loc) {
   return c;
 }
 
-static void add(arena *a, vec *set, const obj *o, unsigned sections) {
+static void add(arena *a, access_list *set, const obj *o, unsigned sections) {
   if (!sections)
     return;
   for (int i = 0; i < set->len; i++) {
@@ -86,7 +86,7 @@ static unsigned effect_sections(const builder *b, const loop *lp, const effect *
 
 /* The accesses of one part of a loop, from its effects (effects.h). */
 static void loop_accesses(builder *b, comp *c, const loop *lp, unsigned part) {
-  vec fx = effects_of_loop(b->arena, lp, b->temps);
+  effect_list fx = effects_of_loop(b->arena, lp, b->temps);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
     if (effect_reads(e))
@@ -127,7 +127,7 @@ static const char *loop_name(builder *b, const region *r, const loop *lp) {
 /* The sends (recv = 0) or the receives of a loop's exchanges; a receive
  * is paired with the send of its dat (the sends are the last dats->len
  * computations before the loop's [core]). */
-static void halo_comps(builder *b, const loop *lp, const vec *dats, int recv) {
+static void halo_comps(builder *b, const loop *lp, const obj_list *dats, int recv) {
   int first_send = b->d->comps.len - dats->len - 1; /* when recv: before [core] */
   for (int i = 0; i < dats->len; i++) {
     const obj *o = dats->items[i];
@@ -176,7 +176,7 @@ static void loop_comps(builder *b, const region *r, const loop *lp) {
   /* split: a loop that reaches elements through maps, or reads some halo
    * (a pinned producer it evaluates may read through maps), the same
    * halos as its code ends (effects_halo_dats) */
-  vec halos = b->mpi ? effects_halo_dats(b->arena, lp, b->temps) : (vec){0};
+  obj_list halos = b->mpi ? effects_halo_dats(b->arena, lp, b->temps) : (obj_list){0};
   if (!b->mpi || (!loop_is_indirect(lp) && !halos.len)) {
     comp *c = new_comp(b, arena_printf(b->arena, "%s[core,owned]", name), lp->loc);
     c->lp = lp;
@@ -215,7 +215,7 @@ static unsigned host_sections(const obj *o) {
  * of the same dat may be in flight across it (a send hoisted above it),
  * and it writes the reduced globals. */
 static void nested_comm(builder *b, comp *c, const loop *lp) {
-  vec halos = effects_halo_dats(b->arena, lp, b->temps);
+  obj_list halos = effects_halo_dats(b->arena, lp, b->temps);
   for (int i = 0; i < halos.len; i++) {
     add(b->arena, &c->reads, halos.items[i], 1u << SEC_NET);
     add(b->arena, &c->writes, halos.items[i],
@@ -269,7 +269,7 @@ static void whole_comp(builder *b, const item *it) {
 
 /* ---- dependences ---------------------------------------------------------- */
 
-static int overlap(const vec *x, const vec *y) {
+static int overlap(const access_list *x, const access_list *y) {
   for (int i = 0; i < x->len; i++)
     for (int j = 0; j < y->len; j++) {
       const access *a = x->items[i], *b = y->items[j];
@@ -302,7 +302,7 @@ typedef struct halo_state {
   const obj *d;
   const loop *by;       /* the loop whose exchange made it up to date */
   comp *send;           /* that exchange's HaloSend */
-  vec users;            /* loop*: by, and the loops whose exchange was merged */
+  loop_list users;      /* by, and the loops whose exchange was merged */
   const comp *reader;   /* first other computation since then that read d */
   int valid;            /* up to date: exchanged, not written since */
 } halo_state;
@@ -383,7 +383,7 @@ static void halo_elide(builder *b) {
         s->valid = 1;
         s->by = c->lp;
         s->send = c;
-        s->users = (vec){0};
+        s->users = (loop_list){0};
         vec_push(b->arena, &s->users, (void *)c->lp);
         s->reader = NULL;
       }
@@ -423,8 +423,9 @@ static void item_comps(builder *b, const region *reg, int i) {
     ((comp *)b->d->comps.items[k])->item = i;
 }
 
-vec dag_build(const vec *regions, const target *t, const vec *temps, arena *a) {
-  vec dags = {0};
+dag_list dag_build(const region_list *regions, const target *t, const temp_info_list *temps,
+                   arena *a) {
+  dag_list dags = {0};
   for (int r = 0; r < regions->len; r++) {
     const region *reg = regions->items[r];
     dag *d = arena_alloc(a, sizeof *d);
@@ -466,8 +467,8 @@ static int item_naming(arena *a, const region *r, const obj *t, int last) {
 
 /* One iteration of r: its items' computations, with the storage of iter_temps
  * allocated before their first use and freed after their last. */
-static void iteration_comps(builder *b, const region *r, const vec *iter_temps,
-                            const vec *mems, int step) {
+static void iteration_comps(builder *b, const region *r, const obj_list *iter_temps,
+                            const obj_list *mems, int step) {
   int first = b->d->comps.len;
   for (int i = 0; i < r->items.len; i++) {
     for (int k = 0; k < iter_temps->len; k++)
@@ -486,14 +487,14 @@ static void iteration_comps(builder *b, const region *r, const vec *iter_temps,
   }
 }
 
-dag *dag_build_steps(const region *r, const item *latch, const vec *iter_temps,
-                     const target *t, const vec *temps, arena *a) {
+dag *dag_build_steps(const region *r, const item *latch, const obj_list *iter_temps,
+                     const target *t, const temp_info_list *temps, arena *a) {
   dag *d = arena_alloc(a, sizeof *d);
   d->r = r;
   d->two = 1;
   builder b = {a, t->distributed, d, temps};
   d->mpi = b.mpi;
-  vec mems = {0};
+  obj_list mems = {0};
   for (int k = 0; k < iter_temps->len; k++) {
     obj *m = arena_alloc(a, sizeof *m);
     m->kind = OBJ_VAR;
@@ -513,11 +514,11 @@ dag *dag_build_steps(const region *r, const item *latch, const vec *iter_temps,
   return d;
 }
 
-void dag_take_notes(vec *dags, const vec *earlier, arena *a) {
+void dag_take_notes(dag_list *dags, const dag_list *earlier, arena *a) {
   for (int r = 0; r < dags->len; r++) {
     dag *d = dags->items[r];
     const dag *e = earlier->items[r];
-    vec notes = {0};
+    note_list notes = {0};
     for (int i = 0; i < e->notes.len; i++)
       vec_push(a, &notes, e->notes.items[i]);
     for (int i = 0; i < d->notes.len; i++)

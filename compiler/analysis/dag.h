@@ -63,6 +63,9 @@ typedef struct access {
   unsigned sections; /* bit (1 << section) */
 } access;
 
+typedef LIST(access *) access_list;
+typedef LIST(struct comp *) comp_list;
+
 typedef enum comp_kind {
   COMP_LOOP,      /* KERNEL[core,owned], [core] or [owned] */
   COMP_HALO_SEND, /* HaloSend(d) */
@@ -85,13 +88,13 @@ typedef struct comp {
   struct comp *partner;  /* HaloSend <-> HaloRecv of one exchange */
   const char *removed;   /* removed by a transformation: "merged", "removed" */
   struct comp *into;     /* removed exchange: the kept one it relies on */
-  vec reads, writes;     /* access* */
+  access_list reads, writes;
   int item;              /* index of its item in the region */
   int barrier;           /* control may leave or enter there, or it changes
                             the mesh (region.h): depends on, and is
                             depended on by, everything */
   int mesh;              /* a barrier because it changes the mesh */
-  vec preds;             /* comp*: direct predecessors after reduction */
+  comp_list preds;       /* direct predecessors after reduction */
   int nsuccs;
   int step;              /* a DAG of two iterations (loops.h): 0 for
                             iteration i and the latch, 1 for iteration i+1 */
@@ -104,19 +107,23 @@ typedef struct note {
   const char *text; /* "fused update with adt_calc: ..." */
 } note;
 
+typedef LIST(note *) note_list;
+
 typedef struct dag {
   const region *r;
   int mpi;   /* built for --target=mpi (or mpi+openmp) */
-  vec comps; /* comp*, program order, removed ones included */
-  vec order; /* comp*: the schedule (the computations not removed;
-                transform/schedule.h) */
-  vec notes; /* note*: transformations, in the order they were applied */
+  comp_list comps; /* program order, removed ones included */
+  comp_list order; /* the schedule (the computations not removed;
+                      transform/schedule.h) */
+  note_list notes; /* transformations, in the order they were applied */
   struct dag *steps; /* a loop body's: the DAG of two iterations (loops.h) */
   int two;   /* this is such a DAG: comps of iteration i, the latch, comps
                 of iteration i+1 */
   int alias_refusals; /* loops not fused where handles that may be one dat
                          were involved (transform/fuse.c) */
 } dag;
+
+typedef LIST(dag *) dag_list;
 
 /* Records a transformation of d (printf-style text). */
 void dag_note(dag *d, arena *a, srcloc loc, const char *fmt, ...)
@@ -131,7 +138,8 @@ int dag_writes(const comp *c, const obj *o);
  * loops and removes redundant halo exchanges).  The computations' accesses are
  * their effects (effects.h); `temps` (temps.h; NULL: none) says which
  * temporaries are pinned. */
-vec dag_build(const vec *regions, const target *t, const vec *temps, arena *a);
+dag_list dag_build(const region_list *regions, const target *t, const temp_info_list *temps,
+                   arena *a);
 
 /* The DAG of two successive iterations of r, the body of a loop
  * (loops.h): its items' computations, the latch (the loop's condition and
@@ -139,19 +147,19 @@ vec dag_build(const vec *regions, const target *t, const vec *temps, arena *a);
  * temporary of iter_temps (obj*) allocated before its first use and freed
  * after its last in each iteration; with MPI, exchanges elided across
  * both. */
-dag *dag_build_steps(const region *r, const item *latch, const vec *iter_temps,
-                     const target *t, const vec *temps, arena *a);
+dag *dag_build_steps(const region *r, const item *latch, const obj_list *iter_temps,
+                     const target *t, const temp_info_list *temps, arena *a);
 
 /* Puts the notes of `earlier` (DAGs of the same regions, e.g. those the
  * hints were checked against) before each DAG's own, in dags. */
-void dag_take_notes(vec *dags, const vec *earlier, arena *a);
+void dag_take_notes(dag_list *dags, const dag_list *earlier, arena *a);
 
 /* dag_write.c — Graphviz: one cluster per region, with top and bot nodes. */
-void dag_write_dot(FILE *f, const vec *dags);
+void dag_write_dot(FILE *f, const dag_list *dags);
 
 /* Human-readable: per region, its computations with their read/write sets
  * and dependences, the schedule and the transformations. */
-void dag_write_report(FILE *f, const vec *dags);
+void dag_write_report(FILE *f, const dag_list *dags);
 
 /* The predecessors (transitive reduction) of every computation of d that
  * is not removed, and their successor counts (dag_link.c); again after

@@ -260,7 +260,7 @@ void dag_link(dag *d, arena *a) {
   for (int i = 0; i < d->comps.len; i++) {
     comp *c = d->comps.items[i];
     maxid = c->id > maxid ? c->id : maxid;
-    c->preds = (vec){0}; /* linked anew (transform/hoist.c removes some) */
+    c->preds = (comp_list){0}; /* linked anew (transform/hoist.c removes some) */
     c->nsuccs = 0;
     if (!c->removed)
       vec_push(a, &active, c);

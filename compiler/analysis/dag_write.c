@@ -100,7 +100,7 @@ static const char *steps_title(const dag *s, char *buf, size_t n) {
  * and the transformations are comments.  A loop body's region is followed
  * by the DAG of two of its iterations: the latch a diamond, allocations
  * and frees green ellipses, carried edges bold purple. */
-void dag_write_dot(FILE *f, const vec *dags) {
+void dag_write_dot(FILE *f, const dag_list *dags) {
   char title[512], prefix[32];
   fputs("digraph loom {\n  node [shape=box, fontname=\"monospace\"];\n", f);
   for (int r = 0; r < dags->len; r++) {
@@ -132,7 +132,7 @@ void dag_write_dot(FILE *f, const vec *dags) {
   fputs("}\n", f);
 }
 
-static void write_accesses(FILE *f, const char *what, const vec *set) {
+static void write_accesses(FILE *f, const char *what, const access_list *set) {
   fprintf(f, "%s", what);
   if (set->len == 0)
     fputs(" -", f);
@@ -184,7 +184,7 @@ static void write_steps(FILE *f, const dag *s) {
   }
 }
 
-void dag_write_report(FILE *f, const vec *dags) {
+void dag_write_report(FILE *f, const dag_list *dags) {
   char title[512];
   for (int r = 0; r < dags->len; r++) {
     const dag *d = dags->items[r];

@@ -75,7 +75,7 @@ static const char *effect_access(arena *a, const loop *lp, const effect *e) {
 }
 
 const char *access_text(arena *a, const loop *lp, const loop_arg *arg) {
-  vec fx = effects_of_loop(a, lp, NULL);
+  effect_list fx = effects_of_loop(a, lp, NULL);
   for (int i = 0; i < fx.len; i++)
     if (((const effect *)fx.items[i])->arg == arg)
       return effect_access(a, lp, fx.items[i]);
@@ -108,7 +108,7 @@ static int same_element(arena *a, const loop *p, const effect *pe, const loop *l
 /* The first pair of conflicting effects of p and l that is not within
  * one element; NULL when there is none. */
 static int check_pair(arena *a, const loop *p, const loop *l, const char **why) {
-  vec px = effects_of_loop(a, p, NULL), lx = effects_of_loop(a, l, NULL);
+  effect_list px = effects_of_loop(a, p, NULL), lx = effects_of_loop(a, l, NULL);
   for (int i = 0; i < px.len; i++)
     for (int j = 0; j < lx.len; j++) {
       const effect *x = px.items[i], *y = lx.items[j];
@@ -130,7 +130,7 @@ static int check_pair(arena *a, const loop *p, const loop *l, const char **why) 
   return 1;
 }
 
-int domains_fusable(arena *a, const vec *earlier, const loop *later, const char **why) {
+int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const char **why) {
   *why = NULL;
   for (int i = 0; i < earlier->len; i++) {
     const loop *p = earlier->items[i];

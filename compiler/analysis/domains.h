@@ -34,7 +34,7 @@ const char *access_text(arena *a, const loop *lp, const loop_arg *arg);
 /* Whether `later` may be fused, element by element, after every loop of
  * `earlier` (loop*, in order; all over later's set).  Returns 1, or 0 with
  * *why saying which accesses forbid it, or -1 on an isl error. */
-int domains_fusable(arena *a, const vec *earlier, const loop *later, const char **why);
+int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const char **why);
 
 /* Frees the isl context (created on first use). */
 void domains_done(void);

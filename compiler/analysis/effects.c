@@ -29,7 +29,7 @@ int effects_overlap(const obj *a, const obj *b) {
   return (a == &unseen && effects_is_variable(b)) || (b == &unseen && effects_is_variable(a));
 }
 
-static effect *push(arena *a, vec *v, const effect *e) {
+static effect *push(arena *a, effect_list *v, const effect *e) {
   effect *x = arena_alloc(a, sizeof *x);
   *x = *e;
   vec_push(a, v, x);
@@ -55,7 +55,7 @@ static effect arg_effect(const loop *lp, const loop_arg *x) {
 
 /* What lp's kernel reads beyond its arguments (and an affine loop's
  * domain: its parameters). */
-static void kernel_reads(arena *a, vec *out, const loop *lp) {
+static void kernel_reads(arena *a, effect_list *out, const loop *lp) {
   for (int i = 0; i < lp->domain_vars.len; i++)
     push(a, out, &(effect){lp->domain_vars.items[i], VIA_WHOLE, MODE_READ, NULL, 0, 0,
                            NULL, lp});
@@ -66,22 +66,22 @@ static void kernel_reads(arena *a, vec *out, const loop *lp) {
     push(a, out, &(effect){&unseen, VIA_WHOLE, MODE_READ, NULL, 0, 0, NULL, lp});
 }
 
-static const loop *pinned_producer(const vec *temps, const loop *lp, const loop_arg *x) {
+static const loop *pinned_producer(const temp_info_list *temps, const loop *lp, const loop_arg *x) {
   if (!temps || !x->obj || x->obj->kind != OBJ_DAT || x->mode != MODE_READ)
     return NULL;
   const temp_info *ti = temps_find(temps, x->obj);
   return ti && ti->fate == TEMP_PINNED && ti->producer != lp ? ti->producer : NULL;
 }
 
-vec effects_of_loop(arena *a, const loop *lp, const vec *temps);
+effect_list effects_of_loop(arena *a, const loop *lp, const temp_info_list *temps);
 
 /* The producer p of a pinned temporary, evaluated where lp's argument x
  * reads it: p's effects (its own pinned temporaries' producers' too: a
  * chain) but its write of the temporary, its direct ones at the elements
  * x reaches, its ones through maps then through two maps. */
-static void producer_effects(arena *a, vec *out, const loop *p, const loop_arg *x,
-                             const effect *seen, const vec *temps) {
-  vec pe = effects_of_loop(a, p, temps);
+static void producer_effects(arena *a, effect_list *out, const loop *p, const loop_arg *x,
+                             const effect *seen, const temp_info_list *temps) {
+  effect_list pe = effects_of_loop(a, p, temps);
   for (int i = 0; i < pe.len; i++) {
     effect e = *(const effect *)pe.items[i];
     if (e.o == x->obj)
@@ -96,8 +96,8 @@ static void producer_effects(arena *a, vec *out, const loop *p, const loop_arg *
   }
 }
 
-vec effects_of_loop(arena *a, const loop *lp, const vec *temps) {
-  vec out = {0};
+effect_list effects_of_loop(arena *a, const loop *lp, const temp_info_list *temps) {
+  effect_list out = {0};
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *x = &lp->args[i];
     if (x->kind == ARG_IDX && x->map) { /* idx[map[i]]: the map's row, no state */
@@ -117,8 +117,8 @@ vec effects_of_loop(arena *a, const loop *lp, const vec *temps) {
   return out;
 }
 
-int effects_touch(arena *a, const loop *lp, const vec *temps, const obj *o) {
-  vec fx = effects_of_loop(a, lp, temps);
+int effects_touch(arena *a, const loop *lp, const temp_info_list *temps, const obj *o) {
+  effect_list fx = effects_of_loop(a, lp, temps);
   for (int i = 0; i < fx.len; i++)
     if (((const effect *)fx.items[i])->o == o)
       return 1;
@@ -131,15 +131,16 @@ int effect_needs_halo(const loop *lp, const effect *e) {
   return e->via == VIA_MAP || loop_executes_halo(lp);
 }
 
-vec effects_halo_dats(arena *a, const loop *lp, const vec *temps) {
-  vec v = {0}, fx = effects_of_loop(a, lp, temps);
+obj_list effects_halo_dats(arena *a, const loop *lp, const temp_info_list *temps) {
+  obj_list v = {0};
+  effect_list fx = effects_of_loop(a, lp, temps);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
     int dup = 0;
     for (int j = 0; j < v.len && !dup; j++)
       dup = v.items[j] == e->o;
     if (!dup && effect_needs_halo(lp, e))
-      vec_push(a, &v, (void *)e->o);
+      vec_push(a, &v, (obj *)e->o);
   }
   return v;
 }

@@ -59,6 +59,8 @@ typedef struct effect {
                            producer it evaluates */
 } effect;
 
+typedef LIST(effect *) effect_list;
+
 /* The unseen state (an OBJ_VAR named "<unseen>"). */
 const obj *effects_unseen(void);
 
@@ -83,10 +85,10 @@ int effects_overlap(const obj *a, const obj *b);
 
 /* The effects of lp, arguments first; `temps` (temps.h; NULL: none)
  * says which temporaries are pinned. */
-vec effects_of_loop(arena *a, const loop *lp, const vec *temps);
+effect_list effects_of_loop(arena *a, const loop *lp, const temp_info_list *temps);
 
 /* Whether lp's effects (with temps' pins) touch o itself. */
-int effects_touch(arena *a, const loop *lp, const vec *temps, const obj *o);
+int effects_touch(arena *a, const loop *lp, const temp_info_list *temps, const obj *o);
 
 /* With MPI: whether effect e of lp needs d's halo exchanged before lp's
  * owned part — a dat read (read or rw) through a map, or read directly by
@@ -95,7 +97,7 @@ int effects_touch(arena *a, const loop *lp, const vec *temps, const obj *o);
 int effect_needs_halo(const loop *lp, const effect *e);
 
 /* The dats whose halos lp needs (obj*, each once, in effect order). */
-vec effects_halo_dats(arena *a, const loop *lp, const vec *temps);
+obj_list effects_halo_dats(arena *a, const loop *lp, const temp_info_list *temps);
 
 /* How lp accesses o, for messages: "reads x through map m". */
 const char *effect_text(arena *a, const effect *e);

@@ -15,12 +15,7 @@
 #include "frontend/cursor.h"
 #include "frontend/cwalk.h"
 #include "frontend/summary.h"
-
-typedef struct tok {
-  CXTokenKind kind;
-  const char *text;
-  unsigned off;
-} tok;
+#include "frontend/tokens.h"
 
 typedef struct reader {
   const frontend *fe;
@@ -31,42 +26,29 @@ typedef struct reader {
 } reader;
 
 /* The tokens of the loop statement in [from, to). */
-static vec tokens(const reader *x, unsigned from, unsigned to) {
-  CXToken *toks;
-  unsigned n;
-  vec v = {0};
-  clang_tokenize(x->fe->tu, clang_getCursorExtent(x->l->stmt), &toks, &n);
-  for (unsigned i = 0; i < n; i++) {
-    unsigned off = frontend_offset(clang_getTokenLocation(x->fe->tu, toks[i]));
-    if (off < from || off >= to)
-      continue;
-    tok *t = arena_alloc(x->a, sizeof *t);
-    CXString sp = clang_getTokenSpelling(x->fe->tu, toks[i]);
-    *t = (tok){clang_getTokenKind(toks[i]), arena_strdup(x->a, clang_getCString(sp)), off};
-    clang_disposeString(sp);
-    vec_push(x->a, &v, t);
-  }
-  clang_disposeTokens(x->fe->tu, toks, n);
+static tok_list tokens(const reader *x, unsigned from, unsigned to) {
+  tok_list all = tokens_of(x->fe, clang_getCursorExtent(x->l->stmt), x->a), v = {0};
+  for (int i = 0; i < all.len; i++)
+    if (all.items[i]->start >= from && all.items[i]->start < to)
+      vec_push(x->a, &v, all.items[i]);
   return v;
 }
 
-static const tok *at(const vec *v, int i) { return i >= 0 && i < v->len ? v->items[i] : NULL; }
-static int is(const tok *t, const char *s) { return t && strcmp(t->text, s) == 0; }
 
 /* The parts of `for (init; cond; inc)`: token index ranges. */
 typedef struct parts {
   int init, cond, inc, end; /* init: [init, cond - 1), cond: [cond, inc - 1), inc: [inc, end) */
 } parts;
 
-static int split_for(const vec *t, parts *p) {
+static int split_for(const tok_list *t, parts *p) {
   int depth = 0, semis = 0;
-  if (!is(at(t, 0), "for") || !is(at(t, 1), "("))
+  if (!tok_is(tok_at(t, 0), "for") || !tok_is(tok_at(t, 1), "("))
     return 0;
   p->init = 2;
   for (int i = 1; i < t->len; i++) {
-    const tok *k = at(t, i);
-    depth += is(k, "(") - is(k, ")");
-    if (depth == 1 && is(k, ";")) {
+    const tok *k = tok_at(t, i);
+    depth += tok_is(k, "(") - tok_is(k, ")");
+    if (depth == 1 && tok_is(k, ";")) {
       if (semis++ == 0)
         p->cond = i + 1;
       else
@@ -94,36 +76,36 @@ static long literal(const tok *t, int *ok) {
 
 /* The step of the increment in [from, to): +1, -1, +c, -c; 0 when it is
  * not `v++`, `++v`, `v--`, `--v`, `v += c` or `v -= c`. */
-static long step_of(const vec *t, int from, int to, const char *v) {
+static long step_of(const tok_list *t, int from, int to, const char *v) {
   int n = to - from, ok = 1;
-  const tok *a = at(t, from), *b = at(t, from + 1), *c = at(t, from + 2);
-  if (n == 2 && is(a, v) && (is(b, "++") || is(b, "--")))
-    return is(b, "++") ? 1 : -1;
-  if (n == 2 && is(b, v) && (is(a, "++") || is(a, "--")))
-    return is(a, "++") ? 1 : -1;
-  if (n == 3 && is(a, v) && (is(b, "+=") || is(b, "-="))) {
+  const tok *a = tok_at(t, from), *b = tok_at(t, from + 1), *c = tok_at(t, from + 2);
+  if (n == 2 && tok_is(a, v) && (tok_is(b, "++") || tok_is(b, "--")))
+    return tok_is(b, "++") ? 1 : -1;
+  if (n == 2 && tok_is(b, v) && (tok_is(a, "++") || tok_is(a, "--")))
+    return tok_is(a, "++") ? 1 : -1;
+  if (n == 3 && tok_is(a, v) && (tok_is(b, "+=") || tok_is(b, "-="))) {
     long s = literal(c, &ok);
-    return ok ? (is(b, "+=") ? s : -s) : 0;
+    return ok ? (tok_is(b, "+=") ? s : -s) : 0;
   }
   return 0;
 }
 
 /* The source text of tokens [from, to). */
-static const char *text_of(const reader *x, const vec *t, int from, int to) {
-  const tok *first = at(t, from), *last = at(t, to - 1);
-  return arena_strndup(x->a, x->prog->text + first->off,
-                       last->off + strlen(last->text) - first->off);
+static const char *text_of(const reader *x, const tok_list *t, int from, int to) {
+  const tok *first = tok_at(t, from), *last = tok_at(t, to - 1);
+  return arena_strndup(x->a, x->prog->text + first->start,
+                       last->start + strlen(last->text) - first->start);
 }
 
 /* Whether the bound's tokens [from, to) are constants and local variables
  * or parameters (members with `.`), without calls; their declarations go
  * to *vars (CXCursor*). */
-static int bound_ok(const reader *x, const vec *t, int from, int to, vec *vars) {
+static int bound_ok(const reader *x, const tok_list *t, int from, int to, vec *vars) {
   static const char *const puncts[] = {"+", "-", "*", "/", "%", "(", ")", ".", NULL};
   if (from >= to)
     return 0;
   for (int i = from; i < to; i++) {
-    const tok *k = at(t, i);
+    const tok *k = tok_at(t, i);
     if (k->kind == CXToken_Literal)
       continue;
     if (k->kind == CXToken_Punctuation) {
@@ -134,11 +116,11 @@ static int bound_ok(const reader *x, const vec *t, int from, int to, vec *vars) 
         return 0;
       continue;
     }
-    if (k->kind != CXToken_Identifier || is(at(t, i + 1), "("))
+    if (k->kind != CXToken_Identifier || tok_is(tok_at(t, i + 1), "("))
       return 0;
-    if (is(at(t, i - 1), ".")) /* a member */
+    if (tok_is(tok_at(t, i - 1), ".")) /* a member */
       continue;
-    const sym *s = symtab_lookup(x->st, k->text, k->off);
+    const sym *s = symtab_lookup(x->st, k->text, k->start);
     if (!s || s->file_scope || !s->in_main)
       return 0;
     CXCursor *c = arena_alloc(x->a, sizeof *c);
@@ -213,7 +195,7 @@ static int address_taken(const reader *x, const vec *vars) {
  * (when the function takes the address of one) through a pointer. */
 static int invariant(const reader *x, CXCursor body, const vec *vars) {
   writes w = {vars, 0, 0, x};
-  vec macros = cwalk_macros(x->fe, x->a);
+  cwalk_range_list macros = cwalk_macros(x->fe, x->a);
   cwalk c = {x->fe, x->a, &macros, body_var, body_call, body_store, &w};
   cwalk_run(&c, body);
   return !w.written && !(w.stores && address_taken(x, vars));
@@ -244,16 +226,16 @@ static void canonical(const reader *x, loop_info *li) {
   li->trip = -1;
   if (strcmp(x->l->what, "for") != 0)
     return;
-  vec t = tokens(x, x->l->header_start, x->l->header_end);
+  tok_list t = tokens(x, x->l->header_start, x->l->header_end);
   parts p = {0, 0, 0, 0};
   if (!split_for(&t, &p))
     return;
   int eq = -1;
   for (int i = p.init; i < p.cond - 1; i++)
-    if (is(at(&t, i), "="))
+    if (tok_is(tok_at(&t, i), "="))
       eq = eq < 0 ? i : -2;
-  const tok *v = at(&t, eq - 1), *op = at(&t, p.cond + 1);
-  if (eq < 0 || !v || v->kind != CXToken_Identifier || !is(at(&t, p.cond), v->text) || !op)
+  const tok *v = tok_at(&t, eq - 1), *op = tok_at(&t, p.cond + 1);
+  if (eq < 0 || !v || v->kind != CXToken_Identifier || !tok_is(tok_at(&t, p.cond), v->text) || !op)
     return;
   static const char *const ops[] = {"<", "<=", ">", ">=", "!=", NULL};
   int known = 0;
@@ -263,7 +245,7 @@ static void canonical(const reader *x, loop_info *li) {
   vec vars = {0};
   if (!known || !s || !bound_ok(x, &t, p.cond + 2, p.inc - 1, &vars))
     return;
-  const sym *vs = symtab_lookup(x->st, v->text, v->off + 1);
+  const sym *vs = symtab_lookup(x->st, v->text, v->start + 1);
   if (!vs || vs->file_scope)
     return;
   CXCursor *vc = arena_alloc(x->a, sizeof *vc);
@@ -276,8 +258,8 @@ static void canonical(const reader *x, loop_info *li) {
   li->next = arena_printf(x->a, "%s %s %ld %s %s", v->text, s > 0 ? "+" : "-", s > 0 ? s : -s,
                           op->text, b);
   int ok = 1;
-  long a0 = eq + 2 == p.cond - 1 ? literal(at(&t, eq + 1), &ok) : (ok = 0);
-  long b0 = p.cond + 3 == p.inc - 1 ? literal(at(&t, p.cond + 2), &ok) : (ok = 0);
+  long a0 = eq + 2 == p.cond - 1 ? literal(tok_at(&t, eq + 1), &ok) : (ok = 0);
+  long b0 = p.cond + 3 == p.inc - 1 ? literal(tok_at(&t, p.cond + 2), &ok) : (ok = 0);
   if (ok) {
     li->trip = trip_count(a0, b0, s, op->text);
     li->first = a0;
@@ -292,7 +274,7 @@ static void canonical(const reader *x, loop_info *li) {
 /* Whether t's value never crosses iterations of r: the first item of the
  * body touching it is a loop that writes every element of it directly
  * without reading it, and nothing outside the body uses it. */
-static int iteration_local(const reader *x, const vec *regions, const region *r,
+static int iteration_local(const reader *x, const region_list *regions, const region *r,
                            const obj *t) {
   for (int i = 0; i < r->items.len; i++) {
     const item *it = r->items.items[i];
@@ -307,8 +289,8 @@ static int iteration_local(const reader *x, const vec *regions, const region *r,
   return 0;
 }
 
-static vec local_temps(const reader *x, const vec *regions, const region *r) {
-  vec v = {0};
+static obj_list local_temps(const reader *x, const region_list *regions, const region *r) {
+  obj_list v = {0};
   for (int i = 0; i < r->items.len; i++) {
     const item *it = r->items.items[i];
     for (int k = 0; it->kind == ITEM_LOOP && k < it->lp->nargs; k++) {
@@ -317,16 +299,16 @@ static vec local_temps(const reader *x, const vec *regions, const region *r) {
       for (int m = 0; m < v.len; m++)
         seen |= v.items[m] == o;
       if (o && o->kind == OBJ_DAT && o->is_temp && !seen && iteration_local(x, regions, r, o))
-        vec_push(x->a, &v, (void *)o);
+        vec_push(x->a, &v, (obj *)o);
     }
   }
   return v;
 }
 
-vec loops_analyse(const frontend *fe, const symtab *st, const program *prog,
-                  const vec *regions, vec *dags, const target *t, const vec *temps,
-                  arena *a) {
-  vec out = {0};
+loop_info_list loops_analyse(const frontend *fe, const symtab *st, const program *prog,
+                             const region_list *regions, dag_list *dags, const target *t,
+                             const temp_info_list *temps, arena *a) {
+  loop_info_list out = {0};
   for (int i = 0; i < regions->len; i++) {
     const region *r = regions->items[i];
     if (!r->loop)
@@ -344,7 +326,7 @@ vec loops_analyse(const frontend *fe, const symtab *st, const program *prog,
   return out;
 }
 
-loop_info *loops_of(const vec *loops, const region *r) {
+loop_info *loops_of(const loop_info_list *loops, const region *r) {
   for (int i = 0; i < loops->len; i++)
     if (((loop_info *)loops->items[i])->r == r)
       return loops->items[i];

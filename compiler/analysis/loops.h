@@ -41,17 +41,19 @@ typedef struct loop_info {
   const char *type;    /* canonical, v declared by the init (`int v = a`):
                           its type's text, else NULL */
   long first, step;    /* with a trip count: a and s */
-  vec temps;           /* obj*: the temporaries each iteration allocates */
+  obj_list temps;      /* the temporaries each iteration allocates */
 } loop_info;
+
+typedef LIST(loop_info *) loop_info_list;
 
 /* The loop regions of regions (loop_info*, in the order of regions);
  * dags: the target's DAGs of the same regions; temps: the temporaries'
  * fates known (temps.h). */
-vec loops_analyse(const frontend *fe, const symtab *st, const program *prog,
-                  const vec *regions, vec *dags, const target *t, const vec *temps,
-                  arena *a);
+loop_info_list loops_analyse(const frontend *fe, const symtab *st, const program *prog,
+                             const region_list *regions, dag_list *dags, const target *t,
+                             const temp_info_list *temps, arena *a);
 
 /* The loop_info of region r in loops, or NULL. */
-loop_info *loops_of(const vec *loops, const region *r);
+loop_info *loops_of(const loop_info_list *loops, const region *r);
 
 #endif

@@ -27,8 +27,8 @@ typedef struct builder {
   const symtab *st;
   const program *prog;
   arena *arena;
-  vec regions;
-  vec macros; /* range*: the macro expansions of the main file */
+  region_list regions;
+  cwalk_range_list macros; /* the macro expansions of the main file */
 } builder;
 
 static void extent(CXCursor c, unsigned *start, unsigned *end) {
@@ -38,8 +38,8 @@ static void extent(CXCursor c, unsigned *start, unsigned *end) {
 }
 
 /* Loops whose directive lies in [start, end). */
-static vec loops_in(const builder *b, unsigned start, unsigned end) {
-  vec v = {0};
+static loop_list loops_in(const builder *b, unsigned start, unsigned end) {
+  loop_list v = {0};
   for (int i = 0; i < b->prog->loops.len; i++) {
     loop *lp = b->prog->loops.items[i];
     if (lp->start >= start && lp->start < end)
@@ -49,8 +49,8 @@ static vec loops_in(const builder *b, unsigned start, unsigned end) {
 }
 
 /* sync directives in [start, end). */
-static vec syncs_in(const builder *b, unsigned start, unsigned end) {
-  vec v = {0};
+static hint_list syncs_in(const builder *b, unsigned start, unsigned end) {
+  hint_list v = {0};
   for (int i = 0; i < b->prog->hints.len; i++) {
     hint *h = b->prog->hints.items[i];
     if (h->kind == HINT_SYNC && h->start >= start && h->start < end)
@@ -59,11 +59,11 @@ static vec syncs_in(const builder *b, unsigned start, unsigned end) {
   return v;
 }
 
-static void add_unique(arena *a, vec *v, const void *p) {
+static void add_unique(arena *a, obj_list *v, const obj *p) {
   for (int i = 0; i < v->len; i++)
     if (v->items[i] == p)
       return;
-  vec_push(a, v, (void *)p);
+  vec_push(a, v, (obj *)p);
 }
 
 /* ---- what host code accesses ---------------------------------------------- */
@@ -381,7 +381,7 @@ static item *latch_of(builder *b, CXCursor stmt, CXCursor body) {
   item *it = new_item(b, ITEM_HOST, frontend_cursor_loc(b->fe, stmt));
   unsigned init_end = clang_getCursorKind(stmt) == CXCursor_ForStmt
                           ? first_semicolon(b, stmt) : 0;
-  vec kids = cwalk_kids(b->arena, stmt);
+  cursor_list kids = cwalk_kids(b->arena, stmt);
   for (int i = 0; i < kids.len; i++) {
     CXCursor c = *(CXCursor *)kids.items[i];
     unsigned cs, ce;
@@ -418,11 +418,11 @@ static region *build_loop_body(builder *b, CXCursor stmt, CXCursor body, int dep
 static item *statement_item(builder *b, CXCursor stmt, int depth, region **body_of) {
   unsigned start, end;
   extent(stmt, &start, &end);
-  vec inner = loops_in(b, start, end);
+  loop_list inner = loops_in(b, start, end);
   item *it = new_item(b, inner.len ? ITEM_NESTED : ITEM_HOST,
                       frontend_cursor_loc(b->fe, stmt));
   host_accesses(b, stmt, it);
-  vec syncs = syncs_in(b, start, end);
+  hint_list syncs = syncs_in(b, start, end);
   for (int i = 0; i < syncs.len; i++)
     sync_accesses(b, syncs.items[i], it);
   it->leaves = leaves_region(stmt) || it->mesh;
@@ -449,7 +449,8 @@ static item *statement_item(builder *b, CXCursor stmt, int depth, region **body_
 /* Appends the loops and syncs standing directly in [from, to) to the
  * region, in source order. */
 static void add_directives_between(builder *b, region *r, unsigned from, unsigned to) {
-  vec loops = loops_in(b, from, to), syncs = syncs_in(b, from, to);
+  loop_list loops = loops_in(b, from, to);
+  hint_list syncs = syncs_in(b, from, to);
   int i = 0, j = 0;
   while (i < loops.len || j < syncs.len) {
     loop *lp = i < loops.len ? loops.items[i] : NULL;
@@ -488,7 +489,7 @@ static region *build_region(builder *b, CXCursor compound, int depth) {
   const func_def *f = symtab_function_at(b->st, start);
   r->func = f ? f->name : "?";
   vec_push(b->arena, &b->regions, r);
-  vec ch = cwalk_kids(b->arena, compound);
+  cursor_list ch = cwalk_kids(b->arena, compound);
   unsigned pos = start;
   for (int i = 0; i < ch.len; i++) {
     CXCursor c = *(CXCursor *)ch.items[i];
@@ -519,7 +520,7 @@ static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent,
   return CXChildVisit_Continue;
 }
 
-vec regions_build(const frontend *fe, const symtab *st, const program *prog,
+region_list regions_build(const frontend *fe, const symtab *st, const program *prog,
                   arena *a) {
   builder b = {fe, st, prog, a, {0}, cwalk_macros(fe, a)};
   for (int i = 0; i < st->funcs.len; i++) {
@@ -539,7 +540,7 @@ static int may_be(const obj *x, const obj *o, int exact) {
   return exact ? x == o || (x->var && x->var == o->var) : effects_overlap(x, o);
 }
 
-static int any_overlap(const vec *objs, const obj *o, int exact) {
+static int any_overlap(const obj_list *objs, const obj *o, int exact) {
   for (int i = 0; i < objs->len; i++)
     if (may_be(objs->items[i], o, exact))
       return 1;
@@ -550,13 +551,13 @@ static int any_overlap(const vec *objs, const obj *o, int exact) {
 static int item_touches(arena *a, const item *it, const obj *o, int write, int exact) {
   if (any_overlap(write ? &it->writes : &it->objs, o, exact))
     return 1;
-  vec loops = it->loops;
+  loop_list loops = it->loops;
   if (it->kind == ITEM_LOOP) {
-    loops = (vec){0};
+    loops = (loop_list){0};
     vec_push(a, &loops, it->lp);
   }
   for (int l = 0; l < loops.len; l++) {
-    vec fx = effects_of_loop(a, loops.items[l], NULL);
+    effect_list fx = effects_of_loop(a, loops.items[l], NULL);
     for (int i = 0; i < fx.len; i++) {
       const effect *e = fx.items[i];
       if ((!write || effect_writes(e)) && may_be(e->o, o, exact))
@@ -585,7 +586,7 @@ static int in_region(const region *r, const loop *lp) {
   return 0;
 }
 
-int region_temp_used_elsewhere(const program *prog, const vec *regions, const region *r,
+int region_temp_used_elsewhere(const program *prog, const region_list *regions, const region *r,
                                const obj *t) {
   for (int i = 0; i < prog->loops.len; i++) {
     const loop *lp = prog->loops.items[i];
@@ -595,7 +596,7 @@ int region_temp_used_elsewhere(const program *prog, const vec *regions, const re
   return region_host_names(regions, t);
 }
 
-int region_host_names(const vec *regions, const obj *t) {
+int region_host_names(const region_list *regions, const obj *t) {
   for (int k = 0; k < regions->len; k++) {
     const region *reg = regions->items[k];
     for (int i = 0; i < reg->items.len; i++) {
@@ -608,7 +609,8 @@ int region_host_names(const vec *regions, const obj *t) {
   return 0;
 }
 
-void region_temp_uses(arena *a, const region *r, const obj *t, vec *writers, vec *readers) {
+void region_temp_uses(arena *a, const region *r, const obj *t, loop_list *writers,
+                      loop_list *readers) {
   for (int i = 0; i < r->items.len; i++) {
     const item *it = r->items.items[i];
     if (it->kind != ITEM_LOOP)
@@ -620,8 +622,9 @@ void region_temp_uses(arena *a, const region *r, const obj *t, vec *writers, vec
   }
 }
 
-const char *region_temp_producer_problem(arena *a, const program *prog, const vec *regions,
-                                         const region *r, const obj *t, const vec *writers) {
+const char *region_temp_producer_problem(arena *a, const program *prog,
+                                         const region_list *regions, const region *r,
+                                         const obj *t, const loop_list *writers) {
   if (writers->len == 0)
     return arena_printf(a, "no par_loop of this block writes %s", t->name);
   const loop *p = writers->items[0];

@@ -54,6 +54,7 @@
 typedef enum item_kind { ITEM_LOOP, ITEM_NESTED, ITEM_HOST, ITEM_SYNC } item_kind;
 
 typedef struct region region;
+typedef LIST(region *) region_list;
 
 typedef struct item {
   item_kind kind;
@@ -64,10 +65,10 @@ typedef struct item {
                        token, or the macro invocation it comes from) */
   unsigned end;     /* and where it ends */
   const char *what; /* a nested statement's keyword ("for", "if", ...) */
-  vec objs;         /* obj*: the objects host code or syncs access */
-  vec reads;        /* obj*: those of objs it reads (host-code rule) */
-  vec writes;       /* obj*: those of objs it writes */
-  vec loops;        /* loop*: the loops inside (nested) */
+  obj_list objs;    /* the objects host code or syncs access */
+  obj_list reads;   /* those of objs it reads (host-code rule) */
+  obj_list writes;  /* those of objs it writes */
+  loop_list loops;  /* the loops inside (nested) */
   int leaves;       /* host or nested: a barrier — control may leave the
                        region from inside it, or enter it (return, goto,
                        a label, break or continue not bound inside it),
@@ -77,6 +78,8 @@ typedef struct item {
                        (summary_changes_mesh), itself or through the
                        functions it calls that loomc sees */
 } item;
+
+typedef LIST(item *) item_list;
 
 /* The for, while or do statement a region is the body of: the loops of
  * the region run once per iteration (analysis/loops.h reads its header). */
@@ -102,14 +105,14 @@ struct region {
   unsigned end;     /* offset of its '}' */
   unsigned end_line; /* line of its '}' */
   int depth;        /* 0 for a function body */
-  vec items;        /* item* */
+  item_list items;
   loop_stmt *loop;  /* the loop statement it is the body of, or NULL */
 };
 
 /* The regions of every function holding loops, outermost first, in
  * source order.  prog->loops must be resolved and checked, and
  * prog->hints resolved. */
-vec regions_build(const frontend *fe, const symtab *st, const program *prog,
+region_list regions_build(const frontend *fe, const symtab *st, const program *prog,
                   arena *a);
 
 /* Whether an item writes something that may be o (effects_overlap: the
@@ -121,14 +124,15 @@ int region_item_names(arena *a, const item *it, const obj *o);
 
 /* The loops of region r that write t (writers) and those that only read
  * it (readers), in item order. */
-void region_temp_uses(arena *a, const region *r, const obj *t, vec *writers, vec *readers);
+void region_temp_uses(arena *a, const region *r, const obj *t, loop_list *writers,
+                      loop_list *readers);
 
 /* Whether something outside r's own loops uses t: a loop of another
  * region (of regions, all of prog's), or host code or a sync anywhere. */
-int region_temp_used_elsewhere(const program *prog, const vec *regions, const region *r,
+int region_temp_used_elsewhere(const program *prog, const region_list *regions, const region *r,
                                const obj *t);
 /* Whether host code or a sync of any of the regions names t. */
-int region_host_names(const vec *regions, const obj *t);
+int region_host_names(const region_list *regions, const obj *t);
 
 /* Why t, a temporary of region r (one of regions, all of prog's), has no
  * producer that could be moved or fused: exactly one loop of r (writers,
@@ -136,7 +140,8 @@ int region_host_names(const vec *regions, const obj *t);
  * and nothing but r's loops using t (no loop of another region, no host
  * code or sync anywhere).  NULL when writers->items[0] is such a
  * producer. */
-const char *region_temp_producer_problem(arena *a, const program *prog, const vec *regions,
-                                         const region *r, const obj *t, const vec *writers);
+const char *region_temp_producer_problem(arena *a, const program *prog,
+                                         const region_list *regions, const region *r,
+                                         const obj *t, const loop_list *writers);
 
 #endif

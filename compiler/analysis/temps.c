@@ -3,7 +3,7 @@
  */
 #include "analysis/temps.h"
 
-const temp_info *temps_find(const vec *temps, const obj *t) {
+const temp_info *temps_find(const temp_info_list *temps, const obj *t) {
   for (int i = 0; temps && i < temps->len; i++) {
     const temp_info *ti = temps->items[i];
     if (ti->t == t)
@@ -12,7 +12,7 @@ const temp_info *temps_find(const vec *temps, const obj *t) {
   return NULL;
 }
 
-int temps_pinned_away(const vec *temps, const loop *lp) {
+int temps_pinned_away(const temp_info_list *temps, const loop *lp) {
   for (int i = 0; temps && i < temps->len; i++) {
     const temp_info *ti = temps->items[i];
     if (ti->fate == TEMP_PINNED && ti->producer == lp)

@@ -7,7 +7,7 @@
  * its own.  The transformations decide the fates — the pin and pin_cse
  * hints first (transform/pin.h), then fusion (transform/fuse.h) contracts
  * or stores the others and lets stored ones share storage — and code
- * generation follows them.  A list of fates is a vec of temp_info*, in
+ * generation follows them.  A list of fates is a temp_info_list, in
  * the order they were decided; an analysis given none (NULL) sees every
  * temporary stored.
  */
@@ -35,12 +35,14 @@ typedef struct temp_info {
   srcloc hint_loc;      /* pin, pin_cse: the temporary's name in the hint */
 } temp_info;
 
+typedef LIST(temp_info *) temp_info_list;
+
 /* The fate of t in temps (temp_info*), or NULL: not decided there. */
-const temp_info *temps_find(const vec *temps, const obj *t);
+const temp_info *temps_find(const temp_info_list *temps, const obj *t);
 
 /* Whether lp is the producer of a temporary pinned in temps (NULL: none):
  * it has no code of its own, and its effects happen inside the loops that
  * evaluate it. */
-int temps_pinned_away(const vec *temps, const loop *lp);
+int temps_pinned_away(const temp_info_list *temps, const loop *lp);
 
 #endif

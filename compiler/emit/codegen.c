@@ -35,33 +35,38 @@ int cg_runs_strips(const cg *g, const group *gr) { return vectorize_strips(g->tr
 const char *cg_elem(const cg *g) { (void)g; return "loom_i"; }
 const obj *cg_set(const group *gr) { return ((const loop *)gr->loops.items[0])->set; }
 
-vec cg_args(cg *g, const group *gr) {
-  vec v = {0};
+loop_arg_list cg_args(cg *g, const group *gr) {
+  loop_arg_list v = {0};
   for (int i = 0; i < gr->loops.len; i++) {
     const loop *lp = gr->loops.items[i];
     for (int k = 0; k < lp->nargs; k++)
-      vec_push(g->arena, &v, (void *)&lp->args[k]);
+      vec_push(g->arena, &v, &lp->args[k]);
   }
   return v;
 }
 static void push_once(cg *g, vec *v, const void *p);
 
-vec cg_effects(cg *g, const group *gr) {
-  vec v = {0};
+effect_list cg_effects(cg *g, const group *gr) {
+  effect_list v = {0};
   for (int l = 0; l < gr->loops.len; l++) {
-    vec fx = effects_of_loop(g->arena, gr->loops.items[l], &g->fu->temps);
+    effect_list fx = effects_of_loop(g->arena, gr->loops.items[l], &g->fu->temps);
     for (int i = 0; i < fx.len; i++)
       vec_push(g->arena, &v, fx.items[i]);
   }
   return v;
 }
 
-vec cg_halo_dats(cg *g, const group *gr) {
-  vec v = {0};
+obj_list cg_halo_dats(cg *g, const group *gr) {
+  obj_list v = {0};
   for (int l = 0; l < gr->loops.len; l++) {
-    vec d = effects_halo_dats(g->arena, gr->loops.items[l], &g->fu->temps);
-    for (int i = 0; i < d.len; i++)
-      push_once(g, &v, d.items[i]);
+    obj_list d = effects_halo_dats(g->arena, gr->loops.items[l], &g->fu->temps);
+    for (int i = 0; i < d.len; i++) {
+      int seen = 0;
+      for (int j = 0; j < v.len && !seen; j++)
+        seen = v.items[j] == d.items[i];
+      if (!seen)
+        vec_push(g->arena, &v, d.items[i]);
+    }
   }
   return v;
 }
@@ -1517,7 +1522,7 @@ static const char *dry_run(cg *g, const group *gr, const group *as) {
   return scratch_end(g, &s);
 }
 
-static void plan_bodies(cg *g, const vec *groups) {
+static void plan_bodies(cg *g, const group_list *groups) {
   for (int i = 0; i < groups->len; i++) {
     const group *gr = groups->items[i];
     const char *canon = dry_run(g, gr, NULL);
@@ -1542,7 +1547,7 @@ static void plan_bodies(cg *g, const vec *groups) {
   }
 }
 
-void cg_plan(cg *g, const vec *groups) {
+void cg_plan(cg *g, const group_list *groups) {
   scratch s;
   scratch_begin(g, &s);
   /* the lane copies, named in the order the output will have them */

@@ -85,7 +85,7 @@ void cg_epilogue(cg *g);
  * output will hold (group*), in the order cg_group_function will write
  * them; groups whose functions would be the same share one body (codegen.c,
  * "shared bodies"). */
-void cg_plan(cg *g, const vec *groups);
+void cg_plan(cg *g, const group_list *groups);
 /* The static function of a group (or, when it shares a body, the body if
  * it is the first to run it, and the group's own function that calls
  * it), then an empty line. */
@@ -139,14 +139,14 @@ const char *cg_count(const cg *g);
 void cg_declare_count(cg *g, const group *gr);
 /* The set the group's loops run over. */
 const obj *cg_set(const group *gr);
-/* Every argument of the group's loops, in order (loop_arg*). */
-vec cg_args(cg *g, const group *gr);
+/* Every argument of the group's loops, in order. */
+loop_arg_list cg_args(cg *g, const group *gr);
 /* The effects of the group's loops (effects.h), in order, the pinned
- * temporaries' producers' included (effect*). */
-vec cg_effects(cg *g, const group *gr);
+ * temporaries' producers' included. */
+effect_list cg_effects(cg *g, const group *gr);
 /* With MPI: the dats whose halos the group needs before its owned part
- * (obj*, each once; effects.h, pinned temporaries' producers included). */
-vec cg_halo_dats(cg *g, const group *gr);
+ * (each once; effects.h, pinned temporaries' producers included). */
+obj_list cg_halo_dats(cg *g, const group *gr);
 arena *cg_arena(cg *g);
 /* Raw text at the current position; `#line` to a line of the user's file
  * or back to the output itself (each on a line of its own); the target's

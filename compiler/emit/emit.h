@@ -41,7 +41,7 @@ const backend *backend_for(const target *t);
  * the regions' schedules place into the user's text (place.h; NULL for
  * none).  out_name is the name the output file will have (for #line
  * directives that point into it). */
-void emit(const program *prog, const transformed *tr, const vec *insertions, const backend *be,
+void emit(const program *prog, const transformed *tr, const insertion_list *insertions, const backend *be,
           const char *out_name, strbuf *out, arena *a);
 
 #endif

@@ -76,7 +76,7 @@ static int written_dat(const loop *lp, const loop_arg *a) {
 /* Whether the group runs its executed halo and reduces: the executed
  * halo's contributions to the reductions must then be left out. */
 static int split_reductions(cg *g, const group *gr) {
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int i = 0; i < args.len && writes_through_map(g, gr); i++)
     if (arg_is_reduction(args.items[i]))
       return 1;
@@ -95,7 +95,7 @@ static const char *rank_total(cg *g, const loop_arg *a) {
 static void mpi_loop_begin(cg *g, const group *gr) {
   cg_line(g, "if (loom__mpi_ready() != LOOM_OK)");
   cg_line(g, "  return;");
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++)
     if (arg_is_reduction(args.items[i]))
       cg_declare_local(g, args.items[i], rank_total(g, args.items[i]),
@@ -175,7 +175,7 @@ static void part_begin(cg *g, const group *gr, const part *p, int threads) {
     return;
   cg_line(g, "{");
   cg_indent(g, 1);
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int i = 0; p->discard && i < args.len; i++)
     if (arg_is_reduction(args.items[i]))
       cg_declare_local(g, args.items[i], discard_local(g, args.items[i], threads),
@@ -183,7 +183,7 @@ static void part_begin(cg *g, const group *gr, const part *p, int threads) {
 }
 
 static void part_end(cg *g, const group *gr, const part *p, int threads) {
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int i = 0; p->discard && threads && i < args.len; i++)
     if (arg_is_reduction(args.items[i]))
       cg_line(g, "(void)%s;", discard_local(g, args.items[i], threads));

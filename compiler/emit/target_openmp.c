@@ -45,7 +45,7 @@ static int may_be_one(const group *gr, const effect *e, const effect *f) {
  * also accessed otherwise (its effects, effects.h). */
 static const obj *oc_target(cg *g, const group *gr) {
   const obj *target = NULL;
-  vec fx = cg_effects(g, gr);
+  effect_list fx = cg_effects(g, gr);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
     if (!effect_writes(e))
@@ -65,7 +65,7 @@ static const obj *oc_target(cg *g, const group *gr) {
 /* A plan is needed to write through maps, and for reductions (their
  * partials are per block). */
 static int needs_plan(cg *g, const group *gr) {
-  vec fx = cg_effects(g, gr);
+  effect_list fx = cg_effects(g, gr);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
     if (effect_writes(e) && (e->via == VIA_MAP || e->o->kind == OBJ_GLOBAL))
@@ -83,7 +83,7 @@ static const char *partials(cg *g, const loop_arg *a) {
 /* Whether e writes a dat at the element itself that the group also
  * writes through a map (`inc: x, x[next[0]]`): the element's own values
  * must be coloured with the targets of the others. */
-static int writes_own_and_mapped(const group *gr, const vec *fx, const effect *e) {
+static int writes_own_and_mapped(const group *gr, const effect_list *fx, const effect *e) {
   if (e->via != VIA_ELEM || !effect_writes(e))
     return 0;
   for (int k = 0; k < fx->len; k++) {
@@ -99,7 +99,8 @@ static int writes_own_and_mapped(const group *gr, const vec *fx, const effect *e
  * the dat is also written through a map); returns how many. */
 static int emit_write_list(cg *g, const group *gr) {
   arena *ar = cg_arena(g);
-  vec seen = {0}, fx = cg_effects(g, gr);
+  vec seen = {0};
+  effect_list fx = cg_effects(g, gr);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
     int own = writes_own_and_mapped(gr, &fx, e);
@@ -163,7 +164,7 @@ static void oc_iterate_begin(cg *g, const group *gr, const omp_range *r) {
   cg_indent(g, 1);
   cg_line(g, "const int loom_lo = loom_oc->part_lo[loom_p];");
   cg_line(g, "const int loom_hi = loom_oc->part_lo[loom_p + 1];");
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++) {
     const loop_arg *a = args.items[i];
     if (mode_commutes(a->mode) && a->map)
@@ -183,7 +184,7 @@ static void oc_iterate_begin(cg *g, const group *gr, const omp_range *r) {
 
 /* The colouring plan, for the (map, slot) pairs the loops write through. */
 static void emit_conflicts(cg *g, const group *gr, const omp_range *r) {
-  vec fx = cg_effects(g, gr);
+  effect_list fx = cg_effects(g, gr);
   int any = 0;
   for (int i = 0; i < fx.len; i++)
     any |= effect_writes(fx.items[i]) && ((const effect *)fx.items[i])->via == VIA_MAP;
@@ -202,7 +203,7 @@ static void emit_conflicts(cg *g, const group *gr, const omp_range *r) {
 
 static void emit_partials(cg *g, const group *gr) {
   int slot = 0;
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++) {
     const loop_arg *a = args.items[i];
     if (!arg_is_reduction(a))
@@ -237,7 +238,7 @@ static void colours_begin(cg *g, const group *gr, const omp_range *r) {
   cg_line(g, "       loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {");
   cg_indent(g, 2);
   cg_line(g, "const int loom_b = loom_plan->blocks_by_colour[loom_k];");
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int k = 0; k < args.len; k++)
     if (arg_is_reduction(args.items[k]))
       cg_declare_reduction_local(g, args.items[k], cg_reduction_identity(g, args.items[k]));
@@ -256,7 +257,7 @@ void omp_range_begin(cg *g, const group *gr, const omp_range *r) {
 }
 
 static void store_partials(cg *g, const group *gr) {
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int k = 0; k < args.len; k++) {
     const loop_arg *a = args.items[k];
     if (!arg_is_reduction(a))
@@ -286,7 +287,7 @@ static void combine(cg *g, const loop_arg *a, const char *pad, const char *x, co
 /* The block partials, in block order, into the global (r->into NULL) or
  * the local r->into names. */
 static void combine_partials(cg *g, const group *gr, const omp_range *r) {
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   arena *ar = cg_arena(g);
   for (int k = 0; k < args.len; k++) {
     const loop_arg *a = args.items[k];

@@ -9,7 +9,7 @@
 #include "emit/codegen.h"
 
 static void seq_loop_begin(cg *g, const group *gr) {
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++) {
     const loop_arg *a = args.items[i];
     if (arg_is_reduction(a))
@@ -18,7 +18,7 @@ static void seq_loop_begin(cg *g, const group *gr) {
 }
 
 static void seq_loop_end(cg *g, const group *gr) {
-  vec args = cg_args(g, gr);
+  loop_arg_list args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++) {
     const loop_arg *a = args.items[i];
     if (!arg_is_reduction(a))

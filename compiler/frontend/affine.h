@@ -53,8 +53,8 @@ typedef struct affine_loop {
   unsigned repeat_start, repeat_end; /* ... and extent */
   /* Filled in by the plan of temporaries (transform/affine_plan.h): */
   struct affine_temp *moved; /* a producer computed in its consumer (pin, pin_cse) */
-  vec uses;            /* affine_temp*: temporaries this loop evaluates */
-  vec temps;           /* affine_temp*: temporaries it produces (--report) */
+  LIST(struct affine_temp *) uses;  /* temporaries this loop evaluates */
+  LIST(struct affine_temp *) temps; /* temporaries it produces (--report) */
 } affine_loop;
 
 /* Resolves an affine loop (lp->domain set): returns 0, or -1 after a

@@ -477,7 +477,7 @@ static int param_named(const use_walk *w, CXCursor c) {
 
 static void count_uses(const use_walk *w, CXCursor c, uses *u, int looped, int addr);
 
-static void count_kids(const use_walk *w, const vec *kids, int from, uses *u, int looped,
+static void count_kids(const use_walk *w, const cursor_list *kids, int from, uses *u, int looped,
                        int addr) {
   for (int j = from; j < kids->len; j++)
     count_uses(w, *(CXCursor *)kids->items[j], u, looped, addr);
@@ -494,7 +494,7 @@ static void join_branches(uses *u, const uses *t, const uses *e) {
 
 /* `if`: the branches exclude each other, so a component named once in
  * each is named once. */
-static void count_if(const use_walk *w, const vec *kids, uses *u, int looped) {
+static void count_if(const use_walk *w, const cursor_list *kids, uses *u, int looped) {
   count_uses(w, *(CXCursor *)kids->items[0], u, looped, 0);
   size_t size = sizeof *u * (size_t)w->n;
   uses *t = arena_alloc(w->ck->arena, size), *e = arena_alloc(w->ck->arena, size);
@@ -521,7 +521,7 @@ static void count_use(uses *u, long i, int looped, int addr) {
  * u: one record per parameter. */
 static void count_uses(const use_walk *w, CXCursor c, uses *u, int looped, int addr) {
   enum CXCursorKind k = clang_getCursorKind(c);
-  vec kids = cwalk_kids(w->ck->arena, c);
+  cursor_list kids = cwalk_kids(w->ck->arena, c);
   int unary = k == CXCursor_UnaryOperator ? cursor_unary_kind(w->ck->fe->tu, c) : 0;
   int deref = unary == 1, p;
   if ((k == CXCursor_ArraySubscriptExpr || deref) && kids.len > 0 &&
@@ -655,7 +655,7 @@ static int check_loop(checker *c) {
 
 void check_kernels(const frontend *fe, const symtab *st, program *prog, arena *a) {
   checker c = {fe, st, a, NULL, {0}, {0}, 0};
-  vec ok = {0};
+  loop_list ok = {0};
   for (int i = 0; i < prog->loops.len; i++) {
     c.lp = prog->loops.items[i];
     if (check_loop(&c) == 0)

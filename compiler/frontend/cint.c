@@ -77,7 +77,7 @@ static int macro_value(const frontend *fe, CXCursor def, CXCursor at, int depth,
     *why = arena_printf(fe->arena, "'%s' is a function-like macro", name);
     return -1;
   }
-  vec toks = tokens_of(fe, clang_getCursorExtent(def), fe->arena);
+  tok_list toks = tokens_of(fe, clang_getCursorExtent(def), fe->arena);
   int from = 1, to = toks.len; /* the body, after the name */
   while (to - from >= 3 && tok_is(tok_at(&toks, from), "(") && tok_is(tok_at(&toks, to - 1), ")"))
     from++, to--;

@@ -28,9 +28,7 @@ typedef enum ctx {
 static const unsigned ctx_use[] = {CW_READ, CW_WRITE, CW_READ | CW_WRITE,
                                    CW_READ | CW_WRITE, 0, CW_READ};
 
-typedef struct range {
-  unsigned start, end;
-} range;
+typedef cwalk_range range;
 
 /* ---- the AST -------------------------------------------------------------- */
 
@@ -41,18 +39,18 @@ static enum CXChildVisitResult take_cursor(CXCursor c, CXCursor parent,
   arena *a = v[0];
   CXCursor *keep = arena_alloc(a, sizeof *keep);
   *keep = c;
-  vec_push(a, (vec *)v[1], keep);
+  vec_push(a, (cursor_list *)v[1], keep);
   return CXChildVisit_Continue;
 }
 
-vec cwalk_kids(arena *a, CXCursor c) {
-  vec v = {0};
+cursor_list cwalk_kids(arena *a, CXCursor c) {
+  cursor_list v = {0};
   void *data[2] = {a, &v};
   clang_visitChildren(c, take_cursor, data);
   return v;
 }
 
-static CXCursor kid(const vec *k, int i) { return *(CXCursor *)k->items[i]; }
+static CXCursor kid(const cursor_list *k, int i) { return *(CXCursor *)k->items[i]; }
 
 static unsigned start_of(CXCursor c) {
   return frontend_offset(clang_getRangeStart(clang_getCursorExtent(c)));
@@ -65,7 +63,7 @@ static unsigned end_of(CXCursor c) {
 typedef struct macro_walk {
   const frontend *fe;
   arena *a;
-  vec v;
+  cwalk_range_list v;
 } macro_walk;
 
 static enum CXChildVisitResult take_macro(CXCursor c, CXCursor parent,
@@ -82,7 +80,7 @@ static enum CXChildVisitResult take_macro(CXCursor c, CXCursor parent,
   return CXChildVisit_Continue;
 }
 
-vec cwalk_macros(const frontend *fe, arena *a) {
+cwalk_range_list cwalk_macros(const frontend *fe, arena *a) {
   macro_walk m = {fe, a, {0}};
   clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), take_macro, &m);
   return m.v;
@@ -137,7 +135,7 @@ static int is_array(CXType t) {
 
 static void walk(cwalk *w, CXCursor c, ctx cx, int based);
 
-static void walk_all(cwalk *w, const vec *k, ctx cx, int based) {
+static void walk_all(cwalk *w, const cursor_list *k, ctx cx, int based) {
   for (int i = 0; i < k->len; i++)
     walk(w, kid(k, i), cx, based);
 }
@@ -184,7 +182,7 @@ static int one_of(const char *op, const char *const *list) {
 
 /* `a = b` stores into a; any other binary operator reads both.  A token
  * that is no binary operator was spelled by a macro. */
-static void binary(cwalk *w, CXCursor e, const vec *k, ctx cx) {
+static void binary(cwalk *w, CXCursor e, const cursor_list *k, ctx cx) {
   static const char *const ops[] = {"=",  "==", "!=", "<", ">", "<=", ">=", "+", "-",
                                     "*",  "/",  "%",  "&", "|", "^",  "<<", ">>", "&&",
                                     "||", ",",  NULL};
@@ -204,7 +202,7 @@ static void binary(cwalk *w, CXCursor e, const vec *k, ctx cx) {
 }
 
 /* The operator is the token before the operand (prefix) or after it. */
-static void unary(cwalk *w, CXCursor e, const vec *k, ctx cx) {
+static void unary(cwalk *w, CXCursor e, const cursor_list *k, ctx cx) {
   if (k->len != 1)
     return walk_all(w, k, cx, 0);
   CXCursor operand = kid(k, 0);
@@ -230,7 +228,7 @@ static void unary(cwalk *w, CXCursor e, const vec *k, ctx cx) {
 }
 
 /* `s.x`, or `p->x` when the base is a pointer. */
-static void member(cwalk *w, CXCursor e, const vec *k, ctx cx) {
+static void member(cwalk *w, CXCursor e, const cursor_list *k, ctx cx) {
   if (k->len != 1)
     return walk_all(w, k, cx, 1);
   CXCursor base = kid(k, 0);
@@ -252,7 +250,7 @@ static int const_param(CXCursor callee, unsigned i) {
   return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
-static void call(cwalk *w, CXCursor c, const vec *k, ctx inner) {
+static void call(cwalk *w, CXCursor c, const cursor_list *k, ctx inner) {
   CXCursor callee = clang_getCursorReferenced(c);
   if (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) != CXCursor_FunctionDecl)
     callee = clang_getNullCursor(); /* a function pointer variable */
@@ -270,7 +268,7 @@ static void walk(cwalk *w, CXCursor c, ctx cx, int based) {
   enum CXCursorKind kind = clang_getCursorKind(c);
   if (kind == CXCursor_DeclRefExpr)
     return name_use(w, c, cx, based);
-  vec k = cwalk_kids(w->arena, c);
+  cursor_list k = cwalk_kids(w->arena, c);
   ctx inner = cx == CTX_NONE ? CTX_NONE : CTX_READ;
   switch (kind) {
   case CXCursor_ParenExpr:

@@ -27,10 +27,17 @@ enum { CW_READ = 1, CW_WRITE = 2 };
 
 typedef struct cwalk cwalk;
 
+/* A macro expansion's extent in the main file. */
+typedef struct cwalk_range {
+  unsigned start, end;
+} cwalk_range;
+typedef LIST(cwalk_range *) cwalk_range_list;
+typedef LIST(CXCursor *) cursor_list;
+
 struct cwalk {
   const frontend *fe;
   arena *arena;
-  const vec *macros; /* cwalk_macros(): the main file's macro expansions */
+  const cwalk_range_list *macros; /* cwalk_macros(): the main file's macro expansions */
   /* A variable or parameter `decl` named with `use` (CW_READ | CW_WRITE);
    * `through`: the use reaches memory its pointer value points to
    * (`p[i] = 1`, `*p`, `p->x` with p a pointer). */
@@ -45,12 +52,12 @@ struct cwalk {
 };
 
 /* The macro expansions of the main file, for cwalk.macros. */
-vec cwalk_macros(const frontend *fe, arena *a);
+cwalk_range_list cwalk_macros(const frontend *fe, arena *a);
 
 /* Walks c (a statement, or an expression whose value is used). */
 void cwalk_run(cwalk *w, CXCursor c);
 
-/* The children of c, in order (CXCursor*). */
-vec cwalk_kids(arena *a, CXCursor c);
+/* The children of c, in order. */
+cursor_list cwalk_kids(arena *a, CXCursor c);
 
 #endif

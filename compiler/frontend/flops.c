@@ -27,7 +27,7 @@ enum { MAX_DEPTH = 4 };
 typedef struct counter {
   const frontend *fe;
   arena *a;
-  const vec *toks; /* the tokens of the function body being counted */
+  const tok_list *toks; /* the tokens of the function body being counted */
   int depth;
   long flops;
 } counter;
@@ -101,7 +101,7 @@ static long call_flops(counter *k, CXCursor c) {
   if (clang_Cursor_isNull(def) || k->depth >= MAX_DEPTH)
     return 0;
   CXCursor body = cursor_last_child(def);
-  vec toks = tokens_of(k->fe, clang_getCursorExtent(body), k->a);
+  tok_list toks = tokens_of(k->fe, clang_getCursorExtent(body), k->a);
   counter in = {k->fe, k->a, &toks, k->depth + 1, 0};
   return count_in(&in, body);
 }
@@ -134,7 +134,7 @@ static long trip_count(counter *k, const for_parts *p) {
   long lo = evaluated(cursor_last_child(cursor_first_child(p->kids[0])));
   long hi = evaluated(cursor_last_child(p->kids[1]));
   const char *op = operator_of(k, p->kids[1]);
-  vec step = tokens_of(k->fe, clang_getCursorExtent(p->kids[2]), k->a);
+  tok_list step = tokens_of(k->fe, clang_getCursorExtent(p->kids[2]), k->a);
   int unit = step.len == 2 || (step.len == 3 && tok_is(tok_at(&step, 2), "1"));
   if (lo < 0 || hi < 0 || !unit)
     return 1;
@@ -186,7 +186,7 @@ long frontend_kernel_flops(const frontend *fe, CXCursor def, arena *a) {
   CXCursor body = cursor_last_child(def);
   if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
     return 0;
-  vec toks = tokens_of(fe, clang_getCursorExtent(body), a);
+  tok_list toks = tokens_of(fe, clang_getCursorExtent(body), a);
   counter k = {fe, a, &toks, 0, 0};
   return count_in(&k, body);
 }

@@ -33,13 +33,13 @@ typedef struct scan {
   vec bad;        /* one per candidate: (void *)1 when not fresh */
 } scan;
 
-typedef struct cached {
+typedef struct fresh_scan {
   CXCursor fn;
   scan s;
   int busy; /* being scanned (a call cycle): nothing is fresh yet */
 } cached;
 
-static CXCursor kid(const vec *k, int i) { return *(CXCursor *)k->items[i]; }
+static CXCursor kid(const cursor_list *k, int i) { return *(CXCursor *)k->items[i]; }
 
 static int cand_index(const scan *s, CXCursor decl) {
   for (int i = 0; i < s->cands.len; i++)
@@ -109,7 +109,7 @@ static int is_allocation(CXCursor e) {
 
 static void visit(scan *s, CXCursor c, role r);
 
-static void visit_all(scan *s, const vec *k, role r) {
+static void visit_all(scan *s, const cursor_list *k, role r) {
   for (int i = 0; i < k->len; i++)
     visit(s, kid(k, i), r);
 }
@@ -117,7 +117,7 @@ static void visit_all(scan *s, const vec *k, role r) {
 /* The base of a dereference, under role r of the whole. */
 static role base_role(role r) { return r == R_ADDR_ESCAPE ? R_ESCAPE : r == R_ADDR_OK ? R_OK : R_BASE; }
 
-static void binary(scan *s, CXCursor e, const vec *k, role r) {
+static void binary(scan *s, CXCursor e, const cursor_list *k, role r) {
   CXCursor lhs = kid(k, 0), rhs = kid(k, 1);
   char op[8];
   token_at(s, e, end_of(lhs), start_of(rhs), op, sizeof op);
@@ -144,7 +144,7 @@ static void binary(scan *s, CXCursor e, const vec *k, role r) {
   }
 }
 
-static void unary(scan *s, CXCursor e, const vec *k, role r) {
+static void unary(scan *s, CXCursor e, const cursor_list *k, role r) {
   CXCursor operand = kid(k, 0);
   char pre[8];
   token_at(s, e, start_of(e), start_of(operand), pre, sizeof pre);
@@ -171,7 +171,7 @@ static int keeps_nothing(const scan *s, CXCursor f) {
   return sm && !sm->unseen && sm->writes.len == 0 && !sm->deref_store && !sm->param_store;
 }
 
-static void call(scan *s, CXCursor c, const vec *k) {
+static void call(scan *s, CXCursor c, const cursor_list *k) {
   CXCursor f = clang_getCursorReferenced(c);
   role args = !clang_Cursor_isNull(f) && clang_getCursorKind(f) == CXCursor_FunctionDecl &&
                       keeps_nothing(s, f)
@@ -181,7 +181,7 @@ static void call(scan *s, CXCursor c, const vec *k) {
     visit(s, kid(k, i), args);
 }
 
-static void declaration(scan *s, CXCursor d, const vec *k) {
+static void declaration(scan *s, CXCursor d, const cursor_list *k) {
   int cand = cand_index(s, d) >= 0;
   for (int i = 0; i < k->len; i++) {
     CXCursor init = kid(k, i);
@@ -200,7 +200,7 @@ static void visit(scan *s, CXCursor c, role r) {
       spoil(s, clang_getCursorReferenced(c));
     return;
   }
-  vec k = cwalk_kids(s->a, c);
+  cursor_list k = cwalk_kids(s->a, c);
   switch (kind) {
   case CXCursor_ParenExpr:
   case CXCursor_UnexposedExpr:
@@ -273,7 +273,7 @@ static enum CXChildVisitResult find_locals(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Recurse;
 }
 
-static vec *cache(const symtab *st) { return (vec *)&st->fresh; }
+static fresh_cache *cache(const symtab *st) { return (fresh_cache *)&st->fresh; }
 
 static const cached *scan_of(const frontend *fe, const symtab *st, CXCursor fn, arena *a) {
   for (int i = 0; i < cache(st)->len; i++) {

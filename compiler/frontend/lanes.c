@@ -98,7 +98,7 @@ static int takes_address(const lane_walk *w, CXCursor c) {
 
 static void walk(lane_walk *w, CXCursor c) {
   enum CXCursorKind k = clang_getCursorKind(c);
-  vec kids = cwalk_kids(w->a, c);
+  cursor_list kids = cwalk_kids(w->a, c);
   CXCursor first = kids.len ? *(CXCursor *)kids.items[0] : clang_getNullCursor();
   int p = kids.len ? param_of(w, first) : -1;
   if (k == CXCursor_ArraySubscriptExpr && kids.len == 2 && p >= 0) {

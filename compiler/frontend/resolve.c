@@ -361,7 +361,7 @@ void resolve(const frontend *fe, const symtab *st, program *prog, arena *a) {
     resolver r = {{fe, st, a, {0}, 0, clang_getNullCursor(), 0, 0}, NULL};
     resolve_hint(&r, prog->hints.items[i]);
   }
-  vec ok = {0};
+  loop_list ok = {0};
   for (int i = 0; i < prog->loops.len; i++) {
     resolver r = {{fe, st, a, {0}, 0, clang_getNullCursor(), 0, 0}, prog->loops.items[i]};
     if (resolve_loop(&r) == 0)

@@ -17,7 +17,7 @@
 #include "frontend/cwalk.h"
 #include "frontend/fresh.h"
 
-typedef struct entry {
+typedef struct summary_entry {
   CXCursor fn; /* canonical cursor of the function */
   summary s;
   int busy;     /* being computed */
@@ -81,7 +81,7 @@ int summary_is_file_scope(CXCursor decl) {
              CXCursor_TranslationUnit;
 }
 
-static void add_sym(arena *a, vec *v, sym *s) {
+static void add_sym(arena *a, sym_list *v, sym *s) {
   for (int i = 0; i < v->len; i++)
     if (v->items[i] == s)
       return;
@@ -300,20 +300,20 @@ static void loop_effects(const symtab *st, CXCursor def, entry *e, arena *a) {
   }
 }
 
-static vec *cache(const symtab *st) { return (vec *)&st->summaries; }
+static summary_cache *cache(const symtab *st) { return (summary_cache *)&st->summaries; }
 
 static void compute(const frontend *fe, const symtab *st, entry *e, CXCursor def,
                     arena *a) {
-  static const vec no_macros = {0};
+  static const cwalk_range_list no_macros = {0};
   walker w = {fe, st, a, e, 0};
   cwalk cw = {fe, a, &no_macros, on_var, on_call, on_deref_store, &w};
-  e->s.reads = (vec){0};
-  e->s.writes = (vec){0};
+  e->s.reads = (sym_list){0};
+  e->s.writes = (sym_list){0};
   e->s.loops = has_loops(fe, st, def);
   if (e->s.loops)
     loop_effects(st, def, e, a);
   e->busy = 1;
-  vec kids = cwalk_kids(a, def);
+  cursor_list kids = cwalk_kids(a, def);
   for (int i = 0; i < kids.len; i++) /* the body (parameters name nothing) */
     if (clang_getCursorKind(*(CXCursor *)kids.items[i]) == CXCursor_CompoundStmt)
       cwalk_run(&cw, *(CXCursor *)kids.items[i]);

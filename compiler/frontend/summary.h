@@ -22,7 +22,7 @@
 #include "frontend/symtab.h"
 
 typedef struct summary {
-  vec reads, writes;  /* sym*: file-scope variables (canonical symbols) */
+  sym_list reads, writes; /* file-scope variables (canonical symbols) */
   const char *unseen; /* a function it calls whose body loomc does not
                          see, or NULL */
   srcloc unseen_loc;  /* where that call is */

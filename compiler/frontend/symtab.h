@@ -12,7 +12,10 @@
 
 #include "frontend/frontend.h"
 
-typedef struct sym {
+typedef struct sym sym;
+typedef LIST(sym *) sym_list;
+
+struct sym {
   const char *name;
   CXCursor cursor;               /* VarDecl, ParmDecl or FunctionDecl */
   int in_main;                   /* declared in the main file */
@@ -20,14 +23,14 @@ typedef struct sym {
   unsigned decl_off;             /* offset in the main file */
   unsigned scope_start, scope_end; /* where it is visible (main file) */
   obj *obj;                      /* built on first use by resolve */
-  vec chains;                    /* obj*: handles reached through this
+  obj_list chains;               /* handles reached through this
                                     variable (`m->p_q`), built by resolve */
   int obj_failed;                /* building it reported an error */
   struct sym *canon;             /* a file-scope variable declared more than
                                     once: the symbol of its first declaration,
                                     which holds its obj (else itself) */
   struct sym *same_name, *same_cursor; /* symtab.c's hash chains */
-} sym;
+};
 
 /* A function definition of the main file (where loops stand). */
 typedef struct func_def {
@@ -37,12 +40,16 @@ typedef struct func_def {
   srcloc loc;
 } func_def;
 
+typedef LIST(func_def *) func_def_list;
+typedef LIST(struct summary_entry *) summary_cache;
+typedef LIST(struct fresh_scan *) fresh_cache;
+
 typedef struct symtab {
-  vec syms;      /* sym* */
-  vec funcs;     /* func_def* */
-  vec summaries; /* summary.c's cache */
-  vec fresh;     /* fresh.c's cache */
-  const vec *loops; /* loop*: the program's (summary.c: which functions run loops) */
+  sym_list syms;
+  func_def_list funcs;
+  summary_cache summaries; /* summary.c's */
+  fresh_cache fresh;       /* fresh.c's */
+  const loop_list *loops; /* the program's (summary.c: which functions run loops) */
   sym **by_name, **by_cursor; /* hash buckets of syms (symtab.c) */
   unsigned nbuckets;
 } symtab;

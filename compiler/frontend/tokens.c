@@ -5,10 +5,10 @@
 
 #include <string.h>
 
-vec tokens_of(const frontend *fe, CXSourceRange range, arena *a) {
+tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a) {
   CXToken *t = NULL;
   unsigned n = 0;
-  vec v = {0};
+  tok_list v = {0};
   clang_tokenize(fe->tu, range, &t, &n);
   for (unsigned i = 0; i < n; i++) {
     tok *k = arena_alloc(a, sizeof *k);
@@ -24,13 +24,13 @@ vec tokens_of(const frontend *fe, CXSourceRange range, arena *a) {
   return v;
 }
 
-vec tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a) {
+tok_list tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a) {
   CXSourceRange range = clang_getRange(clang_getLocationForOffset(fe->tu, fe->file, from),
                                        clang_getLocationForOffset(fe->tu, fe->file, to));
   return tokens_of(fe, range, a);
 }
 
-const tok *tok_at(const vec *v, int i) { return i >= 0 && i < v->len ? v->items[i] : NULL; }
+const tok *tok_at(const tok_list *v, int i) { return i >= 0 && i < v->len ? v->items[i] : NULL; }
 
 int tok_is(const tok *t, const char *s) { return t && strcmp(t->text, s) == 0; }
 

@@ -16,12 +16,14 @@ typedef struct tok {
   CXSourceLocation loc;
 } tok;
 
-/* The tokens of range (tok*, in the arena). */
-vec tokens_of(const frontend *fe, CXSourceRange range, arena *a);
+typedef LIST(tok *) tok_list;
+
+/* The tokens of range (in the arena). */
+tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a);
 /* The tokens of the main file's text [from, to). */
-vec tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a);
+tok_list tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a);
 /* The i-th token, or NULL out of range; whether t is the text s. */
-const tok *tok_at(const vec *v, int i);
+const tok *tok_at(const tok_list *v, int i);
 int tok_is(const tok *t, const char *s);
 /* Whether the token between `before` and `after` is changed there: an
  * assignment, ++ or -- after it, or &, ++ or -- before it. */

@@ -41,9 +41,14 @@ typedef enum obj_kind {
   OBJ_MAT    /* a matrix declared with loom_decl_mat (its sparsity's facts) */
 } obj_kind;
 
+typedef struct obj obj;
+typedef struct loop loop;
+typedef LIST(obj *) obj_list;
+typedef LIST(loop *) loop_list;
+
 /* A set, map or dat declared with loom_decl_*, or a C variable used as a
  * global argument. */
-typedef struct obj {
+struct obj {
   obj_kind kind;
   const char *name;
   srcloc loc;            /* of the declaration */
@@ -53,7 +58,7 @@ typedef struct obj {
   int dim;               /* map arity; dat dim; global: array length or 1;
                             mat: components per row node (rdim) */
   int dim2;              /* mat: components per column node (cdim) */
-  vec pairs;             /* mat: its sparsity's pairs of maps, as obj*
+  obj_list pairs;        /* mat: its sparsity's pairs of maps, as obj*
                             (row map, column map, ...) when loomc reads its
                             loom_decl_sparsity; empty: not known */
   const char *sparsity;  /* mat: its sparsity's variable, when known */
@@ -78,7 +83,7 @@ typedef struct obj {
   int distinct;          /* opaque dat of a body loomc wrote for handles a
                             run-time test found distinct (LOOM__DISTINCT,
                             transform/version.h): in no alias class */
-} obj;
+};
 
 const char *obj_kind_name(obj_kind k); /* "set", "map", ... */
 /* How reports and diagnostics name an object: as the user wrote it
@@ -158,6 +163,8 @@ typedef struct loop_arg {
   unsigned long long read_mask;
 } loop_arg;
 
+typedef LIST(const loop_arg *) loop_arg_list;
+
 /* A use of a kernel's pointer parameter in the kernel's text, `p[e]` or
  * `*p`: its byte range in kernel_text.text, the parameter (0-based) and
  * the subscript's text ("0" for `*p`). */
@@ -180,7 +187,7 @@ typedef struct kernel_text {
   int nuses;
 } kernel_text;
 
-typedef struct loop {
+struct loop {
   int id;                 /* 1-based, in file order */
   srcloc loc;             /* of the '#' of the directive */
   unsigned start, end;    /* byte range of the whole directive */
@@ -207,7 +214,7 @@ typedef struct loop {
    * file-scope variables it reads (obj*: OBJ_VAR, or the OBJ_GLOBAL of a
    * variable that is also a global argument), also through the functions
    * it calls; and a function it calls whose body loomc does not see. */
-  vec kernel_vars;
+  obj_list kernel_vars;
   /* Filled in by check (frontend/lanes.h): the kernel's text for a lane
    * copy, or NULL and why not. */
   const kernel_text *lanes;
@@ -217,8 +224,8 @@ typedef struct loop {
   /* Filled in by resolve for an affine loop: the C variables its domain
    * reads, its parameters (obj*: OBJ_VAR, or the object the variable
    * already is). */
-  vec domain_vars;
-} loop;
+  obj_list domain_vars;
+};
 
 /* A global argument reduced by the loop (inc, min or max). */
 int arg_is_reduction(const loop_arg *a);
@@ -278,18 +285,22 @@ typedef struct directive {
   srcloc end_loc;      /* where the directive ends, for "expected" errors */
 } directive;
 
+typedef LIST(directive *) directive_list;
+typedef LIST(hint *) hint_list;
+typedef LIST(struct alias_class *) alias_class_list;
+
 /* ---- the translation unit ------------------------------------------------ */
 
 typedef struct program {
   const char *file; /* the main file, as named on the command line */
   const char *text; /* its contents */
   size_t len;
-  vec directives; /* directive* */
-  vec loops;      /* loop* */
-  vec hints;      /* hint*, in file order */
-  vec consts;     /* const char*: variables declared with loom_decl_const */
-  vec escaping;   /* obj*: dats calls that run loops may reach (alias.h) */
-  vec alias_classes; /* alias_class*: dats that may be one (alias.h) */
+  directive_list directives;
+  loop_list loops;
+  hint_list hints;          /* in file order */
+  str_list consts;          /* variables declared with loom_decl_const */
+  obj_list escaping;        /* dats calls that run loops may reach (alias.h) */
+  alias_class_list alias_classes; /* dats that may be one (alias.h) */
   const unsigned *newlines; /* offsets of the '\n's of text (program_index_lines) */
   int nnewlines;
   const unsigned *line_of; /* text expanded by loomc (transform/expand.h): the

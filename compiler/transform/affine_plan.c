@@ -53,7 +53,7 @@ typedef struct planner {
   const frontend *fe;
   const symtab *st;
   program *prog;
-  const vec *regions; /* region*: their items' effects (effects.h) */
+  const region_list *regions; /* their items' effects (effects.h) */
   arena *arena;
   vec temps; /* affine_temp* */
 } planner;
@@ -76,7 +76,7 @@ static int loop_writes(const loop *lp, const sym *array) {
 
 /* One array object per declaration, shared by every loop that passes it. */
 static void share_objects(planner *p) {
-  const vec *loops = &p->prog->loops;
+  const loop_list *loops = &p->prog->loops;
   for (int l = 0; l < loops->len; l++) {
     loop *lp = loops->items[l];
     for (int i = 0; lp->aff && i < lp->nargs; i++)
@@ -109,7 +109,7 @@ static aff_temp *temp_of(planner *p, const sym *array) {
 }
 
 static void find_temps(planner *p) {
-  const vec *loops = &p->prog->loops;
+  const loop_list *loops = &p->prog->loops;
   for (int l = 0; l < loops->len; l++) {
     loop *lp = loops->items[l];
     for (int i = 0; lp->aff && i < lp->nargs; i++) {
@@ -145,8 +145,8 @@ static void find_temps(planner *p) {
 
 /* The regions' items of the function holding lp (an inner region's items
  * appear also, whole, as a nested statement of the region around it). */
-static vec function_items(planner *p, const loop *lp) {
-  vec v = {0};
+static item_list function_items(planner *p, const loop *lp) {
+  item_list v = {0};
   const func_def *f = symtab_function_at(p->st, lp->start);
   for (int r = 0; f && r < p->regions->len; r++) {
     const region *reg = p->regions->items[r];
@@ -177,7 +177,8 @@ static const char *item_what(planner *p, const item *it) {
  * variables its kernel reads — or the unseen state). */
 static const char *inputs_obstacle(planner *p, const affine_temp *t) {
   const loop *prod = t->producer;
-  vec in = effects_of_loop(p->arena, prod, NULL), items = function_items(p, prod);
+  effect_list in = effects_of_loop(p->arena, prod, NULL);
+  item_list items = function_items(p, prod);
   for (int c = 0; c < t->consumers.len; c++) {
     const loop *con = t->consumers.items[c];
     unsigned cl = con->loc.line;
@@ -193,7 +194,7 @@ static const char *inputs_obstacle(planner *p, const affine_temp *t) {
         return arena_printf(p->arena, "'%s' at its consumer (line %u) is not the '%s' its "
                             "producer (line %u) reads", name, cl, name, prod->loc.line);
     }
-    vec cx = effects_of_loop(p->arena, con, NULL);
+    effect_list cx = effects_of_loop(p->arena, con, NULL);
     for (int i = 0; i < in.len; i++) {
       const effect *e = in.items[i];
       if (!effect_reads(e) || e->o == prod->args[t->prod_arg].obj)
@@ -225,7 +226,7 @@ static const char *others_obstacle(planner *p, const affine_temp *t) {
   const loop *prod = t->producer;
   const affine_loop *al = prod->aff;
   const obj *tmp = prod->args[t->prod_arg].obj;
-  vec items = function_items(p, prod);
+  item_list items = function_items(p, prod);
   for (int k = 0; k < items.len; k++) {
     const item *it = items.items[k];
     int later = it->start >= prod->end ||
@@ -443,7 +444,7 @@ static void record(planner *p, affine_temp *t) {
   isl_ctx_free(ctx);
 }
 
-void affine_plan(const frontend *fe, const symtab *st, program *prog, const vec *regions,
+void affine_plan(const frontend *fe, const symtab *st, program *prog, const region_list *regions,
                  arena *a) {
   planner p = {fe, st, prog, regions, a, {0}};
   share_objects(&p);

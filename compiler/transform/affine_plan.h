@@ -22,6 +22,7 @@
 #include <isl/set.h>
 
 #include "analysis/affine_isl.h"
+#include "analysis/region.h"
 
 typedef enum temp_choice {
   TEMP_STORE,  /* the producer runs as written; consumers read memory */
@@ -36,7 +37,7 @@ struct affine_temp {
   sym *array;
   loop *producer;
   int prod_arg;   /* index of the producer's argument that writes it */
-  vec consumers;  /* loop*, in file order */
+  loop_list consumers; /* in file order */
   temp_choice choice;
   const hint *hint; /* NULL when loomc chose */
   srcloc hint_loc;
@@ -47,7 +48,7 @@ struct affine_temp {
 /* Temporaries of affine loops and the hints on them (after check); what
  * may stand in the way of moving a producer comes from the effects of the
  * regions' items (effects.h). */
-void affine_plan(const frontend *fe, const symtab *st, program *prog, const vec *regions,
+void affine_plan(const frontend *fe, const symtab *st, program *prog, const region_list *regions,
                  arena *a);
 
 /* --report: affine loops and the choice for each temporary. */

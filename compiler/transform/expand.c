@@ -89,8 +89,8 @@ static int inside(const loop_info *b, const loop_info *a) {
 }
 
 /* The loops to unroll, in text order: candidates holding no candidate. */
-static vec unrolled(const program *prog, const vec *loops, arena *a) {
-  vec v = {0};
+static loop_info_list unrolled(const program *prog, const loop_info_list *loops, arena *a) {
+  loop_info_list v = {0};
   for (int i = 0; i < loops->len; i++) {
     const loop_info *li = loops->items[i];
     int holds = 0;
@@ -98,11 +98,11 @@ static vec unrolled(const program *prog, const vec *loops, arena *a) {
       holds = candidate(loops->items[k], prog, a) && inside(loops->items[k], li);
     if (candidate(li, prog, a) && !holds) {
       int at = v.len;
-      vec_push(a, &v, (void *)li);
+      vec_push(a, &v, (loop_info *)li);
       for (; at > 0 && ((const loop_info *)v.items[at - 1])->r->loop->start > li->r->loop->start;
            at--)
         v.items[at] = v.items[at - 1];
-      v.items[at] = (void *)li;
+      v.items[at] = (loop_info *)li;
     }
   }
   return v;
@@ -110,7 +110,7 @@ static vec unrolled(const program *prog, const vec *loops, arena *a) {
 
 /* ---- writing ------------------------------------------------------------------ */
 
-static void add_note(arena *a, vec *notes, unsigned line, int done, int call, const char *text) {
+static void add_note(arena *a, expand_note_list *notes, unsigned line, int done, int call, const char *text) {
   expand_note *n = arena_alloc(a, sizeof *n);
   *n = (expand_note){line, done, call, text};
   vec_push(a, notes, n);
@@ -158,7 +158,8 @@ static void add_piece(arena *a, vec *v, piece x) {
   v->items[at] = p;
 }
 
-static void unroll_notes(const program *prog, const vec *loops, const vec *todo,
+static void unroll_notes(const program *prog, const loop_info_list *loops,
+                         const loop_info_list *todo,
                          expansion *x, arena *a) {
   for (int i = 0; i < loops->len; i++) {
     const loop_info *li = loops->items[i];
@@ -178,7 +179,7 @@ static void unroll_notes(const program *prog, const vec *loops, const vec *todo,
 
 /* Whether [start, end) lies inside a loop being unrolled: the call is then
  * seen through in the next round, once per copy. */
-static int in_unrolled(const vec *todo, unsigned start, unsigned end) {
+static int in_unrolled(const loop_info_list *todo, unsigned start, unsigned end) {
   for (int i = 0; i < todo->len; i++) {
     const loop_stmt *l = ((const loop_info *)todo->items[i])->r->loop;
     if (start >= l->start && end <= l->end)
@@ -187,9 +188,10 @@ static int in_unrolled(const vec *todo, unsigned start, unsigned end) {
   return 0;
 }
 
-static void call_pieces(const frontend *fe, const program *prog, const vec *todo, vec *pieces,
+static void call_pieces(const frontend *fe, const program *prog, const loop_info_list *todo,
+                        vec *pieces,
                         expansion *x, arena *a) {
-  vec calls = inline_calls(fe, prog, a);
+  call_site_list calls = inline_calls(fe, prog, a);
   for (int i = 0; i < calls.len; i++) {
     const call_site *c = calls.items[i];
     unsigned start, end;
@@ -214,9 +216,9 @@ static void call_pieces(const frontend *fe, const program *prog, const vec *todo
 }
 
 /* Bodies written twice (version.h), when nothing else is expanded. */
-static void version_pieces(const frontend *fe, const program *prog, const vec *dags,
+static void version_pieces(const frontend *fe, const program *prog, const dag_list *dags,
                            vec *pieces, expansion *x, arena *a) {
-  vec sites = version_sites(fe, prog, dags, a);
+  version_site_list sites = version_sites(fe, prog, dags, a);
   for (int i = 0; i < sites.len; i++) {
     const version_site *v = sites.items[i];
     const char *why = version_why(v);
@@ -245,10 +247,11 @@ static void write_piece(writer *w, const piece *p) {
     writer_puts(w, "__attribute__((unused)) ");
 }
 
-expansion *expand(const frontend *fe, const program *prog, const vec *loops, const vec *dags,
+expansion *expand(const frontend *fe, const program *prog, const loop_info_list *loops,
+                  const dag_list *dags,
                   int what, arena *a) {
   expansion *x = arena_alloc(a, sizeof *x);
-  vec todo = (what & EXPAND_UNROLL) ? unrolled(prog, loops, a) : (vec){0};
+  loop_info_list todo = (what & EXPAND_UNROLL) ? unrolled(prog, loops, a) : (loop_info_list){0};
   vec pieces = {0};
   if (what & EXPAND_UNROLL)
     unroll_notes(prog, loops, &todo, x, a);
@@ -276,7 +279,7 @@ expansion *expand(const frontend *fe, const program *prog, const vec *loops, con
   return x;
 }
 
-static int seen(const vec *notes, int upto, const expand_note *n) {
+static int seen(const expand_note_list *notes, int upto, const expand_note *n) {
   for (int i = 0; i < upto; i++) {
     const expand_note *m = notes->items[i];
     if (m->line == n->line && strcmp(m->text, n->text) == 0)
@@ -285,7 +288,8 @@ static int seen(const vec *notes, int upto, const expand_note *n) {
   return 0;
 }
 
-void expand_notes(const vec *notes, int from, vec *dags, int expanded, arena *a) {
+void expand_notes(const expand_note_list *notes, int from, dag_list *dags, int expanded,
+                  arena *a) {
   for (int i = from; i < notes->len; i++) {
     const expand_note *n = notes->items[i];
     dag *best = NULL;

@@ -56,12 +56,14 @@ typedef struct expand_note {
   const char *text;
 } expand_note;
 
+typedef LIST(expand_note *) expand_note_list;
+
 typedef struct expansion {
   const char *text;    /* the expanded main file, or NULL: nothing unrolled */
   size_t len;
   unsigned *lines;     /* the user's line of each of its lines */
   int nlines;
-  vec notes;           /* expand_note* */
+  expand_note_list notes;
 } expansion;
 
 /* The expansion of prog (fe: its translation unit; loops: its
@@ -69,7 +71,8 @@ typedef struct expansion {
  * nothing is expanded; its notes say why a loop of a constant trip count
  * in another loop's body is not unrolled, and why a call of a function
  * that runs loops is not seen through. */
-expansion *expand(const frontend *fe, const program *prog, const vec *loops, const vec *dags,
+expansion *expand(const frontend *fe, const program *prog, const loop_info_list *loops,
+                  const dag_list *dags,
                   int what, arena *a);
 
 /* Adds notes (expand_note*, from index `from`) to the DAGs (dag*) of the
@@ -77,6 +80,7 @@ expansion *expand(const frontend *fe, const program *prog, const vec *loops, con
  * (those done only when `expanded`: the translation is of an expanded
  * text), to the innermost region holding their line.  A note the same as
  * one before it in notes is left out. */
-void expand_notes(const vec *notes, int from, vec *dags, int expanded, arena *a);
+void expand_notes(const expand_note_list *notes, int from, dag_list *dags, int expanded,
+                  arena *a);
 
 #endif

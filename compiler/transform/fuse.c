@@ -20,7 +20,7 @@
 
 typedef struct fuser {
   const program *prog;
-  const vec *regions;
+  const region_list *regions;
   arena *a;
   fusion *f;
   const region *r;
@@ -33,7 +33,7 @@ typedef struct fuser {
                        anchor's item) */
   vec *preds, *succs; /* by item: the items it depends on / that depend on
                          it (int, as void*): the DAGs' edges between items */
-  vec groups;       /* group*: the region's, in order of creation */
+  group_list groups; /* the region's, in order of creation */
   vec by_set;       /* set_groups*: the region's groups of each set */
   int isl_tries;    /* legality checks by isl for the loop being placed */
   int *item_by_id;  /* by loop id: its item in the region, or -1 */
@@ -44,7 +44,7 @@ typedef struct fuser {
  * nearest candidates are at the end. */
 typedef struct set_groups {
   const obj *set;
-  vec groups; /* group* */
+  group_list groups;
 } set_groups;
 
 /* ---- items ------------------------------------------------------------------ */
@@ -97,7 +97,7 @@ static const obj *cse_between(const fuser *u, const group *g, const loop *lp) {
 /* With MPI: lp needs the halo of a dat that a loop of g writes — the
  * exchange must come between them, which one loop cannot hold. */
 static const char *exchange_between(const fuser *u, const group *g, const loop *lp) {
-  vec halos = effects_halo_dats(u->a, lp, &u->f->temps);
+  obj_list halos = effects_halo_dats(u->a, lp, &u->f->temps);
   for (int i = 0; i < halos.len; i++)
     for (int k = 0; k < g->loops.len; k++)
       if (loop_arg_writing(g->loops.items[k], halos.items[i]))
@@ -250,7 +250,7 @@ static const char *join_problem_(fuser *u, const group *g, const loop *lp,
 
 /* Two dats of the loops that may be one (alias.h), one of them written:
  * "m->p_q and m->p_qold", or NULL. */
-static const char *aliased_pair(fuser *u, const vec *loops, const loop *lp) {
+static const char *aliased_pair(fuser *u, const loop_list *loops, const loop *lp) {
   vec args = {0};
   for (int i = 0; i <= loops->len; i++) {
     const loop *l = i < loops->len ? loops->items[i] : lp;
@@ -374,7 +374,7 @@ static set_groups *groups_of_set(fuser *u, const obj *set) {
 /* g has just taken a loop, its last: it moves to the end of its set's
  * list (it was among the nearest, at most FUSE_CANDIDATES from the end). */
 static void touch_group(fuser *u, group *g) {
-  vec *v = &groups_of_set(u, ((const loop *)g->loops.items[0])->set)->groups;
+  group_list *v = &groups_of_set(u, ((const loop *)g->loops.items[0])->set)->groups;
   int k = v->len - 1;
   while (k >= 0 && v->items[k] != g)
     k--;
@@ -425,9 +425,9 @@ static void join(fuser *u, group *g, const loop *lp, const loop *anchor) {
 
 /* The region's groups over lp's set, nearest first (by their last loop),
  * at most FUSE_CANDIDATES; *more: whether others were left. */
-static vec candidates(fuser *u, const loop *lp, int *more) {
-  const vec *all = &groups_of_set(u, lp->set)->groups;
-  vec v = {0};
+static group_list candidates(fuser *u, const loop *lp, int *more) {
+  const group_list *all = &groups_of_set(u, lp->set)->groups;
+  group_list v = {0};
   for (int i = all->len - 1; i >= 0 && v.len < FUSE_CANDIDATES; i--)
     vec_push(u->a, &v, all->items[i]);
   *more = all->len > v.len;
@@ -445,7 +445,7 @@ static void form_groups(fuser *u) {
     if (it->kind != ITEM_LOOP || temps_pinned_away(&u->f->temps, it->lp) || it->lp->domain)
       continue; /* affine loops: their code is affine.c's */
     int more = 0;
-    vec cands = u->no_fuse ? (vec){0} : candidates(u, it->lp, &more);
+    group_list cands = u->no_fuse ? (group_list){0} : candidates(u, it->lp, &more);
     const char *refused = NULL;
     const group *first = NULL;
     group *into = NULL;
@@ -479,8 +479,8 @@ static const group *group_of(const fusion *f, const loop *lp) {
 }
 
 /* Why t cannot be contracted into a local of its producer's group. */
-static const char *contract_problem(fuser *u, const obj *t, const vec *writers,
-                                    const vec *readers) {
+static const char *contract_problem(fuser *u, const obj *t, const loop_list *writers,
+                                    const loop_list *readers) {
   const char *why = region_temp_producer_problem(u->a, u->prog, u->regions, u->r, t, writers);
   if (why)
     return why;
@@ -512,7 +512,7 @@ static temp_info *new_temp(fuser *u, const obj *t, temp_fate fate, const loop *p
 }
 
 static void decide_temp(fuser *u, const obj *t) {
-  vec writers = {0}, readers = {0};
+  loop_list writers = {0}, readers = {0};
   region_temp_uses(u->a, u->r, t, &writers, &readers);
   const char *why = contract_problem(u, t, &writers, &readers);
   const loop *p = writers.len ? writers.items[0] : NULL;
@@ -577,7 +577,7 @@ static int same_shape(const obj *x, const obj *y) {
 }
 
 static void share_storage(fuser *u, int first_temp) {
-  vec owners = {0}; /* temp_info*: storage holders, with their end */
+  temp_info_list owners = {0}; /* storage holders, with their end */
   vec ends = {0};
   for (int i = first_temp; i < u->f->temps.len; i++) {
     temp_info *ti = u->f->temps.items[i];
@@ -622,7 +622,7 @@ static const char *saving(const fuser *u, const temp_info *ti) {
 
 /* One line per set of the region's temporaries: those stored, those that
  * take no storage of their own and why, and the bytes per element saved. */
-static void storage_note(fuser *u, const vec *mine, const obj *set) {
+static void storage_note(fuser *u, const temp_info_list *mine, const obj *set) {
   strbuf kept, saved;
   sb_init(&kept);
   sb_init(&saved);
@@ -653,7 +653,8 @@ static void storage_note(fuser *u, const vec *mine, const obj *set) {
 }
 
 static void storage_report(fuser *u, int first_temp) {
-  vec mine = {0}, sets = {0};
+  temp_info_list mine = {0};
+  vec sets = {0};
   for (int i = 0; i < u->f->temps.len; i++) {
     temp_info *ti = u->f->temps.items[i];
     if (i >= first_temp || pinned_here(u, ti))
@@ -673,8 +674,8 @@ static void storage_report(fuser *u, int first_temp) {
 
 /* ---- driver --------------------------------------------------------------------------- */
 
-fusion *fuse(const program *prog, const vec *regions, const vec *seq, vec *dags,
-             const vec *pins, const target *t, int no_fuse, arena *a) {
+fusion *fuse(const program *prog, const region_list *regions, const dag_list *seq,
+             dag_list *dags, const temp_info_list *pins, const target *t, int no_fuse, arena *a) {
   fusion *f = arena_alloc(a, sizeof *f);
   for (int i = 0; i < pins->len; i++)
     vec_push(a, &f->temps, pins->items[i]);

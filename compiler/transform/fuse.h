@@ -37,13 +37,15 @@ enum { FUSE_CANDIDATES = 8, FUSE_TRIES = 4, FUSE_GROUP_LOOPS = 64 };
 
 typedef struct group {
   int id;           /* 1-based, in file order of the anchors */
-  vec loops;        /* loop*: fused element by element, in order */
+  loop_list loops;  /* fused element by element, in order */
   const loop *anchor; /* the loop whose directive becomes the call */
 } group;
 
+typedef LIST(group *) group_list;
+
 typedef struct fusion {
-  vec groups; /* group* */
-  vec temps;  /* temp_info*: the hints' fates, then the others' */
+  group_list groups;
+  temp_info_list temps; /* the hints' fates, then the others' */
   group **by_loop; /* by loop id: its group (NULL: none yet, or pinned) */
   int nloops;      /* length of by_loop */
 } fusion;
@@ -53,8 +55,8 @@ typedef struct fusion {
  * loops whole, built with the pins (dag*, computation i is item i); dags:
  * their DAGs for the target, which receive the notes (--report).
  * no_fuse: every loop is a group of its own. */
-fusion *fuse(const program *prog, const vec *regions, const vec *seq, vec *dags,
-             const vec *pins, const target *t, int no_fuse, arena *a);
+fusion *fuse(const program *prog, const region_list *regions, const dag_list *seq,
+             dag_list *dags, const temp_info_list *pins, const target *t, int no_fuse, arena *a);
 
 /* The group of a loop; NULL for a pinned producer (no code of its own). */
 const group *fusion_group(const fusion *f, const loop *lp);

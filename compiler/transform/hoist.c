@@ -24,7 +24,8 @@ static int declared_before(const loop_info *li, const obj *o) {
            o->loc.file && l->loc.file && strcmp(o->loc.file, l->loc.file) == 0);
 }
 
-static void hoist_one(const loop_info *li, comp *s, const comp *c2, vec *out, arena *a) {
+static void hoist_one(const loop_info *li, comp *s, const comp *c2, hoist_list *out,
+                      arena *a) {
   const loop_stmt *l = li->r->loop;
   const comp *by = c2->into; /* the exchange of iteration i it relies on */
   s->removed = s->partner->removed = "hoisted";
@@ -46,8 +47,8 @@ static void hoist_one(const loop_info *li, comp *s, const comp *c2, vec *out, ar
   vec_push(a, out, h);
 }
 
-vec hoist_exchanges(const vec *loops, arena *a) {
-  vec out = {0};
+hoist_list hoist_exchanges(const loop_info_list *loops, arena *a) {
+  hoist_list out = {0};
   for (int i = 0; i < loops->len; i++) {
     const loop_info *li = loops->items[i];
     const dag *st = li->steps;

@@ -31,7 +31,9 @@ typedef struct hoist {
   const comp *send;    /* the body's HaloSend it replaces (removed) */
 } hoist;
 
+typedef LIST(hoist *) hoist_list;
+
 /* The hoisted exchanges (hoist*) of loops (loop_info*). */
-vec hoist_exchanges(const vec *loops, arena *a);
+hoist_list hoist_exchanges(const loop_info_list *loops, arena *a);
 
 #endif

@@ -23,7 +23,7 @@ typedef struct fn {
   int is_static;
   vec params;                  /* CXCursor* (ParmDecl) */
   vec locals;                  /* const char*: the names its body declares */
-  vec toks;                    /* tok*: its body's */
+  tok_list toks;               /* its body's */
   int toks_done;
 } fn;
 
@@ -42,7 +42,7 @@ struct call_site {
   const char *decl;   /* `T v = f(...)`: "T v", else NULL */
   const char *why;
   vec bindings;       /* binding* */
-  vec renames;        /* text_edit*: over the callee's body */
+  text_edit_list renames; /* over the callee's body */
   unsigned body_end;  /* where the body written out ends (its return, or '}') */
   unsigned ret_start; /* the final return statement, or 0 */
   const char *ret_expr; /* its expression, renamed, on one line, or NULL */
@@ -54,7 +54,7 @@ typedef struct finder {
   arena *a;
   vec fns;      /* fn* */
   vec macros;   /* CXCursor*: the macro expansions of the main file */
-  vec sites;    /* call_site* */
+  call_site_list sites;
   fn *caller;
   vec caller_names; /* const char*: the caller's parameters and locals */
   int instance; /* calls written out so far (the suffix of new names) */
@@ -81,10 +81,10 @@ static void add_name(arena *a, vec *names, const char *s) {
 
 /* ---- tokens --------------------------------------------------------------------------- */
 
-static vec tokens(const finder *f, CXSourceRange range) { return tokens_of(f->fe, range, f->a); }
+static tok_list tokens(const finder *f, CXSourceRange range) { return tokens_of(f->fe, range, f->a); }
 
 /* Whether token i is a name the body may bind (an identifier, not a member). */
-static int is_word(const vec *v, int i) {
+static int is_word(const tok_list *v, int i) {
   const tok *t = tok_at(v, i), *p = tok_at(v, i - 1);
   return t->kind == CXToken_Identifier && !tok_is(p, ".") && !tok_is(p, "->");
 }
@@ -158,7 +158,7 @@ static fn *fn_of(const finder *f, CXCursor def) {
   return NULL;
 }
 
-static const vec *body_tokens(const finder *f, fn *g) {
+static const tok_list *body_tokens(const finder *f, fn *g) {
   if (!g->toks_done) {
     g->toks = tokens(f, clang_getCursorExtent(cursor_last_child(g->def)));
     g->toks_done = 1;
@@ -262,7 +262,7 @@ static const char *macro_problem(const finder *f, const fn *g, unsigned at) {
     const char *name = frontend_spelling(f->fe, m);
     if (frontend_in_main_file(f->fe, clang_getCursorLocation(def)) && start_of(def) > at)
       return arena_printf(f->a, "its body uses the macro %s, defined after the call", name);
-    vec dt = tokens(f, clang_getCursorExtent(def));
+    tok_list dt = tokens(f, clang_getCursorExtent(def));
     for (int k = 1; k < dt.len; k++) {
       const tok *t = dt.items[k];
       if (t->kind == CXToken_Identifier && own_name(f, g, t->text))
@@ -285,7 +285,7 @@ static const char *fresh_name(finder *f, const char *name) {
 }
 
 /* Whether the body changes the parameter `name` or takes its address. */
-static int body_changes(const vec *v, const char *name) {
+static int body_changes(const tok_list *v, const char *name) {
   for (int i = 0; i < v->len; i++)
     if (is_word(v, i) && strcmp(tok_at(v, i)->text, name) == 0 &&
         tok_changed(tok_at(v, i - 1), tok_at(v, i + 1)))
@@ -295,7 +295,7 @@ static int body_changes(const vec *v, const char *name) {
 
 /* Whether the caller takes the address of its variable `name`. */
 static int caller_takes_address(const finder *f, const char *name) {
-  const vec *v = body_tokens(f, f->caller);
+  const tok_list *v = body_tokens(f, f->caller);
   for (int i = 1; i < v->len; i++)
     if (tok_is(tok_at(v, i - 1), "&") && strcmp(tok_at(v, i)->text, name) == 0)
       return 1;
@@ -402,7 +402,7 @@ static const char *bind(finder *f, call_site *s, CXCursor call) {
   int n = clang_Cursor_getNumArguments(call);
   if (n != g->params.len)
     return "its arguments do not match its parameters";
-  const vec *v = &((fn *)g)->toks;
+  const tok_list *v = &((fn *)g)->toks;
   for (int i = 0; i < n; i++) {
     CXCursor p = *(CXCursor *)g->params.items[i], arg = clang_Cursor_getArgument(call, (unsigned)i);
     binding *b = arena_alloc(f->a, sizeof *b);
@@ -452,7 +452,7 @@ static const char *renamed(finder *f, call_site *s, const char *w) {
 
 /* The renames of the body's words, and the problems its words pose. */
 static const char *rename_body(finder *f, call_site *s) {
-  const vec *v = &((fn *)s->callee)->toks;
+  const tok_list *v = &((fn *)s->callee)->toks;
   for (int i = 0; i < v->len; i++) {
     const tok *t = v->items[i];
     if (!is_word(v, i))
@@ -625,7 +625,7 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
   return CXChildVisit_Recurse;
 }
 
-vec inline_calls(const frontend *fe, const program *prog, arena *a) {
+call_site_list inline_calls(const frontend *fe, const program *prog, arena *a) {
   finder f = {fe, prog, a, {0}, {0}, {0}, NULL, {0}, 0};
   clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), top_level, &f);
   for (int i = 0; i < f.fns.len; i++) {

@@ -43,11 +43,12 @@
 enum { INLINE_LOOPS = 32 };
 
 typedef struct call_site call_site;
+typedef LIST(call_site *) call_site_list;
 
 /* The calls of prog of functions of the main file that run loops
  * (call_site*, caller by caller), those that may be seen through and those
  * that may not (call_site_why). */
-vec inline_calls(const frontend *fe, const program *prog, arena *a);
+call_site_list inline_calls(const frontend *fe, const program *prog, arena *a);
 
 /* Why c is not seen through, or NULL: it may be. */
 const char *call_site_why(const call_site *c);

@@ -75,7 +75,7 @@ static unsigned long long read_components(const program *prog, const obj *t) {
 
 /* Why ti's temporary is kept whole although its readers leave components
  * out ("": they do not), or NULL; *mask: the components they name. */
-static const char *problem(const fusion *fu, const program *prog, const vec *regions,
+static const char *problem(const fusion *fu, const program *prog, const region_list *regions,
                            const temp_info *ti, unsigned long long *mask, arena *a) {
   const obj *t = ti->t;
   if (ti->fate != TEMP_STORED || t->dim < 2 || t->dim > 64)
@@ -116,7 +116,7 @@ static const char *components(unsigned long long m, int dim, arena *a) {
 }
 
 /* The DAG of the first region whose loops name t, and where. */
-static dag *note_at(const vec *regions, vec *dags, const obj *t, srcloc *loc) {
+static dag *note_at(const region_list *regions, dag_list *dags, const obj *t, srcloc *loc) {
   for (int r = 0; r < regions->len; r++) {
     const region *reg = regions->items[r];
     for (int i = 0; i < reg->items.len; i++) {
@@ -131,7 +131,8 @@ static dag *note_at(const vec *regions, vec *dags, const obj *t, srcloc *loc) {
 }
 
 /* ti's narrowing, or NULL (noted in dags either way). */
-static narrowing *decide(const fusion *fu, const program *prog, const vec *regions, vec *dags,
+static narrowing *decide(const fusion *fu, const program *prog, const region_list *regions,
+                         dag_list *dags,
                          const temp_info *ti, arena *a) {
   unsigned long long mask = 0;
   const char *why = problem(fu, prog, regions, ti, &mask, a);
@@ -152,9 +153,10 @@ static narrowing *decide(const fusion *fu, const program *prog, const vec *regio
   return n;
 }
 
-vec narrow(const fusion *fu, const program *prog, const vec *regions, vec *dags, int disabled,
+narrowing_list narrow(const fusion *fu, const program *prog, const region_list *regions,
+                      dag_list *dags, int disabled,
            arena *a) {
-  vec out = {0};
+  narrowing_list out = {0};
   for (int i = 0; !disabled && i < fu->temps.len; i++) {
     narrowing *n = decide(fu, prog, regions, dags, fu->temps.items[i], a);
     if (n)
@@ -163,7 +165,7 @@ vec narrow(const fusion *fu, const program *prog, const vec *regions, vec *dags,
   return out;
 }
 
-const narrowing *narrow_find(const vec *narrowed, const obj *t) {
+const narrowing *narrow_find(const narrowing_list *narrowed, const obj *t) {
   for (int i = 0; narrowed && i < narrowed->len; i++) {
     const narrowing *n = narrowed->items[i];
     if (n->t == t)
@@ -172,7 +174,7 @@ const narrowing *narrow_find(const vec *narrowed, const obj *t) {
   return NULL;
 }
 
-int narrow_kept(const vec *narrowed, const obj *t) {
+int narrow_kept(const narrowing_list *narrowed, const obj *t) {
   const narrowing *n = narrow_find(narrowed, t);
   return n ? n->nkept : 0;
 }

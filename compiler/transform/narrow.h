@@ -37,15 +37,17 @@ typedef struct narrowing {
   int nkept;
 } narrowing;
 
+typedef LIST(narrowing *) narrowing_list;
+
 /* Which of fu's stored temporaries are narrowed (narrowing*), noted in
  * dags (the DAGs of regions).  disabled: --no-narrow (none are). */
-vec narrow(const fusion *fu, const program *prog, const vec *regions, vec *dags, int disabled,
-           arena *a);
+narrowing_list narrow(const fusion *fu, const program *prog, const region_list *regions,
+                      dag_list *dags, int disabled, arena *a);
 
 /* t's narrowing in narrowed (narrowing*), or NULL: t is stored whole, or
  * is no stored temporary. */
-const narrowing *narrow_find(const vec *narrowed, const obj *t);
+const narrowing *narrow_find(const narrowing_list *narrowed, const obj *t);
 /* The components of t stored when it is narrowed, else 0. */
-int narrow_kept(const vec *narrowed, const obj *t);
+int narrow_kept(const narrowing_list *narrowed, const obj *t);
 
 #endif

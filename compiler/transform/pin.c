@@ -15,9 +15,9 @@
 
 typedef struct pinner {
   const program *prog;
-  const vec *regions;
+  const region_list *regions;
   arena *a;
-  vec *temps;        /* temp_info*: the fates decided so far */
+  temp_info_list *temps; /* the fates decided so far */
   const region *r;
   dag *plain;        /* r's DAG in program order, no pins: receives the notes */
 } pinner;
@@ -45,7 +45,7 @@ static void pin_mpi_check(pinner *u) {
     const item *it = item_at(u, i);
     if (it->kind != ITEM_LOOP || temps_pinned_away(u->temps, it->lp))
       continue;
-    vec fx = effects_of_loop(u->a, it->lp, u->temps);
+    effect_list fx = effects_of_loop(u->a, it->lp, u->temps);
     for (int k = 0; k < fx.len; k++) {
       const effect *e = fx.items[k];
       const temp_info *ti = NULL;
@@ -72,8 +72,8 @@ static void pin_mpi_check(pinner *u) {
  * per use), no consumer may read t before it, and nothing it reads may
  * change before the last consumer has evaluated it. */
 static const char *pin_problem(const pinner *u, const loop *p, const obj *t,
-                               const vec *readers) {
-  vec fx = effects_of_loop(u->a, p, NULL);
+                               const loop_list *readers) {
+  effect_list fx = effects_of_loop(u->a, p, NULL);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
     if (effect_writes(e) && e->o != t)
@@ -93,7 +93,7 @@ static const char *pin_problem(const pinner *u, const loop *p, const obj *t,
 /* Whether loop lp evaluates producer p (it reads p's pinned temporary, or
  * one whose producer evaluates p: a chain). */
 static int evaluates(const pinner *u, const loop *lp, const loop *p) {
-  vec fx = effects_of_loop(u->a, lp, u->temps);
+  effect_list fx = effects_of_loop(u->a, lp, u->temps);
   for (int i = 0; i < fx.len; i++)
     if (((const effect *)fx.items[i])->by == p)
       return 1;
@@ -130,7 +130,8 @@ static void pin_inputs_check(pinner *u) {
       if (item_at(u, k)->kind == ITEM_LOOP && !temps_pinned_away(u->temps, item_at(u, k)->lp) &&
           evaluates(u, item_at(u, k)->lp, ti->producer))
         to = k;
-    vec fx = from >= 0 ? effects_of_loop(u->a, ti->producer, u->temps) : (vec){0};
+    effect_list fx =
+        from >= 0 ? effects_of_loop(u->a, ti->producer, u->temps) : (effect_list){0};
     for (int k = from + 1; k <= to; k++)
       for (int i = 0; i < fx.len; i++) {
         const effect *e = fx.items[i];
@@ -160,7 +161,7 @@ static temp_info *new_temp(pinner *u, const obj *t, temp_fate fate, const loop *
 
 
 static void apply_hint(pinner *u, const hint *h, const obj *t) {
-  vec writers = {0}, readers = {0};
+  loop_list writers = {0}, readers = {0};
   region_temp_uses(u->a, u->r, t, &writers, &readers);
   if (writers.len == 0 && readers.len == 0)
     return; /* another region's temporary */
@@ -191,8 +192,9 @@ static void apply_hints(pinner *u) {
   }
 }
 
-vec pin(const program *prog, const vec *regions, vec *plain, const target *t, arena *a) {
-  vec temps = {0};
+temp_info_list pin(const program *prog, const region_list *regions, dag_list *plain,
+                   const target *t, arena *a) {
+  temp_info_list temps = {0};
   int mpi = t->distributed;
   for (int r = 0; r < regions->len; r++) {
     pinner u = {prog, regions, a, &temps, regions->items[r], plain->items[r]};

@@ -24,6 +24,7 @@
 /* The fates of the hinted temporaries (temp_info*), in program order of
  * the hints, region by region; `plain`: the regions' DAGs in program order,
  * no pins (dag*), which receive the notes. */
-vec pin(const program *prog, const vec *regions, vec *plain, const target *t, arena *a);
+temp_info_list pin(const program *prog, const region_list *regions, dag_list *plain,
+                   const target *t, arena *a);
 
 #endif

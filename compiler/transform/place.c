@@ -18,10 +18,10 @@ typedef struct placer {
   const fusion *fu;
   const rotations *rots;
   dag *d;
-  vec out;      /* insertion* */
+  insertion_list out;
   int *item_by_loop; /* by loop id: its item in the region, or -1 */
   int nloops;        /* length of item_by_loop */
-  vec *succs;        /* by comp id: comp*, the computations c is a predecessor of */
+  comp_list *succs;  /* by comp id: the computations c is a predecessor of */
 } placer;
 
 static const region *reg(const placer *p) { return p->d->r; }
@@ -157,7 +157,7 @@ static void place_send(placer *p, const comp *s) {
  * whose first head runs in the group before it, before that group. */
 static void place_fold(placer *p, const comp *e) {
   int lo = code_point(p, e) + 1, hi = npoints(p);
-  const vec *succs = &p->succs[e->id];
+  const comp_list *succs = &p->succs[e->id];
   for (int i = 0; i < succs->len; i++) {
     const comp *c = succs->items[i];
     if (first_code_point(p, c) < hi)
@@ -222,13 +222,13 @@ static int hoist_item(const placer *p, const hoist *h) {
  * ends after it (a no-op once the first iteration's consumer ended it; a
  * loop that ran no iteration leaves none in flight), before anything
  * else placed there; into *ends. */
-static void place_hoist(placer *p, const hoist *h, vec *ends) {
+static void place_hoist(placer *p, const hoist *h, insertion_list *ends) {
   const loop_stmt *l = h->li->r->loop;
   const region *parent = l->parent;
   const char *d = obj_label(h->send->o);
   insert_statement(p, ((const item *)parent->items.items[hoist_item(p, h)])->start,
                    arena_printf(p->a, "loom__halo_begin(%s);", d));
-  vec mine = p->out;
+  insertion_list mine = p->out;
   p->out = *ends;
   insert_statement(p, l->item + 1 < parent->items.len
                           ? ((const item *)parent->items.items[l->item + 1])->start
@@ -248,8 +248,8 @@ static void place_flag(placer *p, const rotation *rot) {
                    arena_printf(p->a, "int loom_rotated_%d = 0;", rot->id));
 }
 
-vec place_comms(const program *prog, const vec *dags, const fusion *fu, const rotations *rots,
-                const vec *hoists, arena *a) {
+insertion_list place_comms(const program *prog, const dag_list *dags, const fusion *fu,
+                           const rotations *rots, const hoist_list *hoists, arena *a) {
   placer p = {prog, a, fu, rots, NULL, {0}, NULL, 0, NULL};
   /* flags first: a declaration on a line of its own, then what goes at
    * the same point on the group's line (a fold before a pre group) */
@@ -268,7 +268,7 @@ vec place_comms(const program *prog, const vec *dags, const fusion *fu, const ro
         place_fold(&p, c);
     }
   }
-  vec ends = {0};
+  insertion_list ends = {0};
   for (int i = 0; hoists && i < hoists->len; i++)
     place_hoist(&p, hoists->items[i], &ends);
   for (int i = 0; i < p.out.len; i++)

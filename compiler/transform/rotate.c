@@ -18,9 +18,9 @@ typedef struct rotator {
   const program *prog;
   const fusion *fu;
   rotations *out;
-  const vec *regions;
-  vec *dags;
-  const vec *hoists; /* hoist*: exchanges issued before their loop statements */
+  const region_list *regions;
+  dag_list *dags;
+  const hoist_list *hoists; /* exchanges issued before their loop statements */
   arena *a;
   int mpi;
   const region **loop_region; /* by loop id: the region whose item it is */
@@ -79,8 +79,8 @@ static int in_group(const group *g, const loop *lp) {
 }
 
 /* The groups of region r, in order of their anchors. */
-static vec groups_of(const rotator *x, const region *r) {
-  vec v = {0};
+static group_list groups_of(const rotator *x, const region *r) {
+  group_list v = {0};
   for (int i = 0; i < r->items.len; i++) {
     const item *it = r->items.items[i];
     const group *g = it->kind == ITEM_LOOP ? fusion_group(x->fu, it->lp) : NULL;
@@ -169,7 +169,7 @@ static const char *fusable(const rotator *x, const group *g, const group *h) {
   if (x->mpi && loop_executes_halo(g0) != loop_executes_halo(h0))
     return arena_printf(x->a, "with MPI, one of %s and %s runs its executed halo and "
                         "the other does not", g0->kernel, h0->kernel);
-  vec acc = {0};
+  loop_list acc = {0};
   for (int i = 0; i < g->loops.len; i++)
     vec_push(x->a, &acc, g->loops.items[i]);
   for (int i = 0; i < h->loops.len; i++) {
@@ -323,7 +323,7 @@ static int barrier_between(const rotator *x, const loop_info *li, const group *p
 /* The nearest group over set before the loop statement in its block. */
 static const group *group_before(const rotator *x, const loop_info *li, const obj *set) {
   const loop_stmt *l = li->r->loop;
-  vec gs = groups_of(x, l->parent);
+  group_list gs = groups_of(x, l->parent);
   for (int i = gs.len - 1; i >= 0; i--) {
     const group *g = gs.items[i];
     if (anchor_pos(x, l->parent, g) < l->item && set_of(g) == set)
@@ -361,7 +361,7 @@ static const char *loop_problem(const loop_info *li) {
 /* The tail for head h: the latest group over its set after it that it can
  * join across the iteration boundary, trying at most ROTATE_TAILS (whose
  * isl checks are the cost); *why: the first refusal. */
-static const group *tail_for(rotator *x, const loop_info *li, const vec *gs, const group *h,
+static const group *tail_for(rotator *x, const loop_info *li, const group_list *gs, const group *h,
                              const char **why) {
   reach rc = head_reach(x, li, h);
   const char *w = NULL;
@@ -416,7 +416,7 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
     dag_note(li->body, x->a, li->r->loop->loc, "not rotated: %s", why);
     return NULL;
   }
-  vec gs = groups_of(x, li->r);
+  group_list gs = groups_of(x, li->r);
   const char *first = NULL;
   int heads = 0;
   for (int i = 0; i < gs.len; i++) {
@@ -456,8 +456,9 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
   return NULL;
 }
 
-const rotations *rotate(const program *prog, const fusion *fu, const vec *loops,
-                        const vec *hoists, const vec *regions, vec *dags, const target *t,
+const rotations *rotate(const program *prog, const fusion *fu, const loop_info_list *loops,
+                        const hoist_list *hoists, const region_list *regions, dag_list *dags,
+                        const target *t,
                         int disabled, arena *a) {
   rotations *out = arena_alloc(a, sizeof *out);
   rotator x = {prog, fu, out, regions, dags, hoists, a,

@@ -41,6 +41,7 @@
 #define LOOMC_ROTATE_H
 
 #include "analysis/loops.h"
+#include "transform/hoist.h"
 #include "transform/fuse.h"
 
 /* The budget of one loop statement (transformations.md §3): the heads
@@ -57,19 +58,22 @@ typedef struct rotation {
   group *pre_fused;     /* pre + head of the first iteration */
 } rotation;
 
+typedef LIST(rotation *) rotation_list;
+
 /* What rotate made: the rotations, and the fused groups they run (each
  * numbered after fusion's groups, in the order emit writes them). */
 typedef struct rotations {
-  vec list;   /* rotation* */
-  vec groups; /* group*: every rotation's fused and pre_fused */
+  rotation_list list;
+  group_list groups; /* every rotation's fused and pre_fused */
 } rotations;
 
 /* The loops rotated, of fu's groups.  hoists: the exchanges hoisted
  * (hoist*), or NULL; dags: the target's DAGs of regions, which receive
  * the notes; disabled: --no-fuse or --no-rotate
  * (none are). */
-const rotations *rotate(const program *prog, const fusion *fu, const vec *loops,
-                        const vec *hoists, const vec *regions, vec *dags, const target *t,
+const rotations *rotate(const program *prog, const fusion *fu, const loop_info_list *loops,
+                        const hoist_list *hoists, const region_list *regions, dag_list *dags,
+                        const target *t,
                         int disabled, arena *a);
 
 /* The rotation g is the head, the tail or the pre group of, or NULL. */

@@ -21,7 +21,7 @@ typedef struct scheduler {
   arena *a;
   unsigned char *done; /* by id */
   int *waiting;        /* by id: predecessors not placed yet */
-  vec *succs;          /* by id: comp*, those c is a predecessor of */
+  comp_list *succs;    /* by id: those c is a predecessor of */
   int *heap, nheap;    /* ids of the early computations that are ready: a min-heap */
 } scheduler;
 
@@ -57,7 +57,7 @@ static void place(scheduler *s, comp *c) {
   vec_push(s->a, &s->d->order, c);
   if (!s->succs)
     return;
-  const vec *next = &s->succs[c->id];
+  const comp_list *next = &s->succs[c->id];
   for (int i = 0; i < next->len; i++) {
     const comp *x = next->items[i];
     if (--s->waiting[x->id] == 0 && !s->done[x->id] && placement_of(x) == PLACE_EARLY)
@@ -78,7 +78,7 @@ static void place_early(scheduler *s) {
 /* Successor lists, predecessor counts, and the early computations ready
  * at the start. */
 static void scheduler_init(scheduler *s, arena *a) {
-  const vec *all = &s->d->comps;
+  const comp_list *all = &s->d->comps;
   size_t n = (size_t)all->len + 1;
   s->waiting = arena_alloc(a, n * sizeof *s->waiting);
   s->succs = arena_alloc(a, n * sizeof *s->succs);
@@ -183,7 +183,7 @@ static void schedule_dag(dag *d, arena *a) {
   schedule_notes(d, a);
 }
 
-void schedule(vec *dags, arena *a) {
+void schedule(dag_list *dags, arena *a) {
   for (int r = 0; r < dags->len; r++)
     schedule_dag(dags->items[r], a);
 }

@@ -18,6 +18,6 @@
 #include "analysis/dag.h"
 
 /* Fills the order of every DAG of dags (dag*). */
-void schedule(vec *dags, arena *a);
+void schedule(dag_list *dags, arena *a);
 
 #endif

@@ -13,7 +13,7 @@
 
 typedef struct transformed {
   const fusion *fu;        /* fuse.h: the groups, the temporaries' fates */
-  vec narrowed;            /* narrow.h: narrowing* */
+  narrowing_list narrowed; /* narrow.h */
   const staging *staged;   /* vectorize.h: the loops staged */
   const rotations *rots;   /* rotate.h: the loops rotated, their groups */
 } transformed;

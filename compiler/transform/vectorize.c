@@ -20,7 +20,7 @@ struct staging {
 
 typedef struct stager {
   const fusion *fu;
-  const vec *narrowed;
+  const narrowing_list *narrowed;
   staging *st;
   arena *a;
 } stager;
@@ -169,7 +169,8 @@ static void decide(stager *x, const loop *lp, dag *notes) {
                       "offset");
 }
 
-const staging *vectorize(const fusion *fu, const vec *narrowed, const vec *regions, vec *dags,
+const staging *vectorize(const fusion *fu, const narrowing_list *narrowed,
+                         const region_list *regions, dag_list *dags,
                          int disabled, arena *a) {
   staging *st = arena_alloc(a, sizeof *st);
   st->nloops = fu->nloops;

@@ -48,6 +48,7 @@
 #define LOOMC_VECTORIZE_H
 
 #include "transform/fuse.h"
+#include "transform/narrow.h"
 
 /* Elements per strip: a strip's gathered rows stay in L1.  Airfoil seq on
  * the reference mesh (50 iterations, best of 3 to 5 runs) took 2.44 s
@@ -61,7 +62,8 @@ typedef struct staging staging;
 /* Which loops of fu's groups are staged, noted in dags (the DAGs of the
  * same regions); narrowed: narrow()'s (a narrowed temporary keeps a loop
  * from running as lanes).  disabled: --no-vectorize (none are). */
-const staging *vectorize(const fusion *fu, const vec *narrowed, const vec *regions, vec *dags,
+const staging *vectorize(const fusion *fu, const narrowing_list *narrowed,
+                         const region_list *regions, dag_list *dags,
                          int disabled, arena *a);
 
 /* Whether lp is staged. */

@@ -19,7 +19,7 @@ struct version_site {
   unsigned open, close; /* the body's '{' and '}' */
   vec members;          /* obj*: the handles tested */
   vec locals;           /* const char*: their names in the first copy */
-  vec renames;          /* text_edit*: over the body */
+  text_edit_list renames; /* over the body */
   const char *why;
   int group;
   unsigned line;        /* of the '{' */
@@ -50,7 +50,7 @@ static int within(const region *r, const region *body) {
 
 /* The loops kept apart in the body where handles that may be one dat
  * (one of them written) were involved (transform/fuse.c). */
-static int alias_refusals(const vec *dags, const region *body) {
+static int alias_refusals(const dag_list *dags, const region *body) {
   int n = 0;
   for (int d = 0; d < dags->len; d++) {
     const dag *g = dags->items[d];
@@ -60,7 +60,7 @@ static int alias_refusals(const vec *dags, const region *body) {
 }
 
 /* The dats of an alias class the body names: its loops' and host code's. */
-static vec class_dats(const ctx *c, const vec *dags, const region *body) {
+static vec class_dats(const ctx *c, const dag_list *dags, const region *body) {
   vec v = {0};
   for (int i = 0; i < c->prog->loops.len; i++) {
     const loop *lp = c->prog->loops.items[i];
@@ -116,7 +116,7 @@ static vec chain_words(const ctx *c, const char *expr) {
 }
 
 /* The index of the chain's last token if the tokens at i spell it, else -1. */
-static int chain_at(const vec *toks, int i, const vec *words) {
+static int chain_at(const tok_list *toks, int i, const vec *words) {
   const tok *p = tok_at(toks, i - 1);
   if (tok_is(p, "->") || tok_is(p, "."))
     return -1;
@@ -208,7 +208,7 @@ static const char *fresh(const ctx *c, const char *name, const vec *taken) {
 
 /* Why a use of the parameter `base` (token i) keeps the body from being
  * written twice. */
-static const char *base_problem(const vec *toks, int i, const char *base, int chain, arena *a) {
+static const char *base_problem(const tok_list *toks, int i, const char *base, int chain, arena *a) {
   const tok *p = tok_at(toks, i - 1), *n = tok_at(toks, i + 1);
   if (tok_is(p, "->") || tok_is(p, "."))
     return NULL;
@@ -220,7 +220,7 @@ static const char *base_problem(const vec *toks, int i, const char *base, int ch
 }
 
 /* The checks on the body's tokens, and the renames of the handles. */
-static const char *scan(const ctx *c, version_site *v, const vec *toks) {
+static const char *scan(const ctx *c, version_site *v, const tok_list *toks) {
   for (int i = 0; i < toks->len; i++) {
     const tok *t = toks->items[i];
     if (t->kind != CXToken_Identifier)
@@ -265,13 +265,14 @@ static const char *problem(const ctx *c, version_site *v) {
   clang_visitChildren(f.found, check_cursor, &k);
   if (k.why)
     return k.why;
-  vec toks = tokens_between(c->fe, v->open + 1, v->close, c->a);
+  tok_list toks = tokens_between(c->fe, v->open + 1, v->close, c->a);
   return scan(c, v, &toks);
 }
 
-vec version_sites(const frontend *fe, const program *prog, const vec *dags, arena *a) {
+version_site_list version_sites(const frontend *fe, const program *prog, const dag_list *dags,
+                                arena *a) {
   ctx c = {fe, prog, a};
-  vec sites = {0};
+  version_site_list sites = {0};
   int groups = 0;
   for (const char *p = prog->text; (p = strstr(p, "LOOM__DISTINCT(")); p++)
     groups++;

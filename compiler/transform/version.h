@@ -30,6 +30,7 @@
 #ifndef LOOMC_VERSION_H
 #define LOOMC_VERSION_H
 
+#include "analysis/dag.h"
 #include "frontend/frontend.h"
 #include "transform/writer.h"
 
@@ -38,11 +39,13 @@
 enum { VERSION_LOOPS = 32 };
 
 typedef struct version_site version_site;
+typedef LIST(version_site *) version_site_list;
 
 /* The function bodies of the translation (dags: its dag*) that use
  * handles that may be one dat (version_site*), those that may be written
  * twice and those that may not (version_why). */
-vec version_sites(const frontend *fe, const program *prog, const vec *dags, arena *a);
+version_site_list version_sites(const frontend *fe, const program *prog, const dag_list *dags,
+                                arena *a);
 
 /* Why v is not written twice, or NULL: it may be. */
 const char *version_why(const version_site *v);

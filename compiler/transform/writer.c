@@ -14,7 +14,7 @@ void writer_put(writer *w, const char *s, size_t n) {
   sb_putn(&w->out, s, n);
   for (size_t i = 0; i < n; i++)
     if (s[i] == '\n')
-      vec_push(w->a, &w->lines, (void *)(unsigned long)w->presumed++);
+      vec_push(w->a, &w->lines, w->presumed++);
 }
 
 void writer_puts(writer *w, const char *s) { writer_put(w, s, strlen(s)); }
@@ -32,7 +32,7 @@ void writer_copy(writer *w, unsigned from, unsigned to) {
   }
 }
 
-void writer_copy_edited(writer *w, unsigned from, unsigned to, const vec *edits) {
+void writer_copy_edited(writer *w, unsigned from, unsigned to, const text_edit_list *edits) {
   for (int i = 0; i < edits->len; i++) {
     const text_edit *e = edits->items[i];
     if (e->start < from || e->end > to)
@@ -68,12 +68,10 @@ unsigned writer_column(const program *prog, unsigned off) {
 }
 
 void writer_finish(writer *w, const char **text, size_t *len, unsigned **lines, int *nlines) {
-  vec_push(w->a, &w->lines, (void *)(unsigned long)w->presumed); /* the last line */
+  vec_push(w->a, &w->lines, w->presumed); /* the last line */
   *text = arena_strndup(w->a, w->out.data, w->out.len);
   *len = w->out.len;
   sb_free(&w->out);
   *nlines = w->lines.len;
-  *lines = arena_alloc(w->a, (size_t)*nlines * sizeof **lines);
-  for (int i = 0; i < *nlines; i++)
-    (*lines)[i] = (unsigned)(unsigned long)w->lines.items[i];
+  *lines = w->lines.items;
 }

@@ -14,7 +14,7 @@ typedef struct writer {
   const program *prog;
   arena *a;
   strbuf out;
-  vec lines;         /* the user's line of each line written (as void*) */
+  LIST(unsigned) lines; /* the user's line of each line written */
   unsigned presumed; /* ... of the line being written */
 } writer;
 
@@ -24,6 +24,8 @@ typedef struct text_edit {
   const char *text;
 } text_edit;
 
+typedef LIST(text_edit *) text_edit_list;
+
 void writer_init(writer *w, const program *prog, arena *a);
 /* Writes s (n bytes) / the string s: loomc's own text. */
 void writer_put(writer *w, const char *s, size_t n);
@@ -32,7 +34,7 @@ void writer_puts(writer *w, const char *s);
 void writer_copy(writer *w, unsigned from, unsigned to);
 /* The same, with the edits (text_edit*, sorted, disjoint) that lie inside
  * [from, to) applied; their texts must hold no newline. */
-void writer_copy_edited(writer *w, unsigned from, unsigned to, const vec *edits);
+void writer_copy_edited(writer *w, unsigned from, unsigned to, const text_edit_list *edits);
 /* `#line LINE "FILE"` on a line of its own (a newline first if the line
  * written is not done), then blanks up to column col. */
 void writer_line_at(writer *w, unsigned line, unsigned col);

@@ -11,7 +11,7 @@ typedef struct options {
   const char *input;  /* INPUT.c */
   const char *output; /* -o FILE ("-" for stdout) */
   const target *target; /* --target (seq) */
-  vec clang_args;     /* const char*: -I, -D, -U and everything after -- */
+  str_list clang_args; /* -I, -D, -U and everything after -- */
   int deps;           /* -MD (1) or -MMD (2, without system headers) */
   const char *dep_file;   /* -MF FILE */
   const char *dep_target; /* -MT TARGET */

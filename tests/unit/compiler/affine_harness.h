@@ -30,7 +30,7 @@ static inline void plan_of(run *r, const char *body) {
            body);
   run_source(r, src, TO_CHECK);
   cr_assert_eq(r->errors, 0, "%s", r->diags);
-  vec regions = regions_build(&r->fe, &r->st, &r->prog, r->arena);
+  region_list regions = regions_build(&r->fe, &r->st, &r->prog, r->arena);
   affine_plan(&r->fe, &r->st, &r->prog, &regions, r->arena);
   cr_assert_eq(diag_error_count(), 0, "planning failed");
 }

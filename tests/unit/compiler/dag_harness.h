@@ -27,9 +27,9 @@ static inline const dag *dag_of(run *r, const char *body, const char *target) {
   snprintf(src, sizeof src, PROGRAM(DAG_KERNELS, "%s"), body);
   run_source(r, src, TO_CHECK);
   cr_assert_eq(r->errors, 0, "%s", r->diags);
-  vec regions = regions_build(&r->fe, &r->st, &r->prog, r->arena);
+  region_list regions = regions_build(&r->fe, &r->st, &r->prog, r->arena);
   cr_assert(regions.len > 0);
-  vec dags = dag_build(&regions, target_named(target), NULL, r->arena);
+  dag_list dags = dag_build(&regions, target_named(target), NULL, r->arena);
   schedule(&dags, r->arena);
   return dags.items[dags.len - 1];
 }

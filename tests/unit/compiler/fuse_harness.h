@@ -19,7 +19,11 @@
 
 typedef struct fused {
   run r;
-  vec regions, dags, loops, hoists, rotations;
+  region_list regions;
+  dag_list dags;
+  loop_info_list loops;
+  hoist_list hoists;
+  rotation_list rotations;
   fusion *fu;
   const staging *staged; /* with `rotations` (vectorize_body: always) */
 } fused;
@@ -40,15 +44,15 @@ static inline int run_transforms(fused *f, const char *src, const char *target_n
   FILE *mem = open_memstream(&f->r.diags, &f->r.diags_len);
   diag_set_stream(mem);
   arena *a = f->r.arena;
-  vec plain = dag_build(&f->regions, target_of(TARGET_SEQ), NULL, a);
-  vec pins = pin(&f->r.prog, &f->regions, &plain, target, a);
+  dag_list plain = dag_build(&f->regions, target_of(TARGET_SEQ), NULL, a);
+  temp_info_list pins = pin(&f->r.prog, &f->regions, &plain, target, a);
   f->dags = dag_build(&f->regions, target, &pins, a);
   dag_take_notes(&f->dags, &plain, a);
   f->loops = loops_analyse(&f->r.fe, &f->r.st, &f->r.prog, &f->regions, &f->dags, target,
                            &pins, a);
   f->hoists = hoist_exchanges(&f->loops, a);
   schedule(&f->dags, a);
-  vec seq = target->distributed ? dag_build(&f->regions, target_of(TARGET_SEQ), &pins, a)
+  dag_list seq = target->distributed ? dag_build(&f->regions, target_of(TARGET_SEQ), &pins, a)
                                 : f->dags;
   f->fu = fuse(&f->r.prog, &f->regions, &seq, &f->dags, &pins, target, no_fuse, a);
   if (rotations) {

@@ -95,7 +95,7 @@ Test(dag, nested_statement_is_one_computation) {
       "#pragma loom par_loop(k_sum) over(edges) args(read: w, inc: gsum)\n"
       "  }"), TO_CHECK);
   cr_assert_eq(r.errors, 0, "%s", r.diags);
-  vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
+  region_list regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
   cr_assert_eq(regions.len, 2);
   const region *outer = regions.items[0], *inner = regions.items[1];
   cr_assert_eq(outer->items.len, PRELUDE + 4, "loop, for, loom_exit and the return naming gsum");
@@ -103,7 +103,7 @@ Test(dag, nested_statement_is_one_computation) {
   cr_expect_eq(((const item *)outer->items.items[PRELUDE + 1])->kind, ITEM_NESTED);
   cr_expect_eq(((const item *)outer->items.items[PRELUDE + 2])->kind, ITEM_HOST);
   cr_expect_eq(inner->depth, 1);
-  vec dags = dag_build(&regions, target_of(TARGET_SEQ), NULL, r.arena);
+  dag_list dags = dag_build(&regions, target_of(TARGET_SEQ), NULL, r.arena);
   const dag *d = dags.items[0];
   cr_expect(is_pred(d->comps.items[PRELUDE + 1], d->comps.items[PRELUDE]), "the for reads w");
   run_free(&r);
@@ -245,8 +245,8 @@ static void chains_preds(int steps) {
   run r;
   run_source(&r, src, TO_CHECK);
   cr_assert_eq(r.errors, 0, "%s", r.diags);
-  vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
-  vec dags = dag_build(&regions, target_of(TARGET_SEQ), NULL, r.arena);
+  region_list regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
+  dag_list dags = dag_build(&regions, target_of(TARGET_SEQ), NULL, r.arena);
   const dag *d = dags.items[0];
   for (int k = 1; k < steps; k++) {
     int at = PRELUDE + 3 * k;

@@ -81,7 +81,7 @@ Test(domains, fusion_legality) {
     const struct legal_case *c = &legal_cases[k];
     fused f;
     fuse_body(&f, c->body, 1);
-    vec earlier = {0};
+    loop_list earlier = {0};
     int n = f.r.prog.loops.len;
     for (int i = 1; i < n; i++)
       vec_push(f.r.arena, &earlier, (void *)loop_n(&f, i));

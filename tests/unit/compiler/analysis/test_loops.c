@@ -46,7 +46,9 @@
 
 typedef struct looped {
   run r;
-  vec dags, loops, hoists;
+  dag_list dags;
+  loop_info_list loops;
+  hoist_list hoists;
 } looped;
 
 /* The stages up to the loops' analysis (and the hoisted exchanges) on a
@@ -56,7 +58,7 @@ static void loops_of_body(looped *l, const char *body, const char *target) {
   snprintf(src, sizeof src, PROGRAM(WAVE_KERNELS, WAVE_DECLS "%s"), body);
   run_source(&l->r, src, TO_CHECK);
   cr_assert_eq(l->r.errors, 0, "%s", l->r.diags);
-  vec regions = regions_build(&l->r.fe, &l->r.st, &l->r.prog, l->r.arena);
+  region_list regions = regions_build(&l->r.fe, &l->r.st, &l->r.prog, l->r.arena);
   l->dags = dag_build(&regions, target_named(target), NULL, l->r.arena);
   l->loops = loops_analyse(&l->r.fe, &l->r.st, &l->r.prog, &regions, &l->dags,
                            target_named(target), NULL, l->r.arena);

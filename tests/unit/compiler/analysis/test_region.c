@@ -37,7 +37,7 @@ static const item *host_item(run *r, const char *stmt, int *nhost) {
            stmt);
   run_source(r, src, TO_CHECK);
   cr_assert_eq(r->errors, 0, "%s", r->diags);
-  vec regions = regions_build(&r->fe, &r->st, &r->prog, r->arena);
+  region_list regions = regions_build(&r->fe, &r->st, &r->prog, r->arena);
   const region *body = regions.items[0];
   const item *first = NULL;
   *nhost = 0;
@@ -50,7 +50,7 @@ static const item *host_item(run *r, const char *stmt, int *nhost) {
   return first;
 }
 
-static int names(const vec *objs, const char *name) {
+static int names(const obj_list *objs, const char *name) {
   for (int i = 0; i < objs->len; i++)
     if (strcmp(((const obj *)objs->items[i])->name, name) == 0)
       return 1;
@@ -148,7 +148,7 @@ Test(region, mesh_calls_are_barriers) {
     run r;
     run_source(&r, src, TO_CHECK);
     cr_assert_eq(r.errors, 0, "%s", r.diags);
-    vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
+    region_list regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
     const region *body = regions.items[0];
     const item *it = body->items.len > PRELUDE + 1 ? body->items.items[PRELUDE + 1] : NULL;
     int is_stmt = it && it->kind != ITEM_LOOP;
@@ -260,7 +260,7 @@ Test(region, sync_is_an_item_at_its_position) {
       "#pragma loom sync(x)\n"
       "  }"), TO_CHECK);
   cr_assert_eq(r.errors, 0, "%s", r.diags);
-  vec regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
+  region_list regions = regions_build(&r.fe, &r.st, &r.prog, r.arena);
   cr_assert_eq(regions.len, 1, "a block holding only a sync is no region");
   const region *body = regions.items[0];
   cr_assert_eq(body->items.len, PRELUDE + 6, "loop, sync, loop, if, loom_exit, return");
@@ -271,7 +271,7 @@ Test(region, sync_is_an_item_at_its_position) {
   cr_expect_eq(((const item *)body->items.items[PRELUDE + 2])->kind, ITEM_LOOP);
   cr_expect_eq(nested->kind, ITEM_HOST, "an if holding a sync");
   cr_expect(names(&nested->writes, "x"));
-  vec dags = dag_build(&regions, target_of(TARGET_SEQ), NULL, r.arena);
+  dag_list dags = dag_build(&regions, target_of(TARGET_SEQ), NULL, r.arena);
   const dag *d = dags.items[0];
   const comp *s = d->comps.items[PRELUDE + 1];
   cr_expect_str_eq(s->label, "sync(w,gsum)");
