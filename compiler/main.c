@@ -51,6 +51,7 @@
 #include "transform/schedule.h"
 #include "transform/narrow.h"
 #include "transform/transformed.h"
+#include "transform/translation.h"
 #include "transform/vectorize.h"
 
 /* --report: every region's DAG, the affine loops, the constants and the
@@ -74,24 +75,12 @@ static void write_dumps(const options *opt, const program *prog, const dag_list 
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot write '%s'", opt->emit_dag);
 }
 
-/* What a translation gives: the program, its analysis (for the
- * expansions and transform), the DAGs (for --report, --emit-dag), and
- * what emit takes. */
-typedef struct translation {
-  program prog;      /* the program (its text is its parse's) */
-  region_list regions;  /* the program's */
-  temp_info_list pins;  /* pin.h: the pins decided */
-  dag_list dags;        /* the regions' */
-  loop_info_list loops; /* the loop regions' */
-  hoist_list hoists;    /* the exchanges hoisted out of loops */
-  transformed tr;       /* each transformation's record */
-  insertion_list insertions; /* the communication placed */
-} translation;
-
-/* The regions, their DAGs and their loops; notes: the expansions'
- * (expand_note*: they go to the DAGs), or NULL. */
-static void analyse(const frontend *fe, const symtab *st, const options *opt,
-                    const expand_note_list *notes, translation *t, arena *a) {
+/* The regions, their DAGs and their loops, into t (transform/translation.h:
+ * what the expansions and the transformations read); notes: the
+ * expansions' (they go to the DAGs), or NULL. */
+static void analyse(const frontend *fe, const symtab *st, const expand_note_list *notes,
+                    translation *t, arena *a) {
+  const options *opt = t->opt;
   program *prog = &t->prog;
   t->regions = regions_build(fe, st, prog, a);
   affine_plan(fe, st, prog, &t->regions, a);
@@ -108,24 +97,22 @@ static void analyse(const frontend *fe, const symtab *st, const options *opt,
 
 /* The transformations of the analysed translation t, each returning its
  * record, and the communication placed. */
-static void transform(const options *opt, translation *t, arena *a) {
-  program *prog = &t->prog;
-  dag_list *dags = &t->dags;
-  dag_list seq = opt->target->distributed ? dag_build(&t->regions, target_of(TARGET_SEQ), &t->pins, a)
-                                     : *dags;
-  const fusion *fu = fuse(prog, &t->regions, &seq, dags, &t->pins, opt->target, opt->no_fuse, a);
-  narrowing_list narrowed = narrow(fu, prog, &t->regions, dags, opt->no_narrow, a);
-  const staging *staged = vectorize(fu, &narrowed, &t->regions, dags, opt->no_vectorize, a);
-  const rotations *rots = rotate(prog, fu, &t->loops, &t->hoists, &t->regions, dags,
-                                 opt->target, opt->no_fuse || opt->no_rotate, a);
-  t->insertions = place_comms(prog, dags, fu, rots, &t->hoists, a);
-  t->tr = (transformed){fu, narrowed, staged, rots};
+static transformed transform(const translation *t, arena *a) {
+  dag_list seq = t->opt->target->distributed
+                     ? dag_build(&t->regions, target_of(TARGET_SEQ), &t->pins, a)
+                     : t->dags;
+  const fusion *fu = fuse(t, &seq, a);
+  narrowing_list narrowed = narrow(t, fu, a);
+  const staging *staged = vectorize(t, fu, &narrowed, a);
+  const rotations *rots = rotate(t, fu, a);
+  insertion_list insertions = place_comms(t, fu, rots, a);
+  return (transformed){fu, narrowed, staged, rots, insertions};
 }
 
 /* The frontend's stages after the parse of t->prog, then analyse(); the
  * number of errors. */
-static int analyse_parsed(const options *opt, const expand_note_list *notes, const frontend *fe,
-                          translation *t, arena *a) {
+static int analyse_parsed(const expand_note_list *notes, const frontend *fe, translation *t,
+                          arena *a) {
   program *prog = &t->prog;
   symtab st = {0};
   pragma_lex(fe, prog, a);
@@ -137,7 +124,7 @@ static int analyse_parsed(const options *opt, const expand_note_list *notes, con
   consts_check(fe, prog, a);
   alias_analyse(fe, &st, prog, a);
   if (diag_error_count() == 0)
-    analyse(fe, &st, opt, notes, t, a);
+    analyse(fe, &st, notes, t, a);
   return diag_error_count();
 }
 
@@ -154,10 +141,10 @@ static int translate_expanded(const options *opt, const expansion *x, const expa
     o.input_lines = x->lines;
     o.ninput_lines = x->nlines;
   }
-  translation t2 = {0};
+  translation t2 = {.opt = opt};
   int errors = diag_error_count(), was = diag_quiet(1);
   int ok = frontend_reparse(&o, fe, &t2.prog, a) == 0 &&
-           analyse_parsed(&o, notes, fe, &t2, a) == errors;
+           analyse_parsed(notes, fe, &t2, a) == errors;
   diag_quiet(was);
   if (ok)
     *t = t2;
@@ -181,11 +168,11 @@ static void add_notes(arena *a, expand_note_list *notes, const expansion *x) {
 /* What to expand in the analysed translation t, round `round`: the loops
  * to unroll and the calls to see through (on the analysis), else, when
  * nothing of those, the bodies to write twice, which read fusion's
- * refusals (so t is transformed first).  t is transformed when the
- * expansion is empty (or NULL: nothing left to try). */
-static const expansion *expand_round(const options *opt, const frontend *fe, translation *t,
+ * refusals (so t is transformed first, into *tr).  t is transformed when
+ * the expansion is empty (or NULL: nothing left to try). */
+static const expansion *expand_round(const frontend *fe, const translation *t, transformed *tr,
                                      int round, expand_note_list *notes, arena *a) {
-  int what = round < EXPAND_ROUNDS ? expand_what(opt) : 0;
+  int what = round < EXPAND_ROUNDS ? expand_what(t->opt) : 0;
   const expansion *x = NULL;
   if (what & (EXPAND_UNROLL | EXPAND_INLINE)) {
     x = expand(fe, &t->prog, &t->loops, NULL, what & ~EXPAND_VERSION, a);
@@ -193,7 +180,7 @@ static const expansion *expand_round(const options *opt, const frontend *fe, tra
     if (x->text)
       return x;
   }
-  transform(opt, t, a);
+  *tr = transform(t, a);
   if (what & EXPAND_VERSION) {
     x = expand(fe, &t->prog, &t->loops, &t->dags, EXPAND_VERSION, a);
     add_notes(a, notes, x);
@@ -204,14 +191,15 @@ static const expansion *expand_round(const options *opt, const frontend *fe, tra
 /* Expands the analysed translation t (loops unrolled, calls seen through,
  * bodies written twice) and translates the expansion again while there is
  * something to expand, up to EXPAND_ROUNDS times; *t becomes the last
- * that translated, transformed.  The notes of every round go to its
- * DAGs. */
-static void expand_rounds(const options *opt, frontend *fe, translation *t, arena *a) {
+ * that translated, *tr its transformations.  The notes of every round go
+ * to its DAGs. */
+static void expand_rounds(frontend *fe, translation *t, transformed *tr, arena *a) {
+  const options *opt = t->opt;
   expand_note_list notes = {0};
   const expansion *at = NULL; /* the text of *t: the input's */
   int applied = 0;            /* the notes the DAGs of *t have */
   for (int round = 0;; round++) {
-    const expansion *x = expand_round(opt, fe, t, round, &notes, a);
+    const expansion *x = expand_round(fe, t, tr, round, &notes, a);
     if (!x || !x->text)
       break;
     if (!translate_expanded(opt, x, &notes, fe, t, a)) {
@@ -220,7 +208,7 @@ static void expand_rounds(const options *opt, frontend *fe, translation *t, aren
       for (int i = 0; i < applied; i++)
         vec_push(a, &before, notes.items[i]);
       translate_expanded(opt, at, at ? &before : NULL, fe, t, a);
-      transform(opt, t, a);
+      *tr = transform(t, a);
       break;
     }
     at = x;
@@ -229,22 +217,24 @@ static void expand_rounds(const options *opt, frontend *fe, translation *t, aren
   expand_notes(&notes, applied, &t->dags, 0, a); /* a round not applied */
 }
 
-/* The output C of the translation t, into *out. */
-static void emit_output(const options *opt, const translation *t, strbuf *out, arena *a) {
+/* The output C of the translation t, transformed (tr), into *out. */
+static void emit_output(const translation *t, const transformed *tr, strbuf *out, arena *a) {
+  const options *opt = t->opt;
   if (diag_error_count() != 0 || !opt->output)
     return;
-  emit(&t->prog, &t->tr, &t->insertions, backend_for(opt->target),
+  emit(&t->prog, tr, backend_for(opt->target),
        strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, out, a);
 }
 
 /* Parse and analyse; expand, parse and analyse again while there is
  * something to expand; transform the last; emit it once. */
 int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
-  translation t = {0};
-  if (frontend_parse(opt, fe, &t.prog, a) == 0 && analyse_parsed(opt, NULL, fe, &t, a) == 0) {
+  translation t = {.opt = opt};
+  transformed tr = {0};
+  if (frontend_parse(opt, fe, &t.prog, a) == 0 && analyse_parsed(NULL, fe, &t, a) == 0) {
     *prog = t.prog;
-    expand_rounds(opt, fe, &t, a);
-    emit_output(opt, &t, out, a);
+    expand_rounds(fe, &t, &tr, a);
+    emit_output(&t, &tr, out, a);
     write_dumps(opt, &t.prog, &t.dags);
   }
   return diag_error_count();

@@ -36,12 +36,11 @@
 /* The backend of a target. */
 const backend *backend_for(const target *t);
 
-/* Writes the whole output for prog, as the transformations made it (tr),
- * into out.  insertions: the statements
- * the regions' schedules place into the user's text (place.h; NULL for
- * none).  out_name is the name the output file will have (for #line
- * directives that point into it). */
-void emit(const program *prog, const transformed *tr, const insertion_list *insertions, const backend *be,
-          const char *out_name, strbuf *out, arena *a);
+/* Writes the whole output for prog, as the transformations made it (tr,
+ * with the statements the regions' schedules place into the user's text:
+ * place.h), into out.  out_name is the name the output file will have
+ * (for #line directives that point into it). */
+void emit(const program *prog, const transformed *tr, const backend *be, const char *out_name,
+          strbuf *out, arena *a);
 
 #endif

@@ -674,15 +674,14 @@ static void storage_report(fuser *u, int first_temp) {
 
 /* ---- driver --------------------------------------------------------------------------- */
 
-fusion *fuse(const program *prog, const region_list *regions, const dag_list *seq,
-             dag_list *dags, const temp_info_list *pins, const target *t, int no_fuse, arena *a) {
+fusion *fuse(const translation *t, const dag_list *seq, arena *a) {
   fusion *f = arena_alloc(a, sizeof *f);
-  for (int i = 0; i < pins->len; i++)
-    vec_push(a, &f->temps, pins->items[i]);
-  int mpi = t->distributed;
-  for (int r = 0; r < regions->len; r++) {
-    fuser u = {.prog = prog, .regions = regions, .a = a, .f = f, .r = regions->items[r],
-               .seq = seq->items[r], .notes = dags->items[r], .no_fuse = no_fuse, .mpi = mpi};
+  for (int i = 0; i < t->pins.len; i++)
+    vec_push(a, &f->temps, t->pins.items[i]);
+  for (int r = 0; r < t->regions.len; r++) {
+    fuser u = {.prog = &t->prog, .regions = &t->regions, .a = a, .f = f,
+               .r = t->regions.items[r], .seq = seq->items[r], .notes = t->dags.items[r],
+               .no_fuse = t->opt->no_fuse, .mpi = t->opt->target->distributed};
     int first_temp = f->temps.len;
     form_groups(&u);
     decide_temps(&u);

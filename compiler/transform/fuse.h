@@ -29,6 +29,7 @@
 
 #include "analysis/dag.h"
 #include "analysis/temps.h"
+#include "transform/translation.h"
 
 /* The budgets of one loop (transformations.md §2): the nearest groups
  * over its set it is tried with, the isl checks among them, the loops of
@@ -50,13 +51,12 @@ typedef struct fusion {
   int nloops;      /* length of by_loop */
 } fusion;
 
-/* Groups the loops of every region and decides the temporaries the hints
- * left (pins: temp_info*, pin.h).  seq: the regions' DAGs in program order,
- * loops whole, built with the pins (dag*, computation i is item i); dags:
- * their DAGs for the target, which receive the notes (--report).
- * no_fuse: every loop is a group of its own. */
-fusion *fuse(const program *prog, const region_list *regions, const dag_list *seq,
-             dag_list *dags, const temp_info_list *pins, const target *t, int no_fuse, arena *a);
+/* Groups the loops of every region of t and decides the temporaries the
+ * hints left (t's pins).  seq: the regions' DAGs in program order, loops
+ * whole, built with the pins (computation i is item i); t's DAGs, for the
+ * target, receive the notes (--report).  --no-fuse: every loop is a group
+ * of its own. */
+fusion *fuse(const translation *t, const dag_list *seq, arena *a);
 
 /* The group of a loop; NULL for a pinned producer (no code of its own). */
 const group *fusion_group(const fusion *f, const loop *lp);

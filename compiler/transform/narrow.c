@@ -116,7 +116,7 @@ static const char *components(unsigned long long m, int dim, arena *a) {
 }
 
 /* The DAG of the first region whose loops name t, and where. */
-static dag *note_at(const region_list *regions, dag_list *dags, const obj *t, srcloc *loc) {
+static dag *note_at(const region_list *regions, const dag_list *dags, const obj *t, srcloc *loc) {
   for (int r = 0; r < regions->len; r++) {
     const region *reg = regions->items[r];
     for (int i = 0; i < reg->items.len; i++) {
@@ -132,7 +132,7 @@ static dag *note_at(const region_list *regions, dag_list *dags, const obj *t, sr
 
 /* ti's narrowing, or NULL (noted in dags either way). */
 static narrowing *decide(const fusion *fu, const program *prog, const region_list *regions,
-                         dag_list *dags,
+                         const dag_list *dags,
                          const temp_info *ti, arena *a) {
   unsigned long long mask = 0;
   const char *why = problem(fu, prog, regions, ti, &mask, a);
@@ -153,12 +153,10 @@ static narrowing *decide(const fusion *fu, const program *prog, const region_lis
   return n;
 }
 
-narrowing_list narrow(const fusion *fu, const program *prog, const region_list *regions,
-                      dag_list *dags, int disabled,
-           arena *a) {
+narrowing_list narrow(const translation *t, const fusion *fu, arena *a) {
   narrowing_list out = {0};
-  for (int i = 0; !disabled && i < fu->temps.len; i++) {
-    narrowing *n = decide(fu, prog, regions, dags, fu->temps.items[i], a);
+  for (int i = 0; !t->opt->no_narrow && i < fu->temps.len; i++) {
+    narrowing *n = decide(fu, &t->prog, &t->regions, &t->dags, fu->temps.items[i], a);
     if (n)
       vec_push(a, &out, n);
   }

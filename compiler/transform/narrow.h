@@ -39,10 +39,9 @@ typedef struct narrowing {
 
 typedef LIST(narrowing *) narrowing_list;
 
-/* Which of fu's stored temporaries are narrowed (narrowing*), noted in
- * dags (the DAGs of regions).  disabled: --no-narrow (none are). */
-narrowing_list narrow(const fusion *fu, const program *prog, const region_list *regions,
-                      dag_list *dags, int disabled, arena *a);
+/* Which of fu's stored temporaries are narrowed, noted in t's DAGs.
+ * --no-narrow: none are. */
+narrowing_list narrow(const translation *t, const fusion *fu, arena *a);
 
 /* t's narrowing in narrowed (narrowing*), or NULL: t is stored whole, or
  * is no stored temporary. */

@@ -248,9 +248,11 @@ static void place_flag(placer *p, const rotation *rot) {
                    arena_printf(p->a, "int loom_rotated_%d = 0;", rot->id));
 }
 
-insertion_list place_comms(const program *prog, const dag_list *dags, const fusion *fu,
-                           const rotations *rots, const hoist_list *hoists, arena *a) {
-  placer p = {prog, a, fu, rots, NULL, {0}, NULL, 0, NULL};
+insertion_list place_comms(const translation *t, const fusion *fu, const rotations *rots,
+                           arena *a) {
+  const dag_list *dags = &t->dags;
+  const hoist_list *hoists = &t->hoists;
+  placer p = {&t->prog, a, fu, rots, NULL, {0}, NULL, 0, NULL};
   /* flags first: a declaration on a line of its own, then what goes at
    * the same point on the group's line (a fold before a pre group) */
   for (int i = 0; i < rots->list.len; i++)

@@ -36,13 +36,13 @@ typedef struct insertion {
 
 typedef LIST(insertion *) insertion_list;
 
-/* The insertions of every region, in increasing offset (several at one
- * offset in schedule order), the rotations' flags (rots: before the
- * group the first iteration's head joins, or the loop statement) and the
- * hoisted exchanges' begins and ends (hoist*: before and after their loop
+/* The insertions of every region of t, in increasing offset (several at
+ * one offset in schedule order), the rotations' flags (rots: before the
+ * group the first iteration's head joins, or the loop statement) and t's
+ * hoisted exchanges' begins and ends (before and after their loop
  * statements). */
-insertion_list place_comms(const program *prog, const dag_list *dags, const fusion *fu,
-                           const rotations *rots, const hoist_list *hoists, arena *a);
+insertion_list place_comms(const translation *t, const fusion *fu, const rotations *rots,
+                           arena *a);
 
 /* The file-scope static that carries reduction `g` of loop lp from its
  * start (in the loop's function) to its fold. */

@@ -19,7 +19,7 @@ typedef struct rotator {
   const fusion *fu;
   rotations *out;
   const region_list *regions;
-  dag_list *dags;
+  const dag_list *dags;
   const hoist_list *hoists; /* exchanges issued before their loop statements */
   arena *a;
   int mpi;
@@ -456,17 +456,14 @@ static rotation *rotate_loop(rotator *x, const loop_info *li) {
   return NULL;
 }
 
-const rotations *rotate(const program *prog, const fusion *fu, const loop_info_list *loops,
-                        const hoist_list *hoists, const region_list *regions, dag_list *dags,
-                        const target *t,
-                        int disabled, arena *a) {
+const rotations *rotate(const translation *t, const fusion *fu, arena *a) {
   rotations *out = arena_alloc(a, sizeof *out);
-  rotator x = {prog, fu, out, regions, dags, hoists, a,
-               t->distributed,
-               NULL, NULL, 0};
+  rotator x = {&t->prog, fu, out, &t->regions, &t->dags, &t->hoists, a,
+               t->opt->target->distributed, NULL, NULL, 0};
   index_loops(&x);
-  for (int i = 0; !disabled && i < loops->len; i++)
-    rotate_loop(&x, loops->items[i]);
+  int disabled = t->opt->no_fuse || t->opt->no_rotate;
+  for (int i = 0; !disabled && i < t->loops.len; i++)
+    rotate_loop(&x, t->loops.items[i]);
   domains_done();
   return out;
 }

@@ -42,6 +42,7 @@
 
 #include "analysis/loops.h"
 #include "transform/hoist.h"
+#include "transform/translation.h"
 #include "transform/fuse.h"
 
 /* The budget of one loop statement (transformations.md §3): the heads
@@ -67,14 +68,10 @@ typedef struct rotations {
   group_list groups; /* every rotation's fused and pre_fused */
 } rotations;
 
-/* The loops rotated, of fu's groups.  hoists: the exchanges hoisted
- * (hoist*), or NULL; dags: the target's DAGs of regions, which receive
- * the notes; disabled: --no-fuse or --no-rotate
- * (none are). */
-const rotations *rotate(const program *prog, const fusion *fu, const loop_info_list *loops,
-                        const hoist_list *hoists, const region_list *regions, dag_list *dags,
-                        const target *t,
-                        int disabled, arena *a);
+/* The loops rotated, of fu's groups, among t's loop statements (with
+ * t's hoisted exchanges); t's DAGs receive the notes.  --no-fuse or
+ * --no-rotate: none are. */
+const rotations *rotate(const translation *t, const fusion *fu, arena *a);
 
 /* The rotation g is the head, the tail or the pre group of, or NULL. */
 const rotation *rotation_of(const rotations *rots, const group *g);

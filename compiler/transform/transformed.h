@@ -1,13 +1,14 @@
 /*
  * transformed.h — what the transformations made, side by side: each
- * stage's own record, as it returned it (main.c: transform).  Placement
- * and emit read them; none amends another's.
+ * stage's own record, as it returned it (main.c: transform).  Emit reads
+ * them; none amends another's.
  */
 #ifndef LOOMC_TRANSFORMED_H
 #define LOOMC_TRANSFORMED_H
 
 #include "transform/fuse.h"
 #include "transform/narrow.h"
+#include "transform/place.h"
 #include "transform/rotate.h"
 #include "transform/vectorize.h"
 
@@ -16,6 +17,7 @@ typedef struct transformed {
   narrowing_list narrowed; /* narrow.h */
   const staging *staged;   /* vectorize.h: the loops staged */
   const rotations *rots;   /* rotate.h: the loops rotated, their groups */
+  insertion_list insertions; /* place.h: the communication placed */
 } transformed;
 
 /* The groups whose functions the output holds: fusion's, then the

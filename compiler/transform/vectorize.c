@@ -169,19 +169,18 @@ static void decide(stager *x, const loop *lp, dag *notes) {
                       "offset");
 }
 
-const staging *vectorize(const fusion *fu, const narrowing_list *narrowed,
-                         const region_list *regions, dag_list *dags,
-                         int disabled, arena *a) {
+const staging *vectorize(const translation *t, const fusion *fu, const narrowing_list *narrowed,
+                         arena *a) {
   staging *st = arena_alloc(a, sizeof *st);
   st->nloops = fu->nloops;
   st->by_loop = arena_alloc(a, (size_t)(st->nloops > 0 ? st->nloops : 1)); /* zeroed */
   stager x = {fu, narrowed, st, a};
-  for (int r = 0; !disabled && r < regions->len; r++) {
-    const region *reg = regions->items[r];
+  for (int r = 0; !t->opt->no_vectorize && r < t->regions.len; r++) {
+    const region *reg = t->regions.items[r];
     for (int i = 0; i < reg->items.len; i++) {
       const item *it = reg->items.items[i];
       if (it->kind == ITEM_LOOP && candidate(it->lp))
-        decide(&x, it->lp, dags->items[r]);
+        decide(&x, it->lp, t->dags.items[r]);
     }
   }
   return st;

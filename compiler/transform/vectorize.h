@@ -59,12 +59,11 @@ enum { STRIP_WIDTH = 16 };
 /* The loops staged, and those of them that run as lanes. */
 typedef struct staging staging;
 
-/* Which loops of fu's groups are staged, noted in dags (the DAGs of the
- * same regions); narrowed: narrow()'s (a narrowed temporary keeps a loop
- * from running as lanes).  disabled: --no-vectorize (none are). */
-const staging *vectorize(const fusion *fu, const narrowing_list *narrowed,
-                         const region_list *regions, dag_list *dags,
-                         int disabled, arena *a);
+/* Which loops of fu's groups are staged, noted in t's DAGs; narrowed:
+ * narrow()'s (a narrowed temporary keeps a loop from running as lanes).
+ * --no-vectorize: none are. */
+const staging *vectorize(const translation *t, const fusion *fu, const narrowing_list *narrowed,
+                         arena *a);
 
 /* Whether lp is staged. */
 int vectorize_staged(const staging *st, const loop *lp);

@@ -19,10 +19,8 @@
 
 typedef struct fused {
   run r;
-  region_list regions;
-  dag_list dags;
-  loop_info_list loops;
-  hoist_list hoists;
+  options opt;   /* the target, --no-fuse */
+  translation t; /* the analysis, as the transformations read it */
   rotation_list rotations;
   fusion *fu;
   const staging *staged; /* with `rotations` (vectorize_body: always) */
@@ -39,26 +37,28 @@ static inline int run_transforms(fused *f, const char *src, const char *target_n
   run_source(&f->r, src, TO_CHECK);
   if (f->r.errors)
     return f->r.errors;
-  f->regions = regions_build(&f->r.fe, &f->r.st, &f->r.prog, f->r.arena);
+  f->opt = (options){.target = target, .no_fuse = no_fuse};
+  translation *t = &f->t;
+  *t = (translation){.opt = &f->opt, .prog = f->r.prog};
+  t->regions = regions_build(&f->r.fe, &f->r.st, &t->prog, f->r.arena);
   free(f->r.diags);
   FILE *mem = open_memstream(&f->r.diags, &f->r.diags_len);
   diag_set_stream(mem);
   arena *a = f->r.arena;
-  dag_list plain = dag_build(&f->regions, target_of(TARGET_SEQ), NULL, a);
-  temp_info_list pins = pin(&f->r.prog, &f->regions, &plain, target, a);
-  f->dags = dag_build(&f->regions, target, &pins, a);
-  dag_take_notes(&f->dags, &plain, a);
-  f->loops = loops_analyse(&f->r.fe, &f->r.st, &f->r.prog, &f->regions, &f->dags, target,
-                           &pins, a);
-  f->hoists = hoist_exchanges(&f->loops, a);
-  schedule(&f->dags, a);
-  dag_list seq = target->distributed ? dag_build(&f->regions, target_of(TARGET_SEQ), &pins, a)
-                                : f->dags;
-  f->fu = fuse(&f->r.prog, &f->regions, &seq, &f->dags, &pins, target, no_fuse, a);
+  dag_list plain = dag_build(&t->regions, target_of(TARGET_SEQ), NULL, a);
+  t->pins = pin(&t->prog, &t->regions, &plain, target, a);
+  t->dags = dag_build(&t->regions, target, &t->pins, a);
+  dag_take_notes(&t->dags, &plain, a);
+  t->loops = loops_analyse(&f->r.fe, &f->r.st, &t->prog, &t->regions, &t->dags, target,
+                           &t->pins, a);
+  t->hoists = hoist_exchanges(&t->loops, a);
+  schedule(&t->dags, a);
+  dag_list seq = target->distributed ? dag_build(&t->regions, target_of(TARGET_SEQ), &t->pins, a)
+                                     : t->dags;
+  f->fu = fuse(t, &seq, a);
   if (rotations) {
-    f->staged = vectorize(f->fu, NULL, &f->regions, &f->dags, 0, a);
-    f->rotations = rotate(&f->r.prog, f->fu, &f->loops, &f->hoists, &f->regions, &f->dags,
-                          target, no_fuse, a)->list;
+    f->staged = vectorize(t, f->fu, NULL, a);
+    f->rotations = rotate(t, f->fu, a)->list;
   }
   f->r.errors = diag_error_count();
   diag_set_stream(NULL);

@@ -19,7 +19,7 @@ static expansion *expanded(fused *f, const char *body) {
   static char src[8192];
   snprintf(src, sizeof src, PROGRAM(EXP_KERNELS, "  loom_dat y = loom_decl_dat(nodes, 2, double, xs, \"y\");\n%s"), body);
   cr_assert_eq(run_transforms(f, src, "seq", 0, 0), 0, "%s", f->r.diags);
-  return expand(&f->r.fe, &f->r.prog, &f->loops, NULL, EXPAND_UNROLL, f->r.arena);
+  return expand(&f->r.fe, &f->t.prog, &f->t.loops, NULL, EXPAND_UNROLL, f->r.arena);
 }
 
 /* The line of text (from 1) holding offset off. */
@@ -114,7 +114,7 @@ static expansion *inlined(fused *f, const char *extra, const char *body) {
            PROGRAM("%s", "  loom_dat y = loom_decl_dat(nodes, 2, double, xs, \"y\");\n%s"),
            kernels, body);
   cr_assert_eq(run_transforms(f, src, "seq", 0, 0), 0, "%s", f->r.diags);
-  return expand(&f->r.fe, &f->r.prog, &f->loops, NULL, EXPAND_INLINE, f->r.arena);
+  return expand(&f->r.fe, &f->t.prog, &f->t.loops, NULL, EXPAND_INLINE, f->r.arena);
 }
 
 Test(expand, a_call_seen_through_names_the_callers_handles) {

@@ -47,8 +47,8 @@ static const loop *nth_loop(const fused *f, int id) { return f->r.prog.loops.ite
 
 /* Whether a note of the loop body's DAG contains text. */
 static int body_noted(const fused *f, const char *text) {
-  for (int i = 0; i < f->loops.len; i++) {
-    const dag *d = ((const loop_info *)f->loops.items[i])->body;
+  for (int i = 0; i < f->t.loops.len; i++) {
+    const dag *d = f->t.loops.items[i]->body;
     for (int k = 0; k < d->notes.len; k++)
       if (strstr(((const note *)d->notes.items[k])->text, text))
         return 1;

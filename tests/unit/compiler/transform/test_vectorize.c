@@ -56,7 +56,8 @@ static void vectorize_body(vectorized *v, const char *body, int disabled) {
            body);
   cr_assert_eq(run_to_fusion(v, src, 0), 0, "%s", v->r.diags);
   cr_assert_eq(v->r.errors, 0, "%s", v->r.diags);
-  v->staged = vectorize(v->fu, NULL, &v->regions, &v->dags, disabled, v->r.arena);
+  v->opt.no_vectorize = disabled;
+  v->staged = vectorize(&v->t, v->fu, NULL, v->r.arena);
 }
 
 /* The notes of the first region, one per line. */
@@ -64,7 +65,7 @@ static const char *notes_of(vectorized *v) {
   char *text = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&text, &len);
-  dag_write_report(mem, &v->dags);
+  dag_write_report(mem, &v->t.dags);
   fclose(mem);
   const char *s = arena_strdup(v->r.arena, text);
   free(text);
