@@ -134,11 +134,17 @@ void cg_emit_traffic(cg *g, const group *gr);
 
 /* ---- cpu_avx512.c: the AVX-512 twins ---------------------------------------- */
 
-/* Whether the group's function gets an AVX-512 twin. */
+struct cg_cpu {
+  /* The attribute of the functions a twin's body inlines (its strips). */
+  const char *inline_attr;
+  /* The twin FN_<cpu> and FN itself, which runs one or the other, after
+   * FN_body. */
+  void (*emit_twins)(cg *g, const group *gr, const vec *objs, const char *fn);
+};
+
+/* Whether the group's function gets a twin (the backend's CPU's). */
 int cg_has_twin(cg *g, const group *gr);
 /* Whether lp's lanes' loop is written under LOOM_IVDEP. */
 int cg_asserts_lanes(cg *g, const loop *lp);
-/* The twin FN_avx512 and FN itself, after FN_body. */
-void cg_emit_twins(cg *g, const group *gr, const vec *objs, const char *fn);
 
 #endif

@@ -1285,6 +1285,13 @@ static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp) {
 }
 
 /* The function of lp's turn as group gr runs it, named `name`. */
+/* The head of a function a group's function inlines (in a twin too). */
+static const char *inlined_lead(cg *g) {
+  if (!g->be->twins)
+    return "static inline void";
+  return arena_printf(g->arena, "static inline %s void", g->be->twins->inline_attr);
+}
+
 static void emit_strip_fn(cg *g, const group *gr, const loop *lp, const char *name) {
   vec params = {0}, objs = strip_objects(g, lp);
   vec_push(g->arena, &params, "int loom_s");
@@ -1297,7 +1304,7 @@ static void emit_strip_fn(cg *g, const group *gr, const loop *lp, const char *na
   static const isl_loop_text a_strip; /* kernel_arg and the others ask whether there is one */
   g->group = gr;
   g->strips = &a_strip;
-  const char *lead = g->be->twins ? "static inline LOOM_TWIN_INLINE void" : "static inline void";
+  const char *lead = inlined_lead(g);
   cg_line(g, "%s %s", lead, join_at(g, name, &params, (int)strlen(lead) + 1, 0));
   cg_line(g, "{");
   cg_indent(g, 1);
@@ -1639,12 +1646,11 @@ void cg_group_function(cg *g, const group *gr) {
     emit_comment(g, gr);
   g->state_params = sh != NULL;
   if (twin)
-    emit_run(g, gr, &objs, "static inline LOOM_TWIN_INLINE void",
-             arena_printf(g->arena, "%s_body", fn));
+    emit_run(g, gr, &objs, inlined_lead(g), arena_printf(g->arena, "%s_body", fn));
   else
     emit_run(g, gr, &objs, "static void", fn);
   if (twin)
-    cg_emit_twins(g, gr, &objs, fn);
+    g->be->twins->emit_twins(g, gr, &objs, fn);
   g->state_params = 0;
   if (sh)
     emit_wrapper(g, gr, sh);

@@ -26,6 +26,12 @@ typedef struct cg cg;
 
 /* A backend sees a group: its loops run fused, element by element, over
  * one set.  A loop on its own is a group of one. */
+/* A CPU's vector code beside the portable code: the twin of a group
+ * function, compiled for that CPU's instructions and run where the
+ * machine has them (cpu_avx512.c; a new CPU's twins go beside it). */
+typedef struct cg_cpu cg_cpu;
+extern const cg_cpu cg_cpu_avx512;
+
 typedef struct backend {
   target_kind kind;
   /* Optional: file-scope declarations before the group's function. */
@@ -52,10 +58,10 @@ typedef struct backend {
   /* Optional: the line before the loop that runs a staged kernel over a
    * strip's gathered values (vectorize.h), e.g. "#pragma omp simd". */
   const char *simd;
-  /* Whether a group function that times its turns (runtime core/tune.c)
-   * gets an AVX-512 twin (cg_group_function): its loops run in the
-   * function itself, not in a region the C compiler outlines. */
-  int twins;
+  /* The CPU whose twin a group function that times its turns (runtime
+   * core/tune.c) gets (cg_group_function), or NULL: none (its loops run
+   * in a region the C compiler outlines, not in the function itself). */
+  const cg_cpu *twins;
   /* Whether a loop's reductions start on file-scope handles (the caller
    * folds them in: place.h), which are per-loop state
    * (cg_reduction_handle). */

@@ -165,7 +165,7 @@ void cg_epilogue(cg *g) {
 
 /* The twin and FN itself, after FN_body (objs: its parameters; with
  * g->state_params, the per-loop state before them). */
-void cg_emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) {
+static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) {
   vec decls = {0}, names = {0}, args = {0};
   if (g->state_params)
     cg_state_of(g, gr, objs, &decls, &names, &args);
@@ -191,3 +191,5 @@ void cg_emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) {
   cg_line(g, "}");
   cg_line(g, "%s", "");
 }
+
+const cg_cpu cg_cpu_avx512 = {"LOOM_TWIN_INLINE", emit_twins};

@@ -292,6 +292,6 @@ const backend backend_mpi = {
     .parts = mpi_parts,
     .iterate_begin = mpi_iterate_begin,
     .iterate_end = mpi_iterate_end,
-    .twins = 1,
+    .twins = &cg_cpu_avx512,
     .reduction_handles = 1,
 };

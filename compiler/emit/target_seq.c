@@ -51,5 +51,5 @@ const backend backend_seq = {
     .loop_end = seq_loop_end,
     .iterate_begin = seq_iterate_begin,
     .iterate_end = seq_iterate_end,
-    .twins = 1,
+    .twins = &cg_cpu_avx512,
 };
