@@ -125,6 +125,21 @@ $(1): $(1).c $$(LIBLOOM)
 	$$(CC) $(strip $(4)) -o $$@ $$< $$(LIBLOOM) -lm
 endef
 LIBLOOM_PETSC := $(BUILD)/lib/libloom_petsc.a
+# $(call loom_petsc_program,PROGRAM,SOURCE,TARGET,CFLAGS,LOOMC_ARGS,HEADERS):
+# a program with matrices, for any target: SOURCE through loomc (with
+# PETSc's -I and -D), compiled with CFLAGS and PETSc's, linked as the
+# README says (libloom_petsc; under MPI, libloom_mpi_petsc by mpicc,
+# mk/mpi.mk's variables, read when the recipe runs).
+loom_if_mpi = $(if $(findstring mpi,$(1)),$(2),$(3))
+define loom_petsc_program
+$(call loom_c,$(1),$(2),$(3),$(5) $$(filter -I% -D%,$$(PETSC_CFLAGS)))
+
+$(1): $(1).c $(call loom_if_mpi,$(3),$(BUILD)/lib/libloom_mpi_petsc.a $(BUILD)/lib/libloom_mpi.a,\
+    $$(LIBLOOM_PETSC) $$(LIBLOOM)) $(6)
+	$(call loom_if_mpi,$(3),$$(MPICC_CMD),$$(CC)) $(strip $(4)) $$(PETSC_CFLAGS) \
+	  $(if $(findstring openmp,$(3)),-fopenmp )-o $$@ $$< \
+	  $(call loom_if_mpi,$(3),$$(LOOM_MPI_PETSC_LINK),$$(LOOM_PETSC_LINK))
+endef
 # What a program with matrices links after its objects (the README's line).
 LOOM_PETSC_LINK = $(LIBLOOM_PETSC) $(LIBLOOM) $(PETSC_LIBS) -lm
 AIRFOIL := $(BUILD)/samples/airfoil

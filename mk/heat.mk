@@ -34,21 +34,6 @@ heat:
 	@false
 endif
 
-$(HEAT)/heat_seq.c $(HEAT)/heat_openmp.c $(HEAT)/heat_mpi.c $(HEAT)/heat_mpi+openmp.c: \
-    samples/heat/heat.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=$(patsubst heat_%.c,%,$(@F)) -Isamples/heat \
-	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
--include $(HEAT)/heat_seq.d $(HEAT)/heat_openmp.d $(HEAT)/heat_mpi.d $(HEAT)/heat_mpi+openmp.d
-
-$(HEAT)/heat_seq: $(HEAT)/heat_seq.c $(LIBLOOM_PETSC) $(LIBLOOM) $(HEAT_HDRS)
-	$(CC) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -o $@ $< $(LOOM_PETSC_LINK)
-
-$(HEAT)/heat_openmp: $(HEAT)/heat_openmp.c $(LIBLOOM_PETSC) $(LIBLOOM) $(HEAT_HDRS)
-	$(CC) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_PETSC_LINK)
-
-$(HEAT)/heat_mpi: $(HEAT)/heat_mpi.c $(HEAT_LIBMPI) $(HEAT_HDRS)
-	$(MPICC_CMD) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -o $@ $< $(LOOM_MPI_PETSC_LINK)
-
-$(HEAT)/heat_mpi_openmp: $(HEAT)/heat_mpi+openmp.c $(HEAT_LIBMPI) $(HEAT_HDRS)
-	$(MPICC_CMD) $(CFLAGS_HEAT) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_MPI_PETSC_LINK)
+$(foreach t,seq openmp mpi mpi+openmp,$(eval $(call loom_petsc_program,\
+  $(HEAT)/heat_$(subst +,_,$(t)),samples/heat/heat.c,$(t),$$(CFLAGS_HEAT),-Isamples/heat,\
+  $(HEAT_HDRS))))

@@ -31,27 +31,9 @@ poisson:
 	@false
 endif
 
-$(POISSON)/poisson_seq.c $(POISSON)/poisson_openmp.c $(POISSON)/poisson_mpi.c \
-    $(POISSON)/poisson_mpi+openmp.c: \
-    samples/poisson/poisson.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=$(patsubst poisson_%.c,%,$(@F)) -Isamples/poisson \
-	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
--include $(POISSON)/poisson_seq.d $(POISSON)/poisson_openmp.d $(POISSON)/poisson_mpi.d \
-    $(POISSON)/poisson_mpi+openmp.d
-
-$(POISSON)/poisson_seq: $(POISSON)/poisson_seq.c $(LIBLOOM_PETSC) $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LOOM_PETSC_LINK)
-
-$(POISSON)/poisson_openmp: $(POISSON)/poisson_openmp.c $(LIBLOOM_PETSC) $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_PETSC_LINK)
-
-$(POISSON)/poisson_mpi: $(POISSON)/poisson_mpi.c $(LIBLOOM_MPI_PETSC) $(LIBLOOM_MPI) $(POISSON_HDRS)
-	$(MPICC_CMD) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LOOM_MPI_PETSC_LINK)
-
-$(POISSON)/poisson_mpi_openmp: $(POISSON)/poisson_mpi+openmp.c $(LIBLOOM_MPI_PETSC) $(LIBLOOM_MPI) \
-    $(POISSON_HDRS)
-	$(MPICC_CMD) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_MPI_PETSC_LINK)
+$(foreach t,seq openmp mpi mpi+openmp,$(eval $(call loom_petsc_program,\
+  $(POISSON)/poisson_$(subst +,_,$(t)),samples/poisson/poisson.c,$(t),$$(CFLAGS_POISSON),\
+  -Isamples/poisson,$(POISSON_HDRS))))
 
 # bench/assembly.sh (make bench): the sample's assembly through Loom (seq,
 # openmp) against the same assembly written against PETSc by hand.
@@ -60,17 +42,8 @@ ifeq ($(HAVE_PETSC),1)
 bench: $(ASSEMBLY_PROGS)
 endif
 
-$(POISSON)/assembly_seq.c $(POISSON)/assembly_openmp.c: samples/poisson/assembly.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=$(patsubst assembly_%.c,%,$(@F)) -Isamples/poisson \
-	    $(filter -I% -D%,$(PETSC_CFLAGS)) $< -o $@
--include $(POISSON)/assembly_seq.d $(POISSON)/assembly_openmp.d
-
-$(POISSON)/assembly_seq: $(POISSON)/assembly_seq.c $(LIBLOOM_PETSC) $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -o $@ $< $(LOOM_PETSC_LINK)
-
-$(POISSON)/assembly_openmp: $(POISSON)/assembly_openmp.c $(LIBLOOM_PETSC) $(LIBLOOM) $(POISSON_HDRS)
-	$(CC) $(CFLAGS_POISSON) $(PETSC_CFLAGS) -fopenmp -o $@ $< $(LOOM_PETSC_LINK)
+$(foreach t,seq openmp,$(eval $(call loom_petsc_program,$(POISSON)/assembly_$(t),\
+  samples/poisson/assembly.c,$(t),$$(CFLAGS_POISSON),-Isamples/poisson,$(POISSON_HDRS))))
 
 $(POISSON)/assembly_petsc: samples/poisson/assembly_petsc.c $(POISSON_HDRS)
 	@mkdir -p $(@D)
