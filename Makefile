@@ -212,13 +212,8 @@ $(AIRFOIL)/airfoil_native512: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -march=native -mprefer-vector-width=512 -o $@ $< $(LIBLOOM) -lm
 
 # The same program with transformations turned off (AIRFOIL_VARIANTS).
-$(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%.c): $(AIRFOIL)/airfoil_%.c: samples/airfoil/airfoil.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) -MMD --target=seq $(LOOMC_OPTS_$*) -Isamples/airfoil $< -o $@
--include $(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%.d)
-
-$(AIRFOIL_VARIANTS:%=$(AIRFOIL)/airfoil_%): $(AIRFOIL)/airfoil_%: $(AIRFOIL)/airfoil_%.c $(LIBLOOM)
-	$(CC) $(CFLAGS_APP) -o $@ $< $(LIBLOOM) -lm
+$(foreach v,$(AIRFOIL_VARIANTS),$(eval $(call loom_program,$(AIRFOIL)/airfoil_$(v),\
+  samples/airfoil/airfoil.c,seq,$$(CFLAGS_APP),$(LOOMC_OPTS_$(v)) -Isamples/airfoil)))
 
 $(AIRFOIL)/airfoil_unrolled.c: samples/airfoil/airfoil.c bench/unroll_k.py $(LOOMC)
 	@mkdir -p $(@D)

@@ -35,11 +35,7 @@ WAVE_BENCH_VARIANTS := nofuse norotate
 LOOMC_OPTS_wave_nofuse   := --no-fuse
 LOOMC_OPTS_wave_norotate := --no-rotate
 
-$(WAVE_BENCH_VARIANTS:%=$(WAVE)/wave_%.c): $(WAVE)/wave_%.c: samples/wave/wave.c $(LOOMC)
-	@mkdir -p $(@D)
-	$(LOOMC) --target=seq $(LOOMC_OPTS_wave_$*) -Isamples/wave $< -o $@
+$(foreach v,$(WAVE_BENCH_VARIANTS),$(eval $(call loom_program,$(WAVE)/wave_$(v),\
+  samples/wave/wave.c,seq,$$(CFLAGS_WAVE),$(LOOMC_OPTS_wave_$(v)) -Isamples/wave)))
 
 bench: $(WAVE_BENCH_VARIANTS:%=$(WAVE)/wave_%)
-
-$(WAVE_BENCH_VARIANTS:%=$(WAVE)/wave_%): $(WAVE)/wave_%: $(WAVE)/wave_%.c $(LIBLOOM)
-	$(CC) $(CFLAGS_WAVE) -o $@ $< $(LIBLOOM) -lm
