@@ -18,7 +18,7 @@
  *   LOOM_BLOCK_SIZE  elements per plan block (an integer >= 1; default
  *                    LOOM_DEFAULT_BLOCK_SIZE)
  *   LOOM_CHECK_PLANS 1: every plan built is verified by loom__plan_check
- *   LOOM_DIAG        1: one line on stderr per plan built (plan/plan.c)
+ *   LOOM_DIAG        1: one line on stderr per plan built (plan/cache.c)
  *                    and per renumbering (plan/renumber.c), and at
  *                    loom_exit each rank's memory by kind (core/mem.c);
  *                    0 (the default): silent

@@ -11,7 +11,7 @@
  * table.
  *
  * Included by core/core.c, which defines it, and by the files that
- * install hooks: plan/plan.c and mat/petsc.c.
+ * install hooks: plan/cache.c and mat/petsc.c.
  */
 #ifndef LOOM_CORE_HOOKS_H
 #define LOOM_CORE_HOOKS_H

@@ -17,9 +17,9 @@
  * inserts it).  After the loop, on the host thread,
  * loom__mat_write_end finds each reached entry's winner — the slot of the
  * element with the highest declared number (plain C's last writer, as for
- * `write` through maps on dats, plan/plan.c), and within one element the
- * last in row-major order — and sets the entry's slots: 0, and the
- * winner's value in the winner's slot.
+ * `write` through maps on dats, plan/loopstart.c), and within one
+ * element the last in row-major order — and sets the entry's slots: 0,
+ * and the winner's value in the winner's slot.
  *
  * The entries: the slots sorted by (row, column) of their COO entry
  * (loomrt_sparsity_coo), grouped into entries (eslots, from efirst[e] to

@@ -15,7 +15,7 @@
  * bit-identical to seq, whatever the number of parts.  Each part sweeps
  * its elements once, in mesh order, instead of once per colour.
  *
- * Like a colouring plan (plan.c), a plan covers a range [lo, hi) of the
+ * Like a colouring plan (cache.c), a plan covers a range [lo, hi) of the
  * iteration set (loom__ocplan_get: the whole set), e.g. one section of an
  * MPI partition: only the map rows of elements in [lo, hi) are read (the
  * rows of non-executed halo elements hold -1), the ranges are balanced by
@@ -23,14 +23,19 @@
  * indices from [lo, hi).  The parts still split the whole target set.
  *
  * Plans are cached per (loop, set, lo, hi, nparts, written maps) and freed
- * with the colouring plans (loomrt_plan_drop_all).
+ * with the colouring plans (loomrt_plan_drop_all); the key's maps are
+ * compared, and the range a lookup asks for is taken, as for those
+ * (loomrt_plan_args_equal, loomrt_plan_lookup_range: cache.c).
  *
  * Checker.  For each part, it walks the range and recomputes which
  * elements increment a target in the part's range: the part's list must
  * be exactly those, ascending; every listed element must lie in the range.
  * The range is [lo, lo + nelems), within the set, and hi must agree with
  * it: checked last, so that a plan built by a positional initializer that
- * predates lo and hi (both then 0) is still judged by its elements.
+ * predates lo and hi (both then 0) is still judged by its elements.  The
+ * checker starts as the colouring plans' does, and judges the iteration
+ * set and the range with its helpers (check.c: loomrt_plan_check_start,
+ * loomrt_check_iteration_set, loomrt_range_within).
  * Cost: O(nparts * entries of the range).
  */
 #include <stdio.h>
@@ -39,6 +44,7 @@
 
 #include "core/core.h"
 #include "plan/plan.h"
+#include "plan/plan_internal.h"
 
 typedef struct oc_entry {
   struct oc_entry *next;
@@ -71,26 +77,22 @@ void loomrt_ocplan_drop_all(void) {
 
 static int oc_key(const oc_entry *p, const char *loop, loom_set set, int lo, int hi,
                   int nparts, int nargs, const loom__plan_arg *args) {
-  if (p->loop != loop || p->set != set || p->lo != lo || p->hi != hi ||
-      p->nparts != nparts || p->nargs != nargs)
-    return 0;
-  for (int i = 0; i < nargs; i++)
-    if (p->args[i].map != args[i].map || p->args[i].slot != args[i].slot)
-      return 0;
-  return 1;
+  return p->loop == loop && p->set == set && p->lo == lo && p->hi == hi &&
+         p->nparts == nparts && p->nargs == nargs &&
+         loomrt_plan_args_equal(p->args, args, nargs);
 }
 
 /* Checks the iteration set and the written maps of `call`. */
 static int oc_check_args(const char *call, const char *loop, loom_set set, int nparts,
                          int nargs, const loom__plan_arg *args) {
-  const char *problem = loomrt_set_problem(set);
-  if (problem)
-    return loom_error_(LOOM_EINVAL, "%s: loop %s: iteration set %s", call, loop, problem);
+  int status = loomrt_check_iteration_set(call, loop, set);
+  if (status != LOOM_OK)
+    return status;
   if (nparts < 1 || nargs < 1 || !args)
     return loom_error_(LOOM_EINVAL, "%s: loop %s: %d parts, %d maps", call, loop, nparts,
                        nargs);
   for (int i = 0; i < nargs; i++) {
-    problem = loomrt_map_problem(args[i].map);
+    const char *problem = loomrt_map_problem(args[i].map);
     if (problem)
       return loom_error_(LOOM_EINVAL, "%s: loop %s: map %s", call, loop, problem);
     if (args[i].map->from != set || args[i].map->to != args[0].map->to ||
@@ -238,14 +240,8 @@ static const loom__ocplan *oc_lookup(const char *call, const char *loop, loom_se
   loomrt_plan_session(); /* dropped with the colouring plans */
   const char *label = loomrt_loop_label(loop);
   if (loomrt_require_active(call) != LOOM_OK ||
-      oc_check_args(call, label, set, nparts, nargs, args) != LOOM_OK)
-    return NULL;
-  if (whole) {
-    lo = 0;
-    hi = set->size;
-  }
-  if (loomrt_check_range(call, label, set, lo, hi) != LOOM_OK ||
-      loomrt_renumber_lazy() != LOOM_OK)
+      oc_check_args(call, label, set, nparts, nargs, args) != LOOM_OK ||
+      loomrt_plan_lookup_range(call, label, set, whole, &lo, &hi) != LOOM_OK)
     return NULL;
   for (oc_entry *p = ocplans; p; p = p->next)
     if (oc_key(p, loop, set, lo, hi, nparts, nargs, args))
@@ -276,7 +272,7 @@ const loom__ocplan *loom__ocplan_get_range(const char *loop, loom_set set, int l
  * (counts ascending, every listed element in the range). */
 static int oc_check_layout(const loom__ocplan *plan, loom_set set, int ntargets) {
   int np = plan->nparts, lo = plan->lo;
-  if (lo < 0 || plan->nelems < 0 || lo > set->size - plan->nelems)
+  if (!loomrt_range_within(set, lo, (long long)lo + plan->nelems))
     return OC_VIOLATION("owner-computes plan: its %d elements from %d are not a range "
                         "of the %d elements of set '%s'", plan->nelems, lo, set->size,
                         set->name);
@@ -320,11 +316,9 @@ static int oc_check_part(const loom__ocplan *plan, const oc_entry *probe, int q)
  * target set; then hi agrees with lo + nelems. */
 int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
                        const loom__plan_arg *args) {
-  int status = loomrt_require_active("loom__ocplan_check");
+  int status = loomrt_plan_check_start("loom__ocplan_check", plan);
   if (status != LOOM_OK)
     return status;
-  if (!plan)
-    return loom_error_(LOOM_EINVAL, "loom__ocplan_check: plan is NULL");
   if (!plan->part_lo || !plan->elem_start || (plan->nparts < 1) ||
       (!plan->elems && plan->elem_start[plan->nparts] > 0))
     return OC_VIOLATION("owner-computes plan: %d parts, or an array is NULL",

@@ -1,44 +1,24 @@
 /*
- * plan/plan.h — execution plans, private: what plan/'s files share, and
- * what renumbering offers the MPI partitioner.
+ * plan/plan.h — execution plans, private: what plan/ offers the layers
+ * above it (dropping the plans, renumbering for the MPI partitioner and
+ * the matrices).  What plan/'s own files share is plan/plan_internal.h.
  *
- * Included by plan/plan.c, plan/ocplan.c, plan/renumber.c, by
- * mpi/session.c and mpi/partition.c (the primary set and its graph), and
- * by mat/sparsity.c and mat/mat.c (the renumberings' count).  The
- * calls core/ makes into plan/ (the session, loomrt_renumber_lazy, the row
- * scatter and gather) are declared in core/hooks.h; the plans' own
- * structs are public (loom.h: loom__plan, loom__ocplan).
+ * Included by plan/cache.c, plan/loopstart.c, plan/ocplan.c and
+ * plan/renumber.c, by mpi/session.c and mpi/partition.c (the primary set
+ * and its graph), and by mat/sparsity.c, mat/mat.c, mat/vec.c and
+ * mat/write.c (the pending renumbering and the renumberings' count).  The calls core/ makes into plan/ (the session,
+ * loomrt_renumber_lazy, the row scatter and gather) are declared in
+ * core/hooks.h; the plans' own structs are public (loom.h: loom__plan,
+ * loom__ocplan).
  */
 #ifndef LOOM_PLAN_PLAN_H
 #define LOOM_PLAN_PLAN_H
 
-#include <stddef.h>
-
 #include "loom_gen.h"
 
-/* ---- plan ranges (plan.c; used by ocplan.c too) ------------------------ */
-
-/* LOOM_OK when 0 <= lo <= hi <= set->size (the set is live); otherwise
- * reports LOOM_EINVAL naming `call` and the loop, and returns it. */
-int loomrt_check_range(const char *call, const char *loop, loom_set set,
-                       int lo, int hi);
-/* For the $LOOM_DIAG line of a plan: "" when [lo, hi) is the whole set,
- * otherwise " [lo, hi) of SIZE", written into buf; returns buf. */
-const char *loomrt_range_note(char *buf, size_t size, loom_set set, int lo,
-                              int hi);
-
-/* ocplan.c: frees the owner-computes plans (with the colouring plans,
- * loomrt_plan_drop_all). */
-void loomrt_ocplan_drop_all(void);
-
-/* plan.c: frees all plans (at the session's end, and when the numbering
+/* cache.c: frees all plans (at the session's end, and when the numbering
  * changes). */
 void loomrt_plan_drop_all(void);
-/* plan.c: the plans' session: at the first call of plan/ in a session,
- * its block size ($LOOM_BLOCK_SIZE) taken and loomrt_plan_drop_all
- * installed for its end (core/hooks.h, loomrt_at_session_exit).  Every
- * entry of plan/ that reads the plans or the block size calls it. */
-void loomrt_plan_session(void);
 
 /* ---- renumbering (renumber.c) ------------------------------------------ */
 
