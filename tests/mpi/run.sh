@@ -14,7 +14,9 @@
 #   tests/mpi/run.sh build/tests/test_mpi [build/tests/test_mat_mpi]
 #
 # Runs as root too (OpenMPI's opt-in variables); shared-memory transport
-# only, no binding (the machine's cores are shared).
+# only, no binding (the machine's cores are shared).  Every mpirun runs
+# under `timeout -k 5`: on a loaded machine an mpirun whose ranks had all
+# ended once ignored timeout's TERM and hung the suite; KILL ends it.
 set -u
 prog=${1:?usage: run.sh TEST_MPI [TEST_MAT_MPI]}
 mat=${2:-}
@@ -27,7 +29,7 @@ out=$(mktemp) err=$(mktemp) h5dir=$(mktemp -d)
 trap 'rm -rf "$out" "$err" "$h5dir"' EXIT
 
 for n in 1 2 3 4; do
-  if timeout 60 $MPIRUN -np $n "$prog" >"$out" 2>"$err"; then
+  if timeout -k 5 60 $MPIRUN -np $n "$prog" >"$out" 2>"$err"; then
     echo "mpi-test: $n rank(s): $(grep -E "^(PASS|FAIL):" "$out")"
   else
     cat "$out" "$err"
@@ -36,9 +38,18 @@ for n in 1 2 3 4; do
   fi
 done
 
+# A whole mesh's large dat gives back its pages past the local rows.
+for n in 1 3; do
+  if timeout -k 5 60 $MPIRUN -np $n "$prog" --trim >"$out" 2>"$err" && grep -q "^PASS: trim" "$out"; then
+    echo "mpi-test: --trim at $n rank(s): PASS"
+  else
+    cat "$out" "$err"; echo "mpi-test: --trim at $n rank(s): FAILED"; fail=1
+  fi
+done
+
 # A global RCM renumbering before partitioning (declared order everywhere
 # the program can see it).
-if LOOM_RENUMBER=1 timeout 60 $MPIRUN -np 3 -x LOOM_RENUMBER "$prog" >"$out" 2>"$err"; then
+if LOOM_RENUMBER=1 timeout -k 5 60 $MPIRUN -np 3 -x LOOM_RENUMBER "$prog" >"$out" 2>"$err"; then
   echo "mpi-test: LOOM_RENUMBER=1: $(grep -E "^(PASS|FAIL):" "$out")"
 else
   cat "$out" "$err"; echo "mpi-test: LOOM_RENUMBER=1: FAILED"; fail=1
@@ -46,7 +57,7 @@ fi
 
 # $LOOM_PARTITIONER overrides the method the program asks for.
 # ($LOOM_DIAG=1 prints the method used and the partition's quality.)
-if LOOM_DIAG=1 LOOM_PARTITIONER=block timeout 60 $MPIRUN -np 3 -x LOOM_DIAG -x LOOM_PARTITIONER \
+if LOOM_DIAG=1 LOOM_PARTITIONER=block timeout -k 5 60 $MPIRUN -np 3 -x LOOM_DIAG -x LOOM_PARTITIONER \
      "$prog" metis >"$out" 2>"$err" &&
    grep -q "loom: partition: block over 3 ranks, primary set 'cells', edge cut 2" "$err" &&
    ! grep -q "loom: partition: metis" "$err"; then
@@ -54,7 +65,7 @@ if LOOM_DIAG=1 LOOM_PARTITIONER=block timeout 60 $MPIRUN -np 3 -x LOOM_DIAG -x L
 else
   cat "$out" "$err"; echo "mpi-test: LOOM_PARTITIONER=block: FAILED"; fail=1
 fi
-if LOOM_PARTITIONER=nonsense timeout 60 $MPIRUN -np 2 -x LOOM_PARTITIONER "$prog" block >"$out" 2>"$err"; then
+if LOOM_PARTITIONER=nonsense timeout -k 5 60 $MPIRUN -np 2 -x LOOM_PARTITIONER "$prog" block >"$out" 2>"$err"; then
   echo "mpi-test: LOOM_PARTITIONER=nonsense: accepted (FAILED)"; fail=1
 elif grep -q "LOOM_PARTITIONER is 'nonsense'" "$err"; then
   echo "mpi-test: LOOM_PARTITIONER=nonsense: rejected, PASS"
@@ -64,9 +75,9 @@ fi
 
 # A failing rank ends the job, naming itself and the cause.
 expect_abort() { # mode np pattern
-  timeout 60 $MPIRUN -np "$2" "$prog" "$1" >"$out" 2>"$err"
+  timeout -k 5 60 $MPIRUN -np "$2" "$prog" "$1" >"$out" 2>"$err"
   rc=$?
-  if [ $rc -eq 124 ]; then
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then # timeout: TERM, or KILL 5 s later
     echo "mpi-test: $1 at $2 ranks: hung (FAILED)"; fail=1
   elif [ $rc -eq 0 ]; then
     echo "mpi-test: $1 at $2 ranks: exit status 0 (FAILED)"; fail=1
@@ -123,14 +134,14 @@ expect_abort --skip-first-loop 2 "loom: rank 0: error: prog\.c:12: loom_partitio
 # none (not the line of the call before it, loom_partition).
 expect_abort --skip-fetch-pointer 2 "loom: rank 0: error: loom_dat_fetch: the ranks are not all making this call (rank 0 is at it; rank 1 is at loom_exit, $exit_at)"
 # One collective call from different lines on different ranks is one call.
-if timeout 60 $MPIRUN -np 3 "$prog" --fetch-apart >"$out" 2>"$err" && grep -q "^PASS" "$out"; then
+if timeout -k 5 60 $MPIRUN -np 3 "$prog" --fetch-apart >"$out" 2>"$err" && grep -q "^PASS" "$out"; then
   echo "mpi-test: --fetch-apart at 3 ranks: $(cat "$out")"
 else
   cat "$out" "$err"; echo "mpi-test: --fetch-apart at 3 ranks: FAILED"; fail=1
 fi
 export LOOM_COLLECTIVE_TIMEOUT=2
 MPIRUN_SAVED=$MPIRUN
-MPIRUN="timeout 20 $MPIRUN -x LOOM_COLLECTIVE_TIMEOUT"
+MPIRUN="timeout -k 5 20 $MPIRUN -x LOOM_COLLECTIVE_TIMEOUT"
 expect_abort --absent 3 "loom: rank 0: error: $fetch_at: loom_dat_fetch: rank(s) 1 did not make this call within 2 s"
 expect_abort --skip-loop 2 "loom: rank 0: error: the halo exchange of dat 'x' did not complete within 2 s: nothing came from rank(s) 1"
 MPIRUN=$MPIRUN_SAVED
@@ -141,10 +152,10 @@ unset LOOM_COLLECTIVE_TIMEOUT
 # waiting: every rank ends normally, each of the others having seen an
 # error naming rank 1.
 expect_handled() { # mode np
-  timeout 60 $MPIRUN -np "$2" "$prog" "$1" >"$out" 2>"$err"
+  timeout -k 5 60 $MPIRUN -np "$2" "$prog" "$1" >"$out" 2>"$err"
   rc=$?
   others=$(grep -c "^rank [^1]: [1-9][0-9]* error(s), last: .*rank 1 failed: " "$out")
-  if [ $rc -eq 124 ]; then
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then # timeout: TERM, or KILL 5 s later
     echo "mpi-test: $1 at $2 ranks: hung (FAILED)"; fail=1
   elif [ $rc -ne 0 ] || [ "$others" -ne $(($2 - 1)) ] || ! grep -q "^rank 1: [1-9]" "$out"; then
     cat "$out" "$err"; echo "mpi-test: $1 at $2 ranks: exit status $rc (FAILED)"; fail=1
@@ -159,7 +170,7 @@ expect_handled --handler-after 2
 # HDF5: a dat written from a partitioned mesh reads back in declared order
 # from uneven slices; reading it wrongly is an error on every rank.
 for n in 1 3; do
-  if timeout 60 $MPIRUN -np $n "$prog" --hdf5 "$h5dir/t$n.h5" >"$out" 2>"$err" &&
+  if timeout -k 5 60 $MPIRUN -np $n "$prog" --hdf5 "$h5dir/t$n.h5" >"$out" 2>"$err" &&
      grep -q "^PASS" "$out"; then
     echo "mpi-test: --hdf5 at $n ranks: $(cat "$out")"
   else

@@ -331,6 +331,11 @@ void *loomrt_dat_storage(loom_dat dat, size_t bytes, void **block, size_t *block
  * caller), and frees it then installs new storage from loomrt_dat_storage. */
 void loomrt_dat_storage_free(loom_dat dat);
 void loomrt_dat_set_storage(loom_dat dat, void *block, size_t block_bytes, void *values);
+/* After dat->bytes shrank (a whole mesh migrated in place: its local rows
+ * are the first): the pages of its own mapped storage past what a new
+ * dat of that size would take go back to the system; values stay where
+ * they are.  Storage below 2 MiB (malloc's) and shared storage stay. */
+void loomrt_dat_trim(loom_dat dat);
 
 /* Nonzero when some live set holds a slice (a distributed declaration
  * not yet partitioned; set.c). */

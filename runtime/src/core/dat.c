@@ -30,7 +30,9 @@
  * migrated copy of each at once, and on every rank the whole mesh's
  * temporaries before the whole-mesh path keeps its part; issue 39.)  The
  * mapping goes back to the system when the dat's storage is freed, so one
- * start-up step's storage never stays in the heap into the next.
+ * start-up step's storage never stays in the heap into the next, and its
+ * pages past a dat's local rows once a whole mesh is migrated in place
+ * (loomrt_dat_trim).
  */
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include <stdarg.h>
@@ -455,6 +457,21 @@ void loomrt_dat_storage_free(loom_dat dat) {
   storage_release(dat->block, dat->block_bytes);
   dat->block = NULL;
   dat->block_bytes = 0;
+}
+
+void loomrt_dat_trim(loom_dat dat) {
+  if (dat->owner || !dat->block || dat->block_bytes < HUGE_PAGE)
+    return;
+  char *raw = dat->block;
+  size_t keep = (size_t)((char *)dat->values - raw) + dat->bytes + PAGE + 64;
+  keep = (keep + PAGE - 1) / PAGE * PAGE;
+  if (keep < HUGE_PAGE) /* still a mapping to storage_release */
+    keep = HUGE_PAGE;
+  if (keep >= dat->block_bytes)
+    return;
+  munmap(raw + keep, dat->block_bytes - keep);
+  loomrt_mem_sub(LOOM_MEM_DATS, dat->block_bytes - keep);
+  dat->block_bytes = keep;
 }
 
 void loomrt_dat_set_storage(loom_dat dat, void *block, size_t block_bytes, void *values) {

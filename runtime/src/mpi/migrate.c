@@ -24,6 +24,9 @@
  * rows of executed elements get their entries translated to local indices
  * of the target set (found there by construction), rows of non-executed
  * halo elements get -1.  Dats sharing another's storage are moved once.
+ * The scratch is the size of the largest local rows, and the pages of a
+ * dat's own mapping past its local rows then go back to the system
+ * (loomrt_dat_trim).
  *
  * Halo plans: each rank lists, per owner, the global indices of its halo
  * elements in local order; one MPI_Alltoall of counts and one
@@ -385,17 +388,32 @@ static int number_all(const loomrt_mesh *mesh, local_set *ls) {
   return status;
 }
 
-/* Rewrites maps and dats in place and records the sections in the sets. */
-static int migrate_all(const loomrt_mesh *mesh, local_set *ls, int **gids) {
+static int set_index(const loomrt_mesh *mesh, loom_set set) {
+  int s = 0;
+  while (mesh->sets[s] != set)
+    s++;
+  return s;
+}
+
+/* The scratch migrate_all needs: a map's or a dat's local rows, the most. */
+static size_t scratch_bytes(const loomrt_mesh *mesh, const local_set *ls) {
   size_t most = 1;
   for (int m = 0; m < mesh->nmaps; m++) {
     size_t b = (size_t)ls[mesh->from[m]].total * mesh->maps[m]->dim * sizeof(int);
     most = b > most ? b : most;
   }
   for (int d = 0; d < mesh->ndats; d++) {
-    size_t b = mesh->dats[d]->bytes;
+    loom_dat dat = mesh->dats[d];
+    size_t b = (size_t)ls[set_index(mesh, dat->set)].total * dat->dim * dat->elem_size;
     most = b > most ? b : most;
   }
+  return most;
+}
+
+/* Rewrites maps and dats in place (each dat's pages past its local rows
+ * then go back: loomrt_dat_trim) and records the sections in the sets. */
+static int migrate_all(const loomrt_mesh *mesh, local_set *ls, int **gids) {
+  size_t most = scratch_bytes(mesh, ls);
   char *tmp = loomrt_alloc(LOOM_MEM_STARTUP, most);
   int status = tmp ? LOOM_OK : LOOM_ENOMEM;
   for (int s = 0; status == LOOM_OK && s < mesh->nsets; s++)
@@ -407,12 +425,11 @@ static int migrate_all(const loomrt_mesh *mesh, local_set *ls, int **gids) {
                   (int *)(void *)tmp);
     for (int d = 0; d < mesh->ndats; d++) {
       loom_dat dat = mesh->dats[d];
-      int s = 0;
-      while (mesh->sets[s] != dat->set)
-        s++;
-      if (!dat->owner)
+      int s = set_index(mesh, dat->set);
+      if (!dat->owner) {
         migrate_dat(dat, &ls[s], tmp);
-      else /* shares its owner's (moved) storage */
+        loomrt_dat_trim(dat);
+      } else /* shares its owner's (moved) storage */
         dat->bytes = (size_t)ls[s].total * dat->dim * dat->elem_size;
     }
     for (int s = 0; s < mesh->nsets; s++) {

@@ -22,6 +22,10 @@
  *   block   element i to rank floor(i * P / n), on every rank.
  * Both Scotch runs are asked to be deterministic with a fixed seed and one
  * thread (a Scotch context), so a mesh partitions the same on every run.
+ * The graph is handed over as it is (its arrays, and the owners written in
+ * place) where METIS's idx_t and SCOTCH_Num are int, as in Debian's
+ * 32-bit builds: a copy of the graph was start-up's largest array after
+ * the graph itself.
  * Every rank holds the declared mesh, so each builds the graph it needs
  * (rank 0 only, but for ptscotch).  A graph without edges, a single rank, or fewer
  * elements than ranks, falls back to block.
@@ -46,6 +50,38 @@
 #include "mpi/mpi.h"
 #include "mpi/partition.h"
 
+/* Whether a partitioner's integer type is int: then the graph's arrays
+ * are its arrays, no copy (the casts below are taken only then). */
+#define LOOMRT_IS_INT(T) _Generic((T)0, int: 1, default: 0)
+
+/* n entries of v as METIS's idx_t (v itself when idx_t is int); NULL:
+ * out of memory.  index_release frees a copy. */
+static idx_t *idx_of(const int *v, size_t n) {
+  if (LOOMRT_IS_INT(idx_t))
+    return (idx_t *)(void *)(uintptr_t)v;
+  idx_t *c = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *c);
+  for (size_t i = 0; c && i < n; i++)
+    c[i] = v[i];
+  return c;
+}
+
+/* n entries of v minus base as SCOTCH_Num (v itself when SCOTCH_Num is
+ * int and base is 0). */
+static SCOTCH_Num *num_of(const int *v, size_t n, int base) {
+  if (LOOMRT_IS_INT(SCOTCH_Num) && base == 0)
+    return (SCOTCH_Num *)(void *)(uintptr_t)v;
+  SCOTCH_Num *c = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *c);
+  for (size_t i = 0; c && i < n; i++)
+    c[i] = v[i] - base;
+  return c;
+}
+
+/* Frees c unless it is v itself. */
+static void index_release(void *c, const int *v) {
+  if (c != (const void *)v)
+    loomrt_free(c);
+}
+
 static void block_owners(int *owner, int n, int nparts) {
   for (int i = 0; i < n; i++)
     owner[i] = (int)((long long)i * nparts / n);
@@ -59,22 +95,17 @@ static int metis_owners(const int *xadj, const int *adj, int n, int nparts,
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;
-  idx_t *x = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *x);
-  idx_t *a = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)xadj[n] + 1) * sizeof *a);
-  idx_t *part = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *part);
+  idx_t *x = idx_of(xadj, (size_t)n + 1), *a = idx_of(adj, (size_t)xadj[n]);
+  idx_t *part = idx_of(owner, (size_t)n); /* written by METIS */
   int status = LOOM_OK;
   if (!x || !a || !part) {
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory for "
                                       "METIS's copy of the graph");
   } else {
-    for (int i = 0; i <= n; i++)
-      x[i] = xadj[i];
-    for (int i = 0; i < xadj[n]; i++)
-      a[i] = adj[i];
     int rc = METIS_PartGraphKway(&nv, &ncon, x, a, NULL, NULL, NULL, &np, NULL,
                                  NULL, options, &objval, part);
     if (rc == METIS_OK) {
-      for (int i = 0; i < n; i++)
+      for (int i = 0; part != (idx_t *)(void *)owner && i < n; i++)
         owner[i] = (int)part[i];
       status = LOOM_OK;
     } else {
@@ -84,9 +115,9 @@ static int metis_owners(const int *xadj, const int *adj, int n, int nparts,
                            rc, n, nparts);
     }
   }
-  loomrt_free(x);
-  loomrt_free(a);
-  loomrt_free(part);
+  index_release(x, xadj);
+  index_release(a, adj);
+  index_release(part, owner);
   return status;
 }
 
@@ -141,14 +172,9 @@ static int scotch_context(SCOTCH_Context *context) {
  * strategy) on the whole graph: rank 0's part for "scotch". */
 static int scotch_owners(const int *xadj, const int *adj, int n, int nparts,
                          int *owner) {
-  SCOTCH_Num *vert = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *vert);
-  SCOTCH_Num *edge = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)xadj[n] + 1) * sizeof *edge);
-  SCOTCH_Num *part = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)n + 1) * sizeof *part);
+  SCOTCH_Num *vert = num_of(xadj, (size_t)n + 1, 0), *edge = num_of(adj, (size_t)xadj[n], 0);
+  SCOTCH_Num *part = num_of(owner, (size_t)n, 0); /* written by Scotch */
   int status = vert && edge && part ? LOOM_OK : LOOM_ENOMEM;
-  for (int i = 0; status == LOOM_OK && i <= n; i++)
-    vert[i] = xadj[i];
-  for (int k = 0; status == LOOM_OK && k < xadj[n]; k++)
-    edge[k] = adj[k];
   SCOTCH_Context context;
   SCOTCH_Graph graph, bound;
   SCOTCH_Strat strat;
@@ -174,11 +200,11 @@ static int scotch_owners(const int *xadj, const int *adj, int n, int nparts,
   if (status == LOOM_ENOMEM)
     loom_error_(status, "loom_partition: out of memory for Scotch's copy of "
                         "the graph");
-  for (int i = 0; status == LOOM_OK && i < n; i++)
+  for (int i = 0; status == LOOM_OK && part != (SCOTCH_Num *)(void *)owner && i < n; i++)
     owner[i] = (int)part[i];
-  loomrt_free(vert);
-  loomrt_free(edge);
-  loomrt_free(part);
+  index_release(vert, xadj);
+  index_release(edge, adj);
+  index_release(part, owner);
   return status;
 }
 
@@ -213,16 +239,12 @@ static void ptscotch_end(SCOTCH_Context *context, SCOTCH_Dgraph *graph,
 static int ptscotch_part(const int *xadj, const int *adj, int lo, int hi,
                          int nparts, const char *name, SCOTCH_Num *part) {
   int nl = hi - lo, ne = xadj[hi] - xadj[lo];
-  SCOTCH_Num *vert = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)nl + 1) * sizeof *vert);
-  SCOTCH_Num *edge = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)ne + 1) * sizeof *edge);
+  SCOTCH_Num *vert = num_of(xadj + lo, (size_t)nl + 1, xadj[lo]);
+  SCOTCH_Num *edge = num_of(adj + xadj[lo], (size_t)ne, 0);
   int status = LOOM_OK;
   if (!vert || !edge)
     status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory for "
                                       "PT-Scotch's part of the graph");
-  for (int i = 0; status == LOOM_OK && i <= nl; i++)
-    vert[i] = xadj[lo + i] - xadj[lo];
-  for (int k = 0; status == LOOM_OK && k < ne; k++)
-    edge[k] = adj[xadj[lo] + k];
   status = agree(status, "building the distributed graph", name);
   SCOTCH_Dgraph graph, bound;
   SCOTCH_Strat strat;
@@ -243,8 +265,8 @@ static int ptscotch_part(const int *xadj, const int *adj, int lo, int hi,
   }
   if (inited)
     ptscotch_end(&context, &graph, &bound, &strat);
-  loomrt_free(vert);
-  loomrt_free(edge);
+  index_release(vert, xadj + lo);
+  index_release(edge, adj + xadj[lo]);
   return status;
 }
 
@@ -254,7 +276,7 @@ static int ptscotch_owners(const int *xadj, const int *adj, int n, int nparts,
                            const char *name, int *owner) {
   int lo, hi;
   vertex_block(n, &lo, &hi);
-  SCOTCH_Num *part = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)(hi - lo) + 1) * sizeof *part);
+  SCOTCH_Num *part = num_of(owner + lo, (size_t)(hi - lo), 0); /* written by PT-Scotch */
   int *count = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)nparts + 1) * sizeof *count);
   int *first = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)nparts + 1) * sizeof *first);
   int status = LOOM_OK;
@@ -265,7 +287,7 @@ static int ptscotch_owners(const int *xadj, const int *adj, int n, int nparts,
   if (status == LOOM_OK)
     status = agree(ptscotch_part(xadj, adj, lo, hi, nparts, name, part),
                    "partitioning", name);
-  for (int i = lo; status == LOOM_OK && i < hi; i++)
+  for (int i = lo; status == LOOM_OK && part != (SCOTCH_Num *)(void *)(owner + lo) && i < hi; i++)
     owner[i] = (int)part[i - lo];
   for (int r = 0; status == LOOM_OK && r < nparts; r++) {
     first[r] = (int)((long long)r * n / nparts);
@@ -276,7 +298,7 @@ static int ptscotch_owners(const int *xadj, const int *adj, int n, int nparts,
         MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, owner, count, first,
                        MPI_INT, loomrt_mpi_comm()),
         "MPI_Allgatherv of the PT-Scotch partition");
-  loomrt_free(part);
+  index_release(part, owner + lo);
   loomrt_free(count);
   loomrt_free(first);
   return status;
@@ -358,7 +380,7 @@ int loomrt_part_rank0(loomrt_part_method method, const int *xadj,
 
 int loomrt_part_ptscotch(const int *xadj, const int *adj, int lo, int hi,
                          int nparts, const char *name, int *part) {
-  SCOTCH_Num *p = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)(hi - lo) + 1) * sizeof *p);
+  SCOTCH_Num *p = num_of(part, (size_t)(hi - lo), 0); /* written by PT-Scotch */
   int status = agree(p ? LOOM_OK
                        : loom_error_(LOOM_ENOMEM, "loom_partition: out of "
                                                   "memory for the PT-Scotch "
@@ -367,9 +389,9 @@ int loomrt_part_ptscotch(const int *xadj, const int *adj, int lo, int hi,
   if (status == LOOM_OK)
     status = agree(ptscotch_part(xadj, adj, lo, hi, nparts, name, p),
                    "partitioning", name);
-  for (int i = 0; status == LOOM_OK && i < hi - lo; i++)
+  for (int i = 0; status == LOOM_OK && p != (SCOTCH_Num *)(void *)part && i < hi - lo; i++)
     part[i] = (int)p[i];
-  loomrt_free(p);
+  index_release(p, part);
   return status;
 }
 
