@@ -40,13 +40,19 @@ int cg_asserts_lanes(cg *g, const loop *lp) {
   return !g->be->simd && vectorize_lanes(g->tr->staged, lp);
 }
 
-static int any_asserted_lanes(cg *g) {
-  for (int i = 0; i < transformed_ngroups(g->tr); i++) {
-    const group *gr = transformed_group(g->tr, i);
-    for (int k = 0; k < gr->loops.len; k++)
-      if (cg_asserts_lanes(g, gr->loops.items[k]))
-        return 1;
-  }
+static int asserts_lanes(cg *g, const group *gr) {
+  for (int k = 0; k < gr->loops.len; k++)
+    if (cg_asserts_lanes(g, gr->loops.items[k]))
+      return 1;
+  return 0;
+}
+
+/* Whether some group of the output has `has` (a twin, a tuner, lanes
+ * under LOOM_IVDEP). */
+static int any_group(cg *g, int (*has)(cg *g, const group *gr)) {
+  for (int i = 0; i < transformed_ngroups(g->tr); i++)
+    if (has(g, transformed_group(g->tr, i)))
+      return 1;
   return 0;
 }
 
@@ -68,21 +74,6 @@ static void emit_ivdep_macro(cg *g) {
   cg_line(g, "#else");
   cg_line(g, "#define LOOM_IVDEP");
   cg_line(g, "#endif");
-}
-
-static int any_twin(cg *g) {
-  for (int i = 0; i < transformed_ngroups(g->tr); i++)
-    if (cg_has_twin(g, transformed_group(g->tr, i)))
-      return 1;
-  return 0;
-}
-
-/* Whether a group function times its turns (loom__tune_pick). */
-static int any_tuned(cg *g) {
-  for (int i = 0; i < transformed_ngroups(g->tr); i++)
-    if (cg_has_tuner(g, transformed_group(g->tr, i)))
-      return 1;
-  return 0;
 }
 
 /* A loop that times its turns runs staged or element by element, and the
@@ -124,7 +115,8 @@ static void emit_twins_macros(cg *g) {
 /* One comment for what follows: the file's floating-point contraction
  * off, its twins, LOOM_IVDEP. */
 void cg_prologue(cg *g) {
-  const int twins = any_twin(g), tuned = any_tuned(g), ivdep = any_asserted_lanes(g);
+  const int twins = any_group(g, cg_has_twin), tuned = any_group(g, cg_has_tuner),
+            ivdep = any_group(g, asserts_lanes);
   if (!tuned && !twins && !ivdep)
     return;
   const char *text = "Loops timed staged and element by element give the same bits: no "
@@ -146,13 +138,13 @@ void cg_prologue(cg *g) {
 
 /* What cg_prologue pushed, popped after the user's last line. */
 void cg_epilogue(cg *g) {
-  if (!any_tuned(g) && !any_twin(g) && !any_asserted_lanes(g))
+  if (!any_group(g, cg_has_tuner) && !any_group(g, cg_has_twin) && !any_group(g, asserts_lanes))
     return;
   const program *p = g->prog;
   if (p->len && p->text[p->len - 1] != '\n')
     cg_put(g, "\n");
   cg_line_self(g);
-  if (any_asserted_lanes(g)) { /* one chain: clang's diagnostics, or GCC's options */
+  if (any_group(g, asserts_lanes)) { /* one chain: clang's diagnostics, or GCC's options */
     cg_line(g, "#if defined(__clang__)");
     cg_line(g, "#pragma clang diagnostic pop");
     cg_line(g, "#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)");
