@@ -85,6 +85,10 @@ const char *cg_map_entry(cg *g, const loop_arg *a, int slot);
 const char *cg_temp_local(cg *g, const obj *t);
 /* The element's row in a strip's local array. */
 const char *cg_strip_row(cg *g, const char *local);
+/* The row lp's staged increment a (through a map) adds to at the
+ * current element: its target's, or, where the backend redirects it
+ * (write_target), a local declared here that holds where. */
+const char *cg_scatter_row(cg *g, const loop *lp, const loop_arg *a);
 /* The strip local argument a of lp is gathered into. */
 const char *cg_gather_local(cg *g, const loop *lp, const loop_arg *a);
 /* What lp's kernel call passes for its argument a. */
@@ -97,6 +101,9 @@ void cg_call_flush(call_writer *w, const char *tail);
 void cg_call_add(call_writer *w, const char *arg, unsigned line, int first);
 /* `text` as a comment, its words on lines of at most WRAP columns. */
 void cg_emit_wrapped_comment(cg *g, const char *text);
+/* Whether lp's turn in gr's strips may be a function of its own (its
+ * arguments dats' storage, maps, read globals). */
+int cg_strip_shareable(cg *g, const group *gr, const loop *lp);
 /* Whether the group's function runs strips, and so has a tuner. */
 int cg_has_tuner(cg *g, const group *gr);
 /* The per-loop state of a group's function: parameters, names, arguments. */
@@ -105,6 +112,8 @@ void cg_state_of(cg *g, const group *gr, const vec *objs, vec *decls, vec *names
 /* `LEAD NAME(params)`: the parameters `state`, then objs'. */
 void cg_emit_signature(cg *g, const group *gr, const vec *state, const vec *objs,
                        const char *lead, const char *name);
+/* `HEAD(parts, ...)`, wrapped after col columns (col < 0: not at all). */
+const char *cg_join(cg *g, const char *head, vec *parts, int col);
 /* `NAME(state, objects)`: a call passing the names `state` and objs'. */
 const char *cg_forward(cg *g, const char *name, const vec *state, const vec *objs,
                        int col);
@@ -140,10 +149,16 @@ struct cg_cpu {
   /* The twin FN_<cpu> and FN itself, which runs one or the other, after
    * FN_body. */
   void (*emit_twins)(cg *g, const group *gr, const vec *objs, const char *fn);
+  /* The same for a strip function FN_body (backend twin_strips), whose
+   * parameters are `params` (declarations) and `names`. */
+  void (*emit_strip_twins)(cg *g, vec *params, vec *names, const char *fn);
 };
 
 /* Whether the group's function gets a twin (the backend's CPU's). */
 int cg_has_twin(cg *g, const group *gr);
+/* Whether gr's staged turns in strips have the twins instead (backend
+ * twin_strips): each written as a function, with its twin. */
+int cg_twins_strips(cg *g, const group *gr);
 /* Whether lp's lanes' loop is written under LOOM_IVDEP. */
 int cg_asserts_lanes(cg *g, const loop *lp);
 

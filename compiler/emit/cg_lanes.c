@@ -87,8 +87,8 @@ static const char *strip_value(cg *g, const loop *lp, const loop_arg *a, int lan
  * the target on the macro's line, the values four to a line after it. */
 static void emit_row_add(cg *g, const loop *lp, const loop_arg *a, int lanes) {
   const int dim = a->obj->dim;
-  cg_line(g, "LOOM__ADD_ROW(%s, %d, %s + %d * %s,", a->obj->type->c_name, dim,
-          cg_data_ptr(g, a->obj), dim, cg_map_entry(g, a, a->slot));
+  const char *row = cg_scatter_row(g, lp, a);
+  cg_line(g, "LOOM__ADD_ROW(%s, %d, %s,", a->obj->type->c_name, dim, row);
   strbuf values;
   sb_init(&values);
   for (int v = 0; v < dim; v++) {
@@ -102,13 +102,17 @@ static void emit_row_add(cg *g, const loop *lp, const loop_arg *a, int lanes) {
   sb_free(&values);
 }
 
-/* a's increment for the current element added component by component. */
+/* a's increment for the current element added component by component
+ * (to its target's row, or where the backend redirects it). */
 static void emit_component_adds(cg *g, const loop *lp, const loop_arg *a, int lanes) {
   const char *at = cg_map_entry(g, a, a->slot);
   const char *target = a->obj->dim == 1
                            ? arena_printf(g->arena, "%s[%s]", cg_data_ptr(g, a->obj), at)
                            : arena_printf(g->arena, "%s[%d * %s + loom_v]",
                                           cg_data_ptr(g, a->obj), a->obj->dim, at);
+  const char *row = cg_scatter_row(g, lp, a);
+  if (strspn(row, "abcdefghijklmnopqrstuvwxyz_0123456789") == strlen(row))
+    target = arena_printf(g->arena, "%s[%s]", row, component(a->obj->dim)); /* redirected */
   const char *value = strip_value(g, lp, a, lanes, component(a->obj->dim));
   emit_per_component(g, a->obj->dim, arena_printf(g->arena, "%s += %s;", target, value));
 }
@@ -164,10 +168,11 @@ static void emit_rows_by_8(cg *g, const loop *lp) {
   cg_indent(g, 1);
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (vectorize_scatters(g->tr->staged, lp, a))
-      cg_line(g, "LOOM__ADD_ROWV(double, %d, %s + %d * %s, %s_rows[loom_k]);", a->obj->dim,
-              cg_data_ptr(g, a->obj), a->obj->dim, cg_map_entry(g, a, a->slot),
-              cg_gather_local(g, lp, a));
+    if (!vectorize_scatters(g->tr->staged, lp, a))
+      continue;
+    const char *row = cg_scatter_row(g, lp, a);
+    cg_line(g, "LOOM__ADD_ROWV(double, %d, %s, %s_rows[loom_k]);", a->obj->dim, row,
+            cg_gather_local(g, lp, a));
   }
   g->elem = saved;
   cg_indent(g, -1);

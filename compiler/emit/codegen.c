@@ -298,6 +298,10 @@ static const char *join(cg *g, const char *head, vec *parts, int col) {
   return join_at(g, head, parts, col, col > 0 ? col : 0);
 }
 
+const char *cg_join(cg *g, const char *head, vec *parts, int col) {
+  return join_at(g, head, parts, col, 0);
+}
+
 /* ---- the loop function --------------------------------------------------------- */
 
 /* `LEAD NAME(params)`: the parameters `state` (strings, a shared body's
@@ -679,6 +683,19 @@ static const char *target_local(cg *g, const loop *lp, const loop_arg *a) {
   return arena_printf(g->arena, "loom_w%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
+const char *cg_scatter_row(cg *g, const loop *lp, const loop_arg *a) {
+  const char *index = cg_map_entry(g, a, a->slot);
+  const char *ptr = offset(g, cg_data_ptr(g, a->obj), a->obj->dim, index);
+  if (!redirected(g, a) || !g->be->write_target)
+    return ptr;
+  const char *at = g->be->write_target(g, a, index, ptr);
+  if (at == ptr)
+    return ptr;
+  cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, lp, a));
+  cg_line(g, "    %s;", at);
+  return target_local(g, lp, a);
+}
+
 /* The declared numbers of a set's elements (loom__set_global): the local
  * of the group's function holding them, for idx. */
 static const char *gid_local(cg *g, const obj *set) {
@@ -1043,9 +1060,7 @@ static vec group_params(cg *g, const group *gr) {
 }
 
 /* Whether the group's function runs strips, and so has a tuner. */
-int cg_has_tuner(cg *g, const group *gr) {
-  return cg_runs_strips(g, gr) && !(g->be->elementwise && g->be->elementwise(g, gr));
-}
+int cg_has_tuner(cg *g, const group *gr) { return cg_runs_strips(g, gr); }
 
 /* ---- the group's functions ------------------------------------------------------ */
 
@@ -1223,10 +1238,10 @@ struct strip_share {
  * or gr's own when gr's loop is written in parts (MPI: the core, then the
  * boundary and halo), each of which would repeat the turn. */
 static const strip_share *strip_share_of(cg *g, const group *gr, const loop *lp) {
-  int parts = g->be->parts ? g->be->parts(g, gr) : 1;
+  int parts = g->be->parts ? g->be->parts(g, gr) : 1, twins = cg_twins_strips(g, gr);
   for (int i = 0; i < g->strip_shares.len; i++) {
     const strip_share *sh = g->strip_shares.items[i];
-    for (int k = 0; (sh->users.len > 2 || parts > 1) && k + 1 < sh->users.len; k += 2)
+    for (int k = 0; (sh->users.len > 2 || parts > 1 || twins) && k + 1 < sh->users.len; k += 2)
       if (sh->users.items[k] == gr && sh->users.items[k + 1] == lp)
         return sh;
   }
@@ -1235,7 +1250,7 @@ static const strip_share *strip_share_of(cg *g, const group *gr, const loop *lp)
 
 /* Whether lp's turn in gr may stand in a function of its own: staged, and
  * its arguments the storage of dats, maps, read globals. */
-static int strip_shareable(cg *g, const group *gr, const loop *lp) {
+int cg_strip_shareable(cg *g, const group *gr, const loop *lp) {
   if (!cg_has_tuner(g, gr) || !vectorize_staged(g->tr->staged, lp))
     return 0;
   for (int i = 0; i < lp->nargs; i++) {
@@ -1274,11 +1289,34 @@ static const char *strip_fn(cg *g, const strip_share *sh) {
   return arena_printf(g->arena, "loom_strip_%d_%s", sh->first->id, sh->first->kernel);
 }
 
+static int owner_computes(cg *g, const group *gr) {
+  return g->be->owner_computes && g->be->owner_computes(g, gr);
+}
+
+/* An owner-computes group's strip function's parameters (decl) or arguments after
+ * loom_vec: the part's range of targets, the scratch locals of lp's
+ * increments into other parts. */
+static void push_owner_computes(cg *g, const loop *lp, vec *v, int decl) {
+  vec_push(g->arena, v, decl ? "const int loom_lo" : "loom_lo");
+  vec_push(g->arena, v, decl ? "const int loom_hi" : "loom_hi");
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (!mode_commutes(a->mode) || !a->map)
+      continue;
+    const char *x = arena_printf(g->arena, "loom_x%d_%d", cg_loop_num(g, lp), a->pos);
+    vec_push(g->arena, v,
+             decl ? (void *)arena_printf(g->arena, "%s *const %s", a->obj->type->c_name, x)
+                  : (void *)x);
+  }
+}
+
 static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp) {
   vec args = {0}, objs = strip_objects(g, lp);
   vec_push(g->arena, &args, "loom_s");
   vec_push(g->arena, &args, "loom_e");
   vec_push(g->arena, &args, "loom_vec");
+  if (owner_computes(g, g->group))
+    push_owner_computes(g, lp, &args, 0);
   for (int i = 0; i < objs.len; i++)
     vec_push(g->arena, &args, (void *)strip_param(g, g->group, objs.items[i], 0));
   cg_line(g, "%s;", join(g, strip_fn(g, sh), &args, 2 * g->indent));
@@ -1292,20 +1330,31 @@ static const char *inlined_lead(cg *g) {
   return arena_printf(g->arena, "static inline %s void", g->be->twins->inline_attr);
 }
 
+/* lp's turn in gr's strips as a function `name` (with the backend's
+ * twin_strips, NAME_body and its twins). */
 static void emit_strip_fn(cg *g, const group *gr, const loop *lp, const char *name) {
-  vec params = {0}, objs = strip_objects(g, lp);
-  vec_push(g->arena, &params, "int loom_s");
-  vec_push(g->arena, &params, "int loom_e");
-  vec_push(g->arena, &params, "int loom_vec");
-  for (int i = 0; i < objs.len; i++)
+  vec params = {0}, names = {0}, objs = strip_objects(g, lp);
+  const char *first[] = {"loom_s", "loom_e", "loom_vec"};
+  for (int i = 0; i < 3; i++) {
+    vec_push(g->arena, &params, (void *)arena_printf(g->arena, "int %s", first[i]));
+    vec_push(g->arena, &names, (void *)first[i]);
+  }
+  if (owner_computes(g, gr)) {
+    push_owner_computes(g, lp, &params, 1);
+    push_owner_computes(g, lp, &names, 0);
+  }
+  for (int i = 0; i < objs.len; i++) {
     vec_push(g->arena, &params, (void *)strip_param(g, gr, objs.items[i], 1));
+    vec_push(g->arena, &names, (void *)strip_param(g, gr, objs.items[i], 0));
+  }
   const group *group = g->group;
   const isl_loop_text *strips = g->strips;
   static const isl_loop_text a_strip; /* kernel_arg and the others ask whether there is one */
   g->group = gr;
   g->strips = &a_strip;
-  const char *lead = inlined_lead(g);
-  cg_line(g, "%s %s", lead, join_at(g, name, &params, (int)strlen(lead) + 1, 0));
+  int twins = cg_twins_strips(g, gr);
+  const char *lead = inlined_lead(g), *fn = twins ? arena_printf(g->arena, "%s_body", name) : name;
+  cg_line(g, "%s %s", lead, join_at(g, fn, &params, (int)strlen(lead) + 1, 0));
   cg_line(g, "{");
   cg_indent(g, 1);
   cg_emit_turns(g, lp);
@@ -1314,6 +1363,8 @@ static void emit_strip_fn(cg *g, const group *gr, const loop *lp, const char *na
   cg_line(g, "%s", "");
   g->group = group;
   g->strips = strips;
+  if (twins)
+    g->be->twins->emit_strip_twins(g, &params, &names, name);
 }
 
 /* Sets the names of objs to `names` (saving theirs in `saved`) and the
@@ -1410,7 +1461,7 @@ static void plan_strips(cg *g, const vec *groups) {
     const group *gr = groups->items[i];
     for (int l = 0; l < gr->loops.len; l++) {
       const loop *lp = gr->loops.items[l];
-      if (!strip_shareable(g, gr, lp))
+      if (!cg_strip_shareable(g, gr, lp))
         continue;
       const char *canon = dry_strip(g, gr, lp, NULL, NULL);
       unsigned long h = hash_text(canon);
@@ -1458,7 +1509,8 @@ static void emit_strip_functions(cg *g, const group *gr) {
       who = arena_printf(g->arena, "%s%s%s", who,
                          k == 0 ? "" : k + 2 == sh->users.len ? " and " : ", ",
                          body_fn(g, sh->users.items[k]));
-    if (sh->users.len == 2) /* one group's, whose loop is in parts */
+    int parts = g->be->parts ? g->be->parts(g, gr) : 1;
+    if (sh->users.len == 2 && parts > 1) /* one group's, whose loop is in parts */
       who = arena_printf(g->arena, "%s, for its core and for the rest", who);
     cg_emit_wrapped_comment(g, arena_printf(g->arena, "%s (line %u) over one strip, staged or "
                                             "element by element as loom_vec says: in %s",

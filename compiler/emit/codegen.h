@@ -52,16 +52,23 @@ typedef struct backend {
    * map at target element `index`, instead of `ptr` (the target's data). */
   const char *(*write_target)(cg *g, const loop_arg *a, const char *index,
                               const char *ptr);
-  /* Optional: whether the group's elements run one by one whatever its
-   * staging (its iterate_begin opens no strips). */
-  int (*elementwise)(cg *g, const group *gr);
+  /* Optional: whether the group runs on an owner-computes plan: each part
+   * applies only the increments into its range of targets [loom_lo,
+   * loom_hi), the others going to scratch locals (write_target), which a
+   * turn in its strips written as a function of its own takes too. */
+  int (*owner_computes)(cg *g, const group *gr);
   /* Optional: the line before the loop that runs a staged kernel over a
    * strip's gathered values (vectorize.h), e.g. "#pragma omp simd". */
   const char *simd;
   /* The CPU whose twin a group function that times its turns (runtime
-   * core/tune.c) gets (cg_group_function), or NULL: none (its loops run
-   * in a region the C compiler outlines, not in the function itself). */
+   * core/tune.c) gets (cg_group_function), or NULL: none. */
   const cg_cpu *twins;
+  /* Whether the twins are of the staged turns in strips instead, each
+   * written as a function of its own: the group's loops run in a
+   * parallel region, which the C compiler outlines into a function of
+   * its own, compiled as the group function's body is (not as its twin),
+   * so a twin of the group function would run no loop of its own. */
+  int twin_strips;
   /* Whether a loop's reductions start on file-scope handles (the caller
    * folds them in: place.h), which are per-loop state
    * (cg_reduction_handle). */

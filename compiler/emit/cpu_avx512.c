@@ -27,7 +27,25 @@
  * no multiply-add; -DLOOM_NO_TWINS: none).  GCC inlines a function into
  * one with other tuning only when forced, so the whole file is tuned as
  * for a recent AVX-512 CPU, under which its gathers pay. */
-int cg_has_twin(cg *g, const group *gr) { return g->be->twins && cg_has_tuner(g, gr); }
+int cg_has_twin(cg *g, const group *gr) {
+  return g->be->twins && !g->be->twin_strips && cg_has_tuner(g, gr);
+}
+
+int cg_twins_strips(cg *g, const group *gr) {
+  return g->be->twins && g->be->twin_strips && cg_has_tuner(g, gr);
+}
+
+/* Whether one of gr's turns in strips is written, with its twin, as a
+ * function of its own. */
+static int has_strip_twin(cg *g, const group *gr) {
+  for (int i = 0; cg_twins_strips(g, gr) && i < gr->loops.len; i++)
+    if (cg_strip_shareable(g, gr, gr->loops.items[i]))
+      return 1;
+  return 0;
+}
+
+/* Whether the output has a twin of gr's, of its function or its turns. */
+static int has_twins(cg *g, const group *gr) { return cg_has_twin(g, gr) || has_strip_twin(g, gr); }
 
 /* Whether the lanes' loop is written under LOOM_IVDEP, which tells the C
  * compiler that no lane (the kernel over one element of a strip) touches
@@ -115,7 +133,7 @@ static void emit_twins_macros(cg *g) {
 /* One comment for what follows: the file's floating-point contraction
  * off, its twins, LOOM_IVDEP. */
 void cg_prologue(cg *g) {
-  const int twins = any_group(g, cg_has_twin), tuned = any_group(g, cg_has_tuner),
+  const int twins = any_group(g, has_twins), tuned = any_group(g, cg_has_tuner),
             ivdep = any_group(g, asserts_lanes);
   if (!tuned && !twins && !ivdep)
     return;
@@ -123,9 +141,10 @@ void cg_prologue(cg *g) {
                      "multiply-add is contracted here.";
   if (twins)
     text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX (no -DLOOM_NO_TWINS), "
-                        "each has a twin NAME_avx512 that LOOM_TWIN(NAME, args) runs where the "
-                        "CPU has AVX-512 (else NAME_body); the file is tuned for one.",
-                        text);
+                        "each%s has a twin NAME_avx512 that LOOM_TWIN(NAME, args) runs where "
+                        "the CPU has AVX-512 (else NAME_body); the file is tuned for one.",
+                        text, g->be->twin_strips ? " staged loop's turn in a strip, a function "
+                        "the parallel loops call," : "");
   if (ivdep)
     text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes.", text);
   cg_emit_wrapped_comment(g, text);
@@ -138,7 +157,7 @@ void cg_prologue(cg *g) {
 
 /* What cg_prologue pushed, popped after the user's last line. */
 void cg_epilogue(cg *g) {
-  if (!any_group(g, cg_has_tuner) && !any_group(g, cg_has_twin) && !any_group(g, asserts_lanes))
+  if (!any_group(g, cg_has_tuner) && !any_group(g, has_twins) && !any_group(g, asserts_lanes))
     return;
   const program *p = g->prog;
   if (p->len && p->text[p->len - 1] != '\n')
@@ -184,4 +203,25 @@ static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) 
   cg_line(g, "%s", "");
 }
 
-const cg_cpu cg_cpu_avx512 = {"LOOM_TWIN_INLINE", emit_twins};
+/* A strip function's twin and the function that runs one or the other,
+ * after FN_body: the loops' parallel regions call FN. */
+static void emit_strip_twins(cg *g, vec *params, vec *names, const char *fn) {
+  const char *lead = "static LOOM_TWIN_TARGET void";
+  cg_line(g, "#if LOOM_TWINS");
+  cg_line(g, "%s %s", lead,
+          cg_join(g, arena_printf(g->arena, "%s_avx512", fn), params, (int)strlen(lead) + 1));
+  cg_line(g, "{");
+  cg_line(g, "  %s;", cg_join(g, arena_printf(g->arena, "%s_body", fn), names, 2));
+  cg_line(g, "}");
+  cg_line(g, "#endif");
+  cg_line(g, "%s", "");
+  lead = "static inline void";
+  cg_line(g, "%s %s", lead, cg_join(g, fn, params, (int)strlen(lead) + 1));
+  cg_line(g, "{");
+  cg_line(g, "  %s);", cg_join(g, arena_printf(g->arena, "LOOM_TWIN(%s, ", fn),
+                              names, 2));
+  cg_line(g, "}");
+  cg_line(g, "%s", "");
+}
+
+const cg_cpu cg_cpu_avx512 = {"LOOM_TWIN_INLINE", emit_twins, emit_strip_twins};

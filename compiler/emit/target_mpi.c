@@ -279,8 +279,10 @@ const backend backend_mpi_openmp = {
     .iterate_begin = mpiomp_iterate_begin,
     .iterate_end = mpiomp_iterate_end,
     .write_target = omp_write_target,
-    .elementwise = omp_elementwise,
+    .owner_computes = omp_owner_computes,
     .simd = "#pragma omp simd",
+    .twins = &cg_cpu_avx512,
+    .twin_strips = 1,
     .reduction_handles = 1,
 };
 

@@ -146,7 +146,7 @@ static const char *elsewhere(cg *g, const loop_arg *a) {
   return arena_printf(cg_arena(g), "loom_x%d_%d", owner ? cg_loop_num(g, owner) : 0, a->pos);
 }
 
-int omp_elementwise(cg *g, const group *gr) { return oc_target(g, gr) != NULL; }
+int omp_owner_computes(cg *g, const group *gr) { return oc_target(g, gr) != NULL; }
 
 const char *omp_write_target(cg *g, const loop_arg *a, const char *index, const char *ptr) {
   if (!oc_target(g, cg_group(g)))
@@ -172,12 +172,13 @@ static void oc_iterate_begin(cg *g, const group *gr, const omp_range *r) {
               elsewhere(g, a), a->obj->dim,
               a->mode == MODE_INC ? "increments" : a->mode == MODE_MIN ? "minima" : "maxima");
   }
-  cg_line(g, "const int loom_k0 = loom_oc->elem_start[loom_p];");
-  cg_line(g, "const int loom_k1 = loom_oc->elem_start[loom_p + 1];");
-  cg_loop_begin_iter(g, "loom_k0", "loom_k1", "loom_k");
-  cg_line(g, "const int %s = loom_oc->elems[loom_k];", cg_elem(g));
+  cg_line(g, "const int loom_r1 = loom_oc->run_start[loom_p + 1];");
+  cg_line(g, "for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {");
+  cg_indent(g, 1);
+  cg_line(g, "const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];");
+  cg_loop_begin(g, "loom_a", "loom_b");
   if (r->progress) {
-    cg_line(g, "if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */");
+    cg_line(g, "if (loom_p == 0 && %s) /* the main thread: MPI */", cg_every(g, 4096));
     cg_line(g, "  loom__halo_progress();");
   }
 }
@@ -310,8 +311,10 @@ static void combine_partials(cg *g, const group *gr, const omp_range *r) {
 void omp_range_end(cg *g, const group *gr, const omp_range *r) {
   cg_loop_end(g);
   if (oc_target(g, gr)) {
-    cg_indent(g, -1);
-    cg_line(g, "}");
+    for (int i = 0; i < 2; i++) { /* the runs, the parts */
+      cg_indent(g, -1);
+      cg_line(g, "}");
+    }
     return;
   }
   if (!needs_plan(g, gr))
@@ -357,6 +360,8 @@ const backend backend_openmp = {
     .iterate_begin = omp_iterate_begin,
     .iterate_end = omp_iterate_end,
     .write_target = omp_write_target,
-    .elementwise = omp_elementwise,
+    .owner_computes = omp_owner_computes,
     .simd = "#pragma omp simd",
+    .twins = &cg_cpu_avx512,
+    .twin_strips = 1,
 };

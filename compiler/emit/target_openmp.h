@@ -28,8 +28,8 @@ void omp_range_end(cg *g, const group *gr, const omp_range *r);
 /* The write_target hook: owner-computes plans redirect increments into
  * other threads' ranges to a scratch local. */
 const char *omp_write_target(cg *g, const loop_arg *a, const char *index, const char *ptr);
-/* Whether the group runs element by element whatever its staging: owner
- * computes, its elements listed per part. */
-int omp_elementwise(cg *g, const group *gr);
+/* The owner_computes hook: whether the group runs on an owner-computes
+ * plan. */
+int omp_owner_computes(cg *g, const group *gr);
 
 #endif

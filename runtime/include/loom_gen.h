@@ -129,6 +129,9 @@ int loom__plan_check(const loom__plan *plan, loom_set set, int nargs,
  * nparts contiguous ranges [part_lo[p], part_lo[p+1]); part p runs
  * elements elems[elem_start[p] .. elem_start[p+1]) (absolute indices from
  * [lo, hi), ascending), applying only the increments into its range.
+ * The same elements as runs of consecutive ones: run r is [runs[2r],
+ * runs[2r+1]), part p's runs are r in [run_start[p], run_start[p+1]), so
+ * that a part's loop addresses its elements directly, as seq's does.
  * Results are bit-identical to seq. */
 typedef struct loom__ocplan {
   int nparts, nelems;    /* nelems == hi - lo */
@@ -136,6 +139,8 @@ typedef struct loom__ocplan {
   const int *elem_start; /* nparts + 1 */
   const int *elems;
   int lo, hi;            /* the elements covered: [lo, hi) of the set */
+  const int *run_start;  /* nparts + 1 */
+  const int *runs;       /* 2 per run: its first element and the one after */
 } loom__ocplan;
 
 /* The owner-computes plan of a loop over the whole set: exactly

@@ -76,10 +76,15 @@ static int cpu_has_avx512(void) {
   return has;
 }
 
+/* Called per strip by the threads of OpenMP loops (their twins are the
+ * strips'): after the first call it only reads, so that the threads do
+ * not pass a written cache line between them. */
 int loom__twin_avx512(void) {
   static int said;
   int twin = loomrt_avx512_allowed() && cpu_has_avx512();
-  if (!said && loomrt_diag() && loomrt_distribution.rank() == 0)
+  if (said)
+    return twin;
+  if (loomrt_diag() && loomrt_distribution.rank() == 0)
     fprintf(stderr, "loom: loops that time their turns run %s\n",
             twin ? "their AVX-512 twins (LOOM_AVX512=0: not)"
                  : cpu_has_avx512() ? "as built (LOOM_AVX512=0)"

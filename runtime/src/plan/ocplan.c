@@ -10,6 +10,11 @@
  * others to a scratch local).  Elements on the boundary between two
  * ranges are computed by both parts.
  *
+ * A part's elements are also given as runs of consecutive ones, which
+ * its loop walks with the element itself as index (strips and all, as
+ * seq's loop): a part's elements are mostly a few long runs, with the
+ * elements straddling its boundary between them.
+ *
  * Each target element is thus updated by one thread only, by the same
  * elements in the same order as the sequential loop: the results are
  * bit-identical to seq, whatever the number of parts.  Each part sweeps
@@ -29,7 +34,8 @@
  *
  * Checker.  For each part, it walks the range and recomputes which
  * elements increment a target in the part's range: the part's list must
- * be exactly those, ascending; every listed element must lie in the range.
+ * be exactly those, ascending, and its runs the same elements; every
+ * listed element must lie in the range.
  * The range is [lo, lo + nelems), within the set, and hi must agree with
  * it: checked last, so that a plan built by a positional initializer that
  * predates lo and hi (both then 0) is still judged by its elements.  The
@@ -54,7 +60,7 @@ typedef struct oc_entry {
   int nparts, nargs;
   loom__plan_arg *args;
   loom__ocplan plan; /* value */
-  int *part_lo, *elem_start, *elems;
+  int *part_lo, *elem_start, *elems, *run_start, *runs;
 } oc_entry;
 
 static oc_entry *ocplans = NULL;
@@ -64,6 +70,8 @@ static void oc_free(oc_entry *p) {
   loomrt_free(p->part_lo);
   loomrt_free(p->elem_start);
   loomrt_free(p->elems);
+  loomrt_free(p->run_start);
+  loomrt_free(p->runs);
   loomrt_free(p);
 }
 
@@ -180,6 +188,35 @@ static int fill_parts(oc_entry *p, const int *part_of) {
   return p->elems ? LOOM_OK : LOOM_ENOMEM;
 }
 
+/* Whether elems[k] starts a run of the part whose list starts at elems[first]. */
+static int run_starts(const int *elems, int first, int k) {
+  return k == first || elems[k] != elems[k - 1] + 1;
+}
+
+/* The parts' elements as runs of consecutive ones. */
+static int fill_runs(oc_entry *p) {
+  int np = p->nparts, n = 0;
+  p->run_start = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)np + 1) * sizeof *p->run_start);
+  for (int q = 0; p->run_start && q < np; q++) {
+    p->run_start[q] = n;
+    for (int k = p->elem_start[q]; k < p->elem_start[q + 1]; k++)
+      n += run_starts(p->elems, p->elem_start[q], k);
+  }
+  if (!p->run_start)
+    return LOOM_ENOMEM;
+  p->run_start[np] = n;
+  p->runs = loomrt_alloc(LOOM_MEM_PLANS, (2 * (size_t)n + 1) * sizeof *p->runs);
+  if (!p->runs)
+    return LOOM_ENOMEM;
+  for (int q = 0, r = -1; q < np; q++)
+    for (int k = p->elem_start[q]; k < p->elem_start[q + 1]; k++) {
+      if (run_starts(p->elems, p->elem_start[q], k))
+        p->runs[2 * ++r] = p->elems[k];
+      p->runs[2 * r + 1] = p->elems[k] + 1;
+    }
+  return LOOM_OK;
+}
+
 static int oc_build(oc_entry *p) {
   int ntargets = p->args[0].map->to->size;
   p->part_lo = loomrt_alloc(LOOM_MEM_PLANS, ((size_t)p->nparts + 1) * sizeof *p->part_lo);
@@ -190,10 +227,13 @@ static int oc_build(oc_entry *p) {
     split_targets(p, ntargets, part_of);
     rc = fill_parts(p, part_of);
   }
+  if (rc == LOOM_OK)
+    rc = fill_runs(p);
   loomrt_free(part_of);
   p->plan = (loom__ocplan){.nparts = p->nparts, .nelems = p->hi - p->lo,
                            .part_lo = p->part_lo, .elem_start = p->elem_start,
-                           .elems = p->elems, .lo = p->lo, .hi = p->hi};
+                           .elems = p->elems, .lo = p->lo, .hi = p->hi,
+                           .run_start = p->run_start, .runs = p->runs};
   return rc;
 }
 
@@ -223,9 +263,10 @@ static oc_entry *oc_new(const char *loop, loom_set set, int lo, int hi, int npar
     int total = p->elem_start[nparts], n = hi - lo;
     char range[64];
     fprintf(stderr, "loom: plan %s: set '%s' %d elements%s, %d owner-computes parts, %d "
-            "elements computed twice or more (%.2f%%)\n", loomrt_loop_label(loop),
+            "elements computed twice or more (%.2f%%), in %d run%s\n", loomrt_loop_label(loop),
             set->name, n, loomrt_range_note(range, sizeof range, set, lo, hi), nparts,
-            total - n, n ? 100.0 * (total - n) / n : 0.0);
+            total - n, n ? 100.0 * (total - n) / n : 0.0, p->run_start[nparts],
+            p->run_start[nparts] == 1 ? "" : "s");
     fflush(stderr);
   }
   return p;
@@ -311,6 +352,24 @@ static int oc_check_part(const loom__ocplan *plan, const oc_entry *probe, int q)
   return LOOM_OK;
 }
 
+/* Part q's runs hold its listed elements, in order (a plan without runs,
+ * run_start NULL, has none to check). */
+static int oc_check_runs(const loom__ocplan *plan, int q) {
+  if (!plan->run_start)
+    return LOOM_OK;
+  if (!plan->runs && plan->run_start[q + 1] > plan->run_start[q])
+    return OC_VIOLATION("owner-computes plan: part %d has runs but no array of them", q);
+  int at = plan->elem_start[q];
+  for (int r = plan->run_start[q]; r < plan->run_start[q + 1]; r++)
+    for (int e = plan->runs[2 * r]; e < plan->runs[2 * r + 1]; e++)
+      if (at >= plan->elem_start[q + 1] || plan->elems[at++] != e)
+        return OC_VIOLATION("owner-computes plan: run %d of part %d has element %d, which "
+                            "its list does not have there", r, q, e);
+  if (at != plan->elem_start[q + 1])
+    return OC_VIOLATION("owner-computes plan: the runs of part %d lack elements of its list", q);
+  return LOOM_OK;
+}
+
 /* Every element of the range is in exactly the parts owning one of its
  * targets, each part's list ascending, the ranges a partition of the
  * target set; then hi agrees with lo + nelems. */
@@ -331,8 +390,11 @@ int loom__ocplan_check(const loom__ocplan *plan, loom_set set, int nargs,
     return status;
   oc_entry probe = {.set = set, .lo = plan->lo, .hi = plan->lo + plan->nelems,
                     .nparts = plan->nparts, .nargs = nargs, .args = (loom__plan_arg *)args};
-  for (int q = 0; q < plan->nparts && status == LOOM_OK; q++)
+  for (int q = 0; q < plan->nparts && status == LOOM_OK; q++) {
     status = oc_check_part(plan, &probe, q);
+    if (status == LOOM_OK)
+      status = oc_check_runs(plan, q);
+  }
   if (status == LOOM_OK && plan->hi != plan->lo + plan->nelems)
     status = OC_VIOLATION("owner-computes plan: covers [%d, %d) but has %d elements",
                           plan->lo, plan->hi, plan->nelems);

@@ -3,6 +3,30 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
+   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. */
+#if defined(__clang__) || defined(__INTEL_COMPILER)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options /* popped at the end of the file */
+#pragma GCC optimize("fp-contract=off")
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+#define LOOM_TWINS 1
+#define LOOM_TWIN_INLINE __attribute__((always_inline))
+#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
+#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
+#pragma GCC target("tune=sapphirerapids")
+#else
+#define LOOM_TWINS 0
+#define LOOM_TWIN_INLINE
+#define LOOM_TWIN(f, args) f##_body args
+#endif
 #line 1 "ok_indirect.c"
 /* OK: indirect arguments dat[map[i]], read and inc, in an edge loop that
  * scatters a flux to the two cells of each edge (OP2's res_calc pattern). */
@@ -14,12 +38,87 @@ static void flux(const double *xa, const double *xb, double *ra, double *rb) {
   rb[0] -= f;
 }
 
-#line 18 "ok_indirect.mpi+openmp.c"
+#line 42 "ok_indirect.mpi+openmp.c"
+/* flux as lanes (line 20): each argument as base and offset */
+#line 5 "ok_indirect.c"
+static inline void loom_lanes_flux(const double *xa, const double *xb, double *ra, double *rb, int loom_o_xa, int loom_o_xb, int loom_o_ra, int loom_o_rb) {
+  double f = 0.5 * (xb[loom_o_xb] - xa[loom_o_xa]);
+  ra[loom_o_ra] += f;
+  rb[loom_o_rb] -= f;
+}
+#line 50 "ok_indirect.mpi+openmp.c"
+
+/* flux (line 20) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_1_flux, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x1_3, double *const loom_x1_4,
+    const int *const loom_m_ecell, double *const loom_d_x,
+    double *const loom_d_res)
+{
+  if (loom_vec) {
+    /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g1_3[1][16] = {{0}};
+    _Alignas(64) double loom_g1_4[1][16] = {{0}};
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 21 "ok_indirect.c"
+      loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
+#line 21 "ok_indirect.c"
+                      loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 70 "ok_indirect.mpi+openmp.c"
+    }
+    /* flux (line 20): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w1_3 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 0] : loom_x1_3;
+      loom_w1_3[0] += loom_g1_3[0][loom_i - loom_s];
+      double *const loom_w1_4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
+      loom_w1_4[0] += loom_g1_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w1_3 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 0] : loom_x1_3;
+      double *const loom_w1_4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
+#line 21 "ok_indirect.c"
+      flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w1_3, loom_w1_4);
+#line 89 "ok_indirect.mpi+openmp.c"
+    }
+  }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_1_flux_avx512(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x1_3, double *const loom_x1_4,
+    const int *const loom_m_ecell, double *const loom_d_x,
+    double *const loom_d_res)
+{
+  loom_strip_1_flux_body(loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x1_3,
+                         loom_x1_4, loom_m_ecell, loom_d_x, loom_d_res);
+}
+#endif
+
+static inline void loom_strip_1_flux(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x1_3, double *const loom_x1_4,
+    const int *const loom_m_ecell, double *const loom_d_x,
+    double *const loom_d_res)
+{
+  LOOM_TWIN(loom_strip_1_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
+                                loom_d_res));
+}
+
 /* par_loop flux over edges (ok_indirect.c:20) */
 static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
                              loom_dat res)
 {
   static const char loom_loop[] = "flux at ok_indirect.c:20";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(x, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
@@ -28,7 +127,9 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_x = (double *)loom__dat_values(x);
   double *const loom_d_res = (double *)loom__dat_values(res);
+  /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -51,19 +152,17 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x1_3[1] = {0}; /* increments into other parts */
       double loom_x1_4[1] = {0}; /* increments into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */
-          loom__halo_progress();
-        double *const loom_w1_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 0] : loom_x1_3;
-        double *const loom_w1_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
-#line 21 "ok_indirect.c"
-        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w1_3, loom_w1_4);
-#line 67 "ok_indirect.mpi+openmp.c"
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
+            loom__halo_progress();
+          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
+                            loom_d_res);
+        }
       }
     }
   }
@@ -86,17 +185,15 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x1_3[1] = {0}; /* increments into other parts */
       double loom_x1_4[1] = {0}; /* increments into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        double *const loom_w1_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 0] : loom_x1_3;
-        double *const loom_w1_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
-#line 21 "ok_indirect.c"
-        flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w1_3, loom_w1_4);
-#line 100 "ok_indirect.mpi+openmp.c"
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
+                            loom_d_res);
+        }
       }
     }
   }
@@ -105,6 +202,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -123,3 +221,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
+#line 225 "ok_indirect.mpi+openmp.c"
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#pragma GCC pop_options
+#endif

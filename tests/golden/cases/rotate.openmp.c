@@ -3,6 +3,30 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
+   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. */
+#if defined(__clang__) || defined(__INTEL_COMPILER)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options /* popped at the end of the file */
+#pragma GCC optimize("fp-contract=off")
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+#define LOOM_TWINS 1
+#define LOOM_TWIN_INLINE __attribute__((always_inline))
+#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
+#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
+#pragma GCC target("tune=sapphirerapids")
+#else
+#define LOOM_TWINS 0
+#define LOOM_TWIN_INLINE
+#define LOOM_TWIN(f, args) f##_body args
+#endif
 #line 1 "rotate.c"
 /* Loop rotation: in the time loop, the head (scale + zero) of step s+1 runs fused into the tail (settle) of step s when another step follows, behind the flag loom_rotated_1; in a loop of 2 iterations, the first iteration's head also joins the group before the loop (save); (nested in a time loop, that loop would be unrolled: unroll.c). */
 #include <loom.h>
@@ -16,7 +40,7 @@ static inline void spread(const double *b0, const double *b1, double *t0, double
 static inline void settle(const double *t, double *a) { a[0] += t[0]; }
 static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
-#line 20 "rotate.openmp.c"
+#line 44 "rotate.openmp.c"
 /* par_loops fused over nodes (rotate.c: scale:26, zero:27) */
 static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
                                       loom_dat t)
@@ -40,7 +64,7 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 44 "rotate.openmp.c"
+#line 68 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -48,11 +72,82 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* spread as lanes (line 28): each argument as base and offset */
+#line 6 "rotate.c"
+static inline void loom_lanes_spread(const double *b0, const double *b1, double *t0, double *t1, int loom_o_b0, int loom_o_b1, int loom_o_t0, int loom_o_t1) {
+  t0[loom_o_t0] += b1[loom_o_b1];
+  t1[loom_o_t1] += b0[loom_o_b0];
+}
+#line 82 "rotate.openmp.c"
+
+/* spread (line 28) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_3_spread */
+static inline LOOM_TWIN_INLINE void loom_strip_3_spread_body(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_en, double *const loom_d_b, double *const loom_d_t)
+{
+  if (loom_vec) {
+    /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g3_3[1][16] = {{0}};
+    _Alignas(64) double loom_g3_4[1][16] = {{0}};
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "rotate.c"
+      loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
+#line 28 "rotate.c"
+                        loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 101 "rotate.openmp.c"
+    }
+    /* spread (line 28): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w3_3 =
+          (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 0] : loom_x3_3;
+      loom_w3_3[0] += loom_g3_3[0][loom_i - loom_s];
+      double *const loom_w3_4 =
+          (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x3_4;
+      loom_w3_4[0] += loom_g3_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w3_3 =
+          (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 0] : loom_x3_3;
+      double *const loom_w3_4 =
+          (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x3_4;
+#line 28 "rotate.c"
+      spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 120 "rotate.openmp.c"
+    }
+  }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_3_spread_avx512(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_en, double *const loom_d_b, double *const loom_d_t)
+{
+  loom_strip_3_spread_body(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                           loom_x3_3, loom_x3_4, loom_m_en, loom_d_b, loom_d_t);
+}
+#endif
+
+static inline void loom_strip_3_spread(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_en, double *const loom_d_b, double *const loom_d_t)
+{
+  LOOM_TWIN(loom_strip_3_spread, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                  loom_x3_3, loom_x3_4, loom_m_en, loom_d_b,
+                                  loom_d_t));
+}
+
 /* par_loop spread over edges (rotate.c:28) */
 static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
 {
   static const char loom_loop[] = "spread at rotate.c:28";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
@@ -61,7 +156,9 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
+  /* in strips of 16 edges; spread staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {en, 0},
       {en, 1}
@@ -77,22 +174,21 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
     const int loom_hi = loom_oc->part_lo[loom_p + 1];
     double loom_x3_3[1] = {0}; /* increments into other parts */
     double loom_x3_4[1] = {0}; /* increments into other parts */
-    const int loom_k0 = loom_oc->elem_start[loom_p];
-    const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-    for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-      const int loom_i = loom_oc->elems[loom_k];
-      double *const loom_w3_3 =
-          (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 0] : loom_x3_3;
-      double *const loom_w3_4 =
-          (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x3_4;
-#line 28 "rotate.c"
-      spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 91 "rotate.openmp.c"
+    const int loom_r1 = loom_oc->run_start[loom_p + 1];
+    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+        loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x3_3, loom_x3_4, loom_m_en, loom_d_b,
+                            loom_d_t);
+      }
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -112,7 +208,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 116 "rotate.openmp.c"
+#line 212 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -146,7 +242,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 150 "rotate.openmp.c"
+#line 246 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -178,7 +274,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 182 "rotate.openmp.c"
+#line 278 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -202,7 +298,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 206 "rotate.openmp.c"
+#line 302 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -210,11 +306,74 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* spread (line 34) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_7_spread */
+static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x7_3, double *const loom_x7_4,
+    const int *const loom_m_en, double *const loom_d_b, double *const loom_d_t)
+{
+  if (loom_vec) {
+    /* spread (line 34): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g7_3[1][16] = {{0}};
+    _Alignas(64) double loom_g7_4[1][16] = {{0}};
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 34 "rotate.c"
+      loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
+#line 34 "rotate.c"
+                        loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 327 "rotate.openmp.c"
+    }
+    /* spread (line 34): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w7_3 =
+          (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 0] : loom_x7_3;
+      loom_w7_3[0] += loom_g7_3[0][loom_i - loom_s];
+      double *const loom_w7_4 =
+          (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
+      loom_w7_4[0] += loom_g7_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w7_3 =
+          (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 0] : loom_x7_3;
+      double *const loom_w7_4 =
+          (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
+#line 34 "rotate.c"
+      spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
+#line 346 "rotate.openmp.c"
+    }
+  }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_7_spread_avx512(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x7_3, double *const loom_x7_4,
+    const int *const loom_m_en, double *const loom_d_b, double *const loom_d_t)
+{
+  loom_strip_7_spread_body(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                           loom_x7_3, loom_x7_4, loom_m_en, loom_d_b, loom_d_t);
+}
+#endif
+
+static inline void loom_strip_7_spread(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x7_3, double *const loom_x7_4,
+    const int *const loom_m_en, double *const loom_d_b, double *const loom_d_t)
+{
+  LOOM_TWIN(loom_strip_7_spread, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                  loom_x7_3, loom_x7_4, loom_m_en, loom_d_b,
+                                  loom_d_t));
+}
+
 /* par_loop spread over edges (rotate.c:34) */
 static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
 {
   static const char loom_loop[] = "spread at rotate.c:34";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(en, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(b, loom__map_to(en), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
@@ -223,7 +382,9 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
   const int *const loom_m_en = loom__map_values(en);
   double *const loom_d_b = (double *)loom__dat_values(b);
   double *const loom_d_t = (double *)loom__dat_values(t);
+  /* in strips of 16 edges; spread staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {en, 0},
       {en, 1}
@@ -239,22 +400,21 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
     const int loom_hi = loom_oc->part_lo[loom_p + 1];
     double loom_x7_3[1] = {0}; /* increments into other parts */
     double loom_x7_4[1] = {0}; /* increments into other parts */
-    const int loom_k0 = loom_oc->elem_start[loom_p];
-    const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-    for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-      const int loom_i = loom_oc->elems[loom_k];
-      double *const loom_w7_3 =
-          (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 0] : loom_x7_3;
-      double *const loom_w7_4 =
-          (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
-#line 34 "rotate.c"
-      spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
-#line 253 "rotate.openmp.c"
+    const int loom_r1 = loom_oc->run_start[loom_p + 1];
+    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+        loom_strip_7_spread(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x7_3, loom_x7_4, loom_m_en, loom_d_b,
+                            loom_d_t);
+      }
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -274,7 +434,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 278 "rotate.openmp.c"
+#line 438 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -306,7 +466,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 310 "rotate.openmp.c"
+#line 470 "rotate.openmp.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -327,7 +487,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 331 "rotate.openmp.c"
+#line 491 "rotate.openmp.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -336,7 +496,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 340 "rotate.openmp.c"
+#line 500 "rotate.openmp.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -348,3 +508,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
+#line 512 "rotate.openmp.c"
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#pragma GCC pop_options
+#endif

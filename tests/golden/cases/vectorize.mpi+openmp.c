@@ -4,12 +4,28 @@
 #include <loom_gen.h>
 #endif
 /* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. */
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
+   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
 #pragma GCC push_options /* popped at the end of the file */
 #pragma GCC optimize("fp-contract=off")
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+#define LOOM_TWINS 1
+#define LOOM_TWIN_INLINE __attribute__((always_inline))
+#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
+#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
+#pragma GCC target("tune=sapphirerapids")
+#else
+#define LOOM_TWINS 0
+#define LOOM_TWIN_INLINE
+#define LOOM_TWIN(f, args) f##_body args
 #endif
 #line 1 "vectorize.c"
 /* Vectorization (vectorize.h): area reads its nodes through a map and does enough arithmetic per value: it is staged, so its group (area + scale) runs in strips, the nodes gathered per strip, t contracted into a strip array.  Not staged: flux increments through a map, norm reduces, copy does too little. */
@@ -33,7 +49,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 37 "vectorize.mpi+openmp.c"
+#line 53 "vectorize.mpi+openmp.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
                                       loom_dat x, loom_dat w, loom_dat t,
@@ -89,20 +105,20 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 93 "vectorize.mpi+openmp.c"
+#line 109 "vectorize.mpi+openmp.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 100 "vectorize.mpi+openmp.c"
+#line 116 "vectorize.mpi+openmp.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
         scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 106 "vectorize.mpi+openmp.c"
+#line 122 "vectorize.mpi+openmp.c"
       }
     }
   }
@@ -131,20 +147,20 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 135 "vectorize.mpi+openmp.c"
+#line 151 "vectorize.mpi+openmp.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 142 "vectorize.mpi+openmp.c"
+#line 158 "vectorize.mpi+openmp.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
         scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 148 "vectorize.mpi+openmp.c"
+#line 164 "vectorize.mpi+openmp.c"
       }
     }
   }
@@ -158,11 +174,85 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* flux as lanes (line 45): each argument as base and offset */
+#line 15 "vectorize.c"
+static inline void loom_lanes_flux(const double *y1, const double *y2, double *r1, double *r2, int loom_o_y1, int loom_o_y2, int loom_o_r1, int loom_o_r2) {
+  r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
+  r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
+}
+#line 184 "vectorize.mpi+openmp.c"
+
+/* flux (line 45) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_3_flux, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  if (loom_vec) {
+    /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g3_3[1][16] = {{0}};
+    _Alignas(64) double loom_g3_4[1][16] = {{0}};
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 46 "vectorize.c"
+      loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
+#line 46 "vectorize.c"
+                      loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 204 "vectorize.mpi+openmp.c"
+    }
+    /* flux (line 45): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w3_3 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+      loom_w3_3[0] += loom_g3_3[0][loom_i - loom_s];
+      double *const loom_w3_4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+      loom_w3_4[0] += loom_g3_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w3_3 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+      double *const loom_w3_4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+#line 46 "vectorize.c"
+      flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 223 "vectorize.mpi+openmp.c"
+    }
+  }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_3_flux_avx512(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  loom_strip_3_flux_body(loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x3_3,
+                         loom_x3_4, loom_m_ecell, loom_d_y, loom_d_r);
+}
+#endif
+
+static inline void loom_strip_3_flux(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  LOOM_TWIN(loom_strip_3_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
+                                loom_d_r));
+}
+
 /* par_loop flux over edges (vectorize.c:45) */
 static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize.c:45";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
@@ -171,7 +261,9 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -194,19 +286,17 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x3_3[1] = {0}; /* increments into other parts */
       double loom_x3_4[1] = {0}; /* increments into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */
-          loom__halo_progress();
-        double *const loom_w3_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-        double *const loom_w3_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
-#line 46 "vectorize.c"
-        flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 210 "vectorize.mpi+openmp.c"
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
+            loom__halo_progress();
+          loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
+                            loom_d_r);
+        }
       }
     }
   }
@@ -229,17 +319,15 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x3_3[1] = {0}; /* increments into other parts */
       double loom_x3_4[1] = {0}; /* increments into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        double *const loom_w3_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-        double *const loom_w3_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
-#line 46 "vectorize.c"
-        flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 243 "vectorize.mpi+openmp.c"
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
+                            loom_d_r);
+        }
       }
     }
   }
@@ -248,6 +336,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -255,11 +344,11 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 259 "vectorize.mpi+openmp.c"
+#line 348 "vectorize.mpi+openmp.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_norm__5_copy, for its core and for the rest */
-static inline void loom_strip_5_copy(
+static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
     int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
     double *const loom_d_r, double *const loom_d_z)
 {
@@ -271,15 +360,33 @@ static inline void loom_strip_5_copy(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 275 "vectorize.mpi+openmp.c"
+#line 364 "vectorize.mpi+openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 281 "vectorize.mpi+openmp.c"
+#line 370 "vectorize.mpi+openmp.c"
     }
   }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_5_copy_avx512(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
+    double *const loom_d_r, double *const loom_d_z)
+{
+  loom_strip_5_copy_body(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
+                         loom_d_z);
+}
+#endif
+
+static inline void loom_strip_5_copy(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
+    double *const loom_d_r, double *const loom_d_z)
+{
+  LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
+                                loom_d_r, loom_d_z));
 }
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
@@ -329,7 +436,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 333 "vectorize.mpi+openmp.c"
+#line 440 "vectorize.mpi+openmp.c"
           }
           loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
                             loom_d_z);
@@ -364,7 +471,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 368 "vectorize.mpi+openmp.c"
+#line 475 "vectorize.mpi+openmp.c"
           }
           loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
                             loom_d_z);
@@ -418,7 +525,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 422 "vectorize.mpi+openmp.c"
+#line 529 "vectorize.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -4,12 +4,28 @@
 #include <loom_gen.h>
 #endif
 /* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. */
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
+   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
 #pragma GCC push_options /* popped at the end of the file */
 #pragma GCC optimize("fp-contract=off")
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+#define LOOM_TWINS 1
+#define LOOM_TWIN_INLINE __attribute__((always_inline))
+#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
+#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
+#pragma GCC target("tune=sapphirerapids")
+#else
+#define LOOM_TWINS 0
+#define LOOM_TWIN_INLINE
+#define LOOM_TWIN(f, args) f##_body args
 #endif
 #line 1 "vectorize.c"
 /* Vectorization (vectorize.h): area reads its nodes through a map and does enough arithmetic per value: it is staged, so its group (area + scale) runs in strips, the nodes gathered per strip, t contracted into a strip array.  Not staged: flux increments through a map, norm reduces, copy does too little. */
@@ -33,7 +49,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 37 "vectorize.openmp.c"
+#line 53 "vectorize.openmp.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
                                       loom_dat x, loom_dat w, loom_dat t,
@@ -82,20 +98,20 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 86 "vectorize.openmp.c"
+#line 102 "vectorize.openmp.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 93 "vectorize.openmp.c"
+#line 109 "vectorize.openmp.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 99 "vectorize.openmp.c"
+#line 115 "vectorize.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -106,11 +122,85 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* flux as lanes (line 45): each argument as base and offset */
+#line 15 "vectorize.c"
+static inline void loom_lanes_flux(const double *y1, const double *y2, double *r1, double *r2, int loom_o_y1, int loom_o_y2, int loom_o_r1, int loom_o_r2) {
+  r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
+  r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
+}
+#line 132 "vectorize.openmp.c"
+
+/* flux (line 45) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_3_flux */
+static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  if (loom_vec) {
+    /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g3_3[1][16] = {{0}};
+    _Alignas(64) double loom_g3_4[1][16] = {{0}};
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 46 "vectorize.c"
+      loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
+#line 46 "vectorize.c"
+                      loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 152 "vectorize.openmp.c"
+    }
+    /* flux (line 45): its increments through maps, in element order */
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w3_3 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+      loom_w3_3[0] += loom_g3_3[0][loom_i - loom_s];
+      double *const loom_w3_4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+      loom_w3_4[0] += loom_g3_4[0][loom_i - loom_s];
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w3_3 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+      double *const loom_w3_4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+#line 46 "vectorize.c"
+      flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 171 "vectorize.openmp.c"
+    }
+  }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_3_flux_avx512(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  loom_strip_3_flux_body(loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x3_3,
+                         loom_x3_4, loom_m_ecell, loom_d_y, loom_d_r);
+}
+#endif
+
+static inline void loom_strip_3_flux(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x3_3, double *const loom_x3_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  LOOM_TWIN(loom_strip_3_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
+                                loom_d_r));
+}
+
 /* par_loop flux over edges (vectorize.c:45) */
 static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize.c:45";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
@@ -119,7 +209,9 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
   const int *const loom_m_ecell = loom__map_values(ecell);
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {ecell, 0},
       {ecell, 1}
@@ -135,30 +227,72 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
     const int loom_hi = loom_oc->part_lo[loom_p + 1];
     double loom_x3_3[1] = {0}; /* increments into other parts */
     double loom_x3_4[1] = {0}; /* increments into other parts */
-    const int loom_k0 = loom_oc->elem_start[loom_p];
-    const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-    for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-      const int loom_i = loom_oc->elems[loom_k];
-      double *const loom_w3_3 =
-          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-      double *const loom_w3_4 =
-          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
-#line 46 "vectorize.c"
-      flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 149 "vectorize.openmp.c"
+    const int loom_r1 = loom_oc->run_start[loom_p + 1];
+    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+        loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                          loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
+                          loom_d_r);
+      }
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
                      4.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 162 "vectorize.openmp.c"
+#line 253 "vectorize.openmp.c"
+
+/* copy (line 48) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_4_norm__5_copy */
+static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
+    double *const loom_d_r, double *const loom_d_z)
+{
+  if (loom_vec) {
+    /* copy (line 48): as lanes, reading through maps in place */
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+      loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                      loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 269 "vectorize.openmp.c"
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+      copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
+#line 275 "vectorize.openmp.c"
+    }
+  }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_5_copy_avx512(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
+    double *const loom_d_r, double *const loom_d_z)
+{
+  loom_strip_5_copy_body(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
+                         loom_d_z);
+}
+#endif
+
+static inline void loom_strip_5_copy(
+    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
+    double *const loom_d_r, double *const loom_d_z)
+{
+  LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
+                                loom_d_r, loom_d_z));
+}
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
@@ -199,25 +333,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
           norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 203 "vectorize.openmp.c"
+#line 337 "vectorize.openmp.c"
         }
-        if (loom_vec) {
-          /* copy (line 48): as lanes, reading through maps in place */
-          #pragma omp simd
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-            loom_lanes_copy(loom_d_r, loom_d_z,
-#line 48 "vectorize.c"
-                            loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 213 "vectorize.openmp.c"
-          }
-        } else {
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-            copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 219 "vectorize.openmp.c"
-          }
-        }
+        loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
+                          loom_d_z);
       }
       loom_r_s[loom_b] = loom_g_s;
     }
@@ -263,7 +382,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 267 "vectorize.openmp.c"
+#line 386 "vectorize.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -3,6 +3,30 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
+/* Loops timed staged and element by element give the same bits: no
+   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
+   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
+   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
+   one. */
+#if defined(__clang__) || defined(__INTEL_COMPILER)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options /* popped at the end of the file */
+#pragma GCC optimize("fp-contract=off")
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+#define LOOM_TWINS 1
+#define LOOM_TWIN_INLINE __attribute__((always_inline))
+#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
+#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
+#pragma GCC target("tune=sapphirerapids")
+#else
+#define LOOM_TWINS 0
+#define LOOM_TWIN_INLINE
+#define LOOM_TWIN(f, args) f##_body args
+#endif
 #line 1 "vectorize_inc.c"
 /* Vectorization of increments through maps (vectorize.h): flux reads its
  * cells through a map, does enough arithmetic per value and increments
@@ -60,12 +84,112 @@ static inline void branch(const double *y1, const double *y2, double *r1, double
   r2[0] -= a - b;
 }
 
-#line 64 "vectorize_inc.mpi+openmp.c"
+#line 88 "vectorize_inc.mpi+openmp.c"
+/* flux as lanes (line 71): each argument as base and offset */
+#line 14 "vectorize_inc.c"
+static inline void loom_lanes_flux(const double *y1, const double *y2, const double *n,
+                        double *r1, double *r2, int loom_o_y1, int loom_o_y2, int loom_o_n, int loom_o_r1, int loom_o_r2) {
+  double d = sqrt(y1[loom_o_y1] * y1[loom_o_y1] + n[loom_o_n] * n[loom_o_n]) - sqrt(y2[loom_o_y2] * y2[loom_o_y2] + n[loom_o_n + 1] * n[loom_o_n + 1]);
+  double f = d * exp(-0.5 * (y1[loom_o_y1 + 1] + y2[loom_o_y2 + 1])) / (1.0 + fabs(n[loom_o_n] - n[loom_o_n + 1]));
+  f = f * (1.0 + 0.25 * f * f) / (1.0 + 0.5 * f * f + 0.125 * f * f * f * f);
+  r1[loom_o_r1] += f;
+  r1[loom_o_r1 + 16 * 1] += f * y1[loom_o_y1 + 1];
+  r2[loom_o_r2] -= f;
+  r2[loom_o_r2 + 16 * 1] -= f * y2[loom_o_y2 + 1];
+}
+#line 101 "vectorize_inc.mpi+openmp.c"
+
+/* flux (line 71) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_1_flux, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x1_4, double *const loom_x1_5,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_n, double *const loom_d_r)
+{
+  if (loom_vec) {
+    /* flux (line 71): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g1_4[2][16] = {{0}};
+    _Alignas(64) double loom_g1_5[2][16] = {{0}};
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 72 "vectorize_inc.c"
+      loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
+#line 72 "vectorize_inc.c"
+                      2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
+#line 121 "vectorize_inc.mpi+openmp.c"
+    }
+    /* flux (line 71): its increments through maps, in element order */
+    {
+      int loom_i = loom_s;
+      /* eight elements at a time, their rows taken from the components at once */
+      for (; loom_i + 8 <= loom_e; loom_i += 8) {
+        loom__row_double_2 loom_g1_4_rows[8];
+        loom__rows8_double_2(loom_g1_4_rows, &loom_g1_4[0][loom_i - loom_s], 16);
+        loom__row_double_2 loom_g1_5_rows[8];
+        loom__rows8_double_2(loom_g1_5_rows, &loom_g1_5[0][loom_i - loom_s], 16);
+        for (int loom_k = 0; loom_k < 8; loom_k++) {
+          double *const loom_w1_4 =
+              (unsigned)(loom_m_ecell[2 * (loom_i + loom_k) + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 0] : loom_x1_4;
+          LOOM__ADD_ROWV(double, 2, loom_w1_4, loom_g1_4_rows[loom_k]);
+          double *const loom_w1_5 =
+              (unsigned)(loom_m_ecell[2 * (loom_i + loom_k) + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 1] : loom_x1_5;
+          LOOM__ADD_ROWV(double, 2, loom_w1_5, loom_g1_5_rows[loom_k]);
+        }
+      }
+      for (; loom_i < loom_e; loom_i += 1) {
+        double *const loom_w1_4 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x1_4;
+        LOOM__ADD_ROW(double, 2, loom_w1_4,
+                      loom_g1_4[0][loom_i - loom_s], loom_g1_4[1][loom_i - loom_s]);
+        double *const loom_w1_5 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x1_5;
+        LOOM__ADD_ROW(double, 2, loom_w1_5,
+                      loom_g1_5[0][loom_i - loom_s], loom_g1_5[1][loom_i - loom_s]);
+      }
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w1_4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x1_4;
+      double *const loom_w1_5 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x1_5;
+#line 72 "vectorize_inc.c"
+      flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_w1_4, loom_w1_5);
+#line 160 "vectorize_inc.mpi+openmp.c"
+    }
+  }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_1_flux_avx512(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x1_4, double *const loom_x1_5,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_n, double *const loom_d_r)
+{
+  loom_strip_1_flux_body(loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x1_4,
+                         loom_x1_5, loom_m_ecell, loom_d_y, loom_d_n, loom_d_r);
+}
+#endif
+
+static inline void loom_strip_1_flux(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x1_4, double *const loom_x1_5,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_n, double *const loom_d_r)
+{
+  LOOM_TWIN(loom_strip_1_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
+                                loom_d_n, loom_d_r));
+}
+
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat n, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize_inc.c:71";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
@@ -76,7 +200,9 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_n = (double *)loom__dat_values(n);
   double *const loom_d_r = (double *)loom__dat_values(r);
+  /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -99,19 +225,17 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x1_4[2] = {0}; /* increments into other parts */
       double loom_x1_5[2] = {0}; /* increments into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */
-          loom__halo_progress();
-        double *const loom_w1_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x1_4;
-        double *const loom_w1_5 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x1_5;
-#line 72 "vectorize_inc.c"
-        flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_w1_4, loom_w1_5);
-#line 115 "vectorize_inc.mpi+openmp.c"
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
+            loom__halo_progress();
+          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
+                            loom_d_n, loom_d_r);
+        }
       }
     }
   }
@@ -135,17 +259,15 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x1_4[2] = {0}; /* increments into other parts */
       double loom_x1_5[2] = {0}; /* increments into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        double *const loom_w1_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x1_4;
-        double *const loom_w1_5 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x1_5;
-#line 72 "vectorize_inc.c"
-        flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_w1_4, loom_w1_5);
-#line 149 "vectorize_inc.mpi+openmp.c"
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
+                            loom_d_n, loom_d_r);
+        }
       }
     }
   }
@@ -154,6 +276,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
                      24.0 * loom__set_size(edges)
                      + 48.0 * loom__map_reach(ecell),
                      36.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -197,7 +320,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 201 "vectorize_inc.mpi+openmp.c"
+#line 324 "vectorize_inc.mpi+openmp.c"
         }
       }
       loom__halo_progress(); /* between colours: the main thread */
@@ -226,7 +349,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 230 "vectorize_inc.mpi+openmp.c"
+#line 353 "vectorize_inc.mpi+openmp.c"
         }
       }
     }
@@ -275,19 +398,20 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x3_3[2] = {0}; /* increments into other parts */
       double loom_x3_4[2] = {0}; /* increments into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */
-          loom__halo_progress();
-        double *const loom_w3_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-        double *const loom_w3_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
+          if (loom_p == 0 && (loom_i & 4095) == 4095) /* the main thread: MPI */
+            loom__halo_progress();
+          double *const loom_w3_3 =
+              (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+          double *const loom_w3_4 =
+              (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
-        twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 291 "vectorize_inc.mpi+openmp.c"
+          twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 414 "vectorize_inc.mpi+openmp.c"
+        }
       }
     }
   }
@@ -310,17 +434,18 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
       const int loom_hi = loom_oc->part_lo[loom_p + 1];
       double loom_x3_3[2] = {0}; /* increments into other parts */
       double loom_x3_4[2] = {0}; /* increments into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        double *const loom_w3_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-        double *const loom_w3_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
+          double *const loom_w3_3 =
+              (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+          double *const loom_w3_4 =
+              (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
-        twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 324 "vectorize_inc.mpi+openmp.c"
+          twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 448 "vectorize_inc.mpi+openmp.c"
+        }
       }
     }
   }
@@ -332,6 +457,109 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
   loom__loop_done(loom_loop, loom_t0);
 }
 
+/* branch as lanes (line 76): each argument as base and offset */
+#line 43 "vectorize_inc.c"
+static inline void loom_lanes_branch(const double *y1, const double *y2, double *r1, double *r2, int loom_o_y1, int loom_o_y2, int loom_o_r1, int loom_o_r2) {
+  double a = sqrt(y1[loom_o_y1] * y1[loom_o_y1] + y2[loom_o_y2] * y2[loom_o_y2] + 1.0) * exp(-0.5 * (y1[loom_o_y1 + 1] + y2[loom_o_y2 + 1]));
+  double b = log(1.0 + a * a) / (1.0 + fabs(y1[loom_o_y1] - y2[loom_o_y2])) + 0.25 * a * a * a;
+  b = b * (1.0 + 0.25 * b * b) / (1.0 + 0.5 * a * b + 0.125 * a * a * b * b);
+  if (a > b) {
+    r1[loom_o_r1] += a;
+    r2[loom_o_r2 + 16 * 1] -= b;
+  } else {
+    r1[loom_o_r1] += b;
+    r1[loom_o_r1 + 16 * 1] += a * b;
+  }
+  r2[loom_o_r2] -= a - b;
+}
+#line 476 "vectorize_inc.mpi+openmp.c"
+
+/* branch (line 76) over one strip, staged or element by element as loom_vec
+   says: in loom_loop_4_branch__5_lift, for its core and for the rest */
+static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x4_3, double *const loom_x4_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  if (loom_vec) {
+    /* branch (line 76): as lanes, reading through maps in place; its increments from 0, component by component */
+    _Alignas(64) double loom_g4_3[2][16] = {{0}};
+    _Alignas(64) double loom_g4_4[2][16] = {{0}};
+    #pragma omp simd
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 77 "vectorize_inc.c"
+      loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
+#line 77 "vectorize_inc.c"
+                        2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 496 "vectorize_inc.mpi+openmp.c"
+    }
+    /* branch (line 76): its increments through maps, in element order */
+    {
+      int loom_i = loom_s;
+      /* eight elements at a time, their rows taken from the components at once */
+      for (; loom_i + 8 <= loom_e; loom_i += 8) {
+        loom__row_double_2 loom_g4_3_rows[8];
+        loom__rows8_double_2(loom_g4_3_rows, &loom_g4_3[0][loom_i - loom_s], 16);
+        loom__row_double_2 loom_g4_4_rows[8];
+        loom__rows8_double_2(loom_g4_4_rows, &loom_g4_4[0][loom_i - loom_s], 16);
+        for (int loom_k = 0; loom_k < 8; loom_k++) {
+          double *const loom_w4_3 =
+              (unsigned)(loom_m_ecell[2 * (loom_i + loom_k) + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 0] : loom_x4_3;
+          LOOM__ADD_ROWV(double, 2, loom_w4_3, loom_g4_3_rows[loom_k]);
+          double *const loom_w4_4 =
+              (unsigned)(loom_m_ecell[2 * (loom_i + loom_k) + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 1] : loom_x4_4;
+          LOOM__ADD_ROWV(double, 2, loom_w4_4, loom_g4_4_rows[loom_k]);
+        }
+      }
+      for (; loom_i < loom_e; loom_i += 1) {
+        double *const loom_w4_3 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x4_3;
+        LOOM__ADD_ROW(double, 2, loom_w4_3,
+                      loom_g4_3[0][loom_i - loom_s], loom_g4_3[1][loom_i - loom_s]);
+        double *const loom_w4_4 =
+            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
+        LOOM__ADD_ROW(double, 2, loom_w4_4,
+                      loom_g4_4[0][loom_i - loom_s], loom_g4_4[1][loom_i - loom_s]);
+      }
+    }
+  } else {
+    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      double *const loom_w4_3 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x4_3;
+      double *const loom_w4_4 =
+          (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
+#line 77 "vectorize_inc.c"
+      branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
+#line 535 "vectorize_inc.mpi+openmp.c"
+    }
+  }
+}
+
+#if LOOM_TWINS
+static LOOM_TWIN_TARGET void loom_strip_4_branch_avx512(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x4_3, double *const loom_x4_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  loom_strip_4_branch_body(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                           loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
+                           loom_d_r);
+}
+#endif
+
+static inline void loom_strip_4_branch(
+    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
+    double *const loom_x4_3, double *const loom_x4_4,
+    const int *const loom_m_ecell, double *const loom_d_y,
+    double *const loom_d_r)
+{
+  LOOM_TWIN(loom_strip_4_branch, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                  loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
+                                  loom_d_r));
+}
+
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
                                        loom_dat y, loom_dat r, loom_dat m)
@@ -339,6 +567,7 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
   static const char loom_loop[] = "branch + lift at vectorize_inc.c:78";
   static const char loom_loop_4[] = "branch at vectorize_inc.c:76";
   static const char loom_loop_5[] = "lift at vectorize_inc.c:78";
+  static loom__tuner loom_tune;
   if (loom__check_set(edges, loom_loop_4) != LOOM_OK ||
       loom__check_map(ecell, edges, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(y, loom__map_to(ecell), 2, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK ||
@@ -349,7 +578,10 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
   double *const loom_d_y = (double *)loom__dat_values(y);
   double *const loom_d_r = (double *)loom__dat_values(r);
   double *const loom_d_m = (double *)loom__dat_values(m);
+  /* in strips of 16 edges through branch and lift; branch staged or element
+     by element, as timed */
   const double loom_t0 = loom__wall();
+  const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
   const int loom_core = loom__set_core(edges);
@@ -373,24 +605,24 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       double loom_x4_3[2] = {0}; /* increments into other parts */
       double loom_x4_4[2] = {0}; /* increments into other parts */
       double loom_x5_2[1] = {0}; /* maxima into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        if (loom_p == 0 && (loom_k & 4095) == 4095) /* the main thread: MPI */
-          loom__halo_progress();
-        double *const loom_w4_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x4_3;
-        double *const loom_w4_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
-#line 77 "vectorize_inc.c"
-        branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 389 "vectorize_inc.mpi+openmp.c"
-        double *const loom_w5_2 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
+            loom__halo_progress();
+          loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
+                              loom_d_r);
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            double *const loom_w5_2 =
+                (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
-        lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 394 "vectorize_inc.mpi+openmp.c"
+            lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
+#line 624 "vectorize_inc.mpi+openmp.c"
+          }
+        }
       }
     }
   }
@@ -414,22 +646,22 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       double loom_x4_3[2] = {0}; /* increments into other parts */
       double loom_x4_4[2] = {0}; /* increments into other parts */
       double loom_x5_2[1] = {0}; /* maxima into other parts */
-      const int loom_k0 = loom_oc->elem_start[loom_p];
-      const int loom_k1 = loom_oc->elem_start[loom_p + 1];
-      for (int loom_k = loom_k0; loom_k < loom_k1; loom_k += 1) {
-        const int loom_i = loom_oc->elems[loom_k];
-        double *const loom_w4_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x4_3;
-        double *const loom_w4_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
-#line 77 "vectorize_inc.c"
-        branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 428 "vectorize_inc.mpi+openmp.c"
-        double *const loom_w5_2 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
+                              loom_d_r);
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            double *const loom_w5_2 =
+                (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
-        lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 433 "vectorize_inc.mpi+openmp.c"
+            lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
+#line 663 "vectorize_inc.mpi+openmp.c"
+          }
+        }
       }
     }
   }
@@ -439,6 +671,7 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
                      8.0 * loom__set_size(edges)
                      + 64.0 * loom__map_reach(ecell),
                      50.0 * loom__set_size(edges));
+  loom__tune_done(&loom_tune, loom_vec, loom_t0, loom_loop);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -471,3 +704,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
+#line 708 "vectorize_inc.mpi+openmp.c"
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+#pragma GCC pop_options
+#endif

@@ -2232,18 +2232,20 @@ Test(range, checkers_reject_corrupt_range_plans) {
                captured.message);
   int total = oc->elem_start[3];
   cr_assert_gt(oc->elem_start[1], 1);
-  enum { OC_OUTSIDE, OC_MISSING, OC_HI, OC_RANGE, OC_NCASES };
+  enum { OC_OUTSIDE, OC_MISSING, OC_HI, OC_RANGE, OC_RUNS, OC_NCASES };
   char outside[96];
   snprintf(outside, sizeof outside, "part 0 lists element %d, outside the "
            "plan's range [%d, %d)", lo - 1, lo, hi);
   const char *const oc_needles[OC_NCASES] = {
       [OC_OUTSIDE] = outside, [OC_MISSING] = "part 0 lacks element",
-      [OC_HI] = "but has", [OC_RANGE] = "not a range"};
+      [OC_HI] = "but has", [OC_RANGE] = "not a range", [OC_RUNS] = "of part 0"};
   for (int k = 0; k < OC_NCASES; k++) {
     int *elems = dup_ints(oc->elems, total), *es = dup_ints(oc->elem_start, 4);
+    int *runs = dup_ints(oc->runs, 2 * oc->run_start[3]);
     loom__ocplan c = *oc;
     c.elems = elems;
     c.elem_start = es;
+    c.runs = runs;
     switch (k) {
     case OC_OUTSIDE:
       elems[0] = lo - 1;
@@ -2260,12 +2262,16 @@ Test(range, checkers_reject_corrupt_range_plans) {
       c.lo = n - 1;
       c.hi = n - 1 + c.nelems;
       break;
+    case OC_RUNS: /* the first run one element short */
+      runs[1]--;
+      break;
     }
     cr_assert_eq(loom__ocplan_check(&c, m.edges, 2, pa.args), LOOM_EMISMATCH,
                  "case %d accepted", k);
     expect_error(LOOM_EMISMATCH, "owner-computes plan", oc_needles[k]);
     free(elems);
     free(es);
+    free(runs);
   }
   free(orig);
   quad_free(&m);
@@ -2335,7 +2341,7 @@ Test(environment, diag_lines_name_the_range) {
       "64, 2 block colours, up to 64 element colours, built in ",
       "loom: plan star_calc at s.c:9: set 'spokes' 50 elements [25, 75) of "
       "100, 2 owner-computes parts, 0 elements computed twice or more "
-      "(0.00%)\n"};
+      "(0.00%), in 1 run\n"};
   const char *at = err;
   for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
     cr_assert_eq(strncmp(at, lines[i], strlen(lines[i])), 0,
