@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/vector.sh — staged loops against the same loops element by element,
-# in one run: Airfoil seq's generated C built three ways (the default -O3,
-# -march=native, -march=native -mprefer-vector-width=512), the default
+# in one run: Airfoil seq's generated C built four ways (the default -O3,
+# -march=native, -march=native -mprefer-vector-width=512, -mavx2 -mfma),
+# the default
 # build also run with LOOM_AVX512=0 (airfoil_seq@avx0: never in its
 # AVX-512 twins, which it runs by default where the CPU has AVX-512), each run with
 # LOOM_VECTOR=0 (element by element) and LOOM_VECTOR=1 (staged: lanes or
@@ -35,7 +36,7 @@ run() {
     { echo "${0##*/}: $b (LOOM_VECTOR=$mode): final q differs from the first run's" >&2; exit 1; }
 }
 
-builds="airfoil_seq airfoil_seq@avx0 airfoil_native airfoil_native512"
+builds="airfoil_seq airfoil_seq@avx0 airfoil_native airfoil_native512 airfoil_avx2"
 for r in $(seq 1 "$rounds"); do
   for b in $builds; do
     for mode in 0 1; do run "$b" "$mode" "$r"; done

@@ -22,11 +22,15 @@
  * LOOM_TWIN(NAME, (args)).  Lanes gain most from the
  * gathers and wide vectors a build for the x86-64 baseline never uses, and
  * the tuner still times both turns in whichever runs.  The C compiler
- * decides whether twins exist (the prologue's LOOM_TWINS: GCC below AVX on
- * x86-64, where a twin's code computes the same bits: the file contracts
- * no multiply-add; -DLOOM_NO_TWINS: none).  GCC inlines a function into
- * one with other tuning only when forced, so the whole file is tuned as
- * for a recent AVX-512 CPU, under which its gathers pay. */
+ * decides whether twins exist (the prologue's LOOM_TWINS: GCC on x86-64
+ * building below AVX-512 (the baseline, -mavx2, ...), where a twin's code
+ * computes the same bits: the file contracts no multiply-add;
+ * -DLOOM_NO_TWINS: none).  GCC inlines a function into one with other
+ * tuning only when forced, so the whole file is tuned as for a recent
+ * AVX-512 CPU, under which its gathers pay.  A build for AVX-512 itself
+ * (-march=native there, -march=x86-64-v4) needs no twin, but GCC's tuning
+ * for such CPUs prefers 256-bit vectors, with which staged turns lost to
+ * element by element: the file asks for 512 bits. */
 int cg_has_twin(cg *g, const group *gr) {
   return g->be->twins && !g->be->twin_strips && cg_has_tuner(g, gr);
 }
@@ -116,7 +120,7 @@ static void emit_contract_off(cg *g) {
  * (see above), after emit_contract_off's push. */
 static void emit_twins_macros(cg *g) {
   cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
-  cg_line(g, "    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)");
+  cg_line(g, "    defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)");
   cg_line(g, "#define LOOM_TWINS 1");
   cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
   cg_line(g, "#define LOOM_TWIN_TARGET __attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,"
@@ -127,6 +131,9 @@ static void emit_twins_macros(cg *g) {
   cg_line(g, "#define LOOM_TWINS 0");
   cg_line(g, "#define LOOM_TWIN_INLINE");
   cg_line(g, "#define LOOM_TWIN(f, args) f##_body args");
+  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)");
+  cg_line(g, "#pragma GCC target(\"prefer-vector-width=512\") /* built for AVX-512: all of it */");
+  cg_line(g, "#endif");
   cg_line(g, "#endif");
 }
 
@@ -140,7 +147,7 @@ void cg_prologue(cg *g) {
   const char *text = "Loops timed staged and element by element give the same bits: no "
                      "multiply-add is contracted here.";
   if (twins)
-    text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX (no -DLOOM_NO_TWINS), "
+    text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX-512 (no -DLOOM_NO_TWINS), "
                         "each%s has a twin NAME_avx512 that LOOM_TWIN(NAME, args) runs where "
                         "the CPU has AVX-512 (else NAME_body); the file is tuned for one.",
                         text, g->be->twin_strips ? " staged loop's turn in a strip, a function "

@@ -4,7 +4,7 @@
 #include <loom_gen.h>
 #endif
 /* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
    -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
    runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
    one. LOOM_IVDEP: lanes touch nothing another writes. */
@@ -15,7 +15,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
-    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+    defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
 #define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
@@ -25,6 +25,9 @@
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
 #define LOOM_TWIN(f, args) f##_body args
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
+#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
@@ -47,11 +50,11 @@
 
 static void step(const double *a, const double *b, double *c) { c[0] = a[0] + b[0]; }
 
-#line 51 "budget_rotate.seq.c"
+#line 54 "budget_rotate.seq.c"
 /* step as lanes (line 27): each argument as base and offset */
 #line 7 "budget_rotate.c"
 static inline void loom_lanes_step(const double *a, const double *b, double *c, int loom_o_a, int loom_o_b, int loom_o_c) { c[loom_o_c] = a[loom_o_a] + b[loom_o_b]; }
-#line 55 "budget_rotate.seq.c"
+#line 58 "budget_rotate.seq.c"
 
 /* par_loop step over cells (budget_rotate.c:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_step_body(
@@ -83,13 +86,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d10, loom_d_d1,
 #line 27 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 87 "budget_rotate.seq.c"
+#line 90 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d10 + loom_m_cnext[1 * loom_i + 0], loom_d_d1 + loom_i);
-#line 93 "budget_rotate.seq.c"
+#line 96 "budget_rotate.seq.c"
       }
     }
   }
@@ -145,13 +148,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d1, loom_d_d2,
 #line 28 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 149 "budget_rotate.seq.c"
+#line 152 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d1 + loom_m_cnext[1 * loom_i + 0], loom_d_d2 + loom_i);
-#line 155 "budget_rotate.seq.c"
+#line 158 "budget_rotate.seq.c"
       }
     }
   }
@@ -207,13 +210,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d2, loom_d_d3,
 #line 29 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 211 "budget_rotate.seq.c"
+#line 214 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d2 + loom_m_cnext[1 * loom_i + 0], loom_d_d3 + loom_i);
-#line 217 "budget_rotate.seq.c"
+#line 220 "budget_rotate.seq.c"
       }
     }
   }
@@ -269,13 +272,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d3, loom_d_d4,
 #line 30 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 273 "budget_rotate.seq.c"
+#line 276 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d3 + loom_m_cnext[1 * loom_i + 0], loom_d_d4 + loom_i);
-#line 279 "budget_rotate.seq.c"
+#line 282 "budget_rotate.seq.c"
       }
     }
   }
@@ -331,13 +334,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_5_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d4, loom_d_d5,
 #line 31 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 335 "budget_rotate.seq.c"
+#line 338 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 31 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d4 + loom_m_cnext[1 * loom_i + 0], loom_d_d5 + loom_i);
-#line 341 "budget_rotate.seq.c"
+#line 344 "budget_rotate.seq.c"
       }
     }
   }
@@ -393,13 +396,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d5, loom_d_d6,
 #line 32 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 397 "budget_rotate.seq.c"
+#line 400 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 32 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d5 + loom_m_cnext[1 * loom_i + 0], loom_d_d6 + loom_i);
-#line 403 "budget_rotate.seq.c"
+#line 406 "budget_rotate.seq.c"
       }
     }
   }
@@ -455,13 +458,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d6, loom_d_d7,
 #line 33 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 459 "budget_rotate.seq.c"
+#line 462 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 33 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d6 + loom_m_cnext[1 * loom_i + 0], loom_d_d7 + loom_i);
-#line 465 "budget_rotate.seq.c"
+#line 468 "budget_rotate.seq.c"
       }
     }
   }
@@ -517,13 +520,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d7, loom_d_d8,
 #line 34 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 521 "budget_rotate.seq.c"
+#line 524 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d7 + loom_m_cnext[1 * loom_i + 0], loom_d_d8 + loom_i);
-#line 527 "budget_rotate.seq.c"
+#line 530 "budget_rotate.seq.c"
       }
     }
   }
@@ -579,13 +582,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_9_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d8, loom_d_d9,
 #line 35 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 583 "budget_rotate.seq.c"
+#line 586 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d8 + loom_m_cnext[1 * loom_i + 0], loom_d_d9 + loom_i);
-#line 589 "budget_rotate.seq.c"
+#line 592 "budget_rotate.seq.c"
       }
     }
   }
@@ -641,13 +644,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_step_body(
         loom_lanes_step(loom_d_d9, loom_d_d10, loom_d_d0,
 #line 36 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 645 "budget_rotate.seq.c"
+#line 648 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "budget_rotate.c"
         step(loom_d_d9 + loom_m_cnext[1 * loom_i + 0], loom_d_d10 + loom_i, loom_d_d0 + loom_i);
-#line 651 "budget_rotate.seq.c"
+#line 654 "budget_rotate.seq.c"
       }
     }
   }
@@ -707,7 +710,7 @@ loom_loop_10_step(cells, cnext, d9, d10, d0);
   loom_exit();
   return 0;
 }
-#line 711 "budget_rotate.seq.c"
+#line 714 "budget_rotate.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

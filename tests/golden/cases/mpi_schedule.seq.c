@@ -4,7 +4,7 @@
 #include <loom_gen.h>
 #endif
 /* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
    -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
    runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
    one. LOOM_IVDEP: lanes touch nothing another writes. */
@@ -15,7 +15,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
-    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+    defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
 #define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
@@ -25,6 +25,9 @@
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
 #define LOOM_TWIN(f, args) f##_body args
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
+#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
@@ -64,7 +67,7 @@ static void diff(const double *za, const double *zb, double *err) {
   *err += (za[0] - zb[0]) * (za[0] - zb[0]);
 }
 
-#line 68 "mpi_schedule.seq.c"
+#line 71 "mpi_schedule.seq.c"
 /* par_loop scale over cells (mpi_schedule.c:38) */
 static void loom_loop_1_scale(loom_set cells, loom_dat y)
 {
@@ -78,7 +81,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "mpi_schedule.c"
     scale(loom_d_y + loom_i);
-#line 82 "mpi_schedule.seq.c"
+#line 85 "mpi_schedule.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -92,7 +95,7 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
   ya[loom_o_ya] += 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
   yb[loom_o_yb] -= 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
 }
-#line 96 "mpi_schedule.seq.c"
+#line 99 "mpi_schedule.seq.c"
 
 /* par_loop smooth over edges (mpi_schedule.c:40) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
@@ -124,7 +127,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
         loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 41 "mpi_schedule.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 128 "mpi_schedule.seq.c"
+#line 131 "mpi_schedule.seq.c"
       }
       /* smooth (line 40): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -135,7 +138,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
         smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 139 "mpi_schedule.seq.c"
+#line 142 "mpi_schedule.seq.c"
       }
     }
   }
@@ -178,7 +181,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 182 "mpi_schedule.seq.c"
+#line 185 "mpi_schedule.seq.c"
   }
   *norm = loom_g_norm;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -200,7 +203,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 204 "mpi_schedule.seq.c"
+#line 207 "mpi_schedule.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -225,7 +228,7 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 229 "mpi_schedule.seq.c"
+#line 232 "mpi_schedule.seq.c"
   }
   *err = loom_g_err;
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -263,7 +266,7 @@ loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
-#line 267 "mpi_schedule.seq.c"
+#line 270 "mpi_schedule.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

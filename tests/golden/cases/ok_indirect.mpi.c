@@ -4,7 +4,7 @@
 #include <loom_gen.h>
 #endif
 /* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
    -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
    runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
    one. LOOM_IVDEP: lanes touch nothing another writes. */
@@ -15,7 +15,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
-    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+    defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
 #define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
@@ -25,6 +25,9 @@
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
 #define LOOM_TWIN(f, args) f##_body args
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
+#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
@@ -49,7 +52,7 @@ static void flux(const double *xa, const double *xb, double *ra, double *rb) {
   rb[0] -= f;
 }
 
-#line 53 "ok_indirect.mpi.c"
+#line 56 "ok_indirect.mpi.c"
 /* flux as lanes (line 20): each argument as base and offset */
 #line 5 "ok_indirect.c"
 static inline void loom_lanes_flux(const double *xa, const double *xb, double *ra, double *rb, int loom_o_xa, int loom_o_xb, int loom_o_ra, int loom_o_rb) {
@@ -57,7 +60,7 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
   ra[loom_o_ra] += f;
   rb[loom_o_rb] -= f;
 }
-#line 61 "ok_indirect.mpi.c"
+#line 64 "ok_indirect.mpi.c"
 
 /* flux (line 20) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_flux, for its core and for the rest */
@@ -75,7 +78,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux(
       loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
 #line 21 "ok_indirect.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 79 "ok_indirect.mpi.c"
+#line 82 "ok_indirect.mpi.c"
     }
     /* flux (line 20): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -86,7 +89,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
       flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 90 "ok_indirect.mpi.c"
+#line 93 "ok_indirect.mpi.c"
     }
   }
 }
@@ -165,7 +168,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 169 "ok_indirect.mpi.c"
+#line 172 "ok_indirect.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

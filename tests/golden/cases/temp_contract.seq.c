@@ -4,7 +4,7 @@
 #include <loom_gen.h>
 #endif
 /* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX (no
+   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
    -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
    runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
    one. LOOM_IVDEP: lanes touch nothing another writes. */
@@ -15,7 +15,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
-    defined(__x86_64__) && !defined(__AVX__) && !defined(LOOM_NO_TWINS)
+    defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
 #define LOOM_TWINS 1
 #define LOOM_TWIN_INLINE __attribute__((always_inline))
 #define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
@@ -25,6 +25,9 @@
 #define LOOM_TWINS 0
 #define LOOM_TWIN_INLINE
 #define LOOM_TWIN(f, args) f##_body args
+#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
+#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
@@ -48,7 +51,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 52 "temp_contract.seq.c"
+#line 55 "temp_contract.seq.c"
 /* par_loops fused over cells (temp_contract.c: scale:26, add:27, copy:28) */
 static void loom_loop_1_scale__2_add__3_copy(
     loom_set cells, loom_dat x, loom_dat t, loom_dat y, loom_dat u)
@@ -76,7 +79,7 @@ static void loom_loop_1_scale__2_add__3_copy(
     add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
 #line 28 "temp_contract.c"
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 80 "temp_contract.seq.c"
+#line 83 "temp_contract.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -87,7 +90,7 @@ static void loom_loop_1_scale__2_add__3_copy(
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 91 "temp_contract.seq.c"
+#line 94 "temp_contract.seq.c"
 
 /* par_loop gather over edges (temp_contract.c:29) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
@@ -117,13 +120,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 121 "temp_contract.seq.c"
+#line 124 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 127 "temp_contract.seq.c"
+#line 130 "temp_contract.seq.c"
       }
     }
   }
@@ -174,7 +177,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 178 "temp_contract.seq.c"
+#line 181 "temp_contract.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
