@@ -7,13 +7,15 @@
 #   make test       the whole test suite
 #   make bench      Airfoil seq and OpenMP vs the plain-C reference, loomc
 #                   translation time (against clang; against the number of loops),
-#                   staged loops against element by element in three builds
-#                   of Airfoil seq (-O3, -march=native, 512-bit vectors;
-#                   bench/vector.sh) and what the run-time tuner chose,
+#                   staged loops against element by element in four builds
+#                   of Airfoil seq (-O3, -march=native, 512-bit vectors,
+#                   -mavx2; bench/vector.sh) and what the run-time tuner chose,
 #                   wave with each transformation across its time loop off,
 #                   the multi-file Airfoil against the single-file one,
-#                   each loop's GB/s and GFLOP/s against STREAM's triad and
-#                   the peak rate measured in the same run (bench/roofline.sh),
+#                   each loop's GB/s and GFLOP/s against the roof of its
+#                   working set (the triad over L2, the last-level cache or
+#                   memory) and the peak rate measured in the same run, and
+#                   the chart build/bench/roofline.svg (bench/roofline.sh),
 #                   matrix assembly against PETSc's MatSetValues by hand,
 #                   OP2's aero on its default mesh (OP2's check on every
 #                   target; spMV and res_calc vector against scalar); a
@@ -258,7 +260,7 @@ bench: all $(REFMESH) $(AIRFOIL_BUILDS)
 	bench/scaling.sh $(LOOMC)
 	bench/fusion.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
-	bench/roofline.sh $(REFMESH) $${ROOFLINE_ITERS:-50} $(AIRFOIL)
+	bench/roofline.sh $(REFMESH) $${ROOFLINE_ITERS:-50} $(AIRFOIL) $(BUILD)/bench/roofline.svg
 	if [ -x $(AIRFOIL)/airfoil_mpi ]; then bench/mpi.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL); fi
 	if [ -x $(AIRFOIL)/airfoil_hdf5_mpi ]; then bench/scale.sh $(BUILD); fi
 	bench/wave.sh $(BUILD)/samples/wave $${WAVE_N:-800} $${BENCH_ITERS:-300}
