@@ -19,6 +19,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import sys
 import time
 
@@ -37,6 +38,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # ---------------------------------------------------------------------------
 # One batch (runs in a worker process)
 
+STAGED_INC = re.compile(r"/\* (\w+) \(line (\d+)\): its increments through maps, in element order")
+
+
+def staged_increments(gen_c):
+    """The loops of a translated program that run staged with increments
+    through maps (each kernel and line once: a turn written for several
+    groups or parts is one loop)."""
+    with open(gen_c) as f:
+        return len(set(STAGED_INC.findall(f.read())))
+
+
 class Batch:
     def __init__(self, seeds, st):
         self.seeds = seeds
@@ -50,6 +62,7 @@ class Batch:
         self.models = {}
         self.batch_seen = {}     # (config, k): what the batch run saw
         self.transient = 0       # MPI jobs whose stray stderr did not come back
+        self.staged = {}         # build: staged loops with increments through maps
 
     def timed(self, stage, t0):
         self.times[stage] = self.times.get(stage, 0.0) + time.time() - t0
@@ -189,6 +202,8 @@ class Batch:
                     self.fail(k, build, self.build_configs(build), "loomc-san-differs",
                               "the sanitized loomc's output differs from loomc's", "", "", cmd)
             ok.append(k)
+            self.staged[build] = self.staged.get(build, 0) + staged_increments(
+                os.path.join(d, "p%d.gen.c" % k))
         ok = self.compile_batch(d, build, ok, [(k, "p%d.gen.c" % k) for k in ok])
         if not ok:
             return
@@ -311,7 +326,7 @@ class Batch:
             for sh in dtmodel.shapes(m):
                 shapes[sh] = shapes.get(sh, 0) + 1
         return {"programs": len(self.seeds), "generated": n, "runs": self.runs,
-                "transient": self.transient, "shapes": shapes,
+                "transient": self.transient, "shapes": shapes, "staged": self.staged,
                 "pairs": sum(1 for k in self.models for c in self.configs
                              if not dtpipe.skipped(self.models[k], c)),
                 "times": self.times, "failures": saved}
@@ -504,7 +519,7 @@ def main():
              tools.root), flush=True)
     t0 = time.time()
     tally = {"programs": 0, "generated": 0, "runs": 0, "pairs": 0, "transient": 0, "times": {},
-             "shapes": {}}
+             "shapes": {}, "staged": {}}
     failures = []
     done = 0
     with concurrent.futures.ProcessPoolExecutor(max_workers=args.j) as ex:
@@ -516,6 +531,8 @@ def main():
                 tally["times"][k] = tally["times"].get(k, 0.0) + v
             for k, v in res.get("shapes", {}).items():
                 tally["shapes"][k] = tally["shapes"].get(k, 0) + v
+            for k, v in res.get("staged", {}).items():
+                tally["staged"][k] = tally["staged"].get(k, 0) + v
             for f in res["failures"]:
                 print(f["summary"] + ("  -> " + os.path.relpath(f["dir"]) if f["dir"] else ""),
                       flush=True)
@@ -534,6 +551,9 @@ def main():
              wall / max(1, tally["programs"]), stages, len(failures),
              len({f["seed"] for f in failures})))
     print_shapes(tally)
+    if tally["staged"]:
+        print("difftest: loops staged with increments through maps, per build: %s" % ", ".join(
+            "%s %d" % kv for kv in sorted(tally["staged"].items())))
     if tally["transient"]:
         print("difftest: %d MPI jobs wrote on stderr before their first program once and not "
               "when run again (not counted as failures)" % tally["transient"])
