@@ -1190,6 +1190,8 @@ static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
     cg_emit_wrapped_comment(g, how);
   cg_line(g, "const double loom_t0 = loom__wall();");
   const char *tuner = g->state_params ? "loom_tune" : "&loom_tune";
+  if (tuned && g->be->threads)
+    cg_line(g, "loom__tune_threads(%s, %s);", tuner, g->be->threads);
   if (tuned)
     cg_line(g, "const int loom_vec = loom__tune_pick(%s);", tuner);
   g->be->loop_begin(g, gr);

@@ -60,6 +60,9 @@ typedef struct backend {
   /* Optional: the line before the loop that runs a staged kernel over a
    * strip's gathered values (vectorize.h), e.g. "#pragma omp simd". */
   const char *simd;
+  /* Optional: the number of threads a loop runs on, as a C expression
+   * (its tuner times both ways again when it changes). */
+  const char *threads;
   /* The CPU whose twin a group function that times its turns (runtime
    * core/tune.c) gets (cg_group_function), or NULL: none. */
   const cg_cpu *twins;

@@ -283,6 +283,7 @@ const backend backend_mpi_openmp = {
     .simd = "#pragma omp simd",
     .twins = &cg_cpu_avx512,
     .twin_strips = 1,
+    .threads = "omp_get_max_threads()",
     .reduction_handles = 1,
 };
 

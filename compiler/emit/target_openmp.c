@@ -156,9 +156,26 @@ const char *omp_write_target(cg *g, const loop_arg *a, const char *index, const 
                       index, ptr, elsewhere(g, a));
 }
 
+/* A parallel region of n threads (a C expression), each noting when its
+ * share ends (loom__thread_ends: LOOM_DIAG's waiting); `pragma` opens it. */
+static void region_begin(cg *g, const char *n, const char *pragma) {
+  cg_line(g, "double *const loom_ends = loom__thread_ends(%s);", n);
+  cg_line(g, "%s", pragma);
+  cg_line(g, "{");
+  cg_indent(g, 1);
+}
+
+static void region_end(cg *g, const char *n) {
+  cg_line(g, "if (loom_ends) /* this thread's share ends */");
+  cg_line(g, "  loom_ends[omp_get_thread_num()] = loom__wall();");
+  cg_indent(g, -1);
+  cg_line(g, "}");
+  cg_line(g, "loom__threads_done(loom_loop, loom_ends, %s);", n);
+}
+
 static void oc_iterate_begin(cg *g, const group *gr, const omp_range *r) {
   emit_ocplan(g, gr, r);
-  cg_line(g, "#pragma omp parallel num_threads(loom_oc->nparts)");
+  region_begin(g, "loom_oc->nparts", "#pragma omp parallel num_threads(loom_oc->nparts)");
   cg_line(g, "for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;");
   cg_line(g, "     loom_p += omp_get_num_threads()) {");
   cg_indent(g, 1);
@@ -221,7 +238,8 @@ static void emit_partials(cg *g, const group *gr) {
  * shared among the threads. */
 static void direct_begin(cg *g, const group *gr, const omp_range *r) {
   int simd = !r->progress && !cg_runs_strips(g, gr);
-  cg_line(g, "#pragma omp parallel for%s schedule(static)", simd ? " simd" : "");
+  region_begin(g, "omp_get_max_threads()", "#pragma omp parallel");
+  cg_line(g, "#pragma omp for%s schedule(static) nowait", simd ? " simd" : "");
   cg_loop_begin(g, r->lo, r->hi);
   if (!r->progress)
     return;
@@ -315,10 +333,13 @@ void omp_range_end(cg *g, const group *gr, const omp_range *r) {
       cg_indent(g, -1);
       cg_line(g, "}");
     }
+    region_end(g, "loom_oc->nparts");
     return;
   }
-  if (!needs_plan(g, gr))
+  if (!needs_plan(g, gr)) {
+    region_end(g, "omp_get_max_threads()");
     return;
+  }
   store_partials(g, gr);
   cg_indent(g, -2);
   cg_line(g, "  }");
@@ -364,4 +385,5 @@ const backend backend_openmp = {
     .simd = "#pragma omp simd",
     .twins = &cg_cpu_avx512,
     .twin_strips = 1,
+    .threads = "omp_get_max_threads()",
 };

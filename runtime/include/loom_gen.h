@@ -211,17 +211,28 @@ void *loom__scratch(int slot, size_t bytes);
 double loom__wall(void);
 void loom__loop_traffic(const char *loop, double elems, double bytes, double flops);
 void loom__loop_done(const char *loop, double t0);
+/* The threads of a parallel region: before it, loom__thread_ends(n) (a
+ * buffer of n slots, or NULL when out of memory); each thread, when its
+ * share is done, writes loom__wall() into its slot; after it,
+ * loom__threads_done(loop, ends, n) adds to each thread how long it
+ * waited for the last (LOOM_DIAG's table says it per loop). */
+double *loom__thread_ends(int n);
+void loom__threads_done(const char *loop, const double *ends, int n);
 
 /* A group function with staged loops runs them staged or element by
  * element, as its tuner says (a static of its own, zero-initialised):
  * loom__tune_pick when it starts (nonzero: staged), loom__tune_done with
  * that pick and its start time when it ends.  The first calls alternate
- * and are timed; then the faster stays ($LOOM_VECTOR=0|1 forces one). */
+ * and are timed; then the faster stays ($LOOM_VECTOR=0|1 forces one).
+ * Under OpenMP, loom__tune_threads first, with the number of threads
+ * the loop runs on: when it changes, the tuner times both ways again. */
 typedef struct loom__tuner {
   int calls;
   int staged;
   double best[2]; /* the best time of each: element by element, staged */
+  int threads;    /* the thread count it chose for (0: not said) */
 } loom__tuner;
+void loom__tune_threads(loom__tuner *t, int threads);
 int loom__tune_pick(const loom__tuner *t);
 void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop);
 /* Nonzero when such a function runs its AVX-512 twin (generated where the

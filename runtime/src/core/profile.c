@@ -19,11 +19,19 @@
  * the operations per element, and divides the sums by the loop's time:
  * GB/s and GFLOP/s as the loop achieved them, to set against
  * the machine's limits (`make bench` measures them: bench/roofline.sh).
+ *
+ * Threads: an OpenMP loop's threads each note when their share of a
+ * parallel region ended (loom__thread_ends, one slot each); after the
+ * region, each one's wait for the last is added to the loop's record
+ * (loom__threads_done), and the table gives, per loop, the seconds each
+ * thread spent waiting: owner-computes parts or static shares of unequal
+ * work show there.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/core.h"
@@ -34,6 +42,8 @@ typedef struct record {
   long calls;
   double seconds;
   double elems, bytes, flops; /* loom__loop_traffic's sums */
+  double *waited; /* per thread: seconds waiting at the end of its regions */
+  int nwaited;
 } record;
 
 static record *records, **tail = &records;
@@ -81,6 +91,65 @@ void loom__loop_done(const char *loop, double t0) {
   }
 }
 
+static double *ends; /* loom__thread_ends' slots */
+static int nends;
+
+double *loom__thread_ends(int n) {
+  if (n > nends) {
+    double *more = realloc(ends, (size_t)n * sizeof *more);
+    if (!more)
+      return NULL; /* timing is best effort */
+    ends = more;
+    nends = n;
+  }
+  for (int i = 0; i < n; i++)
+    ends[i] = 0.0; /* a thread the region did not start writes none */
+  return ends;
+}
+
+void loom__threads_done(const char *loop, const double *end, int n) {
+  double last = 0.0;
+  record *r = find(loop);
+  if (!end || !r)
+    return;
+  for (int i = 0; i < n; i++)
+    last = end[i] > last ? end[i] : last;
+  if (n > r->nwaited) {
+    double *more = realloc(r->waited, (size_t)n * sizeof *more);
+    if (!more)
+      return;
+    memset(more + r->nwaited, 0, (size_t)(n - r->nwaited) * sizeof *more);
+    r->waited = more;
+    r->nwaited = n;
+  }
+  for (int i = 0; i < n; i++)
+    if (end[i] > 0.0)
+      r->waited[i] += last - end[i];
+}
+
+/* Each thread's waiting of the loops that noted it. */
+static void waits_write(FILE *f) {
+  int any = 0;
+  for (const record *r = records; r; r = r->next)
+    any |= r->nwaited > 0;
+  if (!any)
+    return;
+  fprintf(f, "%-48s %12s  %s\n", "threads waiting for the last of a loop", "seconds",
+          "each thread's, in all");
+  for (const record *r = records; r; r = r->next) {
+    if (!r->nwaited)
+      continue;
+    double most = 0.0;
+    for (int i = 0; i < r->nwaited; i++)
+      most = r->waited[i] > most ? r->waited[i] : most;
+    fprintf(f, "%-48s %12.4f  %5.1f%% of its time at most:", r->loop, most,
+            r->seconds > 0 ? 100.0 * most / r->seconds : 0.0);
+    for (int i = 0; i < r->nwaited; i++)
+      fprintf(f, " %.4f", r->waited[i]);
+    fputc('\n', f);
+  }
+}
+
 /* x per second in units of 1e9 (0 for no time). */
 static double per_second(double x, double seconds) {
   return seconds > 0 ? x / seconds * 1e-9 : 0.0;
@@ -104,6 +173,7 @@ void loomrt_timing_write(FILE *f) {
   }
   fprintf(f, "%-48s %8s %12.4f %7s %9s %8.2f %9s %8.2f\n", "total", "", total, "", "",
           per_second(bytes, total), "", per_second(flops, total));
+  waits_write(f);
   fflush(f);
 }
 
@@ -112,8 +182,12 @@ void loom_timing_output(void) { loomrt_timing_write(stdout); }
 void loomrt_profile_free(void) {
   for (record *r = records, *next; r; r = next) {
     next = r->next;
+    free(r->waited);
     free(r);
   }
+  free(ends);
+  ends = NULL;
+  nends = 0;
   records = NULL;
   tail = &records;
   last = NULL;

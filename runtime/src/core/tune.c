@@ -14,7 +14,10 @@
  * whose best call was faster.  $LOOM_VECTOR (read by loom_init: 0 or 1)
  * forces one.  Under LOOM_DIAG=1, rank 0 prints each choice on stderr
  * when it is made.  Each MPI rank chooses for itself: the results do not
- * depend on it.
+ * depend on it.  An OpenMP loop says how many threads it runs on
+ * (loom__tune_threads): which way is faster may change with it (two
+ * threads share the memory bandwidth staging saves), so a new count
+ * starts the timing again.
  *
  * AVX-512 twins: where the C compiler allows, loomc writes such a function
  * twice, the second compiled for AVX-512, and runs the twin when
@@ -38,13 +41,24 @@ int loom__tune_pick(const loom__tuner *t) {
   return t->staged;
 }
 
+void loom__tune_threads(loom__tuner *t, int threads) {
+  if (t->threads == threads)
+    return;
+  if (t->threads != 0)
+    *t = (loom__tuner){0};
+  t->threads = threads;
+}
+
 static void report(const loom__tuner *t, const char *loop) {
   if (!loomrt_diag() || loomrt_distribution.rank() != 0)
     return;
+  char threads[32] = "";
+  if (t->threads > 0)
+    snprintf(threads, sizeof threads, ", %d thread%s", t->threads, t->threads == 1 ? "" : "s");
   fprintf(stderr,
           "loom: %s: staged %.3f ms, element by element %.3f ms (best of %d calls "
-          "each): %s\n",
-          loop, 1e3 * t->best[1], 1e3 * t->best[0], TUNE_CALLS / 2,
+          "each%s): %s\n",
+          loop, 1e3 * t->best[1], 1e3 * t->best[0], TUNE_CALLS / 2, threads,
           t->staged ? "staged" : "element by element");
 }
 

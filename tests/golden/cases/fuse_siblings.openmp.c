@@ -31,14 +31,21 @@ static void loom_loop_1_copy__2_scale(loom_set cells, loom_dat x, loom_dat y,
   double *const loom_d_z = (double *)loom__dat_values(z);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_siblings.c"
-    copy(loom_d_x + loom_i, loom_d_y + loom_i);
+      copy(loom_d_x + loom_i, loom_d_y + loom_i);
 #line 25 "fuse_siblings.c"
-    scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 41 "fuse_siblings.openmp.c"
+      scale(loom_d_x + loom_i, loom_d_z + loom_i);
+#line 44 "fuse_siblings.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));

@@ -65,6 +65,7 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
   /* in strips of 16 edges through edge_len and extremes; edge_len staged or
      element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {pedge, 0},
@@ -91,13 +92,13 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
             loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
 #line 36 "ok_dat_min_max.c"
                                 loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 95 "ok_dat_min_max.openmp.c"
+#line 96 "ok_dat_min_max.openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
             edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 101 "ok_dat_min_max.openmp.c"
+#line 102 "ok_dat_min_max.openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -111,7 +112,7 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
               loom_d_lmin + loom_m_pedge[2 * loom_i + 1];
 #line 38 "ok_dat_min_max.c"
           extremes(loom_t_len[loom_i - loom_s], loom_w2_2, loom_w2_3, loom_w2_4, loom_w2_5);
-#line 115 "ok_dat_min_max.openmp.c"
+#line 116 "ok_dat_min_max.openmp.c"
         }
       }
     }
@@ -136,12 +137,19 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   double *const loom_d_lmin = (double *)loom__dat_values(lmin);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
-    clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 144 "ok_dat_min_max.openmp.c"
+      clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
+#line 148 "ok_dat_min_max.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      0.0 * loom__set_size(nodes));
@@ -172,7 +180,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 176 "ok_dat_min_max.openmp.c"
+#line 184 "ok_dat_min_max.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -27,13 +27,20 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
   const double loom_t0 = loom__wall();
   const int *const loom_gid_cells = loom__set_global(cells);
   const int loom_n = loom__set_size(cells);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+      const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 15 "ok_idx.c"
-    number(&loom_idx, loom_d_id + loom_i, loom_d_half + loom_i);
-#line 36 "ok_idx.openmp.c"
+      number(&loom_idx, loom_d_id + loom_i, loom_d_half + loom_i);
+#line 39 "ok_idx.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(cells),
                      1.0 * loom__set_size(cells));

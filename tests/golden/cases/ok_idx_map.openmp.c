@@ -30,15 +30,22 @@ static void loom_loop_1_number(loom_set edges, loom_map ecell, loom_dat x)
   const int *const loom_gid_edges = loom__set_global(edges);
   const int *const loom_gid_cells = loom__set_global(loom__map_to(ecell));
   const int loom_n = loom__set_size(edges);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
-    const int loom_idx2 = loom_gid_cells ? loom_gid_cells[loom_m_ecell[2 * loom_i + 0]] : loom_m_ecell[2 * loom_i + 0];
-    const int loom_idx3 = loom_gid_cells ? loom_gid_cells[loom_m_ecell[2 * loom_i + 1]] : loom_m_ecell[2 * loom_i + 1];
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+      const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
+      const int loom_idx2 = loom_gid_cells ? loom_gid_cells[loom_m_ecell[2 * loom_i + 0]] : loom_m_ecell[2 * loom_i + 0];
+      const int loom_idx3 = loom_gid_cells ? loom_gid_cells[loom_m_ecell[2 * loom_i + 1]] : loom_m_ecell[2 * loom_i + 1];
 #line 19 "ok_idx_map.c"
-    number(&loom_idx, &loom_idx2, &loom_idx3, loom_d_x + 2 * loom_i);
-#line 41 "ok_idx_map.openmp.c"
+      number(&loom_idx, &loom_idx2, &loom_idx3, loom_d_x + 2 * loom_i);
+#line 44 "ok_idx_map.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges),
                      2.0 * loom__set_size(edges));

@@ -132,6 +132,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
   double *const loom_d_res = (double *)loom__dat_values(res);
   /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
@@ -148,26 +149,32 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x1_3[1] = {0}; /* increments into other parts */
-      double loom_x1_4[1] = {0}; /* increments into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
-            loom__halo_progress();
-          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
-                            loom_d_res);
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x1_3[1] = {0}; /* increments into other parts */
+        double loom_x1_4[1] = {0}; /* increments into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+            if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
+              loom__halo_progress();
+            loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
+                              loom_d_res);
+          }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__halo_end(x);
   /* owned boundary and executed halo */
@@ -181,24 +188,30 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x1_3[1] = {0}; /* increments into other parts */
-      double loom_x1_4[1] = {0}; /* increments into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
-                            loom_d_res);
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x1_3[1] = {0}; /* increments into other parts */
+        double loom_x1_4[1] = {0}; /* increments into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+            loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
+                              loom_d_res);
+          }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__dat_dirty(res);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -224,7 +237,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 228 "ok_indirect.mpi+openmp.c"
+#line 241 "ok_indirect.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -31,12 +31,19 @@ static void loom_loop_1_diag(loom_set edges, loom_dat w, loom_map e2n,
   double *const loom_d_w = (double *)loom__dat_values(w);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(edges);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 21 "ok_mat_map_unread.c"
-    diag(loom_d_w + loom_i, loom_mv1_2 + (size_t)4 * loom_i);
-#line 39 "ok_mat_map_unread.openmp.c"
+      diag(loom_d_w + loom_i, loom_mv1_2 + (size_t)4 * loom_i);
+#line 42 "ok_mat_map_unread.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      48.0 * loom__set_size(edges),
                      2.0 * loom__set_size(edges));

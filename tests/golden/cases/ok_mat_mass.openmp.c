@@ -51,14 +51,21 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
   double *const loom_d_w = (double *)loom__dat_values(w);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "ok_mat_mass.c"
-    mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
+      mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
 #line 36 "ok_mat_mass.c"
-    coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 61 "ok_mat_mass.openmp.c"
+      coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
+#line 64 "ok_mat_mass.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      380.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(c2n),

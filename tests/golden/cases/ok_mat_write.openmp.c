@@ -95,12 +95,19 @@ static void loom_loop_1_ones(loom_set cells, loom_dat w, loom_map c2n,
   double *const loom_d_w = (double *)loom__dat_values(w);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 88 "ok_mat_write.c"
-    ones(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
-#line 103 "ok_mat_write.openmp.c"
+      ones(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
+#line 106 "ok_mat_write.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      92.0 * loom__set_size(cells),
                      18.0 * loom__set_size(cells));
@@ -121,13 +128,20 @@ static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
   const double loom_t0 = loom__wall();
   const int *const loom_gid_edges = loom__set_global(edges);
   const int loom_n = loom__set_size(edges);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+      const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
 #line 89 "ok_mat_write.c"
-    put(&loom_idx, (double (*)[2])(loom_mv2_2 + (size_t)4 * loom_i));
-#line 130 "ok_mat_write.openmp.c"
+      put(&loom_idx, (double (*)[2])(loom_mv2_2 + (size_t)4 * loom_i));
+#line 140 "ok_mat_write.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   if (loom__mat_write_end(M, e2n, e2n) != LOOM_OK)
     return;
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -152,12 +166,19 @@ static void loom_loop_3_ones(loom_set cells, loom_dat w, loom_map c2n,
   double *const loom_d_w = (double *)loom__dat_values(w);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 93 "ok_mat_write.c"
-    ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
-#line 160 "ok_mat_write.openmp.c"
+      ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
+#line 177 "ok_mat_write.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      92.0 * loom__set_size(cells),
                      18.0 * loom__set_size(cells));

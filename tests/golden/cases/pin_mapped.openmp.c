@@ -31,24 +31,31 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
   double *const loom_d_e = (double *)loom__dat_values(e);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(edges);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double loom_p2_1[1];
-    {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+      double loom_p2_1[1];
+      {
 #line 26 "pin_mapped.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
-#line 41 "pin_mapped.openmp.c"
-    }
-    double loom_p2_2[1];
-    {
+        scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
+#line 44 "pin_mapped.openmp.c"
+      }
+      double loom_p2_2[1];
+      {
 #line 26 "pin_mapped.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
-#line 47 "pin_mapped.openmp.c"
-    }
+        scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
+#line 50 "pin_mapped.openmp.c"
+      }
 #line 27 "pin_mapped.c"
-    gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
-#line 51 "pin_mapped.openmp.c"
+      gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
+#line 54 "pin_mapped.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges),
                      2.0 * loom__set_size(edges));

@@ -61,14 +61,21 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
   double *const loom_d_t = (double *)loom__dat_values(t);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "rotate.c"
-    scale(loom_d_a + loom_i, loom_d_b + loom_i);
+      scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
-    zero(loom_d_t + loom_i);
-#line 71 "rotate.openmp.c"
+      zero(loom_d_t + loom_i);
+#line 74 "rotate.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
@@ -81,7 +88,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 85 "rotate.openmp.c"
+#line 92 "rotate.openmp.c"
 
 /* spread (line 28) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_spread */
@@ -100,7 +107,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread_body(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 104 "rotate.openmp.c"
+#line 111 "rotate.openmp.c"
     }
     /* spread (line 28): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -119,7 +126,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread_body(
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x3_4;
 #line 28 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 123 "rotate.openmp.c"
+#line 130 "rotate.openmp.c"
     }
   }
 }
@@ -161,6 +168,7 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
   double *const loom_d_t = (double *)loom__dat_values(t);
   /* in strips of 16 edges; spread staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {en, 0},
@@ -170,24 +178,30 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
       loom__ocplan_get(loom_loop, edges, omp_get_max_threads(), 2, loom_writes);
   if (!loom_oc)
     return;
+  double *const loom_ends = loom__thread_ends(loom_oc->nparts);
   #pragma omp parallel num_threads(loom_oc->nparts)
-  for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-       loom_p += omp_get_num_threads()) {
-    const int loom_lo = loom_oc->part_lo[loom_p];
-    const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x3_3[1] = {0}; /* increments into other parts */
-    double loom_x3_4[1] = {0}; /* increments into other parts */
-    const int loom_r1 = loom_oc->run_start[loom_p + 1];
-    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-        loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x3_3, loom_x3_4, loom_m_en, loom_d_b,
-                            loom_d_t);
+  {
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x3_3[1] = {0}; /* increments into other parts */
+      double loom_x3_4[1] = {0}; /* increments into other parts */
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x3_3, loom_x3_4, loom_m_en, loom_d_b,
+                              loom_d_t);
+        }
       }
     }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -207,12 +221,19 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   double *const loom_d_a = (double *)loom__dat_values(a);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
-    settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 215 "rotate.openmp.c"
+      settle(loom_d_t + loom_i, loom_d_a + loom_i);
+#line 232 "rotate.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
@@ -237,16 +258,23 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
   /* the for at line 25 rotated: scale and zero of its next iteration */
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
-    settle(loom_d_t + loom_i, loom_d_a + loom_i);
+      settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 26 "rotate.c"
-    scale(loom_d_a + loom_i, loom_d_b + loom_i);
+      scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
-    zero(loom_d_t + loom_i);
-#line 249 "rotate.openmp.c"
+      zero(loom_d_t + loom_i);
+#line 273 "rotate.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
@@ -271,14 +299,21 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
   /* scale of the first iteration of the for at line 32, before it */
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "rotate.c"
-    save(loom_d_a + loom_i, loom_d_old + loom_i);
+      save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
-    scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 281 "rotate.openmp.c"
+      scale(loom_d_a + loom_i, loom_d_b + loom_i);
+#line 312 "rotate.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
@@ -297,12 +332,19 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   double *const loom_d_b = (double *)loom__dat_values(b);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
-    scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 305 "rotate.openmp.c"
+      scale(loom_d_a + loom_i, loom_d_b + loom_i);
+#line 343 "rotate.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
@@ -326,7 +368,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 330 "rotate.openmp.c"
+#line 372 "rotate.openmp.c"
     }
     /* spread (line 34): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -345,7 +387,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
 #line 34 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
-#line 349 "rotate.openmp.c"
+#line 391 "rotate.openmp.c"
     }
   }
 }
@@ -387,6 +429,7 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
   double *const loom_d_t = (double *)loom__dat_values(t);
   /* in strips of 16 edges; spread staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {en, 0},
@@ -396,24 +439,30 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
       loom__ocplan_get(loom_loop, edges, omp_get_max_threads(), 2, loom_writes);
   if (!loom_oc)
     return;
+  double *const loom_ends = loom__thread_ends(loom_oc->nparts);
   #pragma omp parallel num_threads(loom_oc->nparts)
-  for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-       loom_p += omp_get_num_threads()) {
-    const int loom_lo = loom_oc->part_lo[loom_p];
-    const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x7_3[1] = {0}; /* increments into other parts */
-    double loom_x7_4[1] = {0}; /* increments into other parts */
-    const int loom_r1 = loom_oc->run_start[loom_p + 1];
-    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-        loom_strip_7_spread(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x7_3, loom_x7_4, loom_m_en, loom_d_b,
-                            loom_d_t);
+  {
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x7_3[1] = {0}; /* increments into other parts */
+      double loom_x7_4[1] = {0}; /* increments into other parts */
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_7_spread(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x7_3, loom_x7_4, loom_m_en, loom_d_b,
+                              loom_d_t);
+        }
       }
     }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      2.0 * loom__set_size(edges));
@@ -433,12 +482,19 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   double *const loom_d_a = (double *)loom__dat_values(a);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
-    settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 441 "rotate.openmp.c"
+      settle(loom_d_t + loom_i, loom_d_a + loom_i);
+#line 493 "rotate.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
@@ -463,14 +519,21 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
   /* the for at line 32 rotated: scale of its next iteration */
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(nodes);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
-    settle(loom_d_t + loom_i, loom_d_a + loom_i);
+      settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
-    scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 473 "rotate.openmp.c"
+      scale(loom_d_a + loom_i, loom_d_b + loom_i);
+#line 532 "rotate.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
                      2.0 * loom__set_size(nodes));
@@ -490,7 +553,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 494 "rotate.openmp.c"
+#line 557 "rotate.openmp.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -499,7 +562,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 503 "rotate.openmp.c"
+#line 566 "rotate.openmp.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -511,7 +574,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 515 "rotate.openmp.c"
+#line 578 "rotate.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

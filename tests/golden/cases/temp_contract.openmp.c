@@ -60,17 +60,24 @@ static void loom_loop_1_scale__2_add__3_copy(
   double *const loom_d_u = (double *)loom__dat_values(u);
   const double loom_t0 = loom__wall();
   const int loom_n = loom__set_size(cells);
-  #pragma omp parallel for simd schedule(static)
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double loom_t_t[1];
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for simd schedule(static) nowait
+    for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+      double loom_t_t[1];
 #line 26 "temp_contract.c"
-    scale(loom_d_x + loom_i, loom_t_t);
+      scale(loom_d_x + loom_i, loom_t_t);
 #line 27 "temp_contract.c"
-    add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
+      add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
 #line 28 "temp_contract.c"
-    copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 73 "temp_contract.openmp.c"
+      copy(loom_d_y + loom_i, loom_d_u + loom_i);
+#line 76 "temp_contract.openmp.c"
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
                      2.0 * loom__set_size(cells));
@@ -80,7 +87,7 @@ static void loom_loop_1_scale__2_add__3_copy(
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 84 "temp_contract.openmp.c"
+#line 91 "temp_contract.openmp.c"
 
 /* gather (line 29) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_gather */
@@ -96,13 +103,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_gather_body(
       loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 100 "temp_contract.openmp.c"
+#line 107 "temp_contract.openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
       gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 106 "temp_contract.openmp.c"
+#line 113 "temp_contract.openmp.c"
     }
   }
 }
@@ -141,14 +148,22 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
   double *const loom_d_e = (double *)loom__dat_values(e);
   /* in strips of 16 edges; gather staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const int loom_n = loom__set_size(edges);
-  #pragma omp parallel for schedule(static)
-  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-    loom_strip_4_gather(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_u,
-                        loom_d_e);
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for schedule(static) nowait
+    for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+      loom_strip_4_gather(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_u,
+                          loom_d_e);
+    }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(edges)
                      + 8.0 * loom__map_reach(ecell),
@@ -182,7 +197,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 186 "temp_contract.openmp.c"
+#line 201 "temp_contract.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

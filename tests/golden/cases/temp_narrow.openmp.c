@@ -62,6 +62,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
      staged or element by element, as timed; apply of the first iteration of
      the for at line 38, before it */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {en, 0},
@@ -95,7 +96,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
             loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
             stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 99 "temp_narrow.openmp.c"
+#line 100 "temp_narrow.openmp.c"
             loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
             loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
             loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -108,7 +109,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
             loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
             stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 112 "temp_narrow.openmp.c"
+#line 113 "temp_narrow.openmp.c"
             loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
             loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
             loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -134,7 +135,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
             loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
             apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 138 "temp_narrow.openmp.c"
+#line 139 "temp_narrow.openmp.c"
           }
           /* apply (line 39): its increments through maps, in element order */
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -153,7 +154,7 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
                 loom_d_v + loom_m_en[2 * loom_i + 1];
 #line 40 "temp_narrow.c"
             apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 157 "temp_narrow.openmp.c"
+#line 158 "temp_narrow.openmp.c"
           }
         }
       }
@@ -186,6 +187,7 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
   double *const loom_d_v = (double *)loom__dat_values(v);
   /* in strips of 16 edges; apply staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {en, 0},
@@ -195,67 +197,73 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
       loom__ocplan_get(loom_loop, edges, omp_get_max_threads(), 2, loom_writes);
   if (!loom_oc)
     return;
+  double *const loom_ends = loom__thread_ends(loom_oc->nparts);
   #pragma omp parallel num_threads(loom_oc->nparts)
-  for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-       loom_p += omp_get_num_threads()) {
-    const int loom_lo = loom_oc->part_lo[loom_p];
-    const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x2_5[1] = {0}; /* increments into other parts */
-    double loom_x2_6[1] = {0}; /* increments into other parts */
-    const int loom_r1 = loom_oc->run_start[loom_p + 1];
-    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-        if (loom_vec) {
-          /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
-          double loom_g2_3[16][1];
-          double loom_g2_4[16][1];
-          double loom_g2_5[16][1];
-          double loom_g2_6[16][1];
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
-            loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
-            loom_g2_5[loom_i - loom_s][0] = 0;
-            loom_g2_6[loom_i - loom_s][0] = 0;
-          }
-          #pragma omp simd
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-            loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-            loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-            loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+  {
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x2_5[1] = {0}; /* increments into other parts */
+      double loom_x2_6[1] = {0}; /* increments into other parts */
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          if (loom_vec) {
+            /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
+            double loom_g2_3[16][1];
+            double loom_g2_4[16][1];
+            double loom_g2_5[16][1];
+            double loom_g2_6[16][1];
+            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+              loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+              loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+              loom_g2_5[loom_i - loom_s][0] = 0;
+              loom_g2_6[loom_i - loom_s][0] = 0;
+            }
+            #pragma omp simd
+            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+              double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+              loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+              loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+              loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-            apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 231 "temp_narrow.openmp.c"
-          }
-          /* apply (line 39): its increments through maps, in element order */
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double *const loom_w2_5 =
-                (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 0] : loom_x2_5;
-            loom_w2_5[0] += loom_g2_5[loom_i - loom_s][0];
-            double *const loom_w2_6 =
-                (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
-            loom_w2_6[0] += loom_g2_6[loom_i - loom_s][0];
-          }
-        } else {
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-            loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-            loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-            loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
-            double *const loom_w2_5 =
-                (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 0] : loom_x2_5;
-            double *const loom_w2_6 =
-                (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
+              apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
+#line 235 "temp_narrow.openmp.c"
+            }
+            /* apply (line 39): its increments through maps, in element order */
+            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+              double *const loom_w2_5 =
+                  (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 0] : loom_x2_5;
+              loom_w2_5[0] += loom_g2_5[loom_i - loom_s][0];
+              double *const loom_w2_6 =
+                  (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
+              loom_w2_6[0] += loom_g2_6[loom_i - loom_s][0];
+            }
+          } else {
+            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+              double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+              loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+              loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+              loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+              double *const loom_w2_5 =
+                  (unsigned)(loom_m_en[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 0] : loom_x2_5;
+              double *const loom_w2_6 =
+                  (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
 #line 40 "temp_narrow.c"
-            apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 254 "temp_narrow.openmp.c"
+              apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
+#line 258 "temp_narrow.openmp.c"
+            }
           }
         }
       }
     }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      48.0 * loom__set_size(edges) + 24.0 * loom__map_reach(en),
                      9.0 * loom__set_size(edges));
@@ -272,7 +280,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 276 "temp_narrow.openmp.c"
+#line 284 "temp_narrow.openmp.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static void loom_loop_3_stiffness__4_weigh(
@@ -293,6 +301,7 @@ static void loom_loop_3_stiffness__4_weigh(
   /* in strips of 16 edges through stiffness and weigh; stiffness staged or
      element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, edges, 0, NULL);
   if (!loom_plan)
@@ -319,19 +328,19 @@ static void loom_loop_3_stiffness__4_weigh(
             loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                                  loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 323 "temp_narrow.openmp.c"
+#line 332 "temp_narrow.openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
             stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 329 "temp_narrow.openmp.c"
+#line 338 "temp_narrow.openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
           weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 335 "temp_narrow.openmp.c"
+#line 344 "temp_narrow.openmp.c"
         }
       }
       loom_r_s[loom_b] = loom_g_s;
@@ -359,7 +368,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 363 "temp_narrow.openmp.c"
+#line 372 "temp_narrow.openmp.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -376,7 +385,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 380 "temp_narrow.openmp.c"
+#line 389 "temp_narrow.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

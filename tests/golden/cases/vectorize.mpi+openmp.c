@@ -76,6 +76,7 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   /* in strips of 16 cells through area and scale; area staged or element by
      element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
@@ -84,88 +85,102 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   const int *const loom_gid_cells = loom__set_global(cells);
   /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
   {
-    #pragma omp parallel for schedule(static)
-    for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-      const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-      if (omp_get_thread_num() == 0 && (loom_s & 4095) < 16) /* MPI: main thread */
-        loom__halo_progress();
-      double loom_t_t[16][1];
-      if (loom_vec) {
-        /* area (line 42): its reads through maps, gathered for the strip */
-        double loom_g1_1[16][2];
-        double loom_g1_2[16][2];
-        double loom_g1_3[16][2];
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-          for (int loom_v = 0; loom_v < 2; loom_v++)
-            loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-          for (int loom_v = 0; loom_v < 2; loom_v++)
-            loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-          for (int loom_v = 0; loom_v < 2; loom_v++)
-            loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
-        }
-        #pragma omp simd
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-          const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+    double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+    #pragma omp parallel
+    {
+      #pragma omp for schedule(static) nowait
+      for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+        if (omp_get_thread_num() == 0 && (loom_s & 4095) < 16) /* MPI: main thread */
+          loom__halo_progress();
+        double loom_t_t[16][1];
+        if (loom_vec) {
+          /* area (line 42): its reads through maps, gathered for the strip */
+          double loom_g1_1[16][2];
+          double loom_g1_2[16][2];
+          double loom_g1_3[16][2];
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            for (int loom_v = 0; loom_v < 2; loom_v++)
+              loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
+            for (int loom_v = 0; loom_v < 2; loom_v++)
+              loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
+            for (int loom_v = 0; loom_v < 2; loom_v++)
+              loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
+          }
+          #pragma omp simd
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-          area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 112 "vectorize.mpi+openmp.c"
-        }
-      } else {
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-          const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+            area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 116 "vectorize.mpi+openmp.c"
+          }
+        } else {
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-          area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 119 "vectorize.mpi+openmp.c"
+            area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 123 "vectorize.mpi+openmp.c"
+          }
         }
-      }
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
-        scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 125 "vectorize.mpi+openmp.c"
+          scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
+#line 129 "vectorize.mpi+openmp.c"
+        }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   }
   loom__halo_end(x);
   /* owned boundary */
   {
-    #pragma omp parallel for schedule(static)
-    for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-      const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-      double loom_t_t[16][1];
-      if (loom_vec) {
-        /* area (line 42): its reads through maps, gathered for the strip */
-        double loom_g1_1[16][2];
-        double loom_g1_2[16][2];
-        double loom_g1_3[16][2];
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-          for (int loom_v = 0; loom_v < 2; loom_v++)
-            loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-          for (int loom_v = 0; loom_v < 2; loom_v++)
-            loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-          for (int loom_v = 0; loom_v < 2; loom_v++)
-            loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
-        }
-        #pragma omp simd
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-          const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+    double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+    #pragma omp parallel
+    {
+      #pragma omp for schedule(static) nowait
+      for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
+        double loom_t_t[16][1];
+        if (loom_vec) {
+          /* area (line 42): its reads through maps, gathered for the strip */
+          double loom_g1_1[16][2];
+          double loom_g1_2[16][2];
+          double loom_g1_3[16][2];
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            for (int loom_v = 0; loom_v < 2; loom_v++)
+              loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
+            for (int loom_v = 0; loom_v < 2; loom_v++)
+              loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
+            for (int loom_v = 0; loom_v < 2; loom_v++)
+              loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
+          }
+          #pragma omp simd
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-          area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 154 "vectorize.mpi+openmp.c"
-        }
-      } else {
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-          const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+            area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 165 "vectorize.mpi+openmp.c"
+          }
+        } else {
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-          area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 161 "vectorize.mpi+openmp.c"
+            area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 172 "vectorize.mpi+openmp.c"
+          }
         }
-      }
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
-        scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 167 "vectorize.mpi+openmp.c"
+          scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
+#line 178 "vectorize.mpi+openmp.c"
+        }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   }
   loom__dat_dirty(t);
   loom__dat_dirty(y);
@@ -183,7 +198,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 187 "vectorize.mpi+openmp.c"
+#line 202 "vectorize.mpi+openmp.c"
 
 /* flux (line 45) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_flux, for its core and for the rest */
@@ -203,7 +218,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
       loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 207 "vectorize.mpi+openmp.c"
+#line 222 "vectorize.mpi+openmp.c"
     }
     /* flux (line 45): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -222,7 +237,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
       flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 226 "vectorize.mpi+openmp.c"
+#line 241 "vectorize.mpi+openmp.c"
     }
   }
 }
@@ -266,6 +281,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
   double *const loom_d_r = (double *)loom__dat_values(r);
   /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
@@ -282,26 +298,32 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x3_3[1] = {0}; /* increments into other parts */
-      double loom_x3_4[1] = {0}; /* increments into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
-            loom__halo_progress();
-          loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
-                            loom_d_r);
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x3_3[1] = {0}; /* increments into other parts */
+        double loom_x3_4[1] = {0}; /* increments into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+            if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
+              loom__halo_progress();
+            loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
+                              loom_d_r);
+          }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
@@ -315,24 +337,30 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x3_3[1] = {0}; /* increments into other parts */
-      double loom_x3_4[1] = {0}; /* increments into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
-                            loom_d_r);
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x3_3[1] = {0}; /* increments into other parts */
+        double loom_x3_4[1] = {0}; /* increments into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+            loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
+                              loom_d_r);
+          }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -347,7 +375,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 351 "vectorize.mpi+openmp.c"
+#line 379 "vectorize.mpi+openmp.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_norm__5_copy, for its core and for the rest */
@@ -363,13 +391,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 367 "vectorize.mpi+openmp.c"
+#line 395 "vectorize.mpi+openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 373 "vectorize.mpi+openmp.c"
+#line 401 "vectorize.mpi+openmp.c"
     }
   }
 }
@@ -411,6 +439,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   /* in strips of 16 cells through norm and copy; copy staged or element by
      element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
@@ -439,7 +468,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 443 "vectorize.mpi+openmp.c"
+#line 472 "vectorize.mpi+openmp.c"
           }
           loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
                             loom_d_z);
@@ -474,7 +503,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 478 "vectorize.mpi+openmp.c"
+#line 507 "vectorize.mpi+openmp.c"
           }
           loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
                             loom_d_z);
@@ -528,7 +557,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 532 "vectorize.mpi+openmp.c"
+#line 561 "vectorize.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -76,47 +76,55 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   /* in strips of 16 cells through area and scale; area staged or element by
      element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const int *const loom_gid_cells = loom__set_global(cells);
   const int loom_n = loom__set_size(cells);
-  #pragma omp parallel for schedule(static)
-  for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-    double loom_t_t[16][1];
-    if (loom_vec) {
-      /* area (line 42): its reads through maps, gathered for the strip */
-      double loom_g1_1[16][2];
-      double loom_g1_2[16][2];
-      double loom_g1_3[16][2];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
-      }
-      #pragma omp simd
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+  double *const loom_ends = loom__thread_ends(omp_get_max_threads());
+  #pragma omp parallel
+  {
+    #pragma omp for schedule(static) nowait
+    for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
+      double loom_t_t[16][1];
+      if (loom_vec) {
+        /* area (line 42): its reads through maps, gathered for the strip */
+        double loom_g1_1[16][2];
+        double loom_g1_2[16][2];
+        double loom_g1_3[16][2];
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          for (int loom_v = 0; loom_v < 2; loom_v++)
+            loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
+          for (int loom_v = 0; loom_v < 2; loom_v++)
+            loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
+          for (int loom_v = 0; loom_v < 2; loom_v++)
+            loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
+        }
+        #pragma omp simd
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-        area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 105 "vectorize.openmp.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+          area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 109 "vectorize.openmp.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-        area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 112 "vectorize.openmp.c"
+          area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 116 "vectorize.openmp.c"
+        }
       }
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
-      scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 118 "vectorize.openmp.c"
+        scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
+#line 122 "vectorize.openmp.c"
+      }
     }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      28.0 * loom__set_size(cells)
                      + 16.0 * loom__map_reach(cnode),
@@ -131,7 +139,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 135 "vectorize.openmp.c"
+#line 143 "vectorize.openmp.c"
 
 /* flux (line 45) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_flux */
@@ -151,7 +159,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
       loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 155 "vectorize.openmp.c"
+#line 163 "vectorize.openmp.c"
     }
     /* flux (line 45): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -170,7 +178,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
       flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 174 "vectorize.openmp.c"
+#line 182 "vectorize.openmp.c"
     }
   }
 }
@@ -214,6 +222,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
   double *const loom_d_r = (double *)loom__dat_values(r);
   /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {ecell, 0},
@@ -223,24 +232,30 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
       loom__ocplan_get(loom_loop, edges, omp_get_max_threads(), 2, loom_writes);
   if (!loom_oc)
     return;
+  double *const loom_ends = loom__thread_ends(loom_oc->nparts);
   #pragma omp parallel num_threads(loom_oc->nparts)
-  for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-       loom_p += omp_get_num_threads()) {
-    const int loom_lo = loom_oc->part_lo[loom_p];
-    const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x3_3[1] = {0}; /* increments into other parts */
-    double loom_x3_4[1] = {0}; /* increments into other parts */
-    const int loom_r1 = loom_oc->run_start[loom_p + 1];
-    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-        loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                          loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
-                          loom_d_r);
+  {
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x3_3[1] = {0}; /* increments into other parts */
+      double loom_x3_4[1] = {0}; /* increments into other parts */
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
+                            loom_d_r);
+        }
       }
     }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 24.0 * loom__map_reach(ecell),
@@ -252,7 +267,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 256 "vectorize.openmp.c"
+#line 271 "vectorize.openmp.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_norm__5_copy */
@@ -268,13 +283,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 272 "vectorize.openmp.c"
+#line 287 "vectorize.openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 278 "vectorize.openmp.c"
+#line 293 "vectorize.openmp.c"
     }
   }
 }
@@ -316,6 +331,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   /* in strips of 16 cells through norm and copy; copy staged or element by
      element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, cells, 0, NULL);
   if (!loom_plan)
@@ -336,7 +352,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
           norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 340 "vectorize.openmp.c"
+#line 356 "vectorize.openmp.c"
         }
         loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
                           loom_d_z);
@@ -385,7 +401,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 389 "vectorize.openmp.c"
+#line 405 "vectorize.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

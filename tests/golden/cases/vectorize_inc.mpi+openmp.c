@@ -205,6 +205,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
   double *const loom_d_r = (double *)loom__dat_values(r);
   /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
@@ -221,26 +222,32 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x1_4[2] = {0}; /* increments into other parts */
-      double loom_x1_5[2] = {0}; /* increments into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
-            loom__halo_progress();
-          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
-                            loom_d_n, loom_d_r);
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x1_4[2] = {0}; /* increments into other parts */
+        double loom_x1_5[2] = {0}; /* increments into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+            if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
+              loom__halo_progress();
+            loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
+                              loom_d_n, loom_d_r);
+          }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__halo_end(y);
   loom__halo_end(n);
@@ -255,24 +262,30 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x1_4[2] = {0}; /* increments into other parts */
-      double loom_x1_5[2] = {0}; /* increments into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
-                            loom_d_n, loom_d_r);
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x1_4[2] = {0}; /* increments into other parts */
+        double loom_x1_5[2] = {0}; /* increments into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+            loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
+                              loom_d_n, loom_d_r);
+          }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -323,7 +336,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 327 "vectorize_inc.mpi+openmp.c"
+#line 340 "vectorize_inc.mpi+openmp.c"
         }
       }
       loom__halo_progress(); /* between colours: the main thread */
@@ -352,7 +365,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 356 "vectorize_inc.mpi+openmp.c"
+#line 369 "vectorize_inc.mpi+openmp.c"
         }
       }
     }
@@ -394,29 +407,35 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x3_3[2] = {0}; /* increments into other parts */
-      double loom_x3_4[2] = {0}; /* increments into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
-          if (loom_p == 0 && (loom_i & 4095) == 4095) /* the main thread: MPI */
-            loom__halo_progress();
-          double *const loom_w3_3 =
-              (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-          double *const loom_w3_4 =
-              (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x3_3[2] = {0}; /* increments into other parts */
+        double loom_x3_4[2] = {0}; /* increments into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
+            if (loom_p == 0 && (loom_i & 4095) == 4095) /* the main thread: MPI */
+              loom__halo_progress();
+            double *const loom_w3_3 =
+                (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+            double *const loom_w3_4 =
+                (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
-          twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 417 "vectorize_inc.mpi+openmp.c"
+            twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 432 "vectorize_inc.mpi+openmp.c"
+          }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
@@ -430,27 +449,33 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x3_3[2] = {0}; /* increments into other parts */
-      double loom_x3_4[2] = {0}; /* increments into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
-          double *const loom_w3_3 =
-              (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-          double *const loom_w3_4 =
-              (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x3_3[2] = {0}; /* increments into other parts */
+        double loom_x3_4[2] = {0}; /* increments into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
+            double *const loom_w3_3 =
+                (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+            double *const loom_w3_4 =
+                (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
-          twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 451 "vectorize_inc.mpi+openmp.c"
+            twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 472 "vectorize_inc.mpi+openmp.c"
+          }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -475,7 +500,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 479 "vectorize_inc.mpi+openmp.c"
+#line 504 "vectorize_inc.mpi+openmp.c"
 
 /* branch (line 76) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_branch__5_lift, for its core and for the rest */
@@ -495,7 +520,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
       loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 499 "vectorize_inc.mpi+openmp.c"
+#line 524 "vectorize_inc.mpi+openmp.c"
     }
     /* branch (line 76): its increments through maps, in element order */
     {
@@ -534,7 +559,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
 #line 77 "vectorize_inc.c"
       branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 538 "vectorize_inc.mpi+openmp.c"
+#line 563 "vectorize_inc.mpi+openmp.c"
     }
   }
 }
@@ -584,6 +609,7 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
   /* in strips of 16 edges through branch and lift; branch staged or element
      by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
@@ -600,34 +626,40 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x4_3[2] = {0}; /* increments into other parts */
-      double loom_x4_4[2] = {0}; /* increments into other parts */
-      double loom_x5_2[1] = {0}; /* maxima into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
-            loom__halo_progress();
-          loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
-                              loom_d_r);
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double *const loom_w5_2 =
-                (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x4_3[2] = {0}; /* increments into other parts */
+        double loom_x4_4[2] = {0}; /* increments into other parts */
+        double loom_x5_2[1] = {0}; /* maxima into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+            if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
+              loom__halo_progress();
+            loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
+                                loom_d_r);
+            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+              double *const loom_w5_2 =
+                  (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
-            lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 627 "vectorize_inc.mpi+openmp.c"
+              lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
+#line 655 "vectorize_inc.mpi+openmp.c"
+            }
           }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__halo_end(y);
   /* owned boundary and executed halo */
@@ -641,32 +673,38 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
                                2, loom_writes);
     if (!loom_oc)
       return;
+    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
     #pragma omp parallel num_threads(loom_oc->nparts)
-    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-         loom_p += omp_get_num_threads()) {
-      const int loom_lo = loom_oc->part_lo[loom_p];
-      const int loom_hi = loom_oc->part_lo[loom_p + 1];
-      double loom_x4_3[2] = {0}; /* increments into other parts */
-      double loom_x4_4[2] = {0}; /* increments into other parts */
-      double loom_x5_2[1] = {0}; /* maxima into other parts */
-      const int loom_r1 = loom_oc->run_start[loom_p + 1];
-      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
-                              loom_d_r);
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double *const loom_w5_2 =
-                (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
+    {
+      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+           loom_p += omp_get_num_threads()) {
+        const int loom_lo = loom_oc->part_lo[loom_p];
+        const int loom_hi = loom_oc->part_lo[loom_p + 1];
+        double loom_x4_3[2] = {0}; /* increments into other parts */
+        double loom_x4_4[2] = {0}; /* increments into other parts */
+        double loom_x5_2[1] = {0}; /* maxima into other parts */
+        const int loom_r1 = loom_oc->run_start[loom_p + 1];
+        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+            loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                                loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
+                                loom_d_r);
+            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+              double *const loom_w5_2 =
+                  (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
-            lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 666 "vectorize_inc.mpi+openmp.c"
+              lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
+#line 700 "vectorize_inc.mpi+openmp.c"
+            }
           }
         }
       }
+      if (loom_ends) /* this thread's share ends */
+        loom_ends[omp_get_thread_num()] = loom__wall();
     }
+    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
   loom__dat_dirty(r);
   loom__dat_dirty(m);
@@ -707,7 +745,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 711 "vectorize_inc.mpi+openmp.c"
+#line 749 "vectorize_inc.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

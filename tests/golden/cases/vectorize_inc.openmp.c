@@ -205,6 +205,7 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
   double *const loom_d_r = (double *)loom__dat_values(r);
   /* in strips of 16 edges; flux staged or element by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {ecell, 0},
@@ -214,24 +215,30 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
       loom__ocplan_get(loom_loop, edges, omp_get_max_threads(), 2, loom_writes);
   if (!loom_oc)
     return;
+  double *const loom_ends = loom__thread_ends(loom_oc->nparts);
   #pragma omp parallel num_threads(loom_oc->nparts)
-  for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-       loom_p += omp_get_num_threads()) {
-    const int loom_lo = loom_oc->part_lo[loom_p];
-    const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x1_4[2] = {0}; /* increments into other parts */
-    double loom_x1_5[2] = {0}; /* increments into other parts */
-    const int loom_r1 = loom_oc->run_start[loom_p + 1];
-    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-        loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                          loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
-                          loom_d_n, loom_d_r);
+  {
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x1_4[2] = {0}; /* increments into other parts */
+      double loom_x1_5[2] = {0}; /* increments into other parts */
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                            loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
+                            loom_d_n, loom_d_r);
+        }
       }
     }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges)
                      + 48.0 * loom__map_reach(ecell),
@@ -273,7 +280,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
             loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
         relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 277 "vectorize_inc.openmp.c"
+#line 284 "vectorize_inc.openmp.c"
       }
     }
   }
@@ -306,27 +313,33 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
       loom__ocplan_get(loom_loop, edges, omp_get_max_threads(), 2, loom_writes);
   if (!loom_oc)
     return;
+  double *const loom_ends = loom__thread_ends(loom_oc->nparts);
   #pragma omp parallel num_threads(loom_oc->nparts)
-  for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-       loom_p += omp_get_num_threads()) {
-    const int loom_lo = loom_oc->part_lo[loom_p];
-    const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x3_3[2] = {0}; /* increments into other parts */
-    double loom_x3_4[2] = {0}; /* increments into other parts */
-    const int loom_r1 = loom_oc->run_start[loom_p + 1];
-    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-      for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
-        double *const loom_w3_3 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-        double *const loom_w3_4 =
-            (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
+  {
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x3_3[2] = {0}; /* increments into other parts */
+      double loom_x3_4[2] = {0}; /* increments into other parts */
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
+          double *const loom_w3_3 =
+              (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
+          double *const loom_w3_4 =
+              (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
-        twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 327 "vectorize_inc.openmp.c"
+          twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
+#line 336 "vectorize_inc.openmp.c"
+        }
       }
     }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 48.0 * loom__map_reach(ecell),
@@ -349,7 +362,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 353 "vectorize_inc.openmp.c"
+#line 366 "vectorize_inc.openmp.c"
 
 /* branch (line 76) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_branch__5_lift */
@@ -369,7 +382,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
       loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 373 "vectorize_inc.openmp.c"
+#line 386 "vectorize_inc.openmp.c"
     }
     /* branch (line 76): its increments through maps, in element order */
     {
@@ -408,7 +421,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
 #line 77 "vectorize_inc.c"
       branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 412 "vectorize_inc.openmp.c"
+#line 425 "vectorize_inc.openmp.c"
     }
   }
 }
@@ -458,6 +471,7 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
   /* in strips of 16 edges through branch and lift; branch staged or element
      by element, as timed */
   const double loom_t0 = loom__wall();
+  loom__tune_threads(&loom_tune, omp_get_max_threads());
   const int loom_vec = loom__tune_pick(&loom_tune);
   const loom__plan_arg loom_writes[] = {
       {ecell, 0},
@@ -467,32 +481,38 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
       loom__ocplan_get(loom_loop, edges, omp_get_max_threads(), 2, loom_writes);
   if (!loom_oc)
     return;
+  double *const loom_ends = loom__thread_ends(loom_oc->nparts);
   #pragma omp parallel num_threads(loom_oc->nparts)
-  for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-       loom_p += omp_get_num_threads()) {
-    const int loom_lo = loom_oc->part_lo[loom_p];
-    const int loom_hi = loom_oc->part_lo[loom_p + 1];
-    double loom_x4_3[2] = {0}; /* increments into other parts */
-    double loom_x4_4[2] = {0}; /* increments into other parts */
-    double loom_x5_2[1] = {0}; /* maxima into other parts */
-    const int loom_r1 = loom_oc->run_start[loom_p + 1];
-    for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-      const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-      for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-        loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
-                            loom_d_r);
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-          double *const loom_w5_2 =
-              (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
+  {
+    for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
+         loom_p += omp_get_num_threads()) {
+      const int loom_lo = loom_oc->part_lo[loom_p];
+      const int loom_hi = loom_oc->part_lo[loom_p + 1];
+      double loom_x4_3[2] = {0}; /* increments into other parts */
+      double loom_x4_4[2] = {0}; /* increments into other parts */
+      double loom_x5_2[1] = {0}; /* maxima into other parts */
+      const int loom_r1 = loom_oc->run_start[loom_p + 1];
+      for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
+        const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
+        for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
+          const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
+          loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
+                              loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
+                              loom_d_r);
+          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+            double *const loom_w5_2 =
+                (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
-          lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 492 "vectorize_inc.openmp.c"
+            lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
+#line 508 "vectorize_inc.openmp.c"
+          }
         }
       }
     }
+    if (loom_ends) /* this thread's share ends */
+      loom_ends[omp_get_thread_num()] = loom__wall();
   }
+  loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
                      + 64.0 * loom__map_reach(ecell),
@@ -530,7 +550,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 534 "vectorize_inc.openmp.c"
+#line 554 "vectorize_inc.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

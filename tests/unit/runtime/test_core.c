@@ -340,6 +340,35 @@ Test(lifecycle, default_handler_prints_and_exits_1) {
                "stderr was '%s'", err);
 }
 
+/* Two calls of a loop on three threads: each thread's wait for the last
+ * of the call, summed; a thread the region did not start (slot left at 0)
+ * waits nothing.  LOOM_DIAG's table at loom_exit says the most and each. */
+static void child_thread_waits(void) {
+  setenv("LOOM_DIAG", "1", 1);
+  loom_init(NULL, NULL);
+  static const char loop[] = "flux at w.c:3";
+  double t0 = loom__wall();
+  double *ends = loom__thread_ends(3);
+  ends[0] = 10.0, ends[1] = 10.5, ends[2] = 0.0; /* thread 2 never ran */
+  loom__threads_done(loop, ends, 3);
+  ends = loom__thread_ends(2);
+  ends[0] = 20.25, ends[1] = 20.0;
+  loom__threads_done(loop, ends, 2);
+  loom__loop_done(loop, t0);
+  loom_exit();
+  _exit(0);
+}
+
+Test(lifecycle, threads_waiting_are_summed_per_thread) {
+  char err[8192];
+  cr_assert_eq(run_child(child_thread_waits, err, sizeof err), 0);
+  const char *at = strstr(err, "threads waiting for the last of a loop");
+  cr_assert_not_null(at, "stderr: '%s'", err);
+  at = strstr(at, "flux at w.c:3");
+  cr_assert_not_null(at, "stderr: '%s'", err);
+  cr_assert_not_null(strstr(at, "at most: 0.5000 0.2500 0.0000\n"), "stderr: '%s'", err);
+}
+
 /* ---- sets -------------------------------------------------------------- */
 
 Test(set, declare_and_query) {
@@ -977,6 +1006,32 @@ Test(lifecycle, tuner_alternates_then_keeps_the_faster) {
   cr_assert_eq(picks[6], 0, "element by element, faster, stays");
   cr_assert_eq(picks[7], 0);
   cr_assert(slow_staged.best[1] >= 0.030 && slow_staged.best[0] >= 0.020);
+  cr_assert_eq(loom_exit(), LOOM_OK);
+}
+
+/* A new thread count times both ways again: one way may win at 1 thread
+ * and the other at 2. */
+Test(lifecycle, tuner_times_again_for_another_thread_count) {
+  install_capture();
+  unsetenv("LOOM_VECTOR");
+  cr_assert_eq(loom_init(NULL, NULL), LOOM_OK);
+  loom__tuner t = {0};
+  int picks[8];
+  loom__tune_threads(&t, 1);
+  for (int i = 0; i < 8; i++)
+    picks[i] = tuned_call(&t, 0.010, 0.020);
+  cr_assert_eq(picks[7], 1, "staged at 1 thread");
+  loom__tune_threads(&t, 1);
+  cr_assert_eq(tuned_call(&t, 0.030, 0.020), 1, "the same count keeps the choice");
+  loom__tune_threads(&t, 2);
+  cr_assert_eq(t.threads, 2);
+  for (int i = 0; i < 8; i++) {
+    loom__tune_threads(&t, 2);
+    picks[i] = tuned_call(&t, 0.030, 0.020);
+  }
+  int want[8] = {1, 0, 1, 0, 1, 0, 0, 0}; /* timed again, then element by element */
+  for (int i = 0; i < 8; i++)
+    cr_assert_eq(picks[i], want[i], "call %d at 2 threads", i);
   cr_assert_eq(loom_exit(), LOOM_OK);
 }
 
