@@ -149,9 +149,12 @@ struct cg_cpu {
   /* The twin FN_<cpu> and FN itself, which runs one or the other, after
    * FN_body. */
   void (*emit_twins)(cg *g, const group *gr, const vec *objs, const char *fn);
-  /* The same for a strip function FN_body (backend twin_strips), whose
+  /* The twin of a strip function FN_body (backend twin_strips), whose
    * parameters are `params` (declarations) and `names`. */
   void (*emit_strip_twins)(cg *g, vec *params, vec *names, const char *fn);
+  /* The macro a call of such a function goes through: `MACRO(FN, (args))`
+   * runs FN_body or its twin. */
+  const char *dispatch;
 };
 
 /* Whether the group's function gets a twin (the backend's CPU's). */

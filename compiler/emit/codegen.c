@@ -1321,7 +1321,12 @@ static void emit_strip_call(cg *g, const strip_share *sh, const loop *lp) {
     push_owner_computes(g, lp, &args, 0);
   for (int i = 0; i < objs.len; i++)
     vec_push(g->arena, &args, (void *)strip_param(g, g->group, objs.items[i], 0));
-  cg_line(g, "%s;", join(g, strip_fn(g, sh), &args, 2 * g->indent));
+  if (!cg_twins_strips(g, g->group)) {
+    cg_line(g, "%s;", join(g, strip_fn(g, sh), &args, 2 * g->indent));
+    return;
+  }
+  const char *head = arena_printf(g->arena, "%s(%s, ", g->be->twins->dispatch, strip_fn(g, sh));
+  cg_line(g, "%s);", join(g, head, &args, 2 * g->indent));
 }
 
 /* The function of lp's turn as group gr runs it, named `name`. */

@@ -210,8 +210,8 @@ static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) 
   cg_line(g, "%s", "");
 }
 
-/* A strip function's twin and the function that runs one or the other,
- * after FN_body: the loops' parallel regions call FN. */
+/* A strip function's twin, after FN_body; the loops' parallel regions run
+ * one or the other by LOOM_TWIN(FN, (args)). */
 static void emit_strip_twins(cg *g, vec *params, vec *names, const char *fn) {
   const char *lead = "static LOOM_TWIN_TARGET void";
   cg_line(g, "#if LOOM_TWINS");
@@ -222,13 +222,6 @@ static void emit_strip_twins(cg *g, vec *params, vec *names, const char *fn) {
   cg_line(g, "}");
   cg_line(g, "#endif");
   cg_line(g, "%s", "");
-  lead = "static inline void";
-  cg_line(g, "%s %s", lead, cg_join(g, fn, params, (int)strlen(lead) + 1));
-  cg_line(g, "{");
-  cg_line(g, "  %s);", cg_join(g, arena_printf(g->arena, "LOOM_TWIN(%s, ", fn),
-                              names, 2));
-  cg_line(g, "}");
-  cg_line(g, "%s", "");
 }
 
-const cg_cpu cg_cpu_avx512 = {"LOOM_TWIN_INLINE", emit_twins, emit_strip_twins};
+const cg_cpu cg_cpu_avx512 = {"LOOM_TWIN_INLINE", emit_twins, emit_strip_twins, "LOOM_TWIN"};

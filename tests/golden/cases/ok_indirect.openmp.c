@@ -105,17 +105,6 @@ static LOOM_TWIN_TARGET void loom_strip_1_flux_avx512(
 }
 #endif
 
-static inline void loom_strip_1_flux(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x1_3, double *const loom_x1_4,
-    const int *const loom_m_ecell, double *const loom_d_x,
-    double *const loom_d_res)
-{
-  LOOM_TWIN(loom_strip_1_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
-                                loom_d_res));
-}
-
 /* par_loop flux over edges (ok_indirect.c:20) */
 static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
                              loom_dat res)
@@ -156,9 +145,9 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
         const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
         for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
           const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x1_3, loom_x1_4, loom_m_ecell, loom_d_x,
-                            loom_d_res);
+          LOOM_TWIN(loom_strip_1_flux, (loom_s, loom_e, loom_vec, loom_lo,
+                                        loom_hi, loom_x1_3, loom_x1_4,
+                                        loom_m_ecell, loom_d_x, loom_d_res));
         }
       }
     }
@@ -189,7 +178,7 @@ loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 193 "ok_indirect.openmp.c"
+#line 182 "ok_indirect.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

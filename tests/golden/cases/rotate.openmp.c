@@ -142,16 +142,6 @@ static LOOM_TWIN_TARGET void loom_strip_3_spread_avx512(
 }
 #endif
 
-static inline void loom_strip_3_spread(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x3_3, double *const loom_x3_4,
-    const int *const loom_m_en, double *const loom_d_b, double *const loom_d_t)
-{
-  LOOM_TWIN(loom_strip_3_spread, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                  loom_x3_3, loom_x3_4, loom_m_en, loom_d_b,
-                                  loom_d_t));
-}
-
 /* par_loop spread over edges (rotate.c:28) */
 static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
                                loom_dat t)
@@ -192,9 +182,9 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
         const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
         for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
           const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x3_3, loom_x3_4, loom_m_en, loom_d_b,
-                              loom_d_t);
+          LOOM_TWIN(loom_strip_3_spread, (loom_s, loom_e, loom_vec, loom_lo,
+                                          loom_hi, loom_x3_3, loom_x3_4,
+                                          loom_m_en, loom_d_b, loom_d_t));
         }
       }
     }
@@ -228,7 +218,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 232 "rotate.openmp.c"
+#line 222 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -269,7 +259,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
       zero(loom_d_t + loom_i);
-#line 273 "rotate.openmp.c"
+#line 263 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -308,7 +298,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
       save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 312 "rotate.openmp.c"
+#line 302 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -339,7 +329,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 343 "rotate.openmp.c"
+#line 333 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -368,7 +358,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 372 "rotate.openmp.c"
+#line 362 "rotate.openmp.c"
     }
     /* spread (line 34): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -387,7 +377,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
 #line 34 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
-#line 391 "rotate.openmp.c"
+#line 381 "rotate.openmp.c"
     }
   }
 }
@@ -402,16 +392,6 @@ static LOOM_TWIN_TARGET void loom_strip_7_spread_avx512(
                            loom_x7_3, loom_x7_4, loom_m_en, loom_d_b, loom_d_t);
 }
 #endif
-
-static inline void loom_strip_7_spread(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x7_3, double *const loom_x7_4,
-    const int *const loom_m_en, double *const loom_d_b, double *const loom_d_t)
-{
-  LOOM_TWIN(loom_strip_7_spread, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                  loom_x7_3, loom_x7_4, loom_m_en, loom_d_b,
-                                  loom_d_t));
-}
 
 /* par_loop spread over edges (rotate.c:34) */
 static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
@@ -453,9 +433,9 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
         const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
         for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
           const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_7_spread(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x7_3, loom_x7_4, loom_m_en, loom_d_b,
-                              loom_d_t);
+          LOOM_TWIN(loom_strip_7_spread, (loom_s, loom_e, loom_vec, loom_lo,
+                                          loom_hi, loom_x7_3, loom_x7_4,
+                                          loom_m_en, loom_d_b, loom_d_t));
         }
       }
     }
@@ -489,7 +469,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 493 "rotate.openmp.c"
+#line 473 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -528,7 +508,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 532 "rotate.openmp.c"
+#line 512 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -553,7 +533,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 557 "rotate.openmp.c"
+#line 537 "rotate.openmp.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -562,7 +542,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 566 "rotate.openmp.c"
+#line 546 "rotate.openmp.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -574,7 +554,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 578 "rotate.openmp.c"
+#line 558 "rotate.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

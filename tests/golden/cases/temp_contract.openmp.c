@@ -124,14 +124,6 @@ static LOOM_TWIN_TARGET void loom_strip_4_gather_avx512(
 }
 #endif
 
-static inline void loom_strip_4_gather(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
-    double *const loom_d_u, double *const loom_d_e)
-{
-  LOOM_TWIN(loom_strip_4_gather, (loom_s, loom_e, loom_vec, loom_m_ecell,
-                                  loom_d_u, loom_d_e));
-}
-
 /* par_loop gather over edges (temp_contract.c:29) */
 static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
                                loom_dat e)
@@ -157,8 +149,8 @@ static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
     #pragma omp for schedule(static) nowait
     for (int loom_s = 0; loom_s < loom_n; loom_s += 16) {
       const int loom_e = loom_s + 16 < loom_n ? loom_s + 16 : loom_n;
-      loom_strip_4_gather(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_u,
-                          loom_d_e);
+      LOOM_TWIN(loom_strip_4_gather, (loom_s, loom_e, loom_vec, loom_m_ecell,
+                                      loom_d_u, loom_d_e));
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -197,7 +189,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 201 "temp_contract.openmp.c"
+#line 193 "temp_contract.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

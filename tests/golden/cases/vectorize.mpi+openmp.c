@@ -254,17 +254,6 @@ static LOOM_TWIN_TARGET void loom_strip_3_flux_avx512(
 }
 #endif
 
-static inline void loom_strip_3_flux(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x3_3, double *const loom_x3_4,
-    const int *const loom_m_ecell, double *const loom_d_y,
-    double *const loom_d_r)
-{
-  LOOM_TWIN(loom_strip_3_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
-                                loom_d_r));
-}
-
 /* par_loop flux over edges (vectorize.c:45) */
 static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat r)
@@ -314,9 +303,9 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
             const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
             if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
               loom__halo_progress();
-            loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
-                              loom_d_r);
+            LOOM_TWIN(loom_strip_3_flux, (loom_s, loom_e, loom_vec, loom_lo,
+                                          loom_hi, loom_x3_3, loom_x3_4,
+                                          loom_m_ecell, loom_d_y, loom_d_r));
           }
         }
       }
@@ -351,9 +340,9 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
           const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
           for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
             const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-            loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
-                              loom_d_r);
+            LOOM_TWIN(loom_strip_3_flux, (loom_s, loom_e, loom_vec, loom_lo,
+                                          loom_hi, loom_x3_3, loom_x3_4,
+                                          loom_m_ecell, loom_d_y, loom_d_r));
           }
         }
       }
@@ -375,7 +364,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 379 "vectorize.mpi+openmp.c"
+#line 368 "vectorize.mpi+openmp.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_norm__5_copy, for its core and for the rest */
@@ -391,13 +380,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 395 "vectorize.mpi+openmp.c"
+#line 384 "vectorize.mpi+openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 401 "vectorize.mpi+openmp.c"
+#line 390 "vectorize.mpi+openmp.c"
     }
   }
 }
@@ -411,14 +400,6 @@ static LOOM_TWIN_TARGET void loom_strip_5_copy_avx512(
                          loom_d_z);
 }
 #endif
-
-static inline void loom_strip_5_copy(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
-    double *const loom_d_r, double *const loom_d_z)
-{
-  LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
-                                loom_d_r, loom_d_z));
-}
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
@@ -468,10 +449,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 472 "vectorize.mpi+openmp.c"
+#line 453 "vectorize.mpi+openmp.c"
           }
-          loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
-                            loom_d_z);
+          LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
+                                        loom_d_r, loom_d_z));
         }
         loom_r_s[loom_b] = loom_g_s;
       }
@@ -503,10 +484,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
             norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 507 "vectorize.mpi+openmp.c"
+#line 488 "vectorize.mpi+openmp.c"
           }
-          loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
-                            loom_d_z);
+          LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
+                                        loom_d_r, loom_d_z));
         }
         loom_r_s[loom_b] = loom_g_s;
       }
@@ -557,7 +538,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 561 "vectorize.mpi+openmp.c"
+#line 542 "vectorize.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -195,17 +195,6 @@ static LOOM_TWIN_TARGET void loom_strip_3_flux_avx512(
 }
 #endif
 
-static inline void loom_strip_3_flux(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x3_3, double *const loom_x3_4,
-    const int *const loom_m_ecell, double *const loom_d_y,
-    double *const loom_d_r)
-{
-  LOOM_TWIN(loom_strip_3_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
-                                loom_d_r));
-}
-
 /* par_loop flux over edges (vectorize.c:45) */
 static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat r)
@@ -246,9 +235,9 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
         const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
         for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
           const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x3_3, loom_x3_4, loom_m_ecell, loom_d_y,
-                            loom_d_r);
+          LOOM_TWIN(loom_strip_3_flux, (loom_s, loom_e, loom_vec, loom_lo,
+                                        loom_hi, loom_x3_3, loom_x3_4,
+                                        loom_m_ecell, loom_d_y, loom_d_r));
         }
       }
     }
@@ -267,7 +256,7 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 271 "vectorize.openmp.c"
+#line 260 "vectorize.openmp.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_norm__5_copy */
@@ -283,13 +272,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 287 "vectorize.openmp.c"
+#line 276 "vectorize.openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 293 "vectorize.openmp.c"
+#line 282 "vectorize.openmp.c"
     }
   }
 }
@@ -303,14 +292,6 @@ static LOOM_TWIN_TARGET void loom_strip_5_copy_avx512(
                          loom_d_z);
 }
 #endif
-
-static inline void loom_strip_5_copy(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
-    double *const loom_d_r, double *const loom_d_z)
-{
-  LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
-                                loom_d_r, loom_d_z));
-}
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
@@ -352,10 +333,10 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
           norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 356 "vectorize.openmp.c"
+#line 337 "vectorize.openmp.c"
         }
-        loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
-                          loom_d_z);
+        LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
+                                      loom_d_r, loom_d_z));
       }
       loom_r_s[loom_b] = loom_g_s;
     }
@@ -401,7 +382,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 405 "vectorize.openmp.c"
+#line 386 "vectorize.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -176,17 +176,6 @@ static LOOM_TWIN_TARGET void loom_strip_1_flux_avx512(
 }
 #endif
 
-static inline void loom_strip_1_flux(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x1_4, double *const loom_x1_5,
-    const int *const loom_m_ecell, double *const loom_d_y,
-    double *const loom_d_n, double *const loom_d_r)
-{
-  LOOM_TWIN(loom_strip_1_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
-                                loom_d_n, loom_d_r));
-}
-
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat n, loom_dat r)
@@ -238,9 +227,9 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
             const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
             if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
               loom__halo_progress();
-            loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
-                              loom_d_n, loom_d_r);
+            LOOM_TWIN(loom_strip_1_flux, (
+                loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x1_4,
+                loom_x1_5, loom_m_ecell, loom_d_y, loom_d_n, loom_d_r));
           }
         }
       }
@@ -276,9 +265,9 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
           const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
           for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
             const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-            loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
-                              loom_d_n, loom_d_r);
+            LOOM_TWIN(loom_strip_1_flux, (
+                loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x1_4,
+                loom_x1_5, loom_m_ecell, loom_d_y, loom_d_n, loom_d_r));
           }
         }
       }
@@ -336,7 +325,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 340 "vectorize_inc.mpi+openmp.c"
+#line 329 "vectorize_inc.mpi+openmp.c"
         }
       }
       loom__halo_progress(); /* between colours: the main thread */
@@ -365,7 +354,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
               loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
           relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 369 "vectorize_inc.mpi+openmp.c"
+#line 358 "vectorize_inc.mpi+openmp.c"
         }
       }
     }
@@ -428,7 +417,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
                 (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
             twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 432 "vectorize_inc.mpi+openmp.c"
+#line 421 "vectorize_inc.mpi+openmp.c"
           }
         }
       }
@@ -468,7 +457,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
                 (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
             twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 472 "vectorize_inc.mpi+openmp.c"
+#line 461 "vectorize_inc.mpi+openmp.c"
           }
         }
       }
@@ -500,7 +489,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 504 "vectorize_inc.mpi+openmp.c"
+#line 493 "vectorize_inc.mpi+openmp.c"
 
 /* branch (line 76) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_branch__5_lift, for its core and for the rest */
@@ -520,7 +509,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
       loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 524 "vectorize_inc.mpi+openmp.c"
+#line 513 "vectorize_inc.mpi+openmp.c"
     }
     /* branch (line 76): its increments through maps, in element order */
     {
@@ -559,7 +548,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
 #line 77 "vectorize_inc.c"
       branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 563 "vectorize_inc.mpi+openmp.c"
+#line 552 "vectorize_inc.mpi+openmp.c"
     }
   }
 }
@@ -576,17 +565,6 @@ static LOOM_TWIN_TARGET void loom_strip_4_branch_avx512(
                            loom_d_r);
 }
 #endif
-
-static inline void loom_strip_4_branch(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x4_3, double *const loom_x4_4,
-    const int *const loom_m_ecell, double *const loom_d_y,
-    double *const loom_d_r)
-{
-  LOOM_TWIN(loom_strip_4_branch, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                  loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
-                                  loom_d_r));
-}
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
@@ -643,15 +621,15 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
             const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
             if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
               loom__halo_progress();
-            loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
-                                loom_d_r);
+            LOOM_TWIN(loom_strip_4_branch, (loom_s, loom_e, loom_vec, loom_lo,
+                                            loom_hi, loom_x4_3, loom_x4_4,
+                                            loom_m_ecell, loom_d_y, loom_d_r));
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
               double *const loom_w5_2 =
                   (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
               lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 655 "vectorize_inc.mpi+openmp.c"
+#line 633 "vectorize_inc.mpi+openmp.c"
             }
           }
         }
@@ -688,15 +666,15 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
           const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
           for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
             const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-            loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
-                                loom_d_r);
+            LOOM_TWIN(loom_strip_4_branch, (loom_s, loom_e, loom_vec, loom_lo,
+                                            loom_hi, loom_x4_3, loom_x4_4,
+                                            loom_m_ecell, loom_d_y, loom_d_r));
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
               double *const loom_w5_2 =
                   (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
               lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 700 "vectorize_inc.mpi+openmp.c"
+#line 678 "vectorize_inc.mpi+openmp.c"
             }
           }
         }
@@ -745,7 +723,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 749 "vectorize_inc.mpi+openmp.c"
+#line 727 "vectorize_inc.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -176,17 +176,6 @@ static LOOM_TWIN_TARGET void loom_strip_1_flux_avx512(
 }
 #endif
 
-static inline void loom_strip_1_flux(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x1_4, double *const loom_x1_5,
-    const int *const loom_m_ecell, double *const loom_d_y,
-    double *const loom_d_n, double *const loom_d_r)
-{
-  LOOM_TWIN(loom_strip_1_flux, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
-                                loom_d_n, loom_d_r));
-}
-
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
                              loom_dat n, loom_dat r)
@@ -229,9 +218,9 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
         const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
         for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
           const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                            loom_x1_4, loom_x1_5, loom_m_ecell, loom_d_y,
-                            loom_d_n, loom_d_r);
+          LOOM_TWIN(loom_strip_1_flux, (
+              loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x1_4, loom_x1_5,
+              loom_m_ecell, loom_d_y, loom_d_n, loom_d_r));
         }
       }
     }
@@ -280,7 +269,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
             loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
         relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 284 "vectorize_inc.openmp.c"
+#line 273 "vectorize_inc.openmp.c"
       }
     }
   }
@@ -332,7 +321,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
               (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
           twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 336 "vectorize_inc.openmp.c"
+#line 325 "vectorize_inc.openmp.c"
         }
       }
     }
@@ -362,7 +351,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 366 "vectorize_inc.openmp.c"
+#line 355 "vectorize_inc.openmp.c"
 
 /* branch (line 76) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_branch__5_lift */
@@ -382,7 +371,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
       loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 386 "vectorize_inc.openmp.c"
+#line 375 "vectorize_inc.openmp.c"
     }
     /* branch (line 76): its increments through maps, in element order */
     {
@@ -421,7 +410,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
 #line 77 "vectorize_inc.c"
       branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 425 "vectorize_inc.openmp.c"
+#line 414 "vectorize_inc.openmp.c"
     }
   }
 }
@@ -438,17 +427,6 @@ static LOOM_TWIN_TARGET void loom_strip_4_branch_avx512(
                            loom_d_r);
 }
 #endif
-
-static inline void loom_strip_4_branch(
-    int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
-    double *const loom_x4_3, double *const loom_x4_4,
-    const int *const loom_m_ecell, double *const loom_d_y,
-    double *const loom_d_r)
-{
-  LOOM_TWIN(loom_strip_4_branch, (loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                                  loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
-                                  loom_d_r));
-}
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
@@ -496,15 +474,15 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
         const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
         for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
           const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-          loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_lo, loom_hi,
-                              loom_x4_3, loom_x4_4, loom_m_ecell, loom_d_y,
-                              loom_d_r);
+          LOOM_TWIN(loom_strip_4_branch, (loom_s, loom_e, loom_vec, loom_lo,
+                                          loom_hi, loom_x4_3, loom_x4_4,
+                                          loom_m_ecell, loom_d_y, loom_d_r));
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
             double *const loom_w5_2 =
                 (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
             lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 508 "vectorize_inc.openmp.c"
+#line 486 "vectorize_inc.openmp.c"
           }
         }
       }
@@ -550,7 +528,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 554 "vectorize_inc.openmp.c"
+#line 532 "vectorize_inc.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif
