@@ -89,6 +89,8 @@ const char *cg_strip_row(cg *g, const char *local);
  * current element: its target's, or, where the backend redirects it
  * (write_target), a local declared here that holds where. */
 const char *cg_scatter_row(cg *g, const loop *lp, const loop_arg *a);
+/* That local, declared here, when the backend redirects a; else NULL. */
+const char *cg_scatter_local(cg *g, const loop *lp, const loop_arg *a);
 /* The strip local argument a of lp is gathered into. */
 const char *cg_gather_local(cg *g, const loop *lp, const loop_arg *a);
 /* What lp's kernel call passes for its argument a. */

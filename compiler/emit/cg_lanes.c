@@ -110,9 +110,9 @@ static void emit_component_adds(cg *g, const loop *lp, const loop_arg *a, int la
                            ? arena_printf(g->arena, "%s[%s]", cg_data_ptr(g, a->obj), at)
                            : arena_printf(g->arena, "%s[%d * %s + loom_v]",
                                           cg_data_ptr(g, a->obj), a->obj->dim, at);
-  const char *row = cg_scatter_row(g, lp, a);
-  if (strspn(row, "abcdefghijklmnopqrstuvwxyz_0123456789") == strlen(row))
-    target = arena_printf(g->arena, "%s[%s]", row, component(a->obj->dim)); /* redirected */
+  const char *local = cg_scatter_local(g, lp, a);
+  if (local)
+    target = arena_printf(g->arena, "%s[%s]", local, component(a->obj->dim));
   const char *value = strip_value(g, lp, a, lanes, component(a->obj->dim));
   emit_per_component(g, a->obj->dim, arena_printf(g->arena, "%s += %s;", target, value));
 }

@@ -683,17 +683,22 @@ static const char *target_local(cg *g, const loop *lp, const loop_arg *a) {
   return arena_printf(g->arena, "loom_w%d_%d", cg_loop_num(g, lp), a->pos);
 }
 
-const char *cg_scatter_row(cg *g, const loop *lp, const loop_arg *a) {
+const char *cg_scatter_local(cg *g, const loop *lp, const loop_arg *a) {
   const char *index = cg_map_entry(g, a, a->slot);
   const char *ptr = offset(g, cg_data_ptr(g, a->obj), a->obj->dim, index);
-  if (!redirected(g, a) || !g->be->write_target)
-    return ptr;
-  const char *at = g->be->write_target(g, a, index, ptr);
+  const char *at = redirected(g, a) && g->be->write_target
+                       ? g->be->write_target(g, a, index, ptr) : ptr;
   if (at == ptr)
-    return ptr;
+    return NULL;
   cg_line(g, "%s *const %s =", a->obj->type->c_name, target_local(g, lp, a));
   cg_line(g, "    %s;", at);
   return target_local(g, lp, a);
+}
+
+const char *cg_scatter_row(cg *g, const loop *lp, const loop_arg *a) {
+  const char *local = cg_scatter_local(g, lp, a);
+  return local ? local
+               : offset(g, cg_data_ptr(g, a->obj), a->obj->dim, cg_map_entry(g, a, a->slot));
 }
 
 /* The declared numbers of a set's elements (loom__set_global): the local

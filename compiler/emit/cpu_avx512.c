@@ -1,7 +1,8 @@
 /*
  * cpu_avx512.c — what the output holds for one family of CPUs, x86-64
  * with AVX-512 (see codegen.h): the twins, compiled for AVX-512, of the
- * group functions that time their turns, and the file's prologue and
+ * group functions that time their turns (under OpenMP, of their staged
+ * turns in strips: emit_strip_twins), and the file's prologue and
  * epilogue (cg_prologue, cg_epilogue), which define the twins' macros,
  * turn floating-point contraction off and define LOOM_IVDEP.  A new
  * CPU's code goes in a file like this one, cpu_NAME.c: the shared walk
