@@ -3,8 +3,9 @@
  * with AVX-512 (see codegen.h): the twins, compiled for AVX-512, of the
  * group functions that time their turns (under OpenMP, of their staged
  * turns in strips: emit_strip_twins), and the file's prologue and
- * epilogue (cg_prologue, cg_epilogue), which define the twins' macros,
- * turn floating-point contraction off and define LOOM_IVDEP.  A new
+ * epilogue (cg_prologue, cg_epilogue), which tune the file for the
+ * twins, turn floating-point contraction off and quiet clang about
+ * LOOM_IVDEP (loom_gen.h defines the macros both use).  A new
  * CPU's code goes in a file like this one, cpu_NAME.c: the shared walk
  * (codegen.c, cg_group_function) asks whether a group has a twin and has
  * it written.
@@ -19,11 +20,11 @@
 /* A group function that times its turns is written as NAME_body, always
  * inlined into NAME and into NAME_avx512, its twin compiled for AVX-512
  * (512-bit vectors): NAME runs the twin where the CPU has it and
- * $LOOM_AVX512 is not 0 (loom__twin_avx512), by the prologue's
+ * $LOOM_AVX512 is not 0 (loom__twin_avx512), by loom_gen.h's
  * LOOM_TWIN(NAME, (args)).  Lanes gain most from the
  * gathers and wide vectors a build for the x86-64 baseline never uses, and
  * the tuner still times both turns in whichever runs.  The C compiler
- * decides whether twins exist (the prologue's LOOM_TWINS: GCC on x86-64
+ * decides whether twins exist (loom_gen.h's LOOM_TWINS: GCC on x86-64
  * building below AVX-512 (the baseline, -mavx2, ...), where a twin's code
  * computes the same bits: the file contracts no multiply-add;
  * -DLOOM_NO_TWINS: none).  GCC inlines a function into one with other
@@ -79,23 +80,16 @@ static int any_group(cg *g, int (*has)(cg *g, const group *gr)) {
   return 0;
 }
 
-/* LOOM_IVDEP: the lanes' loop has no dependence between iterations.
- * clang's pragma also demands that the loop be vectorized, and warns
- * (-Wpass-failed, an error under -Werror) where it cannot be, e.g. around
- * a libm call: not a fault of the program, so not reported in this file
- * (the diagnostic state is pushed here and popped by cg_epilogue). */
-static void emit_ivdep_macro(cg *g) {
+/* LOOM_IVDEP (loom_gen.h): the lanes' loop has no dependence between
+ * iterations.  clang's pragma also demands that the loop be vectorized,
+ * and warns (-Wpass-failed, an error under -Werror) where it cannot be,
+ * e.g. around a libm call: not a fault of the program, so not reported in
+ * this file (the diagnostic state is pushed here and popped by
+ * cg_epilogue). */
+static void emit_ivdep_quiet(cg *g) {
   cg_line(g, "#if defined(__clang__)");
   cg_line(g, "#pragma clang diagnostic push");
   cg_line(g, "#pragma clang diagnostic ignored \"-Wpass-failed\"");
-  cg_line(g, "#endif");
-  cg_line(g, "#if defined(LOOM_IVDEP) /* the builder's own */");
-  cg_line(g, "#elif defined(__clang__)");
-  cg_line(g, "#define LOOM_IVDEP _Pragma(\"clang loop vectorize(assume_safety)\")");
-  cg_line(g, "#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)");
-  cg_line(g, "#define LOOM_IVDEP _Pragma(\"GCC ivdep\")");
-  cg_line(g, "#else");
-  cg_line(g, "#define LOOM_IVDEP");
   cg_line(g, "#endif");
 }
 
@@ -117,24 +111,15 @@ static void emit_contract_off(cg *g) {
   cg_line(g, "#endif");
 }
 
-/* LOOM_TWINS, LOOM_TWIN_INLINE, LOOM_TWIN_TARGET and the file's tuning
- * (see above), after emit_contract_off's push. */
-static void emit_twins_macros(cg *g) {
+/* The file's tuning where it has twins (see above; loom_gen.h defines
+ * LOOM_TWINS and the twins' macros under the same condition), after
+ * emit_contract_off's push. */
+static void emit_twins_tuning(cg *g) {
   cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \\");
   cg_line(g, "    defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)");
-  cg_line(g, "#define LOOM_TWINS 1");
-  cg_line(g, "#define LOOM_TWIN_INLINE __attribute__((always_inline))");
-  cg_line(g, "#define LOOM_TWIN_TARGET __attribute__((target(\"avx512f,avx512vl,avx512bw,avx512dq,"
-             "avx512cd,prefer-vector-width=512\")))");
-  cg_line(g, "#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)");
-  cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\")");
-  cg_line(g, "#else");
-  cg_line(g, "#define LOOM_TWINS 0");
-  cg_line(g, "#define LOOM_TWIN_INLINE");
-  cg_line(g, "#define LOOM_TWIN(f, args) f##_body args");
-  cg_line(g, "#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)");
+  cg_line(g, "#pragma GCC target(\"tune=sapphirerapids\") /* the twins' CPU */");
+  cg_line(g, "#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)");
   cg_line(g, "#pragma GCC target(\"prefer-vector-width=512\") /* built for AVX-512: all of it */");
-  cg_line(g, "#endif");
   cg_line(g, "#endif");
 }
 
@@ -145,22 +130,21 @@ void cg_prologue(cg *g) {
             ivdep = any_group(g, asserts_lanes);
   if (!tuned && !twins && !ivdep)
     return;
-  const char *text = "Loops timed staged and element by element give the same bits: no "
-                     "multiply-add is contracted here.";
+  const char *text = "No multiply-add is contracted: loops timed staged and element by "
+                     "element give the same bits.";
   if (twins)
-    text = arena_printf(g->arena, "%s With GCC for x86-64 below AVX-512 (no -DLOOM_NO_TWINS), "
-                        "each%s has a twin NAME_avx512 that LOOM_TWIN(NAME, args) runs where "
-                        "the CPU has AVX-512 (else NAME_body); the file is tuned for one.",
-                        text, g->be->twin_strips ? " staged loop's turn in a strip, a function "
-                        "the parallel loops call," : "");
+    text = arena_printf(g->arena, "%s GCC below AVX-512 (no -DLOOM_NO_TWINS): LOOM_TWIN(NAME, "
+                        "args), from loom_gen.h, runs NAME_avx512%s where the CPU has it, else "
+                        "NAME_body.",
+                        text, g->be->twin_strips ? " (a staged turn in a strip)" : "");
   if (ivdep)
     text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes.", text);
   cg_emit_wrapped_comment(g, text);
   emit_contract_off(g);
   if (twins)
-    emit_twins_macros(g);
+    emit_twins_tuning(g);
   if (ivdep)
-    emit_ivdep_macro(g);
+    emit_ivdep_quiet(g);
 }
 
 /* What cg_prologue pushed, popped after the user's last line. */

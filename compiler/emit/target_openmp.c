@@ -16,7 +16,8 @@
  *    on the runtime's colouring plan (loom__plan_get): blocks of consecutive
  *    elements, coloured so that blocks of one colour write disjoint target
  *    elements; colour after colour, the blocks of a colour run in
- *    parallel, the elements of a block in order.
+ *    parallel, the elements of a block in order (LOOM_OMP_BLOCKS,
+ *    loom_gen.h).
  *  - A reduced global accumulates per block, in a local starting at the
  *    identity (0 for inc; the global's value for min and max); the partial
  *    results are then combined in block order.  Blocks depend on the block
@@ -251,18 +252,13 @@ static void direct_begin(cg *g, const group *gr, const omp_range *r) {
 static void colours_begin(cg *g, const group *gr, const omp_range *r) {
   emit_conflicts(g, gr, r);
   emit_partials(g, gr);
-  cg_line(g, "for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {");
-  cg_line(g, "  #pragma omp parallel for schedule(static)");
-  cg_line(g, "  for (int loom_k = loom_plan->colour_start[loom_c];");
-  cg_line(g, "       loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {");
-  cg_indent(g, 2);
-  cg_line(g, "const int loom_b = loom_plan->blocks_by_colour[loom_k];");
+  cg_line(g, "LOOM_OMP_BLOCKS%s(loom_plan, loom_b, loom_lo, loom_hi) {",
+          r->progress ? "_POLLING" : "");
+  cg_indent(g, 1);
   loop_arg_list args = cg_args(g, gr);
   for (int k = 0; k < args.len; k++)
     if (arg_is_reduction(args.items[k]))
       cg_declare_reduction_local(g, args.items[k], cg_reduction_identity(g, args.items[k]));
-  cg_line(g, "const int loom_lo = loom_plan->block_start[loom_b];");
-  cg_line(g, "const int loom_hi = loom_plan->block_start[loom_b + 1];");
   cg_loop_begin(g, "loom_lo", "loom_hi");
 }
 
@@ -341,10 +337,7 @@ void omp_range_end(cg *g, const group *gr, const omp_range *r) {
     return;
   }
   store_partials(g, gr);
-  cg_indent(g, -2);
-  cg_line(g, "  }");
-  if (r->progress)
-    cg_line(g, "  loom__halo_progress(); /* between colours: the main thread */");
+  cg_indent(g, -1);
   cg_line(g, "}");
   combine_partials(g, gr, r);
 }

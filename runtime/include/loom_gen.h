@@ -92,6 +92,35 @@ const loom__plan *loom__plan_get_range(const char *loop, loom_set set, int lo,
                                        int hi, int nargs,
                                        const loom__plan_arg *args);
 
+/* The blocks of `plan`, colour after colour, the blocks of one colour
+ * shared among the threads (OpenMP; in order without it): the statement
+ * after it runs once per block b, with its elements [lo, hi).  Code
+ * generated for --target=openmp runs its colouring plans so:
+ *
+ *     LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+ *       ... elements loom_lo .. loom_hi - 1 of block loom_b ...
+ *     }
+ *
+ * LOOM_OMP_BLOCKS_POLLING also calls loom__halo_progress (MPI) after each
+ * colour, on the main thread. */
+#define LOOM_OMP_BLOCKS(plan, b, lo, hi) LOOM__BLOCKS(plan, b, lo, hi, loom__c++)
+#define LOOM_OMP_BLOCKS_POLLING(plan, b, lo, hi)                              \
+  LOOM__BLOCKS(plan, b, lo, hi, (loom__c++, loom__halo_progress()))
+#define LOOM__BLOCKS(plan, b, lo, hi, next)                                    \
+  for (int loom__c = 0; loom__c < (plan)->ncolours; next)                      \
+    LOOM__OMP_FOR                                                              \
+    for (int loom__k = (plan)->colour_start[loom__c];                          \
+         loom__k < (plan)->colour_start[loom__c + 1]; loom__k++)               \
+      for (int b = (plan)->blocks_by_colour[loom__k],                          \
+               lo = (plan)->block_start[b], hi = (plan)->block_start[b + 1],   \
+               loom__once = 1;                                                 \
+           loom__once; loom__once = 0)
+#ifdef _OPENMP
+#define LOOM__OMP_FOR _Pragma("omp parallel for schedule(static)")
+#else
+#define LOOM__OMP_FOR
+#endif
+
 /* Checks that the accesses of a loop to one dat through maps, of which one
  * at least is `rw` (its plan arguments), reach each target element from
  * one element of the iteration set only: otherwise the value left would
@@ -239,6 +268,36 @@ void loom__tune_done(loom__tuner *t, int pick, double t0, const char *loop);
  * C compiler allows, loomc's emit/cpu_avx512.c): the CPU has AVX-512 (F, VL,
  * BW, DQ, CD) and $LOOM_AVX512 is not 0. */
 int loom__twin_avx512(void);
+/* The twins' macros (loomc's emit/cpu_avx512.c): where LOOM_TWINS is 1
+ * (GCC on x86-64 building below AVX-512, without -DLOOM_NO_TWINS: the
+ * condition the generated file's own tuning repeats), a function NAME
+ * that times its turns is written as NAME_body (LOOM_TWIN_INLINE) and
+ * NAME_avx512 (LOOM_TWIN_TARGET), and LOOM_TWIN(NAME, (args)) runs the
+ * twin where the CPU has AVX-512; elsewhere NAME_body. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+    defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
+#define LOOM_TWINS 1
+#define LOOM_TWIN_INLINE __attribute__((always_inline))
+#define LOOM_TWIN_TARGET                                                       \
+  __attribute__((target(                                                       \
+      "avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
+#define LOOM_TWIN(f, args)                                                     \
+  (loom__twin_avx512() ? f##_avx512 args : f##_body args)
+#else
+#define LOOM_TWINS 0
+#define LOOM_TWIN_INLINE
+#define LOOM_TWIN(f, args) f##_body args
+#endif
+/* LOOM_IVDEP, before a loop of lanes: no iteration touches what another
+ * writes (-DLOOM_IVDEP=...: the builder's own). */
+#if defined(LOOM_IVDEP)
+#elif defined(__clang__)
+#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define LOOM_IVDEP _Pragma("GCC ivdep")
+#else
+#define LOOM_IVDEP
+#endif
 
 /* LOOM__ADD_ROW(T, n, p, v0, ..., vn-1): p[k] += vk for each k, the n
  * components of one row of a dat of T, as one vector add where the C

@@ -31,21 +31,14 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
   double *const loom_r_sum = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
   if (!loom_r_sum)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      double loom_g_sum = 0;
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    double loom_g_sum = 0;
+    for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 16 "basic.c"
-        scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);
-#line 46 "basic.openmp.c"
-      }
-      loom_r_sum[loom_b] = loom_g_sum;
+      scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);
+#line 40 "basic.openmp.c"
     }
+    loom_r_sum[loom_b] = loom_g_sum;
   }
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     sum[0] += loom_r_sum[loom_b];

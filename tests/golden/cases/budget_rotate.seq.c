@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "budget_rotate.c"
 /* The budget of a rotation (ROTATE_HEADS, 8): in a time loop of ten loops
@@ -50,11 +32,11 @@
 
 static void step(const double *a, const double *b, double *c) { c[0] = a[0] + b[0]; }
 
-#line 54 "budget_rotate.seq.c"
+#line 36 "budget_rotate.seq.c"
 /* step as lanes (line 27): each argument as base and offset */
 #line 7 "budget_rotate.c"
 static inline void loom_lanes_step(const double *a, const double *b, double *c, int loom_o_a, int loom_o_b, int loom_o_c) { c[loom_o_c] = a[loom_o_a] + b[loom_o_b]; }
-#line 58 "budget_rotate.seq.c"
+#line 40 "budget_rotate.seq.c"
 
 /* par_loop step over cells (budget_rotate.c:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_step_body(
@@ -86,13 +68,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d10, loom_d_d1,
 #line 27 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 90 "budget_rotate.seq.c"
+#line 72 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d10 + loom_m_cnext[1 * loom_i + 0], loom_d_d1 + loom_i);
-#line 96 "budget_rotate.seq.c"
+#line 78 "budget_rotate.seq.c"
       }
     }
   }
@@ -148,13 +130,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d1, loom_d_d2,
 #line 28 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 152 "budget_rotate.seq.c"
+#line 134 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d1 + loom_m_cnext[1 * loom_i + 0], loom_d_d2 + loom_i);
-#line 158 "budget_rotate.seq.c"
+#line 140 "budget_rotate.seq.c"
       }
     }
   }
@@ -210,13 +192,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d2, loom_d_d3,
 #line 29 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 214 "budget_rotate.seq.c"
+#line 196 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d2 + loom_m_cnext[1 * loom_i + 0], loom_d_d3 + loom_i);
-#line 220 "budget_rotate.seq.c"
+#line 202 "budget_rotate.seq.c"
       }
     }
   }
@@ -272,13 +254,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d3, loom_d_d4,
 #line 30 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 276 "budget_rotate.seq.c"
+#line 258 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d3 + loom_m_cnext[1 * loom_i + 0], loom_d_d4 + loom_i);
-#line 282 "budget_rotate.seq.c"
+#line 264 "budget_rotate.seq.c"
       }
     }
   }
@@ -334,13 +316,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_5_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d4, loom_d_d5,
 #line 31 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 338 "budget_rotate.seq.c"
+#line 320 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 31 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d4 + loom_m_cnext[1 * loom_i + 0], loom_d_d5 + loom_i);
-#line 344 "budget_rotate.seq.c"
+#line 326 "budget_rotate.seq.c"
       }
     }
   }
@@ -396,13 +378,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d5, loom_d_d6,
 #line 32 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 400 "budget_rotate.seq.c"
+#line 382 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 32 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d5 + loom_m_cnext[1 * loom_i + 0], loom_d_d6 + loom_i);
-#line 406 "budget_rotate.seq.c"
+#line 388 "budget_rotate.seq.c"
       }
     }
   }
@@ -458,13 +440,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d6, loom_d_d7,
 #line 33 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 462 "budget_rotate.seq.c"
+#line 444 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 33 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d6 + loom_m_cnext[1 * loom_i + 0], loom_d_d7 + loom_i);
-#line 468 "budget_rotate.seq.c"
+#line 450 "budget_rotate.seq.c"
       }
     }
   }
@@ -520,13 +502,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d7, loom_d_d8,
 #line 34 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 524 "budget_rotate.seq.c"
+#line 506 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d7 + loom_m_cnext[1 * loom_i + 0], loom_d_d8 + loom_i);
-#line 530 "budget_rotate.seq.c"
+#line 512 "budget_rotate.seq.c"
       }
     }
   }
@@ -582,13 +564,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_9_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d8, loom_d_d9,
 #line 35 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 586 "budget_rotate.seq.c"
+#line 568 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d8 + loom_m_cnext[1 * loom_i + 0], loom_d_d9 + loom_i);
-#line 592 "budget_rotate.seq.c"
+#line 574 "budget_rotate.seq.c"
       }
     }
   }
@@ -644,13 +626,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_step_body(
         loom_lanes_step(loom_d_d9, loom_d_d10, loom_d_d0,
 #line 36 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 648 "budget_rotate.seq.c"
+#line 630 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "budget_rotate.c"
         step(loom_d_d9 + loom_m_cnext[1 * loom_i + 0], loom_d_d10 + loom_i, loom_d_d0 + loom_i);
-#line 654 "budget_rotate.seq.c"
+#line 636 "budget_rotate.seq.c"
       }
     }
   }
@@ -710,7 +692,7 @@ loom_loop_10_step(cells, cnext, d9, d10, d0);
   loom_exit();
   return 0;
 }
-#line 714 "budget_rotate.seq.c"
+#line 696 "budget_rotate.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

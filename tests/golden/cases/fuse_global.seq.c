@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "fuse_global.c"
 /* Global fusion (seed 001's soft fusion of siblings): zero(t2) moves up past the first assemble, which it does not touch, and fuses with zero(t1); the two assemblies over cells fuse; ratio cannot fuse with the zeros (the assemblies stand between), nor scale with ratio (ratio cannot move down past the fetch of p, and scale not up past the declaration of w it names); the last scale fuses with the first, which moves down past the fetch of u. */
@@ -53,7 +35,7 @@ static inline void assemble(const double *x0, const double *x1, double *t0, doub
 static inline void ratio(const double *a, const double *b, double *p) { p[0] += a[0] / (1.0 + b[0] * b[0]); }
 static inline void scale(const double *p, double *w) { w[0] = 2.0 * p[0]; }
 
-#line 57 "fuse_global.seq.c"
+#line 39 "fuse_global.seq.c"
 /* par_loops fused over nodes (fuse_global.c: zero:24, zero:26) */
 static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
 {
@@ -73,7 +55,7 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
     zero(loom_d_t1 + loom_i);
 #line 26 "fuse_global.c"
     zero(loom_d_t2 + loom_i);
-#line 77 "fuse_global.seq.c"
+#line 59 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -87,7 +69,7 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
   t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
   t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
 }
-#line 91 "fuse_global.seq.c"
+#line 73 "fuse_global.seq.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
@@ -124,7 +106,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 128 "fuse_global.seq.c"
+#line 110 "fuse_global.seq.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -135,7 +117,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 139 "fuse_global.seq.c"
+#line 121 "fuse_global.seq.c"
       }
     }
     if (loom_vec) {
@@ -148,7 +130,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 152 "fuse_global.seq.c"
+#line 134 "fuse_global.seq.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -159,7 +141,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 163 "fuse_global.seq.c"
+#line 145 "fuse_global.seq.c"
       }
     }
   }
@@ -203,7 +185,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 207 "fuse_global.seq.c"
+#line 189 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -233,7 +215,7 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 237 "fuse_global.seq.c"
+#line 219 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -267,7 +249,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 271 "fuse_global.seq.c"
+#line 253 "fuse_global.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "fuse_refused.c"
 /* Fusion refused: the consumer reads through a map what the producer writes (an element needs other elements' new values). */
@@ -51,7 +33,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 55 "fuse_refused.seq.c"
+#line 37 "fuse_refused.seq.c"
 /* par_loop scale over cells (fuse_refused.c:24) */
 static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
 {
@@ -67,7 +49,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_refused.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 71 "fuse_refused.seq.c"
+#line 53 "fuse_refused.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -78,7 +60,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
 /* copy as lanes (line 25): each argument as base and offset */
 #line 4 "fuse_refused.c"
 static inline void loom_lanes_copy(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x]; }
-#line 82 "fuse_refused.seq.c"
+#line 64 "fuse_refused.seq.c"
 
 /* par_loops fused over cells (fuse_refused.c: copy:25, total:26) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
@@ -111,19 +93,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
         loom_lanes_copy(loom_d_y, loom_d_z,
 #line 25 "fuse_refused.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 115 "fuse_refused.seq.c"
+#line 97 "fuse_refused.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
         copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 121 "fuse_refused.seq.c"
+#line 103 "fuse_refused.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 26 "fuse_refused.c"
       total(loom_d_y + loom_i, &loom_g_s);
-#line 127 "fuse_refused.seq.c"
+#line 109 "fuse_refused.seq.c"
     }
   }
   *s = loom_g_s;
@@ -171,7 +153,7 @@ loom_loop_2_copy__3_total(cells, cnext, y, z, &s);
   loom_exit();
   return (int)s;
 }
-#line 175 "fuse_refused.seq.c"
+#line 157 "fuse_refused.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "mpi_schedule.c"
 /* OK: --target=mpi lays the region's schedule onto the code: the send of
@@ -67,7 +49,7 @@ static void diff(const double *za, const double *zb, double *err) {
   *err += (za[0] - zb[0]) * (za[0] - zb[0]);
 }
 
-#line 71 "mpi_schedule.mpi.c"
+#line 53 "mpi_schedule.mpi.c"
 /* par_loop scale over cells (mpi_schedule.c:38) */
 static void loom_loop_1_scale(loom_set cells, loom_dat y)
 {
@@ -83,7 +65,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat y)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "mpi_schedule.c"
     scale(loom_d_y + loom_i);
-#line 87 "mpi_schedule.mpi.c"
+#line 69 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(y);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -98,7 +80,7 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
   ya[loom_o_ya] += 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
   yb[loom_o_yb] -= 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
 }
-#line 102 "mpi_schedule.mpi.c"
+#line 84 "mpi_schedule.mpi.c"
 
 /* smooth (line 40) over one strip, staged or element by element as loom_vec
    says: in loom_loop_2_smooth, for its core and for the rest */
@@ -116,7 +98,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_2_smooth(
       loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 41 "mpi_schedule.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 120 "mpi_schedule.mpi.c"
+#line 102 "mpi_schedule.mpi.c"
     }
     /* smooth (line 40): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -127,7 +109,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_2_smooth(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
       smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 131 "mpi_schedule.mpi.c"
+#line 113 "mpi_schedule.mpi.c"
     }
   }
 }
@@ -211,7 +193,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 215 "mpi_schedule.mpi.c"
+#line 197 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -238,7 +220,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 242 "mpi_schedule.mpi.c"
+#line 224 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -271,14 +253,14 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
       loom__halo_progress();
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 275 "mpi_schedule.mpi.c"
+#line 257 "mpi_schedule.mpi.c"
   }
   loom__halo_end(z);
   /* owned boundary */
   for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
 #line 48 "mpi_schedule.c"
     diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 282 "mpi_schedule.mpi.c"
+#line 264 "mpi_schedule.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -318,7 +300,7 @@ loom__halo_begin(z); loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
-#line 322 "mpi_schedule.mpi.c"
+#line 304 "mpi_schedule.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "ok_continuation_tight.c"
 /* OK: line continuations with no blank after them, right before a token: a
@@ -52,13 +34,13 @@ static void edge_len(const double *x1, const double *x2, double *len) {
   len[0] = x2[0] - x1[0];
 }
 
-#line 56 "ok_continuation_tight.seq.c"
+#line 38 "ok_continuation_tight.seq.c"
 /* edge_len as lanes (line 20): each argument as base and offset */
 #line 7 "ok_continuation_tight.c"
 static inline void loom_lanes_edge_len(const double *x1, const double *x2, double *len, int loom_o_x1, int loom_o_x2, int loom_o_len) {
   len[loom_o_len] = x2[loom_o_x2] - x1[loom_o_x1];
 }
-#line 62 "ok_continuation_tight.seq.c"
+#line 44 "ok_continuation_tight.seq.c"
 
 /* par_loop edge_len over edges (ok_continuation_tight.c:20) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
@@ -94,7 +76,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
 #line 23 "ok_continuation_tight.c"
                             loom_m_pedge[2 * loom_i + 1],
                             loom_i);
-#line 98 "ok_continuation_tight.seq.c"
+#line 80 "ok_continuation_tight.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -103,7 +85,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
 #line 23 "ok_continuation_tight.c"
                  loom_d_x + loom_m_pedge[2 * loom_i + 1],
                  loom_d_len + loom_i);
-#line 107 "ok_continuation_tight.seq.c"
+#line 89 "ok_continuation_tight.seq.c"
       }
     }
   }
@@ -144,7 +126,7 @@ loom_loop_1_edge_len(edges, pedge, x, len);
   loom_exit();
   return 0;
 }
-#line 148 "ok_continuation_tight.seq.c"
+#line 130 "ok_continuation_tight.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,8 +3,8 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -74,46 +74,39 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, edges, 2, loom_writes);
   if (!loom_plan)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
-        double loom_t_len[16][1];
-        if (loom_vec) {
-          /* edge_len (line 36): as lanes, reading through maps in place */
-          #pragma omp simd
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 36 "ok_dat_min_max.c"
-            loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
-#line 36 "ok_dat_min_max.c"
-                                loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 96 "ok_dat_min_max.openmp.c"
-          }
-        } else {
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 36 "ok_dat_min_max.c"
-            edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 102 "ok_dat_min_max.openmp.c"
-          }
-        }
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+      double loom_t_len[16][1];
+      if (loom_vec) {
+        /* edge_len (line 36): as lanes, reading through maps in place */
+        #pragma omp simd
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-          double *const loom_w2_2 =
-              loom_d_lmax + loom_m_pedge[2 * loom_i + 0];
-          double *const loom_w2_3 =
-              loom_d_lmax + loom_m_pedge[2 * loom_i + 1];
-          double *const loom_w2_4 =
-              loom_d_lmin + loom_m_pedge[2 * loom_i + 0];
-          double *const loom_w2_5 =
-              loom_d_lmin + loom_m_pedge[2 * loom_i + 1];
-#line 38 "ok_dat_min_max.c"
-          extremes(loom_t_len[loom_i - loom_s], loom_w2_2, loom_w2_3, loom_w2_4, loom_w2_5);
-#line 116 "ok_dat_min_max.openmp.c"
+#line 36 "ok_dat_min_max.c"
+          loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
+#line 36 "ok_dat_min_max.c"
+                              loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
+#line 90 "ok_dat_min_max.openmp.c"
         }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+          edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
+#line 96 "ok_dat_min_max.openmp.c"
+        }
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+        double *const loom_w2_2 =
+            loom_d_lmax + loom_m_pedge[2 * loom_i + 0];
+        double *const loom_w2_3 =
+            loom_d_lmax + loom_m_pedge[2 * loom_i + 1];
+        double *const loom_w2_4 =
+            loom_d_lmin + loom_m_pedge[2 * loom_i + 0];
+        double *const loom_w2_5 =
+            loom_d_lmin + loom_m_pedge[2 * loom_i + 1];
+#line 38 "ok_dat_min_max.c"
+        extremes(loom_t_len[loom_i - loom_s], loom_w2_2, loom_w2_3, loom_w2_4, loom_w2_5);
+#line 110 "ok_dat_min_max.openmp.c"
       }
     }
   }
@@ -144,7 +137,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
       clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 148 "ok_dat_min_max.openmp.c"
+#line 141 "ok_dat_min_max.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -180,7 +173,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 184 "ok_dat_min_max.openmp.c"
+#line 177 "ok_dat_min_max.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "ok_dat_min_max.c"
 /* min and max on dats, through maps and directly: the longest and the
@@ -64,13 +46,13 @@ static void clip(const double *hi, double *lo) {
   if (*hi < *lo) *lo = *hi;
 }
 
-#line 68 "ok_dat_min_max.seq.c"
+#line 50 "ok_dat_min_max.seq.c"
 /* edge_len as lanes (line 36): each argument as base and offset */
 #line 8 "ok_dat_min_max.c"
 static inline void loom_lanes_edge_len(const double *a, const double *b, double *len, int loom_o_a, int loom_o_b, int loom_o_len) {
   len[loom_o_len] = fabs(b[loom_o_b] - a[loom_o_a]);
 }
-#line 74 "ok_dat_min_max.seq.c"
+#line 56 "ok_dat_min_max.seq.c"
 
 /* par_loops fused over edges (ok_dat_min_max.c: edge_len:36, extremes:37) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len__2_extremes_body(
@@ -108,19 +90,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len__2_extremes_body(
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 112 "ok_dat_min_max.seq.c"
+#line 94 "ok_dat_min_max.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 118 "ok_dat_min_max.seq.c"
+#line 100 "ok_dat_min_max.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
       extremes(loom_t_len[loom_i - loom_s], loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 124 "ok_dat_min_max.seq.c"
+#line 106 "ok_dat_min_max.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -163,7 +145,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 167 "ok_dat_min_max.seq.c"
+#line 149 "ok_dat_min_max.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -195,7 +177,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 199 "ok_dat_min_max.seq.c"
+#line 181 "ok_dat_min_max.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

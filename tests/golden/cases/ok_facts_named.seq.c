@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "ok_facts_named.c"
 /* Facts that name what a user writes there: a dim or arity given by a
@@ -63,7 +45,7 @@ typedef struct mesh {
 static inline void sum(const double *q, double *s) { *s += q[0] + q[3]; }
 static inline void flux(const double *a, const double *b, double *f) { f[0] = a[0] - b[0]; }
 
-#line 67 "ok_facts_named.seq.c"
+#line 49 "ok_facts_named.seq.c"
 /* par_loop sum over m_nodes (ok_facts_named.c:24): the code of
    loom_loop_1_sum and loom_loop_3_sum, with their own labels */
 static void loom_shared_1_sum(const char *loom_loop, loom_set m_nodes,
@@ -79,7 +61,7 @@ static void loom_shared_1_sum(const char *loom_loop, loom_set m_nodes,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_q + 4 * loom_i, &loom_g_s);
-#line 83 "ok_facts_named.seq.c"
+#line 65 "ok_facts_named.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -97,7 +79,7 @@ static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
 /* flux as lanes (line 25): each argument as base and offset */
 #line 20 "ok_facts_named.c"
 static inline void loom_lanes_flux(const double *a, const double *b, double *f, int loom_o_a, int loom_o_b, int loom_o_f) { f[loom_o_f] = a[loom_o_a] - b[loom_o_b]; }
-#line 101 "ok_facts_named.seq.c"
+#line 83 "ok_facts_named.seq.c"
 
 /* par_loop flux over m_edges (ok_facts_named.c:25): the code of
    loom_loop_2_flux and loom_loop_4_flux, with their own labels and tuners */
@@ -127,13 +109,13 @@ static inline LOOM_TWIN_INLINE void loom_shared_2_flux_body(
         loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f,
 #line 25 "ok_facts_named.c"
                         4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
-#line 131 "ok_facts_named.seq.c"
+#line 113 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 137 "ok_facts_named.seq.c"
+#line 119 "ok_facts_named.seq.c"
       }
     }
   }
@@ -176,7 +158,7 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 180 "ok_facts_named.seq.c"
+#line 162 "ok_facts_named.seq.c"
 static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
   static const char loom_loop[] = "sum at ok_facts_named.c:24";
@@ -215,7 +197,7 @@ loom_loop_4_flux(m_1->edges, m_1->e2n, m_1->q, f_1);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 219 "ok_facts_named.seq.c"
+#line 201 "ok_facts_named.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -43,28 +43,21 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   double *const loom_r_vmax = loom__scratch(2, (size_t)loom_plan->nblocks * 1 * sizeof(double));
   if (!loom_r_vmax)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      double loom_g_g[3];
-      for (int loom_j = 0; loom_j < 3; loom_j++)
-        loom_g_g[loom_j] = 0;
-      double loom_g_vmin = vmin[0];
-      double loom_g_vmax = vmax[0];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    double loom_g_g[3];
+    for (int loom_j = 0; loom_j < 3; loom_j++)
+      loom_g_g[loom_j] = 0;
+    double loom_g_vmin = vmin[0];
+    double loom_g_vmax = vmax[0];
+    for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 26 "ok_globals.c"
-        stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
-#line 62 "ok_globals.openmp.c"
-      }
-      for (int loom_j = 0; loom_j < 3; loom_j++)
-        loom_r_g[3 * loom_b + loom_j] = loom_g_g[loom_j];
-      loom_r_vmin[loom_b] = loom_g_vmin;
-      loom_r_vmax[loom_b] = loom_g_vmax;
+      stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
+#line 56 "ok_globals.openmp.c"
     }
+    for (int loom_j = 0; loom_j < 3; loom_j++)
+      loom_r_g[3 * loom_b + loom_j] = loom_g_g[loom_j];
+    loom_r_vmin[loom_b] = loom_g_vmin;
+    loom_r_vmax[loom_b] = loom_g_vmax;
   }
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     for (int loom_j = 0; loom_j < 3; loom_j++)

@@ -31,20 +31,13 @@ static void loom_loop_1_bump(loom_set cells, loom_dat x, loom_map next)
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, cells, 2, loom_writes);
   if (!loom_plan)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        double *const loom_w1_2 =
-            loom_d_x + loom_m_next[1 * loom_i + 0];
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+      double *const loom_w1_2 =
+          loom_d_x + loom_m_next[1 * loom_i + 0];
 #line 15 "ok_inc_own_and_mapped.c"
-        bump(loom_d_x + loom_i, loom_w1_2);
-#line 47 "ok_inc_own_and_mapped.openmp.c"
-      }
+      bump(loom_d_x + loom_i, loom_w1_2);
+#line 41 "ok_inc_own_and_mapped.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */

@@ -3,12 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
-   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 (a staged turn in
+   a strip) where the CPU has it, else NAME_body. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -17,18 +15,9 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #line 1 "ok_indirect.c"
 /* OK: indirect arguments dat[map[i]], read and inc, in an edge loop that
@@ -41,7 +30,7 @@ static void flux(const double *xa, const double *xb, double *ra, double *rb) {
   rb[0] -= f;
 }
 
-#line 45 "ok_indirect.mpi+openmp.c"
+#line 34 "ok_indirect.mpi+openmp.c"
 /* flux as lanes (line 20): each argument as base and offset */
 #line 5 "ok_indirect.c"
 static inline void loom_lanes_flux(const double *xa, const double *xb, double *ra, double *rb, int loom_o_xa, int loom_o_xb, int loom_o_ra, int loom_o_rb) {
@@ -49,7 +38,7 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
   ra[loom_o_ra] += f;
   rb[loom_o_rb] -= f;
 }
-#line 53 "ok_indirect.mpi+openmp.c"
+#line 42 "ok_indirect.mpi+openmp.c"
 
 /* flux (line 20) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_flux, for its core and for the rest */
@@ -69,7 +58,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
       loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
 #line 21 "ok_indirect.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 73 "ok_indirect.mpi+openmp.c"
+#line 62 "ok_indirect.mpi+openmp.c"
     }
     /* flux (line 20): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -88,7 +77,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
 #line 21 "ok_indirect.c"
       flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w1_3, loom_w1_4);
-#line 92 "ok_indirect.mpi+openmp.c"
+#line 81 "ok_indirect.mpi+openmp.c"
     }
   }
 }
@@ -226,7 +215,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 230 "ok_indirect.mpi+openmp.c"
+#line 219 "ok_indirect.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

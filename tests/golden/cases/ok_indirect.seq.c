@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "ok_indirect.c"
 /* OK: indirect arguments dat[map[i]], read and inc, in an edge loop that
@@ -52,7 +34,7 @@ static void flux(const double *xa, const double *xb, double *ra, double *rb) {
   rb[0] -= f;
 }
 
-#line 56 "ok_indirect.seq.c"
+#line 38 "ok_indirect.seq.c"
 /* flux as lanes (line 20): each argument as base and offset */
 #line 5 "ok_indirect.c"
 static inline void loom_lanes_flux(const double *xa, const double *xb, double *ra, double *rb, int loom_o_xa, int loom_o_xb, int loom_o_ra, int loom_o_rb) {
@@ -60,7 +42,7 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
   ra[loom_o_ra] += f;
   rb[loom_o_rb] -= f;
 }
-#line 64 "ok_indirect.seq.c"
+#line 46 "ok_indirect.seq.c"
 
 /* par_loop flux over edges (ok_indirect.c:20) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
@@ -92,7 +74,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
         loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
 #line 21 "ok_indirect.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 96 "ok_indirect.seq.c"
+#line 78 "ok_indirect.seq.c"
       }
       /* flux (line 20): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -103,7 +85,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
         flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 107 "ok_indirect.seq.c"
+#line 89 "ok_indirect.seq.c"
       }
     }
   }
@@ -144,7 +126,7 @@ loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 148 "ok_indirect.seq.c"
+#line 130 "ok_indirect.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

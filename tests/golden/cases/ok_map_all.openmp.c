@@ -46,36 +46,29 @@ static void loom_loop_1_centroid__2_spread(loom_set cells, loom_map pcell,
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, cells, 1, loom_writes);
   if (!loom_plan)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        {
-          const double *loom_a1[4] = {
-              loom_d_x + 2 * loom_m_pcell[4 * loom_i + 0],
-              loom_d_x + 2 * loom_m_pcell[4 * loom_i + 1],
-              loom_d_x + 2 * loom_m_pcell[4 * loom_i + 2],
-              loom_d_x + 2 * loom_m_pcell[4 * loom_i + 3]
-          };
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+      {
+        const double *loom_a1[4] = {
+            loom_d_x + 2 * loom_m_pcell[4 * loom_i + 0],
+            loom_d_x + 2 * loom_m_pcell[4 * loom_i + 1],
+            loom_d_x + 2 * loom_m_pcell[4 * loom_i + 2],
+            loom_d_x + 2 * loom_m_pcell[4 * loom_i + 3]
+        };
 #line 27 "ok_map_all.c"
-          centroid(loom_a1, loom_d_c + 2 * loom_i);
-#line 67 "ok_map_all.openmp.c"
-        }
-        {
-          double *loom_a2[4] = {
-              loom_d_acc + loom_m_pcell[4 * loom_i + 0],
-              loom_d_acc + loom_m_pcell[4 * loom_i + 1],
-              loom_d_acc + loom_m_pcell[4 * loom_i + 2],
-              loom_d_acc + loom_m_pcell[4 * loom_i + 3]
-          };
+        centroid(loom_a1, loom_d_c + 2 * loom_i);
+#line 61 "ok_map_all.openmp.c"
+      }
+      {
+        double *loom_a2[4] = {
+            loom_d_acc + loom_m_pcell[4 * loom_i + 0],
+            loom_d_acc + loom_m_pcell[4 * loom_i + 1],
+            loom_d_acc + loom_m_pcell[4 * loom_i + 2],
+            loom_d_acc + loom_m_pcell[4 * loom_i + 3]
+        };
 #line 28 "ok_map_all.c"
-          spread(loom_d_w + loom_i, loom_a2);
-#line 78 "ok_map_all.openmp.c"
-        }
+        spread(loom_d_w + loom_i, loom_a2);
+#line 72 "ok_map_all.openmp.c"
       }
     }
   }

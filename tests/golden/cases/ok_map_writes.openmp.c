@@ -46,27 +46,20 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, edges, 2, loom_writes);
   if (!loom_plan)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
-        double loom_x1_2[1]; /* a write another element wins */
-        double *const loom_w1_2 =
-            loom_win1_2[loom_m_ecell[2 * loom_i + 0]] == loom_i ? loom_d_x + loom_m_ecell[2 * loom_i + 0] : loom_x1_2;
-        double loom_x1_3[2][1]; /* a write another element wins */
-        double *loom_a3[2] = {
-            loom_win1_3[loom_m_ecell[2 * loom_i + 0]] == loom_i ? loom_d_y + loom_m_ecell[2 * loom_i + 0] : loom_x1_3[0],
-            loom_win1_3[loom_m_ecell[2 * loom_i + 1]] == loom_i ? loom_d_y + loom_m_ecell[2 * loom_i + 1] : loom_x1_3[1]
-        };
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+      const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
+      double loom_x1_2[1]; /* a write another element wins */
+      double *const loom_w1_2 =
+          loom_win1_2[loom_m_ecell[2 * loom_i + 0]] == loom_i ? loom_d_x + loom_m_ecell[2 * loom_i + 0] : loom_x1_2;
+      double loom_x1_3[2][1]; /* a write another element wins */
+      double *loom_a3[2] = {
+          loom_win1_3[loom_m_ecell[2 * loom_i + 0]] == loom_i ? loom_d_y + loom_m_ecell[2 * loom_i + 0] : loom_x1_3[0],
+          loom_win1_3[loom_m_ecell[2 * loom_i + 1]] == loom_i ? loom_d_y + loom_m_ecell[2 * loom_i + 1] : loom_x1_3[1]
+      };
 #line 21 "ok_map_writes.c"
-        mark(&loom_idx, loom_w1_2, loom_a3);
-#line 69 "ok_map_writes.openmp.c"
-      }
+      mark(&loom_idx, loom_w1_2, loom_a3);
+#line 63 "ok_map_writes.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -96,20 +89,13 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, edges, 1, loom_writes);
   if (!loom_plan)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        double *const loom_w2_1 =
-            loom_d_x + loom_m_edual[1 * loom_i + 0];
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+      double *const loom_w2_1 =
+          loom_d_x + loom_m_edual[1 * loom_i + 0];
 #line 22 "ok_map_writes.c"
-        twice(loom_w2_1);
-#line 112 "ok_map_writes.openmp.c"
-      }
+      twice(loom_w2_1);
+#line 99 "ok_map_writes.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */

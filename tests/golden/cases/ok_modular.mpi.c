@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "ok_modular.c"
 /* OK: loops in functions on handles whose loom_decl_* loomc does not see:
@@ -58,7 +40,7 @@ static void scale(const double *w, double *q) {
 static void gather(const double *x0, const double *x1, double *q) { q[0] += x0[0] + x1[0]; }
 static void twice(double *x) { x[0] *= 2; }
 
-#line 62 "ok_modular.mpi.c"
+#line 44 "ok_modular.mpi.c"
 /* par_loop scale over cells (ok_modular.c:18) */
 static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 {
@@ -76,7 +58,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 18 "ok_modular.c"
     scale(loom_d_w + loom_i, loom_d_m_q + 2 * loom_i);
-#line 80 "ok_modular.mpi.c"
+#line 62 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_q);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -88,7 +70,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 /* gather as lanes (line 19): each argument as base and offset */
 #line 14 "ok_modular.c"
 static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
-#line 92 "ok_modular.mpi.c"
+#line 74 "ok_modular.mpi.c"
 
 /* gather (line 19) over one strip, staged or element by element as loom_vec
    says: in loom_loop_2_gather, for its core and for the rest */
@@ -104,13 +86,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_2_gather(
       loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                         loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 108 "ok_modular.mpi.c"
+#line 90 "ok_modular.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
       gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 114 "ok_modular.mpi.c"
+#line 96 "ok_modular.mpi.c"
     }
   }
 }
@@ -180,7 +162,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 184 "ok_modular.mpi.c"
+#line 166 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -196,7 +178,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 200 "ok_modular.mpi.c"
+#line 182 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -219,13 +201,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_gather(
       loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                         loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 223 "ok_modular.mpi.c"
+#line 205 "ok_modular.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
       gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 229 "ok_modular.mpi.c"
+#line 211 "ok_modular.mpi.c"
     }
   }
 }
@@ -294,7 +276,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom__halo_begin(weight); loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 298 "ok_modular.mpi.c"
+#line 280 "ok_modular.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -51,26 +51,18 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
     double *const loom_r_total = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
     if (!loom_r_total)
       return;
-    for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-      #pragma omp parallel for schedule(static)
-      for (int loom_k = loom_plan->colour_start[loom_c];
-           loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-        const int loom_b = loom_plan->blocks_by_colour[loom_k];
-        double loom_g_total = 0;
-        const int loom_lo = loom_plan->block_start[loom_b];
-        const int loom_hi = loom_plan->block_start[loom_b + 1];
-        for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-          double *const loom_w1_2 =
-              loom_d_acc + loom_m_ecell[2 * loom_i + 0];
-          double *const loom_w1_3 =
-              loom_d_acc + loom_m_ecell[2 * loom_i + 1];
+    LOOM_OMP_BLOCKS_POLLING(loom_plan, loom_b, loom_lo, loom_hi) {
+      double loom_g_total = 0;
+      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+        double *const loom_w1_2 =
+            loom_d_acc + loom_m_ecell[2 * loom_i + 0];
+        double *const loom_w1_3 =
+            loom_d_acc + loom_m_ecell[2 * loom_i + 1];
 #line 24 "ok_mpi_exec_reduction.c"
-          spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
-#line 70 "ok_mpi_exec_reduction.mpi+openmp.c"
-        }
-        loom_r_total[loom_b] = loom_g_total;
+        spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
+#line 64 "ok_mpi_exec_reduction.mpi+openmp.c"
       }
-      loom__halo_progress(); /* between colours: the main thread */
+      loom_r_total[loom_b] = loom_g_total;
     }
     for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
       loom_rank_total += loom_r_total[loom_b];
@@ -89,25 +81,18 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
     double *const loom_r_total = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
     if (!loom_r_total)
       return;
-    for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-      #pragma omp parallel for schedule(static)
-      for (int loom_k = loom_plan->colour_start[loom_c];
-           loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-        const int loom_b = loom_plan->blocks_by_colour[loom_k];
-        double loom_g_total = 0;
-        const int loom_lo = loom_plan->block_start[loom_b];
-        const int loom_hi = loom_plan->block_start[loom_b + 1];
-        for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-          double *const loom_w1_2 =
-              loom_d_acc + loom_m_ecell[2 * loom_i + 0];
-          double *const loom_w1_3 =
-              loom_d_acc + loom_m_ecell[2 * loom_i + 1];
+    LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+      double loom_g_total = 0;
+      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+        double *const loom_w1_2 =
+            loom_d_acc + loom_m_ecell[2 * loom_i + 0];
+        double *const loom_w1_3 =
+            loom_d_acc + loom_m_ecell[2 * loom_i + 1];
 #line 24 "ok_mpi_exec_reduction.c"
-          spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
-#line 108 "ok_mpi_exec_reduction.mpi+openmp.c"
-        }
-        loom_r_total[loom_b] = loom_g_total;
+        spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
+#line 94 "ok_mpi_exec_reduction.mpi+openmp.c"
       }
+      loom_r_total[loom_b] = loom_g_total;
     }
     for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
       loom_rank_total += loom_r_total[loom_b];
@@ -126,25 +111,18 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
     double *const loom_r_total = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
     if (!loom_r_total)
       return;
-    for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-      #pragma omp parallel for schedule(static)
-      for (int loom_k = loom_plan->colour_start[loom_c];
-           loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-        const int loom_b = loom_plan->blocks_by_colour[loom_k];
-        double loom_g_total = 0;
-        const int loom_lo = loom_plan->block_start[loom_b];
-        const int loom_hi = loom_plan->block_start[loom_b + 1];
-        for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-          double *const loom_w1_2 =
-              loom_d_acc + loom_m_ecell[2 * loom_i + 0];
-          double *const loom_w1_3 =
-              loom_d_acc + loom_m_ecell[2 * loom_i + 1];
+    LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+      double loom_g_total = 0;
+      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+        double *const loom_w1_2 =
+            loom_d_acc + loom_m_ecell[2 * loom_i + 0];
+        double *const loom_w1_3 =
+            loom_d_acc + loom_m_ecell[2 * loom_i + 1];
 #line 24 "ok_mpi_exec_reduction.c"
-          spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
-#line 145 "ok_mpi_exec_reduction.mpi+openmp.c"
-        }
-        loom_r_total[loom_b] = loom_g_total;
+        spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
+#line 124 "ok_mpi_exec_reduction.mpi+openmp.c"
       }
+      loom_r_total[loom_b] = loom_g_total;
     }
     for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
       loom_halo_total += loom_r_total[loom_b];

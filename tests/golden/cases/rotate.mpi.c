@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "rotate.c"
 /* Loop rotation: in the time loop, the head (scale + zero) of step s+1 runs fused into the tail (settle) of step s when another step follows, behind the flag loom_rotated_1; in a loop of 2 iterations, the first iteration's head also joins the group before the loop (save); (nested in a time loop, that loop would be unrolled: unroll.c). */
@@ -54,7 +36,7 @@ static inline void spread(const double *b0, const double *b1, double *t0, double
 static inline void settle(const double *t, double *a) { a[0] += t[0]; }
 static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
-#line 58 "rotate.mpi.c"
+#line 40 "rotate.mpi.c"
 /* par_loops fused over nodes (rotate.c: scale:26, zero:27) */
 static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
                                       loom_dat t)
@@ -79,7 +61,7 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 83 "rotate.mpi.c"
+#line 65 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
   loom__dat_dirty(t);
@@ -95,7 +77,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 99 "rotate.mpi.c"
+#line 81 "rotate.mpi.c"
 
 /* spread (line 28) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_spread, for its core and for the rest */
@@ -113,7 +95,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 117 "rotate.mpi.c"
+#line 99 "rotate.mpi.c"
     }
     /* spread (line 28): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -124,7 +106,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 128 "rotate.mpi.c"
+#line 110 "rotate.mpi.c"
     }
   }
 }
@@ -204,7 +186,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 208 "rotate.mpi.c"
+#line 190 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -240,7 +222,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 244 "rotate.mpi.c"
+#line 226 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -276,7 +258,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 280 "rotate.mpi.c"
+#line 262 "rotate.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -303,7 +285,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 307 "rotate.mpi.c"
+#line 289 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -328,7 +310,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 332 "rotate.mpi.c"
+#line 314 "rotate.mpi.c"
     }
     /* spread (line 34): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -339,7 +321,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 343 "rotate.mpi.c"
+#line 325 "rotate.mpi.c"
     }
   }
 }
@@ -419,7 +401,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 423 "rotate.mpi.c"
+#line 405 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -453,7 +435,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 457 "rotate.mpi.c"
+#line 439 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -476,7 +458,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 480 "rotate.mpi.c"
+#line 462 "rotate.mpi.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -485,7 +467,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom__halo_begin(b); loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 489 "rotate.mpi.c"
+#line 471 "rotate.mpi.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -497,7 +479,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 501 "rotate.mpi.c"
+#line 483 "rotate.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,12 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
-   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 (a staged turn in
+   a strip) where the CPU has it, else NAME_body. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -17,18 +15,9 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #line 1 "rotate.c"
 /* Loop rotation: in the time loop, the head (scale + zero) of step s+1 runs fused into the tail (settle) of step s when another step follows, behind the flag loom_rotated_1; in a loop of 2 iterations, the first iteration's head also joins the group before the loop (save); (nested in a time loop, that loop would be unrolled: unroll.c). */
@@ -43,7 +32,7 @@ static inline void spread(const double *b0, const double *b1, double *t0, double
 static inline void settle(const double *t, double *a) { a[0] += t[0]; }
 static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
-#line 47 "rotate.openmp.c"
+#line 36 "rotate.openmp.c"
 /* par_loops fused over nodes (rotate.c: scale:26, zero:27) */
 static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
                                       loom_dat t)
@@ -70,7 +59,7 @@ static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
       zero(loom_d_t + loom_i);
-#line 74 "rotate.openmp.c"
+#line 63 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -88,7 +77,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 92 "rotate.openmp.c"
+#line 81 "rotate.openmp.c"
 
 /* spread (line 28) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_spread */
@@ -107,7 +96,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread_body(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 111 "rotate.openmp.c"
+#line 100 "rotate.openmp.c"
     }
     /* spread (line 28): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -126,7 +115,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread_body(
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x3_4;
 #line 28 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 130 "rotate.openmp.c"
+#line 119 "rotate.openmp.c"
     }
   }
 }
@@ -218,7 +207,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 222 "rotate.openmp.c"
+#line 211 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -259,7 +248,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
       zero(loom_d_t + loom_i);
-#line 263 "rotate.openmp.c"
+#line 252 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -298,7 +287,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
       save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 302 "rotate.openmp.c"
+#line 291 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -329,7 +318,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 333 "rotate.openmp.c"
+#line 322 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -358,7 +347,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 362 "rotate.openmp.c"
+#line 351 "rotate.openmp.c"
     }
     /* spread (line 34): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -377,7 +366,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
 #line 34 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
-#line 381 "rotate.openmp.c"
+#line 370 "rotate.openmp.c"
     }
   }
 }
@@ -469,7 +458,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 473 "rotate.openmp.c"
+#line 462 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -508,7 +497,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 512 "rotate.openmp.c"
+#line 501 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -533,7 +522,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 537 "rotate.openmp.c"
+#line 526 "rotate.openmp.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -542,7 +531,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 546 "rotate.openmp.c"
+#line 535 "rotate.openmp.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -554,7 +543,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 558 "rotate.openmp.c"
+#line 547 "rotate.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

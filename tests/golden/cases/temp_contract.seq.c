@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "temp_contract.c"
 /* Temporaries: t is contracted to a local (producer and consumer fused, each reads its own element); u is read through a map, so it is stored. */
@@ -51,7 +33,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 55 "temp_contract.seq.c"
+#line 37 "temp_contract.seq.c"
 /* par_loops fused over cells (temp_contract.c: scale:26, add:27, copy:28) */
 static void loom_loop_1_scale__2_add__3_copy(
     loom_set cells, loom_dat x, loom_dat t, loom_dat y, loom_dat u)
@@ -79,7 +61,7 @@ static void loom_loop_1_scale__2_add__3_copy(
     add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
 #line 28 "temp_contract.c"
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 83 "temp_contract.seq.c"
+#line 65 "temp_contract.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -90,7 +72,7 @@ static void loom_loop_1_scale__2_add__3_copy(
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 94 "temp_contract.seq.c"
+#line 76 "temp_contract.seq.c"
 
 /* par_loop gather over edges (temp_contract.c:29) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
@@ -120,13 +102,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 124 "temp_contract.seq.c"
+#line 106 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 130 "temp_contract.seq.c"
+#line 112 "temp_contract.seq.c"
       }
     }
   }
@@ -177,7 +159,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 181 "temp_contract.seq.c"
+#line 163 "temp_contract.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

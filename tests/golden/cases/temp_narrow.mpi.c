@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "temp_narrow.c"
 /* Narrowed temporaries (transform/narrow.h): stiffness writes the 2x2
@@ -66,7 +48,7 @@ static inline void apply(const double *k, const double *h, const double *u0, con
 }
 static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
-#line 70 "temp_narrow.mpi.c"
+#line 52 "temp_narrow.mpi.c"
 /* par_loop stiffness over edges (temp_narrow.c:37) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
     loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h)
@@ -110,7 +92,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 114 "temp_narrow.mpi.c"
+#line 96 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -123,7 +105,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 127 "temp_narrow.mpi.c"
+#line 109 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -149,7 +131,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 153 "temp_narrow.mpi.c"
+#line 135 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -162,7 +144,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 166 "temp_narrow.mpi.c"
+#line 148 "temp_narrow.mpi.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -242,7 +224,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 246 "temp_narrow.mpi.c"
+#line 228 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -257,7 +239,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 261 "temp_narrow.mpi.c"
+#line 243 "temp_narrow.mpi.c"
       }
     }
   }
@@ -286,7 +268,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 290 "temp_narrow.mpi.c"
+#line 272 "temp_narrow.mpi.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -301,7 +283,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 305 "temp_narrow.mpi.c"
+#line 287 "temp_narrow.mpi.c"
       }
     }
   }
@@ -338,7 +320,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 342 "temp_narrow.mpi.c"
+#line 324 "temp_narrow.mpi.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -379,19 +361,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 383 "temp_narrow.mpi.c"
+#line 365 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 389 "temp_narrow.mpi.c"
+#line 371 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 395 "temp_narrow.mpi.c"
+#line 377 "temp_narrow.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -407,19 +389,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 411 "temp_narrow.mpi.c"
+#line 393 "temp_narrow.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 417 "temp_narrow.mpi.c"
+#line 399 "temp_narrow.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 423 "temp_narrow.mpi.c"
+#line 405 "temp_narrow.mpi.c"
     }
   }
   loom__dat_dirty(w);
@@ -462,7 +444,7 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 466 "temp_narrow.mpi.c"
+#line 448 "temp_narrow.mpi.c"
   loom__halo_begin(k);
   loom__halo_begin(h);
   loom__halo_begin(x);
@@ -472,7 +454,7 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 476 "temp_narrow.mpi.c"
+#line 458 "temp_narrow.mpi.c"
 loom__halo_end(k);
 loom__halo_end(h);
 loom__halo_end(x);
@@ -485,7 +467,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 489 "temp_narrow.mpi.c"
+#line 471 "temp_narrow.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,8 +3,8 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -71,91 +71,84 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, edges, 2, loom_writes);
   if (!loom_plan)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
-        if (loom_vec) {
-          /* stiffness (line 37): its reads through maps, gathered for the strip */
-          double loom_g1_1[16][1];
-          double loom_g1_2[16][1];
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
-            loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
-          }
-          #pragma omp simd
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-            loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-            loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-            loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
-#line 37 "temp_narrow.c"
-            stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 100 "temp_narrow.openmp.c"
-            loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-            loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-            loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
-          }
-        } else {
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-            loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-            loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-            loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
-#line 37 "temp_narrow.c"
-            stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 113 "temp_narrow.openmp.c"
-            loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-            loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-            loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
-          }
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+      if (loom_vec) {
+        /* stiffness (line 37): its reads through maps, gathered for the strip */
+        double loom_g1_1[16][1];
+        double loom_g1_2[16][1];
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+          loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
         }
-        if (loom_vec) {
-          /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
-          double loom_g2_3[16][1];
-          double loom_g2_4[16][1];
-          double loom_g2_5[16][1];
-          double loom_g2_6[16][1];
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
-            loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
-            loom_g2_5[loom_i - loom_s][0] = 0;
-            loom_g2_6[loom_i - loom_s][0] = 0;
-          }
-          #pragma omp simd
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-            loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-            loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-            loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+        #pragma omp simd
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+          loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+          loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+          loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+#line 37 "temp_narrow.c"
+          stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 94 "temp_narrow.openmp.c"
+          loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+          loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+          loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+          loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+          loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+          loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+#line 37 "temp_narrow.c"
+          stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 107 "temp_narrow.openmp.c"
+          loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+          loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+          loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+        }
+      }
+      if (loom_vec) {
+        /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
+        double loom_g2_3[16][1];
+        double loom_g2_4[16][1];
+        double loom_g2_5[16][1];
+        double loom_g2_6[16][1];
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+          loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+          loom_g2_5[loom_i - loom_s][0] = 0;
+          loom_g2_6[loom_i - loom_s][0] = 0;
+        }
+        #pragma omp simd
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+          loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+          loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+          loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-            apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 139 "temp_narrow.openmp.c"
-          }
-          /* apply (line 39): its increments through maps, in element order */
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
-            loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
-          }
-        } else {
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-            loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-            loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-            loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
-            double *const loom_w2_5 =
-                loom_d_v + loom_m_en[2 * loom_i + 0];
-            double *const loom_w2_6 =
-                loom_d_v + loom_m_en[2 * loom_i + 1];
+          apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
+#line 133 "temp_narrow.openmp.c"
+        }
+        /* apply (line 39): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
+          loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+          loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+          loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+          loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+          double *const loom_w2_5 =
+              loom_d_v + loom_m_en[2 * loom_i + 0];
+          double *const loom_w2_6 =
+              loom_d_v + loom_m_en[2 * loom_i + 1];
 #line 40 "temp_narrow.c"
-            apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 158 "temp_narrow.openmp.c"
-          }
+          apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
+#line 152 "temp_narrow.openmp.c"
         }
       }
     }
@@ -231,7 +224,7 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
               loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
               apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 235 "temp_narrow.openmp.c"
+#line 228 "temp_narrow.openmp.c"
             }
             /* apply (line 39): its increments through maps, in element order */
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -254,7 +247,7 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
                   (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
 #line 40 "temp_narrow.c"
               apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 258 "temp_narrow.openmp.c"
+#line 251 "temp_narrow.openmp.c"
             }
           }
         }
@@ -280,7 +273,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 284 "temp_narrow.openmp.c"
+#line 277 "temp_narrow.openmp.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static void loom_loop_3_stiffness__4_weigh(
@@ -309,42 +302,35 @@ static void loom_loop_3_stiffness__4_weigh(
   double *const loom_r_s = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
   if (!loom_r_s)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      double loom_g_s = 0;
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
-        double loom_t_w[16][2];
-        if (loom_vec) {
-          /* stiffness (line 43): as lanes, reading through maps in place */
-          #pragma omp simd
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 43 "temp_narrow.c"
-            loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
-#line 43 "temp_narrow.c"
-                                 loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 332 "temp_narrow.openmp.c"
-          }
-        } else {
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 43 "temp_narrow.c"
-            stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 338 "temp_narrow.openmp.c"
-          }
-        }
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    double loom_g_s = 0;
+    for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+      double loom_t_w[16][2];
+      if (loom_vec) {
+        /* stiffness (line 43): as lanes, reading through maps in place */
+        #pragma omp simd
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 44 "temp_narrow.c"
-          weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 344 "temp_narrow.openmp.c"
+#line 43 "temp_narrow.c"
+          loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
+#line 43 "temp_narrow.c"
+                               loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 319 "temp_narrow.openmp.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 43 "temp_narrow.c"
+          stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
+#line 325 "temp_narrow.openmp.c"
         }
       }
-      loom_r_s[loom_b] = loom_g_s;
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 44 "temp_narrow.c"
+        weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
+#line 331 "temp_narrow.openmp.c"
+      }
     }
+    loom_r_s[loom_b] = loom_g_s;
   }
   for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
     s[0] += loom_r_s[loom_b];
@@ -368,7 +354,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 372 "temp_narrow.openmp.c"
+#line 358 "temp_narrow.openmp.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -385,7 +371,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 389 "temp_narrow.openmp.c"
+#line 375 "temp_narrow.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "temp_narrow.c"
 /* Narrowed temporaries (transform/narrow.h): stiffness writes the 2x2
@@ -66,7 +48,7 @@ static inline void apply(const double *k, const double *h, const double *u0, con
 }
 static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
-#line 70 "temp_narrow.seq.c"
+#line 52 "temp_narrow.seq.c"
 /* par_loops fused over edges (temp_narrow.c: stiffness:37, apply:39) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
     loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h,
@@ -111,7 +93,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 115 "temp_narrow.seq.c"
+#line 97 "temp_narrow.seq.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -124,7 +106,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 128 "temp_narrow.seq.c"
+#line 110 "temp_narrow.seq.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -149,7 +131,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 153 "temp_narrow.seq.c"
+#line 135 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -164,7 +146,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 168 "temp_narrow.seq.c"
+#line 150 "temp_narrow.seq.c"
       }
     }
   }
@@ -235,7 +217,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 239 "temp_narrow.seq.c"
+#line 221 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -250,7 +232,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 254 "temp_narrow.seq.c"
+#line 236 "temp_narrow.seq.c"
       }
     }
   }
@@ -285,7 +267,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 289 "temp_narrow.seq.c"
+#line 271 "temp_narrow.seq.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -320,19 +302,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 324 "temp_narrow.seq.c"
+#line 306 "temp_narrow.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 330 "temp_narrow.seq.c"
+#line 312 "temp_narrow.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 336 "temp_narrow.seq.c"
+#line 318 "temp_narrow.seq.c"
     }
   }
   *s = loom_g_s;
@@ -370,7 +352,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 374 "temp_narrow.seq.c"
+#line 356 "temp_narrow.seq.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -387,7 +369,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 391 "temp_narrow.seq.c"
+#line 373 "temp_narrow.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "temp_reuse.c"
 /* Temporaries: t1 and t2 (same set, dim and type) have disjoint lifetimes, so t2 reuses t1's storage; the fetch of y keeps copy from moving up to scale (they would fuse, and their temporaries live at once), and the second gather runs over cells, so that it does not fuse with the first. */
@@ -51,7 +33,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 55 "temp_reuse.seq.c"
+#line 37 "temp_reuse.seq.c"
 /* par_loop scale over cells (temp_reuse.c:26) */
 static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
 {
@@ -67,7 +49,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "temp_reuse.c"
     scale(loom_d_x + loom_i, loom_d_t1 + loom_i);
-#line 71 "temp_reuse.seq.c"
+#line 53 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -78,7 +60,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
 /* gather as lanes (line 27): each argument as base and offset */
 #line 7 "temp_reuse.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 82 "temp_reuse.seq.c"
+#line 64 "temp_reuse.seq.c"
 
 /* par_loop gather over edges (temp_reuse.c:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
@@ -108,13 +90,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
         loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e,
 #line 27 "temp_reuse.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 112 "temp_reuse.seq.c"
+#line 94 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
         gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 118 "temp_reuse.seq.c"
+#line 100 "temp_reuse.seq.c"
       }
     }
   }
@@ -155,7 +137,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_reuse.c"
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
-#line 159 "temp_reuse.seq.c"
+#line 141 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -191,13 +173,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z,
 #line 30 "temp_reuse.c"
                           loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 195 "temp_reuse.seq.c"
+#line 177 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
         gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
-#line 201 "temp_reuse.seq.c"
+#line 183 "temp_reuse.seq.c"
       }
     }
   }
@@ -249,7 +231,7 @@ loom_loop_4_gather(cells, cnext, t2, z);
   loom_exit();
   return (int)s;
 }
-#line 253 "temp_reuse.seq.c"
+#line 235 "temp_reuse.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "unroll.c"
 /* Unrolling: OP2's k loop of 2 iterations inside the time loop is written out (its body declares nothing and does not use k), so its loops stand in the time loop's body: save fuses with the first stage's scale, settle of the first stage with scale of the second, and the time loop rotates: settle of the second stage with the next step's save + scale.  The inner loop of 5 iterations is not unrolled (more than 4), the one using its variable neither. */
@@ -53,7 +35,7 @@ static inline void spread(const double *b0, const double *b1, double *t0, double
 static inline void settle(const double *t, double *a) { a[0] += t[0]; }
 static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
-#line 57 "unroll.mpi.c"
+#line 39 "unroll.mpi.c"
 /* par_loops fused over nodes (unroll.c: save:25, scale:27) */
 static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
                                       loom_dat b)
@@ -78,7 +60,7 @@ static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 82 "unroll.mpi.c"
+#line 64 "unroll.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -94,7 +76,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 98 "unroll.mpi.c"
+#line 80 "unroll.mpi.c"
 
 /* spread (line 28) over one strip, staged or element by element as loom_vec
    says: in loom_shared_3_spread, for its core and for the rest */
@@ -112,7 +94,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "unroll.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 116 "unroll.mpi.c"
+#line 98 "unroll.mpi.c"
     }
     /* spread (line 28): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -123,7 +105,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 127 "unroll.mpi.c"
+#line 109 "unroll.mpi.c"
     }
   }
 }
@@ -219,7 +201,7 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 223 "unroll.mpi.c"
+#line 205 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -253,7 +235,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 257 "unroll.mpi.c"
+#line 239 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -292,7 +274,7 @@ static void loom_loop_7_settle__1_save__2_scale(
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 296 "unroll.mpi.c"
+#line 278 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -320,7 +302,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 324 "unroll.mpi.c"
+#line 306 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -346,7 +328,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 350 "unroll.mpi.c"
+#line 332 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -368,7 +350,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 372 "unroll.mpi.c"
+#line 354 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -402,7 +384,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 406 "unroll.mpi.c"
+#line 388 "unroll.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,12 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
-   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 (a staged turn in
+   a strip) where the CPU has it, else NAME_body. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -17,18 +15,9 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #line 1 "vectorize.c"
 /* Vectorization (vectorize.h): area reads its nodes through a map and does enough arithmetic per value: it is staged, so its group (area + scale) runs in strips, the nodes gathered per strip, t contracted into a strip array.  Not staged: flux increments through a map, norm reduces, copy does too little. */
@@ -52,7 +41,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 56 "vectorize.mpi+openmp.c"
+#line 45 "vectorize.mpi+openmp.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
                                       loom_dat x, loom_dat w, loom_dat t,
@@ -112,20 +101,20 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
             const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
             area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 116 "vectorize.mpi+openmp.c"
+#line 105 "vectorize.mpi+openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
             const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
             area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 123 "vectorize.mpi+openmp.c"
+#line 112 "vectorize.mpi+openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
           scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 129 "vectorize.mpi+openmp.c"
+#line 118 "vectorize.mpi+openmp.c"
         }
       }
       if (loom_ends) /* this thread's share ends */
@@ -161,20 +150,20 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
             const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
             area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 165 "vectorize.mpi+openmp.c"
+#line 154 "vectorize.mpi+openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
             const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
             area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 172 "vectorize.mpi+openmp.c"
+#line 161 "vectorize.mpi+openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
           scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 178 "vectorize.mpi+openmp.c"
+#line 167 "vectorize.mpi+openmp.c"
         }
       }
       if (loom_ends) /* this thread's share ends */
@@ -198,7 +187,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 202 "vectorize.mpi+openmp.c"
+#line 191 "vectorize.mpi+openmp.c"
 
 /* flux (line 45) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_flux, for its core and for the rest */
@@ -218,7 +207,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
       loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 222 "vectorize.mpi+openmp.c"
+#line 211 "vectorize.mpi+openmp.c"
     }
     /* flux (line 45): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -237,7 +226,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
       flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 241 "vectorize.mpi+openmp.c"
+#line 230 "vectorize.mpi+openmp.c"
     }
   }
 }
@@ -364,7 +353,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 368 "vectorize.mpi+openmp.c"
+#line 357 "vectorize.mpi+openmp.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_norm__5_copy, for its core and for the rest */
@@ -380,13 +369,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 384 "vectorize.mpi+openmp.c"
+#line 373 "vectorize.mpi+openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 390 "vectorize.mpi+openmp.c"
+#line 379 "vectorize.mpi+openmp.c"
     }
   }
 }
@@ -436,27 +425,19 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
     double *const loom_r_s = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
     if (!loom_r_s)
       return;
-    for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-      #pragma omp parallel for schedule(static)
-      for (int loom_k = loom_plan->colour_start[loom_c];
-           loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-        const int loom_b = loom_plan->blocks_by_colour[loom_k];
-        double loom_g_s = 0;
-        const int loom_lo = loom_plan->block_start[loom_b];
-        const int loom_hi = loom_plan->block_start[loom_b + 1];
-        for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+    LOOM_OMP_BLOCKS_POLLING(loom_plan, loom_b, loom_lo, loom_hi) {
+      double loom_g_s = 0;
+      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
-            norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 453 "vectorize.mpi+openmp.c"
-          }
-          LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
-                                        loom_d_r, loom_d_z));
+          norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
+#line 436 "vectorize.mpi+openmp.c"
         }
-        loom_r_s[loom_b] = loom_g_s;
+        LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
+                                      loom_d_r, loom_d_z));
       }
-      loom__halo_progress(); /* between colours: the main thread */
+      loom_r_s[loom_b] = loom_g_s;
     }
     for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
       loom_rank_s += loom_r_s[loom_b];
@@ -471,26 +452,19 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
     double *const loom_r_s = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
     if (!loom_r_s)
       return;
-    for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-      #pragma omp parallel for schedule(static)
-      for (int loom_k = loom_plan->colour_start[loom_c];
-           loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-        const int loom_b = loom_plan->blocks_by_colour[loom_k];
-        double loom_g_s = 0;
-        const int loom_lo = loom_plan->block_start[loom_b];
-        const int loom_hi = loom_plan->block_start[loom_b + 1];
-        for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
-          const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+    LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+      double loom_g_s = 0;
+      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
-            norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 488 "vectorize.mpi+openmp.c"
-          }
-          LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
-                                        loom_d_r, loom_d_z));
+          norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
+#line 463 "vectorize.mpi+openmp.c"
         }
-        loom_r_s[loom_b] = loom_g_s;
+        LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
+                                      loom_d_r, loom_d_z));
       }
+      loom_r_s[loom_b] = loom_g_s;
     }
     for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
       loom_rank_s += loom_r_s[loom_b];
@@ -538,7 +512,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 542 "vectorize.mpi+openmp.c"
+#line 516 "vectorize.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "vectorize.c"
 /* Vectorization (vectorize.h): area reads its nodes through a map and does enough arithmetic per value: it is staged, so its group (area + scale) runs in strips, the nodes gathered per strip, t contracted into a strip array.  Not staged: flux increments through a map, norm reduces, copy does too little. */
@@ -63,7 +45,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 67 "vectorize.mpi.c"
+#line 49 "vectorize.mpi.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
     loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
@@ -116,20 +98,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 120 "vectorize.mpi.c"
+#line 102 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 127 "vectorize.mpi.c"
+#line 109 "vectorize.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 133 "vectorize.mpi.c"
+#line 115 "vectorize.mpi.c"
     }
   }
   loom__halo_end(x);
@@ -154,20 +136,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 158 "vectorize.mpi.c"
+#line 140 "vectorize.mpi.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
         const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
         area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 165 "vectorize.mpi.c"
+#line 147 "vectorize.mpi.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
       scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 171 "vectorize.mpi.c"
+#line 153 "vectorize.mpi.c"
     }
   }
   loom__dat_dirty(t);
@@ -202,7 +184,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 206 "vectorize.mpi.c"
+#line 188 "vectorize.mpi.c"
 
 /* flux (line 45) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_flux, for its core and for the rest */
@@ -220,7 +202,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux(
       loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 224 "vectorize.mpi.c"
+#line 206 "vectorize.mpi.c"
     }
     /* flux (line 45): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -231,7 +213,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
       flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 235 "vectorize.mpi.c"
+#line 217 "vectorize.mpi.c"
     }
   }
 }
@@ -299,7 +281,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 303 "vectorize.mpi.c"
+#line 285 "vectorize.mpi.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_norm__5_copy, for its core and for the rest */
@@ -315,13 +297,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_5_copy(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 319 "vectorize.mpi.c"
+#line 301 "vectorize.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 325 "vectorize.mpi.c"
+#line 307 "vectorize.mpi.c"
     }
   }
 }
@@ -359,7 +341,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 363 "vectorize.mpi.c"
+#line 345 "vectorize.mpi.c"
     }
     loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
                       loom_d_z);
@@ -371,7 +353,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
       norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 375 "vectorize.mpi.c"
+#line 357 "vectorize.mpi.c"
     }
     loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
                       loom_d_z);
@@ -433,7 +415,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 437 "vectorize.mpi.c"
+#line 419 "vectorize.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,12 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each staged loop's turn in a strip, a function the
-   parallel loops call, has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 (a staged turn in
+   a strip) where the CPU has it, else NAME_body. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -17,18 +15,9 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #line 1 "vectorize_inc.c"
 /* Vectorization of increments through maps (vectorize.h): flux reads its
@@ -87,7 +76,7 @@ static inline void branch(const double *y1, const double *y2, double *r1, double
   r2[0] -= a - b;
 }
 
-#line 91 "vectorize_inc.openmp.c"
+#line 80 "vectorize_inc.openmp.c"
 /* flux as lanes (line 71): each argument as base and offset */
 #line 14 "vectorize_inc.c"
 static inline void loom_lanes_flux(const double *y1, const double *y2, const double *n,
@@ -100,7 +89,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
   r2[loom_o_r2] -= f;
   r2[loom_o_r2 + 16 * 1] -= f * y2[loom_o_y2 + 1];
 }
-#line 104 "vectorize_inc.openmp.c"
+#line 93 "vectorize_inc.openmp.c"
 
 /* flux (line 71) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_flux */
@@ -120,7 +109,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
       loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                       2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 124 "vectorize_inc.openmp.c"
+#line 113 "vectorize_inc.openmp.c"
     }
     /* flux (line 71): its increments through maps, in element order */
     {
@@ -159,7 +148,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x1_5;
 #line 72 "vectorize_inc.c"
       flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_w1_4, loom_w1_5);
-#line 163 "vectorize_inc.openmp.c"
+#line 152 "vectorize_inc.openmp.c"
     }
   }
 }
@@ -257,20 +246,13 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   const loom__plan *const loom_plan = loom__plan_get(loom_loop, cells, 2, loom_writes);
   if (!loom_plan)
     return;
-  for (int loom_c = 0; loom_c < loom_plan->ncolours; loom_c++) {
-    #pragma omp parallel for schedule(static)
-    for (int loom_k = loom_plan->colour_start[loom_c];
-         loom_k < loom_plan->colour_start[loom_c + 1]; loom_k++) {
-      const int loom_b = loom_plan->blocks_by_colour[loom_k];
-      const int loom_lo = loom_plan->block_start[loom_b];
-      const int loom_hi = loom_plan->block_start[loom_b + 1];
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        double *const loom_w2_3 =
-            loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
+  LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
+    for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
+      double *const loom_w2_3 =
+          loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
-        relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 273 "vectorize_inc.openmp.c"
-      }
+      relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
+#line 256 "vectorize_inc.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -321,7 +303,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
               (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
           twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 325 "vectorize_inc.openmp.c"
+#line 307 "vectorize_inc.openmp.c"
         }
       }
     }
@@ -351,7 +333,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 355 "vectorize_inc.openmp.c"
+#line 337 "vectorize_inc.openmp.c"
 
 /* branch (line 76) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_branch__5_lift */
@@ -371,7 +353,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
       loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 375 "vectorize_inc.openmp.c"
+#line 357 "vectorize_inc.openmp.c"
     }
     /* branch (line 76): its increments through maps, in element order */
     {
@@ -410,7 +392,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
 #line 77 "vectorize_inc.c"
       branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 414 "vectorize_inc.openmp.c"
+#line 396 "vectorize_inc.openmp.c"
     }
   }
 }
@@ -482,7 +464,7 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
                 (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
             lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 486 "vectorize_inc.openmp.c"
+#line 468 "vectorize_inc.openmp.c"
           }
         }
       }
@@ -528,7 +510,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 532 "vectorize_inc.openmp.c"
+#line 514 "vectorize_inc.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "vectorize_inc.c"
 /* Vectorization of increments through maps (vectorize.h): flux reads its
@@ -98,7 +80,7 @@ static inline void branch(const double *y1, const double *y2, double *r1, double
   r2[0] -= a - b;
 }
 
-#line 102 "vectorize_inc.seq.c"
+#line 84 "vectorize_inc.seq.c"
 /* flux as lanes (line 71): each argument as base and offset */
 #line 14 "vectorize_inc.c"
 static inline void loom_lanes_flux(const double *y1, const double *y2, const double *n,
@@ -111,7 +93,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
   r2[loom_o_r2] -= f;
   r2[loom_o_r2 + 16 * 1] -= f * y2[loom_o_y2 + 1];
 }
-#line 115 "vectorize_inc.seq.c"
+#line 97 "vectorize_inc.seq.c"
 
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
@@ -145,7 +127,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
         loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 149 "vectorize_inc.seq.c"
+#line 131 "vectorize_inc.seq.c"
       }
       /* flux (line 71): its increments through maps, in element order */
       {
@@ -172,7 +154,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
         flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 176 "vectorize_inc.seq.c"
+#line 158 "vectorize_inc.seq.c"
       }
     }
   }
@@ -216,7 +198,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 73 "vectorize_inc.c"
     relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 220 "vectorize_inc.seq.c"
+#line 202 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      52.0 * loom__set_size(cells)
@@ -243,7 +225,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 75 "vectorize_inc.c"
     twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 247 "vectorize_inc.seq.c"
+#line 229 "vectorize_inc.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
@@ -267,7 +249,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 271 "vectorize_inc.seq.c"
+#line 253 "vectorize_inc.seq.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
@@ -304,7 +286,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
         loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 308 "vectorize_inc.seq.c"
+#line 290 "vectorize_inc.seq.c"
       }
       /* branch (line 76): its increments through maps, in element order */
       {
@@ -331,13 +313,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
         branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 335 "vectorize_inc.seq.c"
+#line 317 "vectorize_inc.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
       lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 341 "vectorize_inc.seq.c"
+#line 323 "vectorize_inc.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -391,7 +373,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 395 "vectorize_inc.seq.c"
+#line 377 "vectorize_inc.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

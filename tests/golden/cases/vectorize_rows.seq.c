@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "vectorize_rows.c"
 /* A staged loop's increments through maps are added to their rows after
@@ -86,7 +68,7 @@ static inline void spread(const double *y1, const double *y2, float *a1, float *
   c2[7] -= 14;
 }
 
-#line 90 "vectorize_rows.seq.c"
+#line 72 "vectorize_rows.seq.c"
 /* spread as lanes (line 56): each argument as base and offset */
 #line 8 "vectorize_rows.c"
 static inline void loom_lanes_spread(const double *y1, const double *y2, float *a1, float *a2,
@@ -125,7 +107,7 @@ static inline void loom_lanes_spread(const double *y1, const double *y2, float *
   c1[loom_o_c1 + 16 * 7] += 7;
   c2[loom_o_c2 + 16 * 7] -= 14;
 }
-#line 129 "vectorize_rows.seq.c"
+#line 111 "vectorize_rows.seq.c"
 
 /* par_loop spread over edges (vectorize_rows.c:56) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
@@ -166,7 +148,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
         loom_lanes_spread(loom_d_y, loom_d_y, loom_g1_3[0], loom_g1_4[0], loom_g1_5[0], loom_g1_6[0], loom_g1_7[0], loom_g1_8[0],
 #line 57 "vectorize_rows.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s);
-#line 170 "vectorize_rows.seq.c"
+#line 152 "vectorize_rows.seq.c"
       }
       /* spread (line 56): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -189,7 +171,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 57 "vectorize_rows.c"
         spread(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_a + 4 * loom_m_ecell[2 * loom_i + 0], loom_d_a + 4 * loom_m_ecell[2 * loom_i + 1], loom_d_b + 3 * loom_m_ecell[2 * loom_i + 0], loom_d_b + 3 * loom_m_ecell[2 * loom_i + 1], loom_d_c + 8 * loom_m_ecell[2 * loom_i + 0], loom_d_c + 8 * loom_m_ecell[2 * loom_i + 1]);
-#line 193 "vectorize_rows.seq.c"
+#line 175 "vectorize_rows.seq.c"
       }
     }
   }
@@ -239,7 +221,7 @@ loom_loop_1_spread(edges, ecell, y, a, b, c);
   loom_exit();
   return av[0] + bv[0] + cv[0] > 0.0 ? 0 : 1;
 }
-#line 243 "vectorize_rows.seq.c"
+#line 225 "vectorize_rows.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "version.c"
 /* Bodies written twice: `relax`'s loops, on handles through p that may be
@@ -62,11 +44,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 
 void swap(pair *p);
 
-#line 66 "version.mpi.c"
+#line 48 "version.mpi.c"
 /* plus1 as lanes (line 23): each argument as base and offset */
 #line 17 "version.c"
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
-#line 70 "version.mpi.c"
+#line 52 "version.mpi.c"
 
 /* plus1 (line 23) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_twice__2_plus1 and loom_loop_4_plus1 */
@@ -82,13 +64,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_2_plus1(
       loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 86 "version.mpi.c"
+#line 68 "version.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
       plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 92 "version.mpi.c"
+#line 74 "version.mpi.c"
     }
   }
 }
@@ -128,7 +110,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 132 "version.mpi.c"
+#line 114 "version.mpi.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -140,7 +122,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 144 "version.mpi.c"
+#line 126 "version.mpi.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -188,7 +170,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 192 "version.mpi.c"
+#line 174 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -276,7 +258,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 280 "version.mpi.c"
+#line 262 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -294,7 +276,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 298 "version.mpi.c"
+#line 280 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -317,13 +299,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_6_plus1(
       loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 321 "version.mpi.c"
+#line 303 "version.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
       plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 327 "version.mpi.c"
+#line 309 "version.mpi.c"
     }
   }
 }
@@ -395,7 +377,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 399 "version.mpi.c"
+#line 381 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -413,7 +395,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 417 "version.mpi.c"
+#line 399 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -436,13 +418,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_8_plus1(
       loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 440 "version.mpi.c"
+#line 422 "version.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
       plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 446 "version.mpi.c"
+#line 428 "version.mpi.c"
     }
   }
 }
@@ -514,7 +496,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 518 "version.mpi.c"
+#line 500 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -532,7 +514,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 536 "version.mpi.c"
+#line 518 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -555,13 +537,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_10_plus1(
       loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 559 "version.mpi.c"
+#line 541 "version.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
       plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 565 "version.mpi.c"
+#line 547 "version.mpi.c"
     }
   }
 }
@@ -634,7 +616,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 638 "version.mpi.c"
+#line 620 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -652,7 +634,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 656 "version.mpi.c"
+#line 638 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -675,13 +657,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_12_plus1(
       loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 679 "version.mpi.c"
+#line 661 "version.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
       plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 685 "version.mpi.c"
+#line 667 "version.mpi.c"
     }
   }
 }
@@ -759,7 +741,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 763 "version.mpi.c"
+#line 745 "version.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -3,11 +3,10 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
-/* Loops timed staged and element by element give the same bits: no
-   multiply-add is contracted here. With GCC for x86-64 below AVX-512 (no
-   -DLOOM_NO_TWINS), each has a twin NAME_avx512 that LOOM_TWIN(NAME, args)
-   runs where the CPU has AVX-512 (else NAME_body); the file is tuned for
-   one. LOOM_IVDEP: lanes touch nothing another writes. */
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. GCC below AVX-512 (no -DLOOM_NO_TWINS):
+   LOOM_TWIN(NAME, args), from loom_gen.h, runs NAME_avx512 where the CPU has
+   it, else NAME_body. LOOM_IVDEP: lanes touch nothing another writes. */
 #if defined(__clang__) || defined(__INTEL_COMPILER)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
@@ -16,30 +15,13 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#define LOOM_TWINS 1
-#define LOOM_TWIN_INLINE __attribute__((always_inline))
-#define LOOM_TWIN_TARGET __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,avx512cd,prefer-vector-width=512")))
-#define LOOM_TWIN(f, args) (loom__twin_avx512() ? f##_avx512 args : f##_body args)
-#pragma GCC target("tune=sapphirerapids")
-#else
-#define LOOM_TWINS 0
-#define LOOM_TWIN_INLINE
-#define LOOM_TWIN(f, args) f##_body args
-#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
-#endif
 #endif
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wpass-failed"
-#endif
-#if defined(LOOM_IVDEP) /* the builder's own */
-#elif defined(__clang__)
-#define LOOM_IVDEP _Pragma("clang loop vectorize(assume_safety)")
-#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
-#define LOOM_IVDEP _Pragma("GCC ivdep")
-#else
-#define LOOM_IVDEP
 #endif
 #line 1 "version.c"
 /* Bodies written twice: `relax`'s loops, on handles through p that may be
@@ -62,11 +44,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 
 void swap(pair *p);
 
-#line 66 "version.seq.c"
+#line 48 "version.seq.c"
 /* plus1 as lanes (line 23): each argument as base and offset */
 #line 17 "version.c"
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
-#line 70 "version.seq.c"
+#line 52 "version.seq.c"
 
 /* plus1 (line 23) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_twice__2_plus1 and loom_loop_4_plus1 */
@@ -82,13 +64,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_2_plus1(
       loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 86 "version.seq.c"
+#line 68 "version.seq.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
       plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 92 "version.seq.c"
+#line 74 "version.seq.c"
     }
   }
 }
@@ -122,7 +104,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 126 "version.seq.c"
+#line 108 "version.seq.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -166,7 +148,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 170 "version.seq.c"
+#line 152 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -239,7 +221,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 243 "version.seq.c"
+#line 225 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -255,7 +237,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 259 "version.seq.c"
+#line 241 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -292,13 +274,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 296 "version.seq.c"
+#line 278 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 302 "version.seq.c"
+#line 284 "version.seq.c"
       }
     }
   }
@@ -331,7 +313,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 335 "version.seq.c"
+#line 317 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -347,7 +329,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 351 "version.seq.c"
+#line 333 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -384,13 +366,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 388 "version.seq.c"
+#line 370 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 394 "version.seq.c"
+#line 376 "version.seq.c"
       }
     }
   }
@@ -423,7 +405,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 427 "version.seq.c"
+#line 409 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -439,7 +421,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 443 "version.seq.c"
+#line 425 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -476,13 +458,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 480 "version.seq.c"
+#line 462 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 486 "version.seq.c"
+#line 468 "version.seq.c"
       }
     }
   }
@@ -516,7 +498,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 520 "version.seq.c"
+#line 502 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -532,7 +514,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 536 "version.seq.c"
+#line 518 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -569,13 +551,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 573 "version.seq.c"
+#line 555 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 579 "version.seq.c"
+#line 561 "version.seq.c"
       }
     }
   }
@@ -614,7 +596,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 618 "version.seq.c"
+#line 600 "version.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
