@@ -26,6 +26,7 @@ step "$here/limiter.sh"
 step "$here/poisson.sh"
 step "$here/heat.sh"
 step "$here/outer.sh"
+step "$here/output_shape.sh"
 step "$here/mpi.sh"
 step "$here/hdf5.sh" small
 step "$here/bad_inputs.sh"
