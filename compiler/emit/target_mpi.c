@@ -16,6 +16,8 @@
  *                                  lets MPI move the messages along
  *   loom__halo_end(d) ...          each dat read through a map, or read
  *                                  directly when the executed halo runs
+ *                                  (the core and this part are one C
+ *                                  loop over loom_part, written once)
  *   elements [c, o)                owned boundary, or [c, x) when the
  *                                  group writes through a map: the
  *                                  executed halo's contributions to owned
@@ -95,11 +97,6 @@ static const char *rank_total(cg *g, const loop_arg *a) {
 static void mpi_loop_begin(cg *g, const group *gr) {
   cg_line(g, "if (loom__mpi_ready() != LOOM_OK)");
   cg_line(g, "  return;");
-  loop_arg_list args = cg_args(g, gr);
-  for (int i = 0; i < args.len; i++)
-    if (arg_is_reduction(args.items[i]))
-      cg_declare_local(g, args.items[i], rank_total(g, args.items[i]),
-                       cg_reduction_identity(g, args.items[i]));
   int exec = writes_through_map(g, gr);
   if (reads_halo(g, gr))
     cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set(gr)->name);
@@ -107,6 +104,11 @@ static void mpi_loop_begin(cg *g, const group *gr) {
           cg_set(gr)->name);
   if (split_reductions(g, gr))
     cg_line(g, "const int loom_owned = loom__set_owned(%s);", cg_set(gr)->name);
+  loop_arg_list args = cg_args(g, gr);
+  for (int i = 0; i < args.len; i++)
+    if (arg_is_reduction(args.items[i]))
+      cg_declare_local(g, args.items[i], rank_total(g, args.items[i]),
+                       cg_reduction_identity(g, args.items[i]));
 }
 
 /* The element loops of a group:
@@ -120,20 +122,21 @@ static void mpi_loop_begin(cg *g, const group *gr) {
  */
 typedef struct part {
   const char *lo, *hi;
-  int core, after_halo, discard;
+  int halo, discard; /* halo: the core, then the rest once the halo is in */
 } part;
 
+/* The parts written: the first two ranges, which differ only in their
+ * bounds, are one C loop over loom_part (0: the core, 1: the rest), so
+ * that the group's loop is written once. */
 static int parts_of(cg *g, const group *gr, part *out) {
   int n = 0, split = split_reductions(g, gr);
   const char *end = split ? "loom_owned" : "loom_end";
-  if (reads_halo(g, gr)) {
-    out[n++] = (part){"0", "loom_core", 1, 0, 0};
-    out[n++] = (part){"loom_core", end, 0, 1, 0};
-  } else {
-    out[n++] = (part){"0", end, 0, 0, 0};
-  }
+  if (reads_halo(g, gr))
+    out[n++] = (part){"loom_from", "loom_to", 1, 0};
+  else
+    out[n++] = (part){"0", end, 0, 0};
   if (split)
-    out[n++] = (part){"loom_owned", "loom_end", 0, 0, 1};
+    out[n++] = (part){"loom_owned", "loom_end", 0, 1};
   return n;
 }
 
@@ -155,22 +158,34 @@ static const char *discard_local(cg *g, const loop_arg *a, int threads) {
                  : cg_reduction_local(g, a);
 }
 
-/* What precedes a part's loop: the halo ends, a comment, and a block (for
- * the discarded executed halo, with its own reduction locals; for the
- * threads, to scope each part's plan). */
+/* The core, then (loom_part 1) the halo ends and the rest: the loop over
+ * the two and their bounds. */
+static void halo_parts_begin(cg *g, const group *gr) {
+  obj_list halo = cg_halo_dats(g, gr);
+  cg_line(g, "for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */");
+  cg_indent(g, 1);
+  cg_line(g, "if (loom_part == 1)%s /* the core reads no halo; the %s does */",
+          halo.len > 1 ? " {" : "", writes_through_map(g, gr) && !split_reductions(g, gr)
+                                        ? "owned boundary and executed halo" : "owned boundary");
+  for (int i = 0; i < halo.len; i++)
+    cg_line(g, "  loom__halo_end(%s);", ((const obj *)halo.items[i])->name);
+  if (halo.len > 1)
+    cg_line(g, "}");
+  cg_line(g, "const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? %s : loom_core;",
+          split_reductions(g, gr) ? "loom_owned" : "loom_end");
+}
+
+/* What precedes a part's loop: for the core and the rest, their loop; for
+ * the discarded executed halo, a comment and a block with its own
+ * reduction locals; for the threads, a block to scope the part's plan. */
 static void part_begin(cg *g, const group *gr, const part *p, int threads) {
-  if (p->after_halo)
-    for (int i = 0; i < cg_halo_dats(g, gr).len; i++)
-      cg_line(g, "loom__halo_end(%s);", ((const obj *)cg_halo_dats(g, gr).items[i])->name);
-  if (p->core)
-    cg_line(g, "/* core elements: they read no halo (its exchange began at the point "
-               "the region's schedule chose) */");
-  else if (p->discard)
+  if (p->halo) {
+    halo_parts_begin(g, gr);
+    return;
+  }
+  if (p->discard)
     cg_line(g, "/* executed halo: its increments are this rank's to compute, its "
                "reductions its owners' */");
-  else if (p->after_halo)
-    cg_line(g, "/* owned boundary%s */", writes_through_map(g, gr) && !split_reductions(g, gr)
-                                             ? " and executed halo" : "");
   if (!p->discard && !threads)
     return;
   cg_line(g, "{");
@@ -187,7 +202,7 @@ static void part_end(cg *g, const group *gr, const part *p, int threads) {
   for (int i = 0; p->discard && threads && i < args.len; i++)
     if (arg_is_reduction(args.items[i]))
       cg_line(g, "(void)%s;", discard_local(g, args.items[i], threads));
-  if (!p->discard && !threads)
+  if (!p->discard && !threads && !p->halo)
     return;
   cg_indent(g, -1);
   cg_line(g, "}");
@@ -197,7 +212,7 @@ static void mpi_iterate_begin(cg *g, const group *gr, int k) {
   part p = part_at(g, gr, k);
   part_begin(g, gr, &p, 0);
   cg_loop_begin(g, p.lo, p.hi);
-  if (!p.core)
+  if (!p.halo)
     return;
   cg_line(g, "if (%s) /* let MPI move the halo messages along */", cg_every(g, 4096));
   cg_line(g, "  loom__halo_progress();");
@@ -213,7 +228,7 @@ static void mpi_iterate_end(cg *g, const group *gr, int k) {
  * rows beyond the executed halo are not valid); the core part lets MPI
  * progress from the main thread. */
 static omp_range part_range(const part *p) {
-  return (omp_range){p->lo, p->hi, 1, p->core, p->discard ? "loom_halo_%s" : "loom_rank_%s"};
+  return (omp_range){p->lo, p->hi, 1, p->halo, p->discard ? "loom_halo_%s" : "loom_rank_%s"};
 }
 
 static void mpiomp_iterate_begin(cg *g, const group *gr, int k) {

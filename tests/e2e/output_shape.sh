@@ -10,10 +10,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 b=$root/build/samples
 fail=0
-files="$b/airfoil/airfoil_seq.c $b/airfoil/airfoil_hdf5_mpi.c
-       $b/aero/aero_seq.c $b/aero/aero_openmp.c
+files="$b/airfoil/airfoil_seq.c $b/airfoil/airfoil_hdf5_mpi.c $b/airfoil/airfoil_hdf5_mpi_openmp.c
+       $b/aero/aero_seq.c $b/aero/aero_openmp.c $b/aero/aero_mpi.c
        $b/heat/heat_seq.c $b/heat/heat_openmp.c $b/heat/heat_mpi.c $b/heat/heat_mpi_openmp.c
-       $b/limiter/limiter_seq.c $b/limiter/limiter_openmp.c
+       $b/limiter/limiter_seq.c $b/limiter/limiter_openmp.c $b/limiter/limiter_mpi.c
        $b/poisson/poisson_seq.c $b/poisson/poisson_openmp.c $b/poisson/poisson_mpi.c
        $b/poisson/poisson_mpi_openmp.c $b/outer/outer_seq.c $b/outer/outer_openmp.c"
 for f in $files; do

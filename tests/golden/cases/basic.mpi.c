@@ -28,8 +28,8 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_sum = 0;
   const int loom_end = loom__set_owned(cells);
+  double loom_g_sum = 0;
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 16 "basic.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i, &loom_g_sum);

@@ -75,72 +75,6 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
 }
 #line 77 "fuse_global.mpi.c"
 
-/* assemble (line 25) over one strip, staged or element by element as
-   loom_vec says: in loom_loop_2_assemble__4_assemble, for its core and for
-   the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_2_assemble(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_pcell,
-    double *const loom_d_x, double *const loom_d_t1)
-{
-  if (loom_vec) {
-    /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g2_3[1][16] = {{0}};
-    _Alignas(64) double loom_g2_4[1][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 25 "fuse_global.c"
-      loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
-#line 25 "fuse_global.c"
-                          loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 96 "fuse_global.mpi.c"
-    }
-    /* assemble (line 25): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      loom_d_t1[loom_m_pcell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
-      loom_d_t1[loom_m_pcell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 25 "fuse_global.c"
-      assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 107 "fuse_global.mpi.c"
-    }
-  }
-}
-
-/* assemble (line 27) over one strip, staged or element by element as
-   loom_vec says: in loom_loop_2_assemble__4_assemble, for its core and for
-   the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_4_assemble(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_pcell,
-    double *const loom_d_x, double *const loom_d_t2)
-{
-  if (loom_vec) {
-    /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g4_3[1][16] = {{0}};
-    _Alignas(64) double loom_g4_4[1][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 27 "fuse_global.c"
-      loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
-#line 27 "fuse_global.c"
-                          loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 129 "fuse_global.mpi.c"
-    }
-    /* assemble (line 27): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      loom_d_t2[loom_m_pcell[2 * loom_i + 0]] += loom_g4_3[0][loom_i - loom_s];
-      loom_d_t2[loom_m_pcell[2 * loom_i + 1]] += loom_g4_4[0][loom_i - loom_s];
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 27 "fuse_global.c"
-      assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 140 "fuse_global.mpi.c"
-    }
-  }
-}
-
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
     loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
@@ -167,24 +101,63 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
     return;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_exec(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_2_assemble(loom_s, loom_e, loom_vec, loom_m_pcell, loom_d_x,
-                          loom_d_t1);
-    loom_strip_4_assemble(loom_s, loom_e, loom_vec, loom_m_pcell, loom_d_x,
-                          loom_d_t2);
-  }
-  loom__halo_end(x);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_2_assemble(loom_s, loom_e, loom_vec, loom_m_pcell, loom_d_x,
-                          loom_d_t1);
-    loom_strip_4_assemble(loom_s, loom_e, loom_vec, loom_m_pcell, loom_d_x,
-                          loom_d_t2);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* assemble (line 25): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g2_3[1][16] = {{0}};
+        _Alignas(64) double loom_g2_4[1][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "fuse_global.c"
+          loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 25 "fuse_global.c"
+                              loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 123 "fuse_global.mpi.c"
+        }
+        /* assemble (line 25): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_t1[loom_m_pcell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+          loom_d_t1[loom_m_pcell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 25 "fuse_global.c"
+          assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
+#line 134 "fuse_global.mpi.c"
+        }
+      }
+      if (loom_vec) {
+        /* assemble (line 27): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g4_3[1][16] = {{0}};
+        _Alignas(64) double loom_g4_4[1][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 27 "fuse_global.c"
+          loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
+#line 27 "fuse_global.c"
+                              loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
+#line 147 "fuse_global.mpi.c"
+        }
+        /* assemble (line 27): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_t2[loom_m_pcell[2 * loom_i + 0]] += loom_g4_3[0][loom_i - loom_s];
+          loom_d_t2[loom_m_pcell[2 * loom_i + 1]] += loom_g4_4[0][loom_i - loom_s];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 27 "fuse_global.c"
+          assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
+#line 158 "fuse_global.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
@@ -230,7 +203,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 234 "fuse_global.mpi.c"
+#line 207 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -263,7 +236,7 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 267 "fuse_global.mpi.c"
+#line 240 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
@@ -299,7 +272,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 303 "fuse_global.mpi.c"
+#line 276 "fuse_global.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

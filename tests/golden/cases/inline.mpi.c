@@ -136,8 +136,8 @@ static void loom_shared_5_add(const char *loom_loop,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_sum = 0;
   const int loom_end = loom__set_owned(nodes);
+  double loom_g_sum = 0;
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
@@ -181,8 +181,8 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_sum = 0;
   const int loom_end = loom__set_owned(m_nodes);
+  double loom_g_sum = 0;
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
@@ -219,8 +219,8 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_sum = 0;
   const int loom_end = loom__set_owned(m_nodes);
+  double loom_g_sum = 0;
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);

@@ -82,38 +82,6 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
 }
 #line 84 "mpi_schedule.mpi.c"
 
-/* smooth (line 40) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_2_smooth, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_2_smooth(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
-    double *const loom_d_x, double *const loom_d_y)
-{
-  if (loom_vec) {
-    /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g2_3[1][16] = {{0}};
-    _Alignas(64) double loom_g2_4[1][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 41 "mpi_schedule.c"
-      loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
-#line 41 "mpi_schedule.c"
-                        loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 102 "mpi_schedule.mpi.c"
-    }
-    /* smooth (line 40): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      loom_d_y[loom_m_ecell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
-      loom_d_y[loom_m_ecell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 41 "mpi_schedule.c"
-      smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 113 "mpi_schedule.mpi.c"
-    }
-  }
-}
-
 /* par_loop smooth over edges (mpi_schedule.c:40) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
     loom_set edges, loom_map ecell, loom_dat x, loom_dat y)
@@ -135,20 +103,39 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_2_smooth(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_x,
-                        loom_d_y);
-  }
-  loom__halo_end(x);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_2_smooth(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_x,
-                        loom_d_y);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* smooth (line 40): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g2_3[1][16] = {{0}};
+        _Alignas(64) double loom_g2_4[1][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 41 "mpi_schedule.c"
+          loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
+#line 41 "mpi_schedule.c"
+                            loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 125 "mpi_schedule.mpi.c"
+        }
+        /* smooth (line 40): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_y[loom_m_ecell[2 * loom_i + 0]] += loom_g2_3[0][loom_i - loom_s];
+          loom_d_y[loom_m_ecell[2 * loom_i + 1]] += loom_g2_4[0][loom_i - loom_s];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 41 "mpi_schedule.c"
+          smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
+#line 136 "mpi_schedule.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(y);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -188,12 +175,12 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_norm = 0;
   const int loom_end = loom__set_owned(cells);
+  double loom_g_norm = 0;
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 197 "mpi_schedule.mpi.c"
+#line 184 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -220,7 +207,7 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 224 "mpi_schedule.mpi.c"
+#line 211 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -244,23 +231,20 @@ static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_err = 0;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_owned(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  double loom_g_err = 0;
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(z);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 48 "mpi_schedule.c"
-    diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 257 "mpi_schedule.mpi.c"
-  }
-  loom__halo_end(z);
-  /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 48 "mpi_schedule.c"
-    diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 264 "mpi_schedule.mpi.c"
+      diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
+#line 247 "mpi_schedule.mpi.c"
+    }
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -300,7 +284,7 @@ loom__halo_begin(z); loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
-#line 304 "mpi_schedule.mpi.c"
+#line 288 "mpi_schedule.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

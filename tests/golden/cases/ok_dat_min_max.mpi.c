@@ -54,31 +54,6 @@ static inline void loom_lanes_edge_len(const double *a, const double *b, double 
 }
 #line 56 "ok_dat_min_max.mpi.c"
 
-/* edge_len (line 36) over one strip, staged or element by element as
-   loom_vec says: in loom_loop_1_edge_len, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_1_edge_len(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_pedge,
-    double *const loom_d_x, double *const loom_d_len)
-{
-  if (loom_vec) {
-    /* edge_len (line 36): as lanes, reading through maps in place */
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 36 "ok_dat_min_max.c"
-      loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
-#line 36 "ok_dat_min_max.c"
-                          loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
-#line 72 "ok_dat_min_max.mpi.c"
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 36 "ok_dat_min_max.c"
-      edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
-#line 78 "ok_dat_min_max.mpi.c"
-    }
-  }
-}
-
 /* par_loop edge_len over edges (ok_dat_min_max.c:36) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
     loom_set edges, loom_map pedge, loom_dat x, loom_dat len)
@@ -100,20 +75,32 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_owned(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_1_edge_len(loom_s, loom_e, loom_vec, loom_m_pedge, loom_d_x,
-                          loom_d_len);
-  }
-  loom__halo_end(x);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_1_edge_len(loom_s, loom_e, loom_vec, loom_m_pedge, loom_d_x,
-                          loom_d_len);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* edge_len (line 36): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+          loom_lanes_edge_len(loom_d_x, loom_d_x, loom_d_len,
+#line 36 "ok_dat_min_max.c"
+                              loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i);
+#line 95 "ok_dat_min_max.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 36 "ok_dat_min_max.c"
+          edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_d_len + loom_i);
+#line 101 "ok_dat_min_max.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(len);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -158,20 +145,17 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(len);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 38 "ok_dat_min_max.c"
-    extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 168 "ok_dat_min_max.mpi.c"
-  }
-  loom__halo_end(len);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 38 "ok_dat_min_max.c"
-    extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 175 "ok_dat_min_max.mpi.c"
+      extremes(loom_d_len + loom_i, loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
+#line 158 "ok_dat_min_max.mpi.c"
+    }
   }
   loom__dat_dirty(lmax);
   loom__dat_dirty(lmin);
@@ -199,7 +183,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 203 "ok_dat_min_max.mpi.c"
+#line 187 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -232,7 +216,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 236 "ok_dat_min_max.mpi.c"
+#line 220 "ok_dat_min_max.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

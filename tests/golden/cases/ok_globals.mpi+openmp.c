@@ -36,12 +36,12 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
+  const int loom_end = loom__set_owned(cells);
   double loom_rank_g[3];
   for (int loom_j = 0; loom_j < 3; loom_j++)
     loom_rank_g[loom_j] = 0;
   double loom_rank_vmin = vmin[0];
   double loom_rank_vmax = vmax[0];
-  const int loom_end = loom__set_owned(cells);
   {
     const loom__plan *const loom_plan =
         loom__plan_get_range(loom_loop, cells, 0, loom_end, 0, NULL);

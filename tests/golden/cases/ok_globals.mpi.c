@@ -36,12 +36,12 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
+  const int loom_end = loom__set_owned(cells);
   double loom_g_g[3];
   for (int loom_j = 0; loom_j < 3; loom_j++)
     loom_g_g[loom_j] = 0;
   double loom_g_vmin = vmin[0];
   double loom_g_vmax = vmax[0];
-  const int loom_end = loom__set_owned(cells);
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 26 "ok_globals.c"
     stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);

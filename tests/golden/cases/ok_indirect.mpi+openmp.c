@@ -41,7 +41,7 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
 #line 42 "ok_indirect.mpi+openmp.c"
 
 /* flux (line 20) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_1_flux, for its core and for the rest */
+   says: in loom_loop_1_flux */
 static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
     int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
     double *const loom_x1_3, double *const loom_x1_4,
@@ -116,14 +116,16 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
     const loom__plan_arg loom_writes[] = {
         {ecell, 0},
         {ecell, 1}
     };
     const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, 0, loom_core, omp_get_max_threads(),
+        loom__ocplan_get_range(loom_loop, edges, loom_from, loom_to, omp_get_max_threads(),
                                2, loom_writes);
     if (!loom_oc)
       return;
@@ -143,43 +145,6 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
             const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
             if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
               loom__halo_progress();
-            LOOM_TWIN(loom_strip_1_flux, (loom_s, loom_e, loom_vec, loom_lo,
-                                          loom_hi, loom_x1_3, loom_x1_4,
-                                          loom_m_ecell, loom_d_x, loom_d_res));
-          }
-        }
-      }
-      if (loom_ends) /* this thread's share ends */
-        loom_ends[omp_get_thread_num()] = loom__wall();
-    }
-    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
-  }
-  loom__halo_end(x);
-  /* owned boundary and executed halo */
-  {
-    const loom__plan_arg loom_writes[] = {
-        {ecell, 0},
-        {ecell, 1}
-    };
-    const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, loom_core, loom_end, omp_get_max_threads(),
-                               2, loom_writes);
-    if (!loom_oc)
-      return;
-    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
-    #pragma omp parallel num_threads(loom_oc->nparts)
-    {
-      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-           loom_p += omp_get_num_threads()) {
-        const int loom_lo = loom_oc->part_lo[loom_p];
-        const int loom_hi = loom_oc->part_lo[loom_p + 1];
-        double loom_x1_3[1] = {0}; /* increments into other parts */
-        double loom_x1_4[1] = {0}; /* increments into other parts */
-        const int loom_r1 = loom_oc->run_start[loom_p + 1];
-        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
             LOOM_TWIN(loom_strip_1_flux, (loom_s, loom_e, loom_vec, loom_lo,
                                           loom_hi, loom_x1_3, loom_x1_4,
                                           loom_m_ecell, loom_d_x, loom_d_res));
@@ -215,7 +180,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 219 "ok_indirect.mpi+openmp.c"
+#line 184 "ok_indirect.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -44,38 +44,6 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
 }
 #line 46 "ok_indirect.mpi.c"
 
-/* flux (line 20) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_1_flux, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_1_flux(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
-    double *const loom_d_x, double *const loom_d_res)
-{
-  if (loom_vec) {
-    /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g1_3[1][16] = {{0}};
-    _Alignas(64) double loom_g1_4[1][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 21 "ok_indirect.c"
-      loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
-#line 21 "ok_indirect.c"
-                      loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 64 "ok_indirect.mpi.c"
-    }
-    /* flux (line 20): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      loom_d_res[loom_m_ecell[2 * loom_i + 0]] += loom_g1_3[0][loom_i - loom_s];
-      loom_d_res[loom_m_ecell[2 * loom_i + 1]] += loom_g1_4[0][loom_i - loom_s];
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 21 "ok_indirect.c"
-      flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 75 "ok_indirect.mpi.c"
-    }
-  }
-}
-
 /* par_loop flux over edges (ok_indirect.c:20) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
     loom_set edges, loom_map ecell, loom_dat x, loom_dat res)
@@ -97,20 +65,39 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_x,
-                      loom_d_res);
-  }
-  loom__halo_end(x);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_x,
-                      loom_d_res);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* flux (line 20): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g1_3[1][16] = {{0}};
+        _Alignas(64) double loom_g1_4[1][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 21 "ok_indirect.c"
+          loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
+#line 21 "ok_indirect.c"
+                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 87 "ok_indirect.mpi.c"
+        }
+        /* flux (line 20): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_res[loom_m_ecell[2 * loom_i + 0]] += loom_g1_3[0][loom_i - loom_s];
+          loom_d_res[loom_m_ecell[2 * loom_i + 1]] += loom_g1_4[0][loom_i - loom_s];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 21 "ok_indirect.c"
+          flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
+#line 98 "ok_indirect.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(res);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -150,7 +137,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 154 "ok_indirect.mpi.c"
+#line 141 "ok_indirect.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

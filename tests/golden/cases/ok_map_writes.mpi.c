@@ -83,20 +83,17 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
   const loom__plan_arg loom_wl2_1[] = {{edual, 0}}; /* x through maps */
   if (loom__check_unique(loom_loop, edges, 1, loom_wl2_1) != LOOM_OK)
     return;
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 22 "ok_map_writes.c"
-    twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
-#line 93 "ok_map_writes.mpi.c"
-  }
-  loom__halo_end(x);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 22 "ok_map_writes.c"
-    twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
-#line 100 "ok_map_writes.mpi.c"
+      twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
+#line 96 "ok_map_writes.mpi.c"
+    }
   }
   loom__dat_dirty(x);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */

@@ -53,20 +53,17 @@ static void loom_shared_1_mass(const char *loom_loop, loom_set m_cells,
     return;
   const int loom_core = loom__set_core(m_cells);
   const int loom_end = loom__set_exec(m_cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(m_x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 30 "ok_mat_facts.c"
-    mass(loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 0], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 1], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 63 "ok_mat_facts.mpi.c"
-  }
-  loom__halo_end(m_x);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 30 "ok_mat_facts.c"
-    mass(loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 0], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 1], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 70 "ok_mat_facts.mpi.c"
+      mass(loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 0], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 1], loom_d_m_x + 2 * loom_m_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
+#line 66 "ok_mat_facts.mpi.c"
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
                      84.0 * loom__set_size(m_cells)
@@ -87,7 +84,7 @@ loom__halo_begin(m->x); loom_loop_1_mass(m->cells, m->c2n, m->x, m->M);
 #line 31 "ok_mat_facts.c"
 }
 
-#line 91 "ok_mat_facts.mpi.c"
+#line 88 "ok_mat_facts.mpi.c"
 /* par_loop mass over cells (ok_mat_facts.c:37): the code of loom_loop_2_mass
    and loom_loop_5_mass, with their own labels */
 static void loom_shared_2_mass(const char *loom_loop, loom_set cells,
@@ -108,20 +105,17 @@ static void loom_shared_2_mass(const char *loom_loop, loom_set cells,
     return;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_exec(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 37 "ok_mat_facts.c"
-    mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
+      mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
 #line 118 "ok_mat_facts.mpi.c"
-  }
-  loom__halo_end(x);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 37 "ok_mat_facts.c"
-    mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv2_4 + (size_t)9 * loom_i));
-#line 125 "ok_mat_facts.mpi.c"
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      84.0 * loom__set_size(cells) + 16.0 * loom__map_reach(c2n),
@@ -144,7 +138,7 @@ loom__halo_begin(x); loom_loop_2_mass(cells, c2n, x, A);
   return 0;
 }
 
-#line 148 "ok_mat_facts.mpi.c"
+#line 142 "ok_mat_facts.mpi.c"
 static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n, loom_dat m_1_x, loom_mat m_1_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";

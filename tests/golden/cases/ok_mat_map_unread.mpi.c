@@ -34,20 +34,17 @@ static void loom_loop_1_diag(loom_set edges, loom_dat w, loom_map e2n,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(w);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 21 "ok_mat_map_unread.c"
-    diag(loom_d_w + loom_i, loom_mv1_2 + (size_t)4 * loom_i);
-#line 44 "ok_mat_map_unread.mpi.c"
-  }
-  loom__halo_end(w);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 21 "ok_mat_map_unread.c"
-    diag(loom_d_w + loom_i, loom_mv1_2 + (size_t)4 * loom_i);
-#line 51 "ok_mat_map_unread.mpi.c"
+      diag(loom_d_w + loom_i, loom_mv1_2 + (size_t)4 * loom_i);
+#line 47 "ok_mat_map_unread.mpi.c"
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      48.0 * loom__set_size(edges),

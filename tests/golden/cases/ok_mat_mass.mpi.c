@@ -54,25 +54,21 @@ static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
     return;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_exec(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) { /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(x);
+      loom__halo_end(w);
+    }
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 35 "ok_mat_mass.c"
-    mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
+      mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
 #line 36 "ok_mat_mass.c"
-    coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 66 "ok_mat_mass.mpi.c"
-  }
-  loom__halo_end(x);
-  loom__halo_end(w);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 35 "ok_mat_mass.c"
-    mass(loom_d_x + 2 * loom_m_c2n[3 * loom_i + 0], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 1], loom_d_x + 2 * loom_m_c2n[3 * loom_i + 2], (double (*)[3])(loom_mv1_4 + (size_t)9 * loom_i));
-#line 36 "ok_mat_mass.c"
-    coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
-#line 76 "ok_mat_mass.mpi.c"
+      coupling(loom_d_w + loom_i, loom_mv2_2 + (size_t)36 * loom_i);
+#line 71 "ok_mat_mass.mpi.c"
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      380.0 * loom__set_size(cells)

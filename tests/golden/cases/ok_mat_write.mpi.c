@@ -98,20 +98,17 @@ static void loom_loop_1_ones(loom_set cells, loom_dat w, loom_map c2n,
     return;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_exec(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(w);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 88 "ok_mat_write.c"
-    ones(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
-#line 108 "ok_mat_write.mpi.c"
-  }
-  loom__halo_end(w);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 88 "ok_mat_write.c"
-    ones(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
-#line 115 "ok_mat_write.mpi.c"
+      ones(loom_d_w + loom_i, (double (*)[3])(loom_mv1_2 + (size_t)9 * loom_i));
+#line 111 "ok_mat_write.mpi.c"
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      92.0 * loom__set_size(cells),
@@ -139,7 +136,7 @@ static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
     const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
 #line 89 "ok_mat_write.c"
     put(&loom_idx, (double (*)[2])(loom_mv2_2 + (size_t)4 * loom_i));
-#line 143 "ok_mat_write.mpi.c"
+#line 140 "ok_mat_write.mpi.c"
   }
   if (loom__mat_write_end(M, e2n, e2n) != LOOM_OK)
     return;
@@ -168,20 +165,17 @@ static void loom_loop_3_ones(loom_set cells, loom_dat w, loom_map c2n,
     return;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_exec(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(w);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 93 "ok_mat_write.c"
-    ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
+      ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
 #line 178 "ok_mat_write.mpi.c"
-  }
-  loom__halo_end(w);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 93 "ok_mat_write.c"
-    ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
-#line 185 "ok_mat_write.mpi.c"
+    }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      92.0 * loom__set_size(cells),

@@ -72,31 +72,6 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
 #line 74 "ok_modular.mpi.c"
 
-/* gather (line 19) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_2_gather, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_2_gather(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_m_pcell,
-    double *const loom_d_m_x, double *const loom_d_m_q)
-{
-  if (loom_vec) {
-    /* gather (line 19): as lanes, reading through maps in place */
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 19 "ok_modular.c"
-      loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
-#line 19 "ok_modular.c"
-                        loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 90 "ok_modular.mpi.c"
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 19 "ok_modular.c"
-      gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 96 "ok_modular.mpi.c"
-    }
-  }
-}
-
 /* par_loop gather over m_cells (ok_modular.c:19) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
     loom_set m_cells, loom_map m_pcell, loom_dat m_x, loom_dat m_q)
@@ -118,20 +93,32 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
     return;
   const int loom_core = loom__set_core(m_cells);
   const int loom_end = loom__set_owned(m_cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_2_gather(loom_s, loom_e, loom_vec, loom_m_m_pcell, loom_d_m_x,
-                        loom_d_m_q);
-  }
-  loom__halo_end(m_x);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_2_gather(loom_s, loom_e, loom_vec, loom_m_m_pcell, loom_d_m_x,
-                        loom_d_m_q);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(m_x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* gather (line 19): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 19 "ok_modular.c"
+          loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
+#line 19 "ok_modular.c"
+                            loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 113 "ok_modular.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 19 "ok_modular.c"
+          gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 119 "ok_modular.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(m_q);
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
@@ -162,7 +149,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 166 "ok_modular.mpi.c"
+#line 153 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -178,38 +165,13 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 182 "ok_modular.mpi.c"
+#line 169 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
                      1.0 * loom__set_size(m_nodes));
   loom__loop_done(loom_loop, loom_t0);
-}
-
-/* gather (line 24) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_4_gather, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_4_gather(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_m_pcell,
-    double *const loom_d_weight, double *const loom_d_m_q)
-{
-  if (loom_vec) {
-    /* gather (line 24): as lanes, reading through maps in place */
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 24 "ok_modular.c"
-      loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
-#line 24 "ok_modular.c"
-                        loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 205 "ok_modular.mpi.c"
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 24 "ok_modular.c"
-      gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 211 "ok_modular.mpi.c"
-    }
-  }
 }
 
 /* par_loop gather over m_cells (ok_modular.c:24) */
@@ -233,20 +195,32 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
     return;
   const int loom_core = loom__set_core(m_cells);
   const int loom_end = loom__set_owned(m_cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_4_gather(loom_s, loom_e, loom_vec, loom_m_m_pcell,
-                        loom_d_weight, loom_d_m_q);
-  }
-  loom__halo_end(weight);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_4_gather(loom_s, loom_e, loom_vec, loom_m_m_pcell,
-                        loom_d_weight, loom_d_m_q);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(weight);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* gather (line 24): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 24 "ok_modular.c"
+          loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
+#line 24 "ok_modular.c"
+                            loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
+#line 215 "ok_modular.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 24 "ok_modular.c"
+          gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
+#line 221 "ok_modular.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(m_q);
   loom__loop_traffic(loom_loop, loom__set_size(m_cells), /* elements, bytes moved, operations */
@@ -276,7 +250,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom__halo_begin(weight); loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 280 "ok_modular.mpi.c"
+#line 254 "ok_modular.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

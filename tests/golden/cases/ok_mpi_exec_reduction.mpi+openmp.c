@@ -34,18 +34,20 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_rank_total = 0;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   const int loom_owned = loom__set_owned(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  double loom_rank_total = 0;
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(w);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_owned : loom_core;
     const loom__plan_arg loom_writes[] = {
         {ecell, 0},
         {ecell, 1}
     };
     const loom__plan *const loom_plan =
-        loom__plan_get_range(loom_loop, edges, 0, loom_core, 2, loom_writes);
+        loom__plan_get_range(loom_loop, edges, loom_from, loom_to, 2, loom_writes);
     if (!loom_plan)
       return;
     double *const loom_r_total = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
@@ -60,37 +62,7 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
             loom_d_acc + loom_m_ecell[2 * loom_i + 1];
 #line 24 "ok_mpi_exec_reduction.c"
         spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
-#line 64 "ok_mpi_exec_reduction.mpi+openmp.c"
-      }
-      loom_r_total[loom_b] = loom_g_total;
-    }
-    for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
-      loom_rank_total += loom_r_total[loom_b];
-  }
-  loom__halo_end(w);
-  /* owned boundary */
-  {
-    const loom__plan_arg loom_writes[] = {
-        {ecell, 0},
-        {ecell, 1}
-    };
-    const loom__plan *const loom_plan =
-        loom__plan_get_range(loom_loop, edges, loom_core, loom_owned, 2, loom_writes);
-    if (!loom_plan)
-      return;
-    double *const loom_r_total = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
-    if (!loom_r_total)
-      return;
-    LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
-      double loom_g_total = 0;
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        double *const loom_w1_2 =
-            loom_d_acc + loom_m_ecell[2 * loom_i + 0];
-        double *const loom_w1_3 =
-            loom_d_acc + loom_m_ecell[2 * loom_i + 1];
-#line 24 "ok_mpi_exec_reduction.c"
-        spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
-#line 94 "ok_mpi_exec_reduction.mpi+openmp.c"
+#line 66 "ok_mpi_exec_reduction.mpi+openmp.c"
       }
       loom_r_total[loom_b] = loom_g_total;
     }
@@ -120,7 +92,7 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
             loom_d_acc + loom_m_ecell[2 * loom_i + 1];
 #line 24 "ok_mpi_exec_reduction.c"
         spread(loom_d_w + loom_i, loom_w1_2, loom_w1_3, &loom_g_total);
-#line 124 "ok_mpi_exec_reduction.mpi+openmp.c"
+#line 96 "ok_mpi_exec_reduction.mpi+openmp.c"
       }
       loom_r_total[loom_b] = loom_g_total;
     }

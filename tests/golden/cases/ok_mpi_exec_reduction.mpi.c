@@ -34,24 +34,21 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_total = 0;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
   const int loom_owned = loom__set_owned(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  double loom_g_total = 0;
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(w);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_owned : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 24 "ok_mpi_exec_reduction.c"
-    spread(loom_d_w + loom_i, loom_d_acc + loom_m_ecell[2 * loom_i + 0], loom_d_acc + loom_m_ecell[2 * loom_i + 1], &loom_g_total);
-#line 48 "ok_mpi_exec_reduction.mpi.c"
-  }
-  loom__halo_end(w);
-  /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_owned; loom_i += 1) {
-#line 24 "ok_mpi_exec_reduction.c"
-    spread(loom_d_w + loom_i, loom_d_acc + loom_m_ecell[2 * loom_i + 0], loom_d_acc + loom_m_ecell[2 * loom_i + 1], &loom_g_total);
-#line 55 "ok_mpi_exec_reduction.mpi.c"
+      spread(loom_d_w + loom_i, loom_d_acc + loom_m_ecell[2 * loom_i + 0], loom_d_acc + loom_m_ecell[2 * loom_i + 1], &loom_g_total);
+#line 51 "ok_mpi_exec_reduction.mpi.c"
+    }
   }
   /* executed halo: its increments are this rank's to compute, its reductions its owners' */
   {
@@ -59,7 +56,7 @@ static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
     for (int loom_i = loom_owned; loom_i < loom_end; loom_i += 1) {
 #line 24 "ok_mpi_exec_reduction.c"
       spread(loom_d_w + loom_i, loom_d_acc + loom_m_ecell[2 * loom_i + 0], loom_d_acc + loom_m_ecell[2 * loom_i + 1], &loom_g_total);
-#line 63 "ok_mpi_exec_reduction.mpi.c"
+#line 60 "ok_mpi_exec_reduction.mpi.c"
     }
   }
   loom__dat_dirty(acc);

@@ -38,44 +38,29 @@ static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_owned(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    double loom_p2_1[1];
-    {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      double loom_p2_1[1];
+      {
 #line 30 "pin_mpi_halo.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
-#line 50 "pin_mpi_halo.mpi.c"
-    }
-    double loom_p2_2[1];
-    {
+        scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
+#line 53 "pin_mpi_halo.mpi.c"
+      }
+      double loom_p2_2[1];
+      {
 #line 30 "pin_mpi_halo.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
-#line 56 "pin_mpi_halo.mpi.c"
-    }
+        scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
+#line 59 "pin_mpi_halo.mpi.c"
+      }
 #line 31 "pin_mpi_halo.c"
-    gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
-#line 60 "pin_mpi_halo.mpi.c"
-  }
-  loom__halo_end(x);
-  /* owned boundary */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-    double loom_p2_1[1];
-    {
-#line 30 "pin_mpi_halo.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_p2_1);
-#line 69 "pin_mpi_halo.mpi.c"
+      gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
+#line 63 "pin_mpi_halo.mpi.c"
     }
-    double loom_p2_2[1];
-    {
-#line 30 "pin_mpi_halo.c"
-      scale(loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_p2_2);
-#line 75 "pin_mpi_halo.mpi.c"
-    }
-#line 31 "pin_mpi_halo.c"
-    gather(loom_p2_1, loom_p2_2, loom_d_e + loom_i);
-#line 79 "pin_mpi_halo.mpi.c"
   }
   loom__dat_dirty(e);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */

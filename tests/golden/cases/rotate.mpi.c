@@ -79,38 +79,6 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
 }
 #line 81 "rotate.mpi.c"
 
-/* spread (line 28) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_3_spread, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_en,
-    double *const loom_d_b, double *const loom_d_t)
-{
-  if (loom_vec) {
-    /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g3_3[1][16] = {{0}};
-    _Alignas(64) double loom_g3_4[1][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "rotate.c"
-      loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
-#line 28 "rotate.c"
-                        loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 99 "rotate.mpi.c"
-    }
-    /* spread (line 28): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
-      loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "rotate.c"
-      spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 110 "rotate.mpi.c"
-    }
-  }
-}
-
 /* par_loop spread over edges (rotate.c:28) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
     loom_set edges, loom_map en, loom_dat b, loom_dat t)
@@ -132,20 +100,39 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_spread_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_m_en, loom_d_b,
-                        loom_d_t);
-  }
-  loom__halo_end(b);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_m_en, loom_d_b,
-                        loom_d_t);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(b);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g3_3[1][16] = {{0}};
+        _Alignas(64) double loom_g3_4[1][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "rotate.c"
+          loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
+#line 28 "rotate.c"
+                            loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 122 "rotate.mpi.c"
+        }
+        /* spread (line 28): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+          loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "rotate.c"
+          spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 133 "rotate.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -186,7 +173,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 190 "rotate.mpi.c"
+#line 177 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -222,7 +209,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 226 "rotate.mpi.c"
+#line 213 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -258,7 +245,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 262 "rotate.mpi.c"
+#line 249 "rotate.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -285,45 +272,13 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 289 "rotate.mpi.c"
+#line 276 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
                      1.0 * loom__set_size(nodes));
   loom__loop_done(loom_loop, loom_t0);
-}
-
-/* spread (line 34) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_7_spread, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_7_spread(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_en,
-    double *const loom_d_b, double *const loom_d_t)
-{
-  if (loom_vec) {
-    /* spread (line 34): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g7_3[1][16] = {{0}};
-    _Alignas(64) double loom_g7_4[1][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 34 "rotate.c"
-      loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
-#line 34 "rotate.c"
-                        loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 314 "rotate.mpi.c"
-    }
-    /* spread (line 34): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g7_3[0][loom_i - loom_s];
-      loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g7_4[0][loom_i - loom_s];
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 34 "rotate.c"
-      spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 325 "rotate.mpi.c"
-    }
-  }
 }
 
 /* par_loop spread over edges (rotate.c:34) */
@@ -347,20 +302,39 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_7_spread(loom_s, loom_e, loom_vec, loom_m_en, loom_d_b,
-                        loom_d_t);
-  }
-  loom__halo_end(b);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_7_spread(loom_s, loom_e, loom_vec, loom_m_en, loom_d_b,
-                        loom_d_t);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(b);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* spread (line 34): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g7_3[1][16] = {{0}};
+        _Alignas(64) double loom_g7_4[1][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 34 "rotate.c"
+          loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
+#line 34 "rotate.c"
+                            loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 324 "rotate.mpi.c"
+        }
+        /* spread (line 34): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g7_3[0][loom_i - loom_s];
+          loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g7_4[0][loom_i - loom_s];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 34 "rotate.c"
+          spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 335 "rotate.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -401,7 +375,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 405 "rotate.mpi.c"
+#line 379 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -435,7 +409,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 439 "rotate.mpi.c"
+#line 413 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -458,7 +432,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 462 "rotate.mpi.c"
+#line 436 "rotate.mpi.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -467,7 +441,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom__halo_begin(b); loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 471 "rotate.mpi.c"
+#line 445 "rotate.mpi.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -479,7 +453,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 483 "rotate.mpi.c"
+#line 457 "rotate.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

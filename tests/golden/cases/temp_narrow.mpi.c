@@ -72,82 +72,47 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_owned(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    if (loom_vec) {
-      /* stiffness (line 37): its reads through maps, gathered for the strip */
-      double loom_g1_1[16][1];
-      double loom_g1_2[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
-        loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
-      }
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* stiffness (line 37): its reads through maps, gathered for the strip */
+        double loom_g1_1[16][1];
+        double loom_g1_2[16][1];
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+          loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+        }
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+          loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+          loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+          loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
-        stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 96 "temp_narrow.mpi.c"
-        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
+          stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 99 "temp_narrow.mpi.c"
+          loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+          loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+          loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
+          loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
+          loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
+          loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
-        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 109 "temp_narrow.mpi.c"
-        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
-      }
-    }
-  }
-  loom__halo_end(x);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* stiffness (line 37): its reads through maps, gathered for the strip */
-      double loom_g1_1[16][1];
-      double loom_g1_2[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g1_1[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
-        loom_g1_2[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
-      }
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
-#line 37 "temp_narrow.c"
-        stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 135 "temp_narrow.mpi.c"
-        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        double loom_k1_3[4] = {0}; /* k: 3 of its 4 components stored */
-        loom_k1_3[0] = loom_d_k[3 * loom_i + 0];
-        loom_k1_3[1] = loom_d_k[3 * loom_i + 1];
-        loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
-#line 37 "temp_narrow.c"
-        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 148 "temp_narrow.mpi.c"
-        loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
-        loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
-        loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+          stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
+#line 112 "temp_narrow.mpi.c"
+          loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
+          loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
+          loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
+        }
       }
     }
   }
@@ -200,90 +165,53 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    if (loom_vec) {
-      /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
-      double loom_g2_3[16][1];
-      double loom_g2_4[16][1];
-      double loom_g2_5[16][1];
-      double loom_g2_6[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
-        loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
-        loom_g2_5[loom_i - loom_s][0] = 0;
-        loom_g2_6[loom_i - loom_s][0] = 0;
-      }
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
-#line 40 "temp_narrow.c"
-        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 228 "temp_narrow.mpi.c"
-      }
-      /* apply (line 39): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
-        loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
-#line 40 "temp_narrow.c"
-        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 243 "temp_narrow.mpi.c"
-      }
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) { /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(k);
+      loom__halo_end(h);
+      loom__halo_end(x);
     }
-  }
-  loom__halo_end(k);
-  loom__halo_end(h);
-  loom__halo_end(x);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    if (loom_vec) {
-      /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
-      double loom_g2_3[16][1];
-      double loom_g2_4[16][1];
-      double loom_g2_5[16][1];
-      double loom_g2_6[16][1];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
-        loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
-        loom_g2_5[loom_i - loom_s][0] = 0;
-        loom_g2_6[loom_i - loom_s][0] = 0;
-      }
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* apply (line 39): its reads through maps, gathered for the strip; its increments, from 0 */
+        double loom_g2_3[16][1];
+        double loom_g2_4[16][1];
+        double loom_g2_5[16][1];
+        double loom_g2_6[16][1];
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_g2_3[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 0]];
+          loom_g2_4[loom_i - loom_s][0] = loom_d_x[loom_m_en[2 * loom_i + 1]];
+          loom_g2_5[loom_i - loom_s][0] = 0;
+          loom_g2_6[loom_i - loom_s][0] = 0;
+        }
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+          loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+          loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+          loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 272 "temp_narrow.mpi.c"
-      }
-      /* apply (line 39): its increments through maps, in element order */
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
-        loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
-        loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
-        loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
-        loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
+          apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
+#line 199 "temp_narrow.mpi.c"
+        }
+        /* apply (line 39): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_v[loom_m_en[2 * loom_i + 0]] += loom_g2_5[loom_i - loom_s][0];
+          loom_d_v[loom_m_en[2 * loom_i + 1]] += loom_g2_6[loom_i - loom_s][0];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          double loom_k2_1[4] = {0}; /* k: 3 of its 4 components stored */
+          loom_k2_1[0] = loom_d_k[3 * loom_i + 0];
+          loom_k2_1[1] = loom_d_k[3 * loom_i + 1];
+          loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
-        apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 287 "temp_narrow.mpi.c"
+          apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
+#line 214 "temp_narrow.mpi.c"
+        }
       }
     }
   }
@@ -320,7 +248,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 324 "temp_narrow.mpi.c"
+#line 252 "temp_narrow.mpi.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -344,64 +272,40 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_s = 0;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_owned(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    double loom_t_w[16][2];
-    if (loom_vec) {
-      /* stiffness (line 43): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+  double loom_g_s = 0;
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      double loom_t_w[16][2];
+      if (loom_vec) {
+        /* stiffness (line 43): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
-        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
+          loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
-                             loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 365 "temp_narrow.mpi.c"
+                               loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
+#line 296 "temp_narrow.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 43 "temp_narrow.c"
+          stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
+#line 302 "temp_narrow.mpi.c"
+        }
       }
-    } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 43 "temp_narrow.c"
-        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 371 "temp_narrow.mpi.c"
-      }
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
-      weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 377 "temp_narrow.mpi.c"
-    }
-  }
-  loom__halo_end(x);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    double loom_t_w[16][2];
-    if (loom_vec) {
-      /* stiffness (line 43): as lanes, reading through maps in place */
-      LOOM_IVDEP
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 43 "temp_narrow.c"
-        loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
-#line 43 "temp_narrow.c"
-                             loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 393 "temp_narrow.mpi.c"
+        weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
+#line 308 "temp_narrow.mpi.c"
       }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 43 "temp_narrow.c"
-        stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 399 "temp_narrow.mpi.c"
-      }
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 44 "temp_narrow.c"
-      weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 405 "temp_narrow.mpi.c"
     }
   }
   loom__dat_dirty(w);
@@ -444,7 +348,7 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 448 "temp_narrow.mpi.c"
+#line 352 "temp_narrow.mpi.c"
   loom__halo_begin(k);
   loom__halo_begin(h);
   loom__halo_begin(x);
@@ -454,7 +358,7 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 458 "temp_narrow.mpi.c"
+#line 362 "temp_narrow.mpi.c"
 loom__halo_end(k);
 loom__halo_end(h);
 loom__halo_end(x);
@@ -467,7 +371,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 471 "temp_narrow.mpi.c"
+#line 375 "temp_narrow.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -78,38 +78,6 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
 }
 #line 80 "unroll.mpi.c"
 
-/* spread (line 28) over one strip, staged or element by element as loom_vec
-   says: in loom_shared_3_spread, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_3_spread(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_en,
-    double *const loom_d_b, double *const loom_d_t)
-{
-  if (loom_vec) {
-    /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g3_3[1][16] = {{0}};
-    _Alignas(64) double loom_g3_4[1][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "unroll.c"
-      loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
-#line 28 "unroll.c"
-                        loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 98 "unroll.mpi.c"
-    }
-    /* spread (line 28): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
-      loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 28 "unroll.c"
-      spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 109 "unroll.mpi.c"
-    }
-  }
-}
-
 /* par_loop spread over edges (unroll.c:28): the code of loom_loop_3_spread
    and loom_loop_6_spread, with their own labels and tuners */
 static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
@@ -131,20 +99,39 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_m_en, loom_d_b,
-                        loom_d_t);
-  }
-  loom__halo_end(b);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_3_spread(loom_s, loom_e, loom_vec, loom_m_en, loom_d_b,
-                        loom_d_t);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(b);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* spread (line 28): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g3_3[1][16] = {{0}};
+        _Alignas(64) double loom_g3_4[1][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+          loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
+#line 28 "unroll.c"
+                            loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 121 "unroll.mpi.c"
+        }
+        /* spread (line 28): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_t[loom_m_en[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+          loom_d_t[loom_m_en[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 28 "unroll.c"
+          spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
+#line 132 "unroll.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(t);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -201,7 +188,7 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 205 "unroll.mpi.c"
+#line 192 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -235,7 +222,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 239 "unroll.mpi.c"
+#line 226 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -274,7 +261,7 @@ static void loom_loop_7_settle__1_save__2_scale(
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 278 "unroll.mpi.c"
+#line 265 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -302,7 +289,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 306 "unroll.mpi.c"
+#line 293 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -328,7 +315,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 332 "unroll.mpi.c"
+#line 319 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -350,7 +337,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 354 "unroll.mpi.c"
+#line 341 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -384,7 +371,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 388 "unroll.mpi.c"
+#line 375 "unroll.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

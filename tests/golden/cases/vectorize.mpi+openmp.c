@@ -72,14 +72,16 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_owned(cells);
   const int *const loom_gid_cells = loom__set_global(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
     double *const loom_ends = loom__thread_ends(omp_get_max_threads());
     #pragma omp parallel
     {
       #pragma omp for schedule(static) nowait
-      for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
+      for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+        const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
         if (omp_get_thread_num() == 0 && (loom_s & 4095) < 16) /* MPI: main thread */
           loom__halo_progress();
         double loom_t_t[16][1];
@@ -101,69 +103,20 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
             const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
             area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 105 "vectorize.mpi+openmp.c"
+#line 107 "vectorize.mpi+openmp.c"
           }
         } else {
           for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
             const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
             area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 112 "vectorize.mpi+openmp.c"
+#line 114 "vectorize.mpi+openmp.c"
           }
         }
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
           scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 118 "vectorize.mpi+openmp.c"
-        }
-      }
-      if (loom_ends) /* this thread's share ends */
-        loom_ends[omp_get_thread_num()] = loom__wall();
-    }
-    loom__threads_done(loom_loop, loom_ends, omp_get_max_threads());
-  }
-  loom__halo_end(x);
-  /* owned boundary */
-  {
-    double *const loom_ends = loom__thread_ends(omp_get_max_threads());
-    #pragma omp parallel
-    {
-      #pragma omp for schedule(static) nowait
-      for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-        double loom_t_t[16][1];
-        if (loom_vec) {
-          /* area (line 42): its reads through maps, gathered for the strip */
-          double loom_g1_1[16][2];
-          double loom_g1_2[16][2];
-          double loom_g1_3[16][2];
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            for (int loom_v = 0; loom_v < 2; loom_v++)
-              loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-            for (int loom_v = 0; loom_v < 2; loom_v++)
-              loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-            for (int loom_v = 0; loom_v < 2; loom_v++)
-              loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
-          }
-          #pragma omp simd
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
-#line 43 "vectorize.c"
-            area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 154 "vectorize.mpi+openmp.c"
-          }
-        } else {
-          for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-            const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
-#line 43 "vectorize.c"
-            area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 161 "vectorize.mpi+openmp.c"
-          }
-        }
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 44 "vectorize.c"
-          scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 167 "vectorize.mpi+openmp.c"
+#line 120 "vectorize.mpi+openmp.c"
         }
       }
       if (loom_ends) /* this thread's share ends */
@@ -187,10 +140,10 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 191 "vectorize.mpi+openmp.c"
+#line 144 "vectorize.mpi+openmp.c"
 
 /* flux (line 45) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_3_flux, for its core and for the rest */
+   says: in loom_loop_3_flux */
 static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
     int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
     double *const loom_x3_3, double *const loom_x3_4,
@@ -207,7 +160,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
       loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 211 "vectorize.mpi+openmp.c"
+#line 164 "vectorize.mpi+openmp.c"
     }
     /* flux (line 45): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -226,7 +179,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
       flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 230 "vectorize.mpi+openmp.c"
+#line 183 "vectorize.mpi+openmp.c"
     }
   }
 }
@@ -265,14 +218,16 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
     const loom__plan_arg loom_writes[] = {
         {ecell, 0},
         {ecell, 1}
     };
     const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, 0, loom_core, omp_get_max_threads(),
+        loom__ocplan_get_range(loom_loop, edges, loom_from, loom_to, omp_get_max_threads(),
                                2, loom_writes);
     if (!loom_oc)
       return;
@@ -303,43 +258,6 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
     }
     loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
   }
-  loom__halo_end(y);
-  /* owned boundary and executed halo */
-  {
-    const loom__plan_arg loom_writes[] = {
-        {ecell, 0},
-        {ecell, 1}
-    };
-    const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, loom_core, loom_end, omp_get_max_threads(),
-                               2, loom_writes);
-    if (!loom_oc)
-      return;
-    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
-    #pragma omp parallel num_threads(loom_oc->nparts)
-    {
-      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-           loom_p += omp_get_num_threads()) {
-        const int loom_lo = loom_oc->part_lo[loom_p];
-        const int loom_hi = loom_oc->part_lo[loom_p + 1];
-        double loom_x3_3[1] = {0}; /* increments into other parts */
-        double loom_x3_4[1] = {0}; /* increments into other parts */
-        const int loom_r1 = loom_oc->run_start[loom_p + 1];
-        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-            LOOM_TWIN(loom_strip_3_flux, (loom_s, loom_e, loom_vec, loom_lo,
-                                          loom_hi, loom_x3_3, loom_x3_4,
-                                          loom_m_ecell, loom_d_y, loom_d_r));
-          }
-        }
-      }
-      if (loom_ends) /* this thread's share ends */
-        loom_ends[omp_get_thread_num()] = loom__wall();
-    }
-    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
-  }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      8.0 * loom__set_size(edges)
@@ -353,10 +271,10 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 357 "vectorize.mpi+openmp.c"
+#line 275 "vectorize.mpi+openmp.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_4_norm__5_copy, for its core and for the rest */
+   says: in loom_loop_4_norm__5_copy */
 static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
     int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
     double *const loom_d_r, double *const loom_d_z)
@@ -369,13 +287,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 373 "vectorize.mpi+openmp.c"
+#line 291 "vectorize.mpi+openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 379 "vectorize.mpi+openmp.c"
+#line 297 "vectorize.mpi+openmp.c"
     }
   }
 }
@@ -413,13 +331,15 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_rank_s = 0;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_owned(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  double loom_rank_s = 0;
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(r);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
     const loom__plan *const loom_plan =
-        loom__plan_get_range(loom_loop, cells, 0, loom_core, 0, NULL);
+        loom__plan_get_range(loom_loop, cells, loom_from, loom_to, 0, NULL);
     if (!loom_plan)
       return;
     double *const loom_r_s = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
@@ -432,34 +352,7 @@ static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
           norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 436 "vectorize.mpi+openmp.c"
-        }
-        LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
-                                      loom_d_r, loom_d_z));
-      }
-      loom_r_s[loom_b] = loom_g_s;
-    }
-    for (int loom_b = 0; loom_b < loom_plan->nblocks; loom_b++)
-      loom_rank_s += loom_r_s[loom_b];
-  }
-  loom__halo_end(r);
-  /* owned boundary */
-  {
-    const loom__plan *const loom_plan =
-        loom__plan_get_range(loom_loop, cells, loom_core, loom_end, 0, NULL);
-    if (!loom_plan)
-      return;
-    double *const loom_r_s = loom__scratch(0, (size_t)loom_plan->nblocks * 1 * sizeof(double));
-    if (!loom_r_s)
-      return;
-    LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
-      double loom_g_s = 0;
-      for (int loom_s = loom_lo; loom_s < loom_hi; loom_s += 16) {
-        const int loom_e = loom_s + 16 < loom_hi ? loom_s + 16 : loom_hi;
-        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 47 "vectorize.c"
-          norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 463 "vectorize.mpi+openmp.c"
+#line 356 "vectorize.mpi+openmp.c"
         }
         LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
                                       loom_d_r, loom_d_z));
@@ -512,7 +405,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 516 "vectorize.mpi+openmp.c"
+#line 409 "vectorize.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -75,81 +75,47 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_owned(cells);
   const int *const loom_gid_cells = loom__set_global(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    double loom_t_t[16][1];
-    if (loom_vec) {
-      /* area (line 42): its reads through maps, gathered for the strip */
-      double loom_g1_1[16][2];
-      double loom_g1_2[16][2];
-      double loom_g1_3[16][2];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
-      }
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(x);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      double loom_t_t[16][1];
+      if (loom_vec) {
+        /* area (line 42): its reads through maps, gathered for the strip */
+        double loom_g1_1[16][2];
+        double loom_g1_2[16][2];
+        double loom_g1_3[16][2];
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          for (int loom_v = 0; loom_v < 2; loom_v++)
+            loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
+          for (int loom_v = 0; loom_v < 2; loom_v++)
+            loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
+          for (int loom_v = 0; loom_v < 2; loom_v++)
+            loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
+        }
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-        area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 102 "vectorize.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
+          area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 105 "vectorize.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
-        area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 109 "vectorize.mpi.c"
+          area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
+#line 112 "vectorize.mpi.c"
+        }
       }
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
-      scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 115 "vectorize.mpi.c"
-    }
-  }
-  loom__halo_end(x);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    double loom_t_t[16][1];
-    if (loom_vec) {
-      /* area (line 42): its reads through maps, gathered for the strip */
-      double loom_g1_1[16][2];
-      double loom_g1_2[16][2];
-      double loom_g1_3[16][2];
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_1[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 0] + loom_v];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_2[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 1] + loom_v];
-        for (int loom_v = 0; loom_v < 2; loom_v++)
-          loom_g1_3[loom_i - loom_s][loom_v] = loom_d_x[2 * loom_m_cnode[3 * loom_i + 2] + loom_v];
+        scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
+#line 118 "vectorize.mpi.c"
       }
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
-#line 43 "vectorize.c"
-        area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 140 "vectorize.mpi.c"
-      }
-    } else {
-      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-        const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
-#line 43 "vectorize.c"
-        area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 147 "vectorize.mpi.c"
-      }
-    }
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 44 "vectorize.c"
-      scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 153 "vectorize.mpi.c"
     }
   }
   loom__dat_dirty(t);
@@ -184,39 +150,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 188 "vectorize.mpi.c"
-
-/* flux (line 45) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_3_flux, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_3_flux(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
-    double *const loom_d_y, double *const loom_d_r)
-{
-  if (loom_vec) {
-    /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g3_3[1][16] = {{0}};
-    _Alignas(64) double loom_g3_4[1][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 46 "vectorize.c"
-      loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
-#line 46 "vectorize.c"
-                      loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 206 "vectorize.mpi.c"
-    }
-    /* flux (line 45): its increments through maps, in element order */
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-      loom_d_r[loom_m_ecell[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
-      loom_d_r[loom_m_ecell[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 46 "vectorize.c"
-      flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 217 "vectorize.mpi.c"
-    }
-  }
-}
+#line 154 "vectorize.mpi.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
@@ -239,20 +173,39 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_y,
-                      loom_d_r);
-  }
-  loom__halo_end(y);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_3_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_y,
-                      loom_d_r);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* flux (line 45): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g3_3[1][16] = {{0}};
+        _Alignas(64) double loom_g3_4[1][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 46 "vectorize.c"
+          loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
+#line 46 "vectorize.c"
+                          loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 195 "vectorize.mpi.c"
+        }
+        /* flux (line 45): its increments through maps, in element order */
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+          loom_d_r[loom_m_ecell[2 * loom_i + 0]] += loom_g3_3[0][loom_i - loom_s];
+          loom_d_r[loom_m_ecell[2 * loom_i + 1]] += loom_g3_4[0][loom_i - loom_s];
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 46 "vectorize.c"
+          flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
+#line 206 "vectorize.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -281,32 +234,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 285 "vectorize.mpi.c"
-
-/* copy (line 48) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_4_norm__5_copy, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_5_copy(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_cnext,
-    double *const loom_d_r, double *const loom_d_z)
-{
-  if (loom_vec) {
-    /* copy (line 48): as lanes, reading through maps in place */
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-      loom_lanes_copy(loom_d_r, loom_d_z,
-#line 48 "vectorize.c"
-                      loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 301 "vectorize.mpi.c"
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 48 "vectorize.c"
-      copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 307 "vectorize.mpi.c"
-    }
-  }
-}
+#line 238 "vectorize.mpi.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
@@ -330,33 +258,40 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
   const int loom_vec = loom__tune_pick(&loom_tune);
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  double loom_g_s = 0;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_owned(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+  double loom_g_s = 0;
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(r);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
-      norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 345 "vectorize.mpi.c"
+        norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
+#line 276 "vectorize.mpi.c"
+      }
+      if (loom_vec) {
+        /* copy (line 48): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+          loom_lanes_copy(loom_d_r, loom_d_z,
+#line 48 "vectorize.c"
+                          loom_m_cnext[1 * loom_i + 0], loom_i);
+#line 286 "vectorize.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 48 "vectorize.c"
+          copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
+#line 292 "vectorize.mpi.c"
+        }
+      }
     }
-    loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
-                      loom_d_z);
-  }
-  loom__halo_end(r);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 47 "vectorize.c"
-      norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 357 "vectorize.mpi.c"
-    }
-    loom_strip_5_copy(loom_s, loom_e, loom_vec, loom_m_cnext, loom_d_r,
-                      loom_d_z);
   }
   loom__dat_dirty(z);
   if (loom__reduce_start(&loom_reduction_4_s, &loom_g_s, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -415,7 +350,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 419 "vectorize.mpi.c"
+#line 354 "vectorize.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -92,7 +92,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
 #line 93 "vectorize_inc.mpi+openmp.c"
 
 /* flux (line 71) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_1_flux, for its core and for the rest */
+   says: in loom_loop_1_flux */
 static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
     int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
     double *const loom_x1_4, double *const loom_x1_5,
@@ -189,14 +189,18 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) { /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+      loom__halo_end(n);
+    }
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
     const loom__plan_arg loom_writes[] = {
         {ecell, 0},
         {ecell, 1}
     };
     const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, 0, loom_core, omp_get_max_threads(),
+        loom__ocplan_get_range(loom_loop, edges, loom_from, loom_to, omp_get_max_threads(),
                                2, loom_writes);
     if (!loom_oc)
       return;
@@ -216,44 +220,6 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
             const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
             if (loom_p == 0 && (loom_s & 4095) < 16) /* the main thread: MPI */
               loom__halo_progress();
-            LOOM_TWIN(loom_strip_1_flux, (
-                loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x1_4,
-                loom_x1_5, loom_m_ecell, loom_d_y, loom_d_n, loom_d_r));
-          }
-        }
-      }
-      if (loom_ends) /* this thread's share ends */
-        loom_ends[omp_get_thread_num()] = loom__wall();
-    }
-    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
-  }
-  loom__halo_end(y);
-  loom__halo_end(n);
-  /* owned boundary and executed halo */
-  {
-    const loom__plan_arg loom_writes[] = {
-        {ecell, 0},
-        {ecell, 1}
-    };
-    const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, loom_core, loom_end, omp_get_max_threads(),
-                               2, loom_writes);
-    if (!loom_oc)
-      return;
-    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
-    #pragma omp parallel num_threads(loom_oc->nparts)
-    {
-      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-           loom_p += omp_get_num_threads()) {
-        const int loom_lo = loom_oc->part_lo[loom_p];
-        const int loom_hi = loom_oc->part_lo[loom_p + 1];
-        double loom_x1_4[2] = {0}; /* increments into other parts */
-        double loom_x1_5[2] = {0}; /* increments into other parts */
-        const int loom_r1 = loom_oc->run_start[loom_p + 1];
-        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
             LOOM_TWIN(loom_strip_1_flux, (
                 loom_s, loom_e, loom_vec, loom_lo, loom_hi, loom_x1_4,
                 loom_x1_5, loom_m_ecell, loom_d_y, loom_d_n, loom_d_r));
@@ -292,14 +258,16 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
     return;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_exec(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
     const loom__plan_arg loom_writes[] = {
         {NULL, 0},
         {cnext, 0}
     };
     const loom__plan *const loom_plan =
-        loom__plan_get_range(loom_loop, cells, 0, loom_core, 2, loom_writes);
+        loom__plan_get_range(loom_loop, cells, loom_from, loom_to, 2, loom_writes);
     if (!loom_plan)
       return;
     LOOM_OMP_BLOCKS_POLLING(loom_plan, loom_b, loom_lo, loom_hi) {
@@ -308,28 +276,7 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
             loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
         relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 312 "vectorize_inc.mpi+openmp.c"
-      }
-    }
-  }
-  loom__halo_end(y);
-  /* owned boundary and executed halo */
-  {
-    const loom__plan_arg loom_writes[] = {
-        {NULL, 0},
-        {cnext, 0}
-    };
-    const loom__plan *const loom_plan =
-        loom__plan_get_range(loom_loop, cells, loom_core, loom_end, 2, loom_writes);
-    if (!loom_plan)
-      return;
-    LOOM_OMP_BLOCKS(loom_plan, loom_b, loom_lo, loom_hi) {
-      for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
-        double *const loom_w2_3 =
-            loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
-#line 73 "vectorize_inc.c"
-        relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 333 "vectorize_inc.mpi+openmp.c"
+#line 280 "vectorize_inc.mpi+openmp.c"
       }
     }
   }
@@ -359,14 +306,16 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
     const loom__plan_arg loom_writes[] = {
         {ecell, 0},
         {ecell, 1}
     };
     const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, 0, loom_core, omp_get_max_threads(),
+        loom__ocplan_get_range(loom_loop, edges, loom_from, loom_to, omp_get_max_threads(),
                                2, loom_writes);
     if (!loom_oc)
       return;
@@ -391,47 +340,7 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
                 (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
             twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 395 "vectorize_inc.mpi+openmp.c"
-          }
-        }
-      }
-      if (loom_ends) /* this thread's share ends */
-        loom_ends[omp_get_thread_num()] = loom__wall();
-    }
-    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
-  }
-  loom__halo_end(y);
-  /* owned boundary and executed halo */
-  {
-    const loom__plan_arg loom_writes[] = {
-        {ecell, 0},
-        {ecell, 1}
-    };
-    const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, loom_core, loom_end, omp_get_max_threads(),
-                               2, loom_writes);
-    if (!loom_oc)
-      return;
-    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
-    #pragma omp parallel num_threads(loom_oc->nparts)
-    {
-      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-           loom_p += omp_get_num_threads()) {
-        const int loom_lo = loom_oc->part_lo[loom_p];
-        const int loom_hi = loom_oc->part_lo[loom_p + 1];
-        double loom_x3_3[2] = {0}; /* increments into other parts */
-        double loom_x3_4[2] = {0}; /* increments into other parts */
-        const int loom_r1 = loom_oc->run_start[loom_p + 1];
-        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-          for (int loom_i = loom_a; loom_i < loom_b; loom_i += 1) {
-            double *const loom_w3_3 =
-                (unsigned)(loom_m_ecell[2 * loom_i + 0] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0] : loom_x3_3;
-            double *const loom_w3_4 =
-                (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
-#line 75 "vectorize_inc.c"
-            twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 435 "vectorize_inc.mpi+openmp.c"
+#line 344 "vectorize_inc.mpi+openmp.c"
           }
         }
       }
@@ -463,10 +372,10 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 467 "vectorize_inc.mpi+openmp.c"
+#line 376 "vectorize_inc.mpi+openmp.c"
 
 /* branch (line 76) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_4_branch__5_lift, for its core and for the rest */
+   says: in loom_loop_4_branch__5_lift */
 static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
     int loom_s, int loom_e, int loom_vec, const int loom_lo, const int loom_hi,
     double *const loom_x4_3, double *const loom_x4_4,
@@ -483,7 +392,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
       loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 487 "vectorize_inc.mpi+openmp.c"
+#line 396 "vectorize_inc.mpi+openmp.c"
     }
     /* branch (line 76): its increments through maps, in element order */
     {
@@ -522,7 +431,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
 #line 77 "vectorize_inc.c"
       branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 526 "vectorize_inc.mpi+openmp.c"
+#line 435 "vectorize_inc.mpi+openmp.c"
     }
   }
 }
@@ -567,14 +476,16 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
     const loom__plan_arg loom_writes[] = {
         {ecell, 0},
         {ecell, 1}
     };
     const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, 0, loom_core, omp_get_max_threads(),
+        loom__ocplan_get_range(loom_loop, edges, loom_from, loom_to, omp_get_max_threads(),
                                2, loom_writes);
     if (!loom_oc)
       return;
@@ -603,52 +514,7 @@ static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
                   (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
               lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 607 "vectorize_inc.mpi+openmp.c"
-            }
-          }
-        }
-      }
-      if (loom_ends) /* this thread's share ends */
-        loom_ends[omp_get_thread_num()] = loom__wall();
-    }
-    loom__threads_done(loom_loop, loom_ends, loom_oc->nparts);
-  }
-  loom__halo_end(y);
-  /* owned boundary and executed halo */
-  {
-    const loom__plan_arg loom_writes[] = {
-        {ecell, 0},
-        {ecell, 1}
-    };
-    const loom__ocplan *const loom_oc =
-        loom__ocplan_get_range(loom_loop, edges, loom_core, loom_end, omp_get_max_threads(),
-                               2, loom_writes);
-    if (!loom_oc)
-      return;
-    double *const loom_ends = loom__thread_ends(loom_oc->nparts);
-    #pragma omp parallel num_threads(loom_oc->nparts)
-    {
-      for (int loom_p = omp_get_thread_num(); loom_p < loom_oc->nparts;
-           loom_p += omp_get_num_threads()) {
-        const int loom_lo = loom_oc->part_lo[loom_p];
-        const int loom_hi = loom_oc->part_lo[loom_p + 1];
-        double loom_x4_3[2] = {0}; /* increments into other parts */
-        double loom_x4_4[2] = {0}; /* increments into other parts */
-        double loom_x5_2[1] = {0}; /* maxima into other parts */
-        const int loom_r1 = loom_oc->run_start[loom_p + 1];
-        for (int loom_r = loom_oc->run_start[loom_p]; loom_r < loom_r1; loom_r++) {
-          const int loom_a = loom_oc->runs[2 * loom_r], loom_b = loom_oc->runs[2 * loom_r + 1];
-          for (int loom_s = loom_a; loom_s < loom_b; loom_s += 16) {
-            const int loom_e = loom_s + 16 < loom_b ? loom_s + 16 : loom_b;
-            LOOM_TWIN(loom_strip_4_branch, (loom_s, loom_e, loom_vec, loom_lo,
-                                            loom_hi, loom_x4_3, loom_x4_4,
-                                            loom_m_ecell, loom_d_y, loom_d_r));
-            for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-              double *const loom_w5_2 =
-                  (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
-#line 78 "vectorize_inc.c"
-              lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 652 "vectorize_inc.mpi+openmp.c"
+#line 518 "vectorize_inc.mpi+openmp.c"
             }
           }
         }
@@ -697,7 +563,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 701 "vectorize_inc.mpi+openmp.c"
+#line 567 "vectorize_inc.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

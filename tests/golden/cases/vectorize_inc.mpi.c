@@ -95,54 +95,6 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
 }
 #line 97 "vectorize_inc.mpi.c"
 
-/* flux (line 71) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_1_flux, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_1_flux(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
-    double *const loom_d_y, double *const loom_d_n, double *const loom_d_r)
-{
-  if (loom_vec) {
-    /* flux (line 71): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g1_4[2][16] = {{0}};
-    _Alignas(64) double loom_g1_5[2][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 72 "vectorize_inc.c"
-      loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
-#line 72 "vectorize_inc.c"
-                      2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 115 "vectorize_inc.mpi.c"
-    }
-    /* flux (line 71): its increments through maps, in element order */
-    {
-      int loom_i = loom_s;
-      /* eight elements at a time, their rows taken from the components at once */
-      for (; loom_i + 8 <= loom_e; loom_i += 8) {
-        loom__row_double_2 loom_g1_4_rows[8];
-        loom__rows8_double_2(loom_g1_4_rows, &loom_g1_4[0][loom_i - loom_s], 16);
-        loom__row_double_2 loom_g1_5_rows[8];
-        loom__rows8_double_2(loom_g1_5_rows, &loom_g1_5[0][loom_i - loom_s], 16);
-        for (int loom_k = 0; loom_k < 8; loom_k++) {
-          LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 0], loom_g1_4_rows[loom_k]);
-          LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 1], loom_g1_5_rows[loom_k]);
-        }
-      }
-      for (; loom_i < loom_e; loom_i += 1) {
-        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
-                      loom_g1_4[0][loom_i - loom_s], loom_g1_4[1][loom_i - loom_s]);
-        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
-                      loom_g1_5[0][loom_i - loom_s], loom_g1_5[1][loom_i - loom_s]);
-      }
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 72 "vectorize_inc.c"
-      flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 142 "vectorize_inc.mpi.c"
-    }
-  }
-}
-
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
     loom_set edges, loom_map ecell, loom_dat y, loom_dat n, loom_dat r)
@@ -166,21 +118,57 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_y,
-                      loom_d_n, loom_d_r);
-  }
-  loom__halo_end(y);
-  loom__halo_end(n);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_1_flux(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_y,
-                      loom_d_n, loom_d_r);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) { /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+      loom__halo_end(n);
+    }
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* flux (line 71): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g1_4[2][16] = {{0}};
+        _Alignas(64) double loom_g1_5[2][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 72 "vectorize_inc.c"
+          loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
+#line 72 "vectorize_inc.c"
+                          2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
+#line 142 "vectorize_inc.mpi.c"
+        }
+        /* flux (line 71): its increments through maps, in element order */
+        {
+          int loom_i = loom_s;
+          /* eight elements at a time, their rows taken from the components at once */
+          for (; loom_i + 8 <= loom_e; loom_i += 8) {
+            loom__row_double_2 loom_g1_4_rows[8];
+            loom__rows8_double_2(loom_g1_4_rows, &loom_g1_4[0][loom_i - loom_s], 16);
+            loom__row_double_2 loom_g1_5_rows[8];
+            loom__rows8_double_2(loom_g1_5_rows, &loom_g1_5[0][loom_i - loom_s], 16);
+            for (int loom_k = 0; loom_k < 8; loom_k++) {
+              LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 0], loom_g1_4_rows[loom_k]);
+              LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 1], loom_g1_5_rows[loom_k]);
+            }
+          }
+          for (; loom_i < loom_e; loom_i += 1) {
+            LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
+                          loom_g1_4[0][loom_i - loom_s], loom_g1_4[1][loom_i - loom_s]);
+            LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
+                          loom_g1_5[0][loom_i - loom_s], loom_g1_5[1][loom_i - loom_s]);
+          }
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 72 "vectorize_inc.c"
+          flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
+#line 169 "vectorize_inc.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -223,20 +211,17 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
     return;
   const int loom_core = loom__set_core(cells);
   const int loom_end = loom__set_exec(cells);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 73 "vectorize_inc.c"
-    relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 233 "vectorize_inc.mpi.c"
-  }
-  loom__halo_end(y);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 73 "vectorize_inc.c"
-    relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 240 "vectorize_inc.mpi.c"
+      relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
+#line 224 "vectorize_inc.mpi.c"
+    }
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -264,20 +249,17 @@ static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_i = 0; loom_i < loom_core; loom_i += 1) {
-    if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-      loom__halo_progress();
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
+      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
+        loom__halo_progress();
 #line 75 "vectorize_inc.c"
-    twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 274 "vectorize_inc.mpi.c"
-  }
-  loom__halo_end(y);
-  /* owned boundary and executed halo */
-  for (int loom_i = loom_core; loom_i < loom_end; loom_i += 1) {
-#line 75 "vectorize_inc.c"
-    twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 281 "vectorize_inc.mpi.c"
+      twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
+#line 262 "vectorize_inc.mpi.c"
+    }
   }
   loom__dat_dirty(r);
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -302,55 +284,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 306 "vectorize_inc.mpi.c"
-
-/* branch (line 76) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_4_branch__5_lift, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_4_branch(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_ecell,
-    double *const loom_d_y, double *const loom_d_r)
-{
-  if (loom_vec) {
-    /* branch (line 76): as lanes, reading through maps in place; its increments from 0, component by component */
-    _Alignas(64) double loom_g4_3[2][16] = {{0}};
-    _Alignas(64) double loom_g4_4[2][16] = {{0}};
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 77 "vectorize_inc.c"
-      loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
-#line 77 "vectorize_inc.c"
-                        2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 324 "vectorize_inc.mpi.c"
-    }
-    /* branch (line 76): its increments through maps, in element order */
-    {
-      int loom_i = loom_s;
-      /* eight elements at a time, their rows taken from the components at once */
-      for (; loom_i + 8 <= loom_e; loom_i += 8) {
-        loom__row_double_2 loom_g4_3_rows[8];
-        loom__rows8_double_2(loom_g4_3_rows, &loom_g4_3[0][loom_i - loom_s], 16);
-        loom__row_double_2 loom_g4_4_rows[8];
-        loom__rows8_double_2(loom_g4_4_rows, &loom_g4_4[0][loom_i - loom_s], 16);
-        for (int loom_k = 0; loom_k < 8; loom_k++) {
-          LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 0], loom_g4_3_rows[loom_k]);
-          LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 1], loom_g4_4_rows[loom_k]);
-        }
-      }
-      for (; loom_i < loom_e; loom_i += 1) {
-        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
-                      loom_g4_3[0][loom_i - loom_s], loom_g4_3[1][loom_i - loom_s]);
-        LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
-                      loom_g4_4[0][loom_i - loom_s], loom_g4_4[1][loom_i - loom_s]);
-      }
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 77 "vectorize_inc.c"
-      branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 351 "vectorize_inc.mpi.c"
-    }
-  }
-}
+#line 288 "vectorize_inc.mpi.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
@@ -378,29 +312,59 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
     return;
   const int loom_core = loom__set_core(edges);
   const int loom_end = loom__set_exec(edges);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_y,
-                        loom_d_r);
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary and executed halo does */
+      loom__halo_end(y);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* branch (line 76): as lanes, reading through maps in place; its increments from 0, component by component */
+        _Alignas(64) double loom_g4_3[2][16] = {{0}};
+        _Alignas(64) double loom_g4_4[2][16] = {{0}};
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 77 "vectorize_inc.c"
+          loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
+#line 77 "vectorize_inc.c"
+                            2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
+#line 334 "vectorize_inc.mpi.c"
+        }
+        /* branch (line 76): its increments through maps, in element order */
+        {
+          int loom_i = loom_s;
+          /* eight elements at a time, their rows taken from the components at once */
+          for (; loom_i + 8 <= loom_e; loom_i += 8) {
+            loom__row_double_2 loom_g4_3_rows[8];
+            loom__rows8_double_2(loom_g4_3_rows, &loom_g4_3[0][loom_i - loom_s], 16);
+            loom__row_double_2 loom_g4_4_rows[8];
+            loom__rows8_double_2(loom_g4_4_rows, &loom_g4_4[0][loom_i - loom_s], 16);
+            for (int loom_k = 0; loom_k < 8; loom_k++) {
+              LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 0], loom_g4_3_rows[loom_k]);
+              LOOM__ADD_ROWV(double, 2, loom_d_r + 2 * loom_m_ecell[2 * (loom_i + loom_k) + 1], loom_g4_4_rows[loom_k]);
+            }
+          }
+          for (; loom_i < loom_e; loom_i += 1) {
+            LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0],
+                          loom_g4_3[0][loom_i - loom_s], loom_g4_3[1][loom_i - loom_s]);
+            LOOM__ADD_ROW(double, 2, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1],
+                          loom_g4_4[0][loom_i - loom_s], loom_g4_4[1][loom_i - loom_s]);
+          }
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 77 "vectorize_inc.c"
+          branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
+#line 361 "vectorize_inc.mpi.c"
+        }
+      }
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
-      lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 392 "vectorize_inc.mpi.c"
-    }
-  }
-  loom__halo_end(y);
-  /* owned boundary and executed halo */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_4_branch(loom_s, loom_e, loom_vec, loom_m_ecell, loom_d_y,
-                        loom_d_r);
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 78 "vectorize_inc.c"
-      lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 404 "vectorize_inc.mpi.c"
+        lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
+#line 367 "vectorize_inc.mpi.c"
+      }
     }
   }
   loom__dat_dirty(r);
@@ -456,7 +420,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 460 "vectorize_inc.mpi.c"
+#line 424 "vectorize_inc.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -102,30 +102,22 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
     return;
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(p_a_1);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
-      twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 114 "version.mpi.c"
+        twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
+#line 117 "version.mpi.c"
+      }
+      loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
+                         loom_d_p_c_1);
     }
-    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
-                       loom_d_p_c_1);
-  }
-  loom__halo_end(p_a_1);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 22 "version.c"
-      twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 126 "version.mpi.c"
-    }
-    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
-                       loom_d_p_c_1);
   }
   loom__dat_dirty(p_b_1);
   loom__dat_dirty(p_c_1);
@@ -170,7 +162,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 174 "version.mpi.c"
+#line 166 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -201,20 +193,17 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_plus1_body(
     return;
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                       loom_d_p_c);
-  }
-  loom__halo_end(p_a);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                       loom_d_p_c);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(p_a);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
+                         loom_d_p_c);
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -258,7 +247,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 262 "version.mpi.c"
+#line 251 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -276,38 +265,13 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 280 "version.mpi.c"
+#line 269 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
-}
-
-/* plus1 (line 29) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_6_plus1, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_6_plus1(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_p_next,
-    double *const loom_d_p_a, double *const loom_d_p_c)
-{
-  if (loom_vec) {
-    /* plus1 (line 29): as lanes, reading through maps in place */
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 29 "version.c"
-      loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 29 "version.c"
-                       loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 303 "version.mpi.c"
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 29 "version.c"
-      plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 309 "version.mpi.c"
-    }
-  }
 }
 
 /* par_loop plus1 over p_nodes (version.c:29) */
@@ -332,20 +296,32 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
     return;
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_6_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                       loom_d_p_c);
-  }
-  loom__halo_end(p_a);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_6_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                       loom_d_p_c);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(p_a);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* plus1 (line 29): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 29 "version.c"
+          loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 29 "version.c"
+                           loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 316 "version.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 29 "version.c"
+          plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 322 "version.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -377,7 +353,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 381 "version.mpi.c"
+#line 357 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -395,38 +371,13 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 399 "version.mpi.c"
+#line 375 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
-}
-
-/* plus1 (line 35) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_8_plus1, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_8_plus1(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_p_next,
-    double *const loom_d_p_a, double *const loom_d_p_c)
-{
-  if (loom_vec) {
-    /* plus1 (line 35): as lanes, reading through maps in place */
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 35 "version.c"
-      loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 35 "version.c"
-                       loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 422 "version.mpi.c"
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 35 "version.c"
-      plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 428 "version.mpi.c"
-    }
-  }
 }
 
 /* par_loop plus1 over p_nodes (version.c:35) */
@@ -451,20 +402,32 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
     return;
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_8_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                       loom_d_p_c);
-  }
-  loom__halo_end(p_a);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_8_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                       loom_d_p_c);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(p_a);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* plus1 (line 35): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 35 "version.c"
+          loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 35 "version.c"
+                           loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 422 "version.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 35 "version.c"
+          plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 428 "version.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -496,7 +459,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 500 "version.mpi.c"
+#line 463 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -514,38 +477,13 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 518 "version.mpi.c"
+#line 481 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
-}
-
-/* plus1 (line 42) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_10_plus1, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_10_plus1(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_p_next,
-    double *const loom_d_p_a, double *const loom_d_p_c)
-{
-  if (loom_vec) {
-    /* plus1 (line 42): as lanes, reading through maps in place */
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 42 "version.c"
-      loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 42 "version.c"
-                       loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 541 "version.mpi.c"
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 42 "version.c"
-      plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 547 "version.mpi.c"
-    }
-  }
 }
 
 /* par_loop plus1 over p_nodes (version.c:42) */
@@ -570,20 +508,32 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
     return;
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_10_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                        loom_d_p_c);
-  }
-  loom__halo_end(p_a);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_10_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                        loom_d_p_c);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(p_a);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* plus1 (line 42): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 42 "version.c"
+          loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 42 "version.c"
+                           loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 528 "version.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 42 "version.c"
+          plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 534 "version.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -616,7 +566,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 620 "version.mpi.c"
+#line 570 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
 {
@@ -634,38 +584,13 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 638 "version.mpi.c"
+#line 588 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
                      1.0 * loom__set_size(p_nodes));
   loom__loop_done(loom_loop, loom_t0);
-}
-
-/* plus1 (line 49) over one strip, staged or element by element as loom_vec
-   says: in loom_loop_12_plus1, for its core and for the rest */
-static inline LOOM_TWIN_INLINE void loom_strip_12_plus1(
-    int loom_s, int loom_e, int loom_vec, const int *const loom_m_p_next,
-    double *const loom_d_p_a, double *const loom_d_p_c)
-{
-  if (loom_vec) {
-    /* plus1 (line 49): as lanes, reading through maps in place */
-    LOOM_IVDEP
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 49 "version.c"
-      loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
-#line 49 "version.c"
-                       loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 661 "version.mpi.c"
-    }
-  } else {
-    for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
-#line 49 "version.c"
-      plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 667 "version.mpi.c"
-    }
-  }
 }
 
 /* par_loop plus1 over p_nodes (version.c:49) */
@@ -690,20 +615,32 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
     return;
   const int loom_core = loom__set_core(p_nodes);
   const int loom_end = loom__set_owned(p_nodes);
-  /* core elements: they read no halo (its exchange began at the point the region's schedule chose) */
-  for (int loom_s = 0; loom_s < loom_core; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_core ? loom_s + 16 : loom_core;
-    if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
-      loom__halo_progress();
-    loom_strip_12_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                        loom_d_p_c);
-  }
-  loom__halo_end(p_a);
-  /* owned boundary */
-  for (int loom_s = loom_core; loom_s < loom_end; loom_s += 16) {
-    const int loom_e = loom_s + 16 < loom_end ? loom_s + 16 : loom_end;
-    loom_strip_12_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a,
-                        loom_d_p_c);
+  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
+    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
+      loom__halo_end(p_a);
+    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
+    for (int loom_s = loom_from; loom_s < loom_to; loom_s += 16) {
+      const int loom_e = loom_s + 16 < loom_to ? loom_s + 16 : loom_to;
+      if ((loom_s & 4095) < 16) /* let MPI move the halo messages along */
+        loom__halo_progress();
+      if (loom_vec) {
+        /* plus1 (line 49): as lanes, reading through maps in place */
+        LOOM_IVDEP
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 49 "version.c"
+          loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
+#line 49 "version.c"
+                           loom_m_p_next[1 * loom_i + 0], loom_i);
+#line 635 "version.mpi.c"
+        }
+      } else {
+        for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
+#line 49 "version.c"
+          plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
+#line 641 "version.mpi.c"
+        }
+      }
+    }
   }
   loom__dat_dirty(p_c);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -741,7 +678,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 745 "version.mpi.c"
+#line 682 "version.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
