@@ -225,8 +225,8 @@ static void mpi_iterate_end(cg *g, const group *gr, int k) {
 }
 
 /* mpi+openmp: each part runs on the threads, on plans for its range (map
- * rows beyond the executed halo are not valid); the core part lets MPI
- * progress from the main thread. */
+ * rows beyond the executed halo are not valid); the core and the rest
+ * let MPI progress from the main thread. */
 static omp_range part_range(const part *p) {
   return (omp_range){p->lo, p->hi, 1, p->halo, p->discard ? "loom_halo_%s" : "loom_rank_%s"};
 }
