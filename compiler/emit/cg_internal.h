@@ -48,6 +48,8 @@ struct cg {
   int state_params; /* writing a body whose per-loop state (labels, tuner,
                        reduction handles) comes as parameters */
   int self_pending;   /* a `#line` back to the output is due (line_self) */
+  const struct loop *layer; /* the loop over an extruded set whose layer
+                               loop (loom_k) is open, or NULL */
 };
 
 /* The column lines of comments and calls wrap before. */

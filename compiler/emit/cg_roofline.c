@@ -92,7 +92,10 @@ void cg_emit_traffic(cg *g, const group *gr) {
     for (int i = 0; i < lp->nargs; i++)
       arg_traffic(g, &seen, &maps, &t, &lp->args[i]);
   }
-  const char *n = arena_printf(g->arena, "loom__set_size(%s)", cg_set(gr)->name);
+  const obj *set = cg_set(gr);
+  const char *n = set->base ? arena_printf(g->arena, "loom__set_size(%s) * loom_L_%s",
+                                           cg_set_handle(g, set), set->name)
+                            : arena_printf(g->arena, "loom__set_size(%s)", set->name);
   cg_line(g, "loom__loop_traffic(loom_loop, %s, /* elements, bytes moved, operations */", n);
   /* the bytes, as many terms to a line as fit; then the operations */
   const char *pad = "                   ";
@@ -100,8 +103,12 @@ void cg_emit_traffic(cg *g, const group *gr) {
   sb_init(&line);
   for (int i = 0; i < t.len; i++) {
     const traffic *x = t.items[i];
-    const char *count = x->map ? arena_printf(g->arena, "loom__map_reach(%s)", x->map->name)
-                               : n;
+    const char *count = n;
+    if (x->map && x->map->shift && x->map->base) /* extruded: the columns reached */
+      count = arena_printf(g->arena, "loom__map_reach(%s) * loom_L_%s",
+                           cg_map_handle(g, x->map), x->map->to->name);
+    else if (x->map && !x->map->shift)
+      count = arena_printf(g->arena, "loom__map_reach(%s)", x->map->name);
     const char *term = arena_printf(g->arena, "%s%ld.0 * %s%s", i ? "+ " : "", x->bytes,
                                     count, i + 1 < t.len ? "" : ",");
     if (line.len &&

@@ -35,6 +35,85 @@ int cg_runs_strips(const cg *g, const group *gr) { return vectorize_strips(g->tr
 const char *cg_elem(const cg *g) { (void)g; return "loom_i"; }
 const obj *cg_set(const group *gr) { return ((const loop *)gr->loops.items[0])->set; }
 
+/* ---- extruded sets: the columns' layers ------------------------------------------ */
+
+const char *cg_set_handle(cg *g, const obj *set) {
+  return set->base ? arena_printf(g->arena, "loom__set_base(%s)", set->name) : set->name;
+}
+
+const char *cg_map_handle(cg *g, const obj *map) {
+  if (!map->shift)
+    return map->name;
+  return map->base ? arena_printf(g->arena, "loom__map_base(%s)", map->name) : "NULL";
+}
+
+int cg_extruded(const group *gr) { return cg_set(gr)->base != NULL; }
+
+/* The local holding the layers of an extruded set's columns. */
+static const char *layers_local(cg *g, const obj *set) {
+  return arena_printf(g->arena, "loom_L_%s", set->name);
+}
+
+/* The row of argument a's dat at the current element and layer (loom_k),
+ * index being the column: the element's own, or the one its map's slot
+ * reaches. */
+static const char *layer_row(cg *g, const loop_arg *a, const char *index) {
+  const obj *set = a->obj->set;
+  if (!g->layer || !set->base)
+    return index;
+  int s = a->map ? a->map->shift[a->slot] : 0;
+  const char *k = s ? arena_printf(g->arena, "loom_k %c %d", s < 0 ? '-' : '+', s < 0 ? -s : s)
+                    : "loom_k";
+  return arena_printf(g->arena, "(%s * %s + %s)", index, layers_local(g, set), k);
+}
+
+/* The layers [first, end) the region of g->layer runs. */
+static void region_bounds(cg *g, const loop *lp, const char **first, const char **end) {
+  const char *L = layers_local(g, lp->set);
+  *first = lp->region == REGION_TOP ? arena_printf(g->arena, "%s - 1", L) : "0";
+  *end = lp->region == REGION_BOTTOM   ? "1"
+         : lp->region == REGION_INTERIOR ? arena_printf(g->arena, "%s - 1", L)
+                                         : L;
+}
+
+/* The locals of the layers of the extruded sets the group's loops run
+ * over or reach through extruded maps (these by the map: the loop has no
+ * handle of their targets). */
+static void emit_layers(cg *g, const group *gr, const vec *objs) {
+  (void)gr;
+  vec seen = {0};
+  for (int i = 0; i < objs->len; i++) {
+    const obj *o = objs->items[i];
+    const obj *set = o->kind == OBJ_SET && o->base ? o : o->kind == OBJ_MAP && o->shift ? o->to : NULL;
+    int dup = 0;
+    for (int k = 0; k < seen.len && !dup; k++)
+      dup = seen.items[k] == set;
+    if (!set || dup)
+      continue;
+    vec_push(g->arena, &seen, (void *)set);
+    const char *handle = o == set ? o->name : arena_printf(g->arena, "loom__map_to(%s)", o->name);
+    cg_line(g, "const int %s = loom_set_layers(%s);", layers_local(g, set), handle);
+  }
+}
+
+/* A check that extruded map m of lp (its argument at position pos) has
+ * the shifts loomc read, each slot staying in its column over lp's region. */
+static const char *layers_check(cg *g, const loop *lp, const obj *m, const char *name, int pos) {
+  strbuf s;
+  sb_init(&s);
+  for (int j = 0; j < m->dim; j++)
+    sb_printf(&s, "%s%d", j ? ", " : "", m->shift[j]);
+  const char *L = arena_printf(g->arena, "loom_set_layers(%s)", lp->set->name);
+  const char *first = lp->region == REGION_TOP ? arena_printf(g->arena, "%s - 1", L) : "0";
+  const char *last = lp->region == REGION_BOTTOM     ? "0"
+                     : lp->region == REGION_INTERIOR ? arena_printf(g->arena, "%s - 2", L)
+                                                     : arena_printf(g->arena, "%s - 1", L);
+  const char *text = arena_printf(g->arena, "loom__check_layers(%s, %d, (const int[]){%s}, %s, "
+                                  "%s, %s, %d)", m->name, m->dim, s.data, first, last, name, pos);
+  sb_free(&s);
+  return text;
+}
+
 loop_arg_list cg_args(cg *g, const group *gr) {
   loop_arg_list v = {0};
   for (int i = 0; i < gr->loops.len; i++) {
@@ -335,15 +414,27 @@ static const loop *owner_loop(cg *g, const group *gr, const obj *o) {
   return gr->loops.items[0];
 }
 
+/* The position of lp's first argument naming o. */
+static int arg_pos(const loop *lp, const obj *o) {
+  for (int i = 0; i < lp->nargs; i++)
+    if (lp->args[i].obj == o || lp->args[i].map == o || lp->args[i].map2 == o)
+      return lp->args[i].pos;
+  return 0;
+}
+
+/* An extruded map's layers check (layers_check), for the loop owning it. */
+static const char *layers_check_of(cg *g, const group *gr, const obj *m) {
+  const loop *lp = owner_loop(g, gr, m);
+  return layers_check(g, lp, m, name_var(g, gr, lp), arg_pos(lp, m));
+}
+
 static const char *check_call(cg *g, const group *gr, const obj *o) {
   const loop *lp = owner_loop(g, gr, o);
   const char *name = name_var(g, gr, lp);
   if (o->kind == OBJ_SET)
-    return arena_printf(g->arena, "loom__check_set(%s, %s)", o->name, name);
-  int pos = 0;
-  for (int i = 0; i < lp->nargs && !pos; i++)
-    if (lp->args[i].obj == o || lp->args[i].map == o || lp->args[i].map2 == o)
-      pos = lp->args[i].pos;
+    return arena_printf(g->arena, "loom__check_%s(%s, %s)", o->base ? "extruded" : "set",
+                        o->name, name);
+  int pos = arg_pos(lp, o);
   if (o->kind == OBJ_MAT)
     return arena_printf(g->arena, "loom__check_mat(%s, %d, %d, %s, %d)", o->name, o->dim,
                         o->dim2, name, pos);
@@ -434,6 +525,8 @@ static void emit_checks(cg *g, const group *gr, const vec *objs) {
     const obj *o = objs->items[i];
     if (o->kind != OBJ_GLOBAL)
       vec_push(g->arena, &checks, (void *)check_call(g, gr, o));
+    if (o->kind == OBJ_MAP && o->shift)
+      vec_push(g->arena, &checks, (void *)layers_check_of(g, gr, o));
   }
   distinct_checks(g, gr, &checks);
   for (int i = 0; i < checks.len; i++)
@@ -443,7 +536,7 @@ static void emit_checks(cg *g, const group *gr, const vec *objs) {
 }
 
 void cg_declare_count(cg *g, const group *gr) {
-  cg_line(g, "const int %s = loom__set_size(%s);", cg_count(g), cg_set(gr)->name);
+  cg_line(g, "const int %s = loom__set_size(%s);", cg_count(g), cg_set_handle(g, cg_set(gr)));
 }
 
 /* Whether the code of a loop's argument a reads its map's entries: not a
@@ -524,8 +617,9 @@ static void emit_pointers(cg *g, const group *gr, const vec *objs) {
   emit_mat_values(g, gr);
   for (int i = 0; i < objs->len; i++) {
     const obj *o = objs->items[i];
-    if (o->kind == OBJ_MAP && map_read(g, gr, o))
-      cg_line(g, "const int *const %s = loom__map_values(%s);", map_ptr(g, o), o->name);
+    if (o->kind == OBJ_MAP && map_read(g, gr, o) && (!o->shift || o->base))
+      cg_line(g, "const int *const %s = loom__map_values(%s);", map_ptr(g, o),
+              cg_map_handle(g, o));
     else if (o->kind == OBJ_DAT && cg_fate(g, o) == TEMP_STORED)
       cg_line(g, "%s *const %s = (%s *)loom__dat_values(%s);", o->type->c_name,
               cg_data_ptr(g, o), o->type->c_name, o->name);
@@ -540,6 +634,8 @@ static const char *offset(cg *g, const char *base, int dim, const char *index) {
 }
 
 const char *cg_map_entry(cg *g, const loop_arg *a, int slot) {
+  if (a->map->shift && !a->map->base)
+    return g->elem; /* an extruded map over the identity: the element's own column */
   return arena_printf(g->arena, "%s[%d * %s + %d]", map_ptr(g, a->map), a->map->dim,
                       g->elem, slot);
 }
@@ -668,7 +764,7 @@ static const char *data_of(cg *g, const loop_arg *a, const char *index, int slot
     return g->into;
   if (cg_fate(g, a->obj) == TEMP_CONTRACTED)
     return g->strips ? cg_strip_row(g, cg_temp_local(g, a->obj)) : cg_temp_local(g, a->obj);
-  const char *ptr = offset(g, cg_data_ptr(g, a->obj), a->obj->dim, index);
+  const char *ptr = offset(g, cg_data_ptr(g, a->obj), a->obj->dim, layer_row(g, a, index));
   if (guarded(g, a)) {
     const loop *lp = arg_loop(g, a);
     return arena_printf(g->arena, "%s[%s] == %s ? %s : %s", winners(g, lp, a), index,
@@ -908,8 +1004,18 @@ static void emit_strip_body(cg *g, const group *gr) {
   }
 }
 
+/* The loop over the layers of the current column lp's region runs. */
+static void emit_layer_loop(cg *g, const loop *lp) {
+  const char *first, *end;
+  region_bounds(g, lp, &first, &end);
+  cg_line(g, "for (int loom_k = %s; loom_k < %s; loom_k++) { /* %s layers */", first, end,
+          lp->region == REGION_ALL ? "the column's" : region_name(lp->region));
+  g->layer = lp;
+}
+
 /* The kernel calls, in order; in a group, the calls that declare locals
- * are each in a block of their own. */
+ * are each in a block of their own, and those over an extruded set in
+ * their loop over the layers. */
 static void emit_body(cg *g, const group *gr) {
   if (g->strips) {
     emit_strip_body(g, gr);
@@ -918,14 +1024,18 @@ static void emit_body(cg *g, const group *gr) {
   emit_temp_locals(g, gr);
   for (int k = 0; k < g->stmt_order.len; k++) {
     int i = (int)(long)g->stmt_order.items[k];
-    int blocks = gr->loops.len > 1 && has_call_locals(g, gr->loops.items[i]);
-    if (blocks)
+    const loop *lp = gr->loops.items[i];
+    int blocks = gr->loops.len > 1 && has_call_locals(g, lp);
+    if (lp->set->base)
+      emit_layer_loop(g, lp);
+    else if (blocks)
       cg_line(g, "{");
-    cg_indent(g, blocks);
-    cg_emit_kernel_call(g, gr->loops.items[i]);
-    cg_indent(g, -blocks);
-    if (blocks)
+    cg_indent(g, blocks || lp->set->base);
+    cg_emit_kernel_call(g, lp);
+    cg_indent(g, -(blocks || lp->set->base));
+    if (blocks || lp->set->base)
       cg_line(g, "}");
+    g->layer = NULL;
   }
 }
 
@@ -1190,6 +1300,7 @@ static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
   }
   emit_checks(g, gr, objs);
   emit_pointers(g, gr, objs);
+  emit_layers(g, gr, objs);
   const char *how = how_it_runs(g, gr);
   if (how)
     cg_emit_wrapped_comment(g, how);

@@ -155,6 +155,14 @@ const char *cg_count(const cg *g);
 void cg_declare_count(cg *g, const group *gr);
 /* The set the group's loops run over. */
 const obj *cg_set(const group *gr);
+/* What the runtime's sections, plans and storage are of: an extruded
+ * set's or map's base (`loom__set_base(prisms)`; an extruded map over the
+ * identity: NULL), any other's handle itself. */
+const char *cg_set_handle(cg *g, const obj *set);
+const char *cg_map_handle(cg *g, const obj *map);
+/* Whether the group runs over an extruded set: an element is a column,
+ * each loop's kernel called over its region's layers in turn. */
+int cg_extruded(const group *gr);
 /* Every argument of the group's loops, in order. */
 loop_arg_list cg_args(cg *g, const group *gr);
 /* The effects of the group's loops (effects.h), in order, the pinned

@@ -99,11 +99,11 @@ static void mpi_loop_begin(cg *g, const group *gr) {
   cg_line(g, "  return;");
   int exec = writes_through_map(g, gr);
   if (reads_halo(g, gr))
-    cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set(gr)->name);
+    cg_line(g, "const int loom_core = loom__set_core(%s);", cg_set_handle(g, cg_set(gr)));
   cg_line(g, "const int loom_end = loom__set_%s(%s);", exec ? "exec" : "owned",
-          cg_set(gr)->name);
+          cg_set_handle(g, cg_set(gr)));
   if (split_reductions(g, gr))
-    cg_line(g, "const int loom_owned = loom__set_owned(%s);", cg_set(gr)->name);
+    cg_line(g, "const int loom_owned = loom__set_owned(%s);", cg_set_handle(g, cg_set(gr)));
   loop_arg_list args = cg_args(g, gr);
   for (int i = 0; i < args.len; i++)
     if (arg_is_reduction(args.items[i]))

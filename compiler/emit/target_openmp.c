@@ -46,6 +46,8 @@ static int may_be_one(const group *gr, const effect *e, const effect *f) {
  * also accessed otherwise (its effects, effects.h). */
 static const obj *oc_target(cg *g, const group *gr) {
   const obj *target = NULL;
+  if (cg_extruded(gr))
+    return NULL; /* a column's increments reach other columns' layers */
   effect_list fx = cg_effects(g, gr);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
@@ -107,7 +109,9 @@ static int emit_write_list(cg *g, const group *gr) {
     int own = writes_own_and_mapped(gr, &fx, e);
     if (!(effect_writes(e) && e->via == VIA_MAP) && !own)
       continue;
-    const char *pair = own ? "{NULL, 0}" : arena_printf(ar, "{%s, %d}", e->map->name, e->slot);
+    const char *map = own ? "NULL" : cg_map_handle(g, e->map);
+    const char *pair = strcmp(map, "NULL") == 0 ? "{NULL, 0}"
+                                                 : arena_printf(ar, "{%s, %d}", map, e->slot);
     int dup = 0;
     for (int j = 0; j < seen.len && !dup; j++)
       dup = strcmp(seen.items[j], pair) == 0;
@@ -126,11 +130,11 @@ static void emit_ocplan(cg *g, const group *gr, const omp_range *r) {
   cg_line(g, "const loom__ocplan *const loom_oc =");
   if (r->ranged) {
     cg_line(g, "    loom__ocplan_get_range(loom_loop, %s, %s, %s, omp_get_max_threads(),",
-            cg_set(gr)->name, r->lo, r->hi);
+            cg_set_handle(g, cg_set(gr)), r->lo, r->hi);
     cg_line(g, "                           %d, loom_writes);", n);
   } else
     cg_line(g, "    loom__ocplan_get(loom_loop, %s, omp_get_max_threads(), %d, loom_writes);",
-            cg_set(gr)->name, n);
+            cg_set_handle(g, cg_set(gr)), n);
   cg_line(g, "if (!loom_oc)");
   cg_line(g, "  return;");
 }
@@ -211,11 +215,11 @@ static void emit_conflicts(cg *g, const group *gr, const omp_range *r) {
   const char *list = any ? "loom_writes" : "NULL";
   if (r->ranged) {
     cg_line(g, "const loom__plan *const loom_plan =");
-    cg_line(g, "    loom__plan_get_range(loom_loop, %s, %s, %s, %d, %s);", cg_set(gr)->name,
+    cg_line(g, "    loom__plan_get_range(loom_loop, %s, %s, %s, %d, %s);", cg_set_handle(g, cg_set(gr)),
             r->lo, r->hi, n, list);
   } else
     cg_line(g, "const loom__plan *const loom_plan = loom__plan_get(loom_loop, %s, %d, %s);",
-            cg_set(gr)->name, n, list);
+            cg_set_handle(g, cg_set(gr)), n, list);
   cg_line(g, "if (!loom_plan)");
   cg_line(g, "  return;");
 }
@@ -238,7 +242,7 @@ static void emit_partials(cg *g, const group *gr) {
 /* A direct loop: its elements (or strips, whose kernel loops are simd)
  * shared among the threads. */
 static void direct_begin(cg *g, const group *gr, const omp_range *r) {
-  int simd = !r->progress && !cg_runs_strips(g, gr);
+  int simd = !r->progress && !cg_runs_strips(g, gr) && !cg_extruded(gr);
   region_begin(g, "omp_get_max_threads()", "#pragma omp parallel");
   cg_line(g, "#pragma omp for%s schedule(static) nowait", simd ? " simd" : "");
   cg_loop_begin(g, r->lo, r->hi);

@@ -75,6 +75,7 @@ static const struct {
     {OBJ_SET, "loom_decl_set_hdf5", 2}, {OBJ_MAP, "loom_decl_map", 5},
     {OBJ_MAP, "loom_decl_map_hdf5", 5}, {OBJ_DAT, "loom_decl_dat_", 6},
     {OBJ_DAT, "loom_decl_dat_hdf5_", 7}, {OBJ_MAT, "loom_decl_mat", 2},
+    {OBJ_SET, "loom_decl_extruded_set", 3}, {OBJ_MAP, "loom_decl_extruded_map", 6},
 };
 
 /* Nonzero when `callee` with nargs arguments declares an object of kind. */
@@ -195,6 +196,172 @@ static int read_map(obj_reader *r, CXCursor call, obj *o) {
   return o->dim > 0 ? 0 : -1;
 }
 
+/* The children of c (cursors), in order. */
+static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  CXCursor **out = data;
+  *(*out)++ = c;
+  return CXChildVisit_Continue;
+}
+
+/* Up to `max` children of a cursor (an initialiser list's); n counts them
+ * all. */
+typedef struct kids {
+  CXCursor items[64];
+  int n;
+} kids;
+
+static enum CXChildVisitResult collect_kid_bounded(CXCursor c, CXCursor parent,
+                                                   CXClientData data) {
+  (void)parent;
+  kids *k = data;
+  if (k->n < 64)
+    k->items[k->n] = c;
+  k->n++;
+  return CXChildVisit_Continue;
+}
+
+/* ---- extruded sets and maps ----------------------------------------------- */
+
+/* loom_decl_extruded_set(base, layers, name): the layers when they are a
+ * constant (0: known at run time only). */
+static int read_xset(obj_reader *r, CXCursor call, obj *o) {
+  o->base = set_arg(r, call, 0, o->name);
+  if (!o->base)
+    return -1;
+  if (o->base->base) {
+    diag(DIAG_ERROR, arg_loc(r, call, 0), 0,
+         "the base of extruded set '%s' is '%s', itself extruded: extrude its base, '%s'",
+         o->name, o->base->name, o->base->base->name);
+    return -1;
+  }
+  long long v;
+  if (!cursor_int_value(cursor_strip_expr(clang_Cursor_getArgument(call, 1)), &v))
+    return 0;
+  if (v < 1 || v > 1000000) {
+    diag(DIAG_ERROR, arg_loc(r, call, 1), 0,
+         "extruded set '%s' has %lld layers; a column holds between 1 and 1000000", o->name,
+         v);
+    return -1;
+  }
+  o->layers = (int)v;
+  return 0;
+}
+
+/* Whether argument i is a null pointer constant (NULL, 0). */
+static int null_arg(CXCursor call, unsigned i) {
+  CXCursor e = cursor_strip_expr(clang_Cursor_getArgument(call, i));
+  while (clang_getCursorKind(e) == CXCursor_CStyleCastExpr)
+    e = cursor_strip_expr(cursor_last_child(e));
+  long long v;
+  return cursor_int_value(e, &v) && v == 0;
+}
+
+/* The map named by argument i of a declaration call, or NULL after a
+ * diagnostic. */
+static obj *map_arg(obj_reader *r, CXCursor call, unsigned i, const char *name) {
+  CXCursor arg = cursor_strip_expr(clang_Cursor_getArgument(call, i));
+  sym *s = NULL;
+  obj *o = NULL;
+  if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr)
+    o = (s = symtab_of_cursor(r->st, clang_getCursorReferenced(arg))) ? objects_of_sym(r, s)
+                                                                        : NULL;
+  else if (clang_getCursorKind(arg) == CXCursor_MemberRefExpr) {
+    const char *chain = member_chain(r, arg, &s);
+    o = chain ? objects_of_chain(r, s, chain, arg_loc(r, call, i), 0) : NULL;
+  }
+  if (o && o->kind == OBJ_MAP)
+    return o;
+  if (!s || (o && o->kind != OBJ_MAP) || !s->obj_failed)
+    diag(DIAG_ERROR, arg_loc(r, call, i), 0,
+         "argument %u of the declaration of '%s' must name a loom_map variable, or be "
+         "NULL (the identity)", i + 1, name);
+  return NULL;
+}
+
+/* The initialiser list argument i gives: a compound literal's, or a const
+ * array variable's; else a null cursor. */
+static CXCursor shift_list(obj_reader *r, CXCursor call, unsigned i) {
+  CXCursor e = cursor_strip_expr(clang_Cursor_getArgument(call, i));
+  if (clang_getCursorKind(e) == CXCursor_DeclRefExpr) {
+    CXCursor var = clang_getCursorReferenced(e);
+    CXType t = clang_getCursorType(var);
+    CXType c = clang_getCanonicalType(t); /* const int[4]: the array is const */
+    if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+        !(clang_isConstQualifiedType(c) ||
+          clang_isConstQualifiedType(clang_getArrayElementType(c))))
+      return clang_getNullCursor();
+    e = cursor_strip_expr(cursor_last_child(var));
+  } else if (clang_getCursorKind(e) == CXCursor_CompoundLiteralExpr) {
+    e = cursor_last_child(e);
+  }
+  (void)r;
+  return clang_getCursorKind(e) == CXCursor_InitListExpr ? e : clang_getNullCursor();
+}
+
+/* The dim shifts of an extruded map (argument i), or -1 after a
+ * diagnostic. */
+static int read_shifts(obj_reader *r, CXCursor call, unsigned i, obj *o) {
+  CXCursor list = shift_list(r, call, i);
+  kids k = {.n = 0};
+  int n = -1;
+  if (!clang_Cursor_isNull(list)) {
+    clang_visitChildren(list, collect_kid_bounded, &k);
+    n = k.n;
+  }
+  int *shift = arena_alloc(r->arena, (size_t)(o->dim > 0 ? o->dim : 1) * sizeof *shift);
+  for (int j = 0; n == o->dim && j < n; j++) {
+    long long v;
+    if (!cursor_int_value(cursor_strip_expr(k.items[j]), &v) || v < -1000000 || v > 1000000)
+      n = -1;
+    else
+      shift[j] = (int)v;
+  }
+  if (n != o->dim) {
+    diag(DIAG_ERROR, arg_loc(r, call, i), 0,
+         "the shifts of extruded map '%s' must be %d integer constants loomc reads: "
+         "`(const int[]){...}`, or a const int array with such an initialiser%s",
+         o->name, o->dim, n >= 0 ? arena_printf(r->arena, " (it lists %d)", n) : "");
+    return -1;
+  }
+  o->shift = shift;
+  return 0;
+}
+
+/* loom_decl_extruded_map(from, to, dim, base, shift, name). */
+static int read_xmap(obj_reader *r, CXCursor call, obj *o) {
+  if (read_map(r, call, o))
+    return -1;
+  for (int k = 0; k < 2; k++)
+    if (!(k ? o->to : o->from)->base) {
+      diag(DIAG_ERROR, arg_loc(r, call, (unsigned)k), 0,
+           "extruded map '%s' %s '%s', which is not extruded (declare it with "
+           "loom_decl_extruded_set; between the bases, declare a map with loom_decl_map)",
+           o->name, k ? "maps to" : "maps from", (k ? o->to : o->from)->name);
+      return -1;
+    }
+  if (!null_arg(call, 3)) {
+    o->base = map_arg(r, call, 3, o->name);
+    const obj *b = o->base;
+    if (!b)
+      return -1;
+    if (b->shift || (b->from != o->from->base || b->to != o->to->base || b->dim != o->dim)) {
+      diag(DIAG_ERROR, arg_loc(r, call, 3), 0,
+           "the base map of extruded map '%s' must map '%s' to '%s' with arity %d ('%s' "
+           "maps %s to %s with arity %d)", o->name, o->from->base->name,
+           o->to->base->name, o->dim, b->name, b->from ? b->from->name : "?",
+           b->to ? b->to->name : "?", b->dim);
+      return -1;
+    }
+  } else if (o->from->base != o->to->base) {
+    diag(DIAG_ERROR, arg_loc(r, call, 3), 0,
+         "extruded map '%s' has no base map (the identity), but '%s' and '%s' stand on "
+         "different base sets", o->name, o->from->name, o->to->name);
+    return -1;
+  }
+  return read_shifts(r, call, 4, o);
+}
+
 static int is_temp_decl(const frontend *fe, CXCursor var) {
   CXToken *toks;
   unsigned n;
@@ -229,13 +396,6 @@ static int read_dat(obj_reader *r, CXCursor call, CXCursor var, obj *o) {
   return 0;
 }
 
-/* The children of c (cursors), in order. */
-static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData data) {
-  (void)parent;
-  CXCursor **out = data;
-  *(*out)++ = c;
-  return CXChildVisit_Continue;
-}
 
 /* The map an element of a sparsity's map array names (`c2n`, `m->c2n`),
  * or NULL. */
@@ -353,8 +513,17 @@ static obj *build_handle(obj_reader *r, sym *s, int kind) {
   int rc = 0;
   r->decl_var = s->cursor;
   r->decl_is_macro = kind == OBJ_DAT;
-  if (kind == OBJ_MAP)
-    rc = read_map(r, call, o);
+  if (kind == OBJ_SET && strcmp(callee, "loom_decl_extruded_set") == 0)
+    rc = read_xset(r, call, o);
+  else if (kind == OBJ_MAP && strcmp(callee, "loom_decl_extruded_map") == 0)
+    rc = read_xmap(r, call, o);
+  else if (kind == OBJ_MAP && (rc = read_map(r, call, o)) == 0 && (o->from->base || o->to->base)) {
+    const obj *x = o->from->base ? o->from : o->to;
+    diag(DIAG_ERROR, arg_loc(r, call, o->from->base ? 0 : 1), 0,
+         "map '%s' is declared with loom_decl_map on '%s', which is extruded: declare a map "
+         "of its layers with loom_decl_extruded_map", o->name, x->name);
+    rc = -1;
+  }
   else if (kind == OBJ_DAT)
     rc = read_dat(r, call, s->cursor, o);
   else if (kind == OBJ_MAT)

@@ -341,8 +341,26 @@ static void parse_domain_clause(parser *p) {
   expect_punct(p, ")");
 }
 
+/* `region ( all | bottom | top | interior )`: the layers a loop over an
+ * extruded set runs (resolve checks that its set is one). */
+static void parse_region_clause(parser *p) {
+  const ptok *t = parse_paren_ident(p, "a region (all, bottom, top or interior)");
+  if (!t)
+    return;
+  for (int r = REGION_ALL; r <= REGION_INTERIOR; r++)
+    if (strcmp(t->text, region_name((layer_region)r)) == 0) {
+      p->lp->region = (layer_region)r;
+      p->lp->region_loc = t->loc;
+      return;
+    }
+  p->failed = 1;
+  diag(DIAG_ERROR, t->loc, (unsigned)strlen(t->text),
+       "unknown region '%s': a loop over an extruded set runs all its layers (all), the "
+       "first (bottom), the last (top), or the facets between layers (interior)", t->text);
+}
+
 static void parse_clauses(parser *p) {
-  int seen_over = 0, seen_args = 0;
+  int seen_over = 0, seen_args = 0, seen_region = 0;
   const ptok *first_kind = NULL; /* over or domain */
   while (!p->failed && peek(p)) {
     const ptok *t = peek(p);
@@ -376,8 +394,13 @@ static void parse_clauses(parser *p) {
         return duplicate_clause(p, t);
       p->pos++;
       parse_args_clause(p);
+    } else if (is(t, "region")) {
+      if (seen_region++)
+        return duplicate_clause(p, t);
+      p->pos++;
+      parse_region_clause(p);
     } else {
-      fail(p, "expected ", "a par_loop clause ('over' or 'args')");
+      fail(p, "expected ", "a par_loop clause ('over', 'args' or 'region')");
     }
   }
   if (!p->failed && (!seen_over || !seen_args)) {

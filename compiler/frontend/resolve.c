@@ -88,6 +88,16 @@ static int bind_mapped(resolver *r, loop_arg *a) {
          a->map->dim - 1);
     return -1;
   }
+  const obj *set = r->lp->set;
+  if (set->base && a->map->from == set->base) {
+    diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
+         "map '%s' maps from '%s', the base of extruded set '%s': a loop over the layers "
+         "reaches other entities through an extruded map (loom_decl_extruded_map of '%s' "
+         "with a layer shift per slot)", obj_label(a->map), obj_label(set->base),
+         obj_label(set), obj_label(a->map));
+    note_decl(a->map);
+    return -1;
+  }
   if (!may_be_set(a->map->from, r->lp->set)) {
     diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
          "map '%s' maps from set '%s', but the loop is over set '%s'",
@@ -299,6 +309,97 @@ static int place(resolver *r) {
   return 0;
 }
 
+/* ---- extruded sets ------------------------------------------------------------ */
+
+/* The layers [*first, *last] region rg runs of a column of L layers (L 0:
+ * unknown, *first or *last then relative to L: `rel` bit 0 set when
+ * *first is L + *first, bit 1 when *last is). */
+static int region_layers(layer_region rg, int L, int *first, int *last) {
+  int rel = 0;
+  *first = 0;
+  *last = -1;
+  if (rg == REGION_TOP)
+    *first = -1, rel |= 1;
+  if (rg == REGION_BOTTOM)
+    *last = 0;
+  else if (rg == REGION_INTERIOR)
+    *last = -2;
+  rel |= rg == REGION_BOTTOM ? 0 : 2;
+  if (L > 0) {
+    *first += rel & 1 ? L : 0;
+    *last += rel & 2 ? L : 0;
+    rel = 0;
+  }
+  return rel;
+}
+
+/* Slot j of extruded map m, at the loop's region, reaches past the column
+ * of m's target: said, when loomc can tell (constant layers, or a map
+ * from a set to itself); else left to the loop's check at run time. */
+static int check_shift(resolver *r, const loop_arg *a, int j) {
+  const obj *m = a->map;
+  int first, last, s = m->shift[j], Lf = m->from->layers, Lt = m->to->layers;
+  int rel = region_layers(r->lp->region, Lf, &first, &last);
+  int same = m->from == m->to; /* Lt is Lf */
+  const char *past = NULL, *range = NULL;
+  arena *ar = r->rd.arena;
+  if (!rel && last < first)
+    return 0; /* no layer (interior of one layer) */
+  if (!(rel & 1) && first + s < 0)
+    past = arena_printf(ar, "layer %d", first + s), range = "below layer 0";
+  else if (!(rel & 2) && Lt > 0 && last + s >= Lt)
+    past = arena_printf(ar, "layer %d", last + s),
+    range = arena_printf(ar, "layers 0 to %d", Lt - 1);
+  else if ((rel & 2) && same && last + s >= 0)
+    past = last + s ? arena_printf(ar, "layer L%+d", last + s) : "layer L",
+    range = "layers 0 to L-1";
+  if (!past)
+    return 0;
+  diag(DIAG_ERROR, a->map_loc, (unsigned)strlen(a->map_name),
+       "map '%s' slot %d, shifted %+d layer%s, reaches %s of '%s' (%s) from region(%s) of "
+       "'%s': outside the column (choose the loop's region, or the shift)", obj_label(m), j,
+       s, s == 1 || s == -1 ? "" : "s", past, obj_label(m->to), range,
+       region_name(r->lp->region), obj_label(m->from));
+  note_decl(m);
+  return -1;
+}
+
+static const char *extruded_unsupported(const loop_arg *a) {
+  if (a->kind == ARG_IDX)
+    return "'idx'";
+  if (a->kind == ARG_MAT)
+    return "a matrix";
+  if (a->kind == ARG_MAPPED_ALL)
+    return "every slot of a map ('[*]')";
+  return NULL;
+}
+
+/* A loop over an extruded set: its region and its maps' shifts; a region
+ * on a loop over any other set is an error. */
+static int check_layers(resolver *r) {
+  loop *lp = r->lp;
+  if (!lp->set->base) {
+    if (lp->region_loc.line == 0 || lp->set->opaque)
+      return 0;
+    diag(DIAG_ERROR, lp->region_loc, (unsigned)strlen(region_name(lp->region)),
+         "region(%s) chooses the layers of a loop over an extruded set, but '%s' is not "
+         "extruded", region_name(lp->region), obj_label(lp->set));
+    return -1;
+  }
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    const char *what = extruded_unsupported(a);
+    if (what) {
+      diag(DIAG_ERROR, a->loc, a->len, "%s cannot be passed to a loop over extruded set "
+           "'%s'", what, obj_label(lp->set));
+      return -1;
+    }
+    if (a->kind == ARG_MAPPED && check_shift(r, a, a->slot))
+      return -1;
+  }
+  return 0;
+}
+
 static int resolve_loop(resolver *r) {
   if (place(r))
     return -1;
@@ -311,7 +412,7 @@ static int resolve_loop(resolver *r) {
   for (int i = 0; i < r->lp->nargs; i++)
     if (bind_arg(r, &r->lp->args[i]))
       return -1;
-  return 0;
+  return check_layers(r);
 }
 
 /* ---- hints ------------------------------------------------------------------ */

@@ -12,6 +12,19 @@ const char *obj_kind_name(obj_kind k) {
   return names[k];
 }
 
+const char *region_name(layer_region r) {
+  static const char *const names[] = {"all", "bottom", "top", "interior"};
+  return names[r];
+}
+
+int obj_extruded(const obj *o) {
+  if (o && o->kind == OBJ_DAT)
+    o = o->set;
+  if (!o)
+    return 0;
+  return o->kind == OBJ_SET ? o->base != NULL : o->kind == OBJ_MAP && o->shift != NULL;
+}
+
 const char *mode_name(access_mode m) {
   static const char *const names[] = {"none", "read", "write", "rw",
                                       "inc",  "min",  "max"};

@@ -83,7 +83,18 @@ struct obj {
   int distinct;          /* opaque dat of a body loomc wrote for handles a
                             run-time test found distinct (LOOM__DISTINCT,
                             transform/version.h): in no alias class */
+  /* An extruded set (loom_decl_extruded_set): `base` its base set,
+   * `layers` its layers when constant (0: known at run time only).  An
+   * extruded map (loom_decl_extruded_map): `shift` the layer offset of
+   * each of its dim slots, `base` the map of the bases it reads (NULL:
+   * the identity).  A dat on an extruded set is extruded through its set. */
+  struct obj *base;
+  int layers;
+  const int *shift;
 };
+
+/* Whether o is an extruded set, or a dat on one, or an extruded map. */
+int obj_extruded(const obj *o);
 
 const char *obj_kind_name(obj_kind k); /* "set", "map", ... */
 /* How reports and diagnostics name an object: as the user wrote it
@@ -165,6 +176,18 @@ typedef struct loop_arg {
 
 typedef LIST(const loop_arg *) loop_arg_list;
 
+/* The layers a loop over an extruded set runs in each column (region(...)):
+ * every layer, the first, the last, or every layer but the last (the
+ * interior horizontal facets: the one above each of those layers). */
+typedef enum layer_region {
+  REGION_ALL,
+  REGION_BOTTOM,
+  REGION_TOP,
+  REGION_INTERIOR
+} layer_region;
+
+const char *region_name(layer_region r); /* "all", ... */
+
 /* A use of a kernel's pointer parameter in the kernel's text, `p[e]` or
  * `*p`: its byte range in kernel_text.text, the parameter (0-based) and
  * the subscript's text ("0" for `*p`). */
@@ -198,6 +221,8 @@ struct loop {
   loop_arg *args;
   int nargs;
   obj *set;               /* resolved iteration set */
+  layer_region region;    /* region(...): over an extruded set */
+  srcloc region_loc;      /* of its name; line 0: no region clause */
   /* The function definition the loop stands in. */
   const char *func_name;
   unsigned func_start;    /* offset where generated code goes before it */

@@ -413,8 +413,9 @@ static void join(fuser *u, group *g, const loop *lp, const loop *anchor) {
                          "independent of what stands between", anchor->kernel,
                          anchor->loc.line, lp->kernel);
   dag_note(u->notes, u->a, lp->loc, "fused %s into %s over %s: every dependence "
-           "between them stays within one element (isl)%s", lp->kernel,
-           fusion_group_kernels(u->a, g), lp->set->name, where);
+           "between them stays within one %s (isl)%s", lp->kernel,
+           fusion_group_kernels(u->a, g), lp->set->name,
+           lp->set->base ? "column (each loop runs its layers in turn)" : "element", where);
   vec_push(u->a, &g->loops, (void *)lp);
   index_loop(u, g, lp);
   g->anchor = anchor;
@@ -481,6 +482,9 @@ static const group *group_of(const fusion *f, const loop *lp) {
 /* Why t cannot be contracted into a local of its producer's group. */
 static const char *contract_problem(fuser *u, const obj *t, const loop_list *writers,
                                     const loop_list *readers) {
+  if (obj_extruded(t))
+    return arena_printf(u->a, "it lives on extruded set %s, whose loops run a whole column "
+                        "each, one after the other", obj_label(t->set));
   const char *why = region_temp_producer_problem(u->a, u->prog, u->regions, u->r, t, writers);
   if (why)
     return why;

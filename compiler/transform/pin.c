@@ -73,6 +73,10 @@ static void pin_mpi_check(pinner *u) {
  * change before the last consumer has evaluated it. */
 static const char *pin_problem(const pinner *u, const loop *p, const obj *t,
                                const loop_list *readers) {
+  if (obj_extruded(t))
+    return arena_printf(u->a, "it lives on extruded set %s: loomc pins temporaries "
+                        "of single elements, not of columns",
+                        obj_label(t->set));
   effect_list fx = effects_of_loop(u->a, p, NULL);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];

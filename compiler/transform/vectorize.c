@@ -51,6 +51,9 @@ static int pinned(const fusion *fu, const loop_arg *a) {
  * may).  lp reads through a map. */
 static const char *problem(const fusion *fu, const loop *lp, arena *a) {
   int writes = 0;
+  if (obj_extruded(lp->set))
+    return arena_printf(a, "it runs over extruded set %s, whose columns the C compiler "
+                        "vectorizes along the layers", obj_label(lp->set));
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *x = &lp->args[i];
     if (x->kind == ARG_MAT)

@@ -124,6 +124,33 @@ loom_map loom_decl_map(loom_set from, loom_set to, int dim, const int *data,
 loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
                         const void *data, const char *name);
 
+/* ---- extruded meshes: columns of layers over a base set --------------------
+ *
+ * An extruded set stands for `layers` elements (layers >= 1) over each
+ * element of `base`: the prisms over triangles, the vertices of each
+ * vertical line over the base's vertices (one more layer than the cells).
+ * Element (e, k) is layer k of the column over base element e; a dat on
+ * the set stores its columns one after the other, element (e, k)'s dim
+ * values at ((e * layers) + k) * dim, and so does `data` at declaration.
+ *
+ * An extruded map reaches, from element (e, k) of `from` (an extruded
+ * set), slot j's element (base[e][j], k + shift[j]) of `to` (another, or
+ * the same): `base` maps from's base set to to's (arity dim; NULL: the
+ * identity, from and to then over one base), `shift` its dim layer
+ * offsets (copied).  loomc reads dim and the shifts, which must be
+ * integer constants: `(const int[]){0, 0, 0, 1, 1, 1}`, or a const array
+ * with such an initialiser.  A loop over an extruded set runs a region
+ * of its layers (region(...), dsl-spec/grammar.md); before it runs, every
+ * slot's layer is checked to stay in its column.
+ *
+ * The sets, maps and dats of the base carry the columns: partitioning
+ * (whole columns), halos, renumbering and loom_dat_fetch apply to them. */
+loom_set loom_decl_extruded_set(loom_set base, int layers, const char *name);
+loom_map loom_decl_extruded_map(loom_set from, loom_set to, int dim, loom_map base,
+                                const int *shift, const char *name);
+/* The layers of an extruded set (1 for any other set), or -1. */
+int loom_set_layers(loom_set set);
+
 /* ---- distributed declarations: each rank holds a slice -------------------
  *
  * With libloom_mpi on several ranks, a set may be declared from slices:

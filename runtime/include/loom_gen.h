@@ -23,6 +23,7 @@ extern "C" {
  * `arg` the argument's position.  Return LOOM_OK, or a status after the
  * error was reported (LOOM_EMISMATCH; LOOM_ESTATE outside init/exit). */
 int loom__check_set(loom_set set, const char *loop);
+int loom__check_extruded(loom_set set, const char *loop); /* a loop over its columns */
 int loom__check_map(loom_map map, loom_set from, loom_set to, int dim,
                     const char *loop, int arg); /* to == NULL: not checked */
 int loom__check_dat(loom_dat dat, loom_set set, int dim, loom_type type,
@@ -37,6 +38,17 @@ int loom__check_distinct(loom_dat a, loom_dat b, const char *loop, int arg_a, in
  * that are distinct (dsl-spec/transformations.md §8).  Local: every rank
  * of a collective program holds the same pattern of handles. */
 int loom__dats_distinct(int n, ...);
+/* A loop over an extruded set running layers [first, last] of each
+ * column (its region): that argument `arg`'s extruded map has the n
+ * shifts loomc compiled the loop for, and that every slot's layer stays
+ * in its column of the map's target set. */
+int loom__check_layers(loom_map map, int n, const int *shift, int first, int last,
+                       const char *loop, int arg);
+/* An extruded set's base set, an extruded map's base map (NULL for the
+ * identity): what sections, plans and storage are of.  The handle
+ * itself for any other set or map. */
+loom_set loom__set_base(loom_set set);
+loom_map loom__map_base(loom_map map);
 
 /* Execution plans.  A plan splits a loop's iteration set into blocks of
  * consecutive elements and colours them so that no two blocks of one

@@ -179,7 +179,7 @@ void *loomrt_registry_object(size_t i, loomrt_kind *kind) {
 static struct {
   void (*retire)(void *object);
   void (*release)(void *object);
-} kind_ops[LOOMRT_KIND_MAT + 1];
+} kind_ops[LOOMRT_KIND_XMAP + 1];
 
 void loomrt_kind_ops(loomrt_kind kind, void (*retire)(void *object),
                      void (*release)(void *object)) {
@@ -190,9 +190,11 @@ void loomrt_kind_ops(loomrt_kind kind, void (*retire)(void *object),
 static void free_entry(const struct registry_entry *entry) {
   switch (entry->kind) {
   case LOOMRT_KIND_SET:
+  case LOOMRT_KIND_XSET:
     loomrt_set_free(entry->object);
     break;
   case LOOMRT_KIND_MAP:
+  case LOOMRT_KIND_XMAP:
     loomrt_map_free(entry->object);
     break;
   case LOOMRT_KIND_DAT:
@@ -239,9 +241,11 @@ static void retire_entry(const struct registry_entry *entry) {
   }
   switch (entry->kind) {
   case LOOMRT_KIND_SET:
+  case LOOMRT_KIND_XSET:
     loomrt_set_retire(entry->object);
     break;
   case LOOMRT_KIND_MAP:
+  case LOOMRT_KIND_XMAP:
     loomrt_map_retire(entry->object);
     break;
   case LOOMRT_KIND_DAT:

@@ -73,7 +73,9 @@ typedef enum loomrt_kind {
   LOOMRT_KIND_MAP,
   LOOMRT_KIND_DAT,
   LOOMRT_KIND_SPARSITY,
-  LOOMRT_KIND_MAT
+  LOOMRT_KIND_MAT,
+  LOOMRT_KIND_XSET, /* extruded sets and maps (core/extruded.c): loops */
+  LOOMRT_KIND_XMAP  /* over sets and maps skip them */
 } loomrt_kind;
 
 struct loom_set_s {
@@ -99,6 +101,11 @@ struct loom_set_s {
    * `size` elements [slice_off, slice_off + size) of `gsize`, and maps
    * from the set and dats on it hold those rows only.  -1: not sliced. */
   int slice_off;
+  /* An extruded set (core/extruded.c): columns of `layers` elements over
+   * each element of `base`; it holds nothing else (its dats and maps live
+   * on the base).  NULL, 0: an ordinary set. */
+  loom_set base;
+  int layers;
 };
 
 struct loom_map_s {
@@ -112,6 +119,12 @@ struct loom_map_s {
   int reach;
   const int *reach_values;
   int reach_n;
+  /* An extruded map (core/extruded.c): from and to are extruded sets,
+   * `base` the map of their bases it reads (NULL: the identity), `shift`
+   * (owned, dim entries) the layer each slot reaches relative to the
+   * element's own; `values` is then NULL.  NULL, NULL: an ordinary map. */
+  loom_map base;
+  int *shift;
 };
 
 struct loom_dat_s {
@@ -131,6 +144,12 @@ struct loom_dat_s {
   int halo_dirty;   /* MPI: the halo is stale (loom__dat_dirty) */
   int zero;         /* declared without data (a temporary): all zero until
                        a loop writes it, so partitioning moves no rows */
+  /* A dat on an extruded set: `set` is its base and `dim` its values per
+   * column (xdim times the layers), so that partitioning, halos and files
+   * move whole columns; xset, xdim what it was declared on and with.
+   * NULL, 0 otherwise. */
+  loom_set xset;
+  int xdim;
 };
 
 /* ---- errors (core.c) --------------------------------------------------- */
@@ -138,6 +157,14 @@ struct loom_dat_s {
 /* Formats the message into the last-error buffer, calls the error handler
  * and, if the handler returns, returns `status`. */
 int loom_error_(int status, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
+
+/* ---- extruded sets (extruded.c) ----------------------------------------- */
+
+/* A dat about to be declared on *set with *dim values per element: when
+ * *set is extruded, it becomes a dat on the base set with a column's
+ * values per element (*set, *dim replaced, *xset the extruded set);
+ * LOOM_OK, or a status after the error was reported (too many values). */
+int loomrt_extruded_dat(loom_set *set, int *dim, loom_set *xset, const char *name);
 
 /* ---- lifetime and registry (core.c) ------------------------------------ */
 

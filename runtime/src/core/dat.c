@@ -256,18 +256,27 @@ static loom_dat dat_new(loom_set set, int dim, loom_type type,
   dat->owner = NULL;
   dat->halo_dirty = 0;
   dat->zero = data == NULL;
+  dat->xset = NULL;
+  dat->xdim = 0;
   return dat;
 }
 
 loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
                         const void *data, const char *name) {
   size_t bytes;
+  loom_set xset = NULL;
+  int xdim = dim;
   if (loomrt_require_active("loom_decl_dat") != LOOM_OK ||
       loomrt_check_name(name, "dat") != LOOM_OK ||
       check_decl_shape(set, dim, type, elem_size, name) != LOOM_OK ||
+      loomrt_extruded_dat(&set, &dim, &xset, name) != LOOM_OK ||
       dat_extent(set, dim, elem_size, name, &bytes) != LOOM_OK)
     return NULL;
   loom_dat dat = dat_new(set, dim, type, elem_size, data, bytes, name);
+  if (dat && xset) {
+    dat->xset = xset;
+    dat->xdim = xdim;
+  }
   if (dat && loomrt_register(LOOMRT_KIND_DAT, dat, name) != LOOM_OK) {
     loomrt_dat_free(dat);
     return NULL;
@@ -282,7 +291,9 @@ const char *loom_dat_name(loom_dat dat) {
 }
 
 int loom_dat_dim(loom_dat dat) {
-  return loomrt_dat_usable(dat, "loom_dat_dim") == LOOM_OK ? dat->dim : -1;
+  if (loomrt_dat_usable(dat, "loom_dat_dim") != LOOM_OK)
+    return -1;
+  return dat->xset ? dat->xdim : dat->dim;
 }
 
 static int loom_dat_fetch_body(loom_dat dat, void *buf, size_t bytes);
@@ -320,16 +331,18 @@ static int loom_dat_fetch_body(loom_dat dat, void *buf, size_t bytes) {
 /* Compares a live dat with what a loop was compiled for. */
 static int compare_dat(loom_dat dat, loom_set set, int dim, loom_type type,
                        const char *loop, int arg) {
-  if (dat->set != set)
+  loom_set on = dat->xset ? dat->xset : dat->set; /* as declared */
+  int declared_dim = dat->xset ? dat->xdim : dat->dim;
+  if (on != set)
     return loom_error_(LOOM_EMISMATCH,
                        "dat '%s': declared on set '%s' but loop %s (argument "
                        "%d) was compiled for set '%s'",
-                       dat->name, dat->set->name, loop, arg, set->name);
-  if (dat->dim != dim)
+                       dat->name, on->name, loop, arg, set->name);
+  if (declared_dim != dim)
     return loom_error_(LOOM_EMISMATCH,
                        "dat '%s': declared with dim %d but loop %s (argument "
                        "%d) was compiled for dim %d",
-                       dat->name, dat->dim, loop, arg, dim);
+                       dat->name, declared_dim, loop, arg, dim);
   if (dat->type != type)
     return loom_error_(LOOM_EMISMATCH,
                        "dat '%s': declared with type %s but loop %s (argument "

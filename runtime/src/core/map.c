@@ -32,6 +32,8 @@ void loomrt_map_retire(loom_map map) {
   map->magic = LOOMRT_RETIRED_MAP;
   loomrt_free(map->values);
   map->values = NULL;
+  free(map->shift);
+  map->shift = NULL;
 }
 
 void loomrt_map_free(loom_map map) {
@@ -65,6 +67,10 @@ static int check_decl_shape(loom_set from, loom_set to, int dim,
   if (dim < 1)
     return loom_error_(LOOM_EINVAL, "map '%s': arity is %d, must be >= 1", name,
                        dim);
+  if (from->base || to->base)
+    return loom_error_(LOOM_EINVAL, "map '%s': '%s' is extruded: declare a map of its "
+                       "layers with loom_decl_extruded_map", name,
+                       from->base ? from->name : to->name);
   return LOOM_OK;
 }
 
@@ -128,6 +134,11 @@ static loom_map map_new(loom_set from, loom_set to, int dim, const int *data,
   map->to = to;
   map->dim = dim;
   map->values = values;
+  map->reach = 0;
+  map->reach_values = NULL;
+  map->reach_n = -1;
+  map->base = NULL;
+  map->shift = NULL;
   return map;
 }
 

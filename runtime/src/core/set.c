@@ -17,6 +17,7 @@
  * touches the object, and reports failures naming the call and, where one
  * exists, the set.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,8 @@ static loom_set set_new(int size, const char *name) {
   set->gid = NULL;
   set->declared = NULL;
   set->slice_off = -1;
+  set->base = NULL;
+  set->layers = 0;
   return set;
 }
 
@@ -152,7 +155,13 @@ loom_set loom_decl_set(int size, const char *name) {
 }
 
 int loom_set_size(loom_set set) { /* declared (global) size */
-  return set_usable(set, "loom_set_size") == LOOM_OK ? set->gsize : -1;
+  if (set_usable(set, "loom_set_size") != LOOM_OK)
+    return -1;
+  if (!set->base)
+    return set->gsize;
+  long long n = (long long)set->base->gsize * set->layers; /* extruded */
+  return n > INT_MAX ? loom_error_(LOOM_EINVAL, "loom_set_size: '%s' has %lld elements, "
+                                   "more than an int counts", set->name, n) : (int)n;
 }
 
 const char *loom_set_name(loom_set set) {

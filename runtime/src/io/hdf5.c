@@ -38,6 +38,7 @@
 #include <sys/stat.h>
 
 #include <hdf5.h>
+#include <limits.h>
 
 #include "core/core.h"
 #include "mpi/mpi.h"
@@ -361,19 +362,27 @@ loom_dat loom_decl_dat_hdf5_(loom_set set, int dim, loom_type type,
                 problem ? problem : "");
     return NULL;
   }
+  /* on an extruded set: a row per column of the base, layers * dim wide */
+  loom_set on = set->base ? set->base : set;
+  long long width = set->base ? (long long)dim * set->layers : dim;
+  if (width > INT_MAX) {
+    loom_error_(LOOM_EINVAL, "loom_decl_dat_hdf5('%s'): a column holds %lld values, "
+                "more than an int counts", name, width);
+    return NULL;
+  }
   source s;
   int status = source_open(&s, "loom_decl_dat_hdf5", file, name), off, n;
-  rows_of(set, &off, &n);
-  char *buf = malloc((size_t)n * dim * elem_size + 1);
+  rows_of(on, &off, &n);
+  char *buf = malloc((size_t)n * (size_t)width * elem_size + 1);
   if (status == LOOM_OK)
-    status = check_shape(&s, set->gsize, dim, "dim", file, name, "its set");
+    status = check_shape(&s, on->gsize, (int)width, "dim", file, name, "its set");
   if (status == LOOM_OK)
     status = check_type(s.ds, file, name, type_name(type));
   if (status == LOOM_OK && !buf)
     status = loom_error_(LOOM_ENOMEM, "dat '%s': out of memory", name);
   status = loomrt_mpi_agree(status, "loom_decl_dat_hdf5");
   if (status == LOOM_OK)
-    status = read_rows(s.ds, s.rank, dim, off, n, mem_type(type), buf, file,
+    status = read_rows(s.ds, s.rank, (int)width, off, n, mem_type(type), buf, file,
                        name);
   source_close(&s);
   status = loomrt_mpi_agree(status, "loom_decl_dat_hdf5");

@@ -67,7 +67,7 @@ static loom_dat coord_dat(const loomrt_mesh *mesh, int p, int *via) {
   for (int pass = 0; pass < 2; pass++)
     for (int k = 0; k < mesh->ndats; k++) {
       loom_dat d = mesh->dats[k];
-      if (d->zero || d->owner || (d->dim != 2 && d->dim != 3) ||
+      if (d->zero || d->owner || d->xset || (d->dim != 2 && d->dim != 3) ||
           (d->type != LOOM_DOUBLE && d->type != LOOM_FLOAT))
         continue;
       if (pass == 0 && d->set == mesh->sets[p])

@@ -34,6 +34,18 @@
 static int loom__check_set_body(loom_set set, const char *loop);
 
 /* On failure, the caller leaves the communication (loomrt_leave). */
+int loom__check_extruded(loom_set set, const char *loop) {
+  loomrt_loop_site(loop); /* a loop's first check: its agreements' line */
+  if (loomrt_require_active("loom__check_extruded") != LOOM_OK || loomrt_set_problem(set))
+    return loom__check_set(set, loop); /* which says what is wrong */
+  if (!set->base)
+    return loomrt_leave(loom_error_(LOOM_EMISMATCH, "loop %s: iteration set '%s' is not "
+                                    "extruded, but loomc compiled the loop for an extruded "
+                                    "set", loomrt_loop_label(loop), set->name));
+  return loom__check_set(set->base, loop);
+}
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
 int loom__check_set(loom_set set, const char *loop) {
   return loomrt_leave(loom__check_set_body(set, loop));
 }
@@ -47,6 +59,11 @@ static int loom__check_set_body(loom_set set, const char *loop) {
   if (problem)
     return loom_error_(LOOM_EMISMATCH, "loop %s: iteration set %s",
                        loomrt_loop_label(loop), problem);
+  if (set->base)
+    return loom_error_(LOOM_EMISMATCH, "loop %s: iteration set '%s' is extruded, but loomc "
+                       "compiled the loop for a set of single elements (it did not see the "
+                       "set's loom_decl_extruded_set: declare it where loomc sees it)",
+                       loomrt_loop_label(loop), set->name);
   return loomrt_renumber_lazy(); /* $LOOM_RENUMBER=1: at the first loop (renumber.c) */
 }
 

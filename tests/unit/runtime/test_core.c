@@ -103,6 +103,7 @@ TestSuite(set, .init = setup_active, .fini = teardown_active);
 TestSuite(map, .init = setup_active, .fini = teardown_active);
 TestSuite(dat, .init = setup_active, .fini = teardown_active);
 TestSuite(check, .init = setup_active, .fini = teardown_active);
+TestSuite(extruded, .init = setup_active, .fini = teardown_active);
 TestSuite(timers);
 TestSuite(memory, .init = install_capture);
 
@@ -1074,4 +1075,108 @@ Test(lifecycle, twins_follow_the_cpu_and_loom_avx512) {
   cr_assert_eq(loom_init(NULL, NULL), LOOM_EINVAL);
   unsetenv("LOOM_AVX512");
   expect_error(LOOM_EINVAL, "LOOM_AVX512 is '2'", "[0, 1]");
+}
+
+/* ---- extruded sets and maps (core/extruded.c) --------------------------- */
+
+/* Two cells over three nodes, prisms of 3 layers over the cells and lines
+ * of 4 over the nodes; pv reaches the bottom and top nodes of a prism. */
+typedef struct columns {
+  loom_set cells, nodes, prisms, lines;
+  loom_map cn, pv, up;
+} columns;
+
+static columns make_columns(void) {
+  static const int c2n[8] = {0, 1, 0, 1, 1, 2, 1, 2};
+  columns c;
+  c.cells = loom_decl_set(2, "cells");
+  c.nodes = loom_decl_set(3, "nodes");
+  c.cn = loom_decl_map(c.cells, c.nodes, 4, c2n, "cn");
+  c.prisms = loom_decl_extruded_set(c.cells, 3, "prisms");
+  c.lines = loom_decl_extruded_set(c.nodes, 4, "lines");
+  c.pv = loom_decl_extruded_map(c.prisms, c.lines, 4, c.cn, (const int[]){0, 0, 1, 1}, "pv");
+  c.up = loom_decl_extruded_map(c.prisms, c.prisms, 2, NULL, (const int[]){0, 1}, "up");
+  expect_no_error();
+  return c;
+}
+
+Test(extruded, sets_count_layers_and_elements) {
+  columns c = make_columns();
+  cr_assert_eq(loom_set_layers(c.prisms), 3);
+  cr_assert_eq(loom_set_layers(c.lines), 4);
+  cr_assert_eq(loom_set_layers(c.cells), 1);
+  cr_assert_eq(loom_set_size(c.prisms), 6);
+  cr_assert_eq(loom_set_size(c.lines), 12);
+  cr_assert_eq(loom__set_base(c.prisms), c.cells);
+  cr_assert_eq(loom__set_base(c.cells), c.cells);
+  cr_assert_eq(loom__map_base(c.pv), c.cn);
+  cr_assert_null(loom__map_base(c.up));
+  cr_assert_eq(loom__map_base(c.cn), c.cn);
+  expect_no_error();
+}
+
+Test(extruded, dats_hold_columns_in_order) {
+  columns c = make_columns();
+  double v[12];
+  for (int i = 0; i < 12; i++)
+    v[i] = i;
+  loom_dat x = loom_decl_dat(c.lines, 1, double, v, "x");
+  loom_dat q = loom_decl_dat(c.prisms, 2, double, v, "q");
+  cr_assert_eq(loom_dat_dim(x), 1);
+  cr_assert_eq(loom_dat_dim(q), 2);
+  double back[12] = {0};
+  cr_assert_eq(loom_dat_fetch(q, back, sizeof back), LOOM_OK);
+  for (int i = 0; i < 12; i++)
+    cr_assert_eq(back[i], i, "value %d of q", i);
+  /* the loop checks: declared on prisms with dim 2 */
+  cr_assert_eq(loom__check_dat(q, c.prisms, 2, LOOM_DOUBLE, "k at t.c:1", 1), LOOM_OK);
+  cr_assert_eq(loom__check_dat(q, c.cells, 2, LOOM_DOUBLE, "k at t.c:1", 1), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "'q'", "set 'prisms'", "set 'cells'");
+  cr_assert_eq(loom__check_dat(x, c.lines, 4, LOOM_DOUBLE, "k at t.c:1", 1), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "'x'", "dim 1", "dim 4");
+}
+
+Test(extruded, bad_declarations_are_refused) {
+  columns c = make_columns();
+  cr_assert_null(loom_decl_extruded_set(c.cells, 0, "flat"));
+  expect_error(LOOM_EINVAL, "'flat'", "layers is 0");
+  cr_assert_null(loom_decl_extruded_set(c.prisms, 2, "stack"));
+  expect_error(LOOM_EINVAL, "'stack'", "'prisms' is itself extruded");
+  cr_assert_null(loom_decl_map(c.prisms, c.nodes, 1, (const int[]){0, 0}, "bad"));
+  expect_error(LOOM_EINVAL, "'bad'", "'prisms' is extruded", "loom_decl_extruded_map");
+  cr_assert_null(loom_decl_extruded_map(c.prisms, c.nodes, 4, c.cn, (const int[]){0, 0, 1, 1},
+                                        "m1"));
+  expect_error(LOOM_EINVAL, "'m1'", "'nodes' is not an extruded set");
+  cr_assert_null(loom_decl_extruded_map(c.prisms, c.lines, 2, c.cn, (const int[]){0, 1}, "m2"));
+  expect_error(LOOM_EINVAL, "'m2'", "base map 'cn'", "arity 2");
+  cr_assert_null(loom_decl_extruded_map(c.prisms, c.lines, 2, NULL, (const int[]){0, 1}, "m3"));
+  expect_error(LOOM_EINVAL, "'m3'", "different base sets");
+  cr_assert_null(loom_decl_extruded_map(c.prisms, c.prisms, 2, NULL, NULL, "m4"));
+  expect_error(LOOM_EINVAL, "'m4'", "shifts are NULL");
+}
+
+Test(extruded, loops_check_sets_shifts_and_columns) {
+  columns c = make_columns();
+  const char *k = "k at t.c:7";
+  cr_assert_eq(loom__check_extruded(c.prisms, k), LOOM_OK);
+  cr_assert_eq(loom__check_set(c.prisms, k), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "'prisms' is extruded", "single elements");
+  cr_assert_eq(loom__check_extruded(c.cells, k), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "'cells' is not extruded");
+  /* every layer of prisms (0..2) reaches layers 0..3 of lines: in */
+  cr_assert_eq(loom__check_layers(c.pv, 4, (const int[]){0, 0, 1, 1}, 0, 2, k, 1), LOOM_OK);
+  /* up's shift 1 from the top layer: out; from the interior (0..1): in */
+  cr_assert_eq(loom__check_layers(c.up, 2, (const int[]){0, 1}, 0, 2, k, 3), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "map 'up' slot 1", "layer 3 of 'prisms'", "layers 0 to 2");
+  cr_assert_eq(loom__check_layers(c.up, 2, (const int[]){0, 1}, 0, 1, k, 3), LOOM_OK);
+  /* an empty region (the interior of one layer) reaches nothing */
+  cr_assert_eq(loom__check_layers(c.up, 2, (const int[]){0, 1}, 0, -1, k, 3), LOOM_OK);
+  /* shifts other than the compiled ones, or a map that is not extruded */
+  cr_assert_eq(loom__check_layers(c.pv, 4, (const int[]){0, 0, 1, 0}, 0, 2, k, 1),
+               LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "map 'pv': slot 3 shifts 1", "compiled for 0");
+  cr_assert_eq(loom__check_layers(c.cn, 4, (const int[]){0, 0, 1, 1}, 0, 2, k, 1),
+               LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "map 'cn'", "extruded map of arity 4");
+  expect_no_error();
 }
