@@ -56,12 +56,12 @@ static const char *layers_local(cg *g, const obj *set) {
 
 /* The row of argument a's dat at the current element and layer (loom_k),
  * index being the column: the element's own, or the one its map's slot
- * reaches. */
-static const char *layer_row(cg *g, const loop_arg *a, const char *index) {
+ * `slot` reaches. */
+static const char *layer_row(cg *g, const loop_arg *a, const char *index, int slot) {
   const obj *set = a->obj->set;
   if (!g->layer || !set->base)
     return index;
-  int s = a->map ? a->map->shift[a->slot] : 0;
+  int s = a->map ? a->map->shift[slot] : 0;
   const char *k = s ? arena_printf(g->arena, "loom_k %c %d", s < 0 ? '-' : '+', s < 0 ? -s : s)
                     : "loom_k";
   return arena_printf(g->arena, "(%s * %s + %s)", index, layers_local(g, set), k);
@@ -636,6 +636,8 @@ static const char *offset(cg *g, const char *base, int dim, const char *index) {
 const char *cg_map_entry(cg *g, const loop_arg *a, int slot) {
   if (a->map->shift && !a->map->base)
     return g->elem; /* an extruded map over the identity: the element's own column */
+  if (a->map->shift) /* the column's row, read before its layers (emit_column_rows) */
+    return arena_printf(g->arena, "loom_r_%s[%d]", a->map->name, slot);
   return arena_printf(g->arena, "%s[%d * %s + %d]", map_ptr(g, a->map), a->map->dim,
                       g->elem, slot);
 }
@@ -764,7 +766,8 @@ static const char *data_of(cg *g, const loop_arg *a, const char *index, int slot
     return g->into;
   if (cg_fate(g, a->obj) == TEMP_CONTRACTED)
     return g->strips ? cg_strip_row(g, cg_temp_local(g, a->obj)) : cg_temp_local(g, a->obj);
-  const char *ptr = offset(g, cg_data_ptr(g, a->obj), a->obj->dim, layer_row(g, a, index));
+  const char *row = layer_row(g, a, index, slot < 0 ? a->slot : slot);
+  const char *ptr = offset(g, cg_data_ptr(g, a->obj), a->obj->dim, row);
   if (guarded(g, a)) {
     const loop *lp = arg_loop(g, a);
     return arena_printf(g->arena, "%s[%s] == %s ? %s : %s", winners(g, lp, a), index,
@@ -1004,6 +1007,20 @@ static void emit_strip_body(cg *g, const group *gr) {
   }
 }
 
+/* At a column of an extruded group: the base row of each extruded map its
+ * loops read, once, before the loops over the column's layers. */
+static void emit_column_rows(cg *g, const group *gr) {
+  if (!cg_extruded(gr))
+    return;
+  vec objs = group_objects(g, gr);
+  for (int i = 0; i < objs.len; i++) {
+    const obj *m = objs.items[i];
+    if (m->kind == OBJ_MAP && m->shift && m->base && map_read(g, gr, m))
+      cg_line(g, "const int *const loom_r_%s = %s + %d * %s; /* the column's row of %s */",
+              m->name, map_ptr(g, m), m->dim, g->elem, obj_label(m->base));
+  }
+}
+
 /* The loop over the layers of the current column lp's region runs. */
 static void emit_layer_loop(cg *g, const loop *lp) {
   const char *first, *end;
@@ -1022,6 +1039,7 @@ static void emit_body(cg *g, const group *gr) {
     return;
   }
   emit_temp_locals(g, gr);
+  emit_column_rows(g, gr);
   for (int k = 0; k < g->stmt_order.len; k++) {
     int i = (int)(long)g->stmt_order.items[k];
     const loop *lp = gr->loops.items[i];

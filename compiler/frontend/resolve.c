@@ -369,8 +369,6 @@ static const char *extruded_unsupported(const loop_arg *a) {
     return "'idx'";
   if (a->kind == ARG_MAT)
     return "a matrix";
-  if (a->kind == ARG_MAPPED_ALL)
-    return "every slot of a map ('[*]')";
   return NULL;
 }
 
@@ -394,6 +392,9 @@ static int check_layers(resolver *r) {
            "'%s'", what, obj_label(lp->set));
       return -1;
     }
+    for (int j = 0; a->kind == ARG_MAPPED_ALL && j < a->map->dim; j++)
+      if (check_shift(r, a, j))
+        return -1;
     if (a->kind == ARG_MAPPED && check_shift(r, a, a->slot))
       return -1;
   }

@@ -58,15 +58,16 @@ static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
     for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
       if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
         loom__halo_progress();
+      const int *const loom_r_pv = loom_m_pv + 4 * loom_i; /* the column's row of cn */
       for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 43 "extruded.c"
-        avg(loom_d_px + (loom_m_pv[4 * loom_i + 0] * loom_L_lines + loom_k), loom_d_px + (loom_m_pv[4 * loom_i + 1] * loom_L_lines + loom_k), loom_d_px + (loom_m_pv[4 * loom_i + 2] * loom_L_lines + loom_k + 1), loom_d_px + (loom_m_pv[4 * loom_i + 3] * loom_L_lines + loom_k + 1), loom_d_pq + (loom_i * loom_L_prisms + loom_k));
-#line 65 "extruded.mpi.c"
+        avg(loom_d_px + (loom_r_pv[0] * loom_L_lines + loom_k), loom_d_px + (loom_r_pv[1] * loom_L_lines + loom_k), loom_d_px + (loom_r_pv[2] * loom_L_lines + loom_k + 1), loom_d_px + (loom_r_pv[3] * loom_L_lines + loom_k + 1), loom_d_pq + (loom_i * loom_L_prisms + loom_k));
+#line 66 "extruded.mpi.c"
       }
       for (int loom_k = 0; loom_k < 1; loom_k++) { /* bottom layers */
 #line 44 "extruded.c"
         flip(loom_d_pq + (loom_i * loom_L_prisms + loom_k));
-#line 70 "extruded.mpi.c"
+#line 71 "extruded.mpi.c"
       }
     }
   }
@@ -106,10 +107,11 @@ static void loom_loop_3_spread(loom_set prisms, loom_dat pq, loom_map pv,
     for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
       if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
         loom__halo_progress();
+      const int *const loom_r_pv = loom_m_pv + 4 * loom_i; /* the column's row of cn */
       for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 46 "extruded.c"
-        spread(loom_d_pq + (loom_i * loom_L_prisms + loom_k), loom_d_pw + (loom_m_pv[4 * loom_i + 0] * loom_L_lines + loom_k), loom_d_pw + (loom_m_pv[4 * loom_i + 1] * loom_L_lines + loom_k), loom_d_pw + (loom_m_pv[4 * loom_i + 2] * loom_L_lines + loom_k + 1), loom_d_pw + (loom_m_pv[4 * loom_i + 3] * loom_L_lines + loom_k + 1));
-#line 113 "extruded.mpi.c"
+        spread(loom_d_pq + (loom_i * loom_L_prisms + loom_k), loom_d_pw + (loom_r_pv[0] * loom_L_lines + loom_k), loom_d_pw + (loom_r_pv[1] * loom_L_lines + loom_k), loom_d_pw + (loom_r_pv[2] * loom_L_lines + loom_k + 1), loom_d_pw + (loom_r_pv[3] * loom_L_lines + loom_k + 1));
+#line 115 "extruded.mpi.c"
       }
     }
   }
@@ -153,12 +155,12 @@ static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
       for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k++) { /* interior layers */
 #line 47 "extruded.c"
         jump(loom_d_pq + (loom_i * loom_L_prisms + loom_k), loom_d_pq + (loom_i * loom_L_prisms + loom_k + 1), &loom_g_sum);
-#line 157 "extruded.mpi.c"
+#line 159 "extruded.mpi.c"
       }
       for (int loom_k = loom_L_prisms - 1; loom_k < loom_L_prisms; loom_k++) { /* top layers */
 #line 48 "extruded.c"
         lid(loom_d_pq + (loom_i * loom_L_prisms + loom_k), &loom_g_top);
-#line 162 "extruded.mpi.c"
+#line 164 "extruded.mpi.c"
       }
     }
   }
