@@ -4,6 +4,7 @@
 #   build/samples/wave/wave_mpi, wave_mpi_openmp
 #   build/samples/limiter/limiter_mpi, limiter_mpi_openmp
 #   build/samples/aero/aero_mpi, aero_mpi_openmp
+#   build/samples/extruded/extruded_mpi, extruded_mpi_openmp
 #   build/samples/airfoil/airfoil_hdf5_mpi, airfoil_hdf5_mpi_openmp (the
 #     mesh from HDF5, distributed), build/bin/loom-mesh (OP2's text mesh
 #     to HDF5) and build/bin/loom-naca0012 (the mesh generator, writing
@@ -16,6 +17,7 @@ MPI_SAMPLES := $(AIRFOIL)/airfoil_mpi $(AIRFOIL)/airfoil_mpi_openmp \
                $(BUILD)/samples/limiter/limiter_mpi $(BUILD)/samples/limiter/limiter_mpi_openmp \
                $(AIRFOIL)/airfoil_hdf5_mpi $(AIRFOIL)/airfoil_hdf5_mpi_openmp \
                $(BUILD)/samples/aero/aero_mpi $(BUILD)/samples/aero/aero_mpi_openmp \
+               $(BUILD)/samples/extruded/extruded_mpi $(BUILD)/samples/extruded/extruded_mpi_openmp \
                $(BUILD)/bin/loom-mesh $(BUILD)/bin/loom-naca0012
 
 # every MPI and HDF5 program and tool of the samples (README)
@@ -68,3 +70,7 @@ $(BUILD)/bin/loom-naca0012: samples/airfoil/naca0012.c samples/airfoil/airfoil_h
 	@mkdir -p $(@D)
 	$(MPICC_CMD) $(CSTD) -O2 -Wall -Wextra -Werror -DNACA0012_HDF5 -Isamples/airfoil -Isamples/common \
 	  $(HDF5_CFLAGS) -o $@ $< $(HDF5_LIBS) -lm
+$(eval $(call mpi_program,$(BUILD)/samples/extruded/extruded_mpi,samples/extruded/extruded.c,mpi,\
+  $$(CFLAGS_EXTRUDED),-Isamples/extruded))
+$(eval $(call mpi_program,$(BUILD)/samples/extruded/extruded_mpi_openmp,\
+  samples/extruded/extruded.c,mpi+openmp,$$(CFLAGS_EXTRUDED) -fopenmp,-Isamples/extruded))

@@ -1,0 +1,27 @@
+# The extruded-mesh sample (samples/extruded/; included by the top-level
+# Makefile, which defines BUILD, CC, CSTD, CFLAGS_APP, LOOMC and LIBLOOM):
+# the heat equation in the unit cube on prisms over a triangle mesh.
+#
+#   make extruded  build/samples/extruded/: extruded_seq and extruded_openmp
+#                  (extruded.c through loomc) and extruded_ref (plain C);
+#                  also built by `make` (all); the MPI builds are in
+#                  mk/mpi_samples.mk
+#
+# tests/e2e/extruded.sh compares them.
+
+EXTRUDED        := $(BUILD)/samples/extruded
+CFLAGS_EXTRUDED := $(CFLAGS_APP) -Isamples/extruded
+EXTRUDED_HDRS   := samples/extruded/prism_kernels.h samples/common/tri_mesh.h
+
+.PHONY: extruded
+extruded: $(EXTRUDED)/extruded_seq $(EXTRUDED)/extruded_openmp $(EXTRUDED)/extruded_ref
+all: extruded
+
+$(eval $(call loom_program,$(EXTRUDED)/extruded_seq,samples/extruded/extruded.c,seq,\
+  $$(CFLAGS_EXTRUDED),-Isamples/extruded))
+$(eval $(call loom_program,$(EXTRUDED)/extruded_openmp,samples/extruded/extruded.c,openmp,\
+  $$(CFLAGS_EXTRUDED) -fopenmp,-Isamples/extruded))
+
+$(EXTRUDED)/extruded_ref: samples/extruded/extruded_ref.c $(EXTRUDED_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_EXTRUDED) -o $@ $< -lm
