@@ -1367,6 +1367,8 @@ struct strip_share {
   const char *canon;  /* the turn under canonical names */
   unsigned long hash;
   const char *text;   /* under first's names, once needed */
+  const char *name;   /* loom_strip_<id>_<kernel>, numbered on when first
+                         has turns of other texts too (other groups) */
   int written;
 };
 
@@ -1422,7 +1424,8 @@ static const char *strip_param(cg *g, const group *gr, const obj *o, int decl) {
 }
 
 static const char *strip_fn(cg *g, const strip_share *sh) {
-  return arena_printf(g->arena, "loom_strip_%d_%s", sh->first->id, sh->first->kernel);
+  (void)g;
+  return sh->name;
 }
 
 static int owner_computes(cg *g, const group *gr) {
@@ -1618,8 +1621,13 @@ static void plan_strips(cg *g, const vec *groups) {
           found = sh;
       }
       if (!found) {
+        int before = 0; /* turns of lp of other texts: their functions' names are taken */
+        for (int k = 0; k < g->strip_shares.len; k++)
+          before += ((const strip_share *)g->strip_shares.items[k])->first == lp;
         found = arena_alloc(g->arena, sizeof *found);
         *found = (strip_share){.first_group = gr, .first = lp, .canon = canon, .hash = h};
+        found->name = arena_printf(g->arena, "loom_strip_%d_%s%s", lp->id, lp->kernel,
+                                   before ? arena_printf(g->arena, "_%d", before + 1) : "");
         vec_push(g->arena, &g->strip_shares, found);
       }
       vec_push(g->arena, &found->users, (void *)gr);
