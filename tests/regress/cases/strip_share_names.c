@@ -102,7 +102,8 @@ int main(int argc, char **argv) {
     #pragma loom par_loop(k3) over(s0) args(read: t0[m0[0]], inc: g0)
     #pragma loom par_loop(k4) over(s1) args(inc: t2[m1[0]], read: t1[m1[0]])
   }
-  printf("g0 %.17g\n", g0);
+  if (loom_rank() == 0)
+    printf("g0 %.17g\n", g0);
   loom_exit();
   free(m0_data);
   free(m1_data);
