@@ -86,6 +86,9 @@ static const char *problem(const fusion *fu, const program *prog, const region_l
     return ""; /* every component read, or none (nothing to keep) */
   if (shared(fu, ti))
     return "it shares storage with another temporary";
+  if (obj_extruded(t))
+    return arena_printf(a, "it lives on extruded set %s, whose storage holds whole columns",
+                        obj_label(t->set));
   if (region_host_names(regions, t))
     return "code outside par_loops uses it";
   for (int i = 0; i < prog->loops.len; i++) {

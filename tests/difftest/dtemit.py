@@ -15,7 +15,7 @@ re-emit a valid kernel.
 import random
 
 from dtmodel import (by_name, map_entry_c, sizes_of, walk, all_loops, all_aloops, prologue,
-                     aliased_dats)
+                     aliased_dats, resolved_map, region_layers)
 
 CTYPE = {"double": "double", "int": "int"}
 
@@ -411,7 +411,7 @@ class Emitter:
         # initial data, before loom_init: every rank computes the whole mesh
         for mp in m["maps"]:
             n = self.sizes[mp["from"]] * mp["arity"]
-            rm = dict(mp, to_size=self.sizes[mp["to"]])
+            rm = resolved_map(m, mp["name"])
             # calloc: a map of an empty set has no entry written, which the
             # matrices' key table still reads (GCC: maybe-uninitialized)
             self.w("int *%s_data = calloc(%d, sizeof(int));" % (mp["name"], n + 1))
@@ -490,6 +490,11 @@ class Emitter:
         if self.ref:
             return
         x = by_name(self.m["sets"], it["name"])
+        if x.get("base"):  # layers a constant, or (var) a value loomc cannot read
+            layers = "argc > 999 ? 1 : %d" % x["layers"] if x.get("var") else str(x["layers"])
+            self.w("loom_set %s = loom_decl_extruded_set(%s, %s, \"%s\");"
+                   % (x["name"], self.h(x["base"]), layers, x["name"]))
+            return
         self.w("%sloom_decl_set(%d, \"%s\");" % (self.decl_head(x, "loom_set"), x["size"],
                                                 x["name"]))
 
@@ -497,6 +502,12 @@ class Emitter:
         if self.ref:
             return
         mp = self.map(it["name"])
+        if mp["kind"] == "extruded":
+            self.w("loom_map %s = loom_decl_extruded_map(%s, %s, %d, %s, (const int[]){%s}, \"%s\");"
+                   % (mp["name"], mp["from"], mp["to"], mp["arity"],
+                      self.h(mp["base"]) if mp["base"] else "NULL",
+                      ", ".join(str(x) for x in mp["shift"]), mp["name"]))
+            return
         self.w("%sloom_decl_map(%s, %s, %d, %s_data, \"%s\");"
                % (self.decl_head(mp, "loom_map"), self.h(mp["from"]), self.h(mp["to"]),
                   mp["arity"], mp["name"], mp["name"]))
@@ -966,6 +977,8 @@ class Emitter:
                 text = "%s[%s[%s]]" % (nm(a["dat"]), nm(a["map"]), a["slot"])
             items.append((mode, text))
         head = "#pragma loom par_loop(%s) over(%s)" % (self.kname(lp), nm(lp["set"]))
+        if lp.get("region") and (lp["region"] != "all" or lp["id"] % 3 == 0):
+            head += " region(%s)" % lp["region"]
         self.directive(head, items, ind)
 
     def directive(self, head, items, ind):
@@ -991,6 +1004,11 @@ class Emitter:
         n = self.sizes[lp["set"]]
         self.w("for (int e = 0; e < %d; e++) { /* par_loop k%d over %s */" % (n, lp["id"], lp["set"]),
                ind)
+        if lp.get("region"):  # an extruded set: element e is layer e % L of column e / L
+            L = by_name(self.m["sets"], lp["set"])["layers"]
+            lo, hi = region_layers(lp["region"], L)
+            self.w("if (e %% %d < %d || e %% %d >= %d) continue; /* region(%s) */"
+                   % (L, lo, L, hi, lp["region"]), ind + 1)
         call, mats = [], []
         for k, a in enumerate(lp["args"]):
             if a["kind"] == "idx":

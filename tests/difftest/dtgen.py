@@ -16,7 +16,7 @@ import random
 
 from dtmodel import (by_name, map_data, validate, walk, loop_dat_args, kernel_signature,
                      mesh_hint_problem, affine_hint_problem, all_loops, classic_prologue,
-                     decl_needs)
+                     decl_needs, is_extruded, shift_fits, REGIONS)
 
 # Known bugs (/work/shared/regressions) the generator can steer clear of.
 # Each maps to what the generator does instead.
@@ -67,6 +67,7 @@ class Gen:
         self.counter = {}
         self.loop_id = 0
         self.first_loop_done = False
+        self.cur_region = None  # the region of the loop over an extruded set being made
         self.written = set()  # dats some loop has written (producers for later reads)
         self.reserved = set()  # temporaries kept for pin/pin_cse: one producer, no host use
         self.made = []  # the loops made so far
@@ -114,6 +115,66 @@ class Gen:
             s = self.r.choice(names)
             if sizes[s] > 0 or True:
                 self.add_map(s, s, arity=1, kind=self.r.choice(["shift", "perm", "rand"]))
+
+    def gen_extruded(self):
+        """In about one program in four, from an RNG of its own: one or two
+        extruded sets over base sets (1-4 layers), sometimes with a set of
+        one layer more over the same or another base (the points over the
+        cells' layers), and extruded maps between them: through a base map
+        or the identity, their shifts inside the target's columns from every
+        layer (0 .. Lt - Lf), or reaching one layer up (valid over the
+        interior and the bottom) or down (over the top)."""
+        r = random.Random(self.seed * 6007 + 11)
+        plain = [s for s in self.m["sets"]]
+        if r.random() >= 0.25 or not plain:
+            return
+        made = []
+        for _ in range(r.choice([1, 1, 2])):
+            b = r.choice(plain)
+            x = self.add_xset(r, b, r.randint(1, 4))
+            made.append(x)
+            if r.random() < 0.6:
+                maps = [mp for mp in self.m["maps"] if mp["from"] == b["name"]
+                        and mp["kind"] != "extruded"]
+                b2 = by_name(self.m["sets"], r.choice(maps)["to"]) if maps and \
+                    r.random() < 0.7 else b
+                made.append(self.add_xset(r, b2, x["layers"] + 1))
+        for x in made:
+            for _ in range(r.choice([1, 1, 2, 3])):
+                y = r.choice(made)
+                self.add_xmap(r, x, y)
+
+    def add_xset(self, r, base, layers):
+        x = {"name": self.name("x"), "size": base["size"] * layers, "base": base["name"],
+             "layers": layers, "var": r.random() < 0.3}
+        self.m["sets"].append(x)
+        return x
+
+    def add_xmap(self, r, x, y):
+        lf, lt = x["layers"], y["layers"]
+        bases = [mp for mp in self.m["maps"] if mp["kind"] != "extruded"
+                 and mp["from"] == x["base"] and mp["to"] == y["base"]]
+        if x["base"] == y["base"] and (not bases or r.random() < 0.5):
+            base, ar = None, r.choice([1, 2, 2, 3])
+        elif bases:
+            bm = r.choice(bases)
+            base, ar = bm["name"], bm["arity"]
+        else:
+            return
+        if self.sizes()[y["name"]] == 0 and self.sizes()[x["name"]] > 0:
+            return
+        how = r.random()
+        if x is y and lf >= 2 and how < 0.25:
+            shift = [r.choice([0, 1]) for _ in range(ar)]  # up: interior, bottom
+        elif x is y and lf >= 2 and how < 0.35:
+            shift = [r.choice([-1, 0]) for _ in range(ar)]  # down: top
+        elif lt >= lf:
+            shift = [r.randint(0, lt - lf) for _ in range(ar)]
+        else:
+            return
+        mp = {"name": self.name("m"), "from": x["name"], "to": y["name"], "arity": ar,
+              "kind": "extruded", "base": base, "shift": shift}
+        self.m["maps"].append(mp)
 
     def add_map(self, f, t, arity=None, kind=None):
         sizes = self.sizes()
@@ -170,7 +231,12 @@ class Gen:
 
     # -- mesh loops ------------------------------------------------------------------
     def maps_from(self, s):
-        return [mp for mp in self.m["maps"] if mp["from"] == s]
+        """The maps from s; from an extruded set, those whose every slot stays
+        in its column over the region of the loop being made (all, outside
+        one)."""
+        region = self.cur_region or "all"
+        return [mp for mp in self.m["maps"] if mp["from"] == s and (
+            mp["kind"] != "extruded" or shift_fits(self.m, mp, range(mp["arity"]), region))]
 
     def dats_on(self, s, scope, temp=None):
         return [d for d in self.m["dats"] if d["set"] == s
@@ -208,6 +274,13 @@ class Gen:
         direct: its other inputs read dats directly, none through a map."""
         sizes = self.sizes()
         s = set_hint or self.r.choice([x["name"] for x in self.m["sets"]])
+        if mat is not None and is_extruded(self.m, s):
+            s = mat["from"]
+        region = None
+        if is_extruded(self.m, s):
+            region = "all" if consume is not None else self.r.choice(
+                ["all", "all", "all"] + list(REGIONS[1:]))
+        self.cur_region = region
         args, busy, out_dats = [], set(), set()
         used_globals = set()
         consumed = [] if consume is None else consume if isinstance(consume, list) else [consume]
@@ -247,6 +320,9 @@ class Gen:
         lp = {"k": "loop", "id": self.loop_id, "set": s, "args": args,
               "kseed": self.r.randint(0, 10 ** 6), "consts": consts,
               "heavy": self.chance(0.4)}
+        if region is not None:
+            lp["region"] = region
+        self.cur_region = None
         if not any(a["kind"] != "idx" and a["kind"] != "idxmap" and a["mode"] != "read"
                    for a in args):
             # every input was refused and no output could be made: reduce into a global
@@ -272,6 +348,8 @@ class Gen:
         choice = self.r.choice(["write", "write", "rw", "inc_map", "inc_map", "inc_direct",
                                 "write_map", "reduce", "reduce", "mat"])
         maps = [mp for mp in self.maps_from(s)]
+        if is_extruded(self.m, s) and choice in ("mat", "write_map"):
+            choice = "inc_map"  # no matrices; writes through maps overlap along columns
         if choice == "mat" and self.use_mats:
             if maps:
                 self.gen_mat_output(self.r.choice(maps), add, out_dats)
@@ -373,7 +451,7 @@ class Gen:
         if len(self.m["mats"]) >= 2:
             maps = [by_name(self.m["maps"], A["map"]) for A in self.m["mats"]]
         else:
-            maps = list(self.m["maps"])
+            maps = [mp for mp in self.m["maps"] if mp["kind"] != "extruded"]
         sizes = self.sizes()
         maps = [mp for mp in maps if sizes[mp["to"]] > 0 or sizes[mp["from"]] == 0]
         if not maps:
@@ -389,7 +467,7 @@ class Gen:
             scope.add(x["name"])
         # the writer: over s, x written directly (write, rw or inc); or, one
         # time in four, over a set with a map into s, x incremented through it
-        into = [m2 for m2 in self.m["maps"] if m2["to"] == s]
+        into = [m2 for m2 in self.m["maps"] if m2["to"] == s and m2["kind"] != "extruded"]
         reads = [x]
         if into and self.chance(0.25):
             m2 = self.r.choice(into)
@@ -430,7 +508,10 @@ class Gen:
         if t["set"] == s:
             add({"kind": "dat", "dat": t["name"], "mode": "read", "map": None, "slot": None})
             return
-        mp = self.r.choice([mp for mp in self.maps_from(s) if mp["to"] == t["set"]])
+        maps = [mp for mp in self.maps_from(s) if mp["to"] == t["set"]]
+        if not maps:
+            return  # none from s's region (readers are chosen over every layer)
+        mp = self.r.choice(maps)
         slot = "*" if self.chance(0.25) else self.r.randrange(mp["arity"])
         add({"kind": "dat", "dat": t["name"], "mode": "read", "map": mp["name"], "slot": slot})
         if slot != "*" and mp["arity"] > 1 and self.chance(0.4):
@@ -440,6 +521,8 @@ class Gen:
     def gen_input(self, s, scope, add, busy, used_globals, pure, direct=False):
         c = self.r.choice(["direct", "direct", "map", "map", "global", "idx", "idxmap"])
         if direct and c in ("map", "idxmap"):
+            c = "direct"
+        if is_extruded(self.m, s) and c in ("idx", "idxmap"):
             c = "direct"
         if pure and c == "map" and self.chance(0.7):
             c = "direct"  # a producer that may be pinned under MPI too
@@ -798,6 +881,9 @@ class Gen:
     # -- the program ---------------------------------------------------------------------
     def generate(self):
         self.gen_sets_maps()
+        self.gen_extruded()
+        if any(s.get("base") for s in self.m["sets"]):
+            self.m["via_struct"] = False  # loomc must see their declarations
         for _ in range(self.r.randint(1, 4)):
             s = self.r.choice(self.m["sets"])["name"]
             self.new_dat(s, temp=self.chance(0.3))
@@ -854,11 +940,11 @@ class Gen:
                     return "file"
                 return "assigned"
             for st in m["sets"]:
-                if r.random() < 0.7:
+                if r.random() < 0.7 and not st.get("base"):
                     st["handle"] = "file" if file_only or r.random() < 0.5 else "assigned"
             for mp in m["maps"]:
                 h = style([mp["from"], mp["to"]])
-                if h:
+                if h and mp["kind"] != "extruded":
                     mp["handle"] = h
             for d in m["dats"]:
                 if d["decl"] == "top" and not d["temp"] and not hinted:

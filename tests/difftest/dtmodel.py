@@ -3,8 +3,14 @@ program, the rules a valid model obeys, and the facts derived from it.
 
 A model is a dict (see README.md, "The model"):
 
-  sets    [{name, size}]
-  maps    [{name, from, to, arity, kind, a, b}]      entries from a formula
+  sets    [{name, size}]                             or extruded: {name, size, base, layers,
+                                                     var}: `layers` over each element of
+                                                     set `base` (size: base's times layers;
+                                                     var: layers a run-time value)
+  maps    [{name, from, to, arity, kind, a, b}]      entries from a formula; or kind
+                                                     "extruded": {base, shift} between
+                                                     extruded sets (base: a map of their
+                                                     bases, or None: the identity)
   dats    [{name, set, dim, type, temp, seed, decl}] decl: "top" | "stmt"
   globals [{name, type, dim, init, const}]           dim 0: a scalar
   consts  [{name, type, init}]                       static file-scope, read by kernels
@@ -44,7 +50,9 @@ construction; and, as under MPI a sparsity's declaration partitions the
 mesh, before the first matrix.
 
 Statements (key "k"):
-  loop   {id, set, args, kseed, consts, heavy}   a par_loop over a mesh set
+  loop   {id, set, args, kseed, consts, heavy}   a par_loop over a mesh set (over an
+                                                 extruded set: also region, one of
+                                                 REGIONS; no idx, idxmap or mat)
   aloop  {id, dom, args, kseed}                  an affine par_loop (domain(...))
   for    {n, body}                               a time loop, K = n iterations
   if     {cond, body, else}                      cond: {g, lt} | {it, mod} | {c, lt}
@@ -105,8 +113,46 @@ def map_entry(m, k):
     raise ValueError("unknown map kind " + kind)
 
 
+REGIONS = ("all", "bottom", "top", "interior")
+
+
+def region_layers(region, layers):
+    """The layers [lo, hi) a loop of this region runs in a column."""
+    return {"all": (0, layers), "bottom": (0, min(1, layers)),
+            "top": (layers - 1, layers), "interior": (0, max(0, layers - 1))}[region]
+
+
+def shift_fits(model, m, slots, region):
+    """Whether the slots of extruded map m stay in their columns from every
+    layer of region."""
+    lf, lt = set_layers(model, m["from"]), set_layers(model, m["to"])
+    lo, hi = region_layers(region, lf)
+    return hi <= lo or all(lo + m["shift"][j] >= 0 and hi - 1 + m["shift"][j] <= lt - 1
+                           for j in slots)
+
+
+def set_layers(model, name):
+    return (by_name(model["sets"], name) or {}).get("layers", 1)
+
+
+def is_extruded(model, name):
+    """Whether the set (or the map, or the dat's set) is extruded."""
+    x = by_name(model["sets"], name)
+    if x is None and by_name(model["maps"], name):
+        return by_name(model["maps"], name)["kind"] == "extruded"
+    if x is None and by_name(model["dats"], name):
+        x = by_name(model["sets"], by_name(model["dats"], name)["set"])
+    return bool(x and x.get("base"))
+
+
 def map_entry_c(m, kvar, pfx):
     """The C expression of map_entry (kvar an int variable >= 0)."""
+    if m["kind"] == "extruded":
+        ar, lf, lt = m["arity"], m["lf"], m["lt"]
+        col = ("%s_data[%d * (%s / %d / %d) + %s %% %d]" % (m["base"], ar, kvar, ar, lf, kvar, ar)
+               if m["base"] else "(%s / %d / %d)" % (kvar, ar, lf))
+        return "(%s * %d + %s / %d %% %d + (const int[]){%s}[%s %% %d])" % (
+            col, lt, kvar, ar, lf, ", ".join(str(x) for x in m["shift"]), kvar, ar)
     kind, a, b, to, ar = m["kind"], m["a"], m["b"], m["to_size"], m["arity"]
     k = "(unsigned)%s" % kvar
     if kind == "rand":
@@ -142,16 +188,29 @@ def sizes_of(model):
 
 
 def resolved_map(model, mname):
-    """The map with its target set's size filled in (for map_entry)."""
+    """The map with its target set's size filled in (for map_entry), and an
+    extruded map's layers (lf, lt: of its from and to sets)."""
     m = dict(by_name(model["maps"], mname))
     m["to_size"] = sizes_of(model)[m["to"]]
+    if m["kind"] == "extruded":
+        m["lf"], m["lt"] = set_layers(model, m["from"]), set_layers(model, m["to"])
     return m
 
 
 def map_data(model, mname):
     m = resolved_map(model, mname)
     n = sizes_of(model)[m["from"]] * m["arity"]
-    return [map_entry(m, k) for k in range(n)]
+    if m["kind"] != "extruded":
+        return [map_entry(m, k) for k in range(n)]
+    # element (c, k) of from, slot j: (base[c][j], k + shift[j]) of to
+    ar, lf, lt = m["arity"], m["lf"], m["lt"]
+    base = map_data(model, m["base"]) if m["base"] else None
+    out = []
+    for k in range(n):
+        e, j = k // ar, k % ar
+        col = base[ar * (e // lf) + j] if base else e // lf
+        out.append(col * lt + e % lf + m["shift"][j])
+    return out
 
 
 def walk(body, depth=0, parent=None):
@@ -293,9 +352,11 @@ def prologue(model):
 def decl_needs(model, it):
     """The objects a declaration item names (declared before it)."""
     k = it["k"]
+    if k == "set":
+        return [x for x in [(by_name(model["sets"], it["name"]) or {}).get("base")] if x]
     if k == "map":
         m = by_name(model["maps"], it["name"]) or {}
-        return [m.get("from"), m.get("to")]
+        return [m.get("from"), m.get("to")] + ([m["base"]] if m.get("base") else [])
     if k == "dat":
         return [(by_name(model["dats"], it["name"]) or {}).get("set")]
     if k == "mat":
@@ -390,7 +451,9 @@ def shapes(model):
     "handles" (handles at file scope or assigned after their declaration),
     "mat_after_write" (a matrix-assembling loop that reads a dat the loop
     before it, in the same statement list, wrote), "mat_direct" (of those,
-    one that reads it directly)."""
+    one that reads it directly), "extruded" (a loop over an extruded set),
+    "extruded_region" (one over part of its layers), "extruded_shift" (one
+    reaching another layer through an extruded map)."""
     out = set()
     pro = prologue(model)
     if any(it["k"] == "renumber" for it in pro):
@@ -416,6 +479,15 @@ def shapes(model):
                 out.add("mat_after_write")
             if any(a["map"] is None for a in read):
                 out.add("mat_direct")
+    for lp in all_loops(model):
+        if lp.get("region"):
+            out.add("extruded")
+            if lp["region"] != "all":
+                out.add("extruded_region")
+            maps = [by_name(model["maps"], a["map"]) for a in lp["args"]
+                    if a["kind"] == "dat" and a["map"]]
+            if any(any(m["shift"]) for m in maps if m["kind"] == "extruded"):
+                out.add("extruded_shift")
     return out
 
 
@@ -439,10 +511,22 @@ def validate(model, mpi=True):
     for s in model["sets"]:
         if s["size"] < 0:
             p.add("set %s has a negative size", s["name"])
+        if s.get("base"):
+            b = by_name(model["sets"], s["base"])
+            if b is None or b.get("base") or not 1 <= s["layers"] <= 6 or \
+                    s["size"] != b["size"] * s["layers"]:
+                p.add("extruded set %s: base %s, %s layers", s["name"], s["base"], s["layers"])
+            if s.get("handle"):
+                p.add("extruded set %s: a handle style", s["name"])
     for m in model["maps"]:
         if m["from"] not in sets or m["to"] not in sets:
             p.add("map %s: unknown set", m["name"])
             continue
+        if m["kind"] == "extruded":
+            _validate_extruded_map(model, m, p)
+            continue
+        if is_extruded(model, m["from"]) or is_extruded(model, m["to"]):
+            p.add("map %s: a map formula between extruded sets", m["name"])
         if not 1 <= m["arity"] <= 4:
             p.add("map %s: arity %d", m["name"], m["arity"])
         if sets[m["to"]] == 0 and sets[m["from"]] > 0:
@@ -452,6 +536,8 @@ def validate(model, mpi=True):
     for d in model["dats"]:
         if d["set"] not in sets:
             p.add("dat %s: unknown set", d["name"])
+        elif d.get("handle") and is_extruded(model, d["set"]):
+            p.add("dat %s on an extruded set: a handle style", d["name"])
         if d["dim"] not in (1, 2, 3, 4, 8):
             p.add("dat %s: dim %d", d["name"], d["dim"])
     for g in model["globals"]:
@@ -468,6 +554,26 @@ def validate(model, mpi=True):
     _validate_used(model, p)
     _validate_kernels(model, p)
     return p
+
+
+def _validate_extruded_map(model, m, p):
+    f, t = by_name(model["sets"], m["from"]), by_name(model["sets"], m["to"])
+    if not f.get("base") or not t.get("base"):
+        p.add("extruded map %s between sets that are not extruded", m["name"])
+        return
+    if len(m["shift"]) != m["arity"] or not 1 <= m["arity"] <= 4:
+        p.add("extruded map %s: %d shifts, arity %d", m["name"], len(m["shift"]), m["arity"])
+    if m.get("handle"):
+        p.add("extruded map %s: a handle style", m["name"])
+    if m["base"] is None:
+        if f["base"] != t["base"]:
+            p.add("extruded map %s: the identity between bases %s and %s", m["name"],
+                  f["base"], t["base"])
+        return
+    b = by_name(model["maps"], m["base"])
+    if b is None or b["kind"] == "extruded" or b["from"] != f["base"] or \
+            b["to"] != t["base"] or b["arity"] != m["arity"]:
+        p.add("extruded map %s: base map %s", m["name"], m["base"])
 
 
 def kernel_signature(model, lp):
@@ -653,8 +759,19 @@ def _validate_loop(model, lp, scope, p):
     for c in lp["consts"]:
         if not by_name(model["consts"], c):
             p.add("loop %s: unknown const %s", lp["id"], c)
+    extruded = is_extruded(model, s)
+    region = lp.get("region")
+    if (region is not None) != extruded or extruded and region not in REGIONS:
+        p.add("loop %s: region %s over %s", lp["id"], region, s)
     for a in lp["args"]:
         kind = a["kind"]
+        if extruded and kind in ("idx", "idxmap", "mat"):
+            p.add("loop %s: %s over an extruded set", lp["id"], kind)
+        if extruded and kind == "dat" and a["map"] is not None:
+            m = by_name(model["maps"], a["map"])
+            if m is not None and m["kind"] == "extruded" and m["from"] == s and not shift_fits(
+                    model, m, range(m["arity"]) if a["slot"] == "*" else [a["slot"]], region):
+                p.add("loop %s: %s leaves its columns from region %s", lp["id"], a["map"], region)
         if kind in ("dat", "idxmap") and a.get("map") is not None:
             m = by_name(model["maps"], a["map"])
             if m is None:
@@ -734,7 +851,9 @@ def _validate_loop(model, lp, scope, p):
             p.add("loop %s: dat %s written twice through one slot", lp["id"], dname)
             continue
         data = map_data(model, m["name"])
-        targets = [data[e * m["arity"] + k] for e in range(sets[s]) for k in sorted(slots)]
+        lo, hi = region_layers(region, set_layers(model, s)) if extruded else (0, 1)
+        run = [e for e in range(sets[s]) if lo <= e % set_layers(model, s) < hi]
+        targets = [data[e * m["arity"] + k] for e in run for k in sorted(slots)]
         if len(set(targets)) != len(targets):
             p.add("loop %s: dat %s written through a non-injective map %s",
                   lp["id"], dname, m["name"])
@@ -814,6 +933,8 @@ def mesh_hint_problem(model, hint, mpi=True, avoid=()):
     d = by_name(model["dats"], t)
     if d is None or not d["temp"]:
         return "not a temporary"
+    if hint["kind"] == "pin" and is_extruded(model, t):
+        return "on an extruded set"
     if t in model["prints"]:
         return "printed at the end"
     users = [(st, lst) for st, _, lst in walk(model["body"])

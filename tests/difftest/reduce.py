@@ -249,10 +249,20 @@ def candidates(m):
                 yield "drop unused %s" % x["name"], c
     for s in m["sets"]:
         n = s["size"]
+        if s.get("base"):  # an extruded set: fewer layers (its size follows its base's)
+            for new in range(1, s["layers"]):
+                c = clone(m)
+                x = by_name(c["sets"], s["name"])
+                x["layers"], x["size"] = new, new * by_name(c["sets"], s["base"])["size"]
+                yield "layers of %s -> %d" % (s["name"], new), c
+            continue
         for new in sorted({0, 1, 2, 3, 4, 8, n // 2, n - 1}):
             if 0 <= new < n:
                 c = clone(m)
                 by_name(c["sets"], s["name"])["size"] = new
+                for x in c["sets"]:  # the extruded sets over it
+                    if x.get("base") == s["name"]:
+                        x["size"] = new * x["layers"]
                 yield "size of %s %d -> %d" % (s["name"], n, new), c
     for d in m["dats"]:
         if d["dim"] > 1:
@@ -272,6 +282,12 @@ def candidates(m):
         if d["decl"] == "stmt":
             pass
     for mp in m["maps"]:
+        if mp["kind"] == "extruded":
+            if any(mp["shift"]):
+                c = clone(m)
+                by_name(c["maps"], mp["name"])["shift"] = [0] * mp["arity"]
+                yield "shifts of %s -> 0" % mp["name"], c
+            continue
         if mp["arity"] > 1:
             for new in range(1, mp["arity"]):
                 c = clone(m)

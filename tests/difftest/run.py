@@ -432,7 +432,10 @@ SHAPES = (("renumber", "loom_renumber() before the first loop"),
           ("interleaved", "declarations interleaved (mixed kinds, host calls between)"),
           ("handles", "handles at file scope or assigned after their declaration"),
           ("mat_after_write", "matrix loops reading a dat the loop before wrote"),
-          ("mat_direct", "... reading it directly"))
+          ("mat_direct", "... reading it directly"),
+          ("extruded", "loops over extruded sets"),
+          ("extruded_region", "... over part of the layers"),
+          ("extruded_shift", "... reaching other layers"))
 
 
 def print_shapes(tally):
