@@ -54,17 +54,22 @@ static const char *layers_local(cg *g, const obj *set) {
   return arena_printf(g->arena, "loom_L_%s", set->name);
 }
 
-/* The row of argument a's dat at the current element and layer (loom_k),
- * index being the column: the element's own, or the one its map's slot
- * `slot` reaches. */
-static const char *layer_row(cg *g, const loop_arg *a, const char *index, int slot) {
-  const obj *set = a->obj->set;
-  if (!g->layer || !set->base)
-    return index;
-  int s = a->map ? a->map->shift[slot] : 0;
-  const char *k = s ? arena_printf(g->arena, "loom_k %c %d", s < 0 ? '-' : '+', s < 0 ? -s : s)
-                    : "loom_k";
-  return arena_printf(g->arena, "(%s * %s + %s)", index, layers_local(g, set), k);
+/* The local pointing at argument a's values (slot `slot` of a [*]) at
+ * the bottom of the current column, its shift applied (column_pointers). */
+static const char *column_ptr(cg *g, const loop_arg *a, int slot) {
+  const loop *lp = g->layer;
+  if (a->kind == ARG_MAPPED_ALL)
+    return arena_printf(g->arena, "loom_c%d_%d_%d", cg_loop_num(g, lp), a->pos, slot);
+  return arena_printf(g->arena, "loom_c%d_%d", cg_loop_num(g, lp), a->pos);
+}
+
+/* Argument a's values at the current element and layer (loom_k) of a
+ * loop over an extruded set: its column's pointer, loom_k layers up. */
+static const char *layer_ptr(cg *g, const loop_arg *a, int slot) {
+  const char *c = column_ptr(g, a, slot);
+  if (a->obj->dim == 1)
+    return arena_printf(g->arena, "%s + loom_k", c);
+  return arena_printf(g->arena, "%s + %d * loom_k", c, a->obj->dim);
 }
 
 /* The layers [first, end) the region of g->layer runs. */
@@ -723,8 +728,8 @@ static int guarded(const cg *g, const loop_arg *a) {
 
 static int redirected(const cg *g, const loop_arg *a) {
   return guarded(g, a) || (g->be->write_target && a->mode != MODE_READ && a->map &&
-                           a->kind != ARG_IDX && !g->into_obj &&
-                           cg_fate(g, a->obj) != TEMP_CONTRACTED);
+                           a->kind != ARG_IDX && !g->into_obj && !g->layer &&
+                           cg_fate(g, a->obj) != TEMP_CONTRACTED); /* columns: never */
 }
 
 /* The loop (of the group, or a pinned producer it evaluates) whose
@@ -766,8 +771,9 @@ static const char *data_of(cg *g, const loop_arg *a, const char *index, int slot
     return g->into;
   if (cg_fate(g, a->obj) == TEMP_CONTRACTED)
     return g->strips ? cg_strip_row(g, cg_temp_local(g, a->obj)) : cg_temp_local(g, a->obj);
-  const char *row = layer_row(g, a, index, slot < 0 ? a->slot : slot);
-  const char *ptr = offset(g, cg_data_ptr(g, a->obj), a->obj->dim, row);
+  const char *ptr = g->layer && obj_extruded(a->obj)
+                        ? layer_ptr(g, a, slot < 0 ? a->slot : slot)
+                        : offset(g, cg_data_ptr(g, a->obj), a->obj->dim, index);
   if (guarded(g, a)) {
     const loop *lp = arg_loop(g, a);
     return arena_printf(g->arena, "%s[%s] == %s ? %s : %s", winners(g, lp, a), index,
@@ -1021,13 +1027,43 @@ static void emit_column_rows(cg *g, const group *gr) {
   }
 }
 
+/* The column's pointer of argument a of lp (slot `slot` of a [*]): the
+ * dat's values at the column's layer 0, and its map's shift. */
+static void emit_column_ptr(cg *g, const loop *lp, const loop_arg *a, int slot) {
+  const obj *set = a->obj->set;
+  const char *col = a->map ? cg_map_entry(g, a, slot) : g->elem;
+  int s = a->map ? a->map->shift[slot] : 0;
+  const char *row = arena_printf(g->arena, "%s * %s%s", col, layers_local(g, set),
+                                 s ? arena_printf(g->arena, " %c %d", s < 0 ? '-' : '+',
+                                                  s < 0 ? -s : s) : "");
+  if (a->obj->dim > 1)
+    row = arena_printf(g->arena, "(%s)", row);
+  (void)lp;
+  cg_line(g, "%s *const %s = %s;", a->obj->type->c_name, column_ptr(g, a, slot),
+          offset(g, cg_data_ptr(g, a->obj), a->obj->dim, row));
+}
+
+/* Before the loop over a column's layers: each dat argument's pointer at
+ * the column (its map's row read once per column, emit_column_rows). */
+static void emit_column_ptrs(cg *g, const loop *lp) {
+  for (int i = 0; i < lp->nargs; i++) {
+    const loop_arg *a = &lp->args[i];
+    if (a->kind == ARG_MAPPED_ALL)
+      for (int s = 0; s < a->map->dim; s++)
+        emit_column_ptr(g, lp, a, s);
+    else if (a->kind == ARG_DAT || a->kind == ARG_MAPPED)
+      emit_column_ptr(g, lp, a, a->slot);
+  }
+}
+
 /* The loop over the layers of the current column lp's region runs. */
 static void emit_layer_loop(cg *g, const loop *lp) {
   const char *first, *end;
   region_bounds(g, lp, &first, &end);
+  g->layer = lp;
+  emit_column_ptrs(g, lp);
   cg_line(g, "for (int loom_k = %s; loom_k < %s; loom_k++) { /* %s layers */", first, end,
           lp->region == REGION_ALL ? "the column's" : region_name(lp->region));
-  g->layer = lp;
 }
 
 /* The kernel calls, in order; in a group, the calls that declare locals

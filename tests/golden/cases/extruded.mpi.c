@@ -59,15 +59,21 @@ static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
       if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
         loom__halo_progress();
       const int *const loom_r_pv = loom_m_pv + 4 * loom_i; /* the column's row of cn */
+      double *const loom_c1_1 = loom_d_px + loom_r_pv[0] * loom_L_lines;
+      double *const loom_c1_2 = loom_d_px + loom_r_pv[1] * loom_L_lines;
+      double *const loom_c1_3 = loom_d_px + loom_r_pv[2] * loom_L_lines + 1;
+      double *const loom_c1_4 = loom_d_px + loom_r_pv[3] * loom_L_lines + 1;
+      double *const loom_c1_5 = loom_d_pq + loom_i * loom_L_prisms;
       for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 43 "extruded.c"
-        avg(loom_d_px + (loom_r_pv[0] * loom_L_lines + loom_k), loom_d_px + (loom_r_pv[1] * loom_L_lines + loom_k), loom_d_px + (loom_r_pv[2] * loom_L_lines + loom_k + 1), loom_d_px + (loom_r_pv[3] * loom_L_lines + loom_k + 1), loom_d_pq + (loom_i * loom_L_prisms + loom_k));
-#line 66 "extruded.mpi.c"
+        avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
+#line 71 "extruded.mpi.c"
       }
+      double *const loom_c2_1 = loom_d_pq + loom_i * loom_L_prisms;
       for (int loom_k = 0; loom_k < 1; loom_k++) { /* bottom layers */
 #line 44 "extruded.c"
-        flip(loom_d_pq + (loom_i * loom_L_prisms + loom_k));
-#line 71 "extruded.mpi.c"
+        flip(loom_c2_1 + loom_k);
+#line 77 "extruded.mpi.c"
       }
     }
   }
@@ -108,10 +114,15 @@ static void loom_loop_3_spread(loom_set prisms, loom_dat pq, loom_map pv,
       if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
         loom__halo_progress();
       const int *const loom_r_pv = loom_m_pv + 4 * loom_i; /* the column's row of cn */
+      double *const loom_c3_1 = loom_d_pq + loom_i * loom_L_prisms;
+      double *const loom_c3_2 = loom_d_pw + loom_r_pv[0] * loom_L_lines;
+      double *const loom_c3_3 = loom_d_pw + loom_r_pv[1] * loom_L_lines;
+      double *const loom_c3_4 = loom_d_pw + loom_r_pv[2] * loom_L_lines + 1;
+      double *const loom_c3_5 = loom_d_pw + loom_r_pv[3] * loom_L_lines + 1;
       for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 46 "extruded.c"
-        spread(loom_d_pq + (loom_i * loom_L_prisms + loom_k), loom_d_pw + (loom_r_pv[0] * loom_L_lines + loom_k), loom_d_pw + (loom_r_pv[1] * loom_L_lines + loom_k), loom_d_pw + (loom_r_pv[2] * loom_L_lines + loom_k + 1), loom_d_pw + (loom_r_pv[3] * loom_L_lines + loom_k + 1));
-#line 115 "extruded.mpi.c"
+        spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
+#line 126 "extruded.mpi.c"
       }
     }
   }
@@ -152,15 +163,18 @@ static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
     for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
       if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
         loom__halo_progress();
+      double *const loom_c4_1 = loom_d_pq + loom_i * loom_L_prisms;
+      double *const loom_c4_2 = loom_d_pq + loom_i * loom_L_prisms + 1;
       for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k++) { /* interior layers */
 #line 47 "extruded.c"
-        jump(loom_d_pq + (loom_i * loom_L_prisms + loom_k), loom_d_pq + (loom_i * loom_L_prisms + loom_k + 1), &loom_g_sum);
-#line 159 "extruded.mpi.c"
+        jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
+#line 172 "extruded.mpi.c"
       }
+      double *const loom_c5_1 = loom_d_pq + loom_i * loom_L_prisms;
       for (int loom_k = loom_L_prisms - 1; loom_k < loom_L_prisms; loom_k++) { /* top layers */
 #line 48 "extruded.c"
-        lid(loom_d_pq + (loom_i * loom_L_prisms + loom_k), &loom_g_top);
-#line 164 "extruded.mpi.c"
+        lid(loom_c5_1 + loom_k, &loom_g_top);
+#line 178 "extruded.mpi.c"
       }
     }
   }

@@ -53,20 +53,31 @@ static void loom_loop_1_avg__2_flip__3_spread(
   const int loom_n = loom__set_size(loom__set_base(prisms));
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
     const int *const loom_r_pv = loom_m_pv + 4 * loom_i; /* the column's row of cn */
+    double *const loom_c1_1 = loom_d_px + loom_r_pv[0] * loom_L_lines;
+    double *const loom_c1_2 = loom_d_px + loom_r_pv[1] * loom_L_lines;
+    double *const loom_c1_3 = loom_d_px + loom_r_pv[2] * loom_L_lines + 1;
+    double *const loom_c1_4 = loom_d_px + loom_r_pv[3] * loom_L_lines + 1;
+    double *const loom_c1_5 = loom_d_pq + loom_i * loom_L_prisms;
     for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 43 "extruded.c"
-      avg(loom_d_px + (loom_r_pv[0] * loom_L_lines + loom_k), loom_d_px + (loom_r_pv[1] * loom_L_lines + loom_k), loom_d_px + (loom_r_pv[2] * loom_L_lines + loom_k + 1), loom_d_px + (loom_r_pv[3] * loom_L_lines + loom_k + 1), loom_d_pq + (loom_i * loom_L_prisms + loom_k));
-#line 60 "extruded.seq.c"
-    }
-    for (int loom_k = 0; loom_k < 1; loom_k++) { /* bottom layers */
-#line 44 "extruded.c"
-      flip(loom_d_pq + (loom_i * loom_L_prisms + loom_k));
+      avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
 #line 65 "extruded.seq.c"
     }
+    double *const loom_c2_1 = loom_d_pq + loom_i * loom_L_prisms;
+    for (int loom_k = 0; loom_k < 1; loom_k++) { /* bottom layers */
+#line 44 "extruded.c"
+      flip(loom_c2_1 + loom_k);
+#line 71 "extruded.seq.c"
+    }
+    double *const loom_c3_1 = loom_d_pq + loom_i * loom_L_prisms;
+    double *const loom_c3_2 = loom_d_pw + loom_r_pv[0] * loom_L_lines;
+    double *const loom_c3_3 = loom_d_pw + loom_r_pv[1] * loom_L_lines;
+    double *const loom_c3_4 = loom_d_pw + loom_r_pv[2] * loom_L_lines + 1;
+    double *const loom_c3_5 = loom_d_pw + loom_r_pv[3] * loom_L_lines + 1;
     for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 46 "extruded.c"
-      spread(loom_d_pq + (loom_i * loom_L_prisms + loom_k), loom_d_pw + (loom_r_pv[0] * loom_L_lines + loom_k), loom_d_pw + (loom_r_pv[1] * loom_L_lines + loom_k), loom_d_pw + (loom_r_pv[2] * loom_L_lines + loom_k + 1), loom_d_pw + (loom_r_pv[3] * loom_L_lines + loom_k + 1));
-#line 70 "extruded.seq.c"
+      spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
+#line 81 "extruded.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(loom__set_base(prisms)) * loom_L_prisms, /* elements, bytes moved, operations */
@@ -94,15 +105,18 @@ static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
   double loom_g_top = top[0];
   const int loom_n = loom__set_size(loom__set_base(prisms));
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
+    double *const loom_c4_1 = loom_d_pq + loom_i * loom_L_prisms;
+    double *const loom_c4_2 = loom_d_pq + loom_i * loom_L_prisms + 1;
     for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k++) { /* interior layers */
 #line 47 "extruded.c"
-      jump(loom_d_pq + (loom_i * loom_L_prisms + loom_k), loom_d_pq + (loom_i * loom_L_prisms + loom_k + 1), &loom_g_sum);
-#line 101 "extruded.seq.c"
+      jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
+#line 114 "extruded.seq.c"
     }
+    double *const loom_c5_1 = loom_d_pq + loom_i * loom_L_prisms;
     for (int loom_k = loom_L_prisms - 1; loom_k < loom_L_prisms; loom_k++) { /* top layers */
 #line 48 "extruded.c"
-      lid(loom_d_pq + (loom_i * loom_L_prisms + loom_k), &loom_g_top);
-#line 106 "extruded.seq.c"
+      lid(loom_c5_1 + loom_k, &loom_g_top);
+#line 120 "extruded.seq.c"
     }
   }
   *sum = loom_g_sum;
