@@ -267,6 +267,7 @@ bench: all $(REFMESH) $(AIRFOIL_BUILDS)
 	bench/modular.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL) $(BUILD)/samples/airfoil-modular
 	if [ "$(HAVE_PETSC)" = 1 ]; then bench/assembly.sh $(BUILD)/samples/poisson; fi
 	bench/aero.sh $(AERO) $${AERO_ITERS:-20}
+	bench/extruded.sh $(BUILD)
 	@echo; echo "bench summary:"; cat $(BUILD)/bench/summary.txt 2>/dev/null || \
 	  echo "scale: not run (no airfoil_hdf5_mpi: MPI and HDF5 build)"
 

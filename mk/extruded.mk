@@ -7,7 +7,7 @@
 #                  also built by `make` (all); the MPI builds are in
 #                  mk/mpi_samples.mk
 #
-# tests/e2e/extruded.sh compares them.
+# tests/e2e/extruded.sh compares them; bench/extruded.sh times xcol (below).
 
 EXTRUDED        := $(BUILD)/samples/extruded
 CFLAGS_EXTRUDED := $(CFLAGS_APP) -Isamples/extruded
@@ -25,3 +25,15 @@ $(eval $(call loom_program,$(EXTRUDED)/extruded_openmp,samples/extruded/extruded
 $(EXTRUDED)/extruded_ref: samples/extruded/extruded_ref.c $(EXTRUDED_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_EXTRUDED) -o $@ $< -lm
+
+# bench/extruded.sh: a loop over an extruded set, through loomc and by hand
+XCOL := $(BUILD)/bench/extruded
+XCOL_HDRS := bench/extruded/xcol_kernel.h samples/common/tri_mesh.h
+bench: $(XCOL)/xcol $(XCOL)/xcol_hand
+
+$(eval $(call loom_program,$(XCOL)/xcol,bench/extruded/xcol.c,seq,\
+  $$(CFLAGS_APP) -Ibench/extruded,-Ibench/extruded))
+
+$(XCOL)/xcol_hand: bench/extruded/xcol_hand.c $(XCOL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_APP) -Ibench/extruded -o $@ $< -lm
