@@ -213,7 +213,8 @@ int loom_checkpoint_step(const char *file);
 /* Pictures: writes the mesh and `nfields` fields for ParaView or VisIt.
  * The HDF5 file `h5` gets, in declared order, the topology map (element ->
  * node, 2, 3, 4 or 8 entries: polylines, triangles, quadrilaterals or, with
- * 3-D coordinates, tetrahedra, hexahedra), the coordinates `coords` (2 or
+ * 3-D coordinates, tetrahedra, hexahedra; an extruded map of 6 or 8:
+ * wedges, hexahedra, dsl-spec/extruded.md), the coordinates `coords` (2 or
  * 3 doubles or floats per node) and each field (a dat on the map's cells
  * or on its nodes), as datasets named after them; `xmf` gets the XDMF 2
  * description of them (written by rank 0).  Collective. */

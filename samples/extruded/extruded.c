@@ -21,12 +21,14 @@
  * layer (region(bottom), region(top)); those of the sides come with the
  * base's boundary.
  *
- * Usage: extruded [N [LEVELS]]   (default N 4, LEVELS 3)
+ * Usage: extruded [N [LEVELS [OUT]]]   (default N 4, LEVELS 3)
  * Prints, for each mesh (N, 2N, ...), its prisms, the steps, the L2 error
  * at T (weighted by the lumped mass), its observed rate (log2 of the
  * ratio to the coarser mesh's) and the largest error.  Under MPI every set
  * is declared before the first loop partitions the mesh: one mesh per run
- * (LEVELS 1).
+ * (LEVELS 1).  With OUT (the MPI builds, which have HDF5), the last mesh's
+ * u at T goes to OUT.h5, described by OUT.xmf for ParaView: the prisms as
+ * wedges, u on their vertices (loom_write_xdmf).
  */
 #include <loom.h>
 #include <math.h>
@@ -41,9 +43,10 @@
 
 static void usage(const char *prog, int status) {
   fprintf(status ? stderr : stdout,
-          "usage: %s [N [LEVELS]]\n"
+          "usage: %s [N [LEVELS [OUT]]]\n"
           "  solves u_t = laplace(u) in the unit cube to t = 1/32 on LEVELS extruded meshes\n"
-          "  (N x N x N, 2N x 2N x 2N, ...; default 4 and 3), 2 N^2 explicit steps on each\n",
+          "  (N x N x N, 2N x 2N x 2N, ...; default 4 and 3), 2 N^2 explicit steps on each;\n"
+          "  OUT: the last mesh's u into OUT.h5 and OUT.xmf (MPI builds)\n",
           prog);
   exit(status);
 }
@@ -113,7 +116,8 @@ static void columns_free(struct columns *c) {
 
 /* Solves on the level-N mesh; the L2 error at T into *l2, the largest
  * into *largest, its prisms into *prisms; 1 when out of memory. */
-static int solve(int n, int *steps, double *l2, double *largest, long *prisms) {
+static int solve(int n, const char *out, int *steps, double *l2, double *largest,
+                 long *prisms) {
   struct columns c;
   if (columns_make(n, &c)) {
     columns_free(&c);
@@ -153,14 +157,26 @@ static int solve(int n, int *steps, double *l2, double *largest, long *prisms) {
     args(read: p_u, p_x, p_m, t, inc: sum, max: most)
   *l2 = sqrt(sum);
   *largest = most;
+  if (out) {
+    char xmf[4096], h5[4096];
+    snprintf(xmf, sizeof xmf, "%s.xmf", out);
+    snprintf(h5, sizeof h5, "%s.h5", out);
+    if (loom_write_xdmf(xmf, h5, p2v, p_x, 1, &p_u) != LOOM_OK)
+      return 1;
+  }
   return 0;
 }
 
 int main(int argc, char **argv) {
   if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0))
     usage(argv[0], 0);
-  if (argc > 3)
+  if (argc > 4)
     usage(argv[0], 2);
+  const char *out = argc > 3 ? argv[3] : NULL;
+  if (out && strlen(out) > 4000) {
+    fprintf(stderr, "extruded: the output name is too long\n");
+    return 2;
+  }
   int n = argc > 1 ? positive(argv[1], 512, "N") : 4;
   int levels = argc > 2 ? positive(argv[2], 8, "LEVELS") : 3;
   if ((long)n << (levels - 1) > 512) {
@@ -173,7 +189,7 @@ int main(int argc, char **argv) {
     int steps;
     long prisms;
     double l2, largest;
-    if (solve(n, &steps, &l2, &largest, &prisms)) {
+    if (solve(n, level + 1 == levels ? out : NULL, &steps, &l2, &largest, &prisms)) {
       loom_exit();
       return 1;
     }

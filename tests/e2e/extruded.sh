@@ -11,6 +11,10 @@
 #   - extruded_mpi at 1-4 ranks with each partitioner, and
 #     extruded_mpi_openmp at 2 ranks x 2 threads, on N = 8: the errors of
 #     extruded_ref's N = 8 line within 1e-9 (sums in another order);
+#   - with OUT, extruded_mpi writes u.h5 and u.xmf: the XDMF matches the
+#     file (xdmf_check.py), 128 wedges one layer high over 125 points
+#     (wedge_check.py); read back on 2 ranks (loom_decl_dat_hdf5,
+#     loom_dat_read_hdf5: inputs/xread.c), u is the file's;
 #   - loomc --report: the loops over the lines' bottom and top layers
 #     fused; the generated code loops over the layers of each column;
 #   - a bad size is refused with status 2.
@@ -77,6 +81,38 @@ if command -v mpirun >/dev/null && [ -x "$bin/extruded_mpi" ]; then
   done
   OMP_NUM_THREADS=2 LOOM_PARTITIONER=metis mpi mpiomp 2 "$bin/extruded_mpi_openmp" 8 1
   ok="$ok; mpi 1-4 ranks x 5 partitioners and mpi+openmp 2 x 2 within 1e-9 of it"
+  # the mesh and u for ParaView: wedges one layer high, u on their points
+  tools=$root/build/bin
+  LOOM_PARTITIONER=metis timeout -k 5 120 mpirun --oversubscribe --bind-to none -np 3 \
+    "$bin/extruded_mpi" 4 1 "$tmp/u" >"$tmp/xdmf.out" 2>&1 || { cat "$tmp/xdmf.out"; fail "OUT"; }
+  "$tools/loom-mesh" --list "$tmp/u.h5" >"$tmp/u.list" || fail "loom-mesh --list"
+  python3 "$root/tests/e2e/xdmf_check.py" "$tmp/u.xmf" "$tmp/u.list" 128 125 >"$tmp/xc" ||
+    { cat "$tmp/xc"; fail "the XDMF does not match its HDF5 file"; }
+  grep -q 'TopologyType="Wedge" NumberOfElements="128"' "$tmp/u.xmf" || fail "no 128 wedges"
+  "$tools/loom-mesh" --extract "$tmp/u.h5" p2v "$tmp/p2v.bin" &&
+    "$tools/loom-mesh" --extract "$tmp/u.h5" p_x "$tmp/x.bin" || fail "extract"
+  python3 "$root/tests/e2e/wedge_check.py" "$tmp/p2v.bin" "$tmp/x.bin" 4 >"$tmp/wc" ||
+    { cat "$tmp/wc"; fail "the wedges are wrong"; }
+  ok="$ok; XDMF of 128 wedges checked"
+  # u read back, on 2 ranks, by loom_decl_dat_hdf5 and loom_dat_read_hdf5:
+  # the values the file holds (loom-mesh --extract), in declared order
+  san=""
+  [ "${LOOM_E2E_SANITIZE:-0}" = 1 ] && san="-fsanitize=address,undefined"
+  mpicc $san -std=c11 -Wall -Werror -I"$root/runtime/include" "$root/tests/e2e/inputs/xread.c" \
+    -o "$tmp/xread" "$root/build/lib/libloom_mpi.a" $(pkg-config --libs hdf5-openmpi) \
+    -lmetis -lptscotch -lscotch -lptscotcherr -lm || fail "xread does not build"
+  timeout -k 5 120 mpirun --oversubscribe --bind-to none -np 2 "$tmp/xread" "$tmp/u.h5" 25 5 \
+    >"$tmp/xread.out" 2>&1 || { cat "$tmp/xread.out"; fail "xread failed"; }
+  "$tools/loom-mesh" --extract "$tmp/u.h5" p_u "$tmp/u.bin" || fail "extract p_u"
+  python3 - "$tmp/u.bin" "$tmp/xread.out" <<'PY' || fail "u read back differs from the file"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+want = struct.unpack("%dd" % (len(data) // 8), data)
+rows = [line.split() for line in open(sys.argv[2])]
+sys.exit(not (len(rows) == len(want) == 125 and
+              all(float(a) == w and float(b) == w for (a, b), w in zip(rows, want))))
+PY
+  ok="$ok; read back by both HDF5 calls"
 fi
 
 "$root/build/bin/loomc" --target=seq --report -I"$root/samples/extruded" \

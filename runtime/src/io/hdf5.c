@@ -362,27 +362,28 @@ loom_dat loom_decl_dat_hdf5_(loom_set set, int dim, loom_type type,
                 problem ? problem : "");
     return NULL;
   }
-  /* on an extruded set: a row per column of the base, layers * dim wide */
+  /* on an extruded set: a row per element, the base's columns one after
+   * the other (what this rank reads: its base rows' columns) */
   loom_set on = set->base ? set->base : set;
-  long long width = set->base ? (long long)dim * set->layers : dim;
-  if (width > INT_MAX) {
-    loom_error_(LOOM_EINVAL, "loom_decl_dat_hdf5('%s'): a column holds %lld values, "
-                "more than an int counts", name, width);
+  const int per = set->base ? set->layers : 1;
+  if ((long long)on->gsize * per > INT_MAX) {
+    loom_error_(LOOM_EINVAL, "loom_decl_dat_hdf5('%s'): '%s' has more elements than an "
+                "int counts", name, set->name);
     return NULL;
   }
   source s;
   int status = source_open(&s, "loom_decl_dat_hdf5", file, name), off, n;
   rows_of(on, &off, &n);
-  char *buf = malloc((size_t)n * (size_t)width * elem_size + 1);
+  char *buf = malloc((size_t)n * per * dim * elem_size + 1);
   if (status == LOOM_OK)
-    status = check_shape(&s, on->gsize, (int)width, "dim", file, name, "its set");
+    status = check_shape(&s, (long long)on->gsize * per, dim, "dim", file, name, "its set");
   if (status == LOOM_OK)
     status = check_type(s.ds, file, name, type_name(type));
   if (status == LOOM_OK && !buf)
     status = loom_error_(LOOM_ENOMEM, "dat '%s': out of memory", name);
   status = loomrt_mpi_agree(status, "loom_decl_dat_hdf5");
   if (status == LOOM_OK)
-    status = read_rows(s.ds, s.rank, (int)width, off, n, mem_type(type), buf, file,
+    status = read_rows(s.ds, s.rank, dim, off * per, n * per, mem_type(type), buf, file,
                        name);
   source_close(&s);
   status = loomrt_mpi_agree(status, "loom_decl_dat_hdf5");
@@ -490,8 +491,14 @@ typedef struct table {
   size_t elem;
 } table;
 
+/* A dat's rows in a file: one per element, an extruded set's columns one
+ * after the other (the layers of a base row, each `width` values). */
+static int layers_per_row(loom_dat dat) { return dat->xset ? dat->xset->layers : 1; }
+static int width_of(loom_dat dat) { return dat->xset ? dat->xdim : dat->dim; }
+
 static table dat_table(loom_dat dat, const char *name) {
-  return (table){name, dat->set->gsize, dat->dim, dat->type, dat->elem_size};
+  return (table){name, dat->set->gsize * layers_per_row(dat), width_of(dat), dat->type,
+                 dat->elem_size};
 }
 
 /* The dataset for t (created, or an existing one of its shape). */
@@ -567,8 +574,9 @@ int loomrt_h5_write_dat(hid_t f, loom_dat dat, const char *name,
   int status = gather_block(dat->set, dat->values,
                             (size_t)dat->dim * dat->elem_size, dat->name,
                             &block, &off, &n);
+  const int per = layers_per_row(dat);
   if (status == LOOM_OK)
-    status = write_table(f, &t, block, off, n, file);
+    status = write_table(f, &t, block, off * per, n * per, file);
   free(block);
   return status;
 }
@@ -607,7 +615,41 @@ int loom_dat_write_hdf5(loom_dat dat, const char *file, const char *name) {
 /* ---- checkpoints --------------------------------------------------------------- */
 
 /* A map's owned rows with declared target numbers, in blocks, to f. */
+/* An extruded map: a row per element of `from` (its base's columns one
+ * after the other), each slot the declared number of the element of `to`
+ * it reaches (base row's declared number times to's layers, plus the
+ * layer and the shift). */
+static int write_xmap(hid_t f, loom_map map, const char *file) {
+  loom_set from = map->from->base, to = map->to->base;
+  const int L = map->from->layers, Lt = map->to->layers, ar = map->dim;
+  const size_t row = (size_t)L * ar;
+  int *rows = malloc(((size_t)from->owned * row + 1) * sizeof *rows);
+  char *block = NULL;
+  int off = 0, n = 0;
+  int status = rows ? LOOM_OK
+                    : loom_error_(LOOM_ENOMEM, "map '%s': out of memory", map->name);
+  for (int c = 0; rows && c < from->owned; c++)
+    for (int k = 0; k < L; k++)
+      for (int j = 0; j < ar; j++) {
+        int col = map->base ? declared_of(to, map->base->values[(size_t)c * ar + j])
+                            : declared_of(from, c);
+        rows[(size_t)c * row + (size_t)k * ar + j] = col * Lt + k + map->shift[j];
+      }
+  status = loomrt_mpi_agree(status, "loom_write_xdmf");
+  if (status == LOOM_OK)
+    status = gather_block(from, (const char *)rows, row * sizeof(int), map->name, &block,
+                          &off, &n);
+  table t = {map->name, from->gsize * L, ar, LOOM_INT, sizeof(int)};
+  if (status == LOOM_OK)
+    status = write_table(f, &t, block, off * L, n * L, file);
+  free(rows);
+  free(block);
+  return status;
+}
+
 int loomrt_h5_write_map(hid_t f, loom_map map, const char *file) {
+  if (map->shift)
+    return write_xmap(f, map, file);
   loom_set from = map->from;
   int *rows = malloc(((size_t)from->owned * map->dim + 1) * sizeof *rows);
   char *block = NULL;
@@ -793,7 +835,8 @@ static int read_body(loom_dat dat, const char *file, const char *name) {
   block_of(dat->set->gsize, &off, &n);
   char *blk = malloc((size_t)n * dat->dim * dat->elem_size + 1);
   if (status == LOOM_OK)
-    status = check_shape(&s, dat->set->gsize, dat->dim, "dim", file, name, "the dat's set");
+    status = check_shape(&s, (long long)dat->set->gsize * layers_per_row(dat), width_of(dat),
+                         "dim", file, name, "the dat's set");
   if (status == LOOM_OK)
     status = mem_type(dat->type) < 0
                  ? loom_error_(LOOM_EINVAL, "dat '%s' holds %s values; HDF5 "
@@ -804,8 +847,8 @@ static int read_body(loom_dat dat, const char *file, const char *name) {
     status = loom_error_(LOOM_ENOMEM, "dat '%s': out of memory", dat->name);
   status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
   if (status == LOOM_OK)
-    status = read_rows(s.ds, s.rank, dat->dim, off, n, mem_type(dat->type), blk,
-                       file, name);
+    status = read_rows(s.ds, s.rank, width_of(dat), off * layers_per_row(dat),
+                       n * layers_per_row(dat), mem_type(dat->type), blk, file, name);
   source_close(&s);
   status = loomrt_mpi_agree(status, "loom_dat_read_hdf5");
   if (status == LOOM_OK)

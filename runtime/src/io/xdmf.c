@@ -9,10 +9,14 @@
  * coordinates and each field, each a dataset named after its object.
  * Rank 0 then writes the XDMF (version 2) text: one uniform grid whose
  * Topology is the map (3 entries: triangles; 4: quadrilaterals in 2-D,
- * tetrahedra in 3-D; 8: hexahedra; 2: polylines), whose Geometry is the
+ * tetrahedra in 3-D; 6: wedges; 8: hexahedra; 2: polylines), whose Geometry is the
  * coordinates (XY or XYZ), and one Attribute per field, centred on the
  * cells (a dat on the map's `from` set) or the nodes (on its `to` set):
  * Scalar for one value per element, Vector for 2 or 3, Matrix otherwise.
+ * An extruded mesh (dsl-spec/extruded.md) is written element by element:
+ * its map, from prisms (or hexahedra over quadrilaterals) to the vertical
+ * lines' points, as the declared point each slot reaches (hdf5.c), its
+ * dats a row per element, so that ParaView shows the 3-D field.
  * DataItems name the HDF5 file as given, relative to the XDMF file when it
  * is relative, as readers resolve it.  The XDMF is written to FILE.tmp and
  * renamed, so a reader never sees half of it.
@@ -33,12 +37,20 @@ static const char *topology_type(int arity, int space_dim) {
     return "Triangle";
   case 4:
     return space_dim == 3 ? "Tetrahedron" : "Quadrilateral";
+  case 6:
+    return space_dim == 3 ? "Wedge" : NULL;
   case 8:
     return "Hexahedron";
   default:
     return NULL;
   }
 }
+
+/* A set's elements in the file, and a dat's set and values per element as
+ * declared (an extruded set's: its base's times its layers). */
+static int set_rows(loom_set s) { return s->base ? s->base->gsize * s->layers : s->gsize; }
+static loom_set dat_set(loom_dat d) { return d->xset ? d->xset : d->set; }
+static int dat_width(loom_dat d) { return d->xset ? d->xdim : d->dim; }
 
 static const char *number_type(loom_type t) {
   return t == LOOM_INT ? "Int" : "Float";
@@ -83,18 +95,19 @@ static int write_text(const char *xmf, const char *h5, loom_map top,
              "    <Grid Name=\"%s\" GridType=\"Uniform\">\n",
           top->from->name);
   fprintf(f, "      <Topology TopologyType=\"%s\" NumberOfElements=\"%d\">\n",
-          topology_type(top->dim, xy->dim), top->from->gsize);
-  data_item(f, top->from->gsize, top->dim, NULL, h5, top->name);
+          topology_type(top->dim, dat_width(xy)), set_rows(top->from));
+  data_item(f, set_rows(top->from), top->dim, NULL, h5, top->name);
   fprintf(f, "      </Topology>\n      <Geometry GeometryType=\"%s\">\n",
-          xy->dim == 3 ? "XYZ" : "XY");
-  data_item(f, xy->set->gsize, xy->dim, xy, h5, xy->name);
+          dat_width(xy) == 3 ? "XYZ" : "XY");
+  data_item(f, set_rows(dat_set(xy)), dat_width(xy), xy, h5, xy->name);
   fprintf(f, "      </Geometry>\n");
   for (int i = 0; i < nfields; i++) {
     loom_dat d = fields[i];
-    const char *kind = d->dim == 1 ? "Scalar" : d->dim <= 3 ? "Vector" : "Matrix";
+    int w = dat_width(d);
+    const char *kind = w == 1 ? "Scalar" : w <= 3 ? "Vector" : "Matrix";
     fprintf(f, "      <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"%s\">\n",
-            d->name, kind, d->set == top->from ? "Cell" : "Node");
-    data_item(f, d->set->gsize, d->dim, d, h5, d->name);
+            d->name, kind, dat_set(d) == top->from ? "Cell" : "Node");
+    data_item(f, set_rows(dat_set(d)), w, d, h5, d->name);
     fprintf(f, "      </Attribute>\n");
   }
   fprintf(f, "    </Grid>\n  </Domain>\n</Xdmf>\n");
@@ -123,24 +136,24 @@ static int check_args(const char *xmf, const char *h5, loom_map top,
     status = loomrt_dat_usable(xy, "loom_write_xdmf");
   if (status != LOOM_OK)
     return status;
-  if (xy->set != top->to || (xy->dim != 2 && xy->dim != 3) ||
+  if (dat_set(xy) != top->to || (dat_width(xy) != 2 && dat_width(xy) != 3) ||
       (xy->type != LOOM_DOUBLE && xy->type != LOOM_FLOAT))
     return loom_error_(LOOM_EINVAL, "loom_write_xdmf: coordinates '%s' must "
                                     "be 2 or 3 doubles (or floats) per element "
                                     "of '%s', the topology map's target",
                        xy->name, top->to->name);
-  if (!topology_type(top->dim, xy->dim))
+  if (!topology_type(top->dim, dat_width(xy)))
     return loom_error_(LOOM_EINVAL, "loom_write_xdmf: map '%s' has %d entries "
                                     "per element; XDMF topologies here take "
-                                    "2, 3, 4 or 8",
+                                    "2, 3, 4, 6 (3-D) or 8",
                        top->name, top->dim);
   for (int i = 0; i < nfields && status == LOOM_OK; i++) {
     status = loomrt_dat_usable(fields[i], "loom_write_xdmf");
-    if (status == LOOM_OK && fields[i]->set != top->from && fields[i]->set != top->to)
+    if (status == LOOM_OK && dat_set(fields[i]) != top->from && dat_set(fields[i]) != top->to)
       status = loom_error_(LOOM_EINVAL, "loom_write_xdmf: field '%s' is on set "
                                         "'%s', neither the cells ('%s') nor "
                                         "the nodes ('%s') of map '%s'",
-                           fields[i]->name, fields[i]->set->name,
+                           fields[i]->name, dat_set(fields[i])->name,
                            top->from->name, top->to->name, top->name);
   }
   return status;
