@@ -369,6 +369,9 @@ static const char *extruded_unsupported(const loop_arg *a) {
     return "'idx'";
   if (a->kind == ARG_MAT)
     return "a matrix";
+  if (a->map && (a->mode == MODE_WRITE || a->mode == MODE_RW))
+    return a->mode == MODE_WRITE ? "an argument written ('write') through a map"
+                                 : "an argument updated ('rw') through a map";
   return NULL;
 }
 
@@ -389,7 +392,9 @@ static int check_layers(resolver *r) {
     const char *what = extruded_unsupported(a);
     if (what) {
       diag(DIAG_ERROR, a->loc, a->len, "%s cannot be passed to a loop over extruded set "
-           "'%s'", what, obj_label(lp->set));
+           "'%s'%s", what, obj_label(lp->set),
+           a->map ? ": the layers of a column, and other columns, reach the same elements "
+                    "through it (increment them: inc, min or max)" : "");
       return -1;
     }
     for (int j = 0; a->kind == ARG_MAPPED_ALL && j < a->map->dim; j++)

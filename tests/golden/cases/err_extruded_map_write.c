@@ -1,0 +1,31 @@
+/* Error: a write through an extruded map: the layers of a column, and other columns, reach the same points, so the result would depend on their order (increments are fine). */
+#include <loom.h>
+
+static void avg(const double *b0, const double *b1, const double *t0, const double *t1,
+                double *q) {
+  q[0] = 0.25 * (b0[0] + b1[0] + t0[0] + t1[0]);
+}
+static void diff(const double *below, const double *above, double *d) {
+  d[0] = above[0] - below[0];
+}
+static void one(const double *a, double *q) { q[0] = a[0]; }
+static void num(const int *i, double *q) { q[0] = *i; }
+
+int main(int argc, char **argv) {
+  int c2n[8] = {0, 1, 0, 1, 1, 2, 1, 2};
+  double x[12] = {0};
+  loom_init(&argc, &argv);
+  loom_set cells = loom_decl_set(2, "cells");
+  loom_set nodes = loom_decl_set(3, "nodes");
+  loom_map cn = loom_decl_map(cells, nodes, 4, c2n, "cn");
+  loom_set prisms = loom_decl_extruded_set(cells, 3, "prisms");
+  loom_set lines = loom_decl_extruded_set(nodes, 4, "lines");
+  loom_map pv = loom_decl_extruded_map(prisms, lines, 4, cn, (const int[]){0, 0, 1, 1}, "pv");
+  loom_map up = loom_decl_extruded_map(prisms, prisms, 2, NULL, (const int[]){0, 1}, "up");
+  loom_dat px = loom_decl_dat(lines, 1, double, x, "px");
+  loom_dat pq = loom_decl_temp(prisms, 1, double, "pq");
+  loom_dat pd = loom_decl_temp(prisms, 1, double, "pd");
+#pragma loom par_loop(one) over(prisms) args(read: pq, write: px[pv[2]])
+  loom_exit();
+  return 0;
+}
