@@ -84,8 +84,7 @@ static void region_bounds(cg *g, const loop *lp, const char **first, const char 
 /* The locals of the layers of the extruded sets the group's loops run
  * over or reach through extruded maps (these by the map: the loop has no
  * handle of their targets). */
-static void emit_layers(cg *g, const group *gr, const vec *objs) {
-  (void)gr;
+static void emit_layers(cg *g, const vec *objs) {
   vec seen = {0};
   for (int i = 0; i < objs->len; i++) {
     const obj *o = objs->items[i];
@@ -1027,9 +1026,9 @@ static void emit_column_rows(cg *g, const group *gr) {
   }
 }
 
-/* The column's pointer of argument a of lp (slot `slot` of a [*]): the
- * dat's values at the column's layer 0, and its map's shift. */
-static void emit_column_ptr(cg *g, const loop *lp, const loop_arg *a, int slot) {
+/* The column's pointer of argument a (slot `slot` of a [*]): the dat's
+ * values at the column's layer 0, and its map's shift. */
+static void emit_column_ptr(cg *g, const loop_arg *a, int slot) {
   const obj *set = a->obj->set;
   const char *col = a->map ? cg_map_entry(g, a, slot) : g->elem;
   int s = a->map ? a->map->shift[slot] : 0;
@@ -1038,7 +1037,6 @@ static void emit_column_ptr(cg *g, const loop *lp, const loop_arg *a, int slot) 
                                                   s < 0 ? -s : s) : "");
   if (a->obj->dim > 1)
     row = arena_printf(g->arena, "(%s)", row);
-  (void)lp;
   cg_line(g, "%s *const %s = %s;", a->obj->type->c_name, column_ptr(g, a, slot),
           offset(g, cg_data_ptr(g, a->obj), a->obj->dim, row));
 }
@@ -1050,9 +1048,9 @@ static void emit_column_ptrs(cg *g, const loop *lp) {
     const loop_arg *a = &lp->args[i];
     if (a->kind == ARG_MAPPED_ALL)
       for (int s = 0; s < a->map->dim; s++)
-        emit_column_ptr(g, lp, a, s);
+        emit_column_ptr(g, a, s);
     else if (a->kind == ARG_DAT || a->kind == ARG_MAPPED)
-      emit_column_ptr(g, lp, a, a->slot);
+      emit_column_ptr(g, a, a->slot);
   }
 }
 
@@ -1354,7 +1352,7 @@ static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
   }
   emit_checks(g, gr, objs);
   emit_pointers(g, gr, objs);
-  emit_layers(g, gr, objs);
+  emit_layers(g, objs);
   const char *how = how_it_runs(g, gr);
   if (how)
     cg_emit_wrapped_comment(g, how);
