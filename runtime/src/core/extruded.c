@@ -76,9 +76,13 @@ loom_set loom_decl_extruded_set(loom_set base, int layers, const char *name) {
 }
 
 int loom_set_layers(loom_set set) {
-  if (loomrt_require_active("loom_set_layers") != LOOM_OK ||
-      set_checked(set, "loom_set_layers", "the", "?") != LOOM_OK)
+  if (loomrt_require_active("loom_set_layers") != LOOM_OK)
     return -1;
+  const char *problem = loomrt_set_problem(set);
+  if (problem) {
+    loom_error_(LOOM_EINVAL, "loom_set_layers: set handle %s", problem);
+    return -1;
+  }
   return set->base ? set->layers : 1;
 }
 

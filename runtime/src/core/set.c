@@ -160,8 +160,11 @@ int loom_set_size(loom_set set) { /* declared (global) size */
   if (!set->base)
     return set->gsize;
   long long n = (long long)set->base->gsize * set->layers; /* extruded */
-  return n > INT_MAX ? loom_error_(LOOM_EINVAL, "loom_set_size: '%s' has %lld elements, "
-                                   "more than an int counts", set->name, n) : (int)n;
+  if (n <= INT_MAX)
+    return (int)n;
+  loom_error_(LOOM_EINVAL, "loom_set_size: '%s' has %lld elements, more than an int counts",
+              set->name, n);
+  return -1;
 }
 
 const char *loom_set_name(loom_set set) {
