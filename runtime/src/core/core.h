@@ -166,6 +166,10 @@ int loom_error_(int status, const char *fmt, ...) LOOMRT_PRINTF(2, 3);
  * LOOM_OK, or a status after the error was reported (too many values). */
 int loomrt_extruded_dat(loom_set *set, int *dim, loom_set *xset, const char *name);
 
+/* A new set of `size` elements, unregistered (set.c); NULL after an
+ * out-of-memory error. */
+loom_set loomrt_set_new(int size, const char *name);
+
 /* ---- lifetime and registry (core.c) ------------------------------------ */
 
 /* LOOM_OK while the runtime is initialised; otherwise reports a LOOM_ESTATE

@@ -59,19 +59,11 @@ loom_set loom_decl_extruded_set(loom_set base, int layers, const char *name) {
                 call, name, layers);
     return NULL;
   }
-  loom_set set = calloc(1, sizeof *set);
-  char *copy = loomrt_strdup(name);
-  if (!set || !copy) {
-    free(set);
-    free(copy);
-    loom_error_(LOOM_ENOMEM, "set '%s': out of memory", name);
+  loom_set set = loomrt_set_new(0, name); /* no elements of its own */
+  if (!set)
     return NULL;
-  }
-  set->magic = LOOMRT_MAGIC_SET;
-  set->name = copy;
   set->base = base;
   set->layers = layers;
-  set->slice_off = -1;
   return registered(LOOMRT_KIND_XSET, set, name) ? set : NULL;
 }
 

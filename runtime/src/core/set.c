@@ -59,7 +59,7 @@ static int set_usable(loom_set set, const char *call) {
   return LOOM_OK;
 }
 
-static loom_set set_new(int size, const char *name) {
+loom_set loomrt_set_new(int size, const char *name) {
   loom_set set = malloc(sizeof *set);
   char *copy = loomrt_strdup(name);
   if (!set || !copy) {
@@ -123,7 +123,7 @@ loom_set loom_decl_set_slice(int gsize, int offset, int count,
   status = loomrt_distribution.slice_check(status, gsize, offset, count, name);
   if (status != LOOM_OK)
     return NULL;
-  loom_set set = set_new(count, name);
+  loom_set set = loomrt_set_new(count, name);
   if (set) {
     set->gsize = gsize;
     set->slice_off = loomrt_distribution.nranks() > 1 ? offset : -1;
@@ -151,7 +151,7 @@ loom_set loom_decl_set(int size, const char *name) {
                 size);
     return NULL;
   }
-  return set_register(set_new(size, name), name);
+  return set_register(loomrt_set_new(size, name), name);
 }
 
 int loom_set_size(loom_set set) { /* declared (global) size */
