@@ -22,9 +22,13 @@
  *    go to the owner only, in a second message of the same order.  The
  *    slice is freed once packed, before the messages go.
  * 2. Each rank sorts what it received into its sections, one set at a
- *    time.  Its non-executed halo of a set T is the entries into T of its
- *    executed elements that are not executed here, de-duplicated; their
- *    owners are asked of T's slice holders.
+ *    time.  The records come in global order (a slice is a range, sent
+ *    in order, and the ranks' ranges follow one another), so each
+ *    record's local number is found by counting, without a sort, which
+ *    with its scratch copy was the start-up's peak.  Its non-executed
+ *    halo of a set T is the entries into T of its executed elements that
+ *    are not executed here, de-duplicated; their owners are asked of T's
+ *    slice holders.
  * 3. Local numbers are looked up by global number in a sorted array of
  *    (global << 32 | local) keys: maps are translated (rows of non-executed
  *    elements are -1, as on the whole-mesh path), dats get new storage
@@ -293,36 +297,39 @@ static int send_records(const loomrt_dist *d, int s, lset *ls, int **towner) {
 
 /* ---- 2. sections --------------------------------------------------------- */
 
-/* Sort keys: section, then (halo) owner, then global number. */
-typedef struct item {
-  int cls, owner, gid, src;
-} item;
+/* Global number of record k. */
+static int rec_gid(const lset *l, int k) { return l->recs[(size_t)k * l->rec]; }
 
-static int cmp_item(const void *a, const void *b) {
-  const item *x = a, *y = b;
-  if (x->cls != y->cls)
-    return x->cls - y->cls;
-  if (x->cls >= EXEC && x->owner != y->owner)
-    return x->owner - y->owner;
-  return (x->gid > y->gid) - (x->gid < y->gid);
-}
-
-/* The executed elements of set s, sorted (items: section order). */
-static int executed(lset *l, item **its) {
-  *its = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)l->nrec + 1) * sizeof **its);
+/* The records of set l by global number: *order NULL when they came so
+ * (each rank sends its slice in order, the ranks' slices follow one
+ * another: the usual case), else (global << 32 | record) keys, sorted.
+ * Counts the elements of each section and numbers the owned records
+ * (own_ord: their rows came in that order). */
+static int by_gid(lset *l, long long **order) {
+  *order = NULL;
   l->own_ord = int_alloc((size_t)l->nrec);
-  if (!*its || !l->own_ord)
+  if (!l->own_ord)
     return LOOM_ENOMEM;
-  int owned = 0;
+  int owned = 0, sorted = 1;
   for (int k = 0; k < l->nrec; k++) {
-    const int *r = l->recs + (size_t)k * l->rec;
-    int c = r[2];
-    (*its)[k] = (item){c, r[1], r[0], k};
+    int c = l->recs[(size_t)k * l->rec + 2];
     l->own_ord[k] = c == EXEC ? -1 : owned++;
     l->n[c]++;
+    sorted = sorted && (k == 0 || rec_gid(l, k - 1) < rec_gid(l, k));
   }
-  qsort(*its, (size_t)l->nrec, sizeof **its, cmp_item);
+  if (sorted)
+    return LOOM_OK;
+  if (!(*order = loomrt_alloc(LOOM_MEM_STARTUP, ((size_t)l->nrec + 1) * sizeof **order)))
+    return LOOM_ENOMEM;
+  for (int k = 0; k < l->nrec; k++)
+    (*order)[k] = (long long)rec_gid(l, k) << 32 | (unsigned)k;
+  qsort(*order, (size_t)l->nrec, sizeof **order, cmp_ll);
   return LOOM_OK;
+}
+
+/* The i-th record by global number. */
+static int rec_at(const long long *order, int i) {
+  return order ? (int)(order[i] & 0xffffffff) : i;
 }
 
 static int cmp_gid(const void *a, const void *b) {
@@ -410,27 +417,65 @@ static int nonexec_of(const loomrt_dist *d, const lset *ls, int t,
   return status;
 }
 
-/* Local numbering of set t: its items, then its non-executed halo. */
-static int number(lset *l, const item *its, const long long *ne, int nne) {
+/* Where each executed element goes in the local order: core, boundary,
+ * then the executed halo by owner; within each, by global number.  So
+ * first[c] is section c's first position, first[EXEC + q] that of the
+ * halo owned by rank q. */
+static int *section_starts(const lset *l) {
+  int P = loomrt_mpi_size();
+  int *first = int_alloc((size_t)EXEC + P);
+  if (!first)
+    return NULL;
+  memset(first, 0, ((size_t)EXEC + P) * sizeof *first);
+  first[BOUNDARY] = l->n[CORE];
+  for (int k = 0; k < l->nrec; k++) {
+    const int *r = l->recs + (size_t)k * l->rec;
+    if (r[2] == EXEC && r[1] + 1 < P)
+      first[EXEC + r[1] + 1]++;
+  }
+  first[EXEC] = l->n[CORE] + l->n[BOUNDARY];
+  for (int q = 1; q < P; q++)
+    first[EXEC + q] += first[EXEC + q - 1];
+  return first;
+}
+
+/* Local numbering of set l: its records in section order (placed by
+ * counting, in global order: no sort), then its non-executed halo ne
+ * (nne keys, owner << 32 | global, sorted); then the sorted keys. */
+static int number(lset *l, const long long *order, const long long *ne, int nne) {
   l->n[NONEXEC] = nne;
   l->total = l->nrec + nne;
   size_t n = (size_t)l->total;
+  int *first = section_starts(l);
   l->l2g = int_alloc(n);
   l->lowner = int_alloc(n);
   l->src = int_alloc(n);
-  l->key = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *l->key);
-  if (!l->l2g || !l->lowner || !l->src || !l->key)
+  if (!first || !l->l2g || !l->lowner || !l->src) {
+    loomrt_free(first);
     return LOOM_ENOMEM;
-  for (int i = 0; i < l->nrec; i++) {
-    l->l2g[i] = its[i].gid;
-    l->lowner[i] = its[i].owner;
-    l->src[i] = its[i].src;
   }
+  for (int i = 0; i < l->nrec; i++) {
+    int k = rec_at(order, i);
+    const int *r = l->recs + (size_t)k * l->rec;
+    int at = first[r[2] == EXEC ? EXEC + r[1] : r[2]]++;
+    l->l2g[at] = r[0];
+    l->lowner[at] = r[1];
+    l->src[at] = k;
+  }
+  loomrt_free(first);
   for (int i = 0; i < nne; i++) {
     l->l2g[l->nrec + i] = (int)(ne[i] & 0xffffffff);
     l->lowner[l->nrec + i] = (int)(ne[i] >> 32);
     l->src[l->nrec + i] = -1;
   }
+  return LOOM_OK;
+}
+
+/* The (global << 32 | local) keys of set l, sorted. */
+static int keys(lset *l) {
+  size_t n = (size_t)l->total;
+  if (!(l->key = loomrt_alloc(LOOM_MEM_STARTUP, (n + 1) * sizeof *l->key)))
+    return LOOM_ENOMEM;
   for (int i = 0; i < l->total; i++)
     l->key[i] = (long long)l->l2g[i] << 32 | (unsigned)i;
   if (l->total)
@@ -438,28 +483,34 @@ static int number(lset *l, const item *its, const long long *ne, int nne) {
   return LOOM_OK;
 }
 
-/* One set at a time, so the work arrays are one set's (collective). */
+/* The executed elements' global numbers, sorted. */
+static int *executed_gids(const lset *l, const long long *order) {
+  int *ex = int_alloc((size_t)l->nrec);
+  for (int i = 0; ex && i < l->nrec; i++)
+    ex[i] = rec_gid(l, rec_at(order, i));
+  return ex;
+}
+
+/* One set at a time, so the work arrays are one set's (collective).
+ * Each array goes as soon as it has served: the numbering is the
+ * start-up's peak on a distributed mesh (issue 39). */
 static int number_all(const loomrt_dist *d, lset *ls) {
   int status = LOOM_OK;
   for (int t = 0; status == LOOM_OK && t < d->mesh->nsets; t++) {
-    item *its = NULL;
+    long long *order = NULL, *ne = NULL;
     int *ex = NULL, nne = 0;
-    long long *ne = NULL;
-    status = executed(&ls[t], &its);
-    if (status == LOOM_OK && !(ex = int_alloc((size_t)ls[t].nrec)))
+    status = by_gid(&ls[t], &order);
+    if (status == LOOM_OK && !(ex = executed_gids(&ls[t], order)))
       status = LOOM_ENOMEM;
-    for (int k = 0; status == LOOM_OK && k < ls[t].nrec; k++)
-      ex[k] = its[k].gid;
-    if (status == LOOM_OK)
-      qsort(ex, (size_t)ls[t].nrec, sizeof(int), cmp_gid);
     status = nonexec_of(d, ls, t, ex, &ne, &nne, status);
     loomrt_free(ex);
-    if (status == LOOM_OK && number(&ls[t], its, ne, nne) != LOOM_OK)
+    if (status == LOOM_OK &&
+        (number(&ls[t], order, ne, nne) != LOOM_OK || keys(&ls[t]) != LOOM_OK))
       status = loom_error_(LOOM_ENOMEM, "loom_partition: out of memory "
                                         "(numbering set '%s')",
                            d->mesh->sets[t]->name);
+    loomrt_free(order);
     loomrt_free(ne);
-    loomrt_free(its);
   }
   return status;
 }
