@@ -84,10 +84,8 @@ static void analyse(const frontend *fe, const symtab *st, const expand_note_list
   program *prog = &t->prog;
   t->regions = regions_build(fe, st, prog, a);
   affine_plan(fe, st, prog, &t->regions, a);
-  dag_list plain = dag_build(&t->regions, target_of(TARGET_SEQ), NULL, a);
-  t->pins = pin(prog, &t->regions, &plain, opt->target, a);
+  t->pins = pin(prog, &t->regions, opt->target, a);
   t->dags = dag_build(&t->regions, opt->target, &t->pins, a);
-  dag_take_notes(&t->dags, &plain, a);
   if (notes)
     expand_notes(notes, 0, &t->dags, 1, a);
   t->loops = loops_analyse(fe, st, prog, &t->regions, &t->dags, opt->target, &t->pins, a);
@@ -98,10 +96,7 @@ static void analyse(const frontend *fe, const symtab *st, const expand_note_list
 /* The transformations of the analysed translation t, each returning its
  * record, and the communication placed. */
 static transformed transform(const translation *t, arena *a) {
-  dag_list seq = t->opt->target->distributed
-                     ? dag_build(&t->regions, target_of(TARGET_SEQ), &t->pins, a)
-                     : t->dags;
-  const fusion *fu = fuse(t, &seq, a);
+  const fusion *fu = fuse(t, a);
   narrowing_list narrowed = narrow(t, fu, a);
   const staging *staged = vectorize(t, fu, &narrowed, a);
   const rotations *rots = rotate(t, fu, a);

@@ -423,20 +423,33 @@ static void item_comps(builder *b, const region *reg, int i) {
     ((comp *)b->d->comps.items[k])->item = i;
 }
 
+/* Region reg's DAG, its loops split for MPI or whole; with the notes of
+ * the hints decided in it first. */
+static dag *region_dag(const region *reg, int mpi, const temp_info_list *temps, arena *a) {
+  dag *d = arena_alloc(a, sizeof *d);
+  d->r = reg;
+  d->mpi = mpi;
+  builder b = {a, mpi, d, temps};
+  for (int k = 0; temps && k < temps->len; k++) {
+    const temp_info *ti = temps->items[k];
+    if (ti->r == reg && ti->note)
+      dag_note(d, a, ti->note_loc, "%s", ti->note);
+  }
+  for (int i = 0; i < reg->items.len; i++)
+    item_comps(&b, reg, i);
+  if (mpi)
+    halo_elide(&b);
+  dag_link(d, a);
+  return d;
+}
+
 dag_list dag_build(const region_list *regions, const target *t, const temp_info_list *temps,
                    arena *a) {
   dag_list dags = {0};
   for (int r = 0; r < regions->len; r++) {
-    const region *reg = regions->items[r];
-    dag *d = arena_alloc(a, sizeof *d);
-    d->r = reg;
-    builder b = {a, t->distributed, d, temps};
-    d->mpi = b.mpi;
-    for (int i = 0; i < reg->items.len; i++)
-      item_comps(&b, reg, i);
-    if (b.mpi)
-      halo_elide(&b);
-    dag_link(d, a);
+    dag *d = region_dag(regions->items[r], t->distributed, temps, a);
+    if (t->distributed)
+      d->whole = region_dag(regions->items[r], 0, temps, a);
     vec_push(a, &dags, d);
   }
   return dags;
@@ -512,17 +525,4 @@ dag *dag_build_steps(const region *r, const item *latch, const obj_list *iter_te
     halo_elide(&b);
   dag_link(d, a);
   return d;
-}
-
-void dag_take_notes(dag_list *dags, const dag_list *earlier, arena *a) {
-  for (int r = 0; r < dags->len; r++) {
-    dag *d = dags->items[r];
-    const dag *e = earlier->items[r];
-    note_list notes = {0};
-    for (int i = 0; i < e->notes.len; i++)
-      vec_push(a, &notes, e->notes.items[i]);
-    for (int i = 0; i < d->notes.len; i++)
-      vec_push(a, &notes, d->notes.items[i]);
-    d->notes = notes;
-  }
 }

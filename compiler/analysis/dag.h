@@ -121,6 +121,9 @@ typedef struct dag {
                 of iteration i+1 */
   int alias_refusals; /* loops not fused where handles that may be one dat
                          were involved (transform/fuse.c) */
+  struct dag *whole; /* built for a distributed target: the region's DAG
+                        with every loop whole, as for seq (no exchanges,
+                        comps[i] is item i), which fusion reads */
 } dag;
 
 typedef LIST(dag *) dag_list;
@@ -135,9 +138,11 @@ int dag_depends(const comp *c, const comp *earlier);
 int dag_writes(const comp *c, const obj *o);
 
 /* The DAGs of the regions (dag*), for a target (a distributed one splits
- * loops and removes redundant halo exchanges).  The computations' accesses are
- * their effects (effects.h); `temps` (temps.h; NULL: none) says which
- * temporaries are pinned. */
+ * loops and removes redundant halo exchanges; each DAG then also has its
+ * `whole` view).  The computations' accesses are their effects
+ * (effects.h); `temps` (temps.h; NULL: none) says which temporaries are
+ * pinned, and each DAG's notes begin with those of the hints decided in
+ * its region. */
 dag_list dag_build(const region_list *regions, const target *t, const temp_info_list *temps,
                    arena *a);
 
@@ -149,10 +154,6 @@ dag_list dag_build(const region_list *regions, const target *t, const temp_info_
  * both. */
 dag *dag_build_steps(const region *r, const item *latch, const obj_list *iter_temps,
                      const target *t, const temp_info_list *temps, arena *a);
-
-/* Puts the notes of `earlier` (DAGs of the same regions, e.g. those the
- * hints were checked against) before each DAG's own, in dags. */
-void dag_take_notes(dag_list *dags, const dag_list *earlier, arena *a);
 
 /* dag_write.c — Graphviz: one cluster per region, with top and bot nodes. */
 void dag_write_dot(FILE *f, const dag_list *dags);

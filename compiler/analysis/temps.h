@@ -33,6 +33,9 @@ typedef struct temp_info {
   const obj *shares;    /* stored: the temporary whose storage it reuses */
   const loop *first;    /* stored with sharing: the loop writing it first */
   srcloc hint_loc;      /* pin, pin_cse: the temporary's name in the hint */
+  const struct region *r; /* pin, pin_cse: the region the hint was decided in */
+  srcloc note_loc;      /* pin, pin_cse: the hint, and what it means for */
+  const char *note;     /* --report (the region's DAG starts with it) */
 } temp_info;
 
 typedef LIST(temp_info *) temp_info_list;

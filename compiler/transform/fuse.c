@@ -510,7 +510,7 @@ static const char *contract_problem(fuser *u, const obj *t, const loop_list *wri
 
 static temp_info *new_temp(fuser *u, const obj *t, temp_fate fate, const loop *p) {
   temp_info *ti = arena_alloc(u->a, sizeof *ti);
-  *ti = (temp_info){t, fate, p, NULL, NULL, {0}};
+  *ti = (temp_info){.t = t, .fate = fate, .producer = p};
   vec_push(u->a, &u->f->temps, ti);
   return ti;
 }
@@ -678,13 +678,14 @@ static void storage_report(fuser *u, int first_temp) {
 
 /* ---- driver --------------------------------------------------------------------------- */
 
-fusion *fuse(const translation *t, const dag_list *seq, arena *a) {
+fusion *fuse(const translation *t, arena *a) {
   fusion *f = arena_alloc(a, sizeof *f);
   for (int i = 0; i < t->pins.len; i++)
     vec_push(a, &f->temps, t->pins.items[i]);
   for (int r = 0; r < t->regions.len; r++) {
+    dag *d = t->dags.items[r];
     fuser u = {.prog = &t->prog, .regions = &t->regions, .a = a, .f = f,
-               .r = t->regions.items[r], .seq = seq->items[r], .notes = t->dags.items[r],
+               .r = t->regions.items[r], .seq = d->whole ? d->whole : d, .notes = d,
                .no_fuse = t->opt->no_fuse, .mpi = t->opt->target->distributed};
     int first_temp = f->temps.len;
     form_groups(&u);

@@ -52,11 +52,11 @@ typedef struct fusion {
 } fusion;
 
 /* Groups the loops of every region of t and decides the temporaries the
- * hints left (t's pins).  seq: the regions' DAGs in program order, loops
- * whole, built with the pins (computation i is item i); t's DAGs, for the
- * target, receive the notes (--report).  --no-fuse: every loop is a group
- * of its own. */
-fusion *fuse(const translation *t, const dag_list *seq, arena *a);
+ * hints left (t's pins).  The dependences are those of t's DAGs with
+ * loops whole (a distributed target's `whole` view: computation i is item
+ * i); t's DAGs, for the target, receive the notes (--report).
+ * --no-fuse: every loop is a group of its own. */
+fusion *fuse(const translation *t, arena *a);
 
 /* The group of a loop; NULL for a pinned producer (no code of its own). */
 const group *fusion_group(const fusion *f, const loop *lp);

@@ -1,10 +1,10 @@
 /*
  * pin.c — the pin and pin_cse hints on temporaries (see pin.h).
  *
- * Each hint is checked against its region's DAG in program order, built
- * without pins (one producer writing every element, no other effect,
- * inputs unchanged until the last consumer); one that cannot be honoured
- * is an error that says why.  Once every hint of a region is decided, the
+ * Each hint is checked against its region's items in program order, with
+ * what each may write as it would be without pins (one producer writing
+ * every element, no other effect, inputs unchanged until the last
+ * consumer); one that cannot be honoured is an error that says why.  Once every hint of a region is decided, the
  * pinned producers' inputs are checked over the whole span in which
  * consumers evaluate them, and with MPI that no consumer evaluates one
  * beyond the executed halo.
@@ -19,11 +19,9 @@ typedef struct pinner {
   arena *a;
   temp_info_list *temps; /* the fates decided so far */
   const region *r;
-  dag *plain;        /* r's DAG in program order, no pins: receives the notes */
 } pinner;
 
 static const item *item_at(const pinner *u, int i) { return u->r->items.items[i]; }
-static const comp *comp_at(const pinner *u, int i) { return u->plain->comps.items[i]; }
 
 static int index_of(const pinner *u, const loop *lp) {
   for (int i = 0; i < u->r->items.len; i++)
@@ -105,20 +103,36 @@ static int evaluates(const pinner *u, const loop *lp, const loop *p) {
 }
 
 
-/* The object c writes that may be o (o itself, or one of its alias
- * class, alias.h), or NULL. */
-static const obj *written_as(const comp *c, const obj *o) {
-  for (int i = 0; i < c->writes.len; i++) {
-    const obj *w = ((const access *)c->writes.items[i])->o;
-    if (w == o)
-      return w;
-  }
-  for (int i = 0; i < c->writes.len; i++) {
-    const obj *w = ((const access *)c->writes.items[i])->o;
-    if (effects_overlap(w, o))
-      return w;
+static int hit(const obj *w, const obj *o, int exact) {
+  return exact ? w == o : effects_overlap(w, o);
+}
+
+/* What item i of the region may write, without pins (its host code's
+ * objects, its loops' effects), that is o (exact) or may be o (else), or
+ * NULL. */
+static const obj *item_writes(const pinner *u, int i, const obj *o, int exact) {
+  const item *it = item_at(u, i);
+  for (int k = 0; it->kind != ITEM_LOOP && k < it->writes.len; k++)
+    if (hit(it->writes.items[k], o, exact))
+      return it->writes.items[k];
+  int nloops = it->kind == ITEM_LOOP ? 1 : it->loops.len;
+  for (int l = 0; l < nloops; l++) {
+    const loop *lp = it->kind == ITEM_LOOP ? it->lp : it->loops.items[l];
+    effect_list fx = effects_of_loop(u->a, lp, NULL);
+    for (int k = 0; k < fx.len; k++) {
+      const effect *e = fx.items[k];
+      if (effect_writes(e) && hit(e->o, o, exact))
+        return e->o;
+    }
   }
   return NULL;
+}
+
+/* The object item i writes that may be o (o itself, or one of its alias
+ * class, alias.h), or NULL. */
+static const obj *written_as(const pinner *u, int i, const obj *o) {
+  const obj *w = item_writes(u, i, o, 1);
+  return w ? w : item_writes(u, i, o, 0);
 }
 
 
@@ -139,9 +153,9 @@ static void pin_inputs_check(pinner *u) {
     for (int k = from + 1; k <= to; k++)
       for (int i = 0; i < fx.len; i++) {
         const effect *e = fx.items[i];
-        if (!effect_reads(e) || !dag_writes(comp_at(u, k), e->o))
+        const obj *w = effect_reads(e) ? written_as(u, k, e->o) : NULL;
+        if (!w)
           continue;
-        const obj *w = written_as(comp_at(u, k), e->o);
         diag(DIAG_ERROR, ti->hint_loc, (unsigned)strlen(ti->t->name),
              "pin(%s) cannot be honoured: %s, which its producer %s reads, is written at "
              "line %u%s, before the last use; a consumer would see the new value",
@@ -158,7 +172,7 @@ static void pin_inputs_check(pinner *u) {
 
 static temp_info *new_temp(pinner *u, const obj *t, temp_fate fate, const loop *p) {
   temp_info *ti = arena_alloc(u->a, sizeof *ti);
-  *ti = (temp_info){t, fate, p, NULL, NULL, {0}};
+  *ti = (temp_info){.t = t, .fate = fate, .producer = p};
   vec_push(u->a, u->temps, ti);
   return ti;
 }
@@ -178,14 +192,16 @@ static void apply_hint(pinner *u, const hint *h, const obj *t) {
          "%s(%s) cannot be honoured: %s", hint_name(h->kind), t->name, why);
     return;
   }
-  new_temp(u, t, h->kind == HINT_PIN ? TEMP_PINNED : TEMP_STORED, p)->hint_loc =
-      h->name_locs[0];
+  temp_info *ti = new_temp(u, t, h->kind == HINT_PIN ? TEMP_PINNED : TEMP_STORED, p);
+  ti->hint_loc = h->name_locs[0];
+  ti->r = u->r;
+  ti->note_loc = h->loc;
   if (h->kind == HINT_PIN)
-    dag_note(u->plain, u->a, h->loc, "pin(%s): never stored; %s is evaluated inside "
-             "each consumer, at every element it reads", t->name, p->kernel);
+    ti->note = arena_printf(u->a, "pin(%s): never stored; %s is evaluated inside "
+                            "each consumer, at every element it reads", t->name, p->kernel);
   else
-    dag_note(u->plain, u->a, h->loc, "pin_cse(%s): %s computes it once per element in "
-             "its own loop; consumers read it from memory", t->name, p->kernel);
+    ti->note = arena_printf(u->a, "pin_cse(%s): %s computes it once per element in "
+                            "its own loop; consumers read it from memory", t->name, p->kernel);
 }
 
 static void apply_hints(pinner *u) {
@@ -196,12 +212,12 @@ static void apply_hints(pinner *u) {
   }
 }
 
-temp_info_list pin(const program *prog, const region_list *regions, dag_list *plain,
-                   const target *t, arena *a) {
+temp_info_list pin(const program *prog, const region_list *regions, const target *t,
+                   arena *a) {
   temp_info_list temps = {0};
   int mpi = t->distributed;
   for (int r = 0; r < regions->len; r++) {
-    pinner u = {prog, regions, a, &temps, regions->items[r], plain->items[r]};
+    pinner u = {prog, regions, a, &temps, regions->items[r]};
     apply_hints(&u);
     pin_inputs_check(&u);
     if (mpi)

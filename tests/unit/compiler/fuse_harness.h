@@ -45,17 +45,13 @@ static inline int run_transforms(fused *f, const char *src, const char *target_n
   FILE *mem = open_memstream(&f->r.diags, &f->r.diags_len);
   diag_set_stream(mem);
   arena *a = f->r.arena;
-  dag_list plain = dag_build(&t->regions, target_of(TARGET_SEQ), NULL, a);
-  t->pins = pin(&t->prog, &t->regions, &plain, target, a);
+  t->pins = pin(&t->prog, &t->regions, target, a);
   t->dags = dag_build(&t->regions, target, &t->pins, a);
-  dag_take_notes(&t->dags, &plain, a);
   t->loops = loops_analyse(&f->r.fe, &f->r.st, &t->prog, &t->regions, &t->dags, target,
                            &t->pins, a);
   t->hoists = hoist_exchanges(&t->loops, a);
   schedule(&t->dags, a);
-  dag_list seq = target->distributed ? dag_build(&t->regions, target_of(TARGET_SEQ), &t->pins, a)
-                                     : t->dags;
-  f->fu = fuse(t, &seq, a);
+  f->fu = fuse(t, a);
   if (rotations) {
     f->staged = vectorize(t, f->fu, NULL, a);
     f->rotations = rotate(t, f->fu, a)->list;
