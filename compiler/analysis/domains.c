@@ -50,28 +50,91 @@ static const char *array(arena *a, const obj *o) {
   return arena_printf(a, "%s_%u_%u", o->name, o->loc.line, o->loc.col);
 }
 
-const char *domain_text(arena *a, const loop *lp) {
+/* The layer parameter of an extruded set, `L_prisms`. */
+static const char *layers(arena *a, const obj *set) {
+  return arena_printf(a, "L_%s", set->name);
+}
+
+/* The constraints of lp's elements: `0 <= e < x_cells`; over an extruded
+ * set also its region's layers, `0 <= l < L_prisms - 1` (interior). */
+static const char *elements(arena *a, const loop *lp) {
+  const char *x = bound(a, lp->set);
+  if (!lp->set->base)
+    return arena_printf(a, "0 <= e < %s", x);
+  const char *L = layers(a, lp->set);
+  const char *lo = lp->region == REGION_TOP ? arena_printf(a, "%s - 1", L) : "0";
+  const char *hi = lp->region == REGION_BOTTOM     ? "1"
+                   : lp->region == REGION_INTERIOR ? arena_printf(a, "%s - 1", L)
+                                                   : L;
+  return arena_printf(a, "0 <= e < %s and %s <= l < %s", x, lo, hi);
+}
+
+/* lp's parameters: its set's bounds, and its layers when extruded. */
+static const char *params(arena *a, const loop *lp) {
   const char *s = lp->set->name;
-  return arena_printf(a, "[c_%s, o_%s, x_%s] -> { %s[e] : 0 <= e < x_%s }", s, s, s,
-                      stmt(a, lp), s);
+  const char *p = arena_printf(a, "c_%s, o_%s, x_%s", s, s, s);
+  return lp->set->base ? arena_printf(a, "%s, %s", p, layers(a, lp->set)) : p;
+}
+
+/* lp's statement instance: `update_4[e]`, or `avg_1[e, l]` over the layers
+ * of an extruded set's columns. */
+static const char *instance(arena *a, const loop *lp) {
+  return arena_printf(a, "%s[e%s]", stmt(a, lp), lp->set->base ? ", l" : "");
+}
+
+const char *domain_text(arena *a, const loop *lp) {
+  return arena_printf(a, "[%s] -> { %s : %s }", params(a, lp), instance(a, lp),
+                      elements(a, lp));
+}
+
+/* An access of an extruded loop through extruded map m, slot j: the
+ * target column's layer l + shift; the column is the element's own for
+ * a map over the identity, else any of the target set. */
+static const char *extruded_slot(arena *a, const loop *lp, const effect *e, int j) {
+  const obj *m = e->map;
+  const char *col = m->base ? "f" : "e";
+  const char *f = m->base ? arena_printf(a, " and 0 <= f < %s", bound(a, e->o->set)) : "";
+  return arena_printf(a, "%s -> %s[%s, l + %d] : %s%s", instance(a, lp), array(a, e->o), col,
+                      m->shift[j], elements(a, lp), f);
+}
+
+/* Parameter list p, with name added unless it is there. */
+static const char *with_param(arena *a, const char *p, const char *name) {
+  size_t n = strlen(name);
+  for (const char *q = strstr(p, name); q; q = strstr(q + 1, name))
+    if ((q == p || q[-1] == ' ') && (q[n] == ',' || q[n] == '\0'))
+      return p;
+  return arena_printf(a, "%s, %s", p, name);
+}
+
+/* The access relation of an effect through an extruded map: one piece
+ * per slot it reads. */
+static const char *extruded_access(arena *a, const loop *lp, const effect *e) {
+  const char *y = params(a, lp);
+  if (e->map->base)
+    y = with_param(a, y, bound(a, e->o->set));
+  const char *text = arena_printf(a, "[%s] -> { ", y);
+  int first = e->slot < 0 ? 0 : e->slot, last = e->slot < 0 ? e->map->dim - 1 : e->slot;
+  for (int j = first; j <= last; j++)
+    text = arena_printf(a, "%s%s%s", text, j > first ? "; " : "", extruded_slot(a, lp, e, j));
+  return arena_printf(a, "%s }", text);
 }
 
 /* The access relation of an effect (effects.h) of lp. */
 static const char *effect_access(arena *a, const loop *lp, const effect *e) {
-  const char *x = bound(a, lp->set), *s = stmt(a, lp);
+  const char *p = params(a, lp), *in = instance(a, lp), *dom = elements(a, lp);
   if (e->via == VIA_WHOLE)
-    return arena_printf(a, "[%s] -> { %s[e] -> %s[0] : 0 <= e < %s }", x, s, array(a, e->o),
-                        x);
+    return arena_printf(a, "[%s] -> { %s -> %s[0] : %s }", p, in, array(a, e->o), dom);
+  if (e->via == VIA_MAP && e->map && e->map->shift && lp->set->base && !e->twice)
+    return extruded_access(a, lp, e);
   if (e->via == VIA_MAP) {
     const char *y = bound(a, e->o->set);
-    if (strcmp(x, y) == 0)
-      return arena_printf(a, "[%s] -> { %s[e] -> %s[f] : 0 <= e < %s and 0 <= f < %s }",
-                          x, s, array(a, e->o), x, x);
-    return arena_printf(a, "[%s, %s] -> { %s[e] -> %s[f] : 0 <= e < %s and 0 <= f < %s }",
-                        x, y, s, array(a, e->o), x, y);
+    const char *f = e->o->set->base ? "[f, g]" : "[f]";
+    return arena_printf(a, "[%s] -> { %s -> %s%s : %s and 0 <= f < %s }",
+                        with_param(a, p, y), in, array(a, e->o), f, dom, y);
   }
-  return arena_printf(a, "[%s] -> { %s[e] -> %s[e] : 0 <= e < %s }", x, s, array(a, e->o),
-                      x);
+  return arena_printf(a, "[%s] -> { %s -> %s[e%s] : %s }", p, in, array(a, e->o),
+                      lp->set->base ? ", l" : "", dom);
 }
 
 const char *access_text(arena *a, const loop *lp, const loop_arg *arg) {
@@ -84,21 +147,31 @@ const char *access_text(arena *a, const loop *lp, const loop_arg *arg) {
 
 /* ---- legality ------------------------------------------------------------- */
 
+/* The relation a dependence between p and l must stay within: an
+ * element to itself, { P[e] -> L[e] }; over an extruded set's columns a
+ * column to itself, { P[e, l] -> L[e, m] }, or with by_layer a cell (one
+ * layer of one column) to itself, { P[e, l] -> L[e, l] }. */
+static const char *within(arena *a, const loop *p, const loop *l, int by_layer) {
+  if (!p->set->base)
+    return arena_printf(a, "{ %s[e] -> %s[e] }", stmt(a, p), stmt(a, l));
+  return arena_printf(a, "{ %s[e, l] -> %s[e, %s] }", stmt(a, p), stmt(a, l),
+                      by_layer ? "l" : "m");
+}
+
 /* Whether every dependence between p's effect `pe` and l's effect `le`
- * (of one object, one of them writing) maps an element to itself:
- *   D = pa . la^-1  ⊆  { P[e] -> L[e] }.
+ * (of one object, one of them writing) stays within an element (within()):
+ *   D = pa . la^-1  ⊆  within.
  * 1 yes, 0 no, -1 on an isl error.  Two objects that may be the same
  * memory without being one object (effects_overlap: the unseen state and
  * a variable) are not compared: every element may meet every other. */
 static int same_element(arena *a, const loop *p, const effect *pe, const loop *l,
-                        const effect *le) {
+                        const effect *le, int by_layer) {
   if (pe->o != le->o)
     return 0;
   isl_union_map *ap = isl_union_map_read_from_str(context(), effect_access(a, p, pe));
   isl_union_map *al = isl_union_map_read_from_str(context(), effect_access(a, l, le));
   isl_union_map *d = isl_union_map_apply_range(ap, isl_union_map_reverse(al));
-  isl_union_map *same = isl_union_map_read_from_str(
-      context(), arena_printf(a, "{ %s[e] -> %s[e] }", stmt(a, p), stmt(a, l)));
+  isl_union_map *same = isl_union_map_read_from_str(context(), within(a, p, l, by_layer));
   isl_bool ok = isl_union_map_is_subset(d, same);
   isl_union_map_free(d);
   isl_union_map_free(same);
@@ -107,14 +180,14 @@ static int same_element(arena *a, const loop *p, const effect *pe, const loop *l
 
 /* The first pair of conflicting effects of p and l that is not within
  * one element; NULL when there is none. */
-static int check_pair(arena *a, const loop *p, const loop *l, const char **why) {
+static int check_pair(arena *a, const loop *p, const loop *l, int by_layer, const char **why) {
   effect_list px = effects_of_loop(a, p, NULL), lx = effects_of_loop(a, l, NULL);
   for (int i = 0; i < px.len; i++)
     for (int j = 0; j < lx.len; j++) {
       const effect *x = px.items[i], *y = lx.items[j];
       if (!effects_overlap(x->o, y->o) || !(effect_writes(x) || effect_writes(y)))
         continue;
-      int ok = same_element(a, p, x, l, y);
+      int ok = same_element(a, p, x, l, y, by_layer);
       if (ok < 0)
         return -1;
       if (!ok) {
@@ -122,15 +195,16 @@ static int check_pair(arena *a, const loop *p, const loop *l, const char **why) 
                             l->kernel, effect_text(a, y),
                             x->via == VIA_WHOLE ? "fused, their updates of it would "
                                                   "interleave in another order"
-                                                : "an element would depend on other "
-                                                  "elements");
+                            : by_layer ? "a layer would depend on other layers"
+                                       : "an element would depend on other elements");
         return 0;
       }
     }
   return 1;
 }
 
-int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const char **why) {
+static int fusable(arena *a, const loop_list *earlier, const loop *later, int by_layer,
+                   const char **why) {
   *why = NULL;
   for (int i = 0; i < earlier->len; i++) {
     const loop *p = earlier->items[i];
@@ -139,9 +213,18 @@ int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const
                           later->kernel, later->set->name);
       return 0;
     }
-    int ok = check_pair(a, p, later, why);
+    int ok = check_pair(a, p, later, by_layer, why);
     if (ok <= 0)
       return ok;
   }
   return 1;
+}
+
+int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const char **why) {
+  return fusable(a, earlier, later, 0, why);
+}
+
+int domains_layer_fusable(arena *a, const loop_list *earlier, const loop *later,
+                          const char **why) {
+  return fusable(a, earlier, later, 1, why);
 }

@@ -19,6 +19,23 @@
  * loop's elements to the later's — maps an element to itself: the fused
  * loop then computes, for each element, exactly what the two loops did,
  * and stays parallel.
+ *
+ * A loop over an extruded set (a column of layers over each element of a
+ * base set) has a two-dimensional domain, an element's column and a
+ * layer in its region, with the layers a parameter:
+ *
+ *     [c_prisms, o_prisms, x_prisms, L_prisms] ->
+ *         { jump_4[e, l] : 0 <= e < x_prisms and 0 <= l < L_prisms - 1 }
+ *
+ * A direct access is the identity on both; an extruded map shifts the
+ * layer by its slot's constant, exactly, and reaches the element's own
+ * column (a map over the identity) or, over-approximated, any column of
+ * its target: `{ jump_4[e, l] -> pq[e, l + 1] }`,
+ * `{ avg_1[e, l] -> px[f, l + 1] : 0 <= f < x_lines }`.  Such loops may
+ * run fused column by column when every dependence maps a column to
+ * itself ({ P[e, l] -> L[e, m] }: each column runs one loop's layers,
+ * then the next's), and layer by layer when it maps a cell to itself
+ * ({ P[e, l] -> L[e, l] }: each layer runs every loop's kernel).
  */
 #ifndef LOOMC_DOMAINS_H
 #define LOOMC_DOMAINS_H
@@ -35,6 +52,11 @@ const char *access_text(arena *a, const loop *lp, const loop_arg *arg);
  * `earlier` (loop*, in order; all over later's set).  Returns 1, or 0 with
  * *why saying which accesses forbid it, or -1 on an isl error. */
 int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const char **why);
+
+/* The same for loops over an extruded set, fused layer by layer: every
+ * dependence within one cell. */
+int domains_layer_fusable(arena *a, const loop_list *earlier, const loop *later,
+                          const char **why);
 
 /* Frees the isl context (created on first use). */
 void domains_done(void);

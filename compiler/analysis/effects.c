@@ -125,10 +125,16 @@ int effects_touch(arena *a, const loop *lp, const temp_info_list *temps, const o
   return 0;
 }
 
+/* Whether e reaches its element's own column only: an extruded map over
+ * the identity (its layer shifted). */
+static int own_column(const effect *e) {
+  return e->via == VIA_MAP && e->map && e->map->shift && !e->map->base && !e->twice;
+}
+
 int effect_needs_halo(const loop *lp, const effect *e) {
   if (e->o->kind != OBJ_DAT || (e->mode != MODE_READ && e->mode != MODE_RW))
     return 0;
-  return e->via == VIA_MAP || loop_executes_halo(lp);
+  return (e->via == VIA_MAP && !own_column(e)) || loop_executes_halo(lp);
 }
 
 obj_list effects_halo_dats(arena *a, const loop *lp, const temp_info_list *temps) {

@@ -93,7 +93,9 @@ int effects_touch(arena *a, const loop *lp, const temp_info_list *temps, const o
 /* With MPI: whether effect e of lp needs d's halo exchanged before lp's
  * owned part — a dat read (read or rw) through a map, or read directly by
  * a loop that runs its executed halo.  A dat only incremented through a
- * map needs none: each rank computes its own contributions. */
+ * map needs none: each rank computes its own contributions; nor one read
+ * through an extruded map over the identity (other layers of the
+ * element's own column). */
 int effect_needs_halo(const loop *lp, const effect *e);
 
 /* The dats whose halos lp needs (obj*, each once, in effect order). */

@@ -50,6 +50,8 @@ struct cg {
   int self_pending;   /* a `#line` back to the output is due (line_self) */
   const struct loop *layer; /* the loop over an extruded set whose layer
                                loop (loom_k) is open, or NULL */
+  const char *layer_at;     /* its layer when not loom_k (a layer isl wrote
+                               outside the loop), or NULL */
 };
 
 /* The column lines of comments and calls wrap before. */

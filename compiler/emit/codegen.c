@@ -66,10 +66,13 @@ static const char *column_ptr(cg *g, const loop_arg *a, int slot) {
 /* Argument a's values at the current element and layer (loom_k) of a
  * loop over an extruded set: its column's pointer, loom_k layers up. */
 static const char *layer_ptr(cg *g, const loop_arg *a, int slot) {
-  const char *c = column_ptr(g, a, slot);
+  const char *c = column_ptr(g, a, slot), *at = g->layer_at;
+  if (at && strcmp(at, "0") == 0)
+    return c;
+  const char *k = !at ? "loom_k" : at[strcspn(at, " ")] ? arena_printf(g->arena, "(%s)", at) : at;
   if (a->obj->dim == 1)
-    return arena_printf(g->arena, "%s + loom_k", c);
-  return arena_printf(g->arena, "%s + %d * loom_k", c, a->obj->dim);
+    return arena_printf(g->arena, "%s + %s", c, k);
+  return arena_printf(g->arena, "%s + %d * %s", c, a->obj->dim, k);
 }
 
 /* The layers [first, end) the region of g->layer runs. */
@@ -1042,10 +1045,13 @@ static void emit_column_ptr(cg *g, const loop_arg *a, int slot) {
 }
 
 /* Before the loop over a column's layers: each dat argument's pointer at
- * the column (its map's row read once per column, emit_column_rows). */
+ * the column (its map's row read once per column, emit_column_rows); a
+ * contracted temporary is a local instead. */
 static void emit_column_ptrs(cg *g, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
+    if (a->obj && cg_fate(g, a->obj) == TEMP_CONTRACTED)
+      continue;
     if (a->kind == ARG_MAPPED_ALL)
       for (int s = 0; s < a->map->dim; s++)
         emit_column_ptr(g, a, s);
@@ -1064,9 +1070,68 @@ static void emit_layer_loop(cg *g, const loop *lp) {
           lp->region == REGION_ALL ? "the column's" : region_name(lp->region));
 }
 
+/* lp's kernel call in a group of n loops: in a block of its own when it
+ * declares locals. */
+static void emit_call_block(cg *g, const loop *lp, int n) {
+  int block = n > 1 && has_call_locals(g, lp);
+  if (block)
+    cg_line(g, "{");
+  cg_indent(g, block);
+  cg_emit_kernel_call(g, lp);
+  cg_indent(g, -block);
+  if (block)
+    cg_line(g, "}");
+}
+
+/* The kernels of gr's loops [first, end): "avg, flip and spread". */
+static const char *fusion_loop_list(cg *g, const group *gr, int first, int end) {
+  const char *s = "";
+  for (int i = first; i < end; i++)
+    s = arena_printf(g->arena, "%s%s%s", s, i == first ? "" : i + 1 == end ? " and " : ", ",
+                     ((const loop *)gr->loops.items[i])->kernel);
+  return s;
+}
+
+/* The loops [first, end) of extruded group gr, a layer run (fuse.h): each
+ * layer runs their kernels in turn, in isl's loop over the union of their
+ * regions' layers, each guarded by its own. */
+static void emit_layer_run(cg *g, const group *gr, int first, int end) {
+  int n = end - first;
+  const char **lo = arena_alloc(g->arena, sizeof *lo * (size_t)n);
+  const char **hi = arena_alloc(g->arena, sizeof *hi * (size_t)n);
+  const loop *lp0 = gr->loops.items[first];
+  cg_line(g, "{ /* the layers of %s, layer by layer */", fusion_loop_list(g, gr, first, end));
+  cg_indent(g, 1);
+  for (int k = 0; k < n; k++) {
+    g->layer = gr->loops.items[first + k];
+    region_bounds(g, g->layer, &lo[k], &hi[k]);
+    emit_column_ptrs(g, g->layer);
+  }
+  isl_nest nest;
+  if (isl_loop_layers(g->arena, layers_local(g, lp0->set), "loom_k", n, lo, hi, &nest) != 0)
+    diag(DIAG_ERROR, lp0->loc, 0, "isl could not generate the layer loop of %s (internal "
+         "error)", lp0->kernel);
+  for (int i = 0; i < nest.len; i++) {
+    const isl_nest_line *l = nest.items[i];
+    cg_indent(g, l->indent);
+    if (l->stmt < 0) {
+      cg_line(g, "%s", l->text);
+    } else {
+      g->layer = gr->loops.items[first + l->stmt];
+      g->layer_at = strcmp(l->at, "loom_k") ? l->at : NULL;
+      emit_call_block(g, g->layer, gr->loops.len);
+      g->layer_at = NULL;
+    }
+    cg_indent(g, -l->indent);
+  }
+  g->layer = NULL;
+  cg_indent(g, -1);
+  cg_line(g, "}");
+}
+
 /* The kernel calls, in order; in a group, the calls that declare locals
  * are each in a block of their own, and those over an extruded set in
- * their loop over the layers. */
+ * their loop over the layers (with the rest of their layer run). */
 static void emit_body(cg *g, const group *gr) {
   if (g->strips) {
     emit_strip_body(g, gr);
@@ -1077,6 +1142,14 @@ static void emit_body(cg *g, const group *gr) {
   for (int k = 0; k < g->stmt_order.len; k++) {
     int i = (int)(long)g->stmt_order.items[k];
     const loop *lp = gr->loops.items[i];
+    int end = i + 1;
+    while (gr->layers.len && end < gr->layers.len && gr->layers.items[end] == i)
+      end++;
+    if (end > i + 1) {
+      emit_layer_run(g, gr, i, end);
+      k += end - i - 1;
+      continue;
+    }
     int blocks = gr->loops.len > 1 && has_call_locals(g, lp);
     if (lp->set->base)
       emit_layer_loop(g, lp);

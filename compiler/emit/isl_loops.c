@@ -43,8 +43,8 @@ void isl_loops_done(void) {
   ctx = NULL;
 }
 
-/* A statement S<k>: a marker line naming k, replaced by the kernel call
- * of the group's k-th loop. */
+/* A statement S<k>: a marker line naming k (and, after a colon, its
+ * iteration), replaced by the kernel call of the group's k-th loop. */
 static __isl_give isl_printer *print_body(__isl_take isl_printer *p,
                                           __isl_take isl_ast_print_options *o,
                                           __isl_keep isl_ast_node *node, void *user) {
@@ -56,6 +56,12 @@ static __isl_give isl_printer *print_body(__isl_take isl_printer *p,
   p = isl_printer_start_line(p);
   p = isl_printer_print_str(p, BODY_MARKER);
   p = isl_printer_print_str(p, id ? isl_id_get_name(id) + 1 : "0");
+  if (isl_ast_expr_get_op_n_arg(call) > 1) {
+    isl_ast_expr *at = isl_ast_expr_get_op_arg(call, 1);
+    p = isl_printer_print_str(p, ":");
+    p = isl_printer_print_ast_expr(p, at);
+    isl_ast_expr_free(at);
+  }
   p = isl_printer_end_line(p);
   isl_id_free(id);
   isl_ast_expr_free(callee);
@@ -63,9 +69,13 @@ static __isl_give isl_printer *print_body(__isl_take isl_printer *p,
   return p;
 }
 
-/* The C text of the AST of `schedule` over its domain. */
-static char *print_ast(__isl_take isl_union_map *schedule, const char *iter) {
-  isl_ast_build *build = isl_ast_build_alloc(context());
+/* The C text of the AST of `schedule` over its domain, given the
+ * parameters' `ctx_text` (NULL: nothing known). */
+static char *print_ast(__isl_take isl_union_map *schedule, const char *iter,
+                       const char *ctx_text) {
+  isl_set *known = ctx_text ? isl_set_read_from_str(context(), ctx_text) : NULL;
+  isl_ast_build *build = known ? isl_ast_build_from_context(known)
+                               : isl_ast_build_alloc(context());
   isl_id_list *names = isl_id_list_from_id(isl_id_alloc(context(), iter, NULL));
   build = isl_ast_build_set_iterators(build, names);
   isl_ast_node *tree = isl_ast_build_node_from_schedule_map(build, schedule);
@@ -166,13 +176,17 @@ static void memo_free(void) {
 /* isl's text of the schedule written as `spec` (malloc'd; NULL: isl
  * failed). */
 static char *ast_text(const char *spec, const char *iter) {
-  isl_union_map *schedule = isl_union_map_read_from_str(context(), spec);
-  return schedule ? print_ast(schedule, iter) : NULL;
+  const char *bar = strchr(spec, '|'); /* "CONTEXT|SCHEDULE", or the schedule alone */
+  char *known = bar ? strndup(spec, (size_t)(bar - spec)) : NULL;
+  isl_union_map *schedule = isl_union_map_read_from_str(context(), bar ? bar + 1 : spec);
+  char *text = schedule ? print_ast(schedule, iter, known) : NULL;
+  free(known);
+  return text;
 }
 
-/* The loop text of the schedule written as `spec`, isl's text asked for
- * once per spec (without memory for the table, every time). */
-static int loop_text(arena *a, const char *spec, const char *iter, isl_loop_text *out) {
+/* isl's text of the schedule written as `spec`, asked for once per spec
+ * (without memory for the table, every time), in the arena. */
+static const char *memo_text(arena *a, const char *spec, const char *iter) {
   const char *key = arena_printf(a, "%s\n%s", iter, spec);
   printed *slot = memo_slot(key);
   if (slot && !slot->key) {
@@ -182,9 +196,47 @@ static int loop_text(arena *a, const char *spec, const char *iter, isl_loop_text
   }
   char *own = slot ? NULL : ast_text(spec, iter);
   const char *text = slot ? slot->text : own;
-  int rc = text ? split_at_markers(a, text, out) : -1;
+  const char *copy = text ? arena_strdup(a, text) : NULL;
   free(own);
-  return rc;
+  return copy;
+}
+
+/* The loop text of the schedule written as `spec`. */
+static int loop_text(arena *a, const char *spec, const char *iter, isl_loop_text *out) {
+  const char *text = memo_text(a, spec, iter);
+  return text ? split_at_markers(a, text, out) : -1;
+}
+
+int isl_loop_layers(arena *a, const char *params, const char *iter, int nstmts,
+                    const char *const *lo, const char *const *hi, isl_nest *out) {
+  /* [L] -> { : L >= 1 }|[L] -> { S0[k] -> [k, 0] : lo0 <= k < hi0; ... } */
+  const char *known = arena_printf(a, "[%s] -> { : ", params), *spec = "";
+  int n = 0;
+  for (const char *p = params; *p; n++) {
+    size_t len = strcspn(p, ",");
+    known = arena_printf(a, "%s%s%.*s >= 1", known, n ? " and " : "", (int)len, p);
+    p += len;
+    p += strspn(p, ", ");
+  }
+  for (int k = 0; k < nstmts; k++)
+    spec = arena_printf(a, "%s%s S%d[k] -> [k, %d] : %s <= k < %s", spec, k ? ";" : "", k, k,
+                        lo[k], hi[k]);
+  const char *text =
+      memo_text(a, arena_printf(a, "%s }|[%s] -> {%s }", known, params, spec), iter);
+  memset(out, 0, sizeof *out);
+  for (const char *line = text; line && *line;) {
+    size_t len = strcspn(line, "\n"), sp = strspn(line, " ");
+    isl_nest_line *l = arena_alloc(a, sizeof *l);
+    const char *m = memmem(line, len, BODY_MARKER, strlen(BODY_MARKER));
+    const char *colon = m ? memchr(m, ':', len - (size_t)(m - line)) : NULL;
+    *l = (isl_nest_line){m ? atoi(m + strlen(BODY_MARKER)) : -1, (int)(sp / 2),
+                         arena_strndup(a, line + sp, len - sp),
+                         colon ? arena_strndup(a, colon + 1, len - (size_t)(colon + 1 - line))
+                               : NULL};
+    vec_push(a, out, l);
+    line += len + (line[len] == '\n');
+  }
+  return text ? 0 : -1;
 }
 
 int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, int nstmts,

@@ -36,6 +36,26 @@ int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, i
 int isl_loop_strips(arena *a, const char *lo, const char *hi, const char *iter, int width,
                     isl_loop_text *out);
 
+/* One line of a loop nest as isl prints it: code, or a statement. */
+typedef struct isl_nest_line {
+  int stmt;         /* the statement k standing there, or -1: code */
+  int indent;       /* indentation steps */
+  const char *text; /* the code, without its indentation */
+  const char *at;   /* a statement's iteration: the iterator, or where
+                       isl wrote it outside the loop, its value */
+} isl_nest_line;
+
+typedef LIST(isl_nest_line *) isl_nest;
+
+/* The loop over the layers `iter` of the statements k < nstmts, each over
+ * [lo[k], hi[k]) (affine in the parameters `params`, C identifiers in
+ * scope, each at least 1), in order within a layer:
+ *     [params] -> { S0[k] -> [k, 0] : lo0 <= k < hi0; S1[k] -> [k, 1] : ... }
+ * isl guards the statements that run fewer layers.  Returns 0, or -1 on
+ * an isl error. */
+int isl_loop_layers(arena *a, const char *params, const char *iter, int nstmts,
+                    const char *const *lo, const char *const *hi, isl_nest *out);
+
 /* Frees the isl context (created on first use). */
 void isl_loops_done(void);
 

@@ -390,6 +390,8 @@ static void touch_group(fuser *u, group *g) {
 static group *new_group(fuser *u, const loop *lp) {
   group *g = arena_alloc(u->a, sizeof *g);
   vec_push(u->a, &g->loops, (void *)lp);
+  if (lp->set->base)
+    vec_push(u->a, &g->layers, 0);
   index_loop(u, g, lp);
   g->anchor = lp;
   vec_push(u->a, &u->f->groups, g);
@@ -398,11 +400,32 @@ static group *new_group(fuser *u, const loop *lp) {
   return g;
 }
 
-const char *fusion_group_kernels(arena *a, const group *g) {
+static const char *fusion_loop_kernels(arena *a, const loop_list *loops) {
   const char *s = "";
-  for (int i = 0; i < g->loops.len; i++)
-    s = arena_printf(a, "%s%s%s", s, i ? " + " : "", ((const loop *)g->loops.items[i])->kernel);
+  for (int i = 0; i < loops->len; i++)
+    s = arena_printf(a, "%s%s%s", s, i ? " + " : "", ((const loop *)loops->items[i])->kernel);
   return s;
+}
+
+const char *fusion_group_kernels(arena *a, const group *g) {
+  return fusion_loop_kernels(a, &g->loops);
+}
+
+/* lp, joining g over an extruded set: its layer run (layers) and how its
+ * layers run, for the note. */
+static const char *layer_run(fuser *u, group *g, const loop *lp) {
+  int first = g->layers.items[g->layers.len - 1];
+  loop_list run = {0};
+  for (int i = first; i < g->loops.len; i++)
+    vec_push(u->a, &run, g->loops.items[i]);
+  const char *why = NULL;
+  int ok = domains_layer_fusable(u->a, &run, lp, &why);
+  vec_push(u->a, &g->layers, ok > 0 ? first : g->loops.len);
+  const char *with = fusion_loop_kernels(u->a, &run);
+  if (ok > 0)
+    return arena_printf(u->a, "; layer by layer with %s: within one cell too", with);
+  return arena_printf(u->a, "; its layers after %s's: %s", with,
+                      ok < 0 ? "isl could not decide" : why);
 }
 
 /* lp joins g, whose call will stand at anchor's directive. */
@@ -412,10 +435,11 @@ static void join(fuser *u, group *g, const loop *lp, const loop *anchor) {
     where = arena_printf(u->a, "; the group runs where %s stood (line %u): %s moves up, "
                          "independent of what stands between", anchor->kernel,
                          anchor->loc.line, lp->kernel);
+  const char *layers = lp->set->base ? layer_run(u, g, lp) : "";
   dag_note(u->notes, u->a, lp->loc, "fused %s into %s over %s: every dependence "
-           "between them stays within one %s (isl)%s", lp->kernel,
+           "between them stays within one %s (isl)%s%s", lp->kernel,
            fusion_group_kernels(u->a, g), lp->set->name,
-           lp->set->base ? "column (each loop runs its layers in turn)" : "element", where);
+           lp->set->base ? "column" : "element", layers, where);
   vec_push(u->a, &g->loops, (void *)lp);
   index_loop(u, g, lp);
   g->anchor = anchor;
@@ -479,12 +503,32 @@ static const group *group_of(const fusion *f, const loop *lp) {
   return lp && f->by_loop && lp->id > 0 && lp->id < f->nloops ? f->by_loop[lp->id] : NULL;
 }
 
+/* The first loop of lp's layer run in g (fuse.h), or -1: none. */
+static int layer_run_of(const group *g, const loop *lp) {
+  for (int i = 0; i < g->loops.len && i < g->layers.len; i++)
+    if (g->loops.items[i] == lp)
+      return g->layers.items[i];
+  return -1;
+}
+
+/* Why a temporary of an extruded set that producer p writes and c reads,
+ * both in g, cannot live in a local of the column: c must run its layers
+ * with p's, layer by layer, and p write every layer c reads. */
+static const char *layer_problem(arena *a, const group *g, const loop *p, const loop *c) {
+  int run = layer_run_of(g, p);
+  if (run < 0 || layer_run_of(g, c) != run)
+    return arena_printf(a, "%s (line %u) runs its layers after its producer %s's, not with "
+                        "them", c->kernel, c->loc.line, p->kernel);
+  if (p->region != REGION_ALL && p->region != c->region)
+    return arena_printf(a, "its producer %s writes the %s layers only, and %s reads the %s",
+                        p->kernel, region_name(p->region), c->kernel,
+                        c->region == REGION_ALL ? "others too" : region_name(c->region));
+  return NULL;
+}
+
 /* Why t cannot be contracted into a local of its producer's group. */
 static const char *contract_problem(fuser *u, const obj *t, const loop_list *writers,
                                     const loop_list *readers) {
-  if (obj_extruded(t))
-    return arena_printf(u->a, "it lives on extruded set %s, whose loops run a whole column "
-                        "each, one after the other", obj_label(t->set));
   const char *why = region_temp_producer_problem(u->a, u->prog, u->regions, u->r, t, writers);
   if (why)
     return why;
@@ -504,6 +548,8 @@ static const char *contract_problem(fuser *u, const obj *t, const loop_list *wri
                           c->kernel, c->loc.line, p->kernel);
     if (index_of(u, c) < index_of(u, p))
       return arena_printf(u->a, "%s reads it before %s writes it", c->kernel, p->kernel);
+    if (obj_extruded(t) && (why = layer_problem(u->a, g, p, c)))
+      return why;
   }
   return NULL;
 }
@@ -523,8 +569,8 @@ static void decide_temp(fuser *u, const obj *t) {
   if (!why) {
     new_temp(u, t, TEMP_CONTRACTED, p);
     dag_note(u->notes, u->a, p->loc, "%s contracted to a local of the fused loop: its "
-             "producer %s and every consumer read and write only the current element",
-             t->name, p->kernel);
+             "producer %s and every consumer read and write only the current %s",
+             t->name, p->kernel, obj_extruded(t) ? "cell (a layer of a column)" : "element");
     return;
   }
   new_temp(u, t, TEMP_STORED, p);

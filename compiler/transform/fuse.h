@@ -36,10 +36,17 @@
  * a group.  A refusal a budget makes says so (--report). */
 enum { FUSE_CANDIDATES = 8, FUSE_TRIES = 4, FUSE_GROUP_LOOPS = 64 };
 
+typedef LIST(int) int_list;
+
 typedef struct group {
   int id;           /* 1-based, in file order of the anchors */
   loop_list loops;  /* fused element by element, in order */
   const loop *anchor; /* the loop whose directive becomes the call */
+  int_list layers;  /* over an extruded set: per loop, the index of the
+                       first loop of its layer run, the loops that run
+                       layer by layer together (every dependence between
+                       them within one cell); empty: each loop runs its
+                       layers in turn */
 } group;
 
 typedef LIST(group *) group_list;

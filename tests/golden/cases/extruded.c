@@ -1,9 +1,9 @@
 /* An extruded mesh: prisms over 2 base cells (a column of `layers` each)
  * and the vertical lines over its 3 nodes.  pv reaches each prism's
  * bottom and top nodes (shifts 0 and 1), up a prism's own column one
- * layer on (the facets between layers: region(interior)).  The first
- * three loops fuse: each column runs avg's layers, then flip's (the
- * bottom one), then spread's. */
+ * layer on (the facets between layers: region(interior)).  All five fuse
+ * by columns; avg, flip (the bottom layer) and spread layer by layer,
+ * then jump (it reads the layer above) and lid. */
 #include <loom.h>
 
 static void avg(const double *b0, const double *b1, const double *t0, const double *t1,

@@ -7,9 +7,9 @@
 /* An extruded mesh: prisms over 2 base cells (a column of `layers` each)
  * and the vertical lines over its 3 nodes.  pv reaches each prism's
  * bottom and top nodes (shifts 0 and 1), up a prism's own column one
- * layer on (the facets between layers: region(interior)).  The first
- * three loops fuse: each column runs avg's layers, then flip's (the
- * bottom one), then spread's. */
+ * layer on (the facets between layers: region(interior)).  All five fuse
+ * by columns; avg, flip (the bottom layer) and spread layer by layer,
+ * then jump (it reads the layer above) and lid. */
 #include <loom.h>
 
 static void avg(const double *b0, const double *b1, const double *t0, const double *t1,
@@ -59,21 +59,23 @@ static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
       if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
         loom__halo_progress();
       const int *const loom_r_pv = loom_m_pv + 4 * loom_i; /* the column's row of cn */
-      double *const loom_c1_1 = loom_d_px + loom_r_pv[0] * loom_L_lines;
-      double *const loom_c1_2 = loom_d_px + loom_r_pv[1] * loom_L_lines;
-      double *const loom_c1_3 = loom_d_px + loom_r_pv[2] * loom_L_lines + 1;
-      double *const loom_c1_4 = loom_d_px + loom_r_pv[3] * loom_L_lines + 1;
-      double *const loom_c1_5 = loom_d_pq + loom_i * loom_L_prisms;
-      for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
+      { /* the layers of avg and flip, layer by layer */
+        double *const loom_c1_1 = loom_d_px + loom_r_pv[0] * loom_L_lines;
+        double *const loom_c1_2 = loom_d_px + loom_r_pv[1] * loom_L_lines;
+        double *const loom_c1_3 = loom_d_px + loom_r_pv[2] * loom_L_lines + 1;
+        double *const loom_c1_4 = loom_d_px + loom_r_pv[3] * loom_L_lines + 1;
+        double *const loom_c1_5 = loom_d_pq + loom_i * loom_L_prisms;
+        double *const loom_c2_1 = loom_d_pq + loom_i * loom_L_prisms;
+        for (int loom_k = 0; loom_k < loom_L_prisms; loom_k += 1) {
 #line 43 "extruded.c"
-        avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
-#line 71 "extruded.mpi.c"
-      }
-      double *const loom_c2_1 = loom_d_pq + loom_i * loom_L_prisms;
-      for (int loom_k = 0; loom_k < 1; loom_k++) { /* bottom layers */
+          avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
+#line 73 "extruded.mpi.c"
+          if (loom_k == 0) {
 #line 44 "extruded.c"
-        flip(loom_c2_1 + loom_k);
+            flip(loom_c2_1);
 #line 77 "extruded.mpi.c"
+          }
+        }
       }
     }
   }
@@ -122,7 +124,7 @@ static void loom_loop_3_spread(loom_set prisms, loom_dat pq, loom_map pv,
       for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 46 "extruded.c"
         spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
-#line 126 "extruded.mpi.c"
+#line 128 "extruded.mpi.c"
       }
     }
   }
@@ -152,29 +154,23 @@ static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
   const double loom_t0 = loom__wall();
   if (loom__mpi_ready() != LOOM_OK)
     return;
-  const int loom_core = loom__set_core(loom__set_base(prisms));
   const int loom_end = loom__set_owned(loom__set_base(prisms));
   double loom_g_sum = 0;
   double loom_g_top = 0;
-  for (int loom_part = 0; loom_part < 2; loom_part++) { /* the core, then the rest */
-    if (loom_part == 1) /* the core reads no halo; the owned boundary does */
-      loom__halo_end(pq);
-    const int loom_from = loom_part ? loom_core : 0, loom_to = loom_part ? loom_end : loom_core;
-    for (int loom_i = loom_from; loom_i < loom_to; loom_i += 1) {
-      if ((loom_i & 4095) == 4095) /* let MPI move the halo messages along */
-        loom__halo_progress();
+  for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
+    { /* the layers of jump and lid, layer by layer */
       double *const loom_c4_1 = loom_d_pq + loom_i * loom_L_prisms;
       double *const loom_c4_2 = loom_d_pq + loom_i * loom_L_prisms + 1;
-      for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k++) { /* interior layers */
-#line 47 "extruded.c"
-        jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
-#line 172 "extruded.mpi.c"
-      }
       double *const loom_c5_1 = loom_d_pq + loom_i * loom_L_prisms;
-      for (int loom_k = loom_L_prisms - 1; loom_k < loom_L_prisms; loom_k++) { /* top layers */
+      {
+        for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k += 1) {
+#line 47 "extruded.c"
+          jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
+#line 170 "extruded.mpi.c"
+        }
 #line 48 "extruded.c"
-        lid(loom_c5_1 + loom_k, &loom_g_top);
-#line 178 "extruded.mpi.c"
+        lid(loom_c5_1 + (loom_L_prisms - 1), &loom_g_top);
+#line 174 "extruded.mpi.c"
       }
     }
   }

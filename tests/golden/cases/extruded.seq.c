@@ -7,9 +7,9 @@
 /* An extruded mesh: prisms over 2 base cells (a column of `layers` each)
  * and the vertical lines over its 3 nodes.  pv reaches each prism's
  * bottom and top nodes (shifts 0 and 1), up a prism's own column one
- * layer on (the facets between layers: region(interior)).  The first
- * three loops fuse: each column runs avg's layers, then flip's (the
- * bottom one), then spread's. */
+ * layer on (the facets between layers: region(interior)).  All five fuse
+ * by columns; avg, flip (the bottom layer) and spread layer by layer,
+ * then jump (it reads the layer above) and lid. */
 #include <loom.h>
 
 static void avg(const double *b0, const double *b1, const double *t0, const double *t1,
@@ -29,19 +29,23 @@ static void jump(const double *below, const double *above, double *sum) {
 static void lid(const double *q, double *top) { *top += q[0]; }
 
 #line 32 "extruded.seq.c"
-/* par_loops fused over prisms (extruded.c: avg:42, flip:44, spread:45) */
-static void loom_loop_1_avg__2_flip__3_spread(
-    loom_set prisms, loom_map pv, loom_dat px, loom_dat pq, loom_dat pw)
+/* par_loops fused over prisms (extruded.c: avg:42, flip:44, spread:45, jump:47, lid:48) */
+static void loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(
+    loom_set prisms, loom_map pv, loom_dat px, loom_dat pq, loom_dat pw,
+    loom_map up, double *sum, double *top)
 {
-  static const char loom_loop[] = "avg + flip + spread at extruded.c:45";
+  static const char loom_loop[] = "avg + flip + spread + jump + lid at extruded.c:48";
   static const char loom_loop_1[] = "avg at extruded.c:42";
   static const char loom_loop_3[] = "spread at extruded.c:45";
+  static const char loom_loop_4[] = "jump at extruded.c:47";
   if (loom__check_extruded(prisms, loom_loop_1) != LOOM_OK ||
       loom__check_map(pv, prisms, NULL, 4, loom_loop_1, 1) != LOOM_OK ||
       loom__check_layers(pv, 4, (const int[]){0, 0, 1, 1}, 0, loom_set_layers(prisms) - 1, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(px, loom__map_to(pv), 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(pq, prisms, 1, LOOM_DOUBLE, loom_loop_1, 5) != LOOM_OK ||
-      loom__check_dat(pw, loom__map_to(pv), 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK)
+      loom__check_dat(pw, loom__map_to(pv), 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK ||
+      loom__check_map(up, prisms, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_layers(up, 2, (const int[]){0, 1}, 0, loom_set_layers(prisms) - 2, loom_loop_4, 1) != LOOM_OK)
     return;
   const int *const loom_m_pv = loom__map_values(loom__map_base(pv));
   double *const loom_d_px = (double *)loom__dat_values(px);
@@ -50,81 +54,60 @@ static void loom_loop_1_avg__2_flip__3_spread(
   const int loom_L_prisms = loom_set_layers(prisms);
   const int loom_L_lines = loom_set_layers(loom__map_to(pv));
   const double loom_t0 = loom__wall();
-  const int loom_n = loom__set_size(loom__set_base(prisms));
-  for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    const int *const loom_r_pv = loom_m_pv + 4 * loom_i; /* the column's row of cn */
-    double *const loom_c1_1 = loom_d_px + loom_r_pv[0] * loom_L_lines;
-    double *const loom_c1_2 = loom_d_px + loom_r_pv[1] * loom_L_lines;
-    double *const loom_c1_3 = loom_d_px + loom_r_pv[2] * loom_L_lines + 1;
-    double *const loom_c1_4 = loom_d_px + loom_r_pv[3] * loom_L_lines + 1;
-    double *const loom_c1_5 = loom_d_pq + loom_i * loom_L_prisms;
-    for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
-#line 43 "extruded.c"
-      avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
-#line 65 "extruded.seq.c"
-    }
-    double *const loom_c2_1 = loom_d_pq + loom_i * loom_L_prisms;
-    for (int loom_k = 0; loom_k < 1; loom_k++) { /* bottom layers */
-#line 44 "extruded.c"
-      flip(loom_c2_1 + loom_k);
-#line 71 "extruded.seq.c"
-    }
-    double *const loom_c3_1 = loom_d_pq + loom_i * loom_L_prisms;
-    double *const loom_c3_2 = loom_d_pw + loom_r_pv[0] * loom_L_lines;
-    double *const loom_c3_3 = loom_d_pw + loom_r_pv[1] * loom_L_lines;
-    double *const loom_c3_4 = loom_d_pw + loom_r_pv[2] * loom_L_lines + 1;
-    double *const loom_c3_5 = loom_d_pw + loom_r_pv[3] * loom_L_lines + 1;
-    for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
-#line 46 "extruded.c"
-      spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
-#line 81 "extruded.seq.c"
-    }
-  }
-  loom__loop_traffic(loom_loop, loom__set_size(loom__set_base(prisms)) * loom_L_prisms, /* elements, bytes moved, operations */
-                     32.0 * loom__set_size(loom__set_base(prisms)) * loom_L_prisms
-                     + 24.0 * loom__map_reach(loom__map_base(pv)) * loom_L_lines,
-                     10.0 * loom__set_size(loom__set_base(prisms)) * loom_L_prisms);
-  loom__loop_done(loom_loop, loom_t0);
-}
-
-/* par_loops fused over prisms (extruded.c: jump:47, lid:48) */
-static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
-                                    double *sum, double *top)
-{
-  static const char loom_loop[] = "jump + lid at extruded.c:48";
-  static const char loom_loop_4[] = "jump at extruded.c:47";
-  if (loom__check_extruded(prisms, loom_loop_4) != LOOM_OK ||
-      loom__check_map(up, prisms, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
-      loom__check_layers(up, 2, (const int[]){0, 1}, 0, loom_set_layers(prisms) - 2, loom_loop_4, 1) != LOOM_OK ||
-      loom__check_dat(pq, loom__map_to(up), 1, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK)
-    return;
-  double *const loom_d_pq = (double *)loom__dat_values(pq);
-  const int loom_L_prisms = loom_set_layers(prisms);
-  const double loom_t0 = loom__wall();
   double loom_g_sum = sum[0];
   double loom_g_top = top[0];
   const int loom_n = loom__set_size(loom__set_base(prisms));
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
-    double *const loom_c4_1 = loom_d_pq + loom_i * loom_L_prisms;
-    double *const loom_c4_2 = loom_d_pq + loom_i * loom_L_prisms + 1;
-    for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k++) { /* interior layers */
-#line 47 "extruded.c"
-      jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
-#line 114 "extruded.seq.c"
+    const int *const loom_r_pv = loom_m_pv + 4 * loom_i; /* the column's row of cn */
+    { /* the layers of avg, flip and spread, layer by layer */
+      double *const loom_c1_1 = loom_d_px + loom_r_pv[0] * loom_L_lines;
+      double *const loom_c1_2 = loom_d_px + loom_r_pv[1] * loom_L_lines;
+      double *const loom_c1_3 = loom_d_px + loom_r_pv[2] * loom_L_lines + 1;
+      double *const loom_c1_4 = loom_d_px + loom_r_pv[3] * loom_L_lines + 1;
+      double *const loom_c1_5 = loom_d_pq + loom_i * loom_L_prisms;
+      double *const loom_c2_1 = loom_d_pq + loom_i * loom_L_prisms;
+      double *const loom_c3_1 = loom_d_pq + loom_i * loom_L_prisms;
+      double *const loom_c3_2 = loom_d_pw + loom_r_pv[0] * loom_L_lines;
+      double *const loom_c3_3 = loom_d_pw + loom_r_pv[1] * loom_L_lines;
+      double *const loom_c3_4 = loom_d_pw + loom_r_pv[2] * loom_L_lines + 1;
+      double *const loom_c3_5 = loom_d_pw + loom_r_pv[3] * loom_L_lines + 1;
+      for (int loom_k = 0; loom_k < loom_L_prisms; loom_k += 1) {
+#line 43 "extruded.c"
+        avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
+#line 78 "extruded.seq.c"
+        if (loom_k == 0) {
+#line 44 "extruded.c"
+          flip(loom_c2_1);
+#line 82 "extruded.seq.c"
+        }
+#line 46 "extruded.c"
+        spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
+#line 86 "extruded.seq.c"
+      }
     }
-    double *const loom_c5_1 = loom_d_pq + loom_i * loom_L_prisms;
-    for (int loom_k = loom_L_prisms - 1; loom_k < loom_L_prisms; loom_k++) { /* top layers */
+    { /* the layers of jump and lid, layer by layer */
+      double *const loom_c4_1 = loom_d_pq + loom_i * loom_L_prisms;
+      double *const loom_c4_2 = loom_d_pq + loom_i * loom_L_prisms + 1;
+      double *const loom_c5_1 = loom_d_pq + loom_i * loom_L_prisms;
+      {
+        for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k += 1) {
+#line 47 "extruded.c"
+          jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
+#line 97 "extruded.seq.c"
+        }
 #line 48 "extruded.c"
-      lid(loom_c5_1 + loom_k, &loom_g_top);
-#line 120 "extruded.seq.c"
+        lid(loom_c5_1 + (loom_L_prisms - 1), &loom_g_top);
+#line 101 "extruded.seq.c"
+      }
     }
   }
   *sum = loom_g_sum;
   *top = loom_g_top;
   loom__loop_traffic(loom_loop, loom__set_size(loom__set_base(prisms)) * loom_L_prisms, /* elements, bytes moved, operations */
-                     16.0 * loom__set_size(loom__set_base(prisms)) * loom_L_prisms
+                     40.0 * loom__set_size(loom__set_base(prisms)) * loom_L_prisms
+                     + 24.0 * loom__map_reach(loom__map_base(pv)) * loom_L_lines
                      + 8.0 * loom__set_size(loom__set_base(prisms)) * loom_L_prisms,
-                     3.0 * loom__set_size(loom__set_base(prisms)) * loom_L_prisms);
+                     13.0 * loom__set_size(loom__set_base(prisms)) * loom_L_prisms);
   loom__loop_done(loom_loop, loom_t0);
 }
 
@@ -146,13 +129,13 @@ int main(int argc, char **argv) {
   loom_dat px = loom_decl_dat(lines, 1, double, x, "px");
   loom_dat pw = loom_decl_dat(lines, 1, double, x, "pw");
   loom_dat pq = loom_decl_temp(prisms, 1, double, "pq");
-/* par_loop avg: fused into loom_loop_1_avg__2_flip__3_spread (line 45) */
+/* par_loop avg: fused into loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid (line 48) */
 #line 44 "extruded.c"
-/* par_loop flip: fused into loom_loop_1_avg__2_flip__3_spread (line 45) */
-loom_loop_1_avg__2_flip__3_spread(prisms, pv, px, pq, pw);
+/* par_loop flip: fused into loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid (line 48) */
+/* par_loop spread: fused into loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid (line 48) */
 #line 47 "extruded.c"
-/* par_loop jump: fused into loom_loop_4_jump__5_lid (line 48) */
-loom_loop_4_jump__5_lid(prisms, up, pq, &sum, &top);
+/* par_loop jump: fused into loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid (line 48) */
+loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(prisms, pv, px, pq, pw, up, &sum, &top);
   loom_exit();
   return sum + top > 0.0 ? 0 : 1;
 }
