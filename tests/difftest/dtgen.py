@@ -278,7 +278,8 @@ class Gen:
             s = mat["from"]
         region = None
         if is_extruded(self.m, s):
-            region = "all" if consume is not None else self.r.choice(
+            region = "all" if consume is not None or (
+                forced_out is not None and self.chance(0.6)) else self.r.choice(
                 ["all", "all", "all"] + list(REGIONS[1:]))
         self.cur_region = region
         args, busy, out_dats = [], set(), set()
@@ -627,6 +628,9 @@ class Gen:
         reading t, directly or through maps: the pin / pin_cse / contraction shape."""
         out = []
         s = self.r.choice([x["name"] for x in self.m["sets"]])
+        xs = [x["name"] for x in self.m["sets"] if is_extruded(self.m, x["name"])]
+        if xs and self.chance(0.35):
+            s = self.r.choice(xs)  # a column temporary: layer runs, contraction
         if ctx.get("last_pc") and self.chance(0.5):
             s = ctx["last_pc"]  # another temporary of the same shape: storage reuse
         ctx["last_pc"] = s
