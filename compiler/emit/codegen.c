@@ -688,9 +688,11 @@ static void emit_producer(cg *g, const loop *p, const obj *t, const char *elem,
                           const char *into) {
   const char *saved_elem = g->elem, *saved_into = g->into;
   const obj *saved_t = g->into_obj;
+  const loop *saved_layer = g->layer; /* a column's: p's pointers (emit_column_ptrs) */
   g->elem = elem;
   g->into = into;
   g->into_obj = t;
+  g->layer = saved_layer ? p : NULL;
   cg_line(g, "{");
   cg_indent(g, 1);
   cg_emit_kernel_call(g, p);
@@ -699,6 +701,7 @@ static void emit_producer(cg *g, const loop *p, const obj *t, const char *elem,
   g->elem = saved_elem;
   g->into = saved_into;
   g->into_obj = saved_t;
+  g->layer = saved_layer;
 }
 
 /* A pinned temporary read by argument a: its producer evaluated at each
@@ -1046,12 +1049,21 @@ static void emit_column_ptr(cg *g, const loop_arg *a, int slot) {
 
 /* Before the loop over a column's layers: each dat argument's pointer at
  * the column (its map's row read once per column, emit_column_rows); a
- * contracted temporary is a local instead. */
+ * contracted or pinned temporary is a local instead, and a pinned one's
+ * producer gets its own pointers, for its evaluation in the cell. */
 static void emit_column_ptrs(cg *g, const loop *lp) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
-    if (a->obj && cg_fate(g, a->obj) == TEMP_CONTRACTED)
+    const loop *p = a->kind == ARG_IDX ? NULL : cg_pinned_producer(g, a);
+    if (p) { /* pinned: its producer's pointers, for its evaluation in lp's cell */
+      const loop *saved = g->layer;
+      g->layer = p;
+      emit_column_ptrs(g, p);
+      g->layer = saved;
       continue;
+    }
+    if (a->obj && (cg_fate(g, a->obj) == TEMP_CONTRACTED || cg_fate(g, a->obj) == TEMP_PINNED))
+      continue; /* a local */
     if (a->kind == ARG_MAPPED_ALL)
       for (int s = 0; s < a->map->dim; s++)
         emit_column_ptr(g, a, s);

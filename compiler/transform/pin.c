@@ -66,15 +66,36 @@ static void pin_mpi_check(pinner *u) {
 }
 
 
+/* pin of t on an extruded set: each consumer evaluates the producer p at
+ * the cell it reads, so it must read t directly (the same cell), and p's
+ * region hold every layer the consumer's does. */
+static const char *column_problem(arena *a, const loop *p, const obj *t,
+                                  const loop_list *readers) {
+  for (int i = 0; i < readers->len; i++) {
+    const loop *c = readers->items[i];
+    for (int k = 0; k < c->nargs; k++)
+      if (c->args[k].obj == t && c->args[k].kind != ARG_DAT)
+        return arena_printf(a, "%s (line %u) reads it through map %s; a temporary of the "
+                            "columns is pinned only where each consumer reads its own cell",
+                            c->kernel, c->loc.line, c->args[k].map ? c->args[k].map->name
+                                                                   : "?");
+    if (p->region != REGION_ALL && p->region != c->region)
+      return arena_printf(a, "its producer %s runs the %s layers only, and %s (line %u) "
+                          "reads %s", p->kernel, region_name(p->region), c->kernel,
+                          c->loc.line, c->region == REGION_ALL ? "every layer"
+                                                               : region_name(c->region));
+  }
+  return NULL;
+}
+
 /* pin: the producer must have no effect but its write of t (it runs once
  * per use), no consumer may read t before it, and nothing it reads may
  * change before the last consumer has evaluated it. */
 static const char *pin_problem(const pinner *u, const loop *p, const obj *t,
                                const loop_list *readers) {
-  if (obj_extruded(t))
-    return arena_printf(u->a, "it lives on extruded set %s: loomc pins temporaries "
-                        "of single elements, not of columns",
-                        obj_label(t->set));
+  const char *why = obj_extruded(t) ? column_problem(u->a, p, t, readers) : NULL;
+  if (why)
+    return why;
   effect_list fx = effects_of_loop(u->a, p, NULL);
   for (int i = 0; i < fx.len; i++) {
     const effect *e = fx.items[i];
@@ -196,12 +217,14 @@ static void apply_hint(pinner *u, const hint *h, const obj *t) {
   ti->hint_loc = h->name_locs[0];
   ti->r = u->r;
   ti->note_loc = h->loc;
+  const char *at = obj_extruded(t) ? "cell" : "element";
   if (h->kind == HINT_PIN)
     ti->note = arena_printf(u->a, "pin(%s): never stored; %s is evaluated inside "
-                            "each consumer, at every element it reads", t->name, p->kernel);
+                            "each consumer, at every %s it reads", t->name, p->kernel, at);
   else
-    ti->note = arena_printf(u->a, "pin_cse(%s): %s computes it once per element in "
-                            "its own loop; consumers read it from memory", t->name, p->kernel);
+    ti->note = arena_printf(u->a, "pin_cse(%s): %s computes it once per %s in "
+                            "its own loop; consumers read it from memory", t->name, p->kernel,
+                            at);
 }
 
 static void apply_hints(pinner *u) {

@@ -629,8 +629,9 @@ class Gen:
         out = []
         s = self.r.choice([x["name"] for x in self.m["sets"]])
         xs = [x["name"] for x in self.m["sets"] if is_extruded(self.m, x["name"])]
-        if xs and self.chance(0.35):
-            s = self.r.choice(xs)  # a column temporary: layer runs, contraction
+        column = xs and self.chance(0.35)
+        if column:
+            s = self.r.choice(xs)  # a column temporary: layer runs, contraction, pin
         if ctx.get("last_pc") and self.chance(0.5):
             s = ctx["last_pc"]  # another temporary of the same shape: storage reuse
         ctx["last_pc"] = s
@@ -650,7 +651,7 @@ class Gen:
         readers = [x["name"] for x in self.m["sets"] if x["name"] == s or any(
             mp["to"] == s for mp in self.maps_from(x["name"]))]
         for _ in range(self.r.randint(1, 3)):
-            r = s if self.chance(0.5) else self.r.choice(readers)
+            r = s if column or self.chance(0.5) else self.r.choice(readers)
             out.append(self.gen_loop(scope, ctx, set_hint=r, consume=t, light=self.chance(0.5)))
             if self.chance(0.15):
                 h = self.gen_host(scope, ctx)
@@ -838,6 +839,8 @@ class Gen:
         if prod is None:
             return
         kind = self.r.choice(["pin", "pin_cse"])
+        if kind == "pin_cse" and is_extruded(self.m, t) and self.chance(0.5):
+            kind = "pin"  # along a column: each consumer evaluates it at its cell
         hint = {"k": "hint", "kind": kind, "temp": t}
         d = by_name(self.m["dats"], t)
         at_top = self.chance(0.2) and (d is None or d["decl"] == "top")

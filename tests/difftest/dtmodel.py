@@ -933,8 +933,6 @@ def mesh_hint_problem(model, hint, mpi=True, avoid=()):
     d = by_name(model["dats"], t)
     if d is None or not d["temp"]:
         return "not a temporary"
-    if hint["kind"] == "pin" and is_extruded(model, t):
-        return "on an extruded set"
     if t in model["prints"]:
         return "printed at the end"
     users = [(st, lst) for st, _, lst in walk(model["body"])
@@ -977,6 +975,13 @@ def mesh_hint_problem(model, hint, mpi=True, avoid=()):
         return "no consumer"
     if min(readers) < pi:
         return "a consumer reads it before the producer"
+    if is_extruded(model, t):
+        # evaluated at the consumer's own cell (extruded.md)
+        for i in readers:
+            if any(a["map"] is not None for a in loop_dat_args(block[i], t)):
+                return "extruded: a consumer reads it through a map"
+            if prod.get("region", "all") not in ("all", block[i].get("region", "all")):
+                return "extruded: the producer runs fewer layers than a consumer"
     if mpi and _reached_through_map(model, block, t) and any(
             a["kind"] in ("dat", "idxmap") and a.get("map") is not None
             for a in prod["args"]):

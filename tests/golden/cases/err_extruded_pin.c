@@ -1,4 +1,4 @@
-/* Error: a temporary on an extruded set cannot be pinned (its producer's loop runs a whole column). */
+/* Error: a temporary on an extruded set is pinned only where each consumer reads its own cell (not another layer, through up). */
 #include <loom.h>
 
 static void avg(const double *b0, const double *b1, const double *t0, const double *t1,
@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
   loom_dat pd = loom_decl_temp(prisms, 1, double, "pd");
 #pragma loom pin(pq)
 #pragma loom par_loop(avg) over(prisms) args(read: px[pv[0]], px[pv[1]], px[pv[2]], px[pv[3]], write: pq)
-#pragma loom par_loop(one) over(prisms) args(read: pq, write: pd)
+#pragma loom par_loop(diff) over(prisms) region(interior) args(read: pq[up[0]], pq[up[1]], write: pd)
   loom_exit();
   return 0;
 }
