@@ -1035,7 +1035,7 @@ static void emit_column_rows(cg *g, const group *gr) {
 /* The column's pointer of argument a (slot `slot` of a [*]): the dat's
  * values at the column's layer 0, and its map's shift. */
 static void emit_column_ptr(cg *g, const loop_arg *a, int slot) {
-  const obj *set = a->obj->set;
+  const obj *set = a->map ? a->map->to : g->layer->set; /* as the loop names it */
   const char *col = a->map ? cg_map_entry(g, a, slot) : g->elem;
   int s = a->map ? a->map->shift[slot] : 0;
   const char *row = arena_printf(g->arena, "%s * %s%s", col, layers_local(g, set),

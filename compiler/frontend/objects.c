@@ -615,26 +615,29 @@ static const char *what_decl(CXCursor decl) {
              : "it is not initialised by a loom_decl_* call in its declaration";
 }
 
+/* The handle of `kind` a fact names, in its scope, or NULL (quietly). */
+static obj *facts_handle(obj_reader *r, const facts_scope *sc, const char *name, int kind) {
+  obj *h = NULL;
+  size_t head = strcspn(name, "-.");
+  r->quiet++;
+  if (sc->base) {
+    h = objects_of_chain(r, sc->base, arena_printf(r->arena, "%s%s", sc->prefix, name), r->use,
+                         r->use_len);
+  } else {
+    sym *s = symtab_lookup(r->st, arena_strndup(r->arena, name, head),
+                           sc->decl->in_main ? sc->decl->decl_off : 0);
+    if (s && clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl)
+      h = name[head] ? objects_of_chain(r, s, name, r->use, r->use_len) : objects_of_sym(r, s);
+  }
+  r->quiet--;
+  return h && (int)h->kind == kind ? h : NULL;
+}
+
 /* The set a fact names, in its scope. */
 static obj *facts_set(obj_reader *r, const facts_scope *sc, const char *name, CXCursor decl,
                       const obj *o) {
-  obj *set = NULL;
   name = no_blanks(r->arena, name);
-  size_t head = strcspn(name, "-.");
-  if (sc->base) {
-    r->quiet++;
-    set = objects_of_chain(r, sc->base, arena_printf(r->arena, "%s%s", sc->prefix, name), r->use,
-                    r->use_len);
-    r->quiet--;
-  } else {
-    const char *base = arena_strndup(r->arena, name, head);
-    sym *s = symtab_lookup(r->st, base, sc->decl->in_main ? sc->decl->decl_off : 0);
-    if (s && clang_getCursorKind(s->cursor) == CXCursor_FunctionDecl)
-      s = NULL;
-    r->quiet++;
-    set = !s ? NULL : name[head] ? objects_of_chain(r, s, name, r->use, r->use_len) : objects_of_sym(r, s);
-    r->quiet--;
-  }
+  obj *set = facts_handle(r, sc, name, OBJ_SET);
   if (set && set->kind == OBJ_SET)
     return set;
   return facts_error(r, decl, o, arena_printf(r->arena,
@@ -671,10 +674,90 @@ static obj *opaque_mat(obj_reader *r, CXCursor decl, obj *o, const char *text,
   return o->to ? o : NULL;
 }
 
+/* An extruded set whose loom_decl_extruded_set loomc does not see: its
+ * base from LOOM_EXTRUDED_SET_FACTS(BASE); its layers known at run time. */
+static obj *opaque_xset(obj_reader *r, CXCursor decl, obj *o, const char *text,
+                        const facts_scope *scope) {
+  if (strncmp(text, "xset ", 5) != 0)
+    return facts_error(r, decl, o, "its facts are those of another kind of handle: a set's "
+                       "are LOOM_EXTRUDED_SET_FACTS(BASE), or none");
+  o->base = facts_set(r, scope, text + 5, decl, o);
+  if (o->base && o->base->base)
+    return facts_error(r, decl, o, arena_printf(r->arena, "its facts name '%s' as its base, "
+                       "itself extruded: extrude its base, '%s'", o->base->name,
+                       o->base->base->name));
+  return o->base ? o : NULL;
+}
+
+/* The base map an extruded map's facts name (NULL, 0: the identity, into
+ * *base NULL); 0, or -1 after a diagnostic. */
+static int facts_base_map(obj_reader *r, const facts_scope *sc, const char *name, CXCursor decl,
+                          obj *o, obj **base) {
+  *base = NULL;
+  if (strcmp(name, "NULL") == 0 || strcmp(name, "0") == 0 || strcmp(name, "((void*)0)") == 0) {
+    if (o->from->base == o->to->base)
+      return 0;
+    facts_error(r, decl, o, arena_printf(r->arena, "its facts give no base map (the "
+                "identity), but '%s' and '%s' stand on different base sets", o->from->name,
+                o->to->name));
+    return -1;
+  }
+  obj *b = facts_handle(r, sc, no_blanks(r->arena, name), OBJ_MAP);
+  if (b && !b->shift && b->from == o->from->base && b->to == o->to->base && b->dim == o->dim) {
+    *base = b;
+    return 0;
+  }
+  facts_error(r, decl, o, arena_printf(r->arena, "its facts name '%s' as its base map, which "
+              "must be a loom_map from '%s' to '%s' with arity %d", name, o->from->base->name,
+              o->to->base->name, o->dim));
+  return -1;
+}
+
+/* An extruded map whose loom_decl_extruded_map loomc does not see:
+ * LOOM_EXTRUDED_MAP_FACTS(FROM, TO, ARITY, BASE, SHIFT...). */
+static obj *opaque_xmap(obj_reader *r, CXCursor decl, obj *o, const char *text,
+                        const facts_scope *scope) {
+  int n = 1;
+  for (const char *c = text; *c; c++)
+    n += *c == ',';
+  const char **part = arena_alloc(r->arena, sizeof *part * (size_t)n), *why = NULL;
+  if (n < 5 || split_facts(r->arena, text + 5, part, n))
+    return facts_error(r, decl, o, "its facts are LOOM_EXTRUDED_MAP_FACTS(FROM, TO, ARITY, "
+                       "BASE, SHIFT...), one shift per slot");
+  o->dim = facts_int(r, part[2], decl, &why);
+  o->from = o->dim > 0 ? facts_set(r, scope, part[0], decl, o) : NULL;
+  o->to = o->from ? facts_set(r, scope, part[1], decl, o) : NULL;
+  if (o->dim < 1 || !o->to)
+    return o->dim < 1 ? facts_error(r, decl, o, arena_printf(r->arena, "the arity in its facts "
+                                    "is '%s' (%s)", part[2], why ? why : "not an integer"))
+                      : NULL;
+  if (!o->from->base || !o->to->base)
+    return facts_error(r, decl, o, arena_printf(r->arena, "its facts map '%s' to '%s': both "
+                       "must be extruded sets (LOOM_EXTRUDED_SET_FACTS, or "
+                       "loom_decl_extruded_set)", o->from->name, o->to->name));
+  obj *base;
+  if (facts_base_map(r, scope, part[3], decl, o, &base))
+    return NULL;
+  o->base = base;
+  if (n - 4 != o->dim)
+    return facts_error(r, decl, o, arena_printf(r->arena, "its facts list %d shifts for "
+                       "arity %d: one per slot", n - 4, o->dim));
+  int *shift = arena_alloc(r->arena, sizeof *shift * (size_t)o->dim);
+  for (int j = 0; j < o->dim; j++) {
+    long v;
+    if (cint_value(r->fe, part[4 + j], decl, &v, &why) != 0 || v < -1000000 || v > 1000000)
+      return facts_error(r, decl, o, arena_printf(r->arena, "shift %d in its facts is '%s': "
+                         "write an integer constant", j + 1, part[4 + j]));
+    shift[j] = (int)v;
+  }
+  o->shift = shift;
+  return o;
+}
+
 /* A handle whose loom_decl_* loomc does not see: its facts from the
  * LOOM_DAT_FACTS/LOOM_MAP_FACTS/LOOM_MAT_FACTS annotation of its
- * declaration (a set needs none).  It may be any handle of its kind:
- * opaque. */
+ * declaration (a set needs none; an extruded set or map has facts of its
+ * own).  It may be any handle of its kind: opaque. */
 static obj *build_opaque(obj_reader *r, CXCursor decl, int kind, const char *name,
                          const char *expr, const facts_scope *scope) {
   obj *o = arena_alloc(r->arena, sizeof *o);
@@ -683,13 +766,15 @@ static obj *build_opaque(obj_reader *r, CXCursor decl, int kind, const char *nam
   o->expr = expr;
   o->opaque = 1;
   o->loc = frontend_cursor_loc(r->fe, decl);
-  if (kind == OBJ_SET)
-    return o;
   annotation an = {r->fe, NULL, 0};
   clang_visitChildren(decl, find_facts, &an);
   o->distinct = an.distinct;
+  if (kind == OBJ_SET)
+    return an.text ? opaque_xset(r, decl, o, an.text, scope) : o;
   if (kind == OBJ_MAT)
     return opaque_mat(r, decl, o, an.text, scope);
+  if (kind == OBJ_MAP && an.text && strncmp(an.text, "xmap ", 5) == 0)
+    return opaque_xmap(r, decl, o, an.text, scope);
   const char *want = kind == OBJ_DAT ? "dat " : "map ";
   if (!an.text)
     return facts_error(r, decl, o, arena_printf(r->arena,

@@ -233,6 +233,13 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
  *   } mesh;
  *   void step(loom_set cells, loom_dat q LOOM_DAT_FACTS(cells, 4, double));
  *
+ * An extruded set's facts name its base set, an extruded map's its sets,
+ * its arity, its base map (or NULL, the identity) and its shifts, one
+ * integer per slot (dsl-spec/extruded.md):
+ *
+ *   loom_set prisms LOOM_EXTRUDED_SET_FACTS(cells);
+ *   loom_map p2v LOOM_EXTRUDED_MAP_FACTS(prisms, lines, 6, c2n, 0, 0, 0, 1, 1, 1);
+ *
  * Set names are sibling members in a struct, else names visible at the
  * declaration or member chains from them (`m->cells` after `mesh *m`);
  * dim, arity and a matrix's block sizes (rows, columns, rdim, cdim, as
@@ -250,11 +257,16 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
   __attribute__((annotate("loom map " #from ", " #to ", " #arity)))
 #define LOOM_MAT_FACTS(rows, cols, rdim, cdim)                                 \
   __attribute__((annotate("loom mat " #rows ", " #cols ", " #rdim ", " #cdim)))
+#define LOOM_EXTRUDED_SET_FACTS(base) __attribute__((annotate("loom xset " #base)))
+#define LOOM_EXTRUDED_MAP_FACTS(from, to, arity, base, ...)                    \
+  __attribute__((annotate("loom xmap " #from ", " #to ", " #arity ", " #base ", " #__VA_ARGS__)))
 #else
 #define LOOM__DISTINCT(group)
 #define LOOM_DAT_FACTS(set, dim, type)
 #define LOOM_MAP_FACTS(from, to, arity)
 #define LOOM_MAT_FACTS(rows, cols, rdim, cdim)
+#define LOOM_EXTRUDED_SET_FACTS(base)
+#define LOOM_EXTRUDED_MAP_FACTS(from, to, arity, base, ...)
 #endif
 
 /* A file-scope constant that kernels read (OP2's op_decl_const): `dim`

@@ -637,8 +637,14 @@ class Emitter:
         self.w("", 0)
         self.w("struct %sdtM_t {" % self.pfx, 0)
         for x in sets:
-            self.w("loom_set %s;" % x["name"])
+            self.w("loom_set %s%s;" % (x["name"], " LOOM_EXTRUDED_SET_FACTS(%s)" % x["base"]
+                                       if x.get("base") else ""))
         for mp in maps:
+            if mp["kind"] == "extruded":
+                self.w("loom_map %s LOOM_EXTRUDED_MAP_FACTS(%s, %s, %d, %s, %s);"
+                       % (mp["name"], mp["from"], mp["to"], mp["arity"], mp["base"] or "NULL",
+                          ", ".join(str(v) for v in mp["shift"])))
+                continue
             self.w("loom_map %s LOOM_MAP_FACTS(%s, %s, %d);"
                    % (mp["name"], mp["from"], mp["to"], mp["arity"]))
         for d in dats:

@@ -889,8 +889,6 @@ class Gen:
     def generate(self):
         self.gen_sets_maps()
         self.gen_extruded()
-        if any(s.get("base") for s in self.m["sets"]):
-            self.m["via_struct"] = False  # loomc must see their declarations
         for _ in range(self.r.randint(1, 4)):
             s = self.r.choice(self.m["sets"])["name"]
             self.new_dat(s, temp=self.chance(0.3))
