@@ -170,5 +170,8 @@ int cg_has_twin(cg *g, const group *gr);
 int cg_twins_strips(cg *g, const group *gr);
 /* Whether lp's lanes' loop is written under LOOM_IVDEP. */
 int cg_asserts_lanes(cg *g, const loop *lp);
+/* Whether a loop over the layers of a column of gr runs under LOOM_IVDEP
+ * (codegen.c). */
+int cg_asserts_layers(cg *g, const group *gr);
 
 #endif

@@ -84,6 +84,61 @@ static void region_bounds(cg *g, const loop *lp, const char **first, const char 
                                          : L;
 }
 
+/* Whether argument a writes something no other layer of the loops
+ * [first, end) of gr reads or writes: a dat written directly, which no
+ * argument reaches through a map (under another name that may be it too);
+ * no global, no increment through a map, no local the layers share. */
+static int writes_own_cell(cg *g, const group *gr, int first, int end, const loop_arg *a) {
+  if (a->kind != ARG_DAT || !a->obj || a->obj->kind != OBJ_DAT ||
+      cg_fate(g, a->obj) != TEMP_STORED)
+    return 0;
+  for (int i = first; i < end; i++) {
+    const loop *lp = gr->loops.items[i];
+    for (int k = 0; k < lp->nargs; k++) {
+      const loop_arg *b = &lp->args[k];
+      if (b->obj && b->kind != ARG_DAT && effects_overlap(b->obj, a->obj))
+        return 0;
+    }
+  }
+  return 1;
+}
+
+/* Whether no layer of gr's loops [first, end) depends on another: every
+ * argument that writes writes its own cell, and no loop evaluates or
+ * contracts a temporary.  The layer loop then runs under LOOM_IVDEP: the
+ * C compiler need not test, column by column, whether its pointers
+ * overlap (which costs most where columns are short). */
+static int layers_independent(cg *g, const group *gr, int first, int end) {
+  for (int i = first; i < end; i++) {
+    const loop *lp = gr->loops.items[i];
+    for (int k = 0; k < lp->nargs; k++) {
+      const loop_arg *a = &lp->args[k];
+      if (a->obj && a->obj->kind == OBJ_DAT && cg_fate(g, a->obj) != TEMP_STORED)
+        return 0;
+      if (a->mode != MODE_READ && !writes_own_cell(g, gr, first, end, a))
+        return 0;
+    }
+  }
+  return 1;
+}
+
+/* The loops of the layer run of gr that starts at loop i end at *end. */
+static int layer_run_end(const group *gr, int i) {
+  int end = i + 1;
+  while (gr->layers.len && end < gr->layers.len && gr->layers.items[end] == i)
+    end++;
+  return end;
+}
+
+int cg_asserts_layers(cg *g, const group *gr) {
+  if (!cg_extruded(gr))
+    return 0;
+  for (int i = 0; i < gr->loops.len; i = layer_run_end(gr, i))
+    if (layers_independent(g, gr, i, layer_run_end(gr, i)))
+      return 1;
+  return 0;
+}
+
 /* The locals of the layers of the extruded sets the group's loops run
  * over or reach through extruded maps (these by the map: the loop has no
  * handle of their targets). */
@@ -1073,11 +1128,14 @@ static void emit_column_ptrs(cg *g, const loop *lp) {
 }
 
 /* The loop over the layers of the current column lp's region runs. */
-static void emit_layer_loop(cg *g, const loop *lp) {
+static void emit_layer_loop(cg *g, const group *gr, int i) {
+  const loop *lp = gr->loops.items[i];
   const char *first, *end;
   region_bounds(g, lp, &first, &end);
   g->layer = lp;
   emit_column_ptrs(g, lp);
+  if (layers_independent(g, gr, i, i + 1))
+    cg_line(g, "LOOM_IVDEP /* no layer reads what another writes */");
   cg_line(g, "for (int loom_k = %s; loom_k < %s; loom_k++) { /* %s layers */", first, end,
           lp->region == REGION_ALL ? "the column's" : region_name(lp->region));
 }
@@ -1123,10 +1181,13 @@ static void emit_layer_run(cg *g, const group *gr, int first, int end) {
   if (isl_loop_layers(g->arena, layers_local(g, lp0->set), "loom_k", n, lo, hi, &nest) != 0)
     diag(DIAG_ERROR, lp0->loc, 0, "isl could not generate the layer loop of %s (internal "
          "error)", lp0->kernel);
+  int ivdep = layers_independent(g, gr, first, end);
   for (int i = 0; i < nest.len; i++) {
     const isl_nest_line *l = nest.items[i];
     cg_indent(g, l->indent);
     if (l->stmt < 0) {
+      if (ivdep && strncmp(l->text, "for (", 5) == 0)
+        cg_line(g, "LOOM_IVDEP /* no layer reads what another writes */");
       cg_line(g, "%s", l->text);
     } else {
       g->layer = gr->loops.items[first + l->stmt];
@@ -1154,9 +1215,7 @@ static void emit_body(cg *g, const group *gr) {
   for (int k = 0; k < g->stmt_order.len; k++) {
     int i = (int)(long)g->stmt_order.items[k];
     const loop *lp = gr->loops.items[i];
-    int end = i + 1;
-    while (gr->layers.len && end < gr->layers.len && gr->layers.items[end] == i)
-      end++;
+    int end = layer_run_end(gr, i);
     if (end > i + 1) {
       emit_layer_run(g, gr, i, end);
       k += end - i - 1;
@@ -1164,7 +1223,7 @@ static void emit_body(cg *g, const group *gr) {
     }
     int blocks = gr->loops.len > 1 && has_call_locals(g, lp);
     if (lp->set->base)
-      emit_layer_loop(g, lp);
+      emit_layer_loop(g, gr, i);
     else if (blocks)
       cg_line(g, "{");
     cg_indent(g, blocks || lp->set->base);

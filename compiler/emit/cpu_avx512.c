@@ -64,11 +64,16 @@ int cg_asserts_lanes(cg *g, const loop *lp) {
   return !g->be->simd && vectorize_lanes(g->tr->staged, lp);
 }
 
-static int asserts_lanes(cg *g, const group *gr) {
+static int lanes_only(cg *g, const group *gr) {
   for (int k = 0; k < gr->loops.len; k++)
     if (cg_asserts_lanes(g, gr->loops.items[k]))
       return 1;
   return 0;
+}
+
+/* ... or a loop over a column's layers under it (cg_asserts_layers). */
+static int asserts_lanes(cg *g, const group *gr) {
+  return lanes_only(g, gr) || cg_asserts_layers(g, gr);
 }
 
 /* Whether some group of the output has `has` (a twin, a tuner, lanes
@@ -137,8 +142,11 @@ void cg_prologue(cg *g) {
                         "args), from loom_gen.h, runs NAME_avx512%s where the CPU has it, else "
                         "NAME_body.",
                         text, g->be->twin_strips ? " (a staged turn in a strip)" : "");
-  if (ivdep)
+  if (any_group(g, lanes_only))
     text = arena_printf(g->arena, "%s LOOM_IVDEP: lanes touch nothing another writes.", text);
+  if (any_group(g, cg_asserts_layers))
+    text = arena_printf(g->arena, "%s LOOM_IVDEP: a column's layers touch nothing another "
+                        "writes.", text);
   cg_emit_wrapped_comment(g, text);
   emit_contract_off(g);
   if (twins)

@@ -3,6 +3,19 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. LOOM_IVDEP: a column's layers touch nothing another
+   writes. */
+#if defined(__clang__) || defined(__INTEL_COMPILER)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options /* popped at the end of the file */
+#pragma GCC optimize("fp-contract=off")
+#endif
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 #line 1 "extruded.c"
 /* An extruded mesh: prisms over 2 base cells (a column of `layers` each)
  * and the vertical lines over its 3 nodes.  pv reaches each prism's
@@ -28,7 +41,7 @@ static void jump(const double *below, const double *above, double *sum) {
 }
 static void lid(const double *q, double *top) { *top += q[0]; }
 
-#line 32 "extruded.mpi.c"
+#line 45 "extruded.mpi.c"
 /* par_loops fused over prisms (extruded.c: avg:42, flip:44) */
 static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
                                     loom_dat pq)
@@ -66,14 +79,15 @@ static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
         double *const loom_c1_4 = loom_d_px + loom_r_pv[3] * loom_L_lines + 1;
         double *const loom_c1_5 = loom_d_pq + loom_i * loom_L_prisms;
         double *const loom_c2_1 = loom_d_pq + loom_i * loom_L_prisms;
+        LOOM_IVDEP /* no layer reads what another writes */
         for (int loom_k = 0; loom_k < loom_L_prisms; loom_k += 1) {
 #line 43 "extruded.c"
           avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
-#line 73 "extruded.mpi.c"
+#line 87 "extruded.mpi.c"
           if (loom_k == 0) {
 #line 44 "extruded.c"
             flip(loom_c2_1);
-#line 77 "extruded.mpi.c"
+#line 91 "extruded.mpi.c"
           }
         }
       }
@@ -124,7 +138,7 @@ static void loom_loop_3_spread(loom_set prisms, loom_dat pq, loom_map pv,
       for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 46 "extruded.c"
         spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
-#line 128 "extruded.mpi.c"
+#line 142 "extruded.mpi.c"
       }
     }
   }
@@ -166,11 +180,11 @@ static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
         for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k += 1) {
 #line 47 "extruded.c"
           jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
-#line 170 "extruded.mpi.c"
+#line 184 "extruded.mpi.c"
         }
 #line 48 "extruded.c"
         lid(loom_c5_1 + (loom_L_prisms - 1), &loom_g_top);
-#line 174 "extruded.mpi.c"
+#line 188 "extruded.mpi.c"
       }
     }
   }
@@ -215,3 +229,9 @@ loom_loop_4_jump__5_lid(prisms, up, pq, &sum, &top);
   loom__reduce_fold(&loom_reduction_4_sum, &sum); loom__reduce_fold(&loom_reduction_5_top, &top); loom_exit();
   return sum + top > 0.0 ? 0 : 1;
 }
+#line 233 "extruded.mpi.c"
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#pragma GCC pop_options
+#endif

@@ -3,6 +3,19 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. LOOM_IVDEP: a column's layers touch nothing another
+   writes. */
+#if defined(__clang__) || defined(__INTEL_COMPILER)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options /* popped at the end of the file */
+#pragma GCC optimize("fp-contract=off")
+#endif
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 #line 1 "extruded_facts.c"
 /* Extruded handles loomc does not see declared: a function's parameters
  * and a struct's members carry their facts (LOOM_EXTRUDED_SET_FACTS,
@@ -23,7 +36,7 @@ static void jump(const double *below, const double *above, double *d) {
   d[0] = above[0] - below[0];
 }
 
-#line 27 "extruded_facts.mpi.c"
+#line 40 "extruded_facts.mpi.c"
 /* par_loop grad over m_cols (extruded_facts.c:22) */
 static void loom_loop_1_grad(loom_set m_cols, loom_map m_cv, loom_dat px,
                              loom_dat pg)
@@ -61,7 +74,7 @@ static void loom_loop_1_grad(loom_set m_cols, loom_map m_cv, loom_dat px,
       for (int loom_k = 0; loom_k < loom_L_m_cols; loom_k++) { /* the column's layers */
 #line 22 "extruded_facts.c"
         grad(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k);
-#line 65 "extruded_facts.mpi.c"
+#line 78 "extruded_facts.mpi.c"
       }
     }
   }
@@ -79,7 +92,7 @@ __attribute__((unused)) static void step(column_mesh *m, loom_dat px LOOM_DAT_FA
 loom__halo_begin(px); loom_loop_1_grad(m->cols, m->cv, px, pg);
 }
 
-#line 83 "extruded_facts.mpi.c"
+#line 96 "extruded_facts.mpi.c"
 /* par_loop jump over cols (extruded_facts.c:30) */
 static void loom_loop_2_jump(loom_set cols, loom_map up, loom_dat pg,
                              loom_dat pd)
@@ -107,7 +120,7 @@ static void loom_loop_2_jump(loom_set cols, loom_map up, loom_dat pg,
     for (int loom_k = 0; loom_k < loom_L_cols - 1; loom_k++) { /* interior layers */
 #line 30 "extruded_facts.c"
       jump(loom_c2_1 + loom_k, loom_c2_2 + loom_k, loom_c2_3 + loom_k);
-#line 111 "extruded_facts.mpi.c"
+#line 124 "extruded_facts.mpi.c"
     }
   }
   loom__dat_dirty(pd);
@@ -127,7 +140,7 @@ __attribute__((unused)) static void diff(loom_set cells, loom_set cols LOOM_EXTR
 loom_loop_2_jump(cols, up, pg, pd);
 }
 
-#line 131 "extruded_facts.mpi.c"
+#line 144 "extruded_facts.mpi.c"
 /* par_loop grad over m_1_cols (extruded_facts.c:22) */
 static void loom_loop_3_grad(loom_set m_1_cols, loom_map m_1_cv, loom_dat px,
                              loom_dat pg)
@@ -160,10 +173,11 @@ static void loom_loop_3_grad(loom_set m_1_cols, loom_map m_1_cv, loom_dat px,
       double *const loom_c3_1 = loom_d_px + loom_r_m_1_cv[0] * loom_L_m_1_verts;
       double *const loom_c3_2 = loom_d_px + loom_r_m_1_cv[1] * loom_L_m_1_verts + 1;
       double *const loom_c3_3 = loom_d_pg + loom_i * loom_L_m_1_cols;
+      LOOM_IVDEP /* no layer reads what another writes */
       for (int loom_k = 0; loom_k < loom_L_m_1_cols; loom_k++) { /* the column's layers */
 #line 22 "extruded_facts.c"
         grad(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k);
-#line 167 "extruded_facts.mpi.c"
+#line 181 "extruded_facts.mpi.c"
       }
     }
   }
@@ -198,10 +212,11 @@ static void loom_loop_4_jump(loom_set cols_2, loom_map up, loom_dat pg,
     double *const loom_c4_1 = loom_d_pg + loom_i * loom_L_m_cols;
     double *const loom_c4_2 = loom_d_pg + loom_i * loom_L_m_cols + 1;
     double *const loom_c4_3 = loom_d_pd + loom_i * loom_L_cols_2;
+    LOOM_IVDEP /* no layer reads what another writes */
     for (int loom_k = 0; loom_k < loom_L_cols_2 - 1; loom_k++) { /* interior layers */
 #line 30 "extruded_facts.c"
       jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, loom_c4_3 + loom_k);
-#line 205 "extruded_facts.mpi.c"
+#line 220 "extruded_facts.mpi.c"
     }
   }
   loom__dat_dirty(pd);
@@ -244,3 +259,9 @@ loom_loop_4_jump(cols_2, up, pg, pd);
   loom_exit();
   return 0;
 }
+#line 263 "extruded_facts.mpi.c"
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#pragma GCC pop_options
+#endif

@@ -3,6 +3,19 @@
 #ifdef LOOM_H /* loom.h came first (cc -include) */
 #include <loom_gen.h>
 #endif
+/* No multiply-add is contracted: loops timed staged and element by element
+   give the same bits. LOOM_IVDEP: a column's layers touch nothing another
+   writes. */
+#if defined(__clang__) || defined(__INTEL_COMPILER)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options /* popped at the end of the file */
+#pragma GCC optimize("fp-contract=off")
+#endif
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
 #line 1 "extruded_facts.c"
 /* Extruded handles loomc does not see declared: a function's parameters
  * and a struct's members carry their facts (LOOM_EXTRUDED_SET_FACTS,
@@ -23,7 +36,7 @@ static void jump(const double *below, const double *above, double *d) {
   d[0] = above[0] - below[0];
 }
 
-#line 27 "extruded_facts.seq.c"
+#line 40 "extruded_facts.seq.c"
 /* par_loop grad over m_cols (extruded_facts.c:22) */
 static void loom_loop_1_grad(loom_set m_cols, loom_map m_cv, loom_dat px,
                              loom_dat pg)
@@ -52,7 +65,7 @@ static void loom_loop_1_grad(loom_set m_cols, loom_map m_cv, loom_dat px,
     for (int loom_k = 0; loom_k < loom_L_m_cols; loom_k++) { /* the column's layers */
 #line 22 "extruded_facts.c"
       grad(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k);
-#line 56 "extruded_facts.seq.c"
+#line 69 "extruded_facts.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(loom__set_base(m_cols)) * loom_L_m_cols, /* elements, bytes moved, operations */
@@ -68,7 +81,7 @@ __attribute__((unused)) static void step(column_mesh *m, loom_dat px LOOM_DAT_FA
 loom_loop_1_grad(m->cols, m->cv, px, pg);
 }
 
-#line 72 "extruded_facts.seq.c"
+#line 85 "extruded_facts.seq.c"
 /* par_loop jump over cols (extruded_facts.c:30) */
 static void loom_loop_2_jump(loom_set cols, loom_map up, loom_dat pg,
                              loom_dat pd)
@@ -94,7 +107,7 @@ static void loom_loop_2_jump(loom_set cols, loom_map up, loom_dat pg,
     for (int loom_k = 0; loom_k < loom_L_cols - 1; loom_k++) { /* interior layers */
 #line 30 "extruded_facts.c"
       jump(loom_c2_1 + loom_k, loom_c2_2 + loom_k, loom_c2_3 + loom_k);
-#line 98 "extruded_facts.seq.c"
+#line 111 "extruded_facts.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(loom__set_base(cols)) * loom_L_cols, /* elements, bytes moved, operations */
@@ -113,7 +126,7 @@ __attribute__((unused)) static void diff(loom_set cells, loom_set cols LOOM_EXTR
 loom_loop_2_jump(cols, up, pg, pd);
 }
 
-#line 117 "extruded_facts.seq.c"
+#line 130 "extruded_facts.seq.c"
 /* par_loop grad over m_1_cols (extruded_facts.c:22) */
 static void loom_loop_3_grad(loom_set m_1_cols, loom_map m_1_cv, loom_dat px,
                              loom_dat pg)
@@ -137,10 +150,11 @@ static void loom_loop_3_grad(loom_set m_1_cols, loom_map m_1_cv, loom_dat px,
     double *const loom_c3_1 = loom_d_px + loom_r_m_1_cv[0] * loom_L_m_1_verts;
     double *const loom_c3_2 = loom_d_px + loom_r_m_1_cv[1] * loom_L_m_1_verts + 1;
     double *const loom_c3_3 = loom_d_pg + loom_i * loom_L_m_1_cols;
+    LOOM_IVDEP /* no layer reads what another writes */
     for (int loom_k = 0; loom_k < loom_L_m_1_cols; loom_k++) { /* the column's layers */
 #line 22 "extruded_facts.c"
       grad(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k);
-#line 144 "extruded_facts.seq.c"
+#line 158 "extruded_facts.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(loom__set_base(m_1_cols)) * loom_L_m_1_cols, /* elements, bytes moved, operations */
@@ -171,10 +185,11 @@ static void loom_loop_4_jump(loom_set cols_2, loom_map up, loom_dat pg,
     double *const loom_c4_1 = loom_d_pg + loom_i * loom_L_m_cols;
     double *const loom_c4_2 = loom_d_pg + loom_i * loom_L_m_cols + 1;
     double *const loom_c4_3 = loom_d_pd + loom_i * loom_L_cols_2;
+    LOOM_IVDEP /* no layer reads what another writes */
     for (int loom_k = 0; loom_k < loom_L_cols_2 - 1; loom_k++) { /* interior layers */
 #line 30 "extruded_facts.c"
       jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, loom_c4_3 + loom_k);
-#line 178 "extruded_facts.seq.c"
+#line 193 "extruded_facts.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(loom__set_base(cols_2)) * loom_L_cols_2, /* elements, bytes moved, operations */
@@ -216,3 +231,9 @@ loom_loop_4_jump(cols_2, up, pg, pd);
   loom_exit();
   return 0;
 }
+#line 235 "extruded_facts.seq.c"
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#pragma GCC pop_options
+#endif
