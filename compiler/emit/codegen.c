@@ -1191,7 +1191,7 @@ static void emit_layer_run(cg *g, const group *gr, int first, int end) {
       cg_line(g, "%s", l->text);
     } else {
       g->layer = gr->loops.items[first + l->stmt];
-      g->layer_at = strcmp(l->at, "loom_k") ? l->at : NULL;
+      g->layer_at = l->at && strcmp(l->at, "loom_k") ? l->at : NULL;
       emit_call_block(g, g->layer, gr->loops.len);
       g->layer_at = NULL;
     }
