@@ -1164,7 +1164,7 @@ static const char *fusion_loop_list(cg *g, const group *gr, int first, int end) 
 
 /* The loops [first, end) of extruded group gr, a layer run (fuse.h): each
  * layer runs their kernels in turn, in isl's loop over the union of their
- * regions' layers, each guarded by its own. */
+ * regions' layers (the layers only some of them run written out of it). */
 static void emit_layer_run(cg *g, const group *gr, int first, int end) {
   int n = end - first;
   const char **lo = arena_alloc(g->arena, sizeof *lo * (size_t)n);

@@ -76,6 +76,9 @@ static char *print_ast(__isl_take isl_union_map *schedule, const char *iter,
   isl_set *known = ctx_text ? isl_set_read_from_str(context(), ctx_text) : NULL;
   isl_ast_build *build = known ? isl_ast_build_from_context(known)
                                : isl_ast_build_alloc(context());
+  if (known) /* the layer loops: statements of fewer layers peeled off, no guards */
+    build = isl_ast_build_set_options(
+        build, isl_union_map_read_from_str(context(), "{ [k, s] -> separate[x] : x = 0 }"));
   isl_id_list *names = isl_id_list_from_id(isl_id_alloc(context(), iter, NULL));
   build = isl_ast_build_set_iterators(build, names);
   isl_ast_node *tree = isl_ast_build_node_from_schedule_map(build, schedule);

@@ -51,8 +51,8 @@ typedef LIST(isl_nest_line *) isl_nest;
  * [lo[k], hi[k]) (affine in the parameters `params`, C identifiers in
  * scope, each at least 1), in order within a layer:
  *     [params] -> { S0[k] -> [k, 0] : lo0 <= k < hi0; S1[k] -> [k, 1] : ... }
- * isl guards the statements that run fewer layers.  Returns 0, or -1 on
- * an isl error. */
+ * isl separates the layers where only some statements run (written out
+ * of the loop: no guard in it).  Returns 0, or -1 on an isl error. */
 int isl_loop_layers(arena *a, const char *params, const char *iter, int nstmts,
                     const char *const *lo, const char *const *hi, isl_nest *out);
 

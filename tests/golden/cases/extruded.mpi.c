@@ -79,15 +79,17 @@ static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
         double *const loom_c1_4 = loom_d_px + loom_r_pv[3] * loom_L_lines + 1;
         double *const loom_c1_5 = loom_d_pq + loom_i * loom_L_prisms;
         double *const loom_c2_1 = loom_d_pq + loom_i * loom_L_prisms;
-        LOOM_IVDEP /* no layer reads what another writes */
-        for (int loom_k = 0; loom_k < loom_L_prisms; loom_k += 1) {
+        {
 #line 43 "extruded.c"
-          avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
-#line 87 "extruded.mpi.c"
-          if (loom_k == 0) {
+          avg(loom_c1_1, loom_c1_2, loom_c1_3, loom_c1_4, loom_c1_5);
 #line 44 "extruded.c"
-            flip(loom_c2_1);
-#line 91 "extruded.mpi.c"
+          flip(loom_c2_1);
+#line 88 "extruded.mpi.c"
+          LOOM_IVDEP /* no layer reads what another writes */
+          for (int loom_k = 1; loom_k < loom_L_prisms; loom_k += 1) {
+#line 43 "extruded.c"
+            avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
+#line 93 "extruded.mpi.c"
           }
         }
       }
@@ -138,7 +140,7 @@ static void loom_loop_3_spread(loom_set prisms, loom_dat pq, loom_map pv,
       for (int loom_k = 0; loom_k < loom_L_prisms; loom_k++) { /* the column's layers */
 #line 46 "extruded.c"
         spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
-#line 142 "extruded.mpi.c"
+#line 144 "extruded.mpi.c"
       }
     }
   }
@@ -180,11 +182,11 @@ static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
         for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k += 1) {
 #line 47 "extruded.c"
           jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
-#line 184 "extruded.mpi.c"
+#line 186 "extruded.mpi.c"
         }
 #line 48 "extruded.c"
         lid(loom_c5_1 + (loom_L_prisms - 1), &loom_g_top);
-#line 188 "extruded.mpi.c"
+#line 190 "extruded.mpi.c"
       }
     }
   }
@@ -229,7 +231,7 @@ loom_loop_4_jump__5_lid(prisms, up, pq, &sum, &top);
   loom__reduce_fold(&loom_reduction_4_sum, &sum); loom__reduce_fold(&loom_reduction_5_top, &top); loom_exit();
   return sum + top > 0.0 ? 0 : 1;
 }
-#line 233 "extruded.mpi.c"
+#line 235 "extruded.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

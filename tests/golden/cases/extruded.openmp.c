@@ -86,18 +86,21 @@ static void loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(
         double *const loom_c3_3 = loom_d_pw + loom_r_pv[1] * loom_L_lines;
         double *const loom_c3_4 = loom_d_pw + loom_r_pv[2] * loom_L_lines + 1;
         double *const loom_c3_5 = loom_d_pw + loom_r_pv[3] * loom_L_lines + 1;
-        for (int loom_k = 0; loom_k < loom_L_prisms; loom_k += 1) {
+        {
 #line 43 "extruded.c"
-          avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
-#line 93 "extruded.openmp.c"
-          if (loom_k == 0) {
+          avg(loom_c1_1, loom_c1_2, loom_c1_3, loom_c1_4, loom_c1_5);
 #line 44 "extruded.c"
-            flip(loom_c2_1);
-#line 97 "extruded.openmp.c"
-          }
+          flip(loom_c2_1);
 #line 46 "extruded.c"
-          spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
-#line 101 "extruded.openmp.c"
+          spread(loom_c3_1, loom_c3_2, loom_c3_3, loom_c3_4, loom_c3_5);
+#line 97 "extruded.openmp.c"
+          for (int loom_k = 1; loom_k < loom_L_prisms; loom_k += 1) {
+#line 43 "extruded.c"
+            avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
+#line 46 "extruded.c"
+            spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
+#line 103 "extruded.openmp.c"
+          }
         }
       }
       { /* the layers of jump and lid, layer by layer */
@@ -108,11 +111,11 @@ static void loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(
           for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k += 1) {
 #line 47 "extruded.c"
             jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
-#line 112 "extruded.openmp.c"
+#line 115 "extruded.openmp.c"
           }
 #line 48 "extruded.c"
           lid(loom_c5_1 + (loom_L_prisms - 1), &loom_g_top);
-#line 116 "extruded.openmp.c"
+#line 119 "extruded.openmp.c"
         }
       }
     }

@@ -71,18 +71,21 @@ static void loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(
       double *const loom_c3_3 = loom_d_pw + loom_r_pv[1] * loom_L_lines;
       double *const loom_c3_4 = loom_d_pw + loom_r_pv[2] * loom_L_lines + 1;
       double *const loom_c3_5 = loom_d_pw + loom_r_pv[3] * loom_L_lines + 1;
-      for (int loom_k = 0; loom_k < loom_L_prisms; loom_k += 1) {
+      {
 #line 43 "extruded.c"
-        avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
-#line 78 "extruded.seq.c"
-        if (loom_k == 0) {
+        avg(loom_c1_1, loom_c1_2, loom_c1_3, loom_c1_4, loom_c1_5);
 #line 44 "extruded.c"
-          flip(loom_c2_1);
-#line 82 "extruded.seq.c"
-        }
+        flip(loom_c2_1);
 #line 46 "extruded.c"
-        spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
-#line 86 "extruded.seq.c"
+        spread(loom_c3_1, loom_c3_2, loom_c3_3, loom_c3_4, loom_c3_5);
+#line 82 "extruded.seq.c"
+        for (int loom_k = 1; loom_k < loom_L_prisms; loom_k += 1) {
+#line 43 "extruded.c"
+          avg(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_c1_3 + loom_k, loom_c1_4 + loom_k, loom_c1_5 + loom_k);
+#line 46 "extruded.c"
+          spread(loom_c3_1 + loom_k, loom_c3_2 + loom_k, loom_c3_3 + loom_k, loom_c3_4 + loom_k, loom_c3_5 + loom_k);
+#line 88 "extruded.seq.c"
+        }
       }
     }
     { /* the layers of jump and lid, layer by layer */
@@ -93,11 +96,11 @@ static void loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(
         for (int loom_k = 0; loom_k < loom_L_prisms - 1; loom_k += 1) {
 #line 47 "extruded.c"
           jump(loom_c4_1 + loom_k, loom_c4_2 + loom_k, &loom_g_sum);
-#line 97 "extruded.seq.c"
+#line 100 "extruded.seq.c"
         }
 #line 48 "extruded.c"
         lid(loom_c5_1 + (loom_L_prisms - 1), &loom_g_top);
-#line 101 "extruded.seq.c"
+#line 104 "extruded.seq.c"
       }
     }
   }

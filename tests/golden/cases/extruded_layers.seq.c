@@ -60,16 +60,20 @@ static void loom_loop_1_grad__2_flux__3_bed__4_above__5_use(
       double *const loom_c2_2 = loom_d_pk + loom_i * loom_L_cols;
       double *const loom_c2_3 = loom_d_s + loom_i * loom_L_cols;
       double *const loom_c3_2 = loom_d_b + loom_i * loom_L_cols;
-      for (int loom_k = 0; loom_k < loom_L_cols; loom_k += 1) {
+      {
 #line 33 "extruded_layers.c"
-        grad(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_t_t);
+        grad(loom_c1_1, loom_c1_2, loom_t_t);
 #line 34 "extruded_layers.c"
-        flux(loom_t_t, loom_c2_2 + loom_k, loom_c2_3 + loom_k);
-#line 69 "extruded_layers.seq.c"
-        if (loom_k == 0) {
+        flux(loom_t_t, loom_c2_2, loom_c2_3);
 #line 35 "extruded_layers.c"
-          bed(loom_t_t, loom_c3_2);
-#line 73 "extruded_layers.seq.c"
+        bed(loom_t_t, loom_c3_2);
+#line 71 "extruded_layers.seq.c"
+        for (int loom_k = 1; loom_k < loom_L_cols; loom_k += 1) {
+#line 33 "extruded_layers.c"
+          grad(loom_c1_1 + loom_k, loom_c1_2 + loom_k, loom_t_t);
+#line 34 "extruded_layers.c"
+          flux(loom_t_t, loom_c2_2 + loom_k, loom_c2_3 + loom_k);
+#line 77 "extruded_layers.seq.c"
         }
       }
     }
@@ -78,15 +82,17 @@ static void loom_loop_1_grad__2_flux__3_bed__4_above__5_use(
       double *const loom_c4_2 = loom_d_s + loom_i * loom_L_cols + 1;
       double *const loom_c4_3 = loom_d_pd + loom_i * loom_L_cols;
       double *const loom_c5_1 = loom_d_b + loom_i * loom_L_cols;
-      for (int loom_k = 0; loom_k < loom_L_cols; loom_k += 1) {
-        if (loom_L_cols >= loom_k + 2) {
+      {
+        for (int loom_k = 0; loom_k < loom_L_cols - 1; loom_k += 1) {
 #line 36 "extruded_layers.c"
           above(loom_c4_1 + loom_k, loom_c4_2 + loom_k, loom_c4_3 + loom_k);
-#line 86 "extruded_layers.seq.c"
+#line 37 "extruded_layers.c"
+          use(loom_c5_1 + loom_k, &loom_g_sum);
+#line 92 "extruded_layers.seq.c"
         }
 #line 37 "extruded_layers.c"
-        use(loom_c5_1 + loom_k, &loom_g_sum);
-#line 90 "extruded_layers.seq.c"
+        use(loom_c5_1 + (loom_L_cols - 1), &loom_g_sum);
+#line 96 "extruded_layers.seq.c"
       }
     }
   }
