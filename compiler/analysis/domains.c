@@ -6,6 +6,7 @@
  * and the tests show is what isl decides on.  Ownership follows isl's
  * annotations: each function frees what it gets on its one exit path.
  */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "analysis/domains.h"
 
 #include "analysis/effects.h"
@@ -14,6 +15,7 @@
 #include <isl/map.h>
 #include <isl/options.h>
 #include <isl/union_map.h>
+#include <stdlib.h>
 #include <string.h>
 
 static isl_ctx *ctx;
@@ -26,7 +28,70 @@ static isl_ctx *context(void) {
   return ctx;
 }
 
+/* Relations read once per text: a loop's access relations are compared
+ * with those of each loop it is tried with, and reading the text is most
+ * of a check's cost.  The table owns its texts and relations. */
+typedef struct parsed {
+  char *text;
+  isl_union_map *map;
+} parsed;
+
+static parsed *memo;
+static size_t memo_cap, memo_used;
+
+static size_t text_hash(const char *s) {
+  size_t h = 14695981039346656037u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+static int memo_grow(void) {
+  size_t cap = memo_cap ? 2 * memo_cap : 256;
+  parsed *grown = calloc(cap, sizeof *grown);
+  if (!grown)
+    return -1;
+  for (size_t i = 0; i < memo_cap; i++)
+    if (memo[i].text) {
+      size_t h = text_hash(memo[i].text) & (cap - 1);
+      while (grown[h].text)
+        h = (h + 1) & (cap - 1);
+      grown[h] = memo[i];
+    }
+  free(memo);
+  memo = grown;
+  memo_cap = cap;
+  return 0;
+}
+
+/* The relation written as `text`, read once (a copy: the caller owns it). */
+static __isl_give isl_union_map *relation(const char *text) {
+  if (2 * (memo_used + 1) > memo_cap && memo_grow() != 0)
+    return isl_union_map_read_from_str(context(), text);
+  size_t h = text_hash(text) & (memo_cap - 1);
+  while (memo[h].text && strcmp(memo[h].text, text) != 0)
+    h = (h + 1) & (memo_cap - 1);
+  if (!memo[h].text) {
+    isl_union_map *m = isl_union_map_read_from_str(context(), text);
+    char *copy = strdup(text);
+    if (!m || !copy) {
+      free(copy);
+      return m;
+    }
+    memo[h] = (parsed){copy, m};
+    memo_used++;
+  }
+  return isl_union_map_copy(memo[h].map);
+}
+
 void domains_done(void) {
+  for (size_t i = 0; i < memo_cap; i++) {
+    free(memo[i].text);
+    isl_union_map_free(memo[i].map);
+  }
+  free(memo);
+  memo = NULL;
+  memo_cap = memo_used = 0;
   if (ctx)
     isl_ctx_free(ctx);
   ctx = NULL;
@@ -168,8 +233,8 @@ static int same_element(arena *a, const loop *p, const effect *pe, const loop *l
                         const effect *le, int by_layer) {
   if (pe->o != le->o)
     return 0;
-  isl_union_map *ap = isl_union_map_read_from_str(context(), effect_access(a, p, pe));
-  isl_union_map *al = isl_union_map_read_from_str(context(), effect_access(a, l, le));
+  isl_union_map *ap = relation(effect_access(a, p, pe));
+  isl_union_map *al = relation(effect_access(a, l, le));
   isl_union_map *d = isl_union_map_apply_range(ap, isl_union_map_reverse(al));
   isl_union_map *same = isl_union_map_read_from_str(context(), within(a, p, l, by_layer));
   isl_bool ok = isl_union_map_is_subset(d, same);
