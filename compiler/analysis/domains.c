@@ -6,16 +6,15 @@
  * and the tests show is what isl decides on.  Ownership follows isl's
  * annotations: each function frees what it gets on its one exit path.
  */
-#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "analysis/domains.h"
 
 #include "analysis/effects.h"
+#include "util/strtab.h"
 
 #include <isl/ctx.h>
 #include <isl/map.h>
 #include <isl/options.h>
 #include <isl/union_map.h>
-#include <stdlib.h>
 #include <string.h>
 
 static isl_ctx *ctx;
@@ -30,68 +29,24 @@ static isl_ctx *context(void) {
 
 /* Relations read once per text: a loop's access relations are compared
  * with those of each loop it is tried with, and reading the text is most
- * of a check's cost.  The table owns its texts and relations. */
-typedef struct parsed {
-  char *text;
-  isl_union_map *map;
-} parsed;
-
-static parsed *memo;
-static size_t memo_cap, memo_used;
-
-static size_t text_hash(const char *s) {
-  size_t h = 14695981039346656037u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
-static int memo_grow(void) {
-  size_t cap = memo_cap ? 2 * memo_cap : 256;
-  parsed *grown = calloc(cap, sizeof *grown);
-  if (!grown)
-    return -1;
-  for (size_t i = 0; i < memo_cap; i++)
-    if (memo[i].text) {
-      size_t h = text_hash(memo[i].text) & (cap - 1);
-      while (grown[h].text)
-        h = (h + 1) & (cap - 1);
-      grown[h] = memo[i];
-    }
-  free(memo);
-  memo = grown;
-  memo_cap = cap;
-  return 0;
-}
+ * of a check's cost.  The table owns its relations. */
+static strtab read_once;
 
 /* The relation written as `text`, read once (a copy: the caller owns it). */
 static __isl_give isl_union_map *relation(const char *text) {
-  if (2 * (memo_used + 1) > memo_cap && memo_grow() != 0)
+  int fresh;
+  strtab_slot *slot = strtab_slot_of(&read_once, text, &fresh);
+  if (!slot)
     return isl_union_map_read_from_str(context(), text);
-  size_t h = text_hash(text) & (memo_cap - 1);
-  while (memo[h].text && strcmp(memo[h].text, text) != 0)
-    h = (h + 1) & (memo_cap - 1);
-  if (!memo[h].text) {
-    isl_union_map *m = isl_union_map_read_from_str(context(), text);
-    char *copy = strdup(text);
-    if (!m || !copy) {
-      free(copy);
-      return m;
-    }
-    memo[h] = (parsed){copy, m};
-    memo_used++;
-  }
-  return isl_union_map_copy(memo[h].map);
+  if (fresh)
+    slot->value = isl_union_map_read_from_str(context(), text);
+  return isl_union_map_copy(slot->value);
 }
 
+static void free_relation(void *m) { isl_union_map_free(m); }
+
 void domains_done(void) {
-  for (size_t i = 0; i < memo_cap; i++) {
-    free(memo[i].text);
-    isl_union_map_free(memo[i].map);
-  }
-  free(memo);
-  memo = NULL;
-  memo_cap = memo_used = 0;
+  strtab_free(&read_once, free_relation);
   if (ctx)
     isl_ctx_free(ctx);
   ctx = NULL;

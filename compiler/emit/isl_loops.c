@@ -7,6 +7,8 @@
 #define _GNU_SOURCE /* memmem */
 #include "emit/isl_loops.h"
 
+#include "util/strtab.h"
+
 #include <isl/ast.h>
 #include <isl/ast_build.h>
 #include <isl/ctx.h>
@@ -125,56 +127,13 @@ static const char *range_params(arena *a, const char *lo, const char *hi) {
   return arena_printf(a, "[%s%s%s]", param_lo ? lo : "", param_lo ? ", " : "", hi);
 }
 
-/* isl's text for each schedule asked for, by its spec and iterator: a
- * program's loops ask for few shapes (a range, strips), many times.  The
- * table owns its strings; isl_loops_done frees them. */
-typedef struct printed {
-  char *key;  /* "ITER\nSPEC" */
-  char *text; /* NULL: isl failed */
-} printed;
+/* isl's text for each schedule asked for, by its iterator and spec
+ * ("ITER\nSPEC"): a program's loops ask for few shapes (a range, strips),
+ * many times.  The table owns its texts (NULL: isl failed);
+ * isl_loops_done frees them. */
+static strtab printed;
 
-static printed *memo;
-static size_t memo_cap, memo_used;
-
-static size_t memo_hash(const char *s) {
-  size_t h = 14695981039346656037u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211u;
-  return h;
-}
-
-static printed *memo_slot(const char *key) {
-  if (2 * (memo_used + 1) > memo_cap) {
-    size_t cap = memo_cap ? 2 * memo_cap : 64;
-    printed *grown = calloc(cap, sizeof *grown);
-    if (!grown)
-      return NULL;
-    for (size_t i = 0; i < memo_cap; i++)
-      if (memo[i].key) {
-        size_t h = memo_hash(memo[i].key) & (cap - 1);
-        while (grown[h].key)
-          h = (h + 1) & (cap - 1);
-        grown[h] = memo[i];
-      }
-    free(memo);
-    memo = grown;
-    memo_cap = cap;
-  }
-  size_t h = memo_hash(key) & (memo_cap - 1);
-  while (memo[h].key && strcmp(memo[h].key, key) != 0)
-    h = (h + 1) & (memo_cap - 1);
-  return &memo[h];
-}
-
-static void memo_free(void) {
-  for (size_t i = 0; i < memo_cap; i++) {
-    free(memo[i].key);
-    free(memo[i].text);
-  }
-  free(memo);
-  memo = NULL;
-  memo_cap = memo_used = 0;
-}
+static void memo_free(void) { strtab_free(&printed, free); }
 
 /* isl's text of the schedule written as `spec` (malloc'd; NULL: isl
  * failed). */
@@ -190,15 +149,12 @@ static char *ast_text(const char *spec, const char *iter) {
 /* isl's text of the schedule written as `spec`, asked for once per spec
  * (without memory for the table, every time), in the arena. */
 static const char *memo_text(arena *a, const char *spec, const char *iter) {
-  const char *key = arena_printf(a, "%s\n%s", iter, spec);
-  printed *slot = memo_slot(key);
-  if (slot && !slot->key) {
-    slot->text = ast_text(spec, iter);
-    slot->key = strdup(key);
-    memo_used++;
-  }
+  int fresh;
+  strtab_slot *slot = strtab_slot_of(&printed, arena_printf(a, "%s\n%s", iter, spec), &fresh);
+  if (slot && fresh)
+    slot->value = ast_text(spec, iter);
   char *own = slot ? NULL : ast_text(spec, iter);
-  const char *text = slot ? slot->text : own;
+  const char *text = slot ? slot->value : own;
   const char *copy = text ? arena_strdup(a, text) : NULL;
   free(own);
   return copy;
