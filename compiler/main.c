@@ -11,7 +11,8 @@
  * refusals); the output is emitted once.  The folders are layers, each using
  * only those below it (README.md):
  *
- *   util/       arena, strbuf, diagnostics, the command line, the target
+ *   util/       arena, strbuf, a string table, diagnostics, the command line,
+ *               the target
  *   ir/         the program: objects, loops, hints
  *   frontend/   libclang's parse, the directives, names bound to
  *               declarations, kernels checked, constants
