@@ -95,3 +95,35 @@ Test(domains, fusion_legality) {
   }
 }
 
+
+/* A loop over an extruded set: a column and a layer of its region; the
+ * identity map shifts the layer exactly, so a read one layer up fuses by
+ * columns but not layer by layer, and a direct read fuses both ways. */
+Test(domains, extruded_columns_and_layers) {
+  fused f;
+  fuse_body(&f, "  loom_set cols = loom_decl_extruded_set(edges, 4, \"cols\");\n"
+                "  loom_map up = loom_decl_extruded_map(cols, cols, 2, NULL, (const int[]){0, 1},"
+                " \"up\");\n"
+                "  loom_dat p = loom_decl_temp(cols, 1, double, \"p\");\n"
+                "  loom_dat q = loom_decl_temp(cols, 1, double, \"q\");\n"
+                "  loom_dat r = loom_decl_temp(cols, 1, double, \"r\");\n"
+                "#pragma loom par_loop(k_w) over(cols) args(read: q, write: p)\n"
+                "#pragma loom par_loop(k_one) over(cols) args(read: p, write: r)\n"
+                "#pragma loom par_loop(k_edge) over(cols) region(interior) "
+                "args(read: p[up[0]], p[up[1]], write: q)\n", 1);
+  const loop *w = loop_n(&f, 1), *one = loop_n(&f, 2), *edge = loop_n(&f, 3);
+  const char *dom = domain_text(f.r.arena, edge);
+  cr_assert(strstr(dom, "k_edge_3[e, l]") && strstr(dom, "0 <= l < L_cols - 1"), "%s", dom);
+  const char *acc = access_text(f.r.arena, edge, &edge->args[1]);
+  cr_assert(strstr(acc, "[e, l + 1]"), "the identity map's slot 1 reaches the layer above: %s",
+            acc);
+  loop_list first = {0};
+  vec_push(f.r.arena, &first, (void *)w);
+  const char *why = NULL;
+  cr_assert_eq(domains_layer_fusable(f.r.arena, &first, one, &why), 1, "%s", why);
+  cr_assert_eq(domains_fusable(f.r.arena, &first, edge, &why), 1, "%s", why);
+  cr_assert_eq(domains_layer_fusable(f.r.arena, &first, edge, &why), 0);
+  cr_assert(why && strstr(why, "a layer would depend on other layers"), "%s", why);
+  domains_done();
+  run_free(&f.r);
+}
