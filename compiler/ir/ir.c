@@ -17,6 +17,10 @@ const char *region_name(layer_region r) {
   return names[r];
 }
 
+int region_covers(layer_region outer, layer_region inner) {
+  return outer == REGION_ALL || outer == inner;
+}
+
 int obj_extruded(const obj *o) {
   if (o && o->kind == OBJ_DAT)
     o = o->set;

@@ -187,6 +187,10 @@ typedef enum layer_region {
 } layer_region;
 
 const char *region_name(layer_region r); /* "all", ... */
+/* Whether region `outer` runs every layer `inner` runs (all, or the same):
+ * a producer's over its consumers', for a temporary of the columns kept in
+ * a local or pinned. */
+int region_covers(layer_region outer, layer_region inner);
 
 /* A use of a kernel's pointer parameter in the kernel's text, `p[e]` or
  * `*p`: its byte range in kernel_text.text, the parameter (0-based) and

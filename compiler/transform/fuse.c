@@ -519,7 +519,7 @@ static const char *layer_problem(arena *a, const group *g, const loop *p, const 
   if (run < 0 || layer_run_of(g, c) != run)
     return arena_printf(a, "%s (line %u) runs its layers after its producer %s's, not with "
                         "them", c->kernel, c->loc.line, p->kernel);
-  if (p->region != REGION_ALL && p->region != c->region)
+  if (!region_covers(p->region, c->region))
     return arena_printf(a, "its producer %s writes the %s layers only, and %s reads the %s",
                         p->kernel, region_name(p->region), c->kernel,
                         c->region == REGION_ALL ? "others too" : region_name(c->region));

@@ -4,10 +4,10 @@
  * Each hint is checked against its region's items in program order, with
  * what each may write as it would be without pins (one producer writing
  * every element, no other effect, inputs unchanged until the last
- * consumer); one that cannot be honoured is an error that says why.  Once every hint of a region is decided, the
- * pinned producers' inputs are checked over the whole span in which
- * consumers evaluate them, and with MPI that no consumer evaluates one
- * beyond the executed halo.
+ * consumer); one that cannot be honoured is an error that says why.
+ * Once every hint of a region is decided, the pinned producers' inputs
+ * are checked over the whole span in which consumers evaluate them, and
+ * with MPI that no consumer evaluates one beyond the executed halo.
  */
 #include "transform/pin.h"
 
@@ -79,7 +79,7 @@ static const char *column_problem(arena *a, const loop *p, const obj *t,
                             "columns is pinned only where each consumer reads its own cell",
                             c->kernel, c->loc.line, c->args[k].map ? c->args[k].map->name
                                                                    : "?");
-    if (p->region != REGION_ALL && p->region != c->region)
+    if (!region_covers(p->region, c->region))
       return arena_printf(a, "its producer %s runs the %s layers only, and %s (line %u) "
                           "reads %s", p->kernel, region_name(p->region), c->kernel,
                           c->loc.line, c->region == REGION_ALL ? "every layer"
