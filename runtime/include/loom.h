@@ -146,9 +146,17 @@ loom_dat loom_decl_dat_(loom_set set, int dim, loom_type type, size_t elem_size,
  * The sets, maps and dats of the base carry the columns: partitioning
  * (whole columns), halos, renumbering and loom_dat_fetch apply to them. */
 loom_set loom_decl_extruded_set(loom_set base, int layers, const char *name);
+/* An extruded set whose columns have layers of their own: column e (in
+ * the base's declared order; with a distributed base, this rank's slice)
+ * holds layers[e] >= 1 (copied).  Its dats store every column as high as
+ * the highest (loom_set_layers), element (e, k) where an extruded set of
+ * that many layers has it; a loop runs layers 0 to layers[e] - 1 of
+ * column e (its region's of those).  Collective on a distributed base. */
+loom_set loom_decl_extruded_set_columns(loom_set base, const int *layers, const char *name);
 loom_map loom_decl_extruded_map(loom_set from, loom_set to, int dim, loom_map base,
                                 const int *shift, const char *name);
-/* The layers of an extruded set (1 for any other set), or -1. */
+/* The layers of an extruded set (its highest column's when declared by
+ * columns; 1 for any other set), or -1. */
 int loom_set_layers(loom_set set);
 
 /* ---- distributed declarations: each rank holds a slice -------------------
@@ -238,6 +246,7 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
  * integer per slot (dsl-spec/extruded.md):
  *
  *   loom_set prisms LOOM_EXTRUDED_SET_FACTS(cells);
+ *   loom_set cols LOOM_EXTRUDED_COLUMNS_FACTS(cells);  (declared by columns)
  *   loom_map p2v LOOM_EXTRUDED_MAP_FACTS(prisms, lines, 6, c2n, 0, 0, 0, 1, 1, 1);
  *
  * Set names are sibling members in a struct, else names visible at the
@@ -258,6 +267,7 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
 #define LOOM_MAT_FACTS(rows, cols, rdim, cdim)                                 \
   __attribute__((annotate("loom mat " #rows ", " #cols ", " #rdim ", " #cdim)))
 #define LOOM_EXTRUDED_SET_FACTS(base) __attribute__((annotate("loom xset " #base)))
+#define LOOM_EXTRUDED_COLUMNS_FACTS(base) __attribute__((annotate("loom xcols " #base)))
 #define LOOM_EXTRUDED_MAP_FACTS(from, to, arity, base, ...)                    \
   __attribute__((annotate("loom xmap " #from ", " #to ", " #arity ", " #base ", " #__VA_ARGS__)))
 #else
@@ -266,6 +276,7 @@ int loom_write_xdmf(const char *xmf, const char *h5, loom_map topology,
 #define LOOM_MAP_FACTS(from, to, arity)
 #define LOOM_MAT_FACTS(rows, cols, rdim, cdim)
 #define LOOM_EXTRUDED_SET_FACTS(base)
+#define LOOM_EXTRUDED_COLUMNS_FACTS(base)
 #define LOOM_EXTRUDED_MAP_FACTS(from, to, arity, base, ...)
 #endif
 

@@ -38,12 +38,20 @@ int loom__check_distinct(loom_dat a, loom_dat b, const char *loop, int arg_a, in
  * that are distinct (dsl-spec/transformations.md §8).  Local: every rank
  * of a collective program holds the same pattern of handles. */
 int loom__dats_distinct(int n, ...);
-/* A loop over an extruded set running layers [first, last] of each
- * column (its region): that argument `arg`'s extruded map has the n
- * shifts loomc compiled the loop for, and that every slot's layer stays
- * in its column of the map's target set. */
-int loom__check_layers(loom_map map, int n, const int *shift, int first, int last,
-                       const char *loop, int arg);
+/* A loop over an extruded set running the layers of its region in each
+ * column: that argument `arg`'s extruded map has the n shifts loomc
+ * compiled the loop for, and that every slot's layer stays in its column
+ * of the map's target set (column by column, once, when either set has
+ * columns of their own heights). */
+enum { LOOM__REGION_ALL, LOOM__REGION_BOTTOM, LOOM__REGION_TOP, LOOM__REGION_INTERIOR };
+int loom__check_layers(loom_map map, int n, const int *shift, int region, const char *loop,
+                       int arg);
+/* A loop compiled for an extruded set declared by columns
+ * (loom_decl_extruded_set_columns): LOOM_EMISMATCH for any other set. */
+int loom__check_columns(loom_set set, const char *loop);
+/* The layers of each column of such a set, in its base's storage order
+ * (NULL for any other). */
+const int *loom__set_columns(loom_set set);
 /* An extruded set's base set, an extruded map's base map (NULL for the
  * identity): what sections, plans and storage are of.  The handle
  * itself for any other set or map. */

@@ -103,9 +103,14 @@ struct loom_set_s {
   int slice_off;
   /* An extruded set (core/extruded.c): columns of `layers` elements over
    * each element of `base`; it holds nothing else (its dats and maps live
-   * on the base).  NULL, 0: an ordinary set. */
+   * on the base).  NULL, 0: an ordinary set.  Declared by columns
+   * (loom_decl_extruded_set_columns): `layers` is the most of any column,
+   * the storage of each, and `columns` a dat on the base (int, one per
+   * element) of each column's own layers, registered like any dat so that
+   * partitioning, halos and renumbering carry it; NULL otherwise. */
   loom_set base;
   int layers;
+  loom_dat columns;
 };
 
 struct loom_map_s {
@@ -122,9 +127,13 @@ struct loom_map_s {
   /* An extruded map (core/extruded.c): from and to are extruded sets,
    * `base` the map of their bases it reads (NULL: the identity), `shift`
    * (owned, dim entries) the layer each slot reaches relative to the
-   * element's own; `values` is then NULL.  NULL, NULL: an ordinary map. */
+   * element's own; `values` is then NULL.  NULL, NULL: an ordinary map.
+   * `checked`: the regions (bit 1 << LOOM__REGION_*) whose every column
+   * loom__check_layers found in range, when a set of the map has columns
+   * of their own heights (their layers never change: checked once). */
   loom_map base;
   int *shift;
+  unsigned checked;
 };
 
 struct loom_dat_s {

@@ -22,10 +22,12 @@
  * pass over.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
+#include "core/dist.h"
 
 static int set_checked(loom_set set, const char *call, const char *what, const char *name) {
   const char *problem = loomrt_set_problem(set);
@@ -65,6 +67,78 @@ loom_set loom_decl_extruded_set(loom_set base, int layers, const char *name) {
   set->base = base;
   set->layers = layers;
   return registered(LOOMRT_KIND_XSET, set, name) ? set : NULL;
+}
+
+/* Each of the `rows` counts at least 1; *most the largest.
+ * LOOM_OK, or a status after the error was reported. */
+static int column_counts(const int *layers, int rows, const char *name, int *most) {
+  static const char call[] = "loom_decl_extruded_set_columns";
+  *most = 1;
+  if (!layers && rows > 0)
+    return loom_error_(LOOM_EINVAL, "%s('%s'): its layers are NULL", call, name);
+  for (int e = 0; e < rows; e++) {
+    if (layers[e] < 1)
+      return loom_error_(LOOM_EINVAL, "%s('%s'): column %d has %d layers; a column holds "
+                         "at least one", call, name, e, layers[e]);
+    if (layers[e] > *most)
+      *most = layers[e];
+  }
+  return LOOM_OK;
+}
+
+/* The most layers of any column over the ranks, each holding a slice of
+ * the base (collective); a rank whose slice failed (failed != 0) fails
+ * every rank. */
+static int most_over_ranks(int failed, int *most, const char *name) {
+  int v[2] = {*most, failed};
+  loom__reduction r;
+  int status = loomrt_distribution.reduce_begin(&r, v, 2, LOOM_INT, LOOM_REDUCE_MAX);
+  if (status == LOOM_OK)
+    status = loomrt_distribution.reduce_end(&r);
+  if (status != LOOM_OK)
+    return status;
+  if (v[1] && !failed)
+    return loom_error_(LOOM_EINVAL, "loom_decl_extruded_set_columns('%s'): another rank's "
+                       "slice of its layers is wrong", name);
+  *most = v[0];
+  return failed ? LOOM_EINVAL : LOOM_OK;
+}
+
+loom_set loom_decl_extruded_set_columns(loom_set base, const int *layers, const char *name) {
+  static const char call[] = "loom_decl_extruded_set_columns";
+  if (loomrt_require_active(call) != LOOM_OK || loomrt_check_name(name, "set") != LOOM_OK ||
+      set_checked(base, call, "base", name) != LOOM_OK)
+    return NULL;
+  if (base->base) {
+    loom_error_(LOOM_EINVAL, "%s('%s'): its base '%s' is itself extruded: extrude the "
+                "base of '%s' instead", call, name, base->name, base->name);
+    return NULL;
+  }
+  int sliced = base->slice_off >= 0, most;
+  int status = column_counts(layers, sliced ? base->size : base->gsize, name, &most);
+  if (sliced)
+    status = most_over_ranks(status != LOOM_OK, &most, name);
+  if (status != LOOM_OK)
+    return NULL;
+  char *label = malloc(strlen(name) + sizeof ":layers");
+  if (!label) {
+    loom_error_(LOOM_ENOMEM, "set '%s': out of memory", name);
+    return NULL;
+  }
+  strcpy(label, name);
+  strcat(label, ":layers");
+  loom_dat columns = loom_decl_dat_(base, 1, LOOM_INT, sizeof(int), layers, label);
+  free(label);
+  loom_set set = columns ? loom_decl_extruded_set(base, most, name) : NULL;
+  if (set)
+    set->columns = columns;
+  return set;
+}
+
+const int *loom__set_columns(loom_set set) {
+  if (loomrt_set_problem(set) != NULL || !set->columns)
+    return NULL;
+  return set->columns->values;
 }
 
 int loom_set_layers(loom_set set) {
@@ -161,8 +235,69 @@ loom_map loom__map_base(loom_map map) {
   return loomrt_map_problem(map) == NULL && map->shift ? map->base : map;
 }
 
-static int loom__check_layers_body(loom_map map, int n, const int *shift, int first,
-                                   int last, const char *loop, int arg) {
+/* The layers [*first, *last] a loop of region `region` runs in a column
+ * of n (first > last: none). */
+static void region_layers(int region, int n, int *first, int *last) {
+  *first = region == LOOM__REGION_TOP ? n - 1 : 0;
+  *last = region == LOOM__REGION_BOTTOM     ? 0
+          : region == LOOM__REGION_INTERIOR ? n - 2
+                                            : n - 1;
+}
+
+static int out_of_column(loom_map map, int j, int column, int first, int last, int layers,
+                         const char *loop, int arg) {
+  long long lo = (long long)first + map->shift[j], hi = (long long)last + map->shift[j];
+  char where[48] = "";
+  if (column >= 0)
+    snprintf(where, sizeof where, " in column %d", column);
+  return loom_error_(LOOM_EINVAL, "loop %s (argument %d): map '%s' slot %d reaches layer "
+                     "%lld of '%s'%s, which has layers 0 to %d (the loop runs layers %d to "
+                     "%d: choose its region, or the shift)", loop, arg, map->name, j,
+                     lo < 0 ? lo : hi, map->to->name, where, layers - 1, first, last);
+}
+
+/* Slot j of extruded map `map` in range from column e's layers of region
+ * `region` (the sets' own layers, or each column's). */
+static int column_in_range(loom_map map, int region, int e, int j, const char *loop, int arg) {
+  const int *from = map->from->columns ? map->from->columns->values : NULL;
+  const int *to = map->to->columns ? map->to->columns->values : NULL;
+  int t = map->base ? map->base->values[(size_t)e * map->dim + j] : e;
+  int nt = to ? to[t] : map->to->layers, first, last;
+  region_layers(region, from ? from[e] : map->from->layers, &first, &last);
+  if (first > last || (first + map->shift[j] >= 0 && last + map->shift[j] < nt))
+    return LOOM_OK;
+  loom_set b = map->from->base;
+  int column = !from && !to ? -1 : b->gid ? b->gid[e] : e;
+  return out_of_column(map, j, column, first, last, nt, loop, arg);
+}
+
+/* Every slot of `map` in range over region `region`: once, for the layers
+ * of the sets (one number each), else column by column (the executed
+ * ones), remembered (the layers of columns never change). */
+static int layers_in_range(loom_map map, int region, const char *loop, int arg) {
+  if (!map->from->columns && !map->to->columns) {
+    for (int j = 0; j < map->dim; j++) {
+      int status = column_in_range(map, region, 0, j, loop, arg);
+      if (status != LOOM_OK)
+        return status;
+    }
+    return LOOM_OK;
+  }
+  if (map->checked & (1u << region))
+    return LOOM_OK;
+  int n = map->from->base->exec;
+  for (int e = 0; e < n; e++)
+    for (int j = 0; j < map->dim; j++) {
+      int status = column_in_range(map, region, e, j, loop, arg);
+      if (status != LOOM_OK)
+        return status;
+    }
+  map->checked |= 1u << region;
+  return LOOM_OK;
+}
+
+static int loom__check_layers_body(loom_map map, int n, const int *shift, int region,
+                                   const char *loop, int arg) {
   int status = loomrt_require_active("loom__check_layers");
   if (status != LOOM_OK)
     return status;
@@ -173,24 +308,19 @@ static int loom__check_layers_body(loom_map map, int n, const int *shift, int fi
   if (!map->shift || map->dim != n)
     return loom_error_(LOOM_EMISMATCH, "map '%s': loop %s (argument %d) was compiled for "
                        "an extruded map of arity %d", map->name, loop, arg, n);
-  for (int j = 0; j < n; j++) {
+  for (int j = 0; j < n; j++)
     if (map->shift[j] != shift[j])
       return loom_error_(LOOM_EMISMATCH, "map '%s': slot %d shifts %d layers, but loop %s "
                          "(argument %d) was compiled for %d (its shifts changed after "
                          "loomc read them)", map->name, j, map->shift[j], loop, arg, shift[j]);
-    long long lo = (long long)first + shift[j], hi = (long long)last + shift[j];
-    if (first <= last && (lo < 0 || hi >= map->to->layers))
-      return loom_error_(LOOM_EINVAL, "loop %s (argument %d): map '%s' slot %d reaches "
-                         "layer %lld of '%s', which has layers 0 to %d (the loop runs "
-                         "layers %d to %d: choose its region, or the shift)", loop, arg,
-                         map->name, j, lo < 0 ? lo : hi, map->to->name,
-                         map->to->layers - 1, first, last);
-  }
-  return LOOM_OK;
+  if (region < LOOM__REGION_ALL || region > LOOM__REGION_INTERIOR)
+    return loom_error_(LOOM_EINVAL, "loop %s (argument %d): region %d is none of "
+                       "loom_gen.h's", loop, arg, region);
+  return layers_in_range(map, region, loop, arg);
 }
 
 /* On failure, the caller leaves the communication (loomrt_leave). */
-int loom__check_layers(loom_map map, int n, const int *shift, int first, int last,
-                       const char *loop, int arg) {
-  return loomrt_leave(loom__check_layers_body(map, n, shift, first, last, loop, arg));
+int loom__check_layers(loom_map map, int n, const int *shift, int region, const char *loop,
+                       int arg) {
+  return loomrt_leave(loom__check_layers_body(map, n, shift, region, loop, arg));
 }

@@ -79,6 +79,7 @@ loom_set loomrt_set_new(int size, const char *name) {
   set->slice_off = -1;
   set->base = NULL;
   set->layers = 0;
+  set->columns = NULL;
   return set;
 }
 

@@ -618,7 +618,10 @@ int loom_dat_write_hdf5(loom_dat dat, const char *file, const char *name) {
 /* An extruded map: a row per element of `from` (its base's columns one
  * after the other), each slot the declared number of the element of `to`
  * it reaches (base row's declared number times to's layers, plus the
- * layer and the shift). */
+ * layer and the shift).  Above the top of a column of its own height
+ * (loom_decl_extruded_set_columns), where the rows of `from`'s dats are
+ * storage only, every slot is the point slot 0 reaches from the column's
+ * top element: a cell collapsed to a point, which shows nothing. */
 static int write_xmap(hid_t f, loom_map map, const char *file) {
   loom_set from = map->from->base, to = map->to->base;
   const int L = map->from->layers, Lt = map->to->layers, ar = map->dim;
@@ -628,12 +631,14 @@ static int write_xmap(hid_t f, loom_map map, const char *file) {
   int off = 0, n = 0;
   int status = rows ? LOOM_OK
                     : loom_error_(LOOM_ENOMEM, "map '%s': out of memory", map->name);
+  const int *own = map->from->columns ? map->from->columns->values : NULL;
   for (int c = 0; rows && c < from->owned; c++)
     for (int k = 0; k < L; k++)
       for (int j = 0; j < ar; j++) {
-        int col = map->base ? declared_of(to, map->base->values[(size_t)c * ar + j])
+        int top = own ? own[c] : L, at = k < top ? k : top - 1, slot = k < top ? j : 0;
+        int col = map->base ? declared_of(to, map->base->values[(size_t)c * ar + slot])
                             : declared_of(from, c);
-        rows[(size_t)c * row + (size_t)k * ar + j] = col * Lt + k + map->shift[j];
+        rows[(size_t)c * row + (size_t)k * ar + j] = col * Lt + at + map->shift[slot];
       }
   status = loomrt_mpi_agree(status, "loom_write_xdmf");
   if (status == LOOM_OK)

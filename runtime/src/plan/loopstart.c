@@ -42,6 +42,26 @@ int loom__check_extruded(loom_set set, const char *loop) {
     return loomrt_leave(loom_error_(LOOM_EMISMATCH, "loop %s: iteration set '%s' is not "
                                     "extruded, but loomc compiled the loop for an extruded "
                                     "set", loomrt_loop_label(loop), set->name));
+  if (set->columns)
+    return loomrt_leave(loom_error_(LOOM_EMISMATCH, "loop %s: extruded set '%s' has columns "
+                                    "of their own heights, but loomc compiled the loop for one "
+                                    "number of layers (declare the handle's facts with "
+                                    "LOOM_EXTRUDED_COLUMNS_FACTS)", loomrt_loop_label(loop),
+                                    set->name));
+  return loom__check_set(set->base, loop);
+}
+
+/* On failure, the caller leaves the communication (loomrt_leave). */
+int loom__check_columns(loom_set set, const char *loop) {
+  loomrt_loop_site(loop); /* a loop's first check: its agreements' line */
+  if (loomrt_require_active("loom__check_columns") != LOOM_OK || loomrt_set_problem(set))
+    return loom__check_set(set, loop); /* which says what is wrong */
+  if (!set->base || !set->columns)
+    return loomrt_leave(loom_error_(LOOM_EMISMATCH, "loop %s: set '%s' %s, but loomc "
+                                    "compiled the loop for an extruded set declared by "
+                                    "columns (loom_decl_extruded_set_columns)",
+                                    loomrt_loop_label(loop), set->name, !set->base
+                                    ? "is not extruded" : "has one number of layers"));
   return loom__check_set(set->base, loop);
 }
 

@@ -1164,19 +1164,73 @@ Test(extruded, loops_check_sets_shifts_and_columns) {
   cr_assert_eq(loom__check_extruded(c.cells, k), LOOM_EMISMATCH);
   expect_error(LOOM_EMISMATCH, "'cells' is not extruded");
   /* every layer of prisms (0..2) reaches layers 0..3 of lines: in */
-  cr_assert_eq(loom__check_layers(c.pv, 4, (const int[]){0, 0, 1, 1}, 0, 2, k, 1), LOOM_OK);
+  cr_assert_eq(loom__check_layers(c.pv, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_ALL, k, 1),
+               LOOM_OK);
   /* up's shift 1 from the top layer: out; from the interior (0..1): in */
-  cr_assert_eq(loom__check_layers(c.up, 2, (const int[]){0, 1}, 0, 2, k, 3), LOOM_EINVAL);
+  cr_assert_eq(loom__check_layers(c.up, 2, (const int[]){0, 1}, LOOM__REGION_ALL, k, 3),
+               LOOM_EINVAL);
   expect_error(LOOM_EINVAL, "map 'up' slot 1", "layer 3 of 'prisms'", "layers 0 to 2");
-  cr_assert_eq(loom__check_layers(c.up, 2, (const int[]){0, 1}, 0, 1, k, 3), LOOM_OK);
+  cr_assert_eq(loom__check_layers(c.up, 2, (const int[]){0, 1}, LOOM__REGION_INTERIOR, k, 3),
+               LOOM_OK);
   /* an empty region (the interior of one layer) reaches nothing */
-  cr_assert_eq(loom__check_layers(c.up, 2, (const int[]){0, 1}, 0, -1, k, 3), LOOM_OK);
+  loom_set flat = loom_decl_extruded_set(c.cells, 1, "flat");
+  loom_map fup = loom_decl_extruded_map(flat, flat, 2, NULL, (const int[]){0, 1}, "fup");
+  cr_assert_eq(loom__check_layers(fup, 2, (const int[]){0, 1}, LOOM__REGION_INTERIOR, k, 3),
+               LOOM_OK);
+  cr_assert_eq(loom__check_layers(fup, 2, (const int[]){0, 1}, LOOM__REGION_BOTTOM, k, 3),
+               LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "map 'fup' slot 1", "layer 1 of 'flat'", "layers 0 to 0");
   /* shifts other than the compiled ones, or a map that is not extruded */
-  cr_assert_eq(loom__check_layers(c.pv, 4, (const int[]){0, 0, 1, 0}, 0, 2, k, 1),
+  cr_assert_eq(loom__check_layers(c.pv, 4, (const int[]){0, 0, 1, 0}, LOOM__REGION_ALL, k, 1),
                LOOM_EMISMATCH);
   expect_error(LOOM_EMISMATCH, "map 'pv': slot 3 shifts 1", "compiled for 0");
-  cr_assert_eq(loom__check_layers(c.cn, 4, (const int[]){0, 0, 1, 1}, 0, 2, k, 1),
+  cr_assert_eq(loom__check_layers(c.cn, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_ALL, k, 1),
                LOOM_EMISMATCH);
   expect_error(LOOM_EMISMATCH, "map 'cn'", "extruded map of arity 4");
   expect_no_error();
+}
+
+/* Columns of their own heights: prisms of 3 and 1 layers over the two
+ * cells, lines of 4, 4 and 2 over the three nodes. */
+Test(extruded, columns_have_layers_of_their_own) {
+  columns c = make_columns();
+  const char *k = "k at t.c:9";
+  loom_set ps = loom_decl_extruded_set_columns(c.cells, (const int[]){3, 1}, "ps");
+  loom_set ls = loom_decl_extruded_set_columns(c.nodes, (const int[]){4, 4, 2}, "ls");
+  loom_map pl = loom_decl_extruded_map(ps, ls, 4, c.cn, (const int[]){0, 0, 1, 1}, "pl");
+  expect_no_error();
+  cr_assert_eq(loom_set_layers(ps), 3); /* the highest column: each one's storage */
+  const int *cols = loom__set_columns(ps);
+  cr_assert(cols && cols[0] == 3 && cols[1] == 1);
+  cr_assert_null(loom__set_columns(c.prisms));
+  double v[6] = {0, 1, 2, 3, 4, 5}, back[6];
+  loom_dat q = loom_decl_dat(ps, 1, double, v, "q");
+  cr_assert_eq(loom_dat_fetch(q, back, sizeof back), LOOM_OK);
+  cr_assert_eq(back[4], 4); /* column 1's padding is stored too */
+  cr_assert_eq(loom__check_columns(ps, k), LOOM_OK);
+  cr_assert_eq(loom__check_extruded(ps, k), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "'ps' has columns of their own heights",
+               "LOOM_EXTRUDED_COLUMNS_FACTS");
+  cr_assert_eq(loom__check_columns(c.prisms, k), LOOM_EMISMATCH);
+  expect_error(LOOM_EMISMATCH, "'prisms' has one number of layers");
+  /* column 1 (one layer) reaches layer 1 of node 2's two: in */
+  cr_assert_eq(loom__check_layers(pl, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_ALL, k, 1),
+               LOOM_OK);
+  /* a column of one layer under lines of one: out, in that column */
+  loom_set l1 = loom_decl_extruded_set_columns(c.nodes, (const int[]){4, 4, 1}, "l1");
+  loom_map p1 = loom_decl_extruded_map(ps, l1, 4, c.cn, (const int[]){0, 0, 1, 1}, "p1");
+  cr_assert_eq(loom__check_layers(p1, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_ALL, k, 1),
+               LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "map 'p1' slot 3", "layer 1 of 'l1' in column 1",
+               "layers 0 to 0");
+  /* the bottom layer too reaches layer 1 there: out */
+  cr_assert_eq(loom__check_layers(p1, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_BOTTOM, k,
+                                  1), LOOM_EINVAL);
+  expect_error(LOOM_EINVAL, "map 'p1' slot 3", "in column 1");
+  cr_assert_null(loom_decl_extruded_set_columns(c.cells, (const int[]){2, 0}, "bad"));
+  expect_error(LOOM_EINVAL, "'bad'", "column 1 has 0 layers");
+  cr_assert_null(loom_decl_extruded_set_columns(c.cells, NULL, "none"));
+  expect_error(LOOM_EINVAL, "'none'", "its layers are NULL");
+  cr_assert_null(loom_decl_extruded_set_columns(ps, (const int[]){1, 1}, "stack"));
+  expect_error(LOOM_EINVAL, "'stack'", "itself extruded");
 }
