@@ -109,11 +109,17 @@ const char *domain_text(arena *a, const loop *lp) {
 
 /* An access of an extruded loop through extruded map m, slot j: the
  * target column's layer l + shift; the column is the element's own for
- * a map over the identity, else any of the target set. */
+ * a map over the identity, else any of the target set.  Where either set
+ * has columns of their own heights, another column's layers are not the
+ * parameter's (the region's top in one column is any layer in another):
+ * the layer reached in another column is then any. */
 static const char *extruded_slot(arena *a, const loop *lp, const effect *e, int j) {
   const obj *m = e->map;
   const char *col = m->base ? "f" : "e";
   const char *f = m->base ? arena_printf(a, " and 0 <= f < %s", bound(a, e->o->set)) : "";
+  if (m->base && (m->from->columns || m->to->columns))
+    return arena_printf(a, "%s -> %s[f, g] : %s%s", instance(a, lp), array(a, e->o),
+                        elements(a, lp), f);
   return arena_printf(a, "%s -> %s[%s, l + %d] : %s%s", instance(a, lp), array(a, e->o), col,
                       m->shift[j], elements(a, lp), f);
 }

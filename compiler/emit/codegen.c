@@ -49,9 +49,18 @@ const char *cg_map_handle(cg *g, const obj *map) {
 
 int cg_extruded(const group *gr) { return cg_set(gr)->base != NULL; }
 
-/* The local holding the layers of an extruded set's columns. */
+/* The local holding the layers of an extruded set's columns: the storage
+ * of each (the highest column's, for a set declared by columns). */
 static const char *layers_local(cg *g, const obj *set) {
   return arena_printf(g->arena, "loom_L_%s", set->name);
+}
+
+/* The local holding the layers of the current column: a set's own, or,
+ * declared by columns, the column's (emit_column_rows). */
+static const char *column_layers(cg *g, const obj *set) {
+  if (!set->columns)
+    return layers_local(g, set);
+  return arena_printf(g->arena, "loom_Lcol_%s", set->name);
 }
 
 /* The local pointing at argument a's values (slot `slot` of a [*]) at
@@ -77,7 +86,7 @@ static const char *layer_ptr(cg *g, const loop_arg *a, int slot) {
 
 /* The layers [first, end) the region of g->layer runs. */
 static void region_bounds(cg *g, const loop *lp, const char **first, const char **end) {
-  const char *L = layers_local(g, lp->set);
+  const char *L = column_layers(g, lp->set);
   *first = lp->region == REGION_TOP ? arena_printf(g->arena, "%s - 1", L) : "0";
   *end = lp->region == REGION_BOTTOM   ? "1"
          : lp->region == REGION_INTERIOR ? arena_printf(g->arena, "%s - 1", L)
@@ -156,6 +165,12 @@ static void emit_layers(cg *g, const vec *objs) {
     const char *handle = o == set ? o->name : arena_printf(g->arena, "loom__map_to(%s)", o->name);
     cg_line(g, "const int %s = loom_set_layers(%s);", layers_local(g, set), handle);
   }
+  for (int i = 0; i < objs->len; i++) { /* the sets the loops run over */
+    const obj *o = objs->items[i];
+    if (o->kind == OBJ_SET && o->columns)
+      cg_line(g, "const int *const loom_cols_%s = loom__set_columns(%s); /* each column's "
+              "layers */", o->name, o->name);
+  }
 }
 
 /* A check that extruded map m of lp (its argument at position pos) has
@@ -165,13 +180,11 @@ static const char *layers_check(cg *g, const loop *lp, const obj *m, const char 
   sb_init(&s);
   for (int j = 0; j < m->dim; j++)
     sb_printf(&s, "%s%d", j ? ", " : "", m->shift[j]);
-  const char *L = arena_printf(g->arena, "loom_set_layers(%s)", lp->set->name);
-  const char *first = lp->region == REGION_TOP ? arena_printf(g->arena, "%s - 1", L) : "0";
-  const char *last = lp->region == REGION_BOTTOM     ? "0"
-                     : lp->region == REGION_INTERIOR ? arena_printf(g->arena, "%s - 2", L)
-                                                     : arena_printf(g->arena, "%s - 1", L);
-  const char *text = arena_printf(g->arena, "loom__check_layers(%s, %d, (const int[]){%s}, %s, "
-                                  "%s, %s, %d)", m->name, m->dim, s.data, first, last, name, pos);
+  static const char *const region[] = {[REGION_ALL] = "ALL", [REGION_BOTTOM] = "BOTTOM",
+                                        [REGION_TOP] = "TOP", [REGION_INTERIOR] = "INTERIOR"};
+  const char *text = arena_printf(g->arena, "loom__check_layers(%s, %d, (const int[]){%s}, "
+                                  "LOOM__REGION_%s, %s, %d)", m->name, m->dim, s.data,
+                                  region[lp->region], name, pos);
   sb_free(&s);
   return text;
 }
@@ -494,8 +507,8 @@ static const char *check_call(cg *g, const group *gr, const obj *o) {
   const loop *lp = owner_loop(g, gr, o);
   const char *name = name_var(g, gr, lp);
   if (o->kind == OBJ_SET)
-    return arena_printf(g->arena, "loom__check_%s(%s, %s)", o->base ? "extruded" : "set",
-                        o->name, name);
+    return arena_printf(g->arena, "loom__check_%s(%s, %s)",
+                        o->columns ? "columns" : o->base ? "extruded" : "set", o->name, name);
   int pos = arg_pos(lp, o);
   if (o->kind == OBJ_MAT)
     return arena_printf(g->arena, "loom__check_mat(%s, %d, %d, %s, %d)", o->name, o->dim,
@@ -1073,11 +1086,16 @@ static void emit_strip_body(cg *g, const group *gr) {
   }
 }
 
-/* At a column of an extruded group: the base row of each extruded map its
- * loops read, once, before the loops over the column's layers. */
+/* At a column of an extruded group: its layers, when its set is declared
+ * by columns, and the base row of each extruded map its loops read, once,
+ * before the loops over the column's layers. */
 static void emit_column_rows(cg *g, const group *gr) {
   if (!cg_extruded(gr))
     return;
+  const obj *set = cg_set(gr);
+  if (set->columns)
+    cg_line(g, "const int %s = loom_cols_%s[%s]; /* the column's layers */",
+            column_layers(g, set), set->name, g->elem);
   vec objs = group_objects(g, gr);
   for (int i = 0; i < objs.len; i++) {
     const obj *m = objs.items[i];
@@ -1178,7 +1196,7 @@ static void emit_layer_run(cg *g, const group *gr, int first, int end) {
     emit_column_ptrs(g, g->layer);
   }
   isl_nest nest;
-  if (isl_loop_layers(g->arena, layers_local(g, lp0->set), "loom_k", n, lo, hi, &nest) != 0)
+  if (isl_loop_layers(g->arena, column_layers(g, lp0->set), "loom_k", n, lo, hi, &nest) != 0)
     diag(DIAG_ERROR, lp0->loc, 0, "isl could not generate the layer loop of %s (internal "
          "error)", lp0->kernel);
   int ivdep = layers_independent(g, gr, first, end);

@@ -76,6 +76,7 @@ static const struct {
     {OBJ_MAP, "loom_decl_map_hdf5", 5}, {OBJ_DAT, "loom_decl_dat_", 6},
     {OBJ_DAT, "loom_decl_dat_hdf5_", 7}, {OBJ_MAT, "loom_decl_mat", 2},
     {OBJ_SET, "loom_decl_extruded_set", 3}, {OBJ_MAP, "loom_decl_extruded_map", 6},
+    {OBJ_SET, "loom_decl_extruded_set_columns", 3},
 };
 
 /* Nonzero when `callee` with nargs arguments declares an object of kind. */
@@ -224,8 +225,10 @@ static enum CXChildVisitResult collect_kid_bounded(CXCursor c, CXCursor parent,
 /* ---- extruded sets and maps ----------------------------------------------- */
 
 /* loom_decl_extruded_set(base, layers, name): the layers when they are a
- * constant (0: known at run time only). */
-static int read_xset(obj_reader *r, CXCursor call, obj *o) {
+ * constant (0: known at run time only); loom_decl_extruded_set_columns
+ * (base, layers, name) (`columns`: its columns' layers at run time). */
+static int read_xset(obj_reader *r, CXCursor call, obj *o, int columns) {
+  o->columns = columns;
   o->base = set_arg(r, call, 0, o->name);
   if (!o->base)
     return -1;
@@ -236,7 +239,7 @@ static int read_xset(obj_reader *r, CXCursor call, obj *o) {
     return -1;
   }
   long long v;
-  if (!cursor_int_value(cursor_strip_expr(clang_Cursor_getArgument(call, 1)), &v))
+  if (columns || !cursor_int_value(cursor_strip_expr(clang_Cursor_getArgument(call, 1)), &v))
     return 0;
   if (v < 1 || v > 1000000) {
     diag(DIAG_ERROR, arg_loc(r, call, 1), 0,
@@ -513,8 +516,8 @@ static obj *build_handle(obj_reader *r, sym *s, int kind) {
   int rc = 0;
   r->decl_var = s->cursor;
   r->decl_is_macro = kind == OBJ_DAT;
-  if (kind == OBJ_SET && strcmp(callee, "loom_decl_extruded_set") == 0)
-    rc = read_xset(r, call, o);
+  if (kind == OBJ_SET && strncmp(callee, "loom_decl_extruded_set", 22) == 0)
+    rc = read_xset(r, call, o, strcmp(callee + 22, "_columns") == 0);
   else if (kind == OBJ_MAP && strcmp(callee, "loom_decl_extruded_map") == 0)
     rc = read_xmap(r, call, o);
   else if (kind == OBJ_MAP && (rc = read_map(r, call, o)) == 0 && (o->from->base || o->to->base)) {
@@ -675,13 +678,16 @@ static obj *opaque_mat(obj_reader *r, CXCursor decl, obj *o, const char *text,
 }
 
 /* An extruded set whose loom_decl_extruded_set loomc does not see: its
- * base from LOOM_EXTRUDED_SET_FACTS(BASE); its layers known at run time. */
+ * base from LOOM_EXTRUDED_SET_FACTS(BASE) (or _COLUMNS_: declared by
+ * columns); its layers known at run time. */
 static obj *opaque_xset(obj_reader *r, CXCursor decl, obj *o, const char *text,
                         const facts_scope *scope) {
-  if (strncmp(text, "xset ", 5) != 0)
+  o->columns = strncmp(text, "xcols ", 6) == 0;
+  if (strncmp(text, "xset ", 5) != 0 && !o->columns)
     return facts_error(r, decl, o, "its facts are those of another kind of handle: a set's "
-                       "are LOOM_EXTRUDED_SET_FACTS(BASE), or none");
-  o->base = facts_set(r, scope, text + 5, decl, o);
+                       "are LOOM_EXTRUDED_SET_FACTS(BASE), LOOM_EXTRUDED_COLUMNS_FACTS(BASE), "
+                       "or none");
+  o->base = facts_set(r, scope, text + 5 + o->columns, decl, o);
   if (o->base && o->base->base)
     return facts_error(r, decl, o, arena_printf(r->arena, "its facts name '%s' as its base, "
                        "itself extruded: extrude its base, '%s'", o->base->name,

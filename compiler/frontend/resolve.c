@@ -335,12 +335,14 @@ static int region_layers(layer_region rg, int L, int *first, int *last) {
 
 /* Slot j of extruded map m, at the loop's region, reaches past the column
  * of m's target: said, when loomc can tell (constant layers, or a map
- * from a set to itself); else left to the loop's check at run time. */
+ * from a set to itself, into the element's own column where the set's
+ * columns have layers of their own); else left to the loop's check at
+ * run time. */
 static int check_shift(resolver *r, const loop_arg *a, int j) {
   const obj *m = a->map;
   int first, last, s = m->shift[j], Lf = m->from->layers, Lt = m->to->layers;
   int rel = region_layers(r->lp->region, Lf, &first, &last);
-  int same = m->from == m->to; /* Lt is Lf */
+  int same = m->from == m->to && (!m->from->columns || !m->base); /* Lt is Lf */
   const char *past = NULL, *range = NULL;
   arena *ar = r->rd.arena;
   if (!rel && last < first)

@@ -87,9 +87,13 @@ struct obj {
    * `layers` its layers when constant (0: known at run time only).  An
    * extruded map (loom_decl_extruded_map): `shift` the layer offset of
    * each of its dim slots, `base` the map of the bases it reads (NULL:
-   * the identity).  A dat on an extruded set is extruded through its set. */
+   * the identity).  A dat on an extruded set is extruded through its set.
+   * `columns`: an extruded set declared by columns
+   * (loom_decl_extruded_set_columns, LOOM_EXTRUDED_COLUMNS_FACTS), each
+   * column its own layers at run time (`layers` 0). */
   struct obj *base;
   int layers;
+  int columns;
   const int *shift;
 };
 

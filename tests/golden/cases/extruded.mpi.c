@@ -50,7 +50,7 @@ static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
   static const char loom_loop_1[] = "avg at extruded.c:42";
   if (loom__check_extruded(prisms, loom_loop_1) != LOOM_OK ||
       loom__check_map(pv, prisms, NULL, 4, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_layers(pv, 4, (const int[]){0, 0, 1, 1}, 0, loom_set_layers(prisms) - 1, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_layers(pv, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_ALL, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(px, loom__map_to(pv), 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(pq, prisms, 1, LOOM_DOUBLE, loom_loop_1, 5) != LOOM_OK)
     return;
@@ -111,7 +111,7 @@ static void loom_loop_3_spread(loom_set prisms, loom_dat pq, loom_map pv,
   if (loom__check_extruded(prisms, loom_loop) != LOOM_OK ||
       loom__check_dat(pq, prisms, 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_map(pv, prisms, NULL, 4, loom_loop, 2) != LOOM_OK ||
-      loom__check_layers(pv, 4, (const int[]){0, 0, 1, 1}, 0, loom_set_layers(prisms) - 1, loom_loop, 2) != LOOM_OK ||
+      loom__check_layers(pv, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_ALL, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(pw, loom__map_to(pv), 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
   double *const loom_d_pq = (double *)loom__dat_values(pq);
@@ -162,7 +162,7 @@ static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
   static const char loom_loop_4[] = "jump at extruded.c:47";
   if (loom__check_extruded(prisms, loom_loop_4) != LOOM_OK ||
       loom__check_map(up, prisms, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
-      loom__check_layers(up, 2, (const int[]){0, 1}, 0, loom_set_layers(prisms) - 2, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_layers(up, 2, (const int[]){0, 1}, LOOM__REGION_INTERIOR, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(pq, loom__map_to(up), 1, LOOM_DOUBLE, loom_loop_4, 1) != LOOM_OK)
     return;
   double *const loom_d_pq = (double *)loom__dat_values(pq);

@@ -40,12 +40,12 @@ static void loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(
   static const char loom_loop_4[] = "jump at extruded.c:47";
   if (loom__check_extruded(prisms, loom_loop_1) != LOOM_OK ||
       loom__check_map(pv, prisms, NULL, 4, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_layers(pv, 4, (const int[]){0, 0, 1, 1}, 0, loom_set_layers(prisms) - 1, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_layers(pv, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_ALL, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(px, loom__map_to(pv), 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(pq, prisms, 1, LOOM_DOUBLE, loom_loop_1, 5) != LOOM_OK ||
       loom__check_dat(pw, loom__map_to(pv), 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK ||
       loom__check_map(up, prisms, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
-      loom__check_layers(up, 2, (const int[]){0, 1}, 0, loom_set_layers(prisms) - 2, loom_loop_4, 1) != LOOM_OK)
+      loom__check_layers(up, 2, (const int[]){0, 1}, LOOM__REGION_INTERIOR, loom_loop_4, 1) != LOOM_OK)
     return;
   const int *const loom_m_pv = loom__map_values(loom__map_base(pv));
   double *const loom_d_px = (double *)loom__dat_values(px);

@@ -44,7 +44,7 @@ static void loom_loop_1_grad(loom_set m_cols, loom_map m_cv, loom_dat px,
   static const char loom_loop[] = "grad at extruded_facts.c:22";
   if (loom__check_extruded(m_cols, loom_loop) != LOOM_OK ||
       loom__check_map(m_cv, m_cols, NULL, 2, loom_loop, 1) != LOOM_OK ||
-      loom__check_layers(m_cv, 2, (const int[]){0, 1}, 0, loom_set_layers(m_cols) - 1, loom_loop, 1) != LOOM_OK ||
+      loom__check_layers(m_cv, 2, (const int[]){0, 1}, LOOM__REGION_ALL, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(px, loom__map_to(m_cv), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(pg, m_cols, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_distinct(px, pg, loom_loop, 1, 3) != LOOM_OK ||
@@ -100,7 +100,7 @@ static void loom_loop_2_jump(loom_set cols, loom_map up, loom_dat pg,
   static const char loom_loop[] = "jump at extruded_facts.c:30";
   if (loom__check_extruded(cols, loom_loop) != LOOM_OK ||
       loom__check_map(up, cols, NULL, 2, loom_loop, 1) != LOOM_OK ||
-      loom__check_layers(up, 2, (const int[]){0, 1}, 0, loom_set_layers(cols) - 2, loom_loop, 1) != LOOM_OK ||
+      loom__check_layers(up, 2, (const int[]){0, 1}, LOOM__REGION_INTERIOR, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(pg, loom__map_to(up), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(pd, cols, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK ||
       loom__check_distinct(pg, pd, loom_loop, 1, 3) != LOOM_OK ||
@@ -148,7 +148,7 @@ static void loom_loop_3_grad(loom_set m_1_cols, loom_map m_1_cv, loom_dat px,
   static const char loom_loop[] = "grad at extruded_facts.c:22";
   if (loom__check_extruded(m_1_cols, loom_loop) != LOOM_OK ||
       loom__check_map(m_1_cv, m_1_cols, NULL, 2, loom_loop, 1) != LOOM_OK ||
-      loom__check_layers(m_1_cv, 2, (const int[]){0, 1}, 0, loom_set_layers(m_1_cols) - 1, loom_loop, 1) != LOOM_OK ||
+      loom__check_layers(m_1_cv, 2, (const int[]){0, 1}, LOOM__REGION_ALL, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(px, loom__map_to(m_1_cv), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(pg, m_1_cols, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;
@@ -196,7 +196,7 @@ static void loom_loop_4_jump(loom_set cols_2, loom_map up, loom_dat pg,
   static const char loom_loop[] = "jump at extruded_facts.c:30";
   if (loom__check_extruded(cols_2, loom_loop) != LOOM_OK ||
       loom__check_map(up, cols_2, NULL, 2, loom_loop, 1) != LOOM_OK ||
-      loom__check_layers(up, 2, (const int[]){0, 1}, 0, loom_set_layers(cols_2) - 2, loom_loop, 1) != LOOM_OK ||
+      loom__check_layers(up, 2, (const int[]){0, 1}, LOOM__REGION_INTERIOR, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(pg, loom__map_to(up), 1, LOOM_DOUBLE, loom_loop, 1) != LOOM_OK ||
       loom__check_dat(pd, cols_2, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
     return;

@@ -31,14 +31,14 @@ static void loom_loop_1_grad__2_flux__3_bed__4_above__5_use(
   static const char loom_loop_4[] = "above at extruded_layers.c:36";
   if (loom__check_extruded(cols, loom_loop_1) != LOOM_OK ||
       loom__check_map(cv, cols, NULL, 2, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_layers(cv, 2, (const int[]){0, 1}, 0, loom_set_layers(cols) - 1, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_layers(cv, 2, (const int[]){0, 1}, LOOM__REGION_ALL, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(px, loom__map_to(cv), 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(t, cols, 1, LOOM_DOUBLE, loom_loop_1, 3) != LOOM_OK ||
       loom__check_dat(pk, cols, 1, LOOM_DOUBLE, loom_loop_2, 2) != LOOM_OK ||
       loom__check_dat(s, cols, 1, LOOM_DOUBLE, loom_loop_2, 3) != LOOM_OK ||
       loom__check_dat(b, cols, 1, LOOM_DOUBLE, loom_loop_3, 2) != LOOM_OK ||
       loom__check_map(up, cols, NULL, 2, loom_loop_4, 1) != LOOM_OK ||
-      loom__check_layers(up, 2, (const int[]){0, 1}, 0, loom_set_layers(cols) - 2, loom_loop_4, 1) != LOOM_OK ||
+      loom__check_layers(up, 2, (const int[]){0, 1}, LOOM__REGION_INTERIOR, loom_loop_4, 1) != LOOM_OK ||
       loom__check_dat(pd, cols, 1, LOOM_DOUBLE, loom_loop_4, 3) != LOOM_OK)
     return;
   const int *const loom_m_cv = loom__map_values(loom__map_base(cv));

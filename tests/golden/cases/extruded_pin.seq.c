@@ -24,7 +24,7 @@ static void loom_loop_2_flux(loom_set cols, loom_map cv, loom_dat px,
   static const char loom_loop_1[] = "grad at extruded_pin.c:31";
   if (loom__check_extruded(cols, loom_loop) != LOOM_OK ||
       loom__check_map(cv, cols, NULL, 2, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_layers(cv, 2, (const int[]){0, 1}, 0, loom_set_layers(cols) - 1, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_layers(cv, 2, (const int[]){0, 1}, LOOM__REGION_ALL, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(px, loom__map_to(cv), 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(pk, cols, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK ||
       loom__check_dat(ps, cols, 1, LOOM_DOUBLE, loom_loop, 3) != LOOM_OK)
@@ -70,7 +70,7 @@ static void loom_loop_3_mag(loom_set cols, loom_map cv, loom_dat px,
   static const char loom_loop_1[] = "grad at extruded_pin.c:31";
   if (loom__check_extruded(cols, loom_loop) != LOOM_OK ||
       loom__check_map(cv, cols, NULL, 2, loom_loop_1, 1) != LOOM_OK ||
-      loom__check_layers(cv, 2, (const int[]){0, 1}, 0, loom_set_layers(cols) - 1, loom_loop_1, 1) != LOOM_OK ||
+      loom__check_layers(cv, 2, (const int[]){0, 1}, LOOM__REGION_ALL, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(px, loom__map_to(cv), 1, LOOM_DOUBLE, loom_loop_1, 1) != LOOM_OK ||
       loom__check_dat(h, cols, 1, LOOM_DOUBLE, loom_loop, 2) != LOOM_OK)
     return;
