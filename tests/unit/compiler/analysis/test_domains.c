@@ -99,6 +99,48 @@ Test(domains, fusion_legality) {
 /* A loop over an extruded set: a column and a layer of its region; the
  * identity map shifts the layer exactly, so a read one layer up fuses by
  * columns but not layer by layer, and a direct read fuses both ways. */
+/* lid writes each column's top; peek, over the interior, reads the same
+ * layer of the neighbouring columns (a base map, shift 0): whether they
+ * fuse by columns, the columns declared by `decl`. */
+static int lid_peek_fusable(const char *decl, char access[static 256]) {
+  fused f;
+  static char body[1024];
+  snprintf(body, sizeof body,
+           "  int hs[4] = {3, 1, 4, 2};\n"
+           "  loom_map ee = loom_decl_map(edges, edges, 2, e2n, \"ee\");\n"
+           "  loom_set cols = %s;\n"
+           "  loom_map nb = loom_decl_extruded_map(cols, cols, 2, ee, (const int[]){0, 0},"
+           " \"nb\");\n"
+           "  loom_dat p = loom_decl_temp(cols, 1, double, \"p\");\n"
+           "  loom_dat q = loom_decl_temp(cols, 1, double, \"q\");\n"
+           "  loom_dat r = loom_decl_temp(cols, 1, double, \"r\");\n"
+           "#pragma loom par_loop(k_one) over(cols) region(top) args(read: q, write: p)\n"
+           "#pragma loom par_loop(k_edge) over(cols) region(interior) "
+           "args(read: p[nb[0]], p[nb[1]], write: r)\n", decl);
+  fuse_body(&f, body, 1);
+  const loop *lid = loop_n(&f, 1), *peek = loop_n(&f, 2);
+  snprintf(access, 256, "%s", access_text(f.r.arena, peek, &peek->args[0]));
+  loop_list first = {0};
+  vec_push(f.r.arena, &first, (void *)lid);
+  const char *why = NULL;
+  int ok = domains_fusable(f.r.arena, &first, peek, &why);
+  domains_done();
+  run_free(&f.r);
+  return ok;
+}
+
+/* Over one number of layers the interior never reaches a neighbour's top;
+ * over columns of their own heights it may: the access through the base
+ * map then reaches any layer of the other column. */
+Test(domains, columns_of_their_own_heights) {
+  char acc[256];
+  cr_assert_eq(lid_peek_fusable("loom_decl_extruded_set(edges, 4, \"cols\")", acc), 1);
+  cr_assert(strstr(acc, "[f, l + 0]"), "one number of layers: the same layer, exactly: %s", acc);
+  cr_assert_eq(lid_peek_fusable("loom_decl_extruded_set_columns(edges, hs, \"cols\")", acc),
+               0);
+  cr_assert(strstr(acc, "[f, g]"), "columns: any layer of the other column: %s", acc);
+}
+
 Test(domains, extruded_columns_and_layers) {
   fused f;
   fuse_body(&f, "  loom_set cols = loom_decl_extruded_set(edges, 4, \"cols\");\n"
