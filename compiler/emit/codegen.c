@@ -148,10 +148,21 @@ int cg_asserts_layers(cg *g, const group *gr) {
   return 0;
 }
 
+/* Whether gr runs over a set declared by columns with a loop that reads
+ * the column's layers (every region but the bottom's). */
+static int reads_column_layers(const group *gr) {
+  for (int i = 0; i < gr->loops.len; i++) {
+    const loop *lp = gr->loops.items[i];
+    if (lp->set->columns && lp->region != REGION_BOTTOM)
+      return 1;
+  }
+  return 0;
+}
+
 /* The locals of the layers of the extruded sets the group's loops run
  * over or reach through extruded maps (these by the map: the loop has no
- * handle of their targets). */
-static void emit_layers(cg *g, const vec *objs) {
+ * handle of their targets), and of each column where it reads them. */
+static void emit_layers(cg *g, const group *gr, const vec *objs) {
   vec seen = {0};
   for (int i = 0; i < objs->len; i++) {
     const obj *o = objs->items[i];
@@ -165,7 +176,7 @@ static void emit_layers(cg *g, const vec *objs) {
     const char *handle = o == set ? o->name : arena_printf(g->arena, "loom__map_to(%s)", o->name);
     cg_line(g, "const int %s = loom_set_layers(%s);", layers_local(g, set), handle);
   }
-  for (int i = 0; i < objs->len; i++) { /* the sets the loops run over */
+  for (int i = 0; i < objs->len && reads_column_layers(gr); i++) { /* the loops' sets */
     const obj *o = objs->items[i];
     if (o->kind == OBJ_SET && o->columns)
       cg_line(g, "const int *const loom_cols_%s = loom__set_columns(%s); /* each column's "
@@ -1093,7 +1104,7 @@ static void emit_column_rows(cg *g, const group *gr) {
   if (!cg_extruded(gr))
     return;
   const obj *set = cg_set(gr);
-  if (set->columns)
+  if (reads_column_layers(gr))
     cg_line(g, "const int %s = loom_cols_%s[%s]; /* the column's layers */",
             column_layers(g, set), set->name, g->elem);
   vec objs = group_objects(g, gr);
@@ -1514,7 +1525,7 @@ static void emit_run(cg *g, const group *gr, const vec *objs, const char *lead,
   }
   emit_checks(g, gr, objs);
   emit_pointers(g, gr, objs);
-  emit_layers(g, objs);
+  emit_layers(g, gr, objs);
   const char *how = how_it_runs(g, gr);
   if (how)
     cg_emit_wrapped_comment(g, how);
