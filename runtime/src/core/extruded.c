@@ -22,7 +22,6 @@
  * pass over.
  */
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,13 +246,16 @@ static void region_layers(int region, int n, int *first, int *last) {
 static int out_of_column(loom_map map, int j, int column, int first, int last, int layers,
                          const char *loop, int arg) {
   long long lo = (long long)first + map->shift[j], hi = (long long)last + map->shift[j];
-  char where[48] = "";
-  if (column >= 0)
-    snprintf(where, sizeof where, " in column %d", column);
-  return loom_error_(LOOM_EINVAL, "loop %s (argument %d): map '%s' slot %d reaches layer "
-                     "%lld of '%s'%s, which has layers 0 to %d (the loop runs layers %d to "
-                     "%d: choose its region, or the shift)", loop, arg, map->name, j,
-                     lo < 0 ? lo : hi, map->to->name, where, layers - 1, first, last);
+  if (column < 0)
+    return loom_error_(LOOM_EINVAL, "loop %s (argument %d): map '%s' slot %d reaches layer "
+                       "%lld of '%s', which has layers 0 to %d (the loop runs layers %d to "
+                       "%d: choose its region, or the shift)", loop, arg, map->name, j,
+                       lo < 0 ? lo : hi, map->to->name, layers - 1, first, last);
+  return loom_error_(LOOM_EINVAL, "loop %s (argument %d): from column %d, which it runs at "
+                     "layers %d to %d, map '%s' slot %d reaches layer %lld of a column of "
+                     "'%s' that has layers 0 to %d (columns of their own heights: choose "
+                     "the loop's region, the shift, or the heights)", loop, arg, column,
+                     first, last, map->name, j, lo < 0 ? lo : hi, map->to->name, layers - 1);
 }
 
 /* Slot j of extruded map `map` in range from column e's layers of region
@@ -261,8 +263,9 @@ static int out_of_column(loom_map map, int j, int column, int first, int last, i
 static int column_in_range(loom_map map, int region, int e, int j, const char *loop, int arg) {
   const int *from = map->from->columns ? map->from->columns->values : NULL;
   const int *to = map->to->columns ? map->to->columns->values : NULL;
-  int t = map->base ? map->base->values[(size_t)e * map->dim + j] : e;
-  int nt = to ? to[t] : map->to->layers, first, last;
+  int nt = map->to->layers, first, last;
+  if (to) /* the layers of the column slot j reaches */
+    nt = to[map->base ? map->base->values[(size_t)e * map->dim + j] : e];
   region_layers(region, from ? from[e] : map->from->layers, &first, &last);
   if (first > last || (first + map->shift[j] >= 0 && last + map->shift[j] < nt))
     return LOOM_OK;
@@ -285,15 +288,15 @@ static int layers_in_range(loom_map map, int region, const char *loop, int arg) 
   }
   if (map->checked & (1u << region))
     return LOOM_OK;
-  int n = map->from->base->exec;
-  for (int e = 0; e < n; e++)
-    for (int j = 0; j < map->dim; j++) {
-      int status = column_in_range(map, region, e, j, loop, arg);
-      if (status != LOOM_OK)
-        return status;
-    }
-  map->checked |= 1u << region;
-  return LOOM_OK;
+  /* the columns as this rank runs them (a distributed declaration's map
+   * rows name other ranks' columns until the mesh is partitioned) */
+  int status = loomrt_partitioned() ? LOOM_OK : loomrt_distribution.ready();
+  for (int e = 0; status == LOOM_OK && e < map->from->base->exec; e++)
+    for (int j = 0; status == LOOM_OK && j < map->dim; j++)
+      status = column_in_range(map, region, e, j, loop, arg);
+  if (status == LOOM_OK)
+    map->checked |= 1u << region;
+  return status;
 }
 
 static int loom__check_layers_body(loom_map map, int n, const int *shift, int region,

@@ -1221,12 +1221,12 @@ Test(extruded, columns_have_layers_of_their_own) {
   loom_map p1 = loom_decl_extruded_map(ps, l1, 4, c.cn, (const int[]){0, 0, 1, 1}, "p1");
   cr_assert_eq(loom__check_layers(p1, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_ALL, k, 1),
                LOOM_EINVAL);
-  expect_error(LOOM_EINVAL, "map 'p1' slot 3", "layer 1 of 'l1' in column 1",
-               "layers 0 to 0");
+  expect_error(LOOM_EINVAL, "from column 1", "map 'p1' slot 3",
+               "layer 1 of a column of 'l1' that has layers 0 to 0");
   /* the bottom layer too reaches layer 1 there: out */
   cr_assert_eq(loom__check_layers(p1, 4, (const int[]){0, 0, 1, 1}, LOOM__REGION_BOTTOM, k,
                                   1), LOOM_EINVAL);
-  expect_error(LOOM_EINVAL, "map 'p1' slot 3", "in column 1");
+  expect_error(LOOM_EINVAL, "from column 1, which it runs at layers 0 to 0", "map 'p1'");
   cr_assert_null(loom_decl_extruded_set_columns(c.cells, (const int[]){2, 0}, "bad"));
   expect_error(LOOM_EINVAL, "'bad'", "column 1 has 0 layers");
   cr_assert_null(loom_decl_extruded_set_columns(c.cells, NULL, "none"));
