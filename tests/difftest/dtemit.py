@@ -487,9 +487,15 @@ class Emitter:
         return "%s %s = " % (ctype, x["name"])
 
     def pro_set(self, it):
+        x = by_name(self.m["sets"], it["name"])
+        if x.get("columns") is not None:  # each column's layers, for both programs
+            self.columns_array(x)
         if self.ref:
             return
-        x = by_name(self.m["sets"], it["name"])
+        if x.get("columns") is not None:
+            self.w("loom_set %s = loom_decl_extruded_set_columns(%s, %s_layers, \"%s\");"
+                   % (x["name"], self.h(x["base"]), x["name"], x["name"]))
+            return
         if x.get("base"):  # layers a constant, or (var) a value loomc cannot read
             layers = "argc > 999 ? 1 : %d" % x["layers"] if x.get("var") else str(x["layers"])
             self.w("loom_set %s = loom_decl_extruded_set(%s, %s, \"%s\");"
@@ -637,8 +643,9 @@ class Emitter:
         self.w("", 0)
         self.w("struct %sdtM_t {" % self.pfx, 0)
         for x in sets:
-            self.w("loom_set %s%s;" % (x["name"], " LOOM_EXTRUDED_SET_FACTS(%s)" % x["base"]
-                                       if x.get("base") else ""))
+            facts = "COLUMNS" if x.get("columns") is not None else "SET"
+            self.w("loom_set %s%s;" % (x["name"], " LOOM_EXTRUDED_%s_FACTS(%s)"
+                                       % (facts, x["base"]) if x.get("base") else ""))
         for mp in maps:
             if mp["kind"] == "extruded":
                 self.w("loom_map %s LOOM_EXTRUDED_MAP_FACTS(%s, %s, %d, %s, %s);"
@@ -1006,12 +1013,34 @@ class Emitter:
             end = ")" if n == len(parts) - 1 else ", \\"
             self.w(pre + part + end, ind)
 
+    def columns_array(self, x):
+        vals = [str(c) for c in x["columns"]] or ["1"]
+        head = "static const int %s_layers[%d] = {" % (x["name"], len(vals))
+        lines, cur = [], head
+        for n, v in enumerate(vals):
+            piece = v + (", " if n + 1 < len(vals) else "};")
+            if len(cur) + len(piece) > 100:
+                lines.append(cur.rstrip())
+                cur = "    "
+            cur += piece
+        for line in lines + [cur]:
+            self.w(line, 1)
+        if self.ref:  # which may run no loop over x
+            self.w("(void)%s_layers;" % x["name"], 1)
+
     def ref_loop(self, lp, ind):
         n = self.sizes[lp["set"]]
         self.w("for (int e = 0; e < %d; e++) { /* par_loop k%d over %s */" % (n, lp["id"], lp["set"]),
                ind)
-        if lp.get("region"):  # an extruded set: element e is layer e % L of column e / L
-            L = by_name(self.m["sets"], lp["set"])["layers"]
+        x = by_name(self.m["sets"], lp["set"])
+        if lp.get("region") and x.get("columns") is not None:  # column e / L's own layers
+            L, c = x["layers"], "%s_layers[e / %d]" % (x["name"], x["layers"])
+            lo, hi = {"all": ("0", c), "bottom": ("0", "1"), "top": (c + " - 1", c),
+                      "interior": ("0", c + " - 1")}[lp["region"]]
+            self.w("if (e %% %d < %s || e %% %d >= %s) continue; /* region(%s) */"
+                   % (L, lo, L, hi, lp["region"]), ind + 1)
+        elif lp.get("region"):  # an extruded set: element e is layer e % L of column e / L
+            L = x["layers"]
             lo, hi = region_layers(lp["region"], L)
             self.w("if (e %% %d < %d || e %% %d >= %d) continue; /* region(%s) */"
                    % (L, lo, L, hi, lp["region"]), ind + 1)

@@ -138,17 +138,46 @@ class Gen:
                         and mp["kind"] != "extruded"]
                 b2 = by_name(self.m["sets"], r.choice(maps)["to"]) if maps and \
                     r.random() < 0.7 else b
-                made.append(self.add_xset(r, b2, x["layers"] + 1))
+                made.append(self.add_xset(r, b2, x["layers"] + 1, x))
         for x in made:
             for _ in range(r.choice([1, 1, 2, 3])):
                 y = r.choice(made)
                 self.add_xmap(r, x, y)
 
-    def add_xset(self, r, base, layers):
+    def add_xset(self, r, base, layers, under=None):
+        """An extruded set of `layers` over base; in about one in two,
+        declared by columns: each column 1 to `layers` high, or, over the
+        set `under` (the cells below these points), one higher than the
+        highest column of `under` that reaches it through a base map (or
+        stands on it), so that maps one layer up stay in their columns."""
         x = {"name": self.name("x"), "size": base["size"] * layers, "base": base["name"],
              "layers": layers, "var": r.random() < 0.3}
+        if under is None and r.random() < 0.5 and base["size"] > 0:
+            x["columns"] = [r.randint(1, layers) for _ in range(base["size"])]
+        elif under is not None and under.get("columns") is not None:
+            x["columns"] = self.columns_over(under, base)
+        if x.get("columns") is not None:
+            x["var"] = False
+            x["layers"] = max(x["columns"]) if x["columns"] else 1
+            x["size"] = base["size"] * x["layers"]
         self.m["sets"].append(x)
         return x
+
+    def columns_over(self, under, base):
+        """Each column of base one higher than the highest column of
+        `under` that stands on it or reaches it through a map of the bases."""
+        top = [0] * base["size"]
+        cols = under["columns"]
+        if under["base"] == base["name"]:
+            for c, h in enumerate(cols):
+                top[c] = max(top[c], h)
+        for mp in self.m["maps"]:
+            if mp["kind"] == "extruded" or mp["from"] != under["base"] or mp["to"] != base["name"]:
+                continue
+            data = map_data(self.m, mp["name"])
+            for k, t in enumerate(data):
+                top[t] = max(top[t], cols[k // mp["arity"]])
+        return [h + 1 for h in top]
 
     def add_xmap(self, r, x, y):
         lf, lt = x["layers"], y["layers"]

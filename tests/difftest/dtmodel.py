@@ -4,9 +4,11 @@ program, the rules a valid model obeys, and the facts derived from it.
 A model is a dict (see README.md, "The model"):
 
   sets    [{name, size}]                             or extruded: {name, size, base, layers,
-                                                     var}: `layers` over each element of
-                                                     set `base` (size: base's times layers;
-                                                     var: layers a run-time value)
+                                                     var, columns}: `layers` over each element
+                                                     of set `base` (size: base's times layers;
+                                                     var: layers a run-time value; columns:
+                                                     each base element's own layers, declared
+                                                     by columns, `layers` their most)
   maps    [{name, from, to, arity, kind, a, b}]      entries from a formula; or kind
                                                      "extruded": {base, shift} between
                                                      extruded sets (base: a map of their
@@ -124,15 +126,47 @@ def region_layers(region, layers):
 
 def shift_fits(model, m, slots, region):
     """Whether the slots of extruded map m stay in their columns from every
-    layer of region."""
-    lf, lt = set_layers(model, m["from"]), set_layers(model, m["to"])
-    lo, hi = region_layers(region, lf)
-    return hi <= lo or all(lo + m["shift"][j] >= 0 and hi - 1 + m["shift"][j] <= lt - 1
-                           for j in slots)
+    layer of region (column by column where either set has columns)."""
+    cf, ct = set_columns(model, m["from"]), set_columns(model, m["to"])
+    if cf is None and ct is None:
+        lf, lt = set_layers(model, m["from"]), set_layers(model, m["to"])
+        lo, hi = region_layers(region, lf)
+        return hi <= lo or all(lo + m["shift"][j] >= 0 and hi - 1 + m["shift"][j] <= lt - 1
+                               for j in slots)
+    base = map_data(model, m["base"]) if m["base"] else None
+    ncol = sizes_of(model)[by_name(model["sets"], m["from"])["base"]]
+    for c in range(ncol):
+        lo, hi = region_layers(region, cf[c] if cf else set_layers(model, m["from"]))
+        for j in slots:
+            t = base[m["arity"] * c + j] if base else c
+            lt = ct[t] if ct else set_layers(model, m["to"])
+            if hi > lo and not (lo + m["shift"][j] >= 0 and hi - 1 + m["shift"][j] <= lt - 1):
+                return False
+    return True
 
 
 def set_layers(model, name):
     return (by_name(model["sets"], name) or {}).get("layers", 1)
+
+
+def set_columns(model, name):
+    """Each column's layers of a set declared by columns, else None."""
+    return (by_name(model["sets"], name) or {}).get("columns")
+
+
+def region_run(model, s, region):
+    """The elements of set s a loop of region runs (every one but over an
+    extruded set: its region's layers of each column)."""
+    n = sizes_of(model)[s]
+    if region is None:
+        return list(range(n))
+    L, cols = set_layers(model, s), set_columns(model, s)
+    out = []
+    for e in range(n):
+        lo, hi = region_layers(region, cols[e // L] if cols else L)
+        if lo <= e % L < hi:
+            out.append(e)
+    return out
 
 
 def is_extruded(model, name):
@@ -453,7 +487,8 @@ def shapes(model):
     before it, in the same statement list, wrote), "mat_direct" (of those,
     one that reads it directly), "extruded" (a loop over an extruded set),
     "extruded_region" (one over part of its layers), "extruded_shift" (one
-    reaching another layer through an extruded map)."""
+    reaching another layer through an extruded map), "extruded_columns" (one
+    over a set declared by columns)."""
     out = set()
     pro = prologue(model)
     if any(it["k"] == "renumber" for it in pro):
@@ -488,6 +523,8 @@ def shapes(model):
                     if a["kind"] == "dat" and a["map"]]
             if any(any(m["shift"]) for m in maps if m["kind"] == "extruded"):
                 out.add("extruded_shift")
+            if set_columns(model, lp["set"]) is not None:
+                out.add("extruded_columns")
     return out
 
 
@@ -516,6 +553,11 @@ def validate(model, mpi=True):
             if b is None or b.get("base") or not 1 <= s["layers"] <= 6 or \
                     s["size"] != b["size"] * s["layers"]:
                 p.add("extruded set %s: base %s, %s layers", s["name"], s["base"], s["layers"])
+            cols = s.get("columns")
+            if b is not None and cols is not None and (
+                    len(cols) != b["size"] or (cols and max(cols) != s["layers"]) or
+                    any(c < 1 for c in cols) or s.get("var")):
+                p.add("extruded set %s: columns %s over %s", s["name"], cols, s["base"])
             if s.get("handle"):
                 p.add("extruded set %s: a handle style", s["name"])
     for m in model["maps"]:
@@ -851,8 +893,7 @@ def _validate_loop(model, lp, scope, p):
             p.add("loop %s: dat %s written twice through one slot", lp["id"], dname)
             continue
         data = map_data(model, m["name"])
-        lo, hi = region_layers(region, set_layers(model, s)) if extruded else (0, 1)
-        run = [e for e in range(sets[s]) if lo <= e % set_layers(model, s) < hi]
+        run = region_run(model, s, region if extruded else None)
         targets = [data[e * m["arity"] + k] for e in run for k in sorted(slots)]
         if len(set(targets)) != len(targets):
             p.add("loop %s: dat %s written through a non-injective map %s",

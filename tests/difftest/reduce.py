@@ -249,6 +249,11 @@ def candidates(m):
                 yield "drop unused %s" % x["name"], c
     for s in m["sets"]:
         n = s["size"]
+        if s.get("columns") is not None:  # declared by columns: one number of layers
+            c = clone(m)
+            del by_name(c["sets"], s["name"])["columns"]
+            yield "one number of layers for %s" % s["name"], c
+            continue
         if s.get("base"):  # an extruded set: fewer layers (its size follows its base's)
             for new in range(1, s["layers"]):
                 c = clone(m)
@@ -261,6 +266,9 @@ def candidates(m):
                 c = clone(m)
                 by_name(c["sets"], s["name"])["size"] = new
                 for x in c["sets"]:  # the extruded sets over it
+                    if x.get("base") == s["name"] and x.get("columns") is not None:
+                        x["columns"] = x["columns"][:new]
+                        x["layers"] = max(x["columns"]) if x["columns"] else 1
                     if x.get("base") == s["name"]:
                         x["size"] = new * x["layers"]
                 yield "size of %s %d -> %d" % (s["name"], n, new), c

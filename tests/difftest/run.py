@@ -435,7 +435,8 @@ SHAPES = (("renumber", "loom_renumber() before the first loop"),
           ("mat_direct", "... reading it directly"),
           ("extruded", "loops over extruded sets"),
           ("extruded_region", "... over part of the layers"),
-          ("extruded_shift", "... reaching other layers"))
+          ("extruded_shift", "... reaching other layers"),
+          ("extruded_columns", "... over columns of their own heights"))
 
 
 def print_shapes(tally):
