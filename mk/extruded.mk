@@ -29,10 +29,12 @@ $(EXTRUDED)/extruded_ref: samples/extruded/extruded_ref.c $(EXTRUDED_HDRS)
 # bench/extruded.sh: a loop over an extruded set, through loomc and by hand
 XCOL := $(BUILD)/bench/extruded
 XCOL_HDRS := bench/extruded/xcol_kernel.h samples/common/tri_mesh.h
-bench: $(XCOL)/xcol $(XCOL)/xcol_hand
+bench: $(XCOL)/xcol $(XCOL)/xcol_columns $(XCOL)/xcol_hand
 
 $(eval $(call loom_program,$(XCOL)/xcol,bench/extruded/xcol.c,seq,\
   $$(CFLAGS_APP) -Ibench/extruded,-Ibench/extruded))
+$(eval $(call loom_program,$(XCOL)/xcol_columns,bench/extruded/xcol.c,seq,\
+  $$(CFLAGS_APP) -Ibench/extruded,-Ibench/extruded -DXCOL_COLUMNS))
 
 $(XCOL)/xcol_hand: bench/extruded/xcol_hand.c $(XCOL_HDRS)
 	@mkdir -p $(@D)

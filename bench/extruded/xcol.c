@@ -2,7 +2,9 @@
  * xcol.c — bench/extruded.sh's loop over an extruded set, through loomc:
  * prisms over the base triangles (LAYERS per column), the vertical lines
  * over its nodes (LAYERS + 1 points), ITERS passes of xcol_mean; prints
- * xcol_report's line for the best pass.
+ * xcol_report's line for the best pass.  Built with -DXCOL_COLUMNS
+ * (xcol_columns), the two sets are declared by columns, each column
+ * LAYERS high: the cost of reading each column's own layers.
  *
  *   xcol N LAYERS ITERS
  */
@@ -20,8 +22,17 @@ int main(int argc, char **argv) {
   loom_set cells = loom_decl_set(m.base.ncell, "cells");
   loom_set nodes = loom_decl_set(m.base.nnode, "nodes");
   loom_map c2n = loom_decl_map(cells, nodes, 6, m.c2n6, "c2n");
+#ifdef XCOL_COLUMNS
+  int *heights = malloc(sizeof(int) * (size_t)(m.base.ncell + m.base.nnode));
+  for (int i = 0; i < m.base.ncell + m.base.nnode; i++)
+    heights[i] = i < m.base.ncell ? layers : layers + 1;
+  loom_set prisms = loom_decl_extruded_set_columns(cells, heights, "prisms");
+  loom_set lines = loom_decl_extruded_set_columns(nodes, heights + m.base.ncell, "lines");
+  free(heights);
+#else
   loom_set prisms = loom_decl_extruded_set(cells, layers, "prisms");
   loom_set lines = loom_decl_extruded_set(nodes, layers + 1, "lines");
+#endif
   loom_map p2v = loom_decl_extruded_map(prisms, lines, 6, c2n,
                                         (const int[]){0, 0, 0, 1, 1, 1}, "p2v");
   loom_dat p_x = loom_decl_dat(lines, 1, double, m.x, "p_x");
