@@ -34,7 +34,7 @@ bench: $(XCOL)/xcol $(XCOL)/xcol_columns $(XCOL)/xcol_hand
 $(eval $(call loom_program,$(XCOL)/xcol,bench/extruded/xcol.c,seq,\
   $$(CFLAGS_APP) -Ibench/extruded,-Ibench/extruded))
 $(eval $(call loom_program,$(XCOL)/xcol_columns,bench/extruded/xcol.c,seq,\
-  $$(CFLAGS_APP) -Ibench/extruded,-Ibench/extruded -DXCOL_COLUMNS))
+  $$(CFLAGS_APP) -Ibench/extruded -DXCOL_COLUMNS,-Ibench/extruded -DXCOL_COLUMNS))
 
 $(XCOL)/xcol_hand: bench/extruded/xcol_hand.c $(XCOL_HDRS)
 	@mkdir -p $(@D)
