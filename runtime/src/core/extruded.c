@@ -45,16 +45,22 @@ static int registered(loomrt_kind kind, void *object, const char *name) {
   return 0;
 }
 
-loom_set loom_decl_extruded_set(loom_set base, int layers, const char *name) {
-  static const char call[] = "loom_decl_extruded_set";
+/* An extruded set's declaration `call` may go on: the runtime active, a
+ * name, and a base set that is not itself extruded. */
+static int xset_decl_checked(loom_set base, const char *call, const char *name) {
   if (loomrt_require_active(call) != LOOM_OK || loomrt_check_name(name, "set") != LOOM_OK ||
       set_checked(base, call, "base", name) != LOOM_OK)
+    return LOOM_EINVAL;
+  if (base->base)
+    return loom_error_(LOOM_EINVAL, "%s('%s'): its base '%s' is itself extruded: extrude the "
+                       "base of '%s' instead", call, name, base->name, base->name);
+  return LOOM_OK;
+}
+
+loom_set loom_decl_extruded_set(loom_set base, int layers, const char *name) {
+  static const char call[] = "loom_decl_extruded_set";
+  if (xset_decl_checked(base, call, name) != LOOM_OK)
     return NULL;
-  if (base->base) {
-    loom_error_(LOOM_EINVAL, "%s('%s'): its base '%s' is itself extruded: extrude the "
-                "base of '%s' instead", call, name, base->name, base->name);
-    return NULL;
-  }
   if (layers < 1) {
     loom_error_(LOOM_EINVAL, "%s('%s'): layers is %d; a column holds at least one layer",
                 call, name, layers);
@@ -105,14 +111,8 @@ static int most_over_ranks(int failed, int *most, const char *name) {
 
 loom_set loom_decl_extruded_set_columns(loom_set base, const int *layers, const char *name) {
   static const char call[] = "loom_decl_extruded_set_columns";
-  if (loomrt_require_active(call) != LOOM_OK || loomrt_check_name(name, "set") != LOOM_OK ||
-      set_checked(base, call, "base", name) != LOOM_OK)
+  if (xset_decl_checked(base, call, name) != LOOM_OK)
     return NULL;
-  if (base->base) {
-    loom_error_(LOOM_EINVAL, "%s('%s'): its base '%s' is itself extruded: extrude the "
-                "base of '%s' instead", call, name, base->name, base->name);
-    return NULL;
-  }
   int sliced = base->slice_off >= 0, most;
   int status = column_counts(layers, sliced ? base->size : base->gsize, name, &most);
   if (sliced)
