@@ -134,10 +134,12 @@ loom_set loom_decl_extruded_set_columns(loom_set base, const int *layers, const 
   return set;
 }
 
+/* The counts as the loop will run them: partitioned first, as
+ * loom__dat_values does (partitioning gives the counts new storage). */
 const int *loom__set_columns(loom_set set) {
   if (loomrt_set_problem(set) != NULL || !set->columns)
     return NULL;
-  return set->columns->values;
+  return loom__dat_values(set->columns);
 }
 
 int loom_set_layers(loom_set set) {

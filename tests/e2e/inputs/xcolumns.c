@@ -4,7 +4,10 @@
  *
  * The base is tri_mesh.h's N x N triangle mesh; the column over triangle
  * c holds 1 + hash(c) % 5 prisms, the vertical line over node v one point
- * more than the highest column around v.  Each of STEPS steps runs:
+ * more than the highest column around v.  Two loops first count the
+ * columns' tops and the prisms (they name no dat, so the mesh is
+ * partitioned inside the first, after it read where each column's layers
+ * are); then each of STEPS steps runs:
  *
  *   avg     (prisms)            q = the mean of a prism's six points' x
  *   spread  (prisms)            w += q at each point (the top ones halved)
@@ -13,11 +16,11 @@
  *   lift    (lines, bottom)     w += 1, x += w / 8 at each line's foot
  *   relax   (lines)             x += w / 64 on every point
  *
- * then checks w, x, sum and top against plain C (the points above a
- * line's top keep their declared values: 0), prints "xcolumns: ok" or
- * what differs, and exits 1 if anything does.  Sums over the elements are
- * compared within 1e-12 (relative): ranks and threads add in another
- * order.  With OUT (MPI builds), the prisms go to OUT.h5 and OUT.xmf as
+ * then checks the counts, w, x, sum and top against plain C (the points
+ * above a line's top keep their declared values: 0), prints "xcolumns:
+ * ok" or what differs, and exits 1 if anything does.  Sums over the
+ * elements are compared within 1e-12 (relative): ranks and threads add in
+ * another order.  With OUT (MPI builds), the prisms go to OUT.h5 and OUT.xmf as
  * wedges with q on them (loom_write_xdmf).
  *
  * Usage: xcolumns [N [STEPS [OUT]]]   (default 6 and 3)
@@ -49,6 +52,7 @@ static void jump(const double *below, const double *above, double *sum) {
   *sum += above[0] - below[0];
 }
 static void lid(const double *q, double *top) { *top += q[0]; }
+static void count(int *n) { *n += 1; }
 static void lift(double *w, double *x) {
   w[0] += 1.0;
   x[0] += w[0] / 8.0;
@@ -173,6 +177,12 @@ int main(int argc, char **argv) {
   loom_dat q = loom_decl_dat(prisms, 1, double, NULL, "q");
   loom_dat coords = loom_decl_dat(lines, 3, double, xyz, "coords");
   double sum = 0.0, top = 0.0;
+  int tops = 0, prisms_in_all = 0;
+
+  /* first, loops that name no dat: the mesh is partitioned inside the
+   * first one, after it read where each column's layers are */
+#pragma loom par_loop(count) over(prisms) region(top) args(inc: tops)
+#pragma loom par_loop(count) over(prisms) args(inc: prisms_in_all)
 
   for (int s = 0; s < steps; s++) {
 #pragma loom par_loop(avg) over(prisms) \
@@ -192,6 +202,15 @@ int main(int argc, char **argv) {
   for (int s = 0; s < steps; s++)
     plain_step(&p);
   int bad = compare(x, p.x, nl, "x") | compare(w, p.w, nl, "w") | compare(q, p.q, nc, "q");
+  int all = 0;
+  for (int c = 0; c < m.ncell; c++)
+    all += hc[c];
+  if (tops != m.ncell || prisms_in_all != all) {
+    if (loom_rank() == 0)
+      printf("xcolumns: %d tops and %d prisms counted, not %d and %d\n", tops, prisms_in_all,
+             m.ncell, all);
+    bad = 1;
+  }
   if (!close_to(sum, p.sum) || !close_to(top, p.top)) {
     if (loom_rank() == 0)
       printf("xcolumns: sum %.17g top %.17g, plain C says %.17g and %.17g\n", sum, top, p.sum,
