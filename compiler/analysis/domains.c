@@ -173,15 +173,24 @@ const char *access_text(arena *a, const loop *lp, const loop_arg *arg) {
 
 /* ---- legality ------------------------------------------------------------- */
 
+/* What fusing loops over an extruded set layer by layer asks of a
+ * dependence (by_layer): nothing (0: fused by columns only), a cell to
+ * itself, or a cell to itself or to a cell above it in its column, which
+ * a layer-by-layer loop also runs after it (each layer runs the loops in
+ * program order). */
+enum { BY_COLUMN, BY_CELL, BY_LAYER_ORDER };
+
 /* The relation a dependence between p and l must stay within: an
  * element to itself, { P[e] -> L[e] }; over an extruded set's columns a
- * column to itself, { P[e, l] -> L[e, m] }, or with by_layer a cell (one
- * layer of one column) to itself, { P[e, l] -> L[e, l] }. */
+ * column to itself, { P[e, l] -> L[e, m] }, a cell (one layer of one
+ * column) to itself, { P[e, l] -> L[e, l] }, or a cell to itself or one
+ * above it, { P[e, l] -> L[e, m] : m >= l }. */
 static const char *within(arena *a, const loop *p, const loop *l, int by_layer) {
   if (!p->set->base)
     return arena_printf(a, "{ %s[e] -> %s[e] }", stmt(a, p), stmt(a, l));
-  return arena_printf(a, "{ %s[e, l] -> %s[e, %s] }", stmt(a, p), stmt(a, l),
-                      by_layer ? "l" : "m");
+  return arena_printf(a, "{ %s[e, l] -> %s[e, %s]%s }", stmt(a, p), stmt(a, l),
+                      by_layer == BY_CELL ? "l" : "m",
+                      by_layer == BY_LAYER_ORDER ? " : m >= l" : "");
 }
 
 /* Whether every dependence between p's effect `pe` and l's effect `le`
@@ -247,10 +256,14 @@ static int fusable(arena *a, const loop_list *earlier, const loop *later, int by
 }
 
 int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const char **why) {
-  return fusable(a, earlier, later, 0, why);
+  return fusable(a, earlier, later, BY_COLUMN, why);
 }
 
 int domains_layer_fusable(arena *a, const loop_list *earlier, const loop *later,
                           const char **why) {
-  return fusable(a, earlier, later, 1, why);
+  int ok = fusable(a, earlier, later, BY_CELL, why);
+  if (ok != 0)
+    return ok;
+  ok = fusable(a, earlier, later, BY_LAYER_ORDER, why);
+  return ok > 0 ? 2 : ok;
 }

@@ -53,8 +53,11 @@ const char *access_text(arena *a, const loop *lp, const loop_arg *arg);
  * *why saying which accesses forbid it, or -1 on an isl error. */
 int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const char **why);
 
-/* The same for loops over an extruded set, fused layer by layer: every
- * dependence within one cell. */
+/* The same for loops over an extruded set, fused layer by layer (each
+ * layer running the loops in order): 1 when every dependence stays in one
+ * cell, 2 when each goes from a cell to itself or to a cell above it in
+ * its column (later reads what earlier wrote below), 0 (with *why) when
+ * one goes down, -1 on an isl error. */
 int domains_layer_fusable(arena *a, const loop_list *earlier, const loop *later,
                           const char **why);
 

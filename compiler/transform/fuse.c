@@ -422,8 +422,11 @@ static const char *layer_run(fuser *u, group *g, const loop *lp) {
   int ok = domains_layer_fusable(u->a, &run, lp, &why);
   vec_push(u->a, &g->layers, ok > 0 ? first : g->loops.len);
   const char *with = fusion_loop_kernels(u->a, &run);
-  if (ok > 0)
+  if (ok == 1)
     return arena_printf(u->a, "; layer by layer with %s: within one cell too", with);
+  if (ok > 1)
+    return arena_printf(u->a, "; layer by layer with %s: from a cell to it or above it, "
+                        "which runs later", with);
   return arena_printf(u->a, "; its layers after %s's: %s", with,
                       ok < 0 ? "isl could not decide" : why);
 }

@@ -45,7 +45,8 @@ typedef struct group {
   int_list layers;  /* over an extruded set: per loop, the index of the
                        first loop of its layer run, the loops that run
                        layer by layer together (every dependence between
-                       them within one cell); empty: each loop runs its
+                       them from a cell to it or above it:
+                       domains_layer_fusable); empty: each loop runs its
                        layers in turn */
 } group;
 

@@ -169,3 +169,29 @@ Test(domains, extruded_columns_and_layers) {
   domains_done();
   run_free(&f.r);
 }
+
+/* A loop that overwrites, at its layer, what an earlier one read there
+ * and one layer up: each dependence goes from a cell to it or to the cell
+ * above, which a layer-by-layer loop runs later (2); the other way round,
+ * reading above what was written, it would not (0). */
+Test(domains, layer_order) {
+  fused f;
+  fuse_body(&f, "  loom_set cols = loom_decl_extruded_set(edges, 4, \"cols\");\n"
+                "  loom_map up = loom_decl_extruded_map(cols, cols, 2, NULL, (const int[]){0, 1},"
+                " \"up\");\n"
+                "  loom_dat p = loom_decl_temp(cols, 1, double, \"p\");\n"
+                "  loom_dat r = loom_decl_temp(cols, 1, double, \"r\");\n"
+                "#pragma loom par_loop(k_edge) over(cols) region(interior) "
+                "args(read: p[up[0]], p[up[1]], write: r)\n"
+                "#pragma loom par_loop(k_w) over(cols) args(read: r, write: p)\n", 1);
+  const loop *edge = loop_n(&f, 1), *w = loop_n(&f, 2);
+  loop_list first = {0};
+  vec_push(f.r.arena, &first, (void *)edge);
+  const char *why = NULL;
+  cr_assert_eq(domains_layer_fusable(f.r.arena, &first, w, &why), 2, "%s", why);
+  loop_list second = {0};
+  vec_push(f.r.arena, &second, (void *)w);
+  cr_assert_eq(domains_layer_fusable(f.r.arena, &second, edge, &why), 0);
+  domains_done();
+  run_free(&f.r);
+}
