@@ -57,6 +57,10 @@ struct cg {
 /* The column lines of comments and calls wrap before. */
 enum { WRAP = 80 };
 
+/* How a group's own function begins: the function the program's call
+ * reaches, kept out of its caller (LOOM_LOOP_FN, loom_gen.h). */
+#define CG_ENTRY_LEAD "static LOOM_LOOP_FN void"
+
 /* The kernel call, its arguments laid out on the lines of the directive
  * they come from, the output lines mapped by #line to those directive
  * lines: a compiler error in an argument points at it. */

@@ -2021,7 +2021,7 @@ static void emit_wrapper(cg *g, const group *gr, const share *sh) {
   vec params = {0};
   for (int i = 0; i < objs.len; i++)
     vec_push(g->arena, &params, (void *)param_decl(g, gr, objs.items[i]));
-  cg_line(g, "static void %s", join(g, group_fn(g, gr), &params, -1));
+  cg_line(g, CG_ENTRY_LEAD " %s", join(g, group_fn(g, gr), &params, -1));
   cg_line(g, "{");
   cg_indent(g, 1);
   emit_names(g, gr, &objs);
@@ -2056,7 +2056,7 @@ void cg_group_function(cg *g, const group *gr) {
   if (twin)
     emit_run(g, gr, &objs, inlined_lead(g), arena_printf(g->arena, "%s_body", fn));
   else
-    emit_run(g, gr, &objs, "static void", fn);
+    emit_run(g, gr, &objs, sh ? "static void" : CG_ENTRY_LEAD, fn);
   if (twin)
     g->be->twins->emit_twins(g, gr, &objs, fn);
   g->state_params = 0;

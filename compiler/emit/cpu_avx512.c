@@ -190,7 +190,7 @@ static void emit_twins(cg *g, const group *gr, const vec *objs, const char *fn) 
   cg_line(g, "}");
   cg_line(g, "#endif");
   cg_line(g, "%s", "");
-  cg_emit_signature(g, gr, state, objs, "static void", fn);
+  cg_emit_signature(g, gr, state, objs, g->state_params ? "static void" : CG_ENTRY_LEAD, fn);
   cg_line(g, "{");
   const char *args1 = cg_forward(g, "", &names, objs, -1);
   if (strlen("  LOOM_TWIN(, );") + strlen(fn) + strlen(args1) <= WRAP) {

@@ -14,8 +14,8 @@ static void scale(const double *x, double *y, double *sum) {
 
 #line 16 "basic.seq.c"
 /* par_loop scale over cells (basic.c:16) */
-static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y,
-                              double *sum)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
+                                           loom_dat y, double *sum)
 {
   static const char loom_loop[] = "scale at basic.c:16";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||

@@ -14,7 +14,7 @@ static void copy(const double *a, double *b) { b[0] = a[0] + 1.0; }
 
 #line 16 "budget_fuse_group.seq.c"
 /* par_loops fused over cells (budget_fuse_group.c: copy:16, copy:17, copy:18, copy:19, copy:20, copy:21, copy:22, copy:23, copy:24, copy:25, copy:26, copy:27, copy:28, copy:29, copy:30, copy:31, copy:32, copy:33, copy:34, copy:35, copy:36, copy:37, copy:38, copy:39, copy:40, copy:41, copy:42, copy:43, copy:44, copy:45, copy:46, copy:47, copy:48, copy:49, copy:50, copy:51, copy:52, copy:53, copy:54, copy:55, copy:56, copy:57, copy:58, copy:59, copy:60, copy:61, copy:62, copy:63, copy:64, copy:65, copy:66, copy:67, copy:68, copy:69, copy:70, copy:71, copy:72, copy:73, copy:74, copy:75, copy:76, copy:77, copy:78, copy:79) */
-static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_58_more(
+static LOOM_LOOP_FN void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_58_more(
     loom_set cells, loom_dat d0, loom_dat d1)
 {
   static const char loom_loop[] = "copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy at budget_fuse_group.c:79";
@@ -165,8 +165,8 @@ static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_58_mor
 }
 
 /* par_loops fused over cells (budget_fuse_group.c: copy:80, copy:81) */
-static void loom_loop_65_copy__66_copy(loom_set cells, loom_dat d0,
-                                       loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_65_copy__66_copy(loom_set cells,
+                                                    loom_dat d0, loom_dat d1)
 {
   static const char loom_loop[] = "copy + copy at budget_fuse_group.c:81";
   static const char loom_loop_65[] = "copy at budget_fuse_group.c:80";

@@ -14,7 +14,8 @@ static void copy(const double *a, double *b) { b[0] = a[0] + 1.0; }
 
 #line 16 "budget_inline.seq.c"
 /* par_loop copy over cells (budget_inline.c:11) */
-static void loom_loop_1_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_1_copy(loom_set cells, loom_dat d0,
+                                          loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:11";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -28,7 +29,7 @@ static void loom_loop_1_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 11 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 32 "budget_inline.seq.c"
+#line 33 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -37,7 +38,8 @@ static void loom_loop_1_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:12) */
-static void loom_loop_2_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_2_copy(loom_set cells, loom_dat d1,
+                                          loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:12";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -51,7 +53,7 @@ static void loom_loop_2_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 12 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 55 "budget_inline.seq.c"
+#line 57 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -60,7 +62,8 @@ static void loom_loop_2_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:13) */
-static void loom_loop_3_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_3_copy(loom_set cells, loom_dat d0,
+                                          loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:13";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -74,7 +77,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 13 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 78 "budget_inline.seq.c"
+#line 81 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -83,7 +86,8 @@ static void loom_loop_3_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:14) */
-static void loom_loop_4_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_4_copy(loom_set cells, loom_dat d1,
+                                          loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:14";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -97,7 +101,7 @@ static void loom_loop_4_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 14 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 101 "budget_inline.seq.c"
+#line 105 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -106,7 +110,8 @@ static void loom_loop_4_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:15) */
-static void loom_loop_5_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_5_copy(loom_set cells, loom_dat d0,
+                                          loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:15";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -120,7 +125,7 @@ static void loom_loop_5_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 124 "budget_inline.seq.c"
+#line 129 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -129,7 +134,8 @@ static void loom_loop_5_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:16) */
-static void loom_loop_6_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_6_copy(loom_set cells, loom_dat d1,
+                                          loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:16";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -143,7 +149,7 @@ static void loom_loop_6_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 147 "budget_inline.seq.c"
+#line 153 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -152,7 +158,8 @@ static void loom_loop_6_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:17) */
-static void loom_loop_7_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_7_copy(loom_set cells, loom_dat d0,
+                                          loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:17";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -166,7 +173,7 @@ static void loom_loop_7_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 170 "budget_inline.seq.c"
+#line 177 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -175,7 +182,8 @@ static void loom_loop_7_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:18) */
-static void loom_loop_8_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_8_copy(loom_set cells, loom_dat d1,
+                                          loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:18";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -189,7 +197,7 @@ static void loom_loop_8_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 18 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 193 "budget_inline.seq.c"
+#line 201 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -198,7 +206,8 @@ static void loom_loop_8_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:19) */
-static void loom_loop_9_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_9_copy(loom_set cells, loom_dat d0,
+                                          loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:19";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -212,7 +221,7 @@ static void loom_loop_9_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 19 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 216 "budget_inline.seq.c"
+#line 225 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -221,7 +230,8 @@ static void loom_loop_9_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:20) */
-static void loom_loop_10_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_10_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:20";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -235,7 +245,7 @@ static void loom_loop_10_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 20 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 239 "budget_inline.seq.c"
+#line 249 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -244,7 +254,8 @@ static void loom_loop_10_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:21) */
-static void loom_loop_11_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_11_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:21";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -258,7 +269,7 @@ static void loom_loop_11_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 21 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 262 "budget_inline.seq.c"
+#line 273 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -267,7 +278,8 @@ static void loom_loop_11_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:22) */
-static void loom_loop_12_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_12_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:22";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -281,7 +293,7 @@ static void loom_loop_12_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 285 "budget_inline.seq.c"
+#line 297 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -290,7 +302,8 @@ static void loom_loop_12_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:23) */
-static void loom_loop_13_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_13_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:23";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -304,7 +317,7 @@ static void loom_loop_13_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 308 "budget_inline.seq.c"
+#line 321 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -313,7 +326,8 @@ static void loom_loop_13_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:24) */
-static void loom_loop_14_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_14_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:24";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -327,7 +341,7 @@ static void loom_loop_14_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 331 "budget_inline.seq.c"
+#line 345 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -336,7 +350,8 @@ static void loom_loop_14_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:25) */
-static void loom_loop_15_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_15_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:25";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -350,7 +365,7 @@ static void loom_loop_15_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 354 "budget_inline.seq.c"
+#line 369 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -359,7 +374,8 @@ static void loom_loop_15_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:26) */
-static void loom_loop_16_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_16_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:26";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -373,7 +389,7 @@ static void loom_loop_16_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 377 "budget_inline.seq.c"
+#line 393 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -382,7 +398,8 @@ static void loom_loop_16_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:27) */
-static void loom_loop_17_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_17_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:27";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -396,7 +413,7 @@ static void loom_loop_17_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 400 "budget_inline.seq.c"
+#line 417 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -405,7 +422,8 @@ static void loom_loop_17_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:28) */
-static void loom_loop_18_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_18_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:28";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -419,7 +437,7 @@ static void loom_loop_18_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 423 "budget_inline.seq.c"
+#line 441 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -428,7 +446,8 @@ static void loom_loop_18_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:29) */
-static void loom_loop_19_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_19_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:29";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -442,7 +461,7 @@ static void loom_loop_19_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 446 "budget_inline.seq.c"
+#line 465 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -451,7 +470,8 @@ static void loom_loop_19_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:30) */
-static void loom_loop_20_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_20_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:30";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -465,7 +485,7 @@ static void loom_loop_20_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 30 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 469 "budget_inline.seq.c"
+#line 489 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -474,7 +494,8 @@ static void loom_loop_20_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:31) */
-static void loom_loop_21_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_21_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:31";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -488,7 +509,7 @@ static void loom_loop_21_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 31 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 492 "budget_inline.seq.c"
+#line 513 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -497,7 +518,8 @@ static void loom_loop_21_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:32) */
-static void loom_loop_22_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_22_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:32";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -511,7 +533,7 @@ static void loom_loop_22_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 515 "budget_inline.seq.c"
+#line 537 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -520,7 +542,8 @@ static void loom_loop_22_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:33) */
-static void loom_loop_23_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_23_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:33";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -534,7 +557,7 @@ static void loom_loop_23_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 538 "budget_inline.seq.c"
+#line 561 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -543,7 +566,8 @@ static void loom_loop_23_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:34) */
-static void loom_loop_24_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_24_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:34";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -557,7 +581,7 @@ static void loom_loop_24_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 561 "budget_inline.seq.c"
+#line 585 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -566,7 +590,8 @@ static void loom_loop_24_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:35) */
-static void loom_loop_25_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_25_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:35";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -580,7 +605,7 @@ static void loom_loop_25_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 584 "budget_inline.seq.c"
+#line 609 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -589,7 +614,8 @@ static void loom_loop_25_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:36) */
-static void loom_loop_26_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_26_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:36";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -603,7 +629,7 @@ static void loom_loop_26_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 36 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 607 "budget_inline.seq.c"
+#line 633 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -612,7 +638,8 @@ static void loom_loop_26_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:37) */
-static void loom_loop_27_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_27_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:37";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -626,7 +653,7 @@ static void loom_loop_27_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 37 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 630 "budget_inline.seq.c"
+#line 657 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -635,7 +662,8 @@ static void loom_loop_27_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:38) */
-static void loom_loop_28_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_28_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:38";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -649,7 +677,7 @@ static void loom_loop_28_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 653 "budget_inline.seq.c"
+#line 681 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -658,7 +686,8 @@ static void loom_loop_28_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:39) */
-static void loom_loop_29_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_29_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:39";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -672,7 +701,7 @@ static void loom_loop_29_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 676 "budget_inline.seq.c"
+#line 705 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -681,7 +710,8 @@ static void loom_loop_29_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:40) */
-static void loom_loop_30_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_30_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:40";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -695,7 +725,7 @@ static void loom_loop_30_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 40 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 699 "budget_inline.seq.c"
+#line 729 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -704,7 +734,8 @@ static void loom_loop_30_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:41) */
-static void loom_loop_31_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_31_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:41";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -718,7 +749,7 @@ static void loom_loop_31_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 722 "budget_inline.seq.c"
+#line 753 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -727,7 +758,8 @@ static void loom_loop_31_copy(loom_set cells, loom_dat d0, loom_dat d1)
 }
 
 /* par_loop copy over cells (budget_inline.c:42) */
-static void loom_loop_32_copy(loom_set cells, loom_dat d1, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_32_copy(loom_set cells, loom_dat d1,
+                                           loom_dat d0)
 {
   static const char loom_loop[] = "copy at budget_inline.c:42";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -741,7 +773,7 @@ static void loom_loop_32_copy(loom_set cells, loom_dat d1, loom_dat d0)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 42 "budget_inline.c"
     copy(loom_d_d1 + loom_i, loom_d_d0 + loom_i);
-#line 745 "budget_inline.seq.c"
+#line 777 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -750,7 +782,8 @@ static void loom_loop_32_copy(loom_set cells, loom_dat d1, loom_dat d0)
 }
 
 /* par_loop copy over cells (budget_inline.c:43) */
-static void loom_loop_33_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_33_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:43";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -764,7 +797,7 @@ static void loom_loop_33_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 43 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 768 "budget_inline.seq.c"
+#line 801 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -810,9 +843,10 @@ loom_loop_32_copy(cells, d1, d0);
 loom_loop_33_copy(cells, d0, d1);
 }
 
-#line 814 "budget_inline.seq.c"
+#line 847 "budget_inline.seq.c"
 /* par_loop copy over cells (budget_inline.c:55) */
-static void loom_loop_34_copy(loom_set cells, loom_dat d0, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_34_copy(loom_set cells, loom_dat d0,
+                                           loom_dat d1)
 {
   static const char loom_loop[] = "copy at budget_inline.c:55";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -826,7 +860,7 @@ static void loom_loop_34_copy(loom_set cells, loom_dat d0, loom_dat d1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 55 "budget_inline.c"
     copy(loom_d_d0 + loom_i, loom_d_d1 + loom_i);
-#line 830 "budget_inline.seq.c"
+#line 864 "budget_inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

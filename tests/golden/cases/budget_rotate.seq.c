@@ -94,8 +94,8 @@ static LOOM_TWIN_TARGET void loom_loop_1_step_avx512(
 }
 #endif
 
-static void loom_loop_1_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d10, loom_dat d1)
+static LOOM_LOOP_FN void loom_loop_1_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d10, loom_dat d1)
 {
   LOOM_TWIN(loom_loop_1_step, (cells, cnext, d0, d10, d1));
 }
@@ -156,8 +156,8 @@ static LOOM_TWIN_TARGET void loom_loop_2_step_avx512(
 }
 #endif
 
-static void loom_loop_2_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d1, loom_dat d2)
+static LOOM_LOOP_FN void loom_loop_2_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d1, loom_dat d2)
 {
   LOOM_TWIN(loom_loop_2_step, (cells, cnext, d0, d1, d2));
 }
@@ -218,8 +218,8 @@ static LOOM_TWIN_TARGET void loom_loop_3_step_avx512(
 }
 #endif
 
-static void loom_loop_3_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d2, loom_dat d3)
+static LOOM_LOOP_FN void loom_loop_3_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d2, loom_dat d3)
 {
   LOOM_TWIN(loom_loop_3_step, (cells, cnext, d0, d2, d3));
 }
@@ -280,8 +280,8 @@ static LOOM_TWIN_TARGET void loom_loop_4_step_avx512(
 }
 #endif
 
-static void loom_loop_4_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d3, loom_dat d4)
+static LOOM_LOOP_FN void loom_loop_4_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d3, loom_dat d4)
 {
   LOOM_TWIN(loom_loop_4_step, (cells, cnext, d0, d3, d4));
 }
@@ -342,8 +342,8 @@ static LOOM_TWIN_TARGET void loom_loop_5_step_avx512(
 }
 #endif
 
-static void loom_loop_5_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d4, loom_dat d5)
+static LOOM_LOOP_FN void loom_loop_5_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d4, loom_dat d5)
 {
   LOOM_TWIN(loom_loop_5_step, (cells, cnext, d0, d4, d5));
 }
@@ -404,8 +404,8 @@ static LOOM_TWIN_TARGET void loom_loop_6_step_avx512(
 }
 #endif
 
-static void loom_loop_6_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d5, loom_dat d6)
+static LOOM_LOOP_FN void loom_loop_6_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d5, loom_dat d6)
 {
   LOOM_TWIN(loom_loop_6_step, (cells, cnext, d0, d5, d6));
 }
@@ -466,8 +466,8 @@ static LOOM_TWIN_TARGET void loom_loop_7_step_avx512(
 }
 #endif
 
-static void loom_loop_7_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d6, loom_dat d7)
+static LOOM_LOOP_FN void loom_loop_7_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d6, loom_dat d7)
 {
   LOOM_TWIN(loom_loop_7_step, (cells, cnext, d0, d6, d7));
 }
@@ -528,8 +528,8 @@ static LOOM_TWIN_TARGET void loom_loop_8_step_avx512(
 }
 #endif
 
-static void loom_loop_8_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d7, loom_dat d8)
+static LOOM_LOOP_FN void loom_loop_8_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d7, loom_dat d8)
 {
   LOOM_TWIN(loom_loop_8_step, (cells, cnext, d0, d7, d8));
 }
@@ -590,8 +590,8 @@ static LOOM_TWIN_TARGET void loom_loop_9_step_avx512(
 }
 #endif
 
-static void loom_loop_9_step(loom_set cells, loom_map cnext, loom_dat d0,
-                             loom_dat d8, loom_dat d9)
+static LOOM_LOOP_FN void loom_loop_9_step(
+    loom_set cells, loom_map cnext, loom_dat d0, loom_dat d8, loom_dat d9)
 {
   LOOM_TWIN(loom_loop_9_step, (cells, cnext, d0, d8, d9));
 }
@@ -652,8 +652,8 @@ static LOOM_TWIN_TARGET void loom_loop_10_step_avx512(
 }
 #endif
 
-static void loom_loop_10_step(loom_set cells, loom_map cnext, loom_dat d9,
-                              loom_dat d10, loom_dat d0)
+static LOOM_LOOP_FN void loom_loop_10_step(
+    loom_set cells, loom_map cnext, loom_dat d9, loom_dat d10, loom_dat d0)
 {
   LOOM_TWIN(loom_loop_10_step, (cells, cnext, d9, d10, d0));
 }

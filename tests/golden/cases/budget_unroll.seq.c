@@ -14,7 +14,7 @@ static void copy(const double *a, double *b) { b[0] = a[0] + 1.0; }
 
 #line 16 "budget_unroll.seq.c"
 /* par_loops fused over cells (budget_unroll.c: copy:18, copy:19, copy:20, copy:21, copy:22, copy:23, copy:24, copy:25, copy:26, copy:27, copy:28, copy:29, copy:30, copy:31, copy:32, copy:33, copy:34) */
-static void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more(
+static LOOM_LOOP_FN void loom_loop_1_copy__2_copy__3_copy__4_copy__5_copy__6_copy__and_11_more(
     loom_set cells, loom_dat d0, loom_dat d1)
 {
   static const char loom_loop[] = "copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy + copy at budget_unroll.c:34";

@@ -43,8 +43,8 @@ static void lid(const double *q, double *top) { *top += q[0]; }
 
 #line 45 "extruded.mpi.c"
 /* par_loops fused over prisms (extruded.c: avg:42, flip:44) */
-static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
-                                    loom_dat pq)
+static LOOM_LOOP_FN void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv,
+                                                 loom_dat px, loom_dat pq)
 {
   static const char loom_loop[] = "avg + flip at extruded.c:44";
   static const char loom_loop_1[] = "avg at extruded.c:42";
@@ -104,8 +104,8 @@ static void loom_loop_1_avg__2_flip(loom_set prisms, loom_map pv, loom_dat px,
 }
 
 /* par_loop spread over prisms (extruded.c:45) */
-static void loom_loop_3_spread(loom_set prisms, loom_dat pq, loom_map pv,
-                               loom_dat pw)
+static LOOM_LOOP_FN void loom_loop_3_spread(loom_set prisms, loom_dat pq,
+                                            loom_map pv, loom_dat pw)
 {
   static const char loom_loop[] = "spread at extruded.c:45";
   if (loom__check_extruded(prisms, loom_loop) != LOOM_OK ||
@@ -155,8 +155,8 @@ static void loom_loop_3_spread(loom_set prisms, loom_dat pq, loom_map pv,
 static loom__reduction loom_reduction_4_sum; /* inc of sum (line 47) */
 static loom__reduction loom_reduction_5_top; /* inc of top (line 48) */
 /* par_loops fused over prisms (extruded.c: jump:47, lid:48) */
-static void loom_loop_4_jump__5_lid(loom_set prisms, loom_map up, loom_dat pq,
-                                    double *sum, double *top)
+static LOOM_LOOP_FN void loom_loop_4_jump__5_lid(
+    loom_set prisms, loom_map up, loom_dat pq, double *sum, double *top)
 {
   static const char loom_loop[] = "jump + lid at extruded.c:48";
   static const char loom_loop_4[] = "jump at extruded.c:47";

@@ -30,7 +30,7 @@ static void lid(const double *q, double *top) { *top += q[0]; }
 
 #line 32 "extruded.openmp.c"
 /* par_loops fused over prisms (extruded.c: avg:42, flip:44, spread:45, jump:47, lid:48) */
-static void loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(
+static LOOM_LOOP_FN void loom_loop_1_avg__2_flip__3_spread__4_jump__5_lid(
     loom_set prisms, loom_map pv, loom_dat px, loom_dat pq, loom_dat pw,
     loom_map up, double *sum, double *top)
 {

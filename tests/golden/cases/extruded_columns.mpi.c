@@ -66,7 +66,7 @@ static void loom_shared_1_settle(const char *loom_loop, loom_set cols,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_1_settle(loom_set cols, loom_dat t)
+static LOOM_LOOP_FN void loom_loop_1_settle(loom_set cols, loom_dat t)
 {
   static const char loom_loop[] = "settle at extruded_columns.c:20";
   loom_shared_1_settle(loom_loop, cols, t);
@@ -81,7 +81,7 @@ loom_loop_1_settle(cols, t);
 
 #line 83 "extruded_columns.mpi.c"
 /* par_loop lid over slabs (extruded_columns.c:38) */
-static void loom_loop_2_lid(loom_set slabs, loom_dat t_s)
+static LOOM_LOOP_FN void loom_loop_2_lid(loom_set slabs, loom_dat t_s)
 {
   static const char loom_loop[] = "lid at extruded_columns.c:38";
   if (loom__check_extruded(slabs, loom_loop) != LOOM_OK ||
@@ -110,8 +110,8 @@ static void loom_loop_2_lid(loom_set slabs, loom_dat t_s)
 }
 
 /* par_loop peek over slabs (extruded_columns.c:39) */
-static void loom_loop_3_peek(loom_set slabs, loom_map nbs, loom_dat t_s,
-                             loom_dat s_s)
+static LOOM_LOOP_FN void loom_loop_3_peek(loom_set slabs, loom_map nbs,
+                                          loom_dat t_s, loom_dat s_s)
 {
   static const char loom_loop[] = "peek at extruded_columns.c:39";
   if (loom__check_extruded(slabs, loom_loop) != LOOM_OK ||
@@ -157,7 +157,7 @@ static void loom_loop_3_peek(loom_set slabs, loom_map nbs, loom_dat t_s,
 }
 
 /* par_loop lid over cols (extruded_columns.c:40) */
-static void loom_loop_4_lid(loom_set cols, loom_dat t_c)
+static LOOM_LOOP_FN void loom_loop_4_lid(loom_set cols, loom_dat t_c)
 {
   static const char loom_loop[] = "lid at extruded_columns.c:40";
   if (loom__check_columns(cols, loom_loop) != LOOM_OK ||
@@ -188,8 +188,8 @@ static void loom_loop_4_lid(loom_set cols, loom_dat t_c)
 }
 
 /* par_loop peek over cols (extruded_columns.c:41) */
-static void loom_loop_5_peek(loom_set cols, loom_map nbc, loom_dat t_c,
-                             loom_dat s_c)
+static LOOM_LOOP_FN void loom_loop_5_peek(loom_set cols, loom_map nbc,
+                                          loom_dat t_c, loom_dat s_c)
 {
   static const char loom_loop[] = "peek at extruded_columns.c:41";
   if (loom__check_columns(cols, loom_loop) != LOOM_OK ||
@@ -236,7 +236,7 @@ static void loom_loop_5_peek(loom_set cols, loom_map nbc, loom_dat t_c,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_6_settle(loom_set cols, loom_dat t_c)
+static LOOM_LOOP_FN void loom_loop_6_settle(loom_set cols, loom_dat t_c)
 {
   static const char loom_loop[] = "settle at extruded_columns.c:20";
   loom_shared_1_settle(loom_loop, cols, t_c);

@@ -63,7 +63,7 @@ static void loom_shared_1_settle(const char *loom_loop, loom_set cols,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_1_settle(loom_set cols, loom_dat t)
+static LOOM_LOOP_FN void loom_loop_1_settle(loom_set cols, loom_dat t)
 {
   static const char loom_loop[] = "settle at extruded_columns.c:20";
   loom_shared_1_settle(loom_loop, cols, t);
@@ -78,8 +78,8 @@ loom_loop_1_settle(cols, t);
 
 #line 80 "extruded_columns.seq.c"
 /* par_loops fused over slabs (extruded_columns.c: lid:38, peek:39) */
-static void loom_loop_2_lid__3_peek(loom_set slabs, loom_dat t_s, loom_map nbs,
-                                    loom_dat s_s)
+static LOOM_LOOP_FN void loom_loop_2_lid__3_peek(loom_set slabs, loom_dat t_s,
+                                                 loom_map nbs, loom_dat s_s)
 {
   static const char loom_loop[] = "lid + peek at extruded_columns.c:39";
   static const char loom_loop_2[] = "lid at extruded_columns.c:38";
@@ -123,7 +123,7 @@ static void loom_loop_2_lid__3_peek(loom_set slabs, loom_dat t_s, loom_map nbs,
 }
 
 /* par_loop lid over cols (extruded_columns.c:40) */
-static void loom_loop_4_lid(loom_set cols, loom_dat t_c)
+static LOOM_LOOP_FN void loom_loop_4_lid(loom_set cols, loom_dat t_c)
 {
   static const char loom_loop[] = "lid at extruded_columns.c:40";
   if (loom__check_columns(cols, loom_loop) != LOOM_OK ||
@@ -151,8 +151,8 @@ static void loom_loop_4_lid(loom_set cols, loom_dat t_c)
 }
 
 /* par_loop peek over cols (extruded_columns.c:41) */
-static void loom_loop_5_peek(loom_set cols, loom_map nbc, loom_dat t_c,
-                             loom_dat s_c)
+static LOOM_LOOP_FN void loom_loop_5_peek(loom_set cols, loom_map nbc,
+                                          loom_dat t_c, loom_dat s_c)
 {
   static const char loom_loop[] = "peek at extruded_columns.c:41";
   if (loom__check_columns(cols, loom_loop) != LOOM_OK ||
@@ -188,7 +188,7 @@ static void loom_loop_5_peek(loom_set cols, loom_map nbc, loom_dat t_c,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_6_settle(loom_set cols, loom_dat t_c)
+static LOOM_LOOP_FN void loom_loop_6_settle(loom_set cols, loom_dat t_c)
 {
   static const char loom_loop[] = "settle at extruded_columns.c:20";
   loom_shared_1_settle(loom_loop, cols, t_c);

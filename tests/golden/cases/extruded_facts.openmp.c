@@ -38,8 +38,8 @@ static void jump(const double *below, const double *above, double *d) {
 
 #line 40 "extruded_facts.openmp.c"
 /* par_loop grad over m_cols (extruded_facts.c:22) */
-static void loom_loop_1_grad(loom_set m_cols, loom_map m_cv, loom_dat px,
-                             loom_dat pg)
+static LOOM_LOOP_FN void loom_loop_1_grad(loom_set m_cols, loom_map m_cv,
+                                          loom_dat px, loom_dat pg)
 {
   static const char loom_loop[] = "grad at extruded_facts.c:22";
   if (loom__check_extruded(m_cols, loom_loop) != LOOM_OK ||
@@ -91,8 +91,8 @@ loom_loop_1_grad(m->cols, m->cv, px, pg);
 
 #line 93 "extruded_facts.openmp.c"
 /* par_loop jump over cols (extruded_facts.c:30) */
-static void loom_loop_2_jump(loom_set cols, loom_map up, loom_dat pg,
-                             loom_dat pd)
+static LOOM_LOOP_FN void loom_loop_2_jump(loom_set cols, loom_map up,
+                                          loom_dat pg, loom_dat pd)
 {
   static const char loom_loop[] = "jump at extruded_facts.c:30";
   if (loom__check_extruded(cols, loom_loop) != LOOM_OK ||
@@ -144,8 +144,8 @@ loom_loop_2_jump(cols, up, pg, pd);
 
 #line 146 "extruded_facts.openmp.c"
 /* par_loop grad over m_1_cols (extruded_facts.c:22) */
-static void loom_loop_3_grad(loom_set m_1_cols, loom_map m_1_cv, loom_dat px,
-                             loom_dat pg)
+static LOOM_LOOP_FN void loom_loop_3_grad(loom_set m_1_cols, loom_map m_1_cv,
+                                          loom_dat px, loom_dat pg)
 {
   static const char loom_loop[] = "grad at extruded_facts.c:22";
   if (loom__check_extruded(m_1_cols, loom_loop) != LOOM_OK ||
@@ -189,8 +189,8 @@ static void loom_loop_3_grad(loom_set m_1_cols, loom_map m_1_cv, loom_dat px,
 }
 
 /* par_loop jump over cols_2 (extruded_facts.c:30) */
-static void loom_loop_4_jump(loom_set cols_2, loom_map up, loom_dat pg,
-                             loom_dat pd)
+static LOOM_LOOP_FN void loom_loop_4_jump(loom_set cols_2, loom_map up,
+                                          loom_dat pg, loom_dat pd)
 {
   static const char loom_loop[] = "jump at extruded_facts.c:30";
   if (loom__check_extruded(cols_2, loom_loop) != LOOM_OK ||

@@ -40,7 +40,7 @@ static void peek(const double *here, const double *above, double *s) {
 
 #line 42 "extruded_layer_order.mpi.c"
 /* par_loops fused over cols (extruded_layer_order.c: init:34, flux:35, relax:36, drop:37, peek:38) */
-static void loom_loop_1_init__2_flux__3_relax__4_drop__5_peek(
+static LOOM_LOOP_FN void loom_loop_1_init__2_flux__3_relax__4_drop__5_peek(
     loom_set cols, loom_dat q, loom_map up, loom_dat f, loom_map down,
     loom_dat t, loom_dat s)
 {

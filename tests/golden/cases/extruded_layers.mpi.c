@@ -20,7 +20,7 @@ static void use(const double *b, double *sum) { *sum += b[0]; }
 #line 21 "extruded_layers.mpi.c"
 static loom__reduction loom_reduction_5_sum; /* inc of sum (line 37) */
 /* par_loops fused over cols (extruded_layers.c: grad:33, flux:34, bed:35, above:36, use:37) */
-static void loom_loop_1_grad__2_flux__3_bed__4_above__5_use(
+static LOOM_LOOP_FN void loom_loop_1_grad__2_flux__3_bed__4_above__5_use(
     loom_set cols, loom_map cv, loom_dat px, loom_dat t, loom_dat pk,
     loom_dat s, loom_dat b, loom_map up, loom_dat pd, double *sum)
 {

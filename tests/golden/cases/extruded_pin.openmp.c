@@ -17,8 +17,8 @@ static void total(const double *h, double *sum) { *sum += h[0]; }
 
 #line 19 "extruded_pin.openmp.c"
 /* par_loop flux over cols (extruded_pin.c:32) */
-static void loom_loop_2_flux(loom_set cols, loom_map cv, loom_dat px,
-                             loom_dat pk, loom_dat ps)
+static LOOM_LOOP_FN void loom_loop_2_flux(
+    loom_set cols, loom_map cv, loom_dat px, loom_dat pk, loom_dat ps)
 {
   static const char loom_loop[] = "flux at extruded_pin.c:32";
   static const char loom_loop_1[] = "grad at extruded_pin.c:31";
@@ -71,8 +71,8 @@ static void loom_loop_2_flux(loom_set cols, loom_map cv, loom_dat px,
 }
 
 /* par_loop mag over cols (extruded_pin.c:33) */
-static void loom_loop_3_mag(loom_set cols, loom_map cv, loom_dat px,
-                            loom_dat h)
+static LOOM_LOOP_FN void loom_loop_3_mag(loom_set cols, loom_map cv,
+                                         loom_dat px, loom_dat h)
 {
   static const char loom_loop[] = "mag at extruded_pin.c:33";
   static const char loom_loop_1[] = "grad at extruded_pin.c:31";
@@ -122,7 +122,8 @@ static void loom_loop_3_mag(loom_set cols, loom_map cv, loom_dat px,
 }
 
 /* par_loop total over cols (extruded_pin.c:34) */
-static void loom_loop_4_total(loom_set cols, loom_dat h, double *sum)
+static LOOM_LOOP_FN void loom_loop_4_total(loom_set cols, loom_dat h,
+                                           double *sum)
 {
   static const char loom_loop[] = "total at extruded_pin.c:34";
   if (loom__check_extruded(cols, loom_loop) != LOOM_OK ||
@@ -144,7 +145,7 @@ static void loom_loop_4_total(loom_set cols, loom_dat h, double *sum)
       for (int loom_k = loom_L_cols - 1; loom_k < loom_L_cols; loom_k++) { /* top layers */
 #line 34 "extruded_pin.c"
         total(loom_c4_1 + loom_k, &loom_g_sum);
-#line 148 "extruded_pin.openmp.c"
+#line 149 "extruded_pin.openmp.c"
       }
     }
     loom_r_sum[loom_b] = loom_g_sum;

@@ -15,7 +15,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 17 "fuse_disabled.seq.c"
 /* par_loop copy over cells (fuse_disabled.c:24) */
-static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_copy(loom_set cells, loom_dat x,
+                                          loom_dat y)
 {
   static const char loom_loop[] = "copy at fuse_disabled.c:24";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -29,7 +30,7 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_disabled.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 33 "fuse_disabled.seq.c"
+#line 34 "fuse_disabled.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -38,7 +39,8 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
 }
 
 /* par_loop scale over cells (fuse_disabled.c:25) */
-static void loom_loop_2_scale(loom_set cells, loom_dat x, loom_dat z)
+static LOOM_LOOP_FN void loom_loop_2_scale(loom_set cells, loom_dat x,
+                                           loom_dat z)
 {
   static const char loom_loop[] = "scale at fuse_disabled.c:25";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -52,7 +54,7 @@ static void loom_loop_2_scale(loom_set cells, loom_dat x, loom_dat z)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 25 "fuse_disabled.c"
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 56 "fuse_disabled.seq.c"
+#line 58 "fuse_disabled.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

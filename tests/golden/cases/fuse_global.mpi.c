@@ -37,7 +37,8 @@ static inline void scale(const double *p, double *w) { w[0] = 2.0 * p[0]; }
 
 #line 39 "fuse_global.mpi.c"
 /* par_loops fused over nodes (fuse_global.c: zero:24, zero:26) */
-static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
+static LOOM_LOOP_FN void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1,
+                                                  loom_dat t2)
 {
   static const char loom_loop[] = "zero + zero at fuse_global.c:24";
   static const char loom_loop_1[] = "zero at fuse_global.c:24";
@@ -57,7 +58,7 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
     zero(loom_d_t1 + loom_i);
 #line 26 "fuse_global.c"
     zero(loom_d_t2 + loom_i);
-#line 61 "fuse_global.mpi.c"
+#line 62 "fuse_global.mpi.c"
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
@@ -73,7 +74,7 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
   t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
   t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
 }
-#line 77 "fuse_global.mpi.c"
+#line 78 "fuse_global.mpi.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
@@ -119,7 +120,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
           loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                               loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 123 "fuse_global.mpi.c"
+#line 124 "fuse_global.mpi.c"
         }
         /* assemble (line 25): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -130,7 +131,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
           assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 134 "fuse_global.mpi.c"
+#line 135 "fuse_global.mpi.c"
         }
       }
       if (loom_vec) {
@@ -143,7 +144,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
           loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                               loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 147 "fuse_global.mpi.c"
+#line 148 "fuse_global.mpi.c"
         }
         /* assemble (line 27): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -154,7 +155,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
           assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 158 "fuse_global.mpi.c"
+#line 159 "fuse_global.mpi.c"
         }
       }
     }
@@ -177,15 +178,15 @@ static LOOM_TWIN_TARGET void loom_loop_2_assemble__4_assemble_avx512(
 }
 #endif
 
-static void loom_loop_2_assemble__4_assemble(
+static LOOM_LOOP_FN void loom_loop_2_assemble__4_assemble(
     loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
 {
   LOOM_TWIN(loom_loop_2_assemble__4_assemble, (cells, pcell, x, t1, t2));
 }
 
 /* par_loop ratio over nodes (fuse_global.c:28) */
-static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
-                              loom_dat p)
+static LOOM_LOOP_FN void loom_loop_5_ratio(loom_set nodes, loom_dat t1,
+                                           loom_dat t2, loom_dat p)
 {
   static const char loom_loop[] = "ratio at fuse_global.c:28";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -203,7 +204,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 207 "fuse_global.mpi.c"
+#line 208 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -213,8 +214,8 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
 }
 
 /* par_loops fused over nodes (fuse_global.c: scale:31, scale:33) */
-static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
-                                       loom_dat u)
+static LOOM_LOOP_FN void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x,
+                                                    loom_dat w, loom_dat u)
 {
   static const char loom_loop[] = "scale + scale at fuse_global.c:33";
   static const char loom_loop_6[] = "scale at fuse_global.c:31";
@@ -236,7 +237,7 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 240 "fuse_global.mpi.c"
+#line 241 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
@@ -272,7 +273,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 276 "fuse_global.mpi.c"
+#line 277 "fuse_global.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -37,7 +37,8 @@ static inline void scale(const double *p, double *w) { w[0] = 2.0 * p[0]; }
 
 #line 39 "fuse_global.seq.c"
 /* par_loops fused over nodes (fuse_global.c: zero:24, zero:26) */
-static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
+static LOOM_LOOP_FN void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1,
+                                                  loom_dat t2)
 {
   static const char loom_loop[] = "zero + zero at fuse_global.c:24";
   static const char loom_loop_1[] = "zero at fuse_global.c:24";
@@ -55,7 +56,7 @@ static void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1, loom_dat t2)
     zero(loom_d_t1 + loom_i);
 #line 26 "fuse_global.c"
     zero(loom_d_t2 + loom_i);
-#line 59 "fuse_global.seq.c"
+#line 60 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -69,7 +70,7 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
   t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
   t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
 }
-#line 73 "fuse_global.seq.c"
+#line 74 "fuse_global.seq.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
@@ -106,7 +107,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 110 "fuse_global.seq.c"
+#line 111 "fuse_global.seq.c"
       }
       /* assemble (line 25): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -117,7 +118,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 121 "fuse_global.seq.c"
+#line 122 "fuse_global.seq.c"
       }
     }
     if (loom_vec) {
@@ -130,7 +131,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                             loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 134 "fuse_global.seq.c"
+#line 135 "fuse_global.seq.c"
       }
       /* assemble (line 27): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -141,7 +142,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
         assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 145 "fuse_global.seq.c"
+#line 146 "fuse_global.seq.c"
       }
     }
   }
@@ -161,15 +162,15 @@ static LOOM_TWIN_TARGET void loom_loop_2_assemble__4_assemble_avx512(
 }
 #endif
 
-static void loom_loop_2_assemble__4_assemble(
+static LOOM_LOOP_FN void loom_loop_2_assemble__4_assemble(
     loom_set cells, loom_map pcell, loom_dat x, loom_dat t1, loom_dat t2)
 {
   LOOM_TWIN(loom_loop_2_assemble__4_assemble, (cells, pcell, x, t1, t2));
 }
 
 /* par_loop ratio over nodes (fuse_global.c:28) */
-static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
-                              loom_dat p)
+static LOOM_LOOP_FN void loom_loop_5_ratio(loom_set nodes, loom_dat t1,
+                                           loom_dat t2, loom_dat p)
 {
   static const char loom_loop[] = "ratio at fuse_global.c:28";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -185,7 +186,7 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 189 "fuse_global.seq.c"
+#line 190 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -194,8 +195,8 @@ static void loom_loop_5_ratio(loom_set nodes, loom_dat t1, loom_dat t2,
 }
 
 /* par_loops fused over nodes (fuse_global.c: scale:31, scale:33) */
-static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
-                                       loom_dat u)
+static LOOM_LOOP_FN void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x,
+                                                    loom_dat w, loom_dat u)
 {
   static const char loom_loop[] = "scale + scale at fuse_global.c:33";
   static const char loom_loop_6[] = "scale at fuse_global.c:31";
@@ -215,7 +216,7 @@ static void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x, loom_dat w,
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 219 "fuse_global.seq.c"
+#line 220 "fuse_global.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -249,7 +250,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 253 "fuse_global.seq.c"
+#line 254 "fuse_global.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

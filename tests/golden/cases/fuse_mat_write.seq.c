@@ -25,8 +25,8 @@ static void twice(const double *w, double *v) { *v = 2.0 * *w; }
 
 #line 27 "fuse_mat_write.seq.c"
 /* par_loop add over cells (fuse_mat_write.c:31) */
-static void loom_loop_1_add(loom_set cells, loom_dat w, loom_map c2n,
-                            loom_mat A)
+static LOOM_LOOP_FN void loom_loop_1_add(loom_set cells, loom_dat w,
+                                         loom_map c2n, loom_mat A)
 {
   static const char loom_loop[] = "add at fuse_mat_write.c:31";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -52,8 +52,8 @@ static void loom_loop_1_add(loom_set cells, loom_dat w, loom_map c2n,
 }
 
 /* par_loops fused over cells (fuse_mat_write.c: put:32, twice:33) */
-static void loom_loop_2_put__3_twice(loom_set cells, loom_dat w, loom_map c2n,
-                                     loom_mat A, loom_dat v)
+static LOOM_LOOP_FN void loom_loop_2_put__3_twice(
+    loom_set cells, loom_dat w, loom_map c2n, loom_mat A, loom_dat v)
 {
   static const char loom_loop[] = "put + twice at fuse_mat_write.c:33";
   static const char loom_loop_2[] = "put at fuse_mat_write.c:32";

@@ -15,8 +15,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 17 "fuse_producer_consumer.seq.c"
 /* par_loops fused over cells (fuse_producer_consumer.c: scale:24, add:26) */
-static void loom_loop_1_scale__2_add(loom_set cells, loom_dat x, loom_dat y,
-                                     loom_dat z)
+static LOOM_LOOP_FN void loom_loop_1_scale__2_add(loom_set cells, loom_dat x,
+                                                  loom_dat y, loom_dat z)
 {
   static const char loom_loop[] = "scale + add at fuse_producer_consumer.c:26";
   static const char loom_loop_1[] = "scale at fuse_producer_consumer.c:24";

@@ -35,7 +35,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 37 "fuse_refused.seq.c"
 /* par_loop scale over cells (fuse_refused.c:24) */
-static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
+                                           loom_dat y)
 {
   static const char loom_loop[] = "scale at fuse_refused.c:24";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -49,7 +50,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_refused.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 53 "fuse_refused.seq.c"
+#line 54 "fuse_refused.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -60,7 +61,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat y)
 /* copy as lanes (line 25): each argument as base and offset */
 #line 4 "fuse_refused.c"
 static inline void loom_lanes_copy(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x]; }
-#line 64 "fuse_refused.seq.c"
+#line 65 "fuse_refused.seq.c"
 
 /* par_loops fused over cells (fuse_refused.c: copy:25, total:26) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
@@ -93,19 +94,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
         loom_lanes_copy(loom_d_y, loom_d_z,
 #line 25 "fuse_refused.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 97 "fuse_refused.seq.c"
+#line 98 "fuse_refused.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
         copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 103 "fuse_refused.seq.c"
+#line 104 "fuse_refused.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 26 "fuse_refused.c"
       total(loom_d_y + loom_i, &loom_g_s);
-#line 109 "fuse_refused.seq.c"
+#line 110 "fuse_refused.seq.c"
     }
   }
   *s = loom_g_s;
@@ -125,8 +126,8 @@ static LOOM_TWIN_TARGET void loom_loop_2_copy__3_total_avx512(
 }
 #endif
 
-static void loom_loop_2_copy__3_total(loom_set cells, loom_map cnext,
-                                      loom_dat y, loom_dat z, double *s)
+static LOOM_LOOP_FN void loom_loop_2_copy__3_total(
+    loom_set cells, loom_map cnext, loom_dat y, loom_dat z, double *s)
 {
   LOOM_TWIN(loom_loop_2_copy__3_total, (cells, cnext, y, z, s));
 }
@@ -153,7 +154,7 @@ loom_loop_2_copy__3_total(cells, cnext, y, z, &s);
   loom_exit();
   return (int)s;
 }
-#line 157 "fuse_refused.seq.c"
+#line 158 "fuse_refused.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

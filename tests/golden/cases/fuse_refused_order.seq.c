@@ -15,7 +15,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 17 "fuse_refused_order.seq.c"
 /* par_loop total over cells (fuse_refused_order.c:24) */
-static void loom_loop_1_total(loom_set cells, loom_dat x, double *s)
+static LOOM_LOOP_FN void loom_loop_1_total(loom_set cells, loom_dat x,
+                                           double *s)
 {
   static const char loom_loop[] = "total at fuse_refused_order.c:24";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -28,7 +29,7 @@ static void loom_loop_1_total(loom_set cells, loom_dat x, double *s)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_refused_order.c"
     total(loom_d_x + loom_i, &loom_g_s);
-#line 32 "fuse_refused_order.seq.c"
+#line 33 "fuse_refused_order.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -38,8 +39,8 @@ static void loom_loop_1_total(loom_set cells, loom_dat x, double *s)
 }
 
 /* par_loops fused over cells (fuse_refused_order.c: total:25, scale:26) */
-static void loom_loop_2_total__3_scale(loom_set cells, loom_dat y, double *s,
-                                       loom_dat x, loom_dat z)
+static LOOM_LOOP_FN void loom_loop_2_total__3_scale(
+    loom_set cells, loom_dat y, double *s, loom_dat x, loom_dat z)
 {
   static const char loom_loop[] = "total + scale at fuse_refused_order.c:26";
   static const char loom_loop_2[] = "total at fuse_refused_order.c:25";
@@ -60,7 +61,7 @@ static void loom_loop_2_total__3_scale(loom_set cells, loom_dat y, double *s,
     total(loom_d_y + loom_i, &loom_g_s);
 #line 26 "fuse_refused_order.c"
     scale(loom_d_x + loom_i, loom_d_z + loom_i);
-#line 64 "fuse_refused_order.seq.c"
+#line 65 "fuse_refused_order.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -70,7 +71,8 @@ static void loom_loop_2_total__3_scale(loom_set cells, loom_dat y, double *s,
 }
 
 /* par_loop copy over cells (fuse_refused_order.c:28) */
-static void loom_loop_4_copy(loom_set cells, loom_dat z, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_4_copy(loom_set cells, loom_dat z,
+                                          loom_dat y)
 {
   static const char loom_loop[] = "copy at fuse_refused_order.c:28";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -84,7 +86,7 @@ static void loom_loop_4_copy(loom_set cells, loom_dat z, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 28 "fuse_refused_order.c"
     copy(loom_d_z + loom_i, loom_d_y + loom_i);
-#line 88 "fuse_refused_order.seq.c"
+#line 90 "fuse_refused_order.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

@@ -15,8 +15,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 17 "fuse_siblings.seq.c"
 /* par_loops fused over cells (fuse_siblings.c: copy:24, scale:25) */
-static void loom_loop_1_copy__2_scale(loom_set cells, loom_dat x, loom_dat y,
-                                      loom_dat z)
+static LOOM_LOOP_FN void loom_loop_1_copy__2_scale(loom_set cells, loom_dat x,
+                                                   loom_dat y, loom_dat z)
 {
   static const char loom_loop[] = "copy + scale at fuse_siblings.c:25";
   static const char loom_loop_1[] = "copy at fuse_siblings.c:24";

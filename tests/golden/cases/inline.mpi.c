@@ -18,8 +18,8 @@ static inline void add(const double *a, double *s) { *s += a[0]; }
 
 #line 20 "inline.mpi.c"
 /* par_loops fused over nodes (inline.c: scale:15, scale:16) */
-static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
-                                       loom_dat b_1)
+static LOOM_LOOP_FN void loom_loop_1_scale__2_scale(loom_set nodes,
+                                                    loom_dat a_3, loom_dat b_1)
 {
   static const char loom_loop[] = "scale + scale at inline.c:16";
   static const char loom_loop_1[] = "scale at inline.c:15";
@@ -49,7 +49,8 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
 }
 
 /* par_loop scale over nodes (inline.c:15) */
-static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_3_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at inline.c:15";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -65,7 +66,7 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 69 "inline.mpi.c"
+#line 70 "inline.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -75,7 +76,8 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
 }
 
 /* par_loop scale over nodes (inline.c:16) */
-static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_4_scale(loom_set nodes, loom_dat b,
+                                           loom_dat a)
 {
   static const char loom_loop[] = "scale at inline.c:16";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -91,7 +93,7 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 95 "inline.mpi.c"
+#line 97 "inline.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -120,7 +122,7 @@ loom_loop_4_scale(nodes, b, a);
 #line 17 "inline.c"
 } }
 
-#line 124 "inline.mpi.c"
+#line 126 "inline.mpi.c"
 static loom__reduction loom_reduction_5_sum; /* inc of sum (line 24) */
 /* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
    loom_loop_11_add and loom_loop_12_add, with their own labels and reduction
@@ -141,7 +143,7 @@ static void loom_shared_5_add(const char *loom_loop,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 145 "inline.mpi.c"
+#line 147 "inline.mpi.c"
   }
   if (loom__reduce_start(loom_handle_5_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -152,7 +154,7 @@ static void loom_shared_5_add(const char *loom_loop,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+static LOOM_LOOP_FN void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
 {
   static const char loom_loop[] = "add at inline.c:24";
   loom_shared_5_add(loom_loop, &loom_reduction_5_sum, nodes, a, sum);
@@ -168,10 +170,11 @@ loom_loop_5_add(nodes, a, &sum);
   loom__reduce_fold(&loom_reduction_5_sum, &sum); return sum;
 }
 
-#line 172 "inline.mpi.c"
+#line 174 "inline.mpi.c"
 static loom__reduction loom_reduction_6_sum; /* inc of sum (line 32) */
 /* par_loop add over m_nodes (inline.c:32) */
-static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
+static LOOM_LOOP_FN void loom_loop_6_add(loom_set m_nodes, loom_dat m_c,
+                                         double *sum)
 {
   static const char loom_loop[] = "add at inline.c:32";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -186,7 +189,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 190 "inline.mpi.c"
+#line 193 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_6_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -206,10 +209,11 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_6_sum, &sum); return sum;
 }
 
-#line 210 "inline.mpi.c"
+#line 213 "inline.mpi.c"
 static loom__reduction loom_reduction_7_sum; /* inc of sum (line 38) */
 /* par_loop add over m_nodes (inline.c:38) */
-static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
+static LOOM_LOOP_FN void loom_loop_7_add(loom_set m_nodes, loom_dat m_c,
+                                         double *sum)
 {
   static const char loom_loop[] = "add at inline.c:38";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -224,7 +228,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 228 "inline.mpi.c"
+#line 232 "inline.mpi.c"
   }
   if (loom__reduce_start(&loom_reduction_7_sum, &loom_g_sum, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
     return;
@@ -242,10 +246,10 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   loom__reduce_fold(&loom_reduction_7_sum, &sum); return sum;
 }
 
-#line 246 "inline.mpi.c"
+#line 250 "inline.mpi.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
-static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
-                                                loom_dat old, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_8_save__9_scale__10_scale(
+    loom_set nodes, loom_dat a, loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale + scale at inline.c:16";
   static const char loom_loop_8[] = "save at inline.c:54";
@@ -269,7 +273,7 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 273 "inline.mpi.c"
+#line 277 "inline.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -281,14 +285,14 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
 }
 
 static loom__reduction loom_reduction_11_sum_1; /* inc of sum_1 (line 24) */
-static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
+static LOOM_LOOP_FN void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 {
   static const char loom_loop[] = "add at inline.c:24";
   loom_shared_5_add(loom_loop, &loom_reduction_11_sum_1, nodes, a_1, sum_1);
 }
 
 static loom__reduction loom_reduction_12_sum_2; /* inc of sum_2 (line 24) */
-static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
+static LOOM_LOOP_FN void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 {
   static const char loom_loop[] = "add at inline.c:24";
   loom_shared_5_add(loom_loop, &loom_reduction_12_sum_2, nodes, a_2, sum_2);

@@ -18,8 +18,8 @@ static inline void add(const double *a, double *s) { *s += a[0]; }
 
 #line 20 "inline.seq.c"
 /* par_loops fused over nodes (inline.c: scale:15, scale:16) */
-static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
-                                       loom_dat b_1)
+static LOOM_LOOP_FN void loom_loop_1_scale__2_scale(loom_set nodes,
+                                                    loom_dat a_3, loom_dat b_1)
 {
   static const char loom_loop[] = "scale + scale at inline.c:16";
   static const char loom_loop_1[] = "scale at inline.c:15";
@@ -45,7 +45,8 @@ static void loom_loop_1_scale__2_scale(loom_set nodes, loom_dat a_3,
 }
 
 /* par_loop scale over nodes (inline.c:15) */
-static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_3_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at inline.c:15";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -59,7 +60,7 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "inline.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 63 "inline.seq.c"
+#line 64 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -68,7 +69,8 @@ static void loom_loop_3_scale(loom_set nodes, loom_dat a, loom_dat b)
 }
 
 /* par_loop scale over nodes (inline.c:16) */
-static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_4_scale(loom_set nodes, loom_dat b,
+                                           loom_dat a)
 {
   static const char loom_loop[] = "scale at inline.c:16";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -82,7 +84,7 @@ static void loom_loop_4_scale(loom_set nodes, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 86 "inline.seq.c"
+#line 88 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -110,7 +112,7 @@ loom_loop_4_scale(nodes, b, a);
 #line 17 "inline.c"
 } }
 
-#line 114 "inline.seq.c"
+#line 116 "inline.seq.c"
 /* par_loop add over nodes (inline.c:24): the code of loom_loop_5_add,
    loom_loop_11_add and loom_loop_12_add, with their own labels */
 static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
@@ -126,7 +128,7 @@ static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "inline.c"
     add(loom_d_a + loom_i, &loom_g_sum);
-#line 130 "inline.seq.c"
+#line 132 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -135,7 +137,7 @@ static void loom_shared_5_add(const char *loom_loop, loom_set nodes,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
+static LOOM_LOOP_FN void loom_loop_5_add(loom_set nodes, loom_dat a, double *sum)
 {
   static const char loom_loop[] = "add at inline.c:24";
   loom_shared_5_add(loom_loop, nodes, a, sum);
@@ -151,9 +153,10 @@ loom_loop_5_add(nodes, a, &sum);
   return sum;
 }
 
-#line 155 "inline.seq.c"
+#line 157 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:32) */
-static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
+static LOOM_LOOP_FN void loom_loop_6_add(loom_set m_nodes, loom_dat m_c,
+                                         double *sum)
 {
   static const char loom_loop[] = "add at inline.c:32";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -166,7 +169,7 @@ static void loom_loop_6_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 32 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 170 "inline.seq.c"
+#line 173 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -184,9 +187,10 @@ loom_loop_6_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 188 "inline.seq.c"
+#line 191 "inline.seq.c"
 /* par_loop add over m_nodes (inline.c:38) */
-static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
+static LOOM_LOOP_FN void loom_loop_7_add(loom_set m_nodes, loom_dat m_c,
+                                         double *sum)
 {
   static const char loom_loop[] = "add at inline.c:38";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -199,7 +203,7 @@ static void loom_loop_7_add(loom_set m_nodes, loom_dat m_c, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 38 "inline.c"
     add(loom_d_m_c + loom_i, &loom_g_sum);
-#line 203 "inline.seq.c"
+#line 207 "inline.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -215,10 +219,10 @@ loom_loop_7_add(m->nodes, m->c, &sum);
   return sum;
 }
 
-#line 219 "inline.seq.c"
+#line 223 "inline.seq.c"
 /* par_loops fused over nodes (inline.c: save:54, scale:15, scale:16) */
-static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
-                                                loom_dat old, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_8_save__9_scale__10_scale(
+    loom_set nodes, loom_dat a, loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale + scale at inline.c:16";
   static const char loom_loop_8[] = "save at inline.c:54";
@@ -240,7 +244,7 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 16 "inline.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 244 "inline.seq.c"
+#line 248 "inline.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -248,13 +252,13 @@ static void loom_loop_8_save__9_scale__10_scale(loom_set nodes, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
+static LOOM_LOOP_FN void loom_loop_11_add(loom_set nodes, loom_dat a_1, double *sum_1)
 {
   static const char loom_loop[] = "add at inline.c:24";
   loom_shared_5_add(loom_loop, nodes, a_1, sum_1);
 }
 
-static void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
+static LOOM_LOOP_FN void loom_loop_12_add(loom_set nodes, loom_dat a_2, double *sum_2)
 {
   static const char loom_loop[] = "add at inline.c:24";
   loom_shared_5_add(loom_loop, nodes, a_2, sum_2);

@@ -51,7 +51,7 @@ static void diff(const double *za, const double *zb, double *err) {
 
 #line 53 "mpi_schedule.mpi.c"
 /* par_loop scale over cells (mpi_schedule.c:38) */
-static void loom_loop_1_scale(loom_set cells, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat y)
 {
   static const char loom_loop[] = "scale at mpi_schedule.c:38";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -154,16 +154,16 @@ static LOOM_TWIN_TARGET void loom_loop_2_smooth_avx512(
 }
 #endif
 
-static void loom_loop_2_smooth(loom_set edges, loom_map ecell, loom_dat x,
-                               loom_dat y)
+static LOOM_LOOP_FN void loom_loop_2_smooth(loom_set edges, loom_map ecell,
+                                            loom_dat x, loom_dat y)
 {
   LOOM_TWIN(loom_loop_2_smooth, (edges, ecell, x, y));
 }
 
 static loom__reduction loom_reduction_3_norm; /* inc of norm (line 42) */
 /* par_loop update over cells (mpi_schedule.c:42) */
-static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
-                               double *norm)
+static LOOM_LOOP_FN void loom_loop_3_update(loom_set cells, loom_dat y,
+                                            loom_dat x, double *norm)
 {
   static const char loom_loop[] = "update at mpi_schedule.c:42";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -193,7 +193,7 @@ static void loom_loop_3_update(loom_set cells, loom_dat y, loom_dat x,
 }
 
 /* par_loop scale over cells (mpi_schedule.c:47) */
-static void loom_loop_4_scale(loom_set cells, loom_dat z)
+static LOOM_LOOP_FN void loom_loop_4_scale(loom_set cells, loom_dat z)
 {
   static const char loom_loop[] = "scale at mpi_schedule.c:47";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -218,8 +218,8 @@ static void loom_loop_4_scale(loom_set cells, loom_dat z)
 
 static loom__reduction loom_reduction_5_err; /* inc of err (line 48) */
 /* par_loop diff over edges (mpi_schedule.c:48) */
-static void loom_loop_5_diff(loom_set edges, loom_map ecell, loom_dat z,
-                             double *err)
+static LOOM_LOOP_FN void loom_loop_5_diff(loom_set edges, loom_map ecell,
+                                          loom_dat z, double *err)
 {
   static const char loom_loop[] = "diff at mpi_schedule.c:48";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||

@@ -11,7 +11,8 @@ static void total_arr(const double v[1], double sum[1]) { sum[0] += v[0]; }
 
 #line 13 "ok_array_params.seq.c"
 /* par_loop total_arr over cells (ok_array_params.c:12) */
-static void loom_loop_1_total_arr(loom_set cells, loom_dat v, double *sum)
+static LOOM_LOOP_FN void loom_loop_1_total_arr(loom_set cells, loom_dat v,
+                                               double *sum)
 {
   static const char loom_loop[] = "total_arr at ok_array_params.c:12";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -24,7 +25,7 @@ static void loom_loop_1_total_arr(loom_set cells, loom_dat v, double *sum)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 13 "ok_array_params.c"
     total_arr(loom_d_v + loom_i, &loom_g_sum);
-#line 28 "ok_array_params.seq.c"
+#line 29 "ok_array_params.seq.c"
   }
   *sum = loom_g_sum;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */

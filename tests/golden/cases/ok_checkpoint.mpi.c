@@ -13,7 +13,8 @@ static void shift(const double *b, double *c) { c[0] = b[0] + 1.0; }
 
 #line 15 "ok_checkpoint.mpi.c"
 /* par_loop scale over cells (ok_checkpoint.c:15) */
-static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at ok_checkpoint.c:15";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -29,7 +30,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 15 "ok_checkpoint.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 33 "ok_checkpoint.mpi.c"
+#line 34 "ok_checkpoint.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -39,7 +40,8 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
 }
 
 /* par_loop shift over cells (ok_checkpoint.c:17) */
-static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
+static LOOM_LOOP_FN void loom_loop_2_shift(loom_set cells, loom_dat b,
+                                           loom_dat c)
 {
   static const char loom_loop[] = "shift at ok_checkpoint.c:17";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -55,7 +57,7 @@ static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 17 "ok_checkpoint.c"
     shift(loom_d_b + loom_i, loom_d_c + loom_i);
-#line 59 "ok_checkpoint.mpi.c"
+#line 61 "ok_checkpoint.mpi.c"
   }
   loom__dat_dirty(c);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */

@@ -13,7 +13,8 @@ static void shift(const double *b, double *c) { c[0] = b[0] + 1.0; }
 
 #line 15 "ok_checkpoint.seq.c"
 /* par_loop scale over cells (ok_checkpoint.c:15) */
-static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at ok_checkpoint.c:15";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -27,7 +28,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 15 "ok_checkpoint.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 31 "ok_checkpoint.seq.c"
+#line 32 "ok_checkpoint.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -36,7 +37,8 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
 }
 
 /* par_loop shift over cells (ok_checkpoint.c:17) */
-static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
+static LOOM_LOOP_FN void loom_loop_2_shift(loom_set cells, loom_dat b,
+                                           loom_dat c)
 {
   static const char loom_loop[] = "shift at ok_checkpoint.c:17";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -50,7 +52,7 @@ static void loom_loop_2_shift(loom_set cells, loom_dat b, loom_dat c)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 17 "ok_checkpoint.c"
     shift(loom_d_b + loom_i, loom_d_c + loom_i);
-#line 54 "ok_checkpoint.seq.c"
+#line 56 "ok_checkpoint.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

@@ -12,7 +12,7 @@
 static void one(double *t) { t[0] = 1.0; }
 #line 14 "ok_comment_before_hash.seq.c"
 /* par_loops fused over s (ok_comment_before_hash.c: one:11, one:13) */
-static void loom_loop_1_one__2_one(loom_set s, loom_dat t)
+static LOOM_LOOP_FN void loom_loop_1_one__2_one(loom_set s, loom_dat t)
 {
   static const char loom_loop[] = "one + one at ok_comment_before_hash.c:13";
   static const char loom_loop_1[] = "one at ok_comment_before_hash.c:11";

@@ -19,8 +19,9 @@ static void update(const double *qold, double *q, double *res,
 
 #line 21 "ok_continuation.seq.c"
 /* par_loop update over cells (ok_continuation.c:23) */
-static void loom_loop_1_update(loom_set cells, loom_dat qold, loom_dat q,
-                               loom_dat res, loom_dat adt, double *rms)
+static LOOM_LOOP_FN void loom_loop_1_update(loom_set cells, loom_dat qold,
+                                            loom_dat q, loom_dat res,
+                                            loom_dat adt, double *rms)
 {
   static const char loom_loop[] = "update at ok_continuation.c:23";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -42,7 +43,7 @@ static void loom_loop_1_update(loom_set cells, loom_dat qold, loom_dat q,
            loom_d_q + loom_i,
            loom_d_res + loom_i, loom_d_adt + loom_i,
            &loom_g_rms);
-#line 46 "ok_continuation.seq.c"
+#line 47 "ok_continuation.seq.c"
   }
   *rms = loom_g_rms;
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */

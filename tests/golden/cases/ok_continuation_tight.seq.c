@@ -105,8 +105,8 @@ static LOOM_TWIN_TARGET void loom_loop_1_edge_len_avx512(
 }
 #endif
 
-static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
-                                 loom_dat len)
+static LOOM_LOOP_FN void loom_loop_1_edge_len(loom_set edges, loom_map pedge,
+                                              loom_dat x, loom_dat len)
 {
   LOOM_TWIN(loom_loop_1_edge_len, (edges, pedge, x, len));
 }

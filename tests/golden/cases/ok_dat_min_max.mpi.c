@@ -119,15 +119,15 @@ static LOOM_TWIN_TARGET void loom_loop_1_edge_len_avx512(
 }
 #endif
 
-static void loom_loop_1_edge_len(loom_set edges, loom_map pedge, loom_dat x,
-                                 loom_dat len)
+static LOOM_LOOP_FN void loom_loop_1_edge_len(loom_set edges, loom_map pedge,
+                                              loom_dat x, loom_dat len)
 {
   LOOM_TWIN(loom_loop_1_edge_len, (edges, pedge, x, len));
 }
 
 /* par_loop extremes over edges (ok_dat_min_max.c:37) */
-static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
-                                 loom_dat lmax, loom_dat lmin)
+static LOOM_LOOP_FN void loom_loop_2_extremes(
+    loom_set edges, loom_dat len, loom_map pedge, loom_dat lmax, loom_dat lmin)
 {
   static const char loom_loop[] = "extremes at ok_dat_min_max.c:37";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -167,7 +167,8 @@ static void loom_loop_2_extremes(loom_set edges, loom_dat len, loom_map pedge,
 }
 
 /* par_loop clip over nodes (ok_dat_min_max.c:39) */
-static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
+static LOOM_LOOP_FN void loom_loop_3_clip(loom_set nodes, loom_dat lmax,
+                                          loom_dat lmin)
 {
   static const char loom_loop[] = "clip at ok_dat_min_max.c:39";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -183,7 +184,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 187 "ok_dat_min_max.mpi.c"
+#line 188 "ok_dat_min_max.mpi.c"
   }
   loom__dat_dirty(lmin);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -216,7 +217,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 220 "ok_dat_min_max.mpi.c"
+#line 221 "ok_dat_min_max.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

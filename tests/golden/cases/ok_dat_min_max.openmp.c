@@ -43,9 +43,9 @@ static inline void loom_lanes_edge_len(const double *a, const double *b, double 
 #line 44 "ok_dat_min_max.openmp.c"
 
 /* par_loops fused over edges (ok_dat_min_max.c: edge_len:36, extremes:37) */
-static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
-                                             loom_dat x, loom_dat len,
-                                             loom_dat lmax, loom_dat lmin)
+static LOOM_LOOP_FN void loom_loop_1_edge_len__2_extremes(
+    loom_set edges, loom_map pedge, loom_dat x, loom_dat len, loom_dat lmax,
+    loom_dat lmin)
 {
   static const char loom_loop[] = "edge_len + extremes at ok_dat_min_max.c:37";
   static const char loom_loop_1[] = "edge_len at ok_dat_min_max.c:36";
@@ -119,7 +119,8 @@ static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
 }
 
 /* par_loop clip over nodes (ok_dat_min_max.c:39) */
-static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
+static LOOM_LOOP_FN void loom_loop_3_clip(loom_set nodes, loom_dat lmax,
+                                          loom_dat lmin)
 {
   static const char loom_loop[] = "clip at ok_dat_min_max.c:39";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -137,7 +138,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
       clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 141 "ok_dat_min_max.openmp.c"
+#line 142 "ok_dat_min_max.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -173,7 +174,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 177 "ok_dat_min_max.openmp.c"
+#line 178 "ok_dat_min_max.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

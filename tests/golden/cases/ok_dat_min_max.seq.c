@@ -122,16 +122,17 @@ static LOOM_TWIN_TARGET void loom_loop_1_edge_len__2_extremes_avx512(
 }
 #endif
 
-static void loom_loop_1_edge_len__2_extremes(loom_set edges, loom_map pedge,
-                                             loom_dat x, loom_dat len,
-                                             loom_dat lmax, loom_dat lmin)
+static LOOM_LOOP_FN void loom_loop_1_edge_len__2_extremes(
+    loom_set edges, loom_map pedge, loom_dat x, loom_dat len, loom_dat lmax,
+    loom_dat lmin)
 {
   LOOM_TWIN(loom_loop_1_edge_len__2_extremes,
             (edges, pedge, x, len, lmax, lmin));
 }
 
 /* par_loop clip over nodes (ok_dat_min_max.c:39) */
-static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
+static LOOM_LOOP_FN void loom_loop_3_clip(loom_set nodes, loom_dat lmax,
+                                          loom_dat lmin)
 {
   static const char loom_loop[] = "clip at ok_dat_min_max.c:39";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -145,7 +146,7 @@ static void loom_loop_3_clip(loom_set nodes, loom_dat lmax, loom_dat lmin)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 149 "ok_dat_min_max.seq.c"
+#line 150 "ok_dat_min_max.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -177,7 +178,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 181 "ok_dat_min_max.seq.c"
+#line 182 "ok_dat_min_max.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

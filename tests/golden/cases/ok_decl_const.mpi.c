@@ -16,7 +16,8 @@ static void scale(const double *a, double *b) { b[0] = gam * a[0] + qinf[1] + st
 
 #line 18 "ok_decl_const.mpi.c"
 /* par_loop scale over cells (ok_decl_const.c:20) */
-static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at ok_decl_const.c:20";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -32,7 +33,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 20 "ok_decl_const.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 36 "ok_decl_const.mpi.c"
+#line 37 "ok_decl_const.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -42,7 +43,8 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
 }
 
 /* par_loop scale over cells (ok_decl_const.c:23) */
-static void loom_loop_2_scale(loom_set cells, loom_dat b, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_2_scale(loom_set cells, loom_dat b,
+                                           loom_dat a)
 {
   static const char loom_loop[] = "scale at ok_decl_const.c:23";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -58,7 +60,7 @@ static void loom_loop_2_scale(loom_set cells, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_decl_const.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 62 "ok_decl_const.mpi.c"
+#line 64 "ok_decl_const.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */

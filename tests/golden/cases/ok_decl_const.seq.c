@@ -16,7 +16,8 @@ static void scale(const double *a, double *b) { b[0] = gam * a[0] + qinf[1] + st
 
 #line 18 "ok_decl_const.seq.c"
 /* par_loop scale over cells (ok_decl_const.c:20) */
-static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at ok_decl_const.c:20";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -30,7 +31,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 20 "ok_decl_const.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 34 "ok_decl_const.seq.c"
+#line 35 "ok_decl_const.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -39,7 +40,8 @@ static void loom_loop_1_scale(loom_set cells, loom_dat a, loom_dat b)
 }
 
 /* par_loop scale over cells (ok_decl_const.c:23) */
-static void loom_loop_2_scale(loom_set cells, loom_dat b, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_2_scale(loom_set cells, loom_dat b,
+                                           loom_dat a)
 {
   static const char loom_loop[] = "scale at ok_decl_const.c:23";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -53,7 +55,7 @@ static void loom_loop_2_scale(loom_set cells, loom_dat b, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_decl_const.c"
     scale(loom_d_b + loom_i, loom_d_a + loom_i);
-#line 57 "ok_decl_const.seq.c"
+#line 59 "ok_decl_const.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

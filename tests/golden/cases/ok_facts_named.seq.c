@@ -70,7 +70,7 @@ static void loom_shared_1_sum(const char *loom_loop, loom_set m_nodes,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
+static LOOM_LOOP_FN void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double *s)
 {
   static const char loom_loop[] = "sum at ok_facts_named.c:24";
   loom_shared_1_sum(loom_loop, m_nodes, m_q, s);
@@ -143,7 +143,7 @@ static void loom_shared_2_flux(const char *loom_loop, loom__tuner *loom_tune,
   LOOM_TWIN(loom_shared_2_flux, (loom_loop, loom_tune, m_edges, m_e2n, m_q, f));
 }
 
-static void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q, loom_dat f)
+static LOOM_LOOP_FN void loom_loop_2_flux(loom_set m_edges, loom_map m_e2n, loom_dat m_q, loom_dat f)
 {
   static const char loom_loop[] = "flux at ok_facts_named.c:25";
   static loom__tuner loom_tune;
@@ -159,13 +159,13 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
 }
 
 #line 162 "ok_facts_named.seq.c"
-static void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
+static LOOM_LOOP_FN void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
   static const char loom_loop[] = "sum at ok_facts_named.c:24";
   loom_shared_1_sum(loom_loop, m_1_nodes, m_1_q, s_1);
 }
 
-static void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n, loom_dat m_1_q, loom_dat f_1)
+static LOOM_LOOP_FN void loom_loop_4_flux(loom_set m_1_edges, loom_map m_1_e2n, loom_dat m_1_q, loom_dat f_1)
 {
   static const char loom_loop[] = "flux at ok_facts_named.c:25";
   static loom__tuner loom_tune;

@@ -25,8 +25,9 @@ static loom__reduction loom_reduction_1_g; /* inc of g (line 25) */
 static loom__reduction loom_reduction_1_vmin; /* min of vmin (line 25) */
 static loom__reduction loom_reduction_1_vmax; /* max of vmax (line 25) */
 /* par_loop stats over cells (ok_globals.c:25) */
-static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
-                              double *g, double *vmin, double *vmax)
+static LOOM_LOOP_FN void loom_loop_1_stats(loom_set cells, loom_dat v,
+                                           const double *scale, double *g,
+                                           double *vmin, double *vmax)
 {
   static const char loom_loop[] = "stats at ok_globals.c:25";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -65,7 +66,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
       for (int loom_i = loom_lo; loom_i < loom_hi; loom_i += 1) {
 #line 26 "ok_globals.c"
         stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
-#line 69 "ok_globals.mpi+openmp.c"
+#line 70 "ok_globals.mpi+openmp.c"
       }
       for (int loom_j = 0; loom_j < 3; loom_j++)
         loom_r_g[3 * loom_b + loom_j] = loom_g_g[loom_j];

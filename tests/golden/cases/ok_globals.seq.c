@@ -22,8 +22,9 @@ static void stats(const double *v, const double *scale, double *sums,
 
 #line 24 "ok_globals.seq.c"
 /* par_loop stats over cells (ok_globals.c:25) */
-static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
-                              double *g, double *vmin, double *vmax)
+static LOOM_LOOP_FN void loom_loop_1_stats(loom_set cells, loom_dat v,
+                                           const double *scale, double *g,
+                                           double *vmin, double *vmax)
 {
   static const char loom_loop[] = "stats at ok_globals.c:25";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -40,7 +41,7 @@ static void loom_loop_1_stats(loom_set cells, loom_dat v, const double *scale,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "ok_globals.c"
     stats(loom_d_v + loom_i, scale, loom_g_g, &loom_g_vmin, &loom_g_vmax);
-#line 44 "ok_globals.seq.c"
+#line 45 "ok_globals.seq.c"
   }
   for (int loom_j = 0; loom_j < 3; loom_j++)
     g[loom_j] = loom_g_g[loom_j];

@@ -15,7 +15,8 @@ static void number(const int *i, int *id, double *half) {
 
 #line 17 "ok_idx.seq.c"
 /* par_loop number over cells (ok_idx.c:15) */
-static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
+static LOOM_LOOP_FN void loom_loop_1_number(loom_set cells, loom_dat id,
+                                            loom_dat half)
 {
   static const char loom_loop[] = "number at ok_idx.c:15";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -31,7 +32,7 @@ static void loom_loop_1_number(loom_set cells, loom_dat id, loom_dat half)
     const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 15 "ok_idx.c"
     number(&loom_idx, loom_d_id + loom_i, loom_d_half + loom_i);
-#line 35 "ok_idx.seq.c"
+#line 36 "ok_idx.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      12.0 * loom__set_size(cells),

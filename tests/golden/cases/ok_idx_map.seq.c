@@ -17,7 +17,8 @@ static void number(const int *e, const int *c0, const int *c1, double *x) {
 
 #line 19 "ok_idx_map.seq.c"
 /* par_loop number over edges (ok_idx_map.c:19) */
-static void loom_loop_1_number(loom_set edges, loom_map ecell, loom_dat x)
+static LOOM_LOOP_FN void loom_loop_1_number(loom_set edges, loom_map ecell,
+                                            loom_dat x)
 {
   static const char loom_loop[] = "number at ok_idx_map.c:19";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -36,7 +37,7 @@ static void loom_loop_1_number(loom_set edges, loom_map ecell, loom_dat x)
     const int loom_idx3 = loom_gid_cells ? loom_gid_cells[loom_m_ecell[2 * loom_i + 1]] : loom_m_ecell[2 * loom_i + 1];
 #line 19 "ok_idx_map.c"
     number(&loom_idx, &loom_idx2, &loom_idx3, loom_d_x + 2 * loom_i);
-#line 40 "ok_idx_map.seq.c"
+#line 41 "ok_idx_map.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(edges),

@@ -12,7 +12,8 @@ static void copy(const double *x, double *y) { y[0] = x[0]; }
 
 #line 14 "ok_if0_ignored.seq.c"
 /* par_loop copy over cells (ok_if0_ignored.c:20) */
-static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_copy(loom_set cells, loom_dat x,
+                                          loom_dat y)
 {
   static const char loom_loop[] = "copy at ok_if0_ignored.c:20";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -26,7 +27,7 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 20 "ok_if0_ignored.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 30 "ok_if0_ignored.seq.c"
+#line 31 "ok_if0_ignored.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

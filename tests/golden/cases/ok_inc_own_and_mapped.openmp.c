@@ -14,7 +14,8 @@ static void bump(double *mine, double *succ) { mine[0] += 1.0; succ[0] += 1.0; }
 
 #line 16 "ok_inc_own_and_mapped.openmp.c"
 /* par_loop bump over cells (ok_inc_own_and_mapped.c:15) */
-static void loom_loop_1_bump(loom_set cells, loom_dat x, loom_map next)
+static LOOM_LOOP_FN void loom_loop_1_bump(loom_set cells, loom_dat x,
+                                          loom_map next)
 {
   static const char loom_loop[] = "bump at ok_inc_own_and_mapped.c:15";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -37,7 +38,7 @@ static void loom_loop_1_bump(loom_set cells, loom_dat x, loom_map next)
           loom_d_x + loom_m_next[1 * loom_i + 0];
 #line 15 "ok_inc_own_and_mapped.c"
       bump(loom_d_x + loom_i, loom_w1_2);
-#line 41 "ok_inc_own_and_mapped.openmp.c"
+#line 42 "ok_inc_own_and_mapped.openmp.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */

@@ -95,8 +95,8 @@ static LOOM_TWIN_TARGET void loom_strip_1_flux_avx512(
 #endif
 
 /* par_loop flux over edges (ok_indirect.c:20) */
-static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
-                             loom_dat res)
+static LOOM_LOOP_FN void loom_loop_1_flux(loom_set edges, loom_map ecell,
+                                          loom_dat x, loom_dat res)
 {
   static const char loom_loop[] = "flux at ok_indirect.c:20";
   static loom__tuner loom_tune;

@@ -105,8 +105,8 @@ static LOOM_TWIN_TARGET void loom_loop_1_flux_avx512(
 }
 #endif
 
-static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat x,
-                             loom_dat res)
+static LOOM_LOOP_FN void loom_loop_1_flux(loom_set edges, loom_map ecell,
+                                          loom_dat x, loom_dat res)
 {
   LOOM_TWIN(loom_loop_1_flux, (edges, ecell, x, res));
 }

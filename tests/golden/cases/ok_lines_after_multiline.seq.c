@@ -32,7 +32,7 @@ static void loom_shared_1_k(const char *loom_loop, loom_set s, loom_dat y)
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_1_k(loom_set s, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_k(loom_set s, loom_dat y)
 {
   static const char loom_loop[] = "k at ok_lines_after_multiline.c:10";
   loom_shared_1_k(loom_loop, s, y);
@@ -68,7 +68,7 @@ static void loom_shared_2_k(const char *loom_loop, loom_set s, loom_dat y)
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_2_k(loom_set s, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_2_k(loom_set s, loom_dat y)
 {
   static const char loom_loop[] = "k at ok_lines_after_multiline.c:17";
   loom_shared_2_k(loom_loop, s, y);
@@ -82,13 +82,13 @@ loom_loop_2_k(s, y);
 }
 
 #line 85 "ok_lines_after_multiline.seq.c"
-static void loom_loop_3_k(loom_set s_1, loom_dat y_1)
+static LOOM_LOOP_FN void loom_loop_3_k(loom_set s_1, loom_dat y_1)
 {
   static const char loom_loop[] = "k at ok_lines_after_multiline.c:10";
   loom_shared_1_k(loom_loop, s_1, y_1);
 }
 
-static void loom_loop_4_k(loom_set s_2, loom_dat y_2)
+static LOOM_LOOP_FN void loom_loop_4_k(loom_set s_2, loom_dat y_2)
 {
   static const char loom_loop[] = "k at ok_lines_after_multiline.c:17";
   loom_shared_2_k(loom_loop, s_2, y_2);

@@ -20,9 +20,9 @@ static void spread(const double *w, double **corner) {
 
 #line 22 "ok_map_all.openmp.c"
 /* par_loops fused over cells (ok_map_all.c: centroid:27, spread:28) */
-static void loom_loop_1_centroid__2_spread(loom_set cells, loom_map pcell,
-                                           loom_dat x, loom_dat c, loom_dat w,
-                                           loom_dat acc)
+static LOOM_LOOP_FN void loom_loop_1_centroid__2_spread(
+    loom_set cells, loom_map pcell, loom_dat x, loom_dat c, loom_dat w,
+    loom_dat acc)
 {
   static const char loom_loop[] = "centroid + spread at ok_map_all.c:28";
   static const char loom_loop_1[] = "centroid at ok_map_all.c:27";

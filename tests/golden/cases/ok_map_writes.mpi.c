@@ -17,8 +17,8 @@ static void twice(double *c) { c[0] *= 2.0; }
 
 #line 19 "ok_map_writes.mpi.c"
 /* par_loop mark over edges (ok_map_writes.c:21) */
-static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
-                             loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_mark(loom_set edges, loom_map ecell,
+                                          loom_dat x, loom_dat y)
 {
   static const char loom_loop[] = "mark at ok_map_writes.c:21";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -66,7 +66,8 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
 }
 
 /* par_loop twice over edges (ok_map_writes.c:22) */
-static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
+static LOOM_LOOP_FN void loom_loop_2_twice(loom_set edges, loom_map edual,
+                                           loom_dat x)
 {
   static const char loom_loop[] = "twice at ok_map_writes.c:22";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -92,7 +93,7 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
         loom__halo_progress();
 #line 22 "ok_map_writes.c"
       twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
-#line 96 "ok_map_writes.mpi.c"
+#line 97 "ok_map_writes.mpi.c"
     }
   }
   loom__dat_dirty(x);

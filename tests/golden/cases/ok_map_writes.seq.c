@@ -17,8 +17,8 @@ static void twice(double *c) { c[0] *= 2.0; }
 
 #line 19 "ok_map_writes.seq.c"
 /* par_loop mark over edges (ok_map_writes.c:21) */
-static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
-                             loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_mark(loom_set edges, loom_map ecell,
+                                          loom_dat x, loom_dat y)
 {
   static const char loom_loop[] = "mark at ok_map_writes.c:21";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -62,7 +62,8 @@ static void loom_loop_1_mark(loom_set edges, loom_map ecell, loom_dat x,
 }
 
 /* par_loop twice over edges (ok_map_writes.c:22) */
-static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
+static LOOM_LOOP_FN void loom_loop_2_twice(loom_set edges, loom_map edual,
+                                           loom_dat x)
 {
   static const char loom_loop[] = "twice at ok_map_writes.c:22";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -79,7 +80,7 @@ static void loom_loop_2_twice(loom_set edges, loom_map edual, loom_dat x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "ok_map_writes.c"
     twice(loom_d_x + loom_m_edual[1 * loom_i + 0]);
-#line 83 "ok_map_writes.seq.c"
+#line 84 "ok_map_writes.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
                      4.0 * loom__set_size(edges)

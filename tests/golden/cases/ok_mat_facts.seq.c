@@ -62,7 +62,7 @@ static void loom_shared_1_mass(const char *loom_loop, loom_set m_cells,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x, loom_mat m_M)
+static LOOM_LOOP_FN void loom_loop_1_mass(loom_set m_cells, loom_map m_c2n, loom_dat m_x, loom_mat m_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";
   loom_shared_1_mass(loom_loop, m_cells, m_c2n, m_x, m_M);
@@ -103,7 +103,7 @@ static void loom_shared_2_mass(const char *loom_loop, loom_set cells,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x, loom_mat A)
+static LOOM_LOOP_FN void loom_loop_2_mass(loom_set cells, loom_map c2n, loom_dat x, loom_mat A)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:37";
   loom_shared_2_mass(loom_loop, cells, c2n, x, A);
@@ -119,19 +119,19 @@ loom_loop_2_mass(cells, c2n, x, A);
 }
 
 #line 122 "ok_mat_facts.seq.c"
-static void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n, loom_dat m_1_x, loom_mat m_1_M)
+static LOOM_LOOP_FN void loom_loop_3_mass(loom_set m_1_cells, loom_map m_1_c2n, loom_dat m_1_x, loom_mat m_1_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";
   loom_shared_1_mass(loom_loop, m_1_cells, m_1_c2n, m_1_x, m_1_M);
 }
 
-static void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n, loom_dat m_2_x, loom_mat m_2_M)
+static LOOM_LOOP_FN void loom_loop_4_mass(loom_set m_2_cells, loom_map m_2_c2n, loom_dat m_2_x, loom_mat m_2_M)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:29";
   loom_shared_1_mass(loom_loop, m_2_cells, m_2_c2n, m_2_x, m_2_M);
 }
 
-static void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3, loom_mat A_3)
+static LOOM_LOOP_FN void loom_loop_5_mass(loom_set cells_3, loom_map c2n_3, loom_dat x_3, loom_mat A_3)
 {
   static const char loom_loop[] = "mass at ok_mat_facts.c:37";
   loom_shared_2_mass(loom_loop, cells_3, c2n_3, x_3, A_3);

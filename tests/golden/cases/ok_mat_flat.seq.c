@@ -18,7 +18,8 @@ static void k(const double *w, double A[9]) {
 
 #line 20 "ok_mat_flat.seq.c"
 /* par_loop k over cells (ok_mat_flat.c:24) */
-static void loom_loop_1_k(loom_set cells, loom_dat w, loom_map c2n, loom_mat A)
+static LOOM_LOOP_FN void loom_loop_1_k(loom_set cells, loom_dat w,
+                                       loom_map c2n, loom_mat A)
 {
   static const char loom_loop[] = "k at ok_mat_flat.c:24";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -35,7 +36,7 @@ static void loom_loop_1_k(loom_set cells, loom_dat w, loom_map c2n, loom_mat A)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_mat_flat.c"
     k(loom_d_w + loom_i, loom_mv1_2 + (size_t)9 * loom_i);
-#line 39 "ok_mat_flat.seq.c"
+#line 40 "ok_mat_flat.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      92.0 * loom__set_size(cells),

@@ -16,8 +16,8 @@ static void diag(const double *w, double *A) {
 
 #line 18 "ok_mat_map_unread.openmp.c"
 /* par_loop diag over edges (ok_mat_map_unread.c:21) */
-static void loom_loop_1_diag(loom_set edges, loom_dat w, loom_map e2n,
-                             loom_mat A)
+static LOOM_LOOP_FN void loom_loop_1_diag(loom_set edges, loom_dat w,
+                                          loom_map e2n, loom_mat A)
 {
   static const char loom_loop[] = "diag at ok_mat_map_unread.c:21";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||

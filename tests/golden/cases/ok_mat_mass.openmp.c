@@ -26,9 +26,9 @@ static void coupling(const double *w, double *B) {
 
 #line 28 "ok_mat_mass.openmp.c"
 /* par_loops fused over cells (ok_mat_mass.c: mass:35, coupling:36) */
-static void loom_loop_1_mass__2_coupling(loom_set cells, loom_map c2n,
-                                         loom_dat x, loom_mat M, loom_dat w,
-                                         loom_mat B)
+static LOOM_LOOP_FN void loom_loop_1_mass__2_coupling(
+    loom_set cells, loom_map c2n, loom_dat x, loom_mat M, loom_dat w,
+    loom_mat B)
 {
   static const char loom_loop[] = "mass + coupling at ok_mat_mass.c:36";
   static const char loom_loop_1[] = "mass at ok_mat_mass.c:35";

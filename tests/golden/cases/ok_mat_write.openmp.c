@@ -80,8 +80,8 @@ static double worst(loom_mat M) {
 
 #line 82 "ok_mat_write.openmp.c"
 /* par_loop ones over cells (ok_mat_write.c:88) */
-static void loom_loop_1_ones(loom_set cells, loom_dat w, loom_map c2n,
-                             loom_mat M)
+static LOOM_LOOP_FN void loom_loop_1_ones(loom_set cells, loom_dat w,
+                                          loom_map c2n, loom_mat M)
 {
   static const char loom_loop[] = "ones at ok_mat_write.c:88";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -115,7 +115,8 @@ static void loom_loop_1_ones(loom_set cells, loom_dat w, loom_map c2n,
 }
 
 /* par_loop put over edges (ok_mat_write.c:89) */
-static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
+static LOOM_LOOP_FN void loom_loop_2_put(loom_set edges, loom_map e2n,
+                                         loom_mat M)
 {
   static const char loom_loop[] = "put at ok_mat_write.c:89";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -136,7 +137,7 @@ static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
       const int loom_idx = loom_gid_edges ? loom_gid_edges[loom_i] : loom_i;
 #line 89 "ok_mat_write.c"
       put(&loom_idx, (double (*)[2])(loom_mv2_2 + (size_t)4 * loom_i));
-#line 140 "ok_mat_write.openmp.c"
+#line 141 "ok_mat_write.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -151,8 +152,8 @@ static void loom_loop_2_put(loom_set edges, loom_map e2n, loom_mat M)
 }
 
 /* par_loop ones over cells (ok_mat_write.c:93) */
-static void loom_loop_3_ones(loom_set cells, loom_dat w, loom_map c2n,
-                             loom_mat M)
+static LOOM_LOOP_FN void loom_loop_3_ones(loom_set cells, loom_dat w,
+                                          loom_map c2n, loom_mat M)
 {
   static const char loom_loop[] = "ones at ok_mat_write.c:93";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -173,7 +174,7 @@ static void loom_loop_3_ones(loom_set cells, loom_dat w, loom_map c2n,
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 93 "ok_mat_write.c"
       ones(loom_d_w + loom_i, (double (*)[3])(loom_mv3_2 + (size_t)9 * loom_i));
-#line 177 "ok_mat_write.openmp.c"
+#line 178 "ok_mat_write.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();

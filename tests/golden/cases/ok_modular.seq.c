@@ -42,7 +42,8 @@ static void twice(double *x) { x[0] *= 2; }
 
 #line 44 "ok_modular.seq.c"
 /* par_loop scale over cells (ok_modular.c:18) */
-static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat w,
+                                           loom_dat m_q)
 {
   static const char loom_loop[] = "scale at ok_modular.c:18";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -56,7 +57,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 18 "ok_modular.c"
     scale(loom_d_w + loom_i, loom_d_m_q + 2 * loom_i);
-#line 60 "ok_modular.seq.c"
+#line 61 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(cells),
@@ -67,7 +68,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat w, loom_dat m_q)
 /* gather as lanes (line 19): each argument as base and offset */
 #line 14 "ok_modular.c"
 static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
-#line 71 "ok_modular.seq.c"
+#line 72 "ok_modular.seq.c"
 
 /* par_loop gather over m_cells (ok_modular.c:19) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
@@ -97,13 +98,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
         loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 101 "ok_modular.seq.c"
+#line 102 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
         gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 107 "ok_modular.seq.c"
+#line 108 "ok_modular.seq.c"
       }
     }
   }
@@ -123,8 +124,8 @@ static LOOM_TWIN_TARGET void loom_loop_2_gather_avx512(
 }
 #endif
 
-static void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
-                               loom_dat m_x, loom_dat m_q)
+static LOOM_LOOP_FN void loom_loop_2_gather(loom_set m_cells, loom_map m_pcell,
+                                            loom_dat m_x, loom_dat m_q)
 {
   LOOM_TWIN(loom_loop_2_gather, (m_cells, m_pcell, m_x, m_q));
 }
@@ -135,9 +136,9 @@ loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 139 "ok_modular.seq.c"
+#line 140 "ok_modular.seq.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
-static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
+static LOOM_LOOP_FN void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
   static const char loom_loop[] = "twice at ok_modular.c:23";
   if (loom__check_set(m_nodes, loom_loop) != LOOM_OK ||
@@ -149,7 +150,7 @@ static void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 153 "ok_modular.seq.c"
+#line 154 "ok_modular.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(m_nodes),
@@ -185,13 +186,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                           loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 189 "ok_modular.seq.c"
+#line 190 "ok_modular.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
         gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 195 "ok_modular.seq.c"
+#line 196 "ok_modular.seq.c"
       }
     }
   }
@@ -211,8 +212,8 @@ static LOOM_TWIN_TARGET void loom_loop_4_gather_avx512(
 }
 #endif
 
-static void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
-                               loom_dat weight, loom_dat m_q)
+static LOOM_LOOP_FN void loom_loop_4_gather(loom_set m_cells, loom_map m_pcell,
+                                            loom_dat weight, loom_dat m_q)
 {
   LOOM_TWIN(loom_loop_4_gather, (m_cells, m_pcell, weight, m_q));
 }
@@ -222,7 +223,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 226 "ok_modular.seq.c"
+#line 227 "ok_modular.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -19,8 +19,8 @@ static void spread(const double *w, double *a, double *b, double *total) {
 #line 20 "ok_mpi_exec_reduction.mpi+openmp.c"
 static loom__reduction loom_reduction_1_total; /* inc of total (line 23) */
 /* par_loop spread over edges (ok_mpi_exec_reduction.c:23) */
-static void loom_loop_1_spread(loom_set edges, loom_dat w, loom_map ecell,
-                               loom_dat acc, double *total)
+static LOOM_LOOP_FN void loom_loop_1_spread(
+    loom_set edges, loom_dat w, loom_map ecell, loom_dat acc, double *total)
 {
   static const char loom_loop[] = "spread at ok_mpi_exec_reduction.c:23";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||

@@ -11,7 +11,7 @@ static void number(const int *i, double *y) { y[0] = (double)*i; }
 
 #line 13 "ok_mpi_idx.seq.c"
 /* par_loop number over cells (ok_mpi_idx.c:10) */
-static void loom_loop_1_number(loom_set cells, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_number(loom_set cells, loom_dat y)
 {
   static const char loom_loop[] = "number at ok_mpi_idx.c:10";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||

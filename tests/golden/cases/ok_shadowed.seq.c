@@ -14,7 +14,8 @@ static void copy2(const double *a, double *b) { b[0] = a[0] + a[1]; }
 
 #line 16 "ok_shadowed.seq.c"
 /* par_loop copy2 over cells (ok_shadowed.c:20) */
-static void loom_loop_1_copy2(loom_set cells, loom_dat x, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_copy2(loom_set cells, loom_dat x,
+                                           loom_dat y)
 {
   static const char loom_loop[] = "copy2 at ok_shadowed.c:20";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -28,7 +29,7 @@ static void loom_loop_1_copy2(loom_set cells, loom_dat x, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 20 "ok_shadowed.c"
     copy2(loom_d_x + 2 * loom_i, loom_d_y + loom_i);
-#line 32 "ok_shadowed.seq.c"
+#line 33 "ok_shadowed.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),
@@ -37,7 +38,8 @@ static void loom_loop_1_copy2(loom_set cells, loom_dat x, loom_dat y)
 }
 
 /* par_loop copy1 over cells (ok_shadowed.c:23) */
-static void loom_loop_2_copy1(loom_set cells, loom_dat x, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_2_copy1(loom_set cells, loom_dat x,
+                                           loom_dat y)
 {
   static const char loom_loop[] = "copy1 at ok_shadowed.c:23";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -51,7 +53,7 @@ static void loom_loop_2_copy1(loom_set cells, loom_dat x, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 23 "ok_shadowed.c"
     copy1(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 55 "ok_shadowed.seq.c"
+#line 57 "ok_shadowed.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),

@@ -16,8 +16,8 @@ static void sum_up(const double *y, double *s) { *s += y[0]; }
 
 #line 18 "ok_two_functions.seq.c"
 /* par_loops fused over cells (ok_two_functions.c: copy:16, axpy:17, sum_up:18) */
-static void loom_loop_1_copy__2_axpy__3_sum_up(loom_set cells, loom_dat x,
-                                               loom_dat y, double *s)
+static LOOM_LOOP_FN void loom_loop_1_copy__2_axpy__3_sum_up(
+    loom_set cells, loom_dat x, loom_dat y, double *s)
 {
   static const char loom_loop[] = "copy + axpy + sum_up at ok_two_functions.c:18";
   static const char loom_loop_1[] = "copy at ok_two_functions.c:16";
@@ -60,7 +60,8 @@ loom_loop_1_copy__2_axpy__3_sum_up(cells, x, y, &s);
 
 #line 62 "ok_two_functions.seq.c"
 /* par_loop copy over nodes (ok_two_functions.c:29) */
-static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
+static LOOM_LOOP_FN void loom_loop_4_copy(loom_set nodes, loom_dat u,
+                                          loom_dat v)
 {
   static const char loom_loop[] = "copy at ok_two_functions.c:29";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -74,7 +75,7 @@ static void loom_loop_4_copy(loom_set nodes, loom_dat u, loom_dat v)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "ok_two_functions.c"
     copy(loom_d_u + loom_i, loom_d_v + loom_i);
-#line 78 "ok_two_functions.seq.c"
+#line 79 "ok_two_functions.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),

@@ -15,7 +15,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 17 "pin_cse_direct.seq.c"
 /* par_loop scale over cells (pin_cse_direct.c:26) */
-static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
+                                           loom_dat t)
 {
   static const char loom_loop[] = "scale at pin_cse_direct.c:26";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -29,7 +30,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "pin_cse_direct.c"
     scale(loom_d_x + loom_i, loom_d_t + loom_i);
-#line 33 "pin_cse_direct.seq.c"
+#line 34 "pin_cse_direct.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -38,7 +39,8 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t)
 }
 
 /* par_loop add over cells (pin_cse_direct.c:27) */
-static void loom_loop_2_add(loom_set cells, loom_dat x, loom_dat t, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_2_add(loom_set cells, loom_dat x,
+                                         loom_dat t, loom_dat y)
 {
   static const char loom_loop[] = "add at pin_cse_direct.c:27";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -54,7 +56,7 @@ static void loom_loop_2_add(loom_set cells, loom_dat x, loom_dat t, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "pin_cse_direct.c"
     add(loom_d_x + loom_i, loom_d_t + loom_i, loom_d_y + loom_i);
-#line 58 "pin_cse_direct.seq.c"
+#line 60 "pin_cse_direct.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(cells),

@@ -15,8 +15,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 17 "pin_mapped.openmp.c"
 /* par_loop gather over edges (pin_mapped.c:27) */
-static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
-                               loom_dat x, loom_dat e)
+static LOOM_LOOP_FN void loom_loop_2_gather(
+    loom_set edges, loom_map ecell, loom_set cells, loom_dat x, loom_dat e)
 {
   static const char loom_loop[] = "gather at pin_mapped.c:27";
   static const char loom_loop_1[] = "scale at pin_mapped.c:26";

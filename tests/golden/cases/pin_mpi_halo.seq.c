@@ -19,8 +19,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 21 "pin_mpi_halo.seq.c"
 /* par_loop gather over edges (pin_mpi_halo.c:31) */
-static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_set cells,
-                               loom_dat x, loom_dat e)
+static LOOM_LOOP_FN void loom_loop_2_gather(
+    loom_set edges, loom_map ecell, loom_set cells, loom_dat x, loom_dat e)
 {
   static const char loom_loop[] = "gather at pin_mpi_halo.c:31";
   static const char loom_loop_1[] = "scale at pin_mpi_halo.c:30";

@@ -38,8 +38,8 @@ static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
 #line 40 "rotate.mpi.c"
 /* par_loops fused over nodes (rotate.c: scale:26, zero:27) */
-static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
-                                      loom_dat t)
+static LOOM_LOOP_FN void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a,
+                                                   loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "scale + zero at rotate.c:27";
   static const char loom_loop_1[] = "scale at rotate.c:26";
@@ -150,14 +150,15 @@ static LOOM_TWIN_TARGET void loom_loop_3_spread_avx512(
 }
 #endif
 
-static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static LOOM_LOOP_FN void loom_loop_3_spread(loom_set edges, loom_map en,
+                                            loom_dat b, loom_dat t)
 {
   LOOM_TWIN(loom_loop_3_spread, (edges, en, b, t));
 }
 
 /* par_loop settle over nodes (rotate.c:29) */
-static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_4_settle(loom_set nodes, loom_dat t,
+                                            loom_dat a)
 {
   static const char loom_loop[] = "settle at rotate.c:29";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -173,7 +174,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 177 "rotate.mpi.c"
+#line 178 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -183,8 +184,8 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (rotate.c: settle:29, scale:26, zero:27) */
-static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
-                                                loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_4_settle__1_scale__2_zero(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "settle + scale + zero at rotate.c:29";
   static const char loom_loop_4[] = "settle at rotate.c:29";
@@ -209,7 +210,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 213 "rotate.mpi.c"
+#line 214 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -221,8 +222,8 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
 }
 
 /* par_loops fused over nodes (rotate.c: save:31, scale:33) */
-static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
-                                      loom_dat b)
+static LOOM_LOOP_FN void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a,
+                                                   loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale at rotate.c:31";
   static const char loom_loop_5[] = "save at rotate.c:31";
@@ -245,7 +246,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 249 "rotate.mpi.c"
+#line 250 "rotate.mpi.c"
   }
   loom__dat_dirty(old);
   loom__dat_dirty(b);
@@ -256,7 +257,8 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
 }
 
 /* par_loop scale over nodes (rotate.c:33) */
-static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_6_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at rotate.c:33";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -272,7 +274,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 276 "rotate.mpi.c"
+#line 278 "rotate.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -320,7 +322,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
           loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                             loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 324 "rotate.mpi.c"
+#line 326 "rotate.mpi.c"
         }
         /* spread (line 34): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -331,7 +333,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
           spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 335 "rotate.mpi.c"
+#line 337 "rotate.mpi.c"
         }
       }
     }
@@ -352,14 +354,15 @@ static LOOM_TWIN_TARGET void loom_loop_7_spread_avx512(
 }
 #endif
 
-static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static LOOM_LOOP_FN void loom_loop_7_spread(loom_set edges, loom_map en,
+                                            loom_dat b, loom_dat t)
 {
   LOOM_TWIN(loom_loop_7_spread, (edges, en, b, t));
 }
 
 /* par_loop settle over nodes (rotate.c:35) */
-static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_8_settle(loom_set nodes, loom_dat t,
+                                            loom_dat a)
 {
   static const char loom_loop[] = "settle at rotate.c:35";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -375,7 +378,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 379 "rotate.mpi.c"
+#line 382 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -385,8 +388,8 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (rotate.c: settle:35, scale:33) */
-static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
-                                        loom_dat b)
+static LOOM_LOOP_FN void loom_loop_8_settle__6_scale(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "settle + scale at rotate.c:35";
   static const char loom_loop_8[] = "settle at rotate.c:35";
@@ -409,7 +412,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 413 "rotate.mpi.c"
+#line 416 "rotate.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(b);
@@ -432,7 +435,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 436 "rotate.mpi.c"
+#line 439 "rotate.mpi.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -441,7 +444,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom__halo_begin(b); loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 445 "rotate.mpi.c"
+#line 448 "rotate.mpi.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -453,7 +456,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 457 "rotate.mpi.c"
+#line 460 "rotate.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -34,8 +34,8 @@ static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
 #line 36 "rotate.openmp.c"
 /* par_loops fused over nodes (rotate.c: scale:26, zero:27) */
-static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
-                                      loom_dat t)
+static LOOM_LOOP_FN void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a,
+                                                   loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "scale + zero at rotate.c:27";
   static const char loom_loop_1[] = "scale at rotate.c:26";
@@ -132,8 +132,8 @@ static LOOM_TWIN_TARGET void loom_strip_3_spread_avx512(
 #endif
 
 /* par_loop spread over edges (rotate.c:28) */
-static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static LOOM_LOOP_FN void loom_loop_3_spread(loom_set edges, loom_map en,
+                                            loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at rotate.c:28";
   static loom__tuner loom_tune;
@@ -189,7 +189,8 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
 }
 
 /* par_loop settle over nodes (rotate.c:29) */
-static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_4_settle(loom_set nodes, loom_dat t,
+                                            loom_dat a)
 {
   static const char loom_loop[] = "settle at rotate.c:29";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -207,7 +208,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 211 "rotate.openmp.c"
+#line 212 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -220,8 +221,8 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (rotate.c: settle:29, scale:26, zero:27) */
-static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
-                                                loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_4_settle__1_scale__2_zero(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "settle + scale + zero at rotate.c:29";
   static const char loom_loop_4[] = "settle at rotate.c:29";
@@ -248,7 +249,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
       zero(loom_d_t + loom_i);
-#line 252 "rotate.openmp.c"
+#line 253 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -261,8 +262,8 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
 }
 
 /* par_loops fused over nodes (rotate.c: save:31, scale:33) */
-static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
-                                      loom_dat b)
+static LOOM_LOOP_FN void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a,
+                                                   loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale at rotate.c:31";
   static const char loom_loop_5[] = "save at rotate.c:31";
@@ -287,7 +288,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
       save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 291 "rotate.openmp.c"
+#line 292 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -300,7 +301,8 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
 }
 
 /* par_loop scale over nodes (rotate.c:33) */
-static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_6_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at rotate.c:33";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -318,7 +320,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 322 "rotate.openmp.c"
+#line 324 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -347,7 +349,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 351 "rotate.openmp.c"
+#line 353 "rotate.openmp.c"
     }
     /* spread (line 34): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -366,7 +368,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
 #line 34 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
-#line 370 "rotate.openmp.c"
+#line 372 "rotate.openmp.c"
     }
   }
 }
@@ -383,8 +385,8 @@ static LOOM_TWIN_TARGET void loom_strip_7_spread_avx512(
 #endif
 
 /* par_loop spread over edges (rotate.c:34) */
-static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static LOOM_LOOP_FN void loom_loop_7_spread(loom_set edges, loom_map en,
+                                            loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at rotate.c:34";
   static loom__tuner loom_tune;
@@ -440,7 +442,8 @@ static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
 }
 
 /* par_loop settle over nodes (rotate.c:35) */
-static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_8_settle(loom_set nodes, loom_dat t,
+                                            loom_dat a)
 {
   static const char loom_loop[] = "settle at rotate.c:35";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -458,7 +461,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 462 "rotate.openmp.c"
+#line 465 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -471,8 +474,8 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (rotate.c: settle:35, scale:33) */
-static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
-                                        loom_dat b)
+static LOOM_LOOP_FN void loom_loop_8_settle__6_scale(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "settle + scale at rotate.c:35";
   static const char loom_loop_8[] = "settle at rotate.c:35";
@@ -497,7 +500,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 501 "rotate.openmp.c"
+#line 504 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -522,7 +525,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 526 "rotate.openmp.c"
+#line 529 "rotate.openmp.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -531,7 +534,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 535 "rotate.openmp.c"
+#line 538 "rotate.openmp.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -543,7 +546,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 547 "rotate.openmp.c"
+#line 550 "rotate.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -38,8 +38,8 @@ static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
 #line 40 "rotate.seq.c"
 /* par_loops fused over nodes (rotate.c: scale:26, zero:27) */
-static void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a, loom_dat b,
-                                      loom_dat t)
+static LOOM_LOOP_FN void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a,
+                                                   loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "scale + zero at rotate.c:27";
   static const char loom_loop_1[] = "scale at rotate.c:26";
@@ -135,14 +135,15 @@ static LOOM_TWIN_TARGET void loom_loop_3_spread_avx512(
 }
 #endif
 
-static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static LOOM_LOOP_FN void loom_loop_3_spread(loom_set edges, loom_map en,
+                                            loom_dat b, loom_dat t)
 {
   LOOM_TWIN(loom_loop_3_spread, (edges, en, b, t));
 }
 
 /* par_loop settle over nodes (rotate.c:29) */
-static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_4_settle(loom_set nodes, loom_dat t,
+                                            loom_dat a)
 {
   static const char loom_loop[] = "settle at rotate.c:29";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -156,7 +157,7 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 160 "rotate.seq.c"
+#line 161 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -165,8 +166,8 @@ static void loom_loop_4_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (rotate.c: settle:29, scale:26, zero:27) */
-static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
-                                                loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_4_settle__1_scale__2_zero(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "settle + scale + zero at rotate.c:29";
   static const char loom_loop_4[] = "settle at rotate.c:29";
@@ -189,7 +190,7 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
     zero(loom_d_t + loom_i);
-#line 193 "rotate.seq.c"
+#line 194 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -198,8 +199,8 @@ static void loom_loop_4_settle__1_scale__2_zero(loom_set nodes, loom_dat t,
 }
 
 /* par_loops fused over nodes (rotate.c: save:31, scale:33) */
-static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
-                                      loom_dat b)
+static LOOM_LOOP_FN void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a,
+                                                   loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale at rotate.c:31";
   static const char loom_loop_5[] = "save at rotate.c:31";
@@ -220,7 +221,7 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 224 "rotate.seq.c"
+#line 225 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -229,7 +230,8 @@ static void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a, loom_dat old,
 }
 
 /* par_loop scale over nodes (rotate.c:33) */
-static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_6_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at rotate.c:33";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -243,7 +245,7 @@ static void loom_loop_6_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 247 "rotate.seq.c"
+#line 249 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -281,7 +283,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 285 "rotate.seq.c"
+#line 287 "rotate.seq.c"
       }
       /* spread (line 34): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -292,7 +294,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "rotate.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 296 "rotate.seq.c"
+#line 298 "rotate.seq.c"
       }
     }
   }
@@ -311,14 +313,15 @@ static LOOM_TWIN_TARGET void loom_loop_7_spread_avx512(
 }
 #endif
 
-static void loom_loop_7_spread(loom_set edges, loom_map en, loom_dat b,
-                               loom_dat t)
+static LOOM_LOOP_FN void loom_loop_7_spread(loom_set edges, loom_map en,
+                                            loom_dat b, loom_dat t)
 {
   LOOM_TWIN(loom_loop_7_spread, (edges, en, b, t));
 }
 
 /* par_loop settle over nodes (rotate.c:35) */
-static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_8_settle(loom_set nodes, loom_dat t,
+                                            loom_dat a)
 {
   static const char loom_loop[] = "settle at rotate.c:35";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -332,7 +335,7 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 336 "rotate.seq.c"
+#line 339 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -341,8 +344,8 @@ static void loom_loop_8_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (rotate.c: settle:35, scale:33) */
-static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
-                                        loom_dat b)
+static LOOM_LOOP_FN void loom_loop_8_settle__6_scale(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "settle + scale at rotate.c:35";
   static const char loom_loop_8[] = "settle at rotate.c:35";
@@ -363,7 +366,7 @@ static void loom_loop_8_settle__6_scale(loom_set nodes, loom_dat t, loom_dat a,
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 367 "rotate.seq.c"
+#line 370 "rotate.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -384,7 +387,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 388 "rotate.seq.c"
+#line 391 "rotate.seq.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -393,7 +396,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 397 "rotate.seq.c"
+#line 400 "rotate.seq.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -405,7 +408,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 409 "rotate.seq.c"
+#line 412 "rotate.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

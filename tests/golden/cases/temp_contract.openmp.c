@@ -31,7 +31,7 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 33 "temp_contract.openmp.c"
 /* par_loops fused over cells (temp_contract.c: scale:26, add:27, copy:28) */
-static void loom_loop_1_scale__2_add__3_copy(
+static LOOM_LOOP_FN void loom_loop_1_scale__2_add__3_copy(
     loom_set cells, loom_dat x, loom_dat t, loom_dat y, loom_dat u)
 {
   static const char loom_loop[] = "scale + add + copy at temp_contract.c:28";
@@ -114,8 +114,8 @@ static LOOM_TWIN_TARGET void loom_strip_4_gather_avx512(
 #endif
 
 /* par_loop gather over edges (temp_contract.c:29) */
-static void loom_loop_4_gather(loom_set edges, loom_map ecell, loom_dat u,
-                               loom_dat e)
+static LOOM_LOOP_FN void loom_loop_4_gather(loom_set edges, loom_map ecell,
+                                            loom_dat u, loom_dat e)
 {
   static const char loom_loop[] = "gather at temp_contract.c:29";
   static loom__tuner loom_tune;

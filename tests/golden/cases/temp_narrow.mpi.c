@@ -133,8 +133,8 @@ static LOOM_TWIN_TARGET void loom_loop_1_stiffness_avx512(
 }
 #endif
 
-static void loom_loop_1_stiffness(loom_set edges, loom_map en, loom_dat x,
-                                  loom_dat k, loom_dat h)
+static LOOM_LOOP_FN void loom_loop_1_stiffness(
+    loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h)
 {
   LOOM_TWIN(loom_loop_1_stiffness, (edges, en, x, k, h));
 }
@@ -232,8 +232,9 @@ static LOOM_TWIN_TARGET void loom_loop_2_apply_avx512(
 }
 #endif
 
-static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
-                              loom_map en, loom_dat x, loom_dat v)
+static LOOM_LOOP_FN void loom_loop_2_apply(loom_set edges, loom_dat k,
+                                           loom_dat h, loom_map en, loom_dat x,
+                                           loom_dat v)
 {
   LOOM_TWIN(loom_loop_2_apply, (edges, k, h, en, x, v));
 }
@@ -248,7 +249,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 252 "temp_narrow.mpi.c"
+#line 253 "temp_narrow.mpi.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -292,19 +293,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
           loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                                loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 296 "temp_narrow.mpi.c"
+#line 297 "temp_narrow.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
           stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 302 "temp_narrow.mpi.c"
+#line 303 "temp_narrow.mpi.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
         weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 308 "temp_narrow.mpi.c"
+#line 309 "temp_narrow.mpi.c"
       }
     }
   }
@@ -328,7 +329,7 @@ static LOOM_TWIN_TARGET void loom_loop_3_stiffness__4_weigh_avx512(
 }
 #endif
 
-static void loom_loop_3_stiffness__4_weigh(
+static LOOM_LOOP_FN void loom_loop_3_stiffness__4_weigh(
     loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   LOOM_TWIN(loom_loop_3_stiffness__4_weigh, (edges, en, x, w, h, s));
@@ -348,7 +349,7 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 352 "temp_narrow.mpi.c"
+#line 353 "temp_narrow.mpi.c"
   loom__halo_begin(k);
   loom__halo_begin(h);
   loom__halo_begin(x);
@@ -358,7 +359,7 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 362 "temp_narrow.mpi.c"
+#line 363 "temp_narrow.mpi.c"
 loom__halo_end(k);
 loom__halo_end(h);
 loom__halo_end(x);
@@ -371,7 +372,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 375 "temp_narrow.mpi.c"
+#line 376 "temp_narrow.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

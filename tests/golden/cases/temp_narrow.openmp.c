@@ -38,9 +38,9 @@ static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
 #line 40 "temp_narrow.openmp.c"
 /* par_loops fused over edges (temp_narrow.c: stiffness:37, apply:39) */
-static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
-                                           loom_dat x, loom_dat k, loom_dat h,
-                                           loom_dat v)
+static LOOM_LOOP_FN void loom_loop_1_stiffness__2_apply(
+    loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h,
+    loom_dat v)
 {
   static const char loom_loop[] = "stiffness + apply at temp_narrow.c:37";
   static const char loom_loop_1[] = "stiffness at temp_narrow.c:37";
@@ -161,8 +161,9 @@ static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
 }
 
 /* par_loop apply over edges (temp_narrow.c:39) */
-static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
-                              loom_map en, loom_dat x, loom_dat v)
+static LOOM_LOOP_FN void loom_loop_2_apply(loom_set edges, loom_dat k,
+                                           loom_dat h, loom_map en, loom_dat x,
+                                           loom_dat v)
 {
   static const char loom_loop[] = "apply at temp_narrow.c:39";
   static loom__tuner loom_tune;
@@ -224,7 +225,7 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
               loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
               apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 228 "temp_narrow.openmp.c"
+#line 229 "temp_narrow.openmp.c"
             }
             /* apply (line 39): its increments through maps, in element order */
             for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -247,7 +248,7 @@ static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
                   (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_v + loom_m_en[2 * loom_i + 1] : loom_x2_6;
 #line 40 "temp_narrow.c"
               apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_w2_5, loom_w2_6);
-#line 251 "temp_narrow.openmp.c"
+#line 252 "temp_narrow.openmp.c"
             }
           }
         }
@@ -273,10 +274,10 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 277 "temp_narrow.openmp.c"
+#line 278 "temp_narrow.openmp.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
-static void loom_loop_3_stiffness__4_weigh(
+static LOOM_LOOP_FN void loom_loop_3_stiffness__4_weigh(
     loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   static const char loom_loop[] = "stiffness + weigh at temp_narrow.c:44";
@@ -315,19 +316,19 @@ static void loom_loop_3_stiffness__4_weigh(
           loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                                loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 319 "temp_narrow.openmp.c"
+#line 320 "temp_narrow.openmp.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
           stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 325 "temp_narrow.openmp.c"
+#line 326 "temp_narrow.openmp.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
         weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 331 "temp_narrow.openmp.c"
+#line 332 "temp_narrow.openmp.c"
       }
     }
     loom_r_s[loom_b] = loom_g_s;
@@ -354,7 +355,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 358 "temp_narrow.openmp.c"
+#line 359 "temp_narrow.openmp.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -371,7 +372,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 375 "temp_narrow.openmp.c"
+#line 376 "temp_narrow.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

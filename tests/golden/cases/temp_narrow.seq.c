@@ -166,9 +166,9 @@ static LOOM_TWIN_TARGET void loom_loop_1_stiffness__2_apply_avx512(
 }
 #endif
 
-static void loom_loop_1_stiffness__2_apply(loom_set edges, loom_map en,
-                                           loom_dat x, loom_dat k, loom_dat h,
-                                           loom_dat v)
+static LOOM_LOOP_FN void loom_loop_1_stiffness__2_apply(
+    loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h,
+    loom_dat v)
 {
   LOOM_TWIN(loom_loop_1_stiffness__2_apply, (edges, en, x, k, h, v));
 }
@@ -252,8 +252,9 @@ static LOOM_TWIN_TARGET void loom_loop_2_apply_avx512(
 }
 #endif
 
-static void loom_loop_2_apply(loom_set edges, loom_dat k, loom_dat h,
-                              loom_map en, loom_dat x, loom_dat v)
+static LOOM_LOOP_FN void loom_loop_2_apply(loom_set edges, loom_dat k,
+                                           loom_dat h, loom_map en, loom_dat x,
+                                           loom_dat v)
 {
   LOOM_TWIN(loom_loop_2_apply, (edges, k, h, en, x, v));
 }
@@ -267,7 +268,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 271 "temp_narrow.seq.c"
+#line 272 "temp_narrow.seq.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -302,19 +303,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 306 "temp_narrow.seq.c"
+#line 307 "temp_narrow.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 312 "temp_narrow.seq.c"
+#line 313 "temp_narrow.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 318 "temp_narrow.seq.c"
+#line 319 "temp_narrow.seq.c"
     }
   }
   *s = loom_g_s;
@@ -333,7 +334,7 @@ static LOOM_TWIN_TARGET void loom_loop_3_stiffness__4_weigh_avx512(
 }
 #endif
 
-static void loom_loop_3_stiffness__4_weigh(
+static LOOM_LOOP_FN void loom_loop_3_stiffness__4_weigh(
     loom_set edges, loom_map en, loom_dat x, loom_dat w, loom_dat h, double *s)
 {
   LOOM_TWIN(loom_loop_3_stiffness__4_weigh, (edges, en, x, w, h, s));
@@ -352,7 +353,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 356 "temp_narrow.seq.c"
+#line 357 "temp_narrow.seq.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -369,7 +370,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 373 "temp_narrow.seq.c"
+#line 374 "temp_narrow.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

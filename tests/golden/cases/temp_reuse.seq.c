@@ -35,7 +35,8 @@ static inline void total(const double *x, double *s) { *s += x[0]; }
 
 #line 37 "temp_reuse.seq.c"
 /* par_loop scale over cells (temp_reuse.c:26) */
-static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
+static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
+                                           loom_dat t1)
 {
   static const char loom_loop[] = "scale at temp_reuse.c:26";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -49,7 +50,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "temp_reuse.c"
     scale(loom_d_x + loom_i, loom_d_t1 + loom_i);
-#line 53 "temp_reuse.seq.c"
+#line 54 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -60,7 +61,7 @@ static void loom_loop_1_scale(loom_set cells, loom_dat x, loom_dat t1)
 /* gather as lanes (line 27): each argument as base and offset */
 #line 7 "temp_reuse.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 64 "temp_reuse.seq.c"
+#line 65 "temp_reuse.seq.c"
 
 /* par_loop gather over edges (temp_reuse.c:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
@@ -90,13 +91,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
         loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e,
 #line 27 "temp_reuse.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 94 "temp_reuse.seq.c"
+#line 95 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
         gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 100 "temp_reuse.seq.c"
+#line 101 "temp_reuse.seq.c"
       }
     }
   }
@@ -116,14 +117,15 @@ static LOOM_TWIN_TARGET void loom_loop_2_gather_avx512(
 }
 #endif
 
-static void loom_loop_2_gather(loom_set edges, loom_map ecell, loom_dat t1,
-                               loom_dat e)
+static LOOM_LOOP_FN void loom_loop_2_gather(loom_set edges, loom_map ecell,
+                                            loom_dat t1, loom_dat e)
 {
   LOOM_TWIN(loom_loop_2_gather, (edges, ecell, t1, e));
 }
 
 /* par_loop copy over cells (temp_reuse.c:29) */
-static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
+static LOOM_LOOP_FN void loom_loop_3_copy(loom_set cells, loom_dat y,
+                                          loom_dat t2)
 {
   static const char loom_loop[] = "copy at temp_reuse.c:29";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -137,7 +139,7 @@ static void loom_loop_3_copy(loom_set cells, loom_dat y, loom_dat t2)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_reuse.c"
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
-#line 141 "temp_reuse.seq.c"
+#line 143 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -173,13 +175,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z,
 #line 30 "temp_reuse.c"
                           loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 177 "temp_reuse.seq.c"
+#line 179 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
         gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
-#line 183 "temp_reuse.seq.c"
+#line 185 "temp_reuse.seq.c"
       }
     }
   }
@@ -199,8 +201,8 @@ static LOOM_TWIN_TARGET void loom_loop_4_gather_avx512(
 }
 #endif
 
-static void loom_loop_4_gather(loom_set cells, loom_map cnext, loom_dat t2,
-                               loom_dat z)
+static LOOM_LOOP_FN void loom_loop_4_gather(loom_set cells, loom_map cnext,
+                                            loom_dat t2, loom_dat z)
 {
   LOOM_TWIN(loom_loop_4_gather, (cells, cnext, t2, z));
 }
@@ -231,7 +233,7 @@ loom_loop_4_gather(cells, cnext, t2, z);
   loom_exit();
   return (int)s;
 }
-#line 235 "temp_reuse.seq.c"
+#line 237 "temp_reuse.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -37,8 +37,8 @@ static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
 #line 39 "unroll.mpi.c"
 /* par_loops fused over nodes (unroll.c: save:25, scale:27) */
-static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
-                                      loom_dat b)
+static LOOM_LOOP_FN void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a,
+                                                   loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale at unroll.c:27";
   static const char loom_loop_1[] = "save at unroll.c:25";
@@ -157,7 +157,7 @@ static void loom_shared_3_spread(const char *loom_loop, loom__tuner *loom_tune,
   LOOM_TWIN(loom_shared_3_spread, (loom_loop, loom_tune, edges, en, b, t));
 }
 
-static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+static LOOM_LOOP_FN void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at unroll.c:28";
   static loom__tuner loom_tune;
@@ -165,8 +165,8 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b, loom_dat
 }
 
 /* par_loops fused over nodes (unroll.c: settle:29, scale:27) */
-static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
-                                        loom_dat b)
+static LOOM_LOOP_FN void loom_loop_4_settle__5_scale(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "settle + scale at unroll.c:27";
   static const char loom_loop_4[] = "settle at unroll.c:29";
@@ -198,7 +198,7 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+static LOOM_LOOP_FN void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at unroll.c:28";
   static loom__tuner loom_tune;
@@ -206,7 +206,8 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b, loom_dat
 }
 
 /* par_loop settle over nodes (unroll.c:29) */
-static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_7_settle(loom_set nodes, loom_dat t,
+                                            loom_dat a)
 {
   static const char loom_loop[] = "settle at unroll.c:29";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -222,7 +223,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 226 "unroll.mpi.c"
+#line 227 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -232,7 +233,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (unroll.c: settle:29, save:25, scale:27) */
-static void loom_loop_7_settle__1_save__2_scale(
+static LOOM_LOOP_FN void loom_loop_7_settle__1_save__2_scale(
     loom_set nodes, loom_dat t, loom_dat a, loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "settle + save + scale at unroll.c:29";
@@ -261,7 +262,7 @@ static void loom_loop_7_settle__1_save__2_scale(
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 265 "unroll.mpi.c"
+#line 266 "unroll.mpi.c"
   }
   loom__dat_dirty(a);
   loom__dat_dirty(old);
@@ -273,7 +274,8 @@ static void loom_loop_7_settle__1_save__2_scale(
 }
 
 /* par_loop scale over nodes (unroll.c:34) */
-static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_8_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at unroll.c:34";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -289,7 +291,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 293 "unroll.mpi.c"
+#line 295 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -299,7 +301,8 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
 }
 
 /* par_loop scale over nodes (unroll.c:39) */
-static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_9_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at unroll.c:39";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -315,7 +318,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 319 "unroll.mpi.c"
+#line 322 "unroll.mpi.c"
   }
   loom__dat_dirty(b);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -337,7 +340,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 341 "unroll.mpi.c"
+#line 344 "unroll.mpi.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -371,7 +374,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 375 "unroll.mpi.c"
+#line 378 "unroll.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -37,8 +37,8 @@ static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
 #line 39 "unroll.seq.c"
 /* par_loops fused over nodes (unroll.c: save:25, scale:27) */
-static void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a, loom_dat old,
-                                      loom_dat b)
+static LOOM_LOOP_FN void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a,
+                                                   loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "save + scale at unroll.c:27";
   static const char loom_loop_1[] = "save at unroll.c:25";
@@ -142,7 +142,7 @@ static void loom_shared_3_spread(const char *loom_loop, loom__tuner *loom_tune,
   LOOM_TWIN(loom_shared_3_spread, (loom_loop, loom_tune, edges, en, b, t));
 }
 
-static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+static LOOM_LOOP_FN void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at unroll.c:28";
   static loom__tuner loom_tune;
@@ -150,8 +150,8 @@ static void loom_loop_3_spread(loom_set edges, loom_map en, loom_dat b, loom_dat
 }
 
 /* par_loops fused over nodes (unroll.c: settle:29, scale:27) */
-static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
-                                        loom_dat b)
+static LOOM_LOOP_FN void loom_loop_4_settle__5_scale(
+    loom_set nodes, loom_dat t, loom_dat a, loom_dat b)
 {
   static const char loom_loop[] = "settle + scale at unroll.c:27";
   static const char loom_loop_4[] = "settle at unroll.c:29";
@@ -179,7 +179,7 @@ static void loom_loop_4_settle__5_scale(loom_set nodes, loom_dat t, loom_dat a,
   loom__loop_done(loom_loop, loom_t0);
 }
 
-static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
+static LOOM_LOOP_FN void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b, loom_dat t)
 {
   static const char loom_loop[] = "spread at unroll.c:28";
   static loom__tuner loom_tune;
@@ -187,7 +187,8 @@ static void loom_loop_6_spread(loom_set edges, loom_map en, loom_dat b, loom_dat
 }
 
 /* par_loop settle over nodes (unroll.c:29) */
-static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
+static LOOM_LOOP_FN void loom_loop_7_settle(loom_set nodes, loom_dat t,
+                                            loom_dat a)
 {
   static const char loom_loop[] = "settle at unroll.c:29";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -201,7 +202,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 205 "unroll.seq.c"
+#line 206 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -210,7 +211,7 @@ static void loom_loop_7_settle(loom_set nodes, loom_dat t, loom_dat a)
 }
 
 /* par_loops fused over nodes (unroll.c: settle:29, save:25, scale:27) */
-static void loom_loop_7_settle__1_save__2_scale(
+static LOOM_LOOP_FN void loom_loop_7_settle__1_save__2_scale(
     loom_set nodes, loom_dat t, loom_dat a, loom_dat old, loom_dat b)
 {
   static const char loom_loop[] = "settle + save + scale at unroll.c:29";
@@ -237,7 +238,7 @@ static void loom_loop_7_settle__1_save__2_scale(
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 241 "unroll.seq.c"
+#line 242 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -246,7 +247,8 @@ static void loom_loop_7_settle__1_save__2_scale(
 }
 
 /* par_loop scale over nodes (unroll.c:34) */
-static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_8_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at unroll.c:34";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -260,7 +262,7 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 264 "unroll.seq.c"
+#line 266 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -269,7 +271,8 @@ static void loom_loop_8_scale(loom_set nodes, loom_dat a, loom_dat b)
 }
 
 /* par_loop scale over nodes (unroll.c:39) */
-static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
+static LOOM_LOOP_FN void loom_loop_9_scale(loom_set nodes, loom_dat a,
+                                           loom_dat b)
 {
   static const char loom_loop[] = "scale at unroll.c:39";
   if (loom__check_set(nodes, loom_loop) != LOOM_OK ||
@@ -283,7 +286,7 @@ static void loom_loop_9_scale(loom_set nodes, loom_dat a, loom_dat b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 287 "unroll.seq.c"
+#line 290 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -304,7 +307,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 308 "unroll.seq.c"
+#line 311 "unroll.seq.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -338,7 +341,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 342 "unroll.seq.c"
+#line 345 "unroll.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

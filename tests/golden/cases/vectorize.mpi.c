@@ -137,9 +137,9 @@ static LOOM_TWIN_TARGET void loom_loop_1_area__2_scale_avx512(
 }
 #endif
 
-static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
-                                      loom_dat x, loom_dat w, loom_dat t,
-                                      loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_area__2_scale(
+    loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
+    loom_dat y)
 {
   LOOM_TWIN(loom_loop_1_area__2_scale, (cells, cnode, x, w, t, y));
 }
@@ -224,8 +224,8 @@ static LOOM_TWIN_TARGET void loom_loop_3_flux_avx512(
 }
 #endif
 
-static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
-                             loom_dat r)
+static LOOM_LOOP_FN void loom_loop_3_flux(loom_set edges, loom_map ecell,
+                                          loom_dat y, loom_dat r)
 {
   LOOM_TWIN(loom_loop_3_flux, (edges, ecell, y, r));
 }
@@ -313,8 +313,8 @@ static LOOM_TWIN_TARGET void loom_loop_4_norm__5_copy_avx512(
 }
 #endif
 
-static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
-                                     loom_dat r, double *s, loom_dat z)
+static LOOM_LOOP_FN void loom_loop_4_norm__5_copy(
+    loom_set cells, loom_map cnext, loom_dat r, double *s, loom_dat z)
 {
   LOOM_TWIN(loom_loop_4_norm__5_copy, (cells, cnext, r, s, z));
 }

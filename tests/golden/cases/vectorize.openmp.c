@@ -43,9 +43,9 @@ static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
 #line 45 "vectorize.openmp.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
-static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
-                                      loom_dat x, loom_dat w, loom_dat t,
-                                      loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_area__2_scale(
+    loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
+    loom_dat y)
 {
   static const char loom_loop[] = "area + scale at vectorize.c:44";
   static const char loom_loop_1[] = "area at vectorize.c:42";
@@ -185,8 +185,8 @@ static LOOM_TWIN_TARGET void loom_strip_3_flux_avx512(
 #endif
 
 /* par_loop flux over edges (vectorize.c:45) */
-static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
-                             loom_dat r)
+static LOOM_LOOP_FN void loom_loop_3_flux(loom_set edges, loom_map ecell,
+                                          loom_dat y, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize.c:45";
   static loom__tuner loom_tune;
@@ -283,8 +283,8 @@ static LOOM_TWIN_TARGET void loom_strip_5_copy_avx512(
 #endif
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
-static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
-                                     loom_dat r, double *s, loom_dat z)
+static LOOM_LOOP_FN void loom_loop_4_norm__5_copy(
+    loom_set cells, loom_map cnext, loom_dat r, double *s, loom_dat z)
 {
   static const char loom_loop[] = "norm + copy at vectorize.c:48";
   static const char loom_loop_4[] = "norm at vectorize.c:47";

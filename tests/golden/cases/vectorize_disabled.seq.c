@@ -27,9 +27,9 @@ static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
 #line 29 "vectorize_disabled.seq.c"
 /* par_loops fused over cells (vectorize_disabled.c: area:42, scale:44) */
-static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
-                                      loom_dat x, loom_dat w, loom_dat t,
-                                      loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_area__2_scale(
+    loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
+    loom_dat y)
 {
   static const char loom_loop[] = "area + scale at vectorize_disabled.c:44";
   static const char loom_loop_1[] = "area at vectorize_disabled.c:42";
@@ -68,8 +68,8 @@ static void loom_loop_1_area__2_scale(loom_set cells, loom_map cnode,
 }
 
 /* par_loop flux over edges (vectorize_disabled.c:45) */
-static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
-                             loom_dat r)
+static LOOM_LOOP_FN void loom_loop_3_flux(loom_set edges, loom_map ecell,
+                                          loom_dat y, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize_disabled.c:45";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -95,8 +95,8 @@ static void loom_loop_3_flux(loom_set edges, loom_map ecell, loom_dat y,
 }
 
 /* par_loops fused over cells (vectorize_disabled.c: norm:47, copy:48) */
-static void loom_loop_4_norm__5_copy(loom_set cells, loom_map cnext,
-                                     loom_dat r, double *s, loom_dat z)
+static LOOM_LOOP_FN void loom_loop_4_norm__5_copy(
+    loom_set cells, loom_map cnext, loom_dat r, double *s, loom_dat z)
 {
   static const char loom_loop[] = "norm + copy at vectorize_disabled.c:48";
   static const char loom_loop_4[] = "norm at vectorize_disabled.c:47";

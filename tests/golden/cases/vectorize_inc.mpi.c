@@ -187,15 +187,15 @@ static LOOM_TWIN_TARGET void loom_loop_1_flux_avx512(
 }
 #endif
 
-static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
-                             loom_dat n, loom_dat r)
+static LOOM_LOOP_FN void loom_loop_1_flux(loom_set edges, loom_map ecell,
+                                          loom_dat y, loom_dat n, loom_dat r)
 {
   LOOM_TWIN(loom_loop_1_flux, (edges, ecell, y, n, r));
 }
 
 /* par_loop relax over cells (vectorize_inc.c:73) */
-static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
-                              loom_map cnext)
+static LOOM_LOOP_FN void loom_loop_2_relax(loom_set cells, loom_dat y,
+                                           loom_dat r, loom_map cnext)
 {
   static const char loom_loop[] = "relax at vectorize_inc.c:73";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -232,8 +232,8 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
 }
 
 /* par_loop twice over edges (vectorize_inc.c:74) */
-static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
-                              loom_dat r)
+static LOOM_LOOP_FN void loom_loop_3_twice(loom_set edges, loom_map ecell,
+                                           loom_dat y, loom_dat r)
 {
   static const char loom_loop[] = "twice at vectorize_inc.c:74";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -385,8 +385,8 @@ static LOOM_TWIN_TARGET void loom_loop_4_branch__5_lift_avx512(
 }
 #endif
 
-static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
-                                       loom_dat y, loom_dat r, loom_dat m)
+static LOOM_LOOP_FN void loom_loop_4_branch__5_lift(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r, loom_dat m)
 {
   LOOM_TWIN(loom_loop_4_branch__5_lift, (edges, ecell, y, r, m));
 }

@@ -166,8 +166,8 @@ static LOOM_TWIN_TARGET void loom_strip_1_flux_avx512(
 #endif
 
 /* par_loop flux over edges (vectorize_inc.c:71) */
-static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
-                             loom_dat n, loom_dat r)
+static LOOM_LOOP_FN void loom_loop_1_flux(loom_set edges, loom_map ecell,
+                                          loom_dat y, loom_dat n, loom_dat r)
 {
   static const char loom_loop[] = "flux at vectorize_inc.c:71";
   static loom__tuner loom_tune;
@@ -226,8 +226,8 @@ static void loom_loop_1_flux(loom_set edges, loom_map ecell, loom_dat y,
 }
 
 /* par_loop relax over cells (vectorize_inc.c:73) */
-static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
-                              loom_map cnext)
+static LOOM_LOOP_FN void loom_loop_2_relax(loom_set cells, loom_dat y,
+                                           loom_dat r, loom_map cnext)
 {
   static const char loom_loop[] = "relax at vectorize_inc.c:73";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -263,8 +263,8 @@ static void loom_loop_2_relax(loom_set cells, loom_dat y, loom_dat r,
 }
 
 /* par_loop twice over edges (vectorize_inc.c:74) */
-static void loom_loop_3_twice(loom_set edges, loom_map ecell, loom_dat y,
-                              loom_dat r)
+static LOOM_LOOP_FN void loom_loop_3_twice(loom_set edges, loom_map ecell,
+                                           loom_dat y, loom_dat r)
 {
   static const char loom_loop[] = "twice at vectorize_inc.c:74";
   if (loom__check_set(edges, loom_loop) != LOOM_OK ||
@@ -411,8 +411,8 @@ static LOOM_TWIN_TARGET void loom_strip_4_branch_avx512(
 #endif
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
-static void loom_loop_4_branch__5_lift(loom_set edges, loom_map ecell,
-                                       loom_dat y, loom_dat r, loom_dat m)
+static LOOM_LOOP_FN void loom_loop_4_branch__5_lift(
+    loom_set edges, loom_map ecell, loom_dat y, loom_dat r, loom_dat m)
 {
   static const char loom_loop[] = "branch + lift at vectorize_inc.c:78";
   static const char loom_loop_4[] = "branch at vectorize_inc.c:76";

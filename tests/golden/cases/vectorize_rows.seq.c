@@ -192,8 +192,9 @@ static LOOM_TWIN_TARGET void loom_loop_1_spread_avx512(
 }
 #endif
 
-static void loom_loop_1_spread(loom_set edges, loom_map ecell, loom_dat y,
-                               loom_dat a, loom_dat b, loom_dat c)
+static LOOM_LOOP_FN void loom_loop_1_spread(loom_set edges, loom_map ecell,
+                                            loom_dat y, loom_dat a, loom_dat b,
+                                            loom_dat c)
 {
   LOOM_TWIN(loom_loop_1_spread, (edges, ecell, y, a, b, c));
 }
@@ -221,7 +222,7 @@ loom_loop_1_spread(edges, ecell, y, a, b, c);
   loom_exit();
   return av[0] + bv[0] + cv[0] > 0.0 ? 0 : 1;
 }
-#line 225 "vectorize_rows.seq.c"
+#line 226 "vectorize_rows.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -138,15 +138,16 @@ static LOOM_TWIN_TARGET void loom_loop_1_twice__2_plus1_avx512(
 }
 #endif
 
-static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
-                                       loom_dat p_b_1, loom_map p_next,
-                                       loom_dat p_c_1)
+static LOOM_LOOP_FN void loom_loop_1_twice__2_plus1(
+    loom_set p_nodes, loom_dat p_a_1, loom_dat p_b_1, loom_map p_next,
+    loom_dat p_c_1)
 {
   LOOM_TWIN(loom_loop_1_twice__2_plus1, (p_nodes, p_a_1, p_b_1, p_next, p_c_1));
 }
 
 /* par_loop twice over p_nodes (version.c:22) */
-static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a,
+                                           loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:22";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -162,7 +163,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 166 "version.mpi.c"
+#line 167 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -222,8 +223,8 @@ static LOOM_TWIN_TARGET void loom_loop_4_plus1_avx512(
 }
 #endif
 
-static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                              loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next,
+                                           loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_4_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -247,9 +248,10 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 251 "version.mpi.c"
+#line 252 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
-static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a,
+                                           loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:27";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -265,7 +267,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 269 "version.mpi.c"
+#line 271 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -312,13 +314,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
           loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                            loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 316 "version.mpi.c"
+#line 318 "version.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
           plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 322 "version.mpi.c"
+#line 324 "version.mpi.c"
         }
       }
     }
@@ -340,8 +342,8 @@ static LOOM_TWIN_TARGET void loom_loop_6_plus1_avx512(
 }
 #endif
 
-static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                              loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next,
+                                           loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_6_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -353,9 +355,10 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 357 "version.mpi.c"
+#line 359 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
-static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a,
+                                           loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:33";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -371,7 +374,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 375 "version.mpi.c"
+#line 378 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -418,13 +421,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
           loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                            loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 422 "version.mpi.c"
+#line 425 "version.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
           plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 428 "version.mpi.c"
+#line 431 "version.mpi.c"
         }
       }
     }
@@ -446,8 +449,8 @@ static LOOM_TWIN_TARGET void loom_loop_8_plus1_avx512(
 }
 #endif
 
-static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                              loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next,
+                                           loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_8_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -459,9 +462,10 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 463 "version.mpi.c"
+#line 466 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
-static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a,
+                                           loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:41";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -477,7 +481,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 481 "version.mpi.c"
+#line 485 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -524,13 +528,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
           loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                            loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 528 "version.mpi.c"
+#line 532 "version.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
           plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 534 "version.mpi.c"
+#line 538 "version.mpi.c"
         }
       }
     }
@@ -552,8 +556,8 @@ static LOOM_TWIN_TARGET void loom_loop_10_plus1_avx512(
 }
 #endif
 
-static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                               loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next,
+                                            loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_10_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -566,9 +570,10 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 570 "version.mpi.c"
+#line 574 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
-static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a,
+                                            loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:48";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -584,7 +589,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 588 "version.mpi.c"
+#line 593 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -631,13 +636,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
           loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                            loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 635 "version.mpi.c"
+#line 640 "version.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
           plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 641 "version.mpi.c"
+#line 646 "version.mpi.c"
         }
       }
     }
@@ -659,8 +664,8 @@ static LOOM_TWIN_TARGET void loom_loop_12_plus1_avx512(
 }
 #endif
 
-static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                               loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next,
+                                            loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_12_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -678,7 +683,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 682 "version.mpi.c"
+#line 687 "version.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

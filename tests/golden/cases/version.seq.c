@@ -126,15 +126,16 @@ static LOOM_TWIN_TARGET void loom_loop_1_twice__2_plus1_avx512(
 }
 #endif
 
-static void loom_loop_1_twice__2_plus1(loom_set p_nodes, loom_dat p_a_1,
-                                       loom_dat p_b_1, loom_map p_next,
-                                       loom_dat p_c_1)
+static LOOM_LOOP_FN void loom_loop_1_twice__2_plus1(
+    loom_set p_nodes, loom_dat p_a_1, loom_dat p_b_1, loom_map p_next,
+    loom_dat p_c_1)
 {
   LOOM_TWIN(loom_loop_1_twice__2_plus1, (p_nodes, p_a_1, p_b_1, p_next, p_c_1));
 }
 
 /* par_loop twice over p_nodes (version.c:22) */
-static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a,
+                                           loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:22";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -148,7 +149,7 @@ static void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 152 "version.seq.c"
+#line 153 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -196,8 +197,8 @@ static LOOM_TWIN_TARGET void loom_loop_4_plus1_avx512(
 }
 #endif
 
-static void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                              loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_4_plus1(loom_set p_nodes, loom_map p_next,
+                                           loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_4_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -221,9 +222,10 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 225 "version.seq.c"
+#line 226 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
-static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a,
+                                           loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:27";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -237,7 +239,7 @@ static void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 241 "version.seq.c"
+#line 243 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -274,13 +276,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 278 "version.seq.c"
+#line 280 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 284 "version.seq.c"
+#line 286 "version.seq.c"
       }
     }
   }
@@ -300,8 +302,8 @@ static LOOM_TWIN_TARGET void loom_loop_6_plus1_avx512(
 }
 #endif
 
-static void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                              loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_6_plus1(loom_set p_nodes, loom_map p_next,
+                                           loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_6_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -313,9 +315,10 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 317 "version.seq.c"
+#line 319 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
-static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a,
+                                           loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:33";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -329,7 +332,7 @@ static void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 333 "version.seq.c"
+#line 336 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -366,13 +369,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 370 "version.seq.c"
+#line 373 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 376 "version.seq.c"
+#line 379 "version.seq.c"
       }
     }
   }
@@ -392,8 +395,8 @@ static LOOM_TWIN_TARGET void loom_loop_8_plus1_avx512(
 }
 #endif
 
-static void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                              loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_8_plus1(loom_set p_nodes, loom_map p_next,
+                                           loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_8_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -405,9 +408,10 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 409 "version.seq.c"
+#line 412 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
-static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a,
+                                           loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:41";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -421,7 +425,7 @@ static void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 425 "version.seq.c"
+#line 429 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -458,13 +462,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 462 "version.seq.c"
+#line 466 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 468 "version.seq.c"
+#line 472 "version.seq.c"
       }
     }
   }
@@ -484,8 +488,8 @@ static LOOM_TWIN_TARGET void loom_loop_10_plus1_avx512(
 }
 #endif
 
-static void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                               loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_10_plus1(loom_set p_nodes, loom_map p_next,
+                                            loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_10_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -498,9 +502,10 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 502 "version.seq.c"
+#line 506 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
-static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
+static LOOM_LOOP_FN void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a,
+                                            loom_dat p_b)
 {
   static const char loom_loop[] = "twice at version.c:48";
   if (loom__check_set(p_nodes, loom_loop) != LOOM_OK ||
@@ -514,7 +519,7 @@ static void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a, loom_dat p_b)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 518 "version.seq.c"
+#line 523 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -551,13 +556,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 555 "version.seq.c"
+#line 560 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 561 "version.seq.c"
+#line 566 "version.seq.c"
       }
     }
   }
@@ -577,8 +582,8 @@ static LOOM_TWIN_TARGET void loom_loop_12_plus1_avx512(
 }
 #endif
 
-static void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next, loom_dat p_a,
-                               loom_dat p_c)
+static LOOM_LOOP_FN void loom_loop_12_plus1(loom_set p_nodes, loom_map p_next,
+                                            loom_dat p_a, loom_dat p_c)
 {
   LOOM_TWIN(loom_loop_12_plus1, (p_nodes, p_next, p_a, p_c));
 }
@@ -596,7 +601,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 600 "version.seq.c"
+#line 605 "version.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -13,8 +13,8 @@ inline void dirichlet(double *res) { *res = 0.0; }
 
 #line 15 "warn_c99_inline.seq.c"
 /* par_loop dirichlet over bnodes (warn_c99_inline.c:15) */
-static void loom_loop_1_dirichlet(loom_set bnodes, loom_map pbnodes,
-                                  loom_dat r)
+static LOOM_LOOP_FN void loom_loop_1_dirichlet(loom_set bnodes,
+                                               loom_map pbnodes, loom_dat r)
 {
   static const char loom_loop[] = "dirichlet at warn_c99_inline.c:15";
   if (loom__check_set(bnodes, loom_loop) != LOOM_OK ||

@@ -11,7 +11,8 @@ static void copy(double *x, double *y) { y[0] = x[0]; }
 
 #line 13 "warn_read_nonconst.seq.c"
 /* par_loop copy over cells (warn_read_nonconst.c:12) */
-static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
+static LOOM_LOOP_FN void loom_loop_1_copy(loom_set cells, loom_dat x,
+                                          loom_dat y)
 {
   static const char loom_loop[] = "copy at warn_read_nonconst.c:12";
   if (loom__check_set(cells, loom_loop) != LOOM_OK ||
@@ -25,7 +26,7 @@ static void loom_loop_1_copy(loom_set cells, loom_dat x, loom_dat y)
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 12 "warn_read_nonconst.c"
     copy(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 29 "warn_read_nonconst.seq.c"
+#line 30 "warn_read_nonconst.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
