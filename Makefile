@@ -10,6 +10,8 @@
 #                   staged loops against element by element in four builds
 #                   of Airfoil seq (-O3, -march=native, 512-bit vectors,
 #                   -mavx2; bench/vector.sh) and what the run-time tuner chose,
+#                   Airfoil seq, OpenMP and MPI built with -march=native
+#                   against the default build (bench/native.sh),
 #                   wave with each transformation across its time loop off,
 #                   the multi-file Airfoil against the single-file one,
 #                   each loop's GB/s and GFLOP/s against the roof of its
@@ -209,13 +211,18 @@ $(eval $(call loom_program,$(AIRFOIL)/airfoil_seq,samples/airfoil/airfoil.c,seq,
 # with GCC's default vector width and with 512 bits, and for AVX2 (which
 # keeps the AVX-512 twins) (bench/vector.sh; make bench only: the binaries
 # run on this machine alone).
-AIRFOIL_BUILDS = $(AIRFOIL)/airfoil_native $(AIRFOIL)/airfoil_native512 $(AIRFOIL)/airfoil_avx2
+AIRFOIL_BUILDS = $(AIRFOIL)/airfoil_native $(AIRFOIL)/airfoil_native512 $(AIRFOIL)/airfoil_avx2 \
+                 $(AIRFOIL)/airfoil_openmp_native
 $(AIRFOIL)/airfoil_native: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -march=native -o $@ $< $(LIBLOOM) -lm
 $(AIRFOIL)/airfoil_native512: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -march=native -mprefer-vector-width=512 -o $@ $< $(LIBLOOM) -lm
 $(AIRFOIL)/airfoil_avx2: $(AIRFOIL)/airfoil_seq.c $(LIBLOOM)
 	$(CC) $(CFLAGS_APP) -mavx2 -mfma -o $@ $< $(LIBLOOM) -lm
+# OpenMP's and MPI's generated C for this machine too (bench/native.sh;
+# airfoil_mpi_native: mk/mpi_samples.mk).
+$(AIRFOIL)/airfoil_openmp_native: $(AIRFOIL)/airfoil_openmp.c $(LIBLOOM)
+	$(CC) $(CFLAGS_APP) -march=native -fopenmp -o $@ $< $(LIBLOOM) -lm
 
 # The same program with transformations turned off (AIRFOIL_VARIANTS).
 $(foreach v,$(AIRFOIL_VARIANTS),$(eval $(call loom_program,$(AIRFOIL)/airfoil_$(v),\
@@ -257,6 +264,7 @@ bench: all $(REFMESH) $(AIRFOIL_BUILDS)
 	mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/summary.txt
 	bench/translate.sh $(LOOMC) samples/airfoil/airfoil.c -Isamples/airfoil
 	bench/vector.sh $(REFMESH) $${VECTOR_ITERS:-50} $(AIRFOIL)
+	bench/native.sh $(REFMESH) $${VECTOR_ITERS:-50} $(AIRFOIL)
 	bench/scaling.sh $(LOOMC)
 	bench/fusion.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)
 	bench/openmp.sh $(REFMESH) $${BENCH_ITERS:-300} $(AIRFOIL)

@@ -26,7 +26,7 @@ mpi-samples: $(MPI_SAMPLES)
 
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: $(MPI_SAMPLES)
-bench: $(BUILD)/samples/wave/wave_mpi_nohoist
+bench: $(BUILD)/samples/wave/wave_mpi_nohoist $(AIRFOIL)/airfoil_mpi_native
 endif
 
 # $(call mpi_program,PROGRAM,SOURCE,TARGET,CFLAGS,LOOMC_INCLUDES)
@@ -39,6 +39,9 @@ endef
 
 $(eval $(call mpi_program,$(AIRFOIL)/airfoil_mpi,samples/airfoil/airfoil.c,mpi,\
   $$(CFLAGS_APP),-Isamples/airfoil))
+# for bench/native.sh: the same generated C for this machine
+$(AIRFOIL)/airfoil_mpi_native: $(AIRFOIL)/airfoil_mpi.c $(LIBLOOM_MPI)
+	$(MPICC_CMD) $(CFLAGS_APP) -march=native -o $@ $< $(LIBLOOM_MPI) $(LOOM_MPI_LIBS)
 $(eval $(call mpi_program,$(AIRFOIL)/airfoil_mpi_openmp,samples/airfoil/airfoil.c,mpi+openmp,\
   $$(CFLAGS_APP) -fopenmp,-Isamples/airfoil))
 $(eval $(call mpi_program,$(BUILD)/samples/wave/wave_mpi,samples/wave/wave.c,mpi,\

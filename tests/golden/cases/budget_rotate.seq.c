@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -32,11 +35,11 @@
 
 static void step(const double *a, const double *b, double *c) { c[0] = a[0] + b[0]; }
 
-#line 36 "budget_rotate.seq.c"
+#line 39 "budget_rotate.seq.c"
 /* step as lanes (line 27): each argument as base and offset */
 #line 7 "budget_rotate.c"
 static inline void loom_lanes_step(const double *a, const double *b, double *c, int loom_o_a, int loom_o_b, int loom_o_c) { c[loom_o_c] = a[loom_o_a] + b[loom_o_b]; }
-#line 40 "budget_rotate.seq.c"
+#line 43 "budget_rotate.seq.c"
 
 /* par_loop step over cells (budget_rotate.c:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_step_body(
@@ -68,13 +71,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d10, loom_d_d1,
 #line 27 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 72 "budget_rotate.seq.c"
+#line 75 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d10 + loom_m_cnext[1 * loom_i + 0], loom_d_d1 + loom_i);
-#line 78 "budget_rotate.seq.c"
+#line 81 "budget_rotate.seq.c"
       }
     }
   }
@@ -130,13 +133,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d1, loom_d_d2,
 #line 28 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 134 "budget_rotate.seq.c"
+#line 137 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d1 + loom_m_cnext[1 * loom_i + 0], loom_d_d2 + loom_i);
-#line 140 "budget_rotate.seq.c"
+#line 143 "budget_rotate.seq.c"
       }
     }
   }
@@ -192,13 +195,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d2, loom_d_d3,
 #line 29 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 196 "budget_rotate.seq.c"
+#line 199 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d2 + loom_m_cnext[1 * loom_i + 0], loom_d_d3 + loom_i);
-#line 202 "budget_rotate.seq.c"
+#line 205 "budget_rotate.seq.c"
       }
     }
   }
@@ -254,13 +257,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d3, loom_d_d4,
 #line 30 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 258 "budget_rotate.seq.c"
+#line 261 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d3 + loom_m_cnext[1 * loom_i + 0], loom_d_d4 + loom_i);
-#line 264 "budget_rotate.seq.c"
+#line 267 "budget_rotate.seq.c"
       }
     }
   }
@@ -316,13 +319,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_5_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d4, loom_d_d5,
 #line 31 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 320 "budget_rotate.seq.c"
+#line 323 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 31 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d4 + loom_m_cnext[1 * loom_i + 0], loom_d_d5 + loom_i);
-#line 326 "budget_rotate.seq.c"
+#line 329 "budget_rotate.seq.c"
       }
     }
   }
@@ -378,13 +381,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d5, loom_d_d6,
 #line 32 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 382 "budget_rotate.seq.c"
+#line 385 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 32 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d5 + loom_m_cnext[1 * loom_i + 0], loom_d_d6 + loom_i);
-#line 388 "budget_rotate.seq.c"
+#line 391 "budget_rotate.seq.c"
       }
     }
   }
@@ -440,13 +443,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_7_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d6, loom_d_d7,
 #line 33 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 444 "budget_rotate.seq.c"
+#line 447 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 33 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d6 + loom_m_cnext[1 * loom_i + 0], loom_d_d7 + loom_i);
-#line 450 "budget_rotate.seq.c"
+#line 453 "budget_rotate.seq.c"
       }
     }
   }
@@ -502,13 +505,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d7, loom_d_d8,
 #line 34 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 506 "budget_rotate.seq.c"
+#line 509 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 34 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d7 + loom_m_cnext[1 * loom_i + 0], loom_d_d8 + loom_i);
-#line 512 "budget_rotate.seq.c"
+#line 515 "budget_rotate.seq.c"
       }
     }
   }
@@ -564,13 +567,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_9_step_body(
         loom_lanes_step(loom_d_d0, loom_d_d8, loom_d_d9,
 #line 35 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 568 "budget_rotate.seq.c"
+#line 571 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "budget_rotate.c"
         step(loom_d_d0 + loom_m_cnext[1 * loom_i + 0], loom_d_d8 + loom_m_cnext[1 * loom_i + 0], loom_d_d9 + loom_i);
-#line 574 "budget_rotate.seq.c"
+#line 577 "budget_rotate.seq.c"
       }
     }
   }
@@ -626,13 +629,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_step_body(
         loom_lanes_step(loom_d_d9, loom_d_d10, loom_d_d0,
 #line 36 "budget_rotate.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 630 "budget_rotate.seq.c"
+#line 633 "budget_rotate.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "budget_rotate.c"
         step(loom_d_d9 + loom_m_cnext[1 * loom_i + 0], loom_d_d10 + loom_i, loom_d_d0 + loom_i);
-#line 636 "budget_rotate.seq.c"
+#line 639 "budget_rotate.seq.c"
       }
     }
   }
@@ -692,7 +695,7 @@ loom_loop_10_step(cells, cnext, d9, d10, d0);
   loom_exit();
   return 0;
 }
-#line 696 "budget_rotate.seq.c"
+#line 699 "budget_rotate.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

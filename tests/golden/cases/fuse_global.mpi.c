@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -35,7 +38,7 @@ static inline void assemble(const double *x0, const double *x1, double *t0, doub
 static inline void ratio(const double *a, const double *b, double *p) { p[0] += a[0] / (1.0 + b[0] * b[0]); }
 static inline void scale(const double *p, double *w) { w[0] = 2.0 * p[0]; }
 
-#line 39 "fuse_global.mpi.c"
+#line 42 "fuse_global.mpi.c"
 /* par_loops fused over nodes (fuse_global.c: zero:24, zero:26) */
 static LOOM_LOOP_FN void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1,
                                                   loom_dat t2)
@@ -58,7 +61,7 @@ static LOOM_LOOP_FN void loom_loop_1_zero__3_zero(loom_set nodes, loom_dat t1,
     zero(loom_d_t1 + loom_i);
 #line 26 "fuse_global.c"
     zero(loom_d_t2 + loom_i);
-#line 62 "fuse_global.mpi.c"
+#line 65 "fuse_global.mpi.c"
   }
   loom__dat_dirty(t1);
   loom__dat_dirty(t2);
@@ -74,7 +77,7 @@ static inline void loom_lanes_assemble(const double *x0, const double *x1, doubl
   t0[loom_o_t0] += x0[loom_o_x0] - x1[loom_o_x1];
   t1[loom_o_t1] += x1[loom_o_x1] - x0[loom_o_x0];
 }
-#line 78 "fuse_global.mpi.c"
+#line 81 "fuse_global.mpi.c"
 
 /* par_loops fused over cells (fuse_global.c: assemble:25, assemble:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
@@ -120,7 +123,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
           loom_lanes_assemble(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 25 "fuse_global.c"
                               loom_m_pcell[2 * loom_i + 0], loom_m_pcell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 124 "fuse_global.mpi.c"
+#line 127 "fuse_global.mpi.c"
         }
         /* assemble (line 25): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -131,7 +134,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_global.c"
           assemble(loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_t1 + loom_m_pcell[2 * loom_i + 0], loom_d_t1 + loom_m_pcell[2 * loom_i + 1]);
-#line 135 "fuse_global.mpi.c"
+#line 138 "fuse_global.mpi.c"
         }
       }
       if (loom_vec) {
@@ -144,7 +147,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
           loom_lanes_assemble(loom_d_x, loom_d_x, loom_g4_3[0], loom_g4_4[0],
 #line 27 "fuse_global.c"
                               loom_m_pcell[2 * loom_i + 1], loom_m_pcell[2 * loom_i + 0], loom_i - loom_s, loom_i - loom_s);
-#line 148 "fuse_global.mpi.c"
+#line 151 "fuse_global.mpi.c"
         }
         /* assemble (line 27): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -155,7 +158,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_assemble__4_assemble_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "fuse_global.c"
           assemble(loom_d_x + loom_m_pcell[2 * loom_i + 1], loom_d_x + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 0], loom_d_t2 + loom_m_pcell[2 * loom_i + 1]);
-#line 159 "fuse_global.mpi.c"
+#line 162 "fuse_global.mpi.c"
         }
       }
     }
@@ -204,7 +207,7 @@ static LOOM_LOOP_FN void loom_loop_5_ratio(loom_set nodes, loom_dat t1,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 28 "fuse_global.c"
     ratio(loom_d_t1 + loom_i, loom_d_t2 + loom_i, loom_d_p + loom_i);
-#line 208 "fuse_global.mpi.c"
+#line 211 "fuse_global.mpi.c"
   }
   loom__dat_dirty(p);
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
@@ -237,7 +240,7 @@ static LOOM_LOOP_FN void loom_loop_6_scale__7_scale(loom_set nodes, loom_dat x,
     scale(loom_d_x + loom_i, loom_d_w + loom_i);
 #line 33 "fuse_global.c"
     scale(loom_d_u + loom_i, loom_d_x + loom_i);
-#line 241 "fuse_global.mpi.c"
+#line 244 "fuse_global.mpi.c"
   }
   loom__dat_dirty(w);
   loom__dat_dirty(x);
@@ -273,7 +276,7 @@ loom_loop_6_scale__7_scale(nodes, x, w, u);
   loom_exit();
   return 0;
 }
-#line 277 "fuse_global.mpi.c"
+#line 280 "fuse_global.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

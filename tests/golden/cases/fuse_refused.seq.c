@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -33,7 +36,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 37 "fuse_refused.seq.c"
+#line 40 "fuse_refused.seq.c"
 /* par_loop scale over cells (fuse_refused.c:24) */
 static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
                                            loom_dat y)
@@ -50,7 +53,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "fuse_refused.c"
     scale(loom_d_x + loom_i, loom_d_y + loom_i);
-#line 54 "fuse_refused.seq.c"
+#line 57 "fuse_refused.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -61,7 +64,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
 /* copy as lanes (line 25): each argument as base and offset */
 #line 4 "fuse_refused.c"
 static inline void loom_lanes_copy(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x]; }
-#line 65 "fuse_refused.seq.c"
+#line 68 "fuse_refused.seq.c"
 
 /* par_loops fused over cells (fuse_refused.c: copy:25, total:26) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
@@ -94,19 +97,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_copy__3_total_body(
         loom_lanes_copy(loom_d_y, loom_d_z,
 #line 25 "fuse_refused.c"
                         loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 98 "fuse_refused.seq.c"
+#line 101 "fuse_refused.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "fuse_refused.c"
         copy(loom_d_y + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 104 "fuse_refused.seq.c"
+#line 107 "fuse_refused.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 26 "fuse_refused.c"
       total(loom_d_y + loom_i, &loom_g_s);
-#line 110 "fuse_refused.seq.c"
+#line 113 "fuse_refused.seq.c"
     }
   }
   *s = loom_g_s;
@@ -154,7 +157,7 @@ loom_loop_2_copy__3_total(cells, cnext, y, z, &s);
   loom_exit();
   return (int)s;
 }
-#line 158 "fuse_refused.seq.c"
+#line 161 "fuse_refused.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

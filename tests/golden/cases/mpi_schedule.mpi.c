@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -49,7 +52,7 @@ static void diff(const double *za, const double *zb, double *err) {
   *err += (za[0] - zb[0]) * (za[0] - zb[0]);
 }
 
-#line 53 "mpi_schedule.mpi.c"
+#line 56 "mpi_schedule.mpi.c"
 /* par_loop scale over cells (mpi_schedule.c:38) */
 static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat y)
 {
@@ -65,7 +68,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat y)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 38 "mpi_schedule.c"
     scale(loom_d_y + loom_i);
-#line 69 "mpi_schedule.mpi.c"
+#line 72 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(y);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -80,7 +83,7 @@ static inline void loom_lanes_smooth(const double *xa, const double *xb, double 
   ya[loom_o_ya] += 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
   yb[loom_o_yb] -= 0.25 * (xb[loom_o_xb] - xa[loom_o_xa]);
 }
-#line 84 "mpi_schedule.mpi.c"
+#line 87 "mpi_schedule.mpi.c"
 
 /* par_loop smooth over edges (mpi_schedule.c:40) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
@@ -121,7 +124,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
           loom_lanes_smooth(loom_d_x, loom_d_x, loom_g2_3[0], loom_g2_4[0],
 #line 41 "mpi_schedule.c"
                             loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 125 "mpi_schedule.mpi.c"
+#line 128 "mpi_schedule.mpi.c"
         }
         /* smooth (line 40): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -132,7 +135,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_smooth_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 41 "mpi_schedule.c"
           smooth(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1]);
-#line 136 "mpi_schedule.mpi.c"
+#line 139 "mpi_schedule.mpi.c"
         }
       }
     }
@@ -180,7 +183,7 @@ static LOOM_LOOP_FN void loom_loop_3_update(loom_set cells, loom_dat y,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 42 "mpi_schedule.c"
     update(loom_d_y + loom_i, loom_d_x + loom_i, &loom_g_norm);
-#line 184 "mpi_schedule.mpi.c"
+#line 187 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(x);
   if (loom__reduce_start(&loom_reduction_3_norm, &loom_g_norm, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -207,7 +210,7 @@ static LOOM_LOOP_FN void loom_loop_4_scale(loom_set cells, loom_dat z)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 47 "mpi_schedule.c"
     scale(loom_d_z + loom_i);
-#line 211 "mpi_schedule.mpi.c"
+#line 214 "mpi_schedule.mpi.c"
   }
   loom__dat_dirty(z);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -243,7 +246,7 @@ static LOOM_LOOP_FN void loom_loop_5_diff(loom_set edges, loom_map ecell,
         loom__halo_progress();
 #line 48 "mpi_schedule.c"
       diff(loom_d_z + loom_m_ecell[2 * loom_i + 0], loom_d_z + loom_m_ecell[2 * loom_i + 1], &loom_g_err);
-#line 247 "mpi_schedule.mpi.c"
+#line 250 "mpi_schedule.mpi.c"
     }
   }
   if (loom__reduce_start(&loom_reduction_5_err, &loom_g_err, 1, LOOM_DOUBLE, LOOM_REDUCE_INC) != LOOM_OK)
@@ -284,7 +287,7 @@ loom__halo_begin(z); loom_loop_5_diff(edges, ecell, z, &err);
   loom_exit();
   return 0;
 }
-#line 288 "mpi_schedule.mpi.c"
+#line 291 "mpi_schedule.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -34,13 +37,13 @@ static void edge_len(const double *x1, const double *x2, double *len) {
   len[0] = x2[0] - x1[0];
 }
 
-#line 38 "ok_continuation_tight.seq.c"
+#line 41 "ok_continuation_tight.seq.c"
 /* edge_len as lanes (line 20): each argument as base and offset */
 #line 7 "ok_continuation_tight.c"
 static inline void loom_lanes_edge_len(const double *x1, const double *x2, double *len, int loom_o_x1, int loom_o_x2, int loom_o_len) {
   len[loom_o_len] = x2[loom_o_x2] - x1[loom_o_x1];
 }
-#line 44 "ok_continuation_tight.seq.c"
+#line 47 "ok_continuation_tight.seq.c"
 
 /* par_loop edge_len over edges (ok_continuation_tight.c:20) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
@@ -76,7 +79,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
 #line 23 "ok_continuation_tight.c"
                             loom_m_pedge[2 * loom_i + 1],
                             loom_i);
-#line 80 "ok_continuation_tight.seq.c"
+#line 83 "ok_continuation_tight.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -85,7 +88,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len_body(
 #line 23 "ok_continuation_tight.c"
                  loom_d_x + loom_m_pedge[2 * loom_i + 1],
                  loom_d_len + loom_i);
-#line 89 "ok_continuation_tight.seq.c"
+#line 92 "ok_continuation_tight.seq.c"
       }
     }
   }
@@ -126,7 +129,7 @@ loom_loop_1_edge_len(edges, pedge, x, len);
   loom_exit();
   return 0;
 }
-#line 130 "ok_continuation_tight.seq.c"
+#line 133 "ok_continuation_tight.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -46,13 +49,13 @@ static void clip(const double *hi, double *lo) {
   if (*hi < *lo) *lo = *hi;
 }
 
-#line 50 "ok_dat_min_max.seq.c"
+#line 53 "ok_dat_min_max.seq.c"
 /* edge_len as lanes (line 36): each argument as base and offset */
 #line 8 "ok_dat_min_max.c"
 static inline void loom_lanes_edge_len(const double *a, const double *b, double *len, int loom_o_a, int loom_o_b, int loom_o_len) {
   len[loom_o_len] = fabs(b[loom_o_b] - a[loom_o_a]);
 }
-#line 56 "ok_dat_min_max.seq.c"
+#line 59 "ok_dat_min_max.seq.c"
 
 /* par_loops fused over edges (ok_dat_min_max.c: edge_len:36, extremes:37) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len__2_extremes_body(
@@ -90,19 +93,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_edge_len__2_extremes_body(
         loom_lanes_edge_len(loom_d_x, loom_d_x, loom_t_len[0],
 #line 36 "ok_dat_min_max.c"
                             loom_m_pedge[2 * loom_i + 0], loom_m_pedge[2 * loom_i + 1], loom_i - loom_s);
-#line 94 "ok_dat_min_max.seq.c"
+#line 97 "ok_dat_min_max.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 36 "ok_dat_min_max.c"
         edge_len(loom_d_x + loom_m_pedge[2 * loom_i + 0], loom_d_x + loom_m_pedge[2 * loom_i + 1], loom_t_len[loom_i - loom_s]);
-#line 100 "ok_dat_min_max.seq.c"
+#line 103 "ok_dat_min_max.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 38 "ok_dat_min_max.c"
       extremes(loom_t_len[loom_i - loom_s], loom_d_lmax + loom_m_pedge[2 * loom_i + 0], loom_d_lmax + loom_m_pedge[2 * loom_i + 1], loom_d_lmin + loom_m_pedge[2 * loom_i + 0], loom_d_lmin + loom_m_pedge[2 * loom_i + 1]);
-#line 106 "ok_dat_min_max.seq.c"
+#line 109 "ok_dat_min_max.seq.c"
     }
   }
   loom__loop_traffic(loom_loop, loom__set_size(edges), /* elements, bytes moved, operations */
@@ -146,7 +149,7 @@ static LOOM_LOOP_FN void loom_loop_3_clip(loom_set nodes, loom_dat lmax,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "ok_dat_min_max.c"
     clip(loom_d_lmax + loom_i, loom_d_lmin + loom_i);
-#line 150 "ok_dat_min_max.seq.c"
+#line 153 "ok_dat_min_max.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -178,7 +181,7 @@ loom_loop_3_clip(nodes, lmax, lmin);
   loom_exit();
   return 0;
 }
-#line 182 "ok_dat_min_max.seq.c"
+#line 185 "ok_dat_min_max.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -45,7 +48,7 @@ typedef struct mesh {
 static inline void sum(const double *q, double *s) { *s += q[0] + q[3]; }
 static inline void flux(const double *a, const double *b, double *f) { f[0] = a[0] - b[0]; }
 
-#line 49 "ok_facts_named.seq.c"
+#line 52 "ok_facts_named.seq.c"
 /* par_loop sum over m_nodes (ok_facts_named.c:24): the code of
    loom_loop_1_sum and loom_loop_3_sum, with their own labels */
 static void loom_shared_1_sum(const char *loom_loop, loom_set m_nodes,
@@ -61,7 +64,7 @@ static void loom_shared_1_sum(const char *loom_loop, loom_set m_nodes,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 24 "ok_facts_named.c"
     sum(loom_d_m_q + 4 * loom_i, &loom_g_s);
-#line 65 "ok_facts_named.seq.c"
+#line 68 "ok_facts_named.seq.c"
   }
   *s = loom_g_s;
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -79,7 +82,7 @@ static LOOM_LOOP_FN void loom_loop_1_sum(loom_set m_nodes, loom_dat m_q, double 
 /* flux as lanes (line 25): each argument as base and offset */
 #line 20 "ok_facts_named.c"
 static inline void loom_lanes_flux(const double *a, const double *b, double *f, int loom_o_a, int loom_o_b, int loom_o_f) { f[loom_o_f] = a[loom_o_a] - b[loom_o_b]; }
-#line 83 "ok_facts_named.seq.c"
+#line 86 "ok_facts_named.seq.c"
 
 /* par_loop flux over m_edges (ok_facts_named.c:25): the code of
    loom_loop_2_flux and loom_loop_4_flux, with their own labels and tuners */
@@ -109,13 +112,13 @@ static inline LOOM_TWIN_INLINE void loom_shared_2_flux_body(
         loom_lanes_flux(loom_d_m_q, loom_d_m_q, loom_d_f,
 #line 25 "ok_facts_named.c"
                         4 * loom_m_m_e2n[2 * loom_i + 0], 4 * loom_m_m_e2n[2 * loom_i + 1], loom_i);
-#line 113 "ok_facts_named.seq.c"
+#line 116 "ok_facts_named.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 25 "ok_facts_named.c"
         flux(loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 0], loom_d_m_q + 4 * loom_m_m_e2n[2 * loom_i + 1], loom_d_f + loom_i);
-#line 119 "ok_facts_named.seq.c"
+#line 122 "ok_facts_named.seq.c"
       }
     }
   }
@@ -158,7 +161,7 @@ loom_loop_2_flux(m->edges, m->e2n, m->q, f);
   return s;
 }
 
-#line 162 "ok_facts_named.seq.c"
+#line 165 "ok_facts_named.seq.c"
 static LOOM_LOOP_FN void loom_loop_3_sum(loom_set m_1_nodes, loom_dat m_1_q, double *s_1)
 {
   static const char loom_loop[] = "sum at ok_facts_named.c:24";
@@ -197,7 +200,7 @@ loom_loop_4_flux(m_1->edges, m_1->e2n, m_1->q, f_1);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 201 "ok_facts_named.seq.c"
+#line 204 "ok_facts_named.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

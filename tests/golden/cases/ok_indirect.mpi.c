@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -34,7 +37,7 @@ static void flux(const double *xa, const double *xb, double *ra, double *rb) {
   rb[0] -= f;
 }
 
-#line 38 "ok_indirect.mpi.c"
+#line 41 "ok_indirect.mpi.c"
 /* flux as lanes (line 20): each argument as base and offset */
 #line 5 "ok_indirect.c"
 static inline void loom_lanes_flux(const double *xa, const double *xb, double *ra, double *rb, int loom_o_xa, int loom_o_xb, int loom_o_ra, int loom_o_rb) {
@@ -42,7 +45,7 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
   ra[loom_o_ra] += f;
   rb[loom_o_rb] -= f;
 }
-#line 46 "ok_indirect.mpi.c"
+#line 49 "ok_indirect.mpi.c"
 
 /* par_loop flux over edges (ok_indirect.c:20) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
@@ -83,7 +86,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
           loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
 #line 21 "ok_indirect.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 87 "ok_indirect.mpi.c"
+#line 90 "ok_indirect.mpi.c"
         }
         /* flux (line 20): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -94,7 +97,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 21 "ok_indirect.c"
           flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_d_res + loom_m_ecell[2 * loom_i + 0], loom_d_res + loom_m_ecell[2 * loom_i + 1]);
-#line 98 "ok_indirect.mpi.c"
+#line 101 "ok_indirect.mpi.c"
         }
       }
     }
@@ -137,7 +140,7 @@ loom__halo_begin(x); loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 141 "ok_indirect.mpi.c"
+#line 144 "ok_indirect.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -30,7 +33,7 @@ static void flux(const double *xa, const double *xb, double *ra, double *rb) {
   rb[0] -= f;
 }
 
-#line 34 "ok_indirect.openmp.c"
+#line 37 "ok_indirect.openmp.c"
 /* flux as lanes (line 20): each argument as base and offset */
 #line 5 "ok_indirect.c"
 static inline void loom_lanes_flux(const double *xa, const double *xb, double *ra, double *rb, int loom_o_xa, int loom_o_xb, int loom_o_ra, int loom_o_rb) {
@@ -38,7 +41,7 @@ static inline void loom_lanes_flux(const double *xa, const double *xb, double *r
   ra[loom_o_ra] += f;
   rb[loom_o_rb] -= f;
 }
-#line 42 "ok_indirect.openmp.c"
+#line 45 "ok_indirect.openmp.c"
 
 /* flux (line 20) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_flux */
@@ -58,7 +61,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
       loom_lanes_flux(loom_d_x, loom_d_x, loom_g1_3[0], loom_g1_4[0],
 #line 21 "ok_indirect.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 62 "ok_indirect.openmp.c"
+#line 65 "ok_indirect.openmp.c"
     }
     /* flux (line 20): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -77,7 +80,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_res + loom_m_ecell[2 * loom_i + 1] : loom_x1_4;
 #line 21 "ok_indirect.c"
       flux(loom_d_x + loom_m_ecell[2 * loom_i + 0], loom_d_x + loom_m_ecell[2 * loom_i + 1], loom_w1_3, loom_w1_4);
-#line 81 "ok_indirect.openmp.c"
+#line 84 "ok_indirect.openmp.c"
     }
   }
 }
@@ -167,7 +170,7 @@ loom_loop_1_flux(edges, ecell, x, res);
   loom_exit();
   return 0;
 }
-#line 171 "ok_indirect.openmp.c"
+#line 174 "ok_indirect.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

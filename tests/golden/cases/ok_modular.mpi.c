@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -40,7 +43,7 @@ static void scale(const double *w, double *q) {
 static void gather(const double *x0, const double *x1, double *q) { q[0] += x0[0] + x1[0]; }
 static void twice(double *x) { x[0] *= 2; }
 
-#line 44 "ok_modular.mpi.c"
+#line 47 "ok_modular.mpi.c"
 /* par_loop scale over cells (ok_modular.c:18) */
 static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat w,
                                            loom_dat m_q)
@@ -59,7 +62,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat w,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 18 "ok_modular.c"
     scale(loom_d_w + loom_i, loom_d_m_q + 2 * loom_i);
-#line 63 "ok_modular.mpi.c"
+#line 66 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_q);
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
@@ -71,7 +74,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat w,
 /* gather as lanes (line 19): each argument as base and offset */
 #line 14 "ok_modular.c"
 static inline void loom_lanes_gather(const double *x0, const double *x1, double *q, int loom_o_x0, int loom_o_x1, int loom_o_q) { q[loom_o_q] += x0[loom_o_x0] + x1[loom_o_x1]; }
-#line 75 "ok_modular.mpi.c"
+#line 78 "ok_modular.mpi.c"
 
 /* par_loop gather over m_cells (ok_modular.c:19) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
@@ -110,13 +113,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
           loom_lanes_gather(loom_d_m_x, loom_d_m_x, loom_d_m_q,
 #line 19 "ok_modular.c"
                             loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 114 "ok_modular.mpi.c"
+#line 117 "ok_modular.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 19 "ok_modular.c"
           gather(loom_d_m_x + loom_m_m_pcell[2 * loom_i + 0], loom_d_m_x + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 120 "ok_modular.mpi.c"
+#line 123 "ok_modular.mpi.c"
         }
       }
     }
@@ -150,7 +153,7 @@ loom__halo_begin(m->x); loom_loop_1_scale(cells, w, m->q);
 loom_loop_2_gather(m->cells, m->pcell, m->x, m->q);
 }
 
-#line 154 "ok_modular.mpi.c"
+#line 157 "ok_modular.mpi.c"
 /* par_loop twice over m_nodes (ok_modular.c:23) */
 static LOOM_LOOP_FN void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
 {
@@ -166,7 +169,7 @@ static LOOM_LOOP_FN void loom_loop_3_twice(loom_set m_nodes, loom_dat m_x)
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 23 "ok_modular.c"
     twice(loom_d_m_x + loom_i);
-#line 170 "ok_modular.mpi.c"
+#line 173 "ok_modular.mpi.c"
   }
   loom__dat_dirty(m_x);
   loom__loop_traffic(loom_loop, loom__set_size(m_nodes), /* elements, bytes moved, operations */
@@ -212,13 +215,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
           loom_lanes_gather(loom_d_weight, loom_d_weight, loom_d_m_q,
 #line 24 "ok_modular.c"
                             loom_m_m_pcell[2 * loom_i + 0], loom_m_m_pcell[2 * loom_i + 1], 2 * loom_i);
-#line 216 "ok_modular.mpi.c"
+#line 219 "ok_modular.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 24 "ok_modular.c"
           gather(loom_d_weight + loom_m_m_pcell[2 * loom_i + 0], loom_d_weight + loom_m_m_pcell[2 * loom_i + 1], loom_d_m_q + 2 * loom_i);
-#line 222 "ok_modular.mpi.c"
+#line 225 "ok_modular.mpi.c"
         }
       }
     }
@@ -251,7 +254,7 @@ void relax(mesh *m) {
 loom_loop_3_twice(m->nodes, m->x);
 loom__halo_begin(weight); loom_loop_4_gather(m->cells, m->pcell, weight, m->q);
 }
-#line 255 "ok_modular.mpi.c"
+#line 258 "ok_modular.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -32,7 +35,7 @@ static inline void spread(const double *b0, const double *b1, double *t0, double
 static inline void settle(const double *t, double *a) { a[0] += t[0]; }
 static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
-#line 36 "rotate.openmp.c"
+#line 39 "rotate.openmp.c"
 /* par_loops fused over nodes (rotate.c: scale:26, zero:27) */
 static LOOM_LOOP_FN void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a,
                                                    loom_dat b, loom_dat t)
@@ -59,7 +62,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale__2_zero(loom_set nodes, loom_dat a,
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
       zero(loom_d_t + loom_i);
-#line 63 "rotate.openmp.c"
+#line 66 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -77,7 +80,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 81 "rotate.openmp.c"
+#line 84 "rotate.openmp.c"
 
 /* spread (line 28) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_spread */
@@ -96,7 +99,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread_body(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 100 "rotate.openmp.c"
+#line 103 "rotate.openmp.c"
     }
     /* spread (line 28): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -115,7 +118,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_spread_body(
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x3_4;
 #line 28 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 119 "rotate.openmp.c"
+#line 122 "rotate.openmp.c"
     }
   }
 }
@@ -208,7 +211,7 @@ static LOOM_LOOP_FN void loom_loop_4_settle(loom_set nodes, loom_dat t,
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "rotate.c"
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 212 "rotate.openmp.c"
+#line 215 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -249,7 +252,7 @@ static LOOM_LOOP_FN void loom_loop_4_settle__1_scale__2_zero(
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
 #line 27 "rotate.c"
       zero(loom_d_t + loom_i);
-#line 253 "rotate.openmp.c"
+#line 256 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -288,7 +291,7 @@ static LOOM_LOOP_FN void loom_loop_5_save__6_scale(loom_set nodes, loom_dat a,
       save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 292 "rotate.openmp.c"
+#line 295 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -320,7 +323,7 @@ static LOOM_LOOP_FN void loom_loop_6_scale(loom_set nodes, loom_dat a,
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 324 "rotate.openmp.c"
+#line 327 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -349,7 +352,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
       loom_lanes_spread(loom_d_b, loom_d_b, loom_g7_3[0], loom_g7_4[0],
 #line 34 "rotate.c"
                         loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 353 "rotate.openmp.c"
+#line 356 "rotate.openmp.c"
     }
     /* spread (line 34): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -368,7 +371,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_7_spread_body(
           (unsigned)(loom_m_en[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_t + loom_m_en[2 * loom_i + 1] : loom_x7_4;
 #line 34 "rotate.c"
       spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_w7_3, loom_w7_4);
-#line 372 "rotate.openmp.c"
+#line 375 "rotate.openmp.c"
     }
   }
 }
@@ -461,7 +464,7 @@ static LOOM_LOOP_FN void loom_loop_8_settle(loom_set nodes, loom_dat t,
     for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 35 "rotate.c"
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 465 "rotate.openmp.c"
+#line 468 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -500,7 +503,7 @@ static LOOM_LOOP_FN void loom_loop_8_settle__6_scale(
       settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 33 "rotate.c"
       scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 504 "rotate.openmp.c"
+#line 507 "rotate.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -525,7 +528,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int nsteps = argc * 10;
-#line 529 "rotate.openmp.c"
+#line 532 "rotate.openmp.c"
   int loom_rotated_1 = 0;
 #line 25 "rotate.c"
   for (int step = 0; step < nsteps; step++) {
@@ -534,7 +537,7 @@ if (loom_rotated_1) loom_rotated_1 = 0; else loom_loop_1_scale__2_zero(nodes, a,
 loom_loop_3_spread(edges, en, b, t);
 if (step + 1 < nsteps) { loom_loop_4_settle__1_scale__2_zero(nodes, t, a, b); loom_rotated_1 = 1; } else loom_loop_4_settle(nodes, t, a);
   }
-#line 538 "rotate.openmp.c"
+#line 541 "rotate.openmp.c"
 int loom_rotated_2 = 0;
 #line 31 "rotate.c"
 loom_loop_5_save__6_scale(nodes, a, old, b); loom_rotated_2 = 1;
@@ -546,7 +549,7 @@ if (k + 1 < 2) { loom_loop_8_settle__6_scale(nodes, t, a, b); loom_rotated_2 = 1
   loom_exit();
   return 0;
 }
-#line 550 "rotate.openmp.c"
+#line 553 "rotate.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -29,7 +32,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 33 "temp_contract.openmp.c"
+#line 36 "temp_contract.openmp.c"
 /* par_loops fused over cells (temp_contract.c: scale:26, add:27, copy:28) */
 static LOOM_LOOP_FN void loom_loop_1_scale__2_add__3_copy(
     loom_set cells, loom_dat x, loom_dat t, loom_dat y, loom_dat u)
@@ -61,7 +64,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale__2_add__3_copy(
       add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
 #line 28 "temp_contract.c"
       copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 65 "temp_contract.openmp.c"
+#line 68 "temp_contract.openmp.c"
     }
     if (loom_ends) /* this thread's share ends */
       loom_ends[omp_get_thread_num()] = loom__wall();
@@ -76,7 +79,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale__2_add__3_copy(
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 80 "temp_contract.openmp.c"
+#line 83 "temp_contract.openmp.c"
 
 /* gather (line 29) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_gather */
@@ -92,13 +95,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_gather_body(
       loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                         loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 96 "temp_contract.openmp.c"
+#line 99 "temp_contract.openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
       gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 102 "temp_contract.openmp.c"
+#line 105 "temp_contract.openmp.c"
     }
   }
 }
@@ -178,7 +181,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 182 "temp_contract.openmp.c"
+#line 185 "temp_contract.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

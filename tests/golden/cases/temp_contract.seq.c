@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -33,7 +36,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 37 "temp_contract.seq.c"
+#line 40 "temp_contract.seq.c"
 /* par_loops fused over cells (temp_contract.c: scale:26, add:27, copy:28) */
 static LOOM_LOOP_FN void loom_loop_1_scale__2_add__3_copy(
     loom_set cells, loom_dat x, loom_dat t, loom_dat y, loom_dat u)
@@ -61,7 +64,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale__2_add__3_copy(
     add(loom_d_x + loom_i, loom_t_t, loom_d_y + loom_i);
 #line 28 "temp_contract.c"
     copy(loom_d_y + loom_i, loom_d_u + loom_i);
-#line 65 "temp_contract.seq.c"
+#line 68 "temp_contract.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(cells),
@@ -72,7 +75,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale__2_add__3_copy(
 /* gather as lanes (line 29): each argument as base and offset */
 #line 7 "temp_contract.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 76 "temp_contract.seq.c"
+#line 79 "temp_contract.seq.c"
 
 /* par_loop gather over edges (temp_contract.c:29) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
@@ -102,13 +105,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_u, loom_d_u, loom_d_e,
 #line 29 "temp_contract.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 106 "temp_contract.seq.c"
+#line 109 "temp_contract.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "temp_contract.c"
         gather(loom_d_u + loom_m_ecell[2 * loom_i + 0], loom_d_u + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 112 "temp_contract.seq.c"
+#line 115 "temp_contract.seq.c"
       }
     }
   }
@@ -159,7 +162,7 @@ loom_loop_4_gather(edges, ecell, u, e);
   loom_exit();
   return (int)s;
 }
-#line 163 "temp_contract.seq.c"
+#line 166 "temp_contract.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

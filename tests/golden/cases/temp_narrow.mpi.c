@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -48,7 +51,7 @@ static inline void apply(const double *k, const double *h, const double *u0, con
 }
 static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
-#line 52 "temp_narrow.mpi.c"
+#line 55 "temp_narrow.mpi.c"
 /* par_loop stiffness over edges (temp_narrow.c:37) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
     loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h)
@@ -95,7 +98,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
           loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
           stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 99 "temp_narrow.mpi.c"
+#line 102 "temp_narrow.mpi.c"
           loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
           loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
           loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -108,7 +111,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness_body(
           loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
           stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 112 "temp_narrow.mpi.c"
+#line 115 "temp_narrow.mpi.c"
           loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
           loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
           loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -195,7 +198,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
           loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
           apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 199 "temp_narrow.mpi.c"
+#line 202 "temp_narrow.mpi.c"
         }
         /* apply (line 39): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -210,7 +213,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
           loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
           apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 214 "temp_narrow.mpi.c"
+#line 217 "temp_narrow.mpi.c"
         }
       }
     }
@@ -249,7 +252,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 253 "temp_narrow.mpi.c"
+#line 256 "temp_narrow.mpi.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -293,19 +296,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
           loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                                loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 297 "temp_narrow.mpi.c"
+#line 300 "temp_narrow.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
           stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 303 "temp_narrow.mpi.c"
+#line 306 "temp_narrow.mpi.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
         weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 309 "temp_narrow.mpi.c"
+#line 312 "temp_narrow.mpi.c"
       }
     }
   }
@@ -349,7 +352,7 @@ int main(int argc, char **argv) {
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
 loom__halo_begin(x); loom__dat_narrow(k, 3); loom_loop_1_stiffness(edges, en, x, k, h);
-#line 353 "temp_narrow.mpi.c"
+#line 356 "temp_narrow.mpi.c"
   loom__halo_begin(k);
   loom__halo_begin(h);
   loom__halo_begin(x);
@@ -359,7 +362,7 @@ loom__dat_narrow(k, 3); loom_loop_2_apply(edges, k, h, en, x, v);
 #line 41 "temp_narrow.c"
   }
   double s = 0.0;
-#line 363 "temp_narrow.mpi.c"
+#line 366 "temp_narrow.mpi.c"
 loom__halo_end(k);
 loom__halo_end(h);
 loom__halo_end(x);
@@ -372,7 +375,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 376 "temp_narrow.mpi.c"
+#line 379 "temp_narrow.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

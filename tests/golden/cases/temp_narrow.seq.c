@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -48,7 +51,7 @@ static inline void apply(const double *k, const double *h, const double *u0, con
 }
 static inline void weigh(const double *w, double *s) { *s += w[0] * w[1]; }
 
-#line 52 "temp_narrow.seq.c"
+#line 55 "temp_narrow.seq.c"
 /* par_loops fused over edges (temp_narrow.c: stiffness:37, apply:39) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
     loom_set edges, loom_map en, loom_dat x, loom_dat k, loom_dat h,
@@ -93,7 +96,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 97 "temp_narrow.seq.c"
+#line 100 "temp_narrow.seq.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -106,7 +109,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k1_3[3] = loom_d_k[3 * loom_i + 2];
 #line 37 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_k1_3, loom_d_h + 2 * loom_i);
-#line 110 "temp_narrow.seq.c"
+#line 113 "temp_narrow.seq.c"
         loom_d_k[3 * loom_i + 0] = loom_k1_3[0];
         loom_d_k[3 * loom_i + 1] = loom_k1_3[1];
         loom_d_k[3 * loom_i + 2] = loom_k1_3[3];
@@ -131,7 +134,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 135 "temp_narrow.seq.c"
+#line 138 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -146,7 +149,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_stiffness__2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 150 "temp_narrow.seq.c"
+#line 153 "temp_narrow.seq.c"
       }
     }
   }
@@ -217,7 +220,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_g2_3[loom_i - loom_s], loom_g2_4[loom_i - loom_s], loom_g2_5[loom_i - loom_s], loom_g2_6[loom_i - loom_s]);
-#line 221 "temp_narrow.seq.c"
+#line 224 "temp_narrow.seq.c"
       }
       /* apply (line 39): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -232,7 +235,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_apply_body(
         loom_k2_1[3] = loom_d_k[3 * loom_i + 2];
 #line 40 "temp_narrow.c"
         apply(loom_k2_1, loom_d_h + 2 * loom_i, loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_d_v + loom_m_en[2 * loom_i + 0], loom_d_v + loom_m_en[2 * loom_i + 1]);
-#line 236 "temp_narrow.seq.c"
+#line 239 "temp_narrow.seq.c"
       }
     }
   }
@@ -268,7 +271,7 @@ static inline void loom_lanes_stiffness(const double *x0, const double *x1, doub
   h[loom_o_h] = d;
   h[loom_o_h + 1] = -d;
 }
-#line 272 "temp_narrow.seq.c"
+#line 275 "temp_narrow.seq.c"
 
 /* par_loops fused over edges (temp_narrow.c: stiffness:43, weigh:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
@@ -303,19 +306,19 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_stiffness__4_weigh_body(
         loom_lanes_stiffness(loom_d_x, loom_d_x, loom_t_w[0], loom_d_h,
 #line 43 "temp_narrow.c"
                              loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], 2 * (loom_i - loom_s), 2 * loom_i);
-#line 307 "temp_narrow.seq.c"
+#line 310 "temp_narrow.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 43 "temp_narrow.c"
         stiffness(loom_d_x + loom_m_en[2 * loom_i + 0], loom_d_x + loom_m_en[2 * loom_i + 1], loom_t_w[loom_i - loom_s], loom_d_h + 2 * loom_i);
-#line 313 "temp_narrow.seq.c"
+#line 316 "temp_narrow.seq.c"
       }
     }
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "temp_narrow.c"
       weigh(loom_t_w[loom_i - loom_s], &loom_g_s);
-#line 319 "temp_narrow.seq.c"
+#line 322 "temp_narrow.seq.c"
     }
   }
   *s = loom_g_s;
@@ -353,7 +356,7 @@ int main(int argc, char **argv) {
   loom_dat h = loom_decl_temp(edges, 2, double, "h");
   loom_dat v = loom_decl_temp(nodes, 1, double, "v");
   loom_dat w = loom_decl_temp(edges, 2, double, "w");
-#line 357 "temp_narrow.seq.c"
+#line 360 "temp_narrow.seq.c"
 int loom_rotated_1 = 0;
 #line 37 "temp_narrow.c"
 loom__dat_narrow(k, 3); loom_loop_1_stiffness__2_apply(edges, en, x, k, h, v); loom_rotated_1 = 1;
@@ -370,7 +373,7 @@ loom_loop_3_stiffness__4_weigh(edges, en, x, w, h, &s);
   loom_exit();
   return out[0] + hh[0] + s > 0.0 ? 0 : 1;
 }
-#line 374 "temp_narrow.seq.c"
+#line 377 "temp_narrow.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -33,7 +36,7 @@ static inline void add(const double *x, const double *y, double *z) { z[0] = x[0
 static inline void gather(const double *a, const double *b, double *e) { e[0] = a[0] - b[0]; }
 static inline void total(const double *x, double *s) { *s += x[0]; }
 
-#line 37 "temp_reuse.seq.c"
+#line 40 "temp_reuse.seq.c"
 /* par_loop scale over cells (temp_reuse.c:26) */
 static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
                                            loom_dat t1)
@@ -50,7 +53,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 26 "temp_reuse.c"
     scale(loom_d_x + loom_i, loom_d_t1 + loom_i);
-#line 54 "temp_reuse.seq.c"
+#line 57 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -61,7 +64,7 @@ static LOOM_LOOP_FN void loom_loop_1_scale(loom_set cells, loom_dat x,
 /* gather as lanes (line 27): each argument as base and offset */
 #line 7 "temp_reuse.c"
 static inline void loom_lanes_gather(const double *a, const double *b, double *e, int loom_o_a, int loom_o_b, int loom_o_e) { e[loom_o_e] = a[loom_o_a] - b[loom_o_b]; }
-#line 65 "temp_reuse.seq.c"
+#line 68 "temp_reuse.seq.c"
 
 /* par_loop gather over edges (temp_reuse.c:27) */
 static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
@@ -91,13 +94,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_2_gather_body(
         loom_lanes_gather(loom_d_t1, loom_d_t1, loom_d_e,
 #line 27 "temp_reuse.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i);
-#line 95 "temp_reuse.seq.c"
+#line 98 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 27 "temp_reuse.c"
         gather(loom_d_t1 + loom_m_ecell[2 * loom_i + 0], loom_d_t1 + loom_m_ecell[2 * loom_i + 1], loom_d_e + loom_i);
-#line 101 "temp_reuse.seq.c"
+#line 104 "temp_reuse.seq.c"
       }
     }
   }
@@ -139,7 +142,7 @@ static LOOM_LOOP_FN void loom_loop_3_copy(loom_set cells, loom_dat y,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "temp_reuse.c"
     copy(loom_d_y + loom_i, loom_d_t2 + loom_i);
-#line 143 "temp_reuse.seq.c"
+#line 146 "temp_reuse.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(cells), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(cells),
@@ -175,13 +178,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_gather_body(
         loom_lanes_gather(loom_d_t2, loom_d_t2, loom_d_z,
 #line 30 "temp_reuse.c"
                           loom_m_cnext[1 * loom_i + 0], loom_i, loom_i);
-#line 179 "temp_reuse.seq.c"
+#line 182 "temp_reuse.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 30 "temp_reuse.c"
         gather(loom_d_t2 + loom_m_cnext[1 * loom_i + 0], loom_d_t2 + loom_i, loom_d_z + loom_i);
-#line 185 "temp_reuse.seq.c"
+#line 188 "temp_reuse.seq.c"
       }
     }
   }
@@ -233,7 +236,7 @@ loom_loop_4_gather(cells, cnext, t2, z);
   loom_exit();
   return (int)s;
 }
-#line 237 "temp_reuse.seq.c"
+#line 240 "temp_reuse.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

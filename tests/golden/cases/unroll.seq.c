@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -35,7 +38,7 @@ static inline void spread(const double *b0, const double *b1, double *t0, double
 static inline void settle(const double *t, double *a) { a[0] += t[0]; }
 static inline void save(const double *a, double *o) { o[0] = a[0]; }
 
-#line 39 "unroll.seq.c"
+#line 42 "unroll.seq.c"
 /* par_loops fused over nodes (unroll.c: save:25, scale:27) */
 static LOOM_LOOP_FN void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a,
                                                    loom_dat old, loom_dat b)
@@ -58,7 +61,7 @@ static LOOM_LOOP_FN void loom_loop_1_save__2_scale(loom_set nodes, loom_dat a,
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 62 "unroll.seq.c"
+#line 65 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -72,7 +75,7 @@ static inline void loom_lanes_spread(const double *b0, const double *b1, double 
   t0[loom_o_t0] += b1[loom_o_b1];
   t1[loom_o_t1] += b0[loom_o_b0];
 }
-#line 76 "unroll.seq.c"
+#line 79 "unroll.seq.c"
 
 /* par_loop spread over edges (unroll.c:28): the code of loom_loop_3_spread
    and loom_loop_6_spread, with their own labels and tuners */
@@ -104,7 +107,7 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
         loom_lanes_spread(loom_d_b, loom_d_b, loom_g3_3[0], loom_g3_4[0],
 #line 28 "unroll.c"
                           loom_m_en[2 * loom_i + 0], loom_m_en[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 108 "unroll.seq.c"
+#line 111 "unroll.seq.c"
       }
       /* spread (line 28): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -115,7 +118,7 @@ static inline LOOM_TWIN_INLINE void loom_shared_3_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 28 "unroll.c"
         spread(loom_d_b + loom_m_en[2 * loom_i + 0], loom_d_b + loom_m_en[2 * loom_i + 1], loom_d_t + loom_m_en[2 * loom_i + 0], loom_d_t + loom_m_en[2 * loom_i + 1]);
-#line 119 "unroll.seq.c"
+#line 122 "unroll.seq.c"
       }
     }
   }
@@ -171,7 +174,7 @@ static LOOM_LOOP_FN void loom_loop_4_settle__5_scale(
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 175 "unroll.seq.c"
+#line 178 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      32.0 * loom__set_size(nodes),
@@ -202,7 +205,7 @@ static LOOM_LOOP_FN void loom_loop_7_settle(loom_set nodes, loom_dat t,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 29 "unroll.c"
     settle(loom_d_t + loom_i, loom_d_a + loom_i);
-#line 206 "unroll.seq.c"
+#line 209 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      24.0 * loom__set_size(nodes),
@@ -238,7 +241,7 @@ static LOOM_LOOP_FN void loom_loop_7_settle__1_save__2_scale(
     save(loom_d_a + loom_i, loom_d_old + loom_i);
 #line 27 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 242 "unroll.seq.c"
+#line 245 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      40.0 * loom__set_size(nodes),
@@ -262,7 +265,7 @@ static LOOM_LOOP_FN void loom_loop_8_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 34 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 266 "unroll.seq.c"
+#line 269 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -286,7 +289,7 @@ static LOOM_LOOP_FN void loom_loop_9_scale(loom_set nodes, loom_dat a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 39 "unroll.c"
     scale(loom_d_a + loom_i, loom_d_b + loom_i);
-#line 290 "unroll.seq.c"
+#line 293 "unroll.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(nodes),
@@ -307,7 +310,7 @@ int main(int argc, char **argv) {
   loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
   loom_dat t = loom_decl_temp(nodes, 1, double, "t");
   int niter = argc * 10;
-#line 311 "unroll.seq.c"
+#line 314 "unroll.seq.c"
   int loom_rotated_1 = 0;
 #line 24 "unroll.c"
   for (int iter = 1; iter <= niter; iter++) {
@@ -341,7 +344,7 @@ loom_loop_9_scale(nodes, a, b);
   loom_exit();
   return 0;
 }
-#line 345 "unroll.seq.c"
+#line 348 "unroll.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

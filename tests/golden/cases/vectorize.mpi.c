@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -45,7 +48,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 49 "vectorize.mpi.c"
+#line 52 "vectorize.mpi.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
     loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
@@ -101,20 +104,20 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_area__2_scale_body(
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 105 "vectorize.mpi.c"
+#line 108 "vectorize.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 112 "vectorize.mpi.c"
+#line 115 "vectorize.mpi.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
         scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 118 "vectorize.mpi.c"
+#line 121 "vectorize.mpi.c"
       }
     }
   }
@@ -150,7 +153,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 154 "vectorize.mpi.c"
+#line 157 "vectorize.mpi.c"
 
 /* par_loop flux over edges (vectorize.c:45) */
 static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
@@ -191,7 +194,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
           loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                           loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 195 "vectorize.mpi.c"
+#line 198 "vectorize.mpi.c"
         }
         /* flux (line 45): its increments through maps, in element order */
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -202,7 +205,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_3_flux_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 46 "vectorize.c"
           flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_d_r + loom_m_ecell[2 * loom_i + 0], loom_d_r + loom_m_ecell[2 * loom_i + 1]);
-#line 206 "vectorize.mpi.c"
+#line 209 "vectorize.mpi.c"
         }
       }
     }
@@ -234,7 +237,7 @@ static loom__reduction loom_reduction_4_s; /* inc of s (line 47) */
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 238 "vectorize.mpi.c"
+#line 241 "vectorize.mpi.c"
 
 /* par_loops fused over cells (vectorize.c: norm:47, copy:48) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
@@ -272,7 +275,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
         norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 276 "vectorize.mpi.c"
+#line 279 "vectorize.mpi.c"
       }
       if (loom_vec) {
         /* copy (line 48): as lanes, reading through maps in place */
@@ -282,13 +285,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_norm__5_copy_body(
           loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                           loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 286 "vectorize.mpi.c"
+#line 289 "vectorize.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
           copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 292 "vectorize.mpi.c"
+#line 295 "vectorize.mpi.c"
         }
       }
     }
@@ -350,7 +353,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom__reduce_fold(&loom_reduction_4_s, &s); loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 354 "vectorize.mpi.c"
+#line 357 "vectorize.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -41,7 +44,7 @@ static inline void flux(const double *y1, const double *y2, double *r1, double *
 static inline void norm(const double *r, double *s) { *s += r[0] * r[0]; }
 static inline void copy(const double *n, double *z) { z[0] = n[0]; }
 
-#line 45 "vectorize.openmp.c"
+#line 48 "vectorize.openmp.c"
 /* par_loops fused over cells (vectorize.c: area:42, scale:44) */
 static LOOM_LOOP_FN void loom_loop_1_area__2_scale(
     loom_set cells, loom_map cnode, loom_dat x, loom_dat w, loom_dat t,
@@ -94,20 +97,20 @@ static LOOM_LOOP_FN void loom_loop_1_area__2_scale(
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_g1_1[loom_i - loom_s], loom_g1_2[loom_i - loom_s], loom_g1_3[loom_i - loom_s], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 98 "vectorize.openmp.c"
+#line 101 "vectorize.openmp.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
           const int loom_idx = loom_gid_cells ? loom_gid_cells[loom_i] : loom_i;
 #line 43 "vectorize.c"
           area(loom_d_x + 2 * loom_m_cnode[3 * loom_i + 0], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 1], loom_d_x + 2 * loom_m_cnode[3 * loom_i + 2], loom_d_w + loom_i, &loom_idx, loom_t_t[loom_i - loom_s]);
-#line 105 "vectorize.openmp.c"
+#line 108 "vectorize.openmp.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 44 "vectorize.c"
         scale(loom_t_t[loom_i - loom_s], loom_d_y + loom_i);
-#line 111 "vectorize.openmp.c"
+#line 114 "vectorize.openmp.c"
       }
     }
     if (loom_ends) /* this thread's share ends */
@@ -128,7 +131,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, double *r
   r1[loom_o_r1] += y1[loom_o_y1] - y2[loom_o_y2];
   r2[loom_o_r2] -= y1[loom_o_y1] - y2[loom_o_y2];
 }
-#line 132 "vectorize.openmp.c"
+#line 135 "vectorize.openmp.c"
 
 /* flux (line 45) over one strip, staged or element by element as loom_vec
    says: in loom_loop_3_flux */
@@ -148,7 +151,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
       loom_lanes_flux(loom_d_y, loom_d_y, loom_g3_3[0], loom_g3_4[0],
 #line 46 "vectorize.c"
                       loom_m_ecell[2 * loom_i + 0], loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 152 "vectorize.openmp.c"
+#line 155 "vectorize.openmp.c"
     }
     /* flux (line 45): its increments through maps, in element order */
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -167,7 +170,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_3_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 46 "vectorize.c"
       flux(loom_d_y + loom_m_ecell[2 * loom_i + 0], loom_d_y + loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 171 "vectorize.openmp.c"
+#line 174 "vectorize.openmp.c"
     }
   }
 }
@@ -245,7 +248,7 @@ static LOOM_LOOP_FN void loom_loop_3_flux(loom_set edges, loom_map ecell,
 /* copy as lanes (line 48): each argument as base and offset */
 #line 20 "vectorize.c"
 static inline void loom_lanes_copy(const double *n, double *z, int loom_o_n, int loom_o_z) { z[loom_o_z] = n[loom_o_n]; }
-#line 249 "vectorize.openmp.c"
+#line 252 "vectorize.openmp.c"
 
 /* copy (line 48) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_norm__5_copy */
@@ -261,13 +264,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_5_copy_body(
       loom_lanes_copy(loom_d_r, loom_d_z,
 #line 48 "vectorize.c"
                       loom_m_cnext[1 * loom_i + 0], loom_i);
-#line 265 "vectorize.openmp.c"
+#line 268 "vectorize.openmp.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 48 "vectorize.c"
       copy(loom_d_r + loom_m_cnext[1 * loom_i + 0], loom_d_z + loom_i);
-#line 271 "vectorize.openmp.c"
+#line 274 "vectorize.openmp.c"
     }
   }
 }
@@ -316,7 +319,7 @@ static LOOM_LOOP_FN void loom_loop_4_norm__5_copy(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 47 "vectorize.c"
         norm(loom_d_r + loom_m_cnext[1 * loom_i + 0], &loom_g_s);
-#line 320 "vectorize.openmp.c"
+#line 323 "vectorize.openmp.c"
       }
       LOOM_TWIN(loom_strip_5_copy, (loom_s, loom_e, loom_vec, loom_m_cnext,
                                     loom_d_r, loom_d_z));
@@ -364,7 +367,7 @@ loom_loop_4_norm__5_copy(cells, cnext, r, &s, z);
   loom_exit();
   return s > 0.0 ? 0 : 1;
 }
-#line 368 "vectorize.openmp.c"
+#line 371 "vectorize.openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -76,7 +79,7 @@ static inline void branch(const double *y1, const double *y2, double *r1, double
   r2[0] -= a - b;
 }
 
-#line 80 "vectorize_inc.mpi+openmp.c"
+#line 83 "vectorize_inc.mpi+openmp.c"
 /* flux as lanes (line 71): each argument as base and offset */
 #line 14 "vectorize_inc.c"
 static inline void loom_lanes_flux(const double *y1, const double *y2, const double *n,
@@ -89,7 +92,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
   r2[loom_o_r2] -= f;
   r2[loom_o_r2 + 16 * 1] -= f * y2[loom_o_y2 + 1];
 }
-#line 93 "vectorize_inc.mpi+openmp.c"
+#line 96 "vectorize_inc.mpi+openmp.c"
 
 /* flux (line 71) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_flux */
@@ -109,7 +112,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
       loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                       2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 113 "vectorize_inc.mpi+openmp.c"
+#line 116 "vectorize_inc.mpi+openmp.c"
     }
     /* flux (line 71): its increments through maps, in element order */
     {
@@ -148,7 +151,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_1_flux_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x1_5;
 #line 72 "vectorize_inc.c"
       flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_w1_4, loom_w1_5);
-#line 152 "vectorize_inc.mpi+openmp.c"
+#line 155 "vectorize_inc.mpi+openmp.c"
     }
   }
 }
@@ -276,7 +279,7 @@ static LOOM_LOOP_FN void loom_loop_2_relax(loom_set cells, loom_dat y,
             loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0];
 #line 73 "vectorize_inc.c"
         relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_w2_3);
-#line 280 "vectorize_inc.mpi+openmp.c"
+#line 283 "vectorize_inc.mpi+openmp.c"
       }
     }
   }
@@ -340,7 +343,7 @@ static LOOM_LOOP_FN void loom_loop_3_twice(loom_set edges, loom_map ecell,
                 (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x3_4;
 #line 75 "vectorize_inc.c"
             twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w3_3, loom_w3_4);
-#line 344 "vectorize_inc.mpi+openmp.c"
+#line 347 "vectorize_inc.mpi+openmp.c"
           }
         }
       }
@@ -372,7 +375,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 376 "vectorize_inc.mpi+openmp.c"
+#line 379 "vectorize_inc.mpi+openmp.c"
 
 /* branch (line 76) over one strip, staged or element by element as loom_vec
    says: in loom_loop_4_branch__5_lift */
@@ -392,7 +395,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
       loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                         2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 396 "vectorize_inc.mpi+openmp.c"
+#line 399 "vectorize_inc.mpi+openmp.c"
     }
     /* branch (line 76): its increments through maps, in element order */
     {
@@ -431,7 +434,7 @@ static inline LOOM_TWIN_INLINE void loom_strip_4_branch_body(
           (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1] : loom_x4_4;
 #line 77 "vectorize_inc.c"
       branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_w4_3, loom_w4_4);
-#line 435 "vectorize_inc.mpi+openmp.c"
+#line 438 "vectorize_inc.mpi+openmp.c"
     }
   }
 }
@@ -514,7 +517,7 @@ static LOOM_LOOP_FN void loom_loop_4_branch__5_lift(
                   (unsigned)(loom_m_ecell[2 * loom_i + 1] - loom_lo) < (unsigned)(loom_hi - loom_lo) ? loom_d_m + loom_m_ecell[2 * loom_i + 1] : loom_x5_2;
 #line 78 "vectorize_inc.c"
               lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_w5_2);
-#line 518 "vectorize_inc.mpi+openmp.c"
+#line 521 "vectorize_inc.mpi+openmp.c"
             }
           }
         }
@@ -563,7 +566,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 567 "vectorize_inc.mpi+openmp.c"
+#line 570 "vectorize_inc.mpi+openmp.c"
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC pop_options
 #endif

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -80,7 +83,7 @@ static inline void branch(const double *y1, const double *y2, double *r1, double
   r2[0] -= a - b;
 }
 
-#line 84 "vectorize_inc.mpi.c"
+#line 87 "vectorize_inc.mpi.c"
 /* flux as lanes (line 71): each argument as base and offset */
 #line 14 "vectorize_inc.c"
 static inline void loom_lanes_flux(const double *y1, const double *y2, const double *n,
@@ -93,7 +96,7 @@ static inline void loom_lanes_flux(const double *y1, const double *y2, const dou
   r2[loom_o_r2] -= f;
   r2[loom_o_r2 + 16 * 1] -= f * y2[loom_o_y2 + 1];
 }
-#line 97 "vectorize_inc.mpi.c"
+#line 100 "vectorize_inc.mpi.c"
 
 /* par_loop flux over edges (vectorize_inc.c:71) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
@@ -138,7 +141,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
           loom_lanes_flux(loom_d_y, loom_d_y, loom_d_n, loom_g1_4[0], loom_g1_5[0],
 #line 72 "vectorize_inc.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], 2 * loom_i, loom_i - loom_s, loom_i - loom_s);
-#line 142 "vectorize_inc.mpi.c"
+#line 145 "vectorize_inc.mpi.c"
         }
         /* flux (line 71): its increments through maps, in element order */
         {
@@ -165,7 +168,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_flux_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 72 "vectorize_inc.c"
           flux(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_n + 2 * loom_i, loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 169 "vectorize_inc.mpi.c"
+#line 172 "vectorize_inc.mpi.c"
         }
       }
     }
@@ -220,7 +223,7 @@ static LOOM_LOOP_FN void loom_loop_2_relax(loom_set cells, loom_dat y,
         loom__halo_progress();
 #line 73 "vectorize_inc.c"
       relax(loom_d_y + 2 * loom_i, loom_d_r + 2 * loom_i, loom_d_r + 2 * loom_m_cnext[1 * loom_i + 0]);
-#line 224 "vectorize_inc.mpi.c"
+#line 227 "vectorize_inc.mpi.c"
     }
   }
   loom__dat_dirty(r);
@@ -258,7 +261,7 @@ static LOOM_LOOP_FN void loom_loop_3_twice(loom_set edges, loom_map ecell,
         loom__halo_progress();
 #line 75 "vectorize_inc.c"
       twice(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 262 "vectorize_inc.mpi.c"
+#line 265 "vectorize_inc.mpi.c"
     }
   }
   loom__dat_dirty(r);
@@ -284,7 +287,7 @@ static inline void loom_lanes_branch(const double *y1, const double *y2, double 
   }
   r2[loom_o_r2] -= a - b;
 }
-#line 288 "vectorize_inc.mpi.c"
+#line 291 "vectorize_inc.mpi.c"
 
 /* par_loops fused over edges (vectorize_inc.c: branch:76, lift:78) */
 static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
@@ -330,7 +333,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
           loom_lanes_branch(loom_d_y, loom_d_y, loom_g4_3[0], loom_g4_4[0],
 #line 77 "vectorize_inc.c"
                             2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s);
-#line 334 "vectorize_inc.mpi.c"
+#line 337 "vectorize_inc.mpi.c"
         }
         /* branch (line 76): its increments through maps, in element order */
         {
@@ -357,13 +360,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_4_branch__5_lift_body(
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 77 "vectorize_inc.c"
           branch(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_r + 2 * loom_m_ecell[2 * loom_i + 1]);
-#line 361 "vectorize_inc.mpi.c"
+#line 364 "vectorize_inc.mpi.c"
         }
       }
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 78 "vectorize_inc.c"
         lift(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_m + loom_m_ecell[2 * loom_i + 1]);
-#line 367 "vectorize_inc.mpi.c"
+#line 370 "vectorize_inc.mpi.c"
       }
     }
   }
@@ -420,7 +423,7 @@ loom_loop_4_branch__5_lift(edges, ecell, y, r, m);
   loom_exit();
   return out[0] + top[0] > 0.0 ? 0 : 1;
 }
-#line 424 "vectorize_inc.mpi.c"
+#line 427 "vectorize_inc.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

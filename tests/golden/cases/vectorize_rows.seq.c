@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -68,7 +71,7 @@ static inline void spread(const double *y1, const double *y2, float *a1, float *
   c2[7] -= 14;
 }
 
-#line 72 "vectorize_rows.seq.c"
+#line 75 "vectorize_rows.seq.c"
 /* spread as lanes (line 56): each argument as base and offset */
 #line 8 "vectorize_rows.c"
 static inline void loom_lanes_spread(const double *y1, const double *y2, float *a1, float *a2,
@@ -107,7 +110,7 @@ static inline void loom_lanes_spread(const double *y1, const double *y2, float *
   c1[loom_o_c1 + 16 * 7] += 7;
   c2[loom_o_c2 + 16 * 7] -= 14;
 }
-#line 111 "vectorize_rows.seq.c"
+#line 114 "vectorize_rows.seq.c"
 
 /* par_loop spread over edges (vectorize_rows.c:56) */
 static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
@@ -148,7 +151,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
         loom_lanes_spread(loom_d_y, loom_d_y, loom_g1_3[0], loom_g1_4[0], loom_g1_5[0], loom_g1_6[0], loom_g1_7[0], loom_g1_8[0],
 #line 57 "vectorize_rows.c"
                           2 * loom_m_ecell[2 * loom_i + 0], 2 * loom_m_ecell[2 * loom_i + 1], loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s, loom_i - loom_s);
-#line 152 "vectorize_rows.seq.c"
+#line 155 "vectorize_rows.seq.c"
       }
       /* spread (line 56): its increments through maps, in element order */
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
@@ -171,7 +174,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_spread_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 57 "vectorize_rows.c"
         spread(loom_d_y + 2 * loom_m_ecell[2 * loom_i + 0], loom_d_y + 2 * loom_m_ecell[2 * loom_i + 1], loom_d_a + 4 * loom_m_ecell[2 * loom_i + 0], loom_d_a + 4 * loom_m_ecell[2 * loom_i + 1], loom_d_b + 3 * loom_m_ecell[2 * loom_i + 0], loom_d_b + 3 * loom_m_ecell[2 * loom_i + 1], loom_d_c + 8 * loom_m_ecell[2 * loom_i + 0], loom_d_c + 8 * loom_m_ecell[2 * loom_i + 1]);
-#line 175 "vectorize_rows.seq.c"
+#line 178 "vectorize_rows.seq.c"
       }
     }
   }
@@ -222,7 +225,7 @@ loom_loop_1_spread(edges, ecell, y, a, b, c);
   loom_exit();
   return av[0] + bv[0] + cv[0] > 0.0 ? 0 : 1;
 }
-#line 226 "vectorize_rows.seq.c"
+#line 229 "vectorize_rows.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

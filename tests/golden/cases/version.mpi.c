@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -44,11 +47,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 
 void swap(pair *p);
 
-#line 48 "version.mpi.c"
+#line 51 "version.mpi.c"
 /* plus1 as lanes (line 23): each argument as base and offset */
 #line 17 "version.c"
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
-#line 52 "version.mpi.c"
+#line 55 "version.mpi.c"
 
 /* plus1 (line 23) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_twice__2_plus1 and loom_loop_4_plus1 */
@@ -64,13 +67,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_2_plus1(
       loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 68 "version.mpi.c"
+#line 71 "version.mpi.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
       plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 74 "version.mpi.c"
+#line 77 "version.mpi.c"
     }
   }
 }
@@ -113,7 +116,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
         twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 117 "version.mpi.c"
+#line 120 "version.mpi.c"
       }
       loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                          loom_d_p_c_1);
@@ -163,7 +166,7 @@ static LOOM_LOOP_FN void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 167 "version.mpi.c"
+#line 170 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -248,7 +251,7 @@ loom__halo_begin(p->a); loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 252 "version.mpi.c"
+#line 255 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static LOOM_LOOP_FN void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a,
                                            loom_dat p_b)
@@ -267,7 +270,7 @@ static LOOM_LOOP_FN void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 271 "version.mpi.c"
+#line 274 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -314,13 +317,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
           loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                            loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 318 "version.mpi.c"
+#line 321 "version.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
           plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 324 "version.mpi.c"
+#line 327 "version.mpi.c"
         }
       }
     }
@@ -355,7 +358,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 359 "version.mpi.c"
+#line 362 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static LOOM_LOOP_FN void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a,
                                            loom_dat p_b)
@@ -374,7 +377,7 @@ static LOOM_LOOP_FN void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 378 "version.mpi.c"
+#line 381 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -421,13 +424,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
           loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                            loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 425 "version.mpi.c"
+#line 428 "version.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
           plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 431 "version.mpi.c"
+#line 434 "version.mpi.c"
         }
       }
     }
@@ -462,7 +465,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 466 "version.mpi.c"
+#line 469 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static LOOM_LOOP_FN void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a,
                                            loom_dat p_b)
@@ -481,7 +484,7 @@ static LOOM_LOOP_FN void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 485 "version.mpi.c"
+#line 488 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -528,13 +531,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
           loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                            loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 532 "version.mpi.c"
+#line 535 "version.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
           plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 538 "version.mpi.c"
+#line 541 "version.mpi.c"
         }
       }
     }
@@ -570,7 +573,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom__halo_begin(p->a); loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 574 "version.mpi.c"
+#line 577 "version.mpi.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static LOOM_LOOP_FN void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a,
                                             loom_dat p_b)
@@ -589,7 +592,7 @@ static LOOM_LOOP_FN void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_end; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 593 "version.mpi.c"
+#line 596 "version.mpi.c"
   }
   loom__dat_dirty(p_b);
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
@@ -636,13 +639,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
           loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                            loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 640 "version.mpi.c"
+#line 643 "version.mpi.c"
         }
       } else {
         for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
           plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 646 "version.mpi.c"
+#line 649 "version.mpi.c"
         }
       }
     }
@@ -683,7 +686,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 687 "version.mpi.c"
+#line 690 "version.mpi.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)

@@ -15,7 +15,10 @@
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
     defined(__x86_64__) && !defined(__AVX512F__) && !defined(LOOM_NO_TWINS)
-#pragma GCC target("tune=sapphirerapids") /* the twins' CPU */
+#if !(defined(__tune_znver1__) || defined(__tune_znver2__) || \
+      defined(__tune_znver3__) || defined(__tune_znver4__))
+#pragma GCC target("tune=sapphirerapids") /* the twins' CPU; Zen's own tuning stands */
+#endif
 #elif defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)
 #pragma GCC target("prefer-vector-width=512") /* built for AVX-512: all of it */
 #endif
@@ -44,11 +47,11 @@ static inline void plus1(const double *x, double *y) { y[0] = x[0] + 1.0; }
 
 void swap(pair *p);
 
-#line 48 "version.seq.c"
+#line 51 "version.seq.c"
 /* plus1 as lanes (line 23): each argument as base and offset */
 #line 17 "version.c"
 static inline void loom_lanes_plus1(const double *x, double *y, int loom_o_x, int loom_o_y) { y[loom_o_y] = x[loom_o_x] + 1.0; }
-#line 52 "version.seq.c"
+#line 55 "version.seq.c"
 
 /* plus1 (line 23) over one strip, staged or element by element as loom_vec
    says: in loom_loop_1_twice__2_plus1 and loom_loop_4_plus1 */
@@ -64,13 +67,13 @@ static inline LOOM_TWIN_INLINE void loom_strip_2_plus1(
       loom_lanes_plus1(loom_d_p_a_1, loom_d_p_c_1,
 #line 23 "version.c"
                        loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 68 "version.seq.c"
+#line 71 "version.seq.c"
     }
   } else {
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 23 "version.c"
       plus1(loom_d_p_a_1 + loom_m_p_next[1 * loom_i + 0], loom_d_p_c_1 + loom_i);
-#line 74 "version.seq.c"
+#line 77 "version.seq.c"
     }
   }
 }
@@ -104,7 +107,7 @@ static inline LOOM_TWIN_INLINE void loom_loop_1_twice__2_plus1_body(
     for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 22 "version.c"
       twice(loom_d_p_a_1 + loom_i, loom_d_p_b_1 + loom_i);
-#line 108 "version.seq.c"
+#line 111 "version.seq.c"
     }
     loom_strip_2_plus1(loom_s, loom_e, loom_vec, loom_m_p_next, loom_d_p_a_1,
                        loom_d_p_c_1);
@@ -149,7 +152,7 @@ static LOOM_LOOP_FN void loom_loop_3_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 22 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 153 "version.seq.c"
+#line 156 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -222,7 +225,7 @@ loom_loop_4_plus1(p->nodes, p->next, p->a, p->c);
 #line 24 "version.c"
 } }
 
-#line 226 "version.seq.c"
+#line 229 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:27) */
 static LOOM_LOOP_FN void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a,
                                            loom_dat p_b)
@@ -239,7 +242,7 @@ static LOOM_LOOP_FN void loom_loop_5_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 27 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 243 "version.seq.c"
+#line 246 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -276,13 +279,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_6_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 29 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 280 "version.seq.c"
+#line 283 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 29 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 286 "version.seq.c"
+#line 289 "version.seq.c"
       }
     }
   }
@@ -315,7 +318,7 @@ loom_loop_5_twice(p->nodes, p->a, p->b);
 loom_loop_6_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 319 "version.seq.c"
+#line 322 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:33) */
 static LOOM_LOOP_FN void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a,
                                            loom_dat p_b)
@@ -332,7 +335,7 @@ static LOOM_LOOP_FN void loom_loop_7_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 33 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 336 "version.seq.c"
+#line 339 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -369,13 +372,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_8_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 35 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 373 "version.seq.c"
+#line 376 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 35 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 379 "version.seq.c"
+#line 382 "version.seq.c"
       }
     }
   }
@@ -408,7 +411,7 @@ loom_loop_7_twice(p->nodes, p->a, p->b);
 loom_loop_8_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 412 "version.seq.c"
+#line 415 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:41) */
 static LOOM_LOOP_FN void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a,
                                            loom_dat p_b)
@@ -425,7 +428,7 @@ static LOOM_LOOP_FN void loom_loop_9_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 41 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 429 "version.seq.c"
+#line 432 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -462,13 +465,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_10_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 42 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 466 "version.seq.c"
+#line 469 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 42 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 472 "version.seq.c"
+#line 475 "version.seq.c"
       }
     }
   }
@@ -502,7 +505,7 @@ loom_loop_9_twice(p->nodes, p->a, p->b);
 loom_loop_10_plus1(p->nodes, p->next, p->a, p->c);
 }
 
-#line 506 "version.seq.c"
+#line 509 "version.seq.c"
 /* par_loop twice over p_nodes (version.c:48) */
 static LOOM_LOOP_FN void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a,
                                             loom_dat p_b)
@@ -519,7 +522,7 @@ static LOOM_LOOP_FN void loom_loop_11_twice(loom_set p_nodes, loom_dat p_a,
   for (int loom_i = 0; loom_i < loom_n; loom_i += 1) {
 #line 48 "version.c"
     twice(loom_d_p_a + loom_i, loom_d_p_b + loom_i);
-#line 523 "version.seq.c"
+#line 526 "version.seq.c"
   }
   loom__loop_traffic(loom_loop, loom__set_size(p_nodes), /* elements, bytes moved, operations */
                      16.0 * loom__set_size(p_nodes),
@@ -556,13 +559,13 @@ static inline LOOM_TWIN_INLINE void loom_loop_12_plus1_body(
         loom_lanes_plus1(loom_d_p_a, loom_d_p_c,
 #line 49 "version.c"
                          loom_m_p_next[1 * loom_i + 0], loom_i);
-#line 560 "version.seq.c"
+#line 563 "version.seq.c"
       }
     } else {
       for (int loom_i = loom_s; loom_i < loom_e; loom_i += 1) {
 #line 49 "version.c"
         plus1(loom_d_p_a + loom_m_p_next[1 * loom_i + 0], loom_d_p_c + loom_i);
-#line 566 "version.seq.c"
+#line 569 "version.seq.c"
       }
     }
   }
@@ -601,7 +604,7 @@ void swap(pair *p) {
   p->a = p->b;
   p->b = t;
 }
-#line 605 "version.seq.c"
+#line 608 "version.seq.c"
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER)
