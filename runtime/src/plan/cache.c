@@ -15,11 +15,14 @@
  * session (loomrt_plan_session) and installs loomrt_plan_drop_all for the
  * session's end.
  *
- * Cache.  A linked list of plans keyed by (loop string address, set,
- * range lo and hi, block size, the argument list compared entry by
- * entry): two ranges of one loop are two plans, and loom__plan_get hits
- * the plan of loom__plan_get_range(.., 0, size, ..).  Lookups move the
- * hit to the front.  loom_set_block_size() with a new size, a
+ * Cache.  A linked list of plans keyed by (set, range lo and hi, block
+ * size, the argument list compared entry by entry): two ranges of one
+ * loop are two plans, and loom__plan_get hits the plan of
+ * loom__plan_get_range(.., 0, size, ..).  What a plan holds follows from
+ * its key alone, so loops of one set writing through the same maps share
+ * it, whatever their labels (Airfoil's update groups): one build and one
+ * copy per rank; the plan keeps the label of the loop that built it, for
+ * messages.  Lookups move the hit to the front.  loom_set_block_size() with a new size, a
  * renumbering (renumber.c) and loom_exit() drop every plan; a pointer to a
  * dropped plan must not be used any more (generated code asks for the
  * plan at every loop).  The owner-computes plans (ocplan.c) and what the
@@ -108,9 +111,9 @@ int loomrt_plan_args_equal(const loom__plan_arg *a, const loom__plan_arg *b,
   return 1;
 }
 
-static int key_matches(const plan_key *k, const char *loop, loom_set set,
-                       int lo, int hi, int nargs, const loom__plan_arg *args) {
-  return k->loop == loop && k->set == set && k->lo == lo && k->hi == hi &&
+static int key_matches(const plan_key *k, loom_set set, int lo, int hi, int nargs,
+                       const loom__plan_arg *args) {
+  return k->set == set && k->lo == lo && k->hi == hi &&
          k->block_size == block_size && k->nargs == nargs &&
          loomrt_plan_args_equal(k->args, args, nargs);
 }
@@ -195,11 +198,11 @@ int loomrt_plan_lookup_range(const char *call, const char *loop, loom_set set,
 }
 
 /* The cached plan for the key, moved to the front of the list, or NULL. */
-static plan_entry *cache_find(const char *loop, loom_set set, int lo, int hi,
-                              int nargs, const loom__plan_arg *args) {
+static plan_entry *cache_find(loom_set set, int lo, int hi, int nargs,
+                              const loom__plan_arg *args) {
   for (plan_entry **link = &plans; *link; link = &(*link)->next) {
     plan_entry *p = *link;
-    if (key_matches(&p->key, loop, set, lo, hi, nargs, args)) {
+    if (key_matches(&p->key, set, lo, hi, nargs, args)) {
       *link = p->next; /* move to the front */
       p->next = plans;
       plans = p;
@@ -221,7 +224,7 @@ static const loom__plan *plan_lookup(const char *call, const char *loop,
       loomrt_plan_check_args(call, label, set, nargs, args) != LOOM_OK ||
       loomrt_plan_lookup_range(call, label, set, whole, &lo, &hi) != LOOM_OK)
     return NULL;
-  plan_entry *p = cache_find(loop, set, lo, hi, nargs, args);
+  plan_entry *p = cache_find(set, lo, hi, nargs, args);
   if (p)
     return &p->plan;
   p = plan_new(loop, set, lo, hi, nargs, args);
