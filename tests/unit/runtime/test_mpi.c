@@ -548,8 +548,10 @@ static void slice_of(int n, int *off, int *count) {
 
 /* What the ledger counts (loom_memory): the kinds sum to the total at
  * every moment it keeps; start-up leaves nothing behind; each set keeps
- * the global numbers of its local elements; the maps hold at least their
- * local rows, and the halos something when there are several ranks. */
+ * the global numbers of its local elements; the maps hold their local
+ * rows and no more (the other ranks' rows go back; at most one int for a
+ * map without local rows), and the halos something when there are
+ * several ranks. */
 static void check_memory(const mesh *m, const world *w) {
   const loom_mem_when whens[] = {LOOM_MEM_NOW, LOOM_MEM_PEAK, LOOM_MEM_STARTED};
   for (int i = 0; i < 3; i++) {
@@ -572,6 +574,9 @@ static void check_memory(const mesh *m, const world *w) {
          loom_memory(LOOM_MEM_SETS, LOOM_MEM_NOW), sets);
   EXPECT(loom_memory(LOOM_MEM_MAPS, LOOM_MEM_NOW) >= maps, "maps %zu, local rows %zu",
          loom_memory(LOOM_MEM_MAPS, LOOM_MEM_NOW), maps);
+  EXPECT(loom_memory(LOOM_MEM_MAPS, LOOM_MEM_NOW) <= maps + (size_t)m->nmaps * sizeof(int),
+         "maps %zu, more than their local rows %zu", loom_memory(LOOM_MEM_MAPS, LOOM_MEM_NOW),
+         maps);
   EXPECT(loom_memory(LOOM_MEM_DATS, LOOM_MEM_NOW) >= dats, "dats %zu, local rows %zu",
          loom_memory(LOOM_MEM_DATS, LOOM_MEM_NOW), dats);
   EXPECT(nranks == 1 || loom_memory(LOOM_MEM_HALOS, LOOM_MEM_NOW) > 0, "no halo counted");
