@@ -22,13 +22,14 @@
  * its key alone, so loops of one set writing through the same maps share
  * it, whatever their labels (Airfoil's update groups): one build and one
  * copy per rank; the plan keeps the label of the loop that built it, for
- * messages.  Lookups move the hit to the front.  loom_set_block_size() with a new size, a
- * renumbering (renumber.c) and loom_exit() drop every plan; a pointer to a
- * dropped plan must not be used any more (generated code asks for the
- * plan at every loop).  The owner-computes plans (ocplan.c) and what the
- * loop-start checks remember (loopstart.c) are dropped with them; the
- * owner-computes cache shares the key comparison and the range a lookup
- * asks for (loomrt_plan_args_equal, loomrt_plan_lookup_range).
+ * messages.  Lookups move the hit to the front.  loom_set_block_size()
+ * with a new size, a renumbering (renumber.c) and loom_exit() drop every
+ * plan; a pointer to a dropped plan must not be used any more (generated
+ * code asks for the plan at every loop).  The owner-computes plans
+ * (ocplan.c) and what the loop-start checks remember (loopstart.c) are
+ * dropped with them; the owner-computes cache shares the key comparison
+ * and the range a lookup asks for (loomrt_plan_args_equal,
+ * loomrt_plan_lookup_range).
  */
 #include <stdio.h>
 #include <stdlib.h>
