@@ -264,7 +264,7 @@ if translate -DBREAK_GLOBAL; then
 fi
 expect_error "" -DLOOM_TEST_BREAK_PARAM "$(line_of 'args(read: x, write: y,')"
 # the line of the output holding the loop function's parameter rms
-translate && param=$(awk '/^static void loom_loop_[0-9]+_norm\(/ { f = 1 } f && /\*rms[,)]/ { print NR; exit }' line_map.seq.c)
+translate && param=$(awk '/^static (LOOM_LOOP_FN )?void loom_loop_[0-9]+_norm\(/ { f = 1 } f && /\*rms[,)]/ { print NR; exit }' line_map.seq.c)
 expect_error "" -DLOOM_TEST_BREAK_GLOBAL "$(line_of 'par_loop(norm)')" line_map.seq.c "${param:-0}"
 
 echo "-- every line mapped right"
