@@ -12,10 +12,13 @@
  * their loom directives: loomc translates the main file, and a loop left a
  * pragma in a header would silently never run.  A file whose text has no
  * word `pragma` or `Pragma` (line splices inside it skipped) cannot
- * spell such a directive, and is not tokenized.
+ * spell such a directive, and is not tokenized.  An expansion's text
+ * (transform/expand.h) rewrites the main file only: its headers are the
+ * ones the first parse scanned, and are not scanned again.
  */
 #include "frontend/pragma_lex.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct lexer {
@@ -27,7 +30,8 @@ typedef struct lexer {
   unsigned len;
   CXToken *toks;
   unsigned ntoks;
-  CXSourceRangeList *skipped;
+  unsigned *skipped; /* the file's skipped ranges (#if 0): start, end, ... */
+  unsigned nskipped; /* ranges, in order of their start */
   unsigned define_end; /* end of the #define directive we are in, or 0 */
   CXSourceLocation included_from; /* for an included file */
   int included;
@@ -143,16 +147,37 @@ static int tok_is(const lexer *lx, unsigned i, const char *s) {
   return eq;
 }
 
-static int in_ranges(const CXSourceRangeList *r, unsigned off) {
-  for (unsigned i = 0; r && i < r->count; i++)
-    if (off >= frontend_offset(clang_getRangeStart(r->ranges[i])) &&
-        off < frontend_offset(clang_getRangeEnd(r->ranges[i])))
-      return 1;
-  return 0;
+/* Whether offset off lies in a skipped range: the last range starting at
+ * or before it, found by bisection, holds it (ranges do not overlap). */
+static int in_skipped_range(const lexer *lx, unsigned off) {
+  unsigned lo = 0, hi = lx->nskipped; /* ranges [0, lo) start at or before off */
+  while (lo < hi) {
+    unsigned mid = lo + (hi - lo) / 2;
+    if (lx->skipped[2 * mid] <= off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > 0 && off < lx->skipped[2 * (lo - 1) + 1];
 }
 
-static int in_skipped_range(const lexer *lx, unsigned off) {
-  return in_ranges(lx->skipped, off);
+static int by_start(const void *a, const void *b) {
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  return (x > y) - (x < y);
+}
+
+/* lx->file's skipped ranges as offsets, sorted: each token asks. */
+static void take_skipped(lexer *lx) {
+  CXSourceRangeList *r = clang_getSkippedRanges(lx->fe->tu, lx->file);
+  lx->nskipped = r ? r->count : 0;
+  lx->skipped = arena_alloc(lx->arena, sizeof *lx->skipped * 2 * (lx->nskipped + 1));
+  for (unsigned i = 0; i < lx->nskipped; i++) {
+    lx->skipped[2 * i] = frontend_offset(clang_getRangeStart(r->ranges[i]));
+    lx->skipped[2 * i + 1] = frontend_offset(clang_getRangeEnd(r->ranges[i]));
+  }
+  qsort(lx->skipped, lx->nskipped, 2 * sizeof *lx->skipped, by_start);
+  if (r)
+    clang_disposeSourceRangeList(r);
 }
 
 static int is_ident_char(char c) {
@@ -322,10 +347,9 @@ static void scan_file(lexer *lx) {
       clang_getRange(clang_getLocationForOffset(tu, lx->file, 0),
                      clang_getLocationForOffset(tu, lx->file, lx->len));
   clang_tokenize(tu, all, &lx->toks, &lx->ntoks);
-  lx->skipped = clang_getSkippedRanges(tu, lx->file);
+  take_skipped(lx);
   for (unsigned i = 0; i < lx->ntoks;)
     i = scan_token(lx, i);
-  clang_disposeSourceRangeList(lx->skipped);
   clang_disposeTokens(tu, lx->toks, lx->ntoks);
 }
 
@@ -403,5 +427,6 @@ void pragma_lex(const frontend *fe, program *prog, arena *a) {
   lx.text = prog->text;
   lx.len = (unsigned)prog->len;
   scan_file(&lx);
-  clang_getInclusions(fe->tu, visit_inclusion, &lx);
+  if (!fe->expanded)
+    clang_getInclusions(fe->tu, visit_inclusion, &lx);
 }
