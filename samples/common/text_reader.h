@@ -1,8 +1,9 @@
 /*
  * text_reader.h — a small whitespace-separated token reader for the
  * samples' mesh files (Airfoil's grid, the wave mesh): buffered reads, line
- * numbers for messages, and strict number parsing (strtol / strtod, which
- * round exactly as fscanf's %d / %lf do).
+ * numbers for messages, and strict number parsing (integers as strtol
+ * reads them, reals with strtod, which rounds exactly as fscanf's %lf
+ * does).
  *
  * Everything here is `static` and plain C11.
  */
@@ -75,21 +76,50 @@ static int text_is_space(int c) {
          c == '\f';
 }
 
-/* Reads the next whitespace-separated token into r->tok; 0 at end of file.
- * A token too long for r->tok is truncated (it will not parse). */
-static int text_next_token(struct text_reader *r) {
-  int c;
-  while ((c = text_getc(r)) != EOF && text_is_space(c))
-    if (c == '\n')
-      r->line++;
-  r->tok_line = r->line;
-  size_t n = 0;
+/* Appends the token's characters from the buffer onward (a token that
+ * crosses the buffer's end, or the last of the file); the character after
+ * it is consumed. */
+static size_t text_token_tail(struct text_reader *r, size_t n) {
+  int c = text_getc(r);
   while (c != EOF && !text_is_space(c)) {
     if (n + 1 < sizeof r->tok)
       r->tok[n++] = (char)c;
     c = text_getc(r);
   }
   if (c == '\n')
+    r->line++;
+  return n;
+}
+
+/* Reads the next whitespace-separated token into r->tok; 0 at end of file.
+ * A token too long for r->tok is truncated (it will not parse).  A token
+ * inside the buffer is copied from it at once; one that crosses its end,
+ * character by character. */
+static int text_next_token(struct text_reader *r) {
+  int c;
+  for (;;) {
+    while (r->pos < r->len && text_is_space((unsigned char)r->buf[r->pos]))
+      if (r->buf[r->pos++] == '\n')
+        r->line++;
+    if (r->pos < r->len)
+      break;
+    if ((c = text_getc(r)) == EOF) { /* refills the buffer */
+      r->tok_line = r->line;
+      r->tok[0] = '\0';
+      return 0;
+    }
+    r->pos--; /* c is the buffer's first character */
+  }
+  r->tok_line = r->line;
+  size_t start = r->pos, end = start;
+  while (end < r->len && !text_is_space((unsigned char)r->buf[end]))
+    end++;
+  size_t n = end - start < sizeof r->tok ? end - start : sizeof r->tok - 1;
+  memcpy(r->tok, r->buf + start, n);
+  r->pos = end;
+  if (end == r->len)
+    n = text_token_tail(r, n);
+  else if (r->buf[r->pos++] == '\n') /* the space after it */
     r->line++;
   r->tok[n] = '\0';
   return n > 0;
@@ -107,15 +137,63 @@ static void text_read_error(const struct text_reader *r, const char *what,
             r->tok_line, what, expected, r->tok);
 }
 
+/* The common case of text_parse_int, read in place: after blanks, an
+ * optional minus and at most 9 digits ending in a blank, all in the
+ * buffer, whose value lies in [lo, hi].  1 and the token consumed (and the
+ * blank after it), or 0 and nothing but the blanks before it consumed
+ * (text_parse_int then reads it as a token).  r->tok is left as it was:
+ * only a bad token is reported. */
+static int text_int_in_buffer(struct text_reader *r, long lo, long hi, int *out) {
+  long line = r->line;
+  size_t i = r->pos;
+  while (i < r->len && text_is_space((unsigned char)r->buf[i]))
+    if (r->buf[i++] == '\n')
+      line++;
+  r->pos = i;
+  r->line = line;
+  int neg = i < r->len && r->buf[i] == '-';
+  size_t d = i + (size_t)neg, e = d;
+  long v = 0;
+  while (e < r->len && e - d < 10 && r->buf[e] >= '0' && r->buf[e] <= '9')
+    v = 10 * v + (r->buf[e++] - '0');
+  if (e == d || e - d > 9 || e >= r->len || !text_is_space((unsigned char)r->buf[e]))
+    return 0;
+  v = neg ? -v : v;
+  if (v < lo || v > hi)
+    return 0;
+  r->tok_line = line;
+  r->line += r->buf[e] == '\n';
+  r->pos = e + 1;
+  *out = (int)v;
+  return 1;
+}
+
 /* The next token as an int in [lo, hi]: 0, TEXT_BAD or TEXT_EOF.  Reports
- * nothing, so the caller can describe the number only when it is wrong. */
+ * nothing, so the caller can describe the number only when it is wrong.
+ * The token is what strtol(tok, &end, 10) reads whole: a sign, then
+ * decimal digits, nothing else; it is converted here, digit by digit
+ * (the mesh files hold millions of them). */
 static int text_parse_int(struct text_reader *r, long lo, long hi, int *out) {
+  if (text_int_in_buffer(r, lo, hi, out))
+    return 0;
   if (!text_next_token(r))
     return TEXT_EOF;
-  char *end;
-  errno = 0;
-  long v = strtol(r->tok, &end, 10);
-  if (*end != '\0' || end == r->tok || errno == ERANGE || v < lo || v > hi)
+  const char *p = r->tok;
+  int neg = *p == '-';
+  if (*p == '-' || *p == '+')
+    p++;
+  if (!*p)
+    return TEXT_BAD;
+  long long v = 0; /* stops growing past 2^40: beyond any int either way */
+  for (; *p; p++) {
+    if (*p < '0' || *p > '9')
+      return TEXT_BAD;
+    if (v < (1LL << 40))
+      v = 10 * v + (*p - '0');
+  }
+  if (neg)
+    v = -v;
+  if (v < lo || v > hi)
     return TEXT_BAD;
   *out = (int)v;
   return 0;
