@@ -344,8 +344,8 @@ static int c99_inline(const checker *c, CXCursor def) {
   if (!clang_Cursor_isFunctionInlined(def))
     return 0;
   CXCursor first = clang_getCanonicalCursor(def);
-  for (int i = 0; i < c->st->syms.len; i++) {
-    const sym *s = c->st->syms.items[i];
+  const char *name = frontend_spelling(c->fe, def); /* its declarations' */
+  for (const sym *s = symtab_first_named(c->st, name); s; s = symtab_next_named(s)) {
     if (clang_getCursorKind(s->cursor) != CXCursor_FunctionDecl ||
         !clang_equalCursors(clang_getCanonicalCursor(s->cursor), first))
       continue;

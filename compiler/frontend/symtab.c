@@ -179,6 +179,19 @@ sym *symtab_lookup(const symtab *st, const char *name, unsigned at) {
   return best;
 }
 
+static sym *named_from(sym *s, const char *name) {
+  while (s && strcmp(s->name, name) != 0)
+    s = s->same_name;
+  return s;
+}
+
+sym *symtab_first_named(const symtab *st, const char *name) {
+  return st->nbuckets ? named_from(st->by_name[name_hash(name) & (st->nbuckets - 1)], name)
+                      : NULL;
+}
+
+sym *symtab_next_named(const sym *s) { return named_from(s->same_name, s->name); }
+
 sym *symtab_of_cursor(const symtab *st, CXCursor c) {
   sym *s = exact(st, c);
   return s ? s->canon : NULL;

@@ -62,6 +62,10 @@ sym *symtab_lookup(const symtab *st, const char *name, unsigned at);
  * for a file-scope variable declared more than once, the symbol of its
  * first declaration, whatever declaration c is. */
 sym *symtab_of_cursor(const symtab *st, CXCursor c);
+/* The symbols named `name`, wherever declared, in the order they were
+ * declared: the first (NULL: none) and the one after s. */
+sym *symtab_first_named(const symtab *st, const char *name);
+sym *symtab_next_named(const sym *s);
 /* The main-file function definition containing offset `at`, or NULL. */
 const func_def *symtab_function_at(const symtab *st, unsigned at);
 
