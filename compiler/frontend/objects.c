@@ -844,13 +844,8 @@ static const char *chain_ident(obj_reader *r, const char *chain) {
       sb_printf(&sb, "%c", *c == '.' ? '_' : *c);
   const char *id = arena_strdup(r->arena, sb.data);
   sb_free(&sb);
-  for (int taken = 1; taken;) {
-    taken = 0;
-    for (int i = 0; i < r->st->syms.len && !taken; i++)
-      taken = strcmp(((const sym *)r->st->syms.items[i])->name, id) == 0;
-    if (taken)
-      id = arena_printf(r->arena, "%s_", id);
-  }
+  while (symtab_first_named(r->st, id))
+    id = arena_printf(r->arena, "%s_", id);
   return id;
 }
 
