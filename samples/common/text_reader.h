@@ -11,6 +11,7 @@
 #define LOOM_SAMPLES_TEXT_READER_H
 
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,10 +200,67 @@ static int text_parse_int(struct text_reader *r, long lo, long hi, int *out) {
   return 0;
 }
 
-/* The next token as a finite double: 0, TEXT_BAD or TEXT_EOF. */
+/* tok as a decimal real when it is short enough to convert exactly here:
+ * [sign] digits [. digits] [e|E [sign] digits], at most 15 digits in all
+ * and a decimal exponent within +-22.  The digits then make an exact
+ * double m, 10^|e| is exact, and one IEEE multiplication or division
+ * rounds m * 10^e correctly: strtod's value (Clinger's fast path, which
+ * strtod takes itself).  1 and *out, or 0: strtod decides. */
+static int text_short_decimal(const char *tok, double *out) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 /* no extended precision */
+  static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char *p = tok;
+  int neg = *p == '-', digits = 0, frac = 0;
+  long long m = 0;
+  if (*p == '-' || *p == '+')
+    p++;
+  for (int point = 0;; p++) {
+    if (*p == '.' && !point) {
+      point = 1;
+      continue;
+    }
+    if (*p < '0' || *p > '9')
+      break;
+    m = 10 * m + (*p - '0');
+    frac += point;
+    if (++digits > 15)
+      return 0;
+  }
+  if (digits == 0)
+    return 0;
+  int e = 0;
+  if (*p == 'e' || *p == 'E') {
+    int eneg = p[1] == '-';
+    p += 1 + (p[1] == '-' || p[1] == '+');
+    if (*p < '0' || *p > '9')
+      return 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+      if ((e = 10 * e + (*p - '0')) > 99)
+        return 0;
+    e = eneg ? -e : e;
+  }
+  e -= frac;
+  if (*p != '\0' || e < -22 || e > 22)
+    return 0;
+  double v = e < 0 ? (double)m / pow10[-e] : (double)m * pow10[e];
+  *out = neg ? -v : v;
+  return 1;
+#else
+  (void)tok;
+  (void)out;
+  return 0;
+#endif
+}
+
+/* The next token as a finite double: 0, TEXT_BAD or TEXT_EOF.  The value
+ * is strtod's (text_short_decimal's, when that finds it). */
 static int text_parse_double(struct text_reader *r, double *out) {
   if (!text_next_token(r))
     return TEXT_EOF;
+  if (text_short_decimal(r->tok, out))
+    return 0;
   char *end;
   errno = 0;
   double v = strtod(r->tok, &end);
