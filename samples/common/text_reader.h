@@ -2,8 +2,7 @@
  * text_reader.h — a small whitespace-separated token reader for the
  * samples' mesh files (Airfoil's grid, the wave mesh): buffered reads, line
  * numbers for messages, and strict number parsing (integers as strtol
- * reads them, reals with strtod, which rounds exactly as fscanf's %lf
- * does).
+ * reads them, reals to strtod's value, which is fscanf's %lf's).
  *
  * Everything here is `static` and plain C11.
  */
@@ -207,7 +206,10 @@ static int text_parse_int(struct text_reader *r, long lo, long hi, int *out) {
  * rounds m * 10^e correctly: strtod's value (Clinger's fast path, which
  * strtod takes itself).  1 and *out, or 0: strtod decides. */
 static int text_short_decimal(const char *tok, double *out) {
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 /* no extended precision */
+/* Not where doubles are evaluated in extended precision, nor under
+ * -ffast-math, which may turn the division into a product by a rounded
+ * reciprocal. */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0 && !defined(__FAST_MATH__)
   static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
