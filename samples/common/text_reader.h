@@ -137,63 +137,58 @@ static void text_read_error(const struct text_reader *r, const char *what,
             r->tok_line, what, expected, r->tok);
 }
 
+/* The integer spelled from p on, as strtol(p, &end, 10) reads it without
+ * blanks before it: a sign, then decimal digits (none past `end`).  The
+ * character after the digits, and *v (which stops growing past 2^40:
+ * beyond any int either way); NULL when there is no digit. */
+static const char *text_digits(const char *p, const char *end, long long *v) {
+  int neg = p < end && *p == '-';
+  if (p < end && (*p == '-' || *p == '+'))
+    p++;
+  const char *first = p;
+  *v = 0;
+  for (; p < end && *p >= '0' && *p <= '9'; p++)
+    if (*v < (1LL << 40))
+      *v = 10 * *v + (*p - '0');
+  if (neg)
+    *v = -*v;
+  return p > first ? p : NULL;
+}
+
 /* The common case of text_parse_int, read in place: after blanks, an
- * optional minus and at most 9 digits ending in a blank, all in the
- * buffer, whose value lies in [lo, hi].  1 and the token consumed (and the
- * blank after it), or 0 and nothing but the blanks before it consumed
- * (text_parse_int then reads it as a token).  r->tok is left as it was:
- * only a bad token is reported. */
+ * integer ending in a blank, all in the buffer, whose value lies in
+ * [lo, hi].  1 and the integer consumed (and the blank after it), or 0
+ * and nothing but the blanks before it consumed (text_parse_int then
+ * reads it as a token).  r->tok is left as it was: only a bad token is
+ * reported. */
 static int text_int_in_buffer(struct text_reader *r, long lo, long hi, int *out) {
-  long line = r->line;
-  size_t i = r->pos;
-  while (i < r->len && text_is_space((unsigned char)r->buf[i]))
-    if (r->buf[i++] == '\n')
-      line++;
-  r->pos = i;
-  r->line = line;
-  int neg = i < r->len && r->buf[i] == '-';
-  size_t d = i + (size_t)neg, e = d;
-  long v = 0;
-  while (e < r->len && e - d < 10 && r->buf[e] >= '0' && r->buf[e] <= '9')
-    v = 10 * v + (r->buf[e++] - '0');
-  if (e == d || e - d > 9 || e >= r->len || !text_is_space((unsigned char)r->buf[e]))
+  while (r->pos < r->len && text_is_space((unsigned char)r->buf[r->pos]))
+    if (r->buf[r->pos++] == '\n')
+      r->line++;
+  long long v;
+  const char *end = r->buf + r->len;
+  const char *after = text_digits(r->buf + r->pos, end, &v);
+  if (!after || after == end || !text_is_space((unsigned char)*after) || v < lo || v > hi)
     return 0;
-  v = neg ? -v : v;
-  if (v < lo || v > hi)
-    return 0;
-  r->tok_line = line;
-  r->line += r->buf[e] == '\n';
-  r->pos = e + 1;
+  r->tok_line = r->line;
+  r->line += *after == '\n';
+  r->pos = (size_t)(after - r->buf) + 1;
   *out = (int)v;
   return 1;
 }
 
 /* The next token as an int in [lo, hi]: 0, TEXT_BAD or TEXT_EOF.  Reports
  * nothing, so the caller can describe the number only when it is wrong.
- * The token is what strtol(tok, &end, 10) reads whole: a sign, then
- * decimal digits, nothing else; it is converted here, digit by digit
- * (the mesh files hold millions of them). */
+ * The token must be what strtol(tok, &end, 10) reads whole; it is
+ * converted here (the mesh files hold millions of them). */
 static int text_parse_int(struct text_reader *r, long lo, long hi, int *out) {
   if (text_int_in_buffer(r, lo, hi, out))
     return 0;
   if (!text_next_token(r))
     return TEXT_EOF;
-  const char *p = r->tok;
-  int neg = *p == '-';
-  if (*p == '-' || *p == '+')
-    p++;
-  if (!*p)
-    return TEXT_BAD;
-  long long v = 0; /* stops growing past 2^40: beyond any int either way */
-  for (; *p; p++) {
-    if (*p < '0' || *p > '9')
-      return TEXT_BAD;
-    if (v < (1LL << 40))
-      v = 10 * v + (*p - '0');
-  }
-  if (neg)
-    v = -v;
-  if (v < lo || v > hi)
+  long long v;
+  const char *end = r->tok + strlen(r->tok), *after = text_digits(r->tok, end, &v);
+  if (after != end || v < lo || v > hi)
     return TEXT_BAD;
   *out = (int)v;
   return 0;
