@@ -3,6 +3,8 @@
  */
 #include "frontend/check.h"
 
+#include "frontend/tokens.h"
+
 #include <string.h>
 
 #include "frontend/affine.h"
@@ -168,24 +170,20 @@ static int check_param(checker *c, loop_arg *a, CXCursor param) {
 
 /* ---- writes to file-scope variables ---------------------------------------- */
 
-/* The spelling of the first token at or after offset `from` in c's extent
- * (an operator), copied to buf. */
+/* The spelling of the first token at or after offset `from` in e's extent
+ * (an operator), copied to buf: from the tokens of e's file, tokenized
+ * once (tokens.h). */
 static void operator_after(const checker *c, CXCursor e, unsigned from,
                            char *buf, size_t size) {
-  CXToken *toks;
-  unsigned n;
+  CXSourceRange r = clang_getCursorExtent(e);
+  const tok_list *v = tokens_of_file(c->fe, clang_getRangeStart(r));
+  unsigned start = frontend_offset(clang_getRangeStart(r)), end = frontend_offset(clang_getRangeEnd(r));
+  const tok *t = v ? tok_at(v, tok_first_at(v, from > start ? from : start)) : NULL;
   buf[0] = '\0';
-  clang_tokenize(c->fe->tu, clang_getCursorExtent(e), &toks, &n);
-  for (unsigned i = 0; i < n; i++) {
-    if (frontend_offset(clang_getTokenLocation(c->fe->tu, toks[i])) < from)
-      continue;
-    CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
-    strncpy(buf, clang_getCString(sp), size - 1);
+  if (t && t->start < end) {
+    strncpy(buf, t->text, size - 1);
     buf[size - 1] = '\0';
-    clang_disposeString(sp);
-    break;
   }
-  clang_disposeTokens(c->fe->tu, toks, n);
 }
 
 /* The expression an assignment-like cursor writes, or a null cursor. */

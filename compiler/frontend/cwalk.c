@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "frontend/cursor.h"
+#include "frontend/tokens.h"
 
 typedef enum ctx {
   CTX_READ,   /* its value is used */
@@ -98,27 +99,25 @@ static int in_macro(const cwalk *w, unsigned off) {
 
 /* The one token of e's extent in [from, to) that is not part of a macro
  * invocation, into buf (empty when there is none, or more than one: then
- * the operator is spelled in a macro). */
+ * the operator is spelled in a macro).  The tokens are those of e's file,
+ * tokenized once (tokens.h): a tokenization of each expression's extent
+ * costs the square of a long expression's length. */
 static void token_in(const cwalk *w, CXCursor e, unsigned from, unsigned to, char *buf,
                      size_t size) {
-  CXToken *toks;
-  unsigned n, found = 0;
+  const tok_list *v = tokens_of_file(w->fe, clang_getRangeStart(clang_getCursorExtent(e)));
+  unsigned found = 0;
   buf[0] = '\0';
-  clang_tokenize(w->fe->tu, clang_getCursorExtent(e), &toks, &n);
-  for (unsigned i = 0; i < n; i++) {
-    unsigned off = frontend_offset(clang_getTokenLocation(w->fe->tu, toks[i]));
-    if (off < from || off >= to)
-      continue;
-    if (found++ || in_macro(w, off)) {
+  for (int i = v ? tok_first_at(v, from) : 0; v && i < v->len; i++) {
+    const tok *t = v->items[i];
+    if (t->start >= to)
+      break;
+    if (found++ || in_macro(w, t->start)) {
       buf[0] = '\0';
       break;
     }
-    CXString sp = clang_getTokenSpelling(w->fe->tu, toks[i]);
-    strncpy(buf, clang_getCString(sp), size - 1);
+    strncpy(buf, t->text, size - 1);
     buf[size - 1] = '\0';
-    clang_disposeString(sp);
   }
-  clang_disposeTokens(w->fe->tu, toks, n);
 }
 
 static int is_pointer(CXType t) {

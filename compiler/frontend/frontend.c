@@ -12,6 +12,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "frontend/frontend.h"
 
+#include "frontend/tokens.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +154,7 @@ static int take_text(const options *o, frontend *fe, program *prog, arena *a) {
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot read '%s'", o->input);
     return -1;
   }
+  tokens_forget(fe); /* the earlier parse's tokens and files */
   prog->file = o->input;
   prog->text = text;
   prog->len = len;

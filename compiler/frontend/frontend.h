@@ -22,6 +22,8 @@ typedef struct frontend {
   arena *arena;
   int expanded;     /* the main file is an expansion (options.input_lines):
                        its lines are the #line directives' */
+  struct tok_files *tokens; /* the files tokenized so far (tokens.h:
+                               tokens_of_file), emptied by each parse */
 } frontend;
 
 /* Parses the input named by o into fe and fills prog's file and text.

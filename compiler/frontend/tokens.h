@@ -22,6 +22,17 @@ typedef LIST(tok *) tok_list;
 tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a);
 /* The tokens of the main file's text [from, to). */
 tok_list tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a);
+/* The tokens of the whole file holding location `at` (offsets in that
+ * file), tokenized once per parse: what the tokens of any range of it
+ * are, found by bisection (tok_first_at) instead of a tokenization of
+ * the range; NULL when `at` is in no file (or fe made by no parse). */
+const tok_list *tokens_of_file(const frontend *fe, CXSourceLocation at);
+/* The index in v of the first token starting at or after offset off
+ * (v->len when none does). */
+int tok_first_at(const tok_list *v, unsigned off);
+/* Drops the files tokenized for an earlier parse (frontend.c: each parse
+ * calls it; a frontend that none made has no tokens_of_file). */
+void tokens_forget(frontend *fe);
 /* The i-th token, or NULL out of range; whether t is the text s. */
 const tok *tok_at(const tok_list *v, int i);
 int tok_is(const tok *t, const char *s);
