@@ -12,8 +12,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "frontend/frontend.h"
 
-#include "frontend/tokens.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +152,9 @@ static int take_text(const options *o, frontend *fe, program *prog, arena *a) {
     diag(DIAG_ERROR, (srcloc){0}, 0, "cannot read '%s'", o->input);
     return -1;
   }
-  tokens_forget(fe); /* the earlier parse's tokens and files */
+  if (!fe->token_files) /* the earlier parse's tokens are no longer valid */
+    fe->token_files = arena_alloc(a, sizeof *fe->token_files);
+  fe->token_files->len = 0;
   prog->file = o->input;
   prog->text = text;
   prog->len = len;

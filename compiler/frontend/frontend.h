@@ -22,8 +22,8 @@ typedef struct frontend {
   arena *arena;
   int expanded;     /* the main file is an expansion (options.input_lines):
                        its lines are the #line directives' */
-  struct tok_files *tokens; /* the files tokenized so far (tokens.h:
-                               tokens_of_file), emptied by each parse */
+  vec *token_files; /* the files tokenized whole for this parse (tokens.h:
+                       tokens_of_file's own), emptied by each parse */
 } frontend;
 
 /* Parses the input named by o into fe and fills prog's file and text.

@@ -24,27 +24,23 @@ tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a) {
   return v;
 }
 
-/* A file tokenized whole (tokens_of_file). */
+/* A file tokenized whole (tokens_of_file), an item of fe->token_files. */
 typedef struct tok_file {
   CXFile file;
   tok_list toks;
 } tok_file;
-
-struct tok_files {
-  LIST(tok_file *) v;
-};
 
 const tok_list *tokens_of_file(const frontend *fe, CXSourceLocation at) {
   CXFile file;
   clang_getFileLocation(at, &file, NULL, NULL, NULL);
   if (!file)
     return NULL;
-  struct tok_files *t = fe->tokens;
-  if (!t)
+  vec *files = fe->token_files;
+  if (!files)
     return NULL;
-  for (int i = 0; i < t->v.len; i++)
-    if (clang_File_isEqual(((tok_file *)t->v.items[i])->file, file))
-      return &((tok_file *)t->v.items[i])->toks;
+  for (int i = 0; i < files->len; i++)
+    if (clang_File_isEqual(((tok_file *)files->items[i])->file, file))
+      return &((tok_file *)files->items[i])->toks;
   size_t len = 0;
   clang_getFileContents(fe->tu, file, &len);
   tok_file *f = arena_alloc(fe->arena, sizeof *f);
@@ -52,7 +48,7 @@ const tok_list *tokens_of_file(const frontend *fe, CXSourceLocation at) {
   f->toks = tokens_of(fe, clang_getRange(clang_getLocationForOffset(fe->tu, file, 0),
                                          clang_getLocationForOffset(fe->tu, file, (unsigned)len)),
                       fe->arena);
-  vec_push(fe->arena, &t->v, f);
+  vec_push(fe->arena, files, f);
   return &f->toks;
 }
 
@@ -66,12 +62,6 @@ int tok_first_at(const tok_list *v, unsigned off) {
       hi = mid;
   }
   return lo;
-}
-
-void tokens_forget(frontend *fe) {
-  if (!fe->tokens)
-    fe->tokens = arena_alloc(fe->arena, sizeof *fe->tokens);
-  fe->tokens->v.len = 0;
 }
 
 tok_list tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a) {

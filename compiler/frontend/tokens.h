@@ -30,9 +30,6 @@ const tok_list *tokens_of_file(const frontend *fe, CXSourceLocation at);
 /* The index in v of the first token starting at or after offset off
  * (v->len when none does). */
 int tok_first_at(const tok_list *v, unsigned off);
-/* Drops the files tokenized for an earlier parse (frontend.c: each parse
- * calls it; a frontend that none made has no tokens_of_file). */
-void tokens_forget(frontend *fe);
 /* The i-th token, or NULL out of range; whether t is the text s. */
 const tok *tok_at(const tok_list *v, int i);
 int tok_is(const tok *t, const char *s);
