@@ -171,19 +171,35 @@ static int check_param(checker *c, loop_arg *a, CXCursor param) {
 /* ---- writes to file-scope variables ---------------------------------------- */
 
 /* The spelling of the first token at or after offset `from` in e's extent
- * (an operator), copied to buf: from the tokens of e's file, tokenized
- * once (tokens.h). */
+ * (an operator), copied to buf.  A long expression's tokens are its
+ * file's, tokenized once (tokens_of_long_range). */
 static void operator_after(const checker *c, CXCursor e, unsigned from,
                            char *buf, size_t size) {
   CXSourceRange r = clang_getCursorExtent(e);
-  const tok_list *v = tokens_of_file(c->fe, clang_getRangeStart(r));
-  unsigned start = frontend_offset(clang_getRangeStart(r)), end = frontend_offset(clang_getRangeEnd(r));
-  const tok *t = v ? tok_at(v, tok_first_at(v, from > start ? from : start)) : NULL;
+  const tok_list *v = tokens_of_long_range(c->fe, r);
   buf[0] = '\0';
-  if (t && t->start < end) {
-    strncpy(buf, t->text, size - 1);
-    buf[size - 1] = '\0';
+  if (v) {
+    unsigned start = frontend_offset(clang_getRangeStart(r));
+    const tok *t = tok_at(v, tok_first_at(v, from > start ? from : start));
+    if (t && t->start < frontend_offset(clang_getRangeEnd(r))) {
+      strncpy(buf, t->text, size - 1);
+      buf[size - 1] = '\0';
+    }
+    return;
   }
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(c->fe->tu, r, &toks, &n);
+  for (unsigned i = 0; i < n; i++) {
+    if (frontend_offset(clang_getTokenLocation(c->fe->tu, toks[i])) < from)
+      continue;
+    CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
+    strncpy(buf, clang_getCString(sp), size - 1);
+    buf[size - 1] = '\0';
+    clang_disposeString(sp);
+    break;
+  }
+  clang_disposeTokens(c->fe->tu, toks, n);
 }
 
 /* The expression an assignment-like cursor writes, or a null cursor. */

@@ -97,27 +97,51 @@ static int in_macro(const cwalk *w, unsigned off) {
   return 0;
 }
 
+/* The one token at offset off (of spelling `text`): whether it is the
+ * first token in [from, to), taken into buf, or a second one or part of a
+ * macro invocation (buf emptied): 1 when the search ends. */
+static int take_token(const cwalk *w, unsigned off, const char *text, unsigned *found,
+                      char *buf, size_t size) {
+  if ((*found)++ || in_macro(w, off)) {
+    buf[0] = '\0';
+    return 1;
+  }
+  strncpy(buf, text, size - 1);
+  buf[size - 1] = '\0';
+  return 0;
+}
+
 /* The one token of e's extent in [from, to) that is not part of a macro
  * invocation, into buf (empty when there is none, or more than one: then
- * the operator is spelled in a macro).  The tokens are those of e's file,
- * tokenized once (tokens.h): a tokenization of each expression's extent
- * costs the square of a long expression's length. */
+ * the operator is spelled in a macro).  A long expression's tokens are
+ * its file's, tokenized once (tokens_of_long_range), not each
+ * subexpression's extent again. */
 static void token_in(const cwalk *w, CXCursor e, unsigned from, unsigned to, char *buf,
                      size_t size) {
-  const tok_list *v = tokens_of_file(w->fe, clang_getRangeStart(clang_getCursorExtent(e)));
   unsigned found = 0;
   buf[0] = '\0';
+  const tok_list *v = tokens_of_long_range(w->fe, clang_getCursorExtent(e));
   for (int i = v ? tok_first_at(v, from) : 0; v && i < v->len; i++) {
     const tok *t = v->items[i];
-    if (t->start >= to)
-      break;
-    if (found++ || in_macro(w, t->start)) {
-      buf[0] = '\0';
-      break;
-    }
-    strncpy(buf, t->text, size - 1);
-    buf[size - 1] = '\0';
+    if (t->start >= to || take_token(w, t->start, t->text, &found, buf, size))
+      return;
   }
+  if (v)
+    return;
+  CXToken *toks;
+  unsigned n;
+  clang_tokenize(w->fe->tu, clang_getCursorExtent(e), &toks, &n);
+  for (unsigned i = 0; i < n; i++) {
+    unsigned off = frontend_offset(clang_getTokenLocation(w->fe->tu, toks[i]));
+    if (off < from || off >= to)
+      continue;
+    CXString sp = clang_getTokenSpelling(w->fe->tu, toks[i]);
+    int done = take_token(w, off, clang_getCString(sp), &found, buf, size);
+    clang_disposeString(sp);
+    if (done)
+      break;
+  }
+  clang_disposeTokens(w->fe->tu, toks, n);
 }
 
 static int is_pointer(CXType t) {

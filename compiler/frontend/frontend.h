@@ -23,7 +23,7 @@ typedef struct frontend {
   int expanded;     /* the main file is an expansion (options.input_lines):
                        its lines are the #line directives' */
   vec *token_files; /* the files tokenized whole for this parse (tokens.h:
-                       tokens_of_file's own), emptied by each parse */
+                       tokens_of_long_range's), emptied by each parse */
 } frontend;
 
 /* Parses the input named by o into fe and fills prog's file and text.

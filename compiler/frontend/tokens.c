@@ -30,14 +30,9 @@ typedef struct tok_file {
   tok_list toks;
 } tok_file;
 
-const tok_list *tokens_of_file(const frontend *fe, CXSourceLocation at) {
-  CXFile file;
-  clang_getFileLocation(at, &file, NULL, NULL, NULL);
-  if (!file)
-    return NULL;
+/* The tokens of `file`, tokenized once per parse. */
+static const tok_list *tokens_of_file(const frontend *fe, CXFile file) {
   vec *files = fe->token_files;
-  if (!files)
-    return NULL;
   for (int i = 0; i < files->len; i++)
     if (clang_File_isEqual(((tok_file *)files->items[i])->file, file))
       return &((tok_file *)files->items[i])->toks;
@@ -50,6 +45,19 @@ const tok_list *tokens_of_file(const frontend *fe, CXSourceLocation at) {
                       fe->arena);
   vec_push(fe->arena, files, f);
   return &f->toks;
+}
+
+/* A range longer than this many bytes is searched in its file's tokens. */
+enum { LONG_RANGE = 256 };
+
+const tok_list *tokens_of_long_range(const frontend *fe, CXSourceRange r) {
+  CXFile file;
+  unsigned start, end;
+  clang_getFileLocation(clang_getRangeStart(r), &file, NULL, NULL, &start);
+  clang_getFileLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &end);
+  if (!file || end - start <= LONG_RANGE || !fe->token_files)
+    return NULL;
+  return tokens_of_file(fe, file);
 }
 
 int tok_first_at(const tok_list *v, unsigned off) {

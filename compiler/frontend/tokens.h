@@ -22,11 +22,11 @@ typedef LIST(tok *) tok_list;
 tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a);
 /* The tokens of the main file's text [from, to). */
 tok_list tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a);
-/* The tokens of the whole file holding location `at` (offsets in that
- * file), tokenized once per parse: what the tokens of any range of it
- * are, found by bisection (tok_first_at) instead of a tokenization of
- * the range; NULL when `at` is in no file (or fe made by no parse). */
-const tok_list *tokens_of_file(const frontend *fe, CXSourceLocation at);
+/* For a long range r (a long expression, whose subexpressions ask again
+ * and again): the tokens of its whole file, tokenized once per parse and
+ * kept (fe->token_files), to be searched by offset (tok_first_at).  NULL
+ * when r is short (its own tokens cost less) or in no file. */
+const tok_list *tokens_of_long_range(const frontend *fe, CXSourceRange r);
 /* The index in v of the first token starting at or after offset off
  * (v->len when none does). */
 int tok_first_at(const tok_list *v, unsigned off);
