@@ -58,15 +58,7 @@ static const char *operator_of(counter *k, CXCursor c) {
   if (clang_Cursor_isNull(lhs))
     return "";
   unsigned end = frontend_offset(clang_getRangeEnd(clang_getCursorExtent(lhs)));
-  int lo = 0, hi = k->toks->len;
-  while (lo < hi) {
-    int mid = lo + (hi - lo) / 2;
-    if (((const tok *)k->toks->items[mid])->start < end)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  const tok *t = tok_at(k->toks, lo);
+  const tok *t = tok_at(k->toks, tok_first_at(k->toks, end));
   return t && t->kind == CXToken_Punctuation ? t->text : "";
 }
 
