@@ -3,8 +3,6 @@
  */
 #include "frontend/check.h"
 
-#include "frontend/tokens.h"
-
 #include <string.h>
 
 #include "frontend/affine.h"
@@ -14,6 +12,7 @@
 #include "frontend/flops.h"
 #include "frontend/lanes.h"
 #include "frontend/summary.h"
+#include "frontend/tokens.h"
 
 /* What a kernel's definition alone decides, found once however many
  * loops call it. */

@@ -121,13 +121,14 @@ static void token_in(const cwalk *w, CXCursor e, unsigned from, unsigned to, cha
   unsigned found = 0;
   buf[0] = '\0';
   const tok_list *v = tokens_of_long_range(w->fe, clang_getCursorExtent(e));
-  for (int i = v ? tok_first_at(v, from) : 0; v && i < v->len; i++) {
-    const tok *t = v->items[i];
-    if (t->start >= to || take_token(w, t->start, t->text, &found, buf, size))
-      return;
-  }
-  if (v)
+  if (v) {
+    for (int i = tok_first_at(v, from); i < v->len; i++) {
+      const tok *t = v->items[i];
+      if (t->start >= to || take_token(w, t->start, t->text, &found, buf, size))
+        break;
+    }
     return;
+  }
   CXToken *toks;
   unsigned n;
   clang_tokenize(w->fe->tu, clang_getCursorExtent(e), &toks, &n);
