@@ -4,7 +4,9 @@
  * loomc_pipeline(), analyse() and transform() below are the pipeline, one
  * stage per call, data flowing one way; each stage's header says what it
  * takes and what it gives.  The frontend's stages and analyse() run on the
- * input; expand_rounds() writes the program anew where that lets loops
+ * input, or, when its syntax alone shows the loops to unroll
+ * (transform/prescan.h), on the input with them written out;
+ * expand_rounds() writes the program anew where that lets loops
  * fuse (unrolled, calls seen through) and parses and analyses the new text
  * again, in the same libclang unit; transform() decides on the last text
  * (and on the one before when a body is written twice: that reads fusion's
@@ -42,12 +44,14 @@
 #include "frontend/pragma_parse.h"
 #include "frontend/resolve.h"
 #include "frontend/symtab.h"
+#include "frontend/syntax.h"
 #include "transform/affine_plan.h"
 #include "transform/expand.h"
 #include "transform/fuse.h"
 #include "transform/hoist.h"
 #include "transform/pin.h"
 #include "transform/place.h"
+#include "transform/prescan.h"
 #include "transform/rotate.h"
 #include "transform/schedule.h"
 #include "transform/narrow.h"
@@ -188,13 +192,18 @@ static const expansion *expand_round(const frontend *fe, const translation *t, t
  * bodies written twice) and translates the expansion again while there is
  * something to expand, up to EXPAND_ROUNDS times; *t becomes the last
  * that translated, *tr its transformations.  The notes of every round go
- * to its DAGs. */
-static void expand_rounds(frontend *fe, translation *t, transformed *tr, arena *a) {
+ * to its DAGs.  first: the expansion t is the translation of, when that
+ * is the first round's (translate_prescanned), else NULL (t is the
+ * input's). */
+static void expand_rounds(frontend *fe, translation *t, transformed *tr, const expansion *first,
+                          arena *a) {
   const options *opt = t->opt;
   expand_note_list notes = {0};
-  const expansion *at = NULL; /* the text of *t: the input's */
-  int applied = 0;            /* the notes the DAGs of *t have */
-  for (int round = 0;; round++) {
+  const expansion *at = first; /* the text of *t: NULL, the input's */
+  if (first)
+    add_notes(a, &notes, first);
+  int applied = notes.len; /* the notes the DAGs of *t have */
+  for (int round = first ? 1 : 0;; round++) {
     const expansion *x = expand_round(fe, t, tr, round, &notes, a);
     if (!x || !x->text)
       break;
@@ -213,6 +222,71 @@ static void expand_rounds(frontend *fe, translation *t, transformed *tr, arena *
   expand_notes(&notes, applied, &t->dags, 0, a); /* a round not applied */
 }
 
+/* The input's first round of expansion decided on its syntax alone
+ * (transform/prescan.h), or NULL: the loops unrolled, written into the
+ * input's text; *source: a copy of that text, for the diagnostics. */
+static const expansion *prescanned(const options *opt, const char **source, size_t *len,
+                                   arena *a) {
+  syntax sx;
+  if (opt->no_prescan || !(expand_what(opt) & EXPAND_UNROLL) || syntax_parse(opt, &sx, a) != 0)
+    return NULL;
+  unroll_site_list sites = prescan(&sx, a);
+  const expansion *x = NULL;
+  if (sites.len) {
+    program input = {.file = opt->input, .text = sx.text, .len = sx.len};
+    program_index_lines(&input, a);
+    x = expand_unrolled(&input, &sites, a);
+    *source = arena_strndup(a, sx.text, sx.len);
+    *len = sx.len;
+  }
+  syntax_dispose(&sx);
+  return x;
+}
+
+/* The first translation, of the first round's expansion decided on the
+ * syntax (prescanned()), parsed into fe and analysed quietly: 1, *t and
+ * *first when it said nothing and its own round would unroll, see
+ * through and note nothing (the analysis of the input would then have
+ * chosen the same round); otherwise 0, nothing said, and the input is
+ * still to parse (into fe's unit when it has one). */
+static int translate_prescanned(const options *opt, frontend *fe, translation *t,
+                                const expansion **first, arena *a) {
+  const char *source = NULL;
+  size_t len = 0;
+  const expansion *x = prescanned(opt, &source, &len, a);
+  if (!x)
+    return 0;
+  options o = *opt;
+  o.input_text = x->text;
+  o.input_len = x->len;
+  o.input_lines = x->lines;
+  o.ninput_lines = x->nlines;
+  translation t2 = {.opt = opt};
+  int errors = diag_error_count(), said = diag_count(), was = diag_quiet(1);
+  int ok = frontend_parse(&o, fe, &t2.prog, a) == 0 &&
+           analyse_parsed(&x->notes, fe, &t2, a) == errors;
+  if (ok) {
+    const expansion *next =
+        expand(fe, &t2.prog, &t2.loops, NULL, expand_what(opt) & ~EXPAND_VERSION, a);
+    ok = !next->text && next->notes.len == 0;
+  }
+  diag_quiet(was);
+  if (!ok || diag_count() != said) {
+    diag_restore_errors(errors);
+    return 0;
+  }
+  diag_add_source(opt->input, source, len);
+  *t = t2;
+  *first = x;
+  return 1;
+}
+
+/* The input parsed, in fe's unit when it has one (a prescanned
+ * translation's that did not stand). */
+static int parse_input(const options *opt, frontend *fe, program *prog, arena *a) {
+  return fe->index ? frontend_reparse(opt, fe, prog, a) : frontend_parse(opt, fe, prog, a);
+}
+
 /* The output C of the translation t, transformed (tr), into *out. */
 static void emit_output(const translation *t, const transformed *tr, strbuf *out, arena *a) {
   const options *opt = t->opt;
@@ -222,14 +296,18 @@ static void emit_output(const translation *t, const transformed *tr, strbuf *out
        strcmp(opt->output, "-") == 0 ? "<stdout>" : opt->output, out, a);
 }
 
-/* Parse and analyse; expand, parse and analyse again while there is
- * something to expand; transform the last; emit it once. */
+/* Parse and analyse (the first round of unrolling already written out
+ * when the syntax decides it); expand, parse and analyse again while
+ * there is something to expand; transform the last; emit it once. */
 int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
   translation t = {.opt = opt};
   transformed tr = {0};
-  if (frontend_parse(opt, fe, &t.prog, a) == 0 && analyse_parsed(NULL, fe, &t, a) == 0) {
+  const expansion *first = NULL;
+  memset(fe, 0, sizeof *fe);
+  if (translate_prescanned(opt, fe, &t, &first, a) ||
+      (parse_input(opt, fe, &t.prog, a) == 0 && analyse_parsed(NULL, fe, &t, a) == 0)) {
     *prog = t.prog;
-    expand_rounds(fe, &t, &tr, a);
+    expand_rounds(fe, &t, &tr, first, a);
     emit_output(&t, &tr, out, a);
     write_dumps(opt, &t.prog, &t.dags);
   }

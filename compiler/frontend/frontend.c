@@ -58,7 +58,7 @@ static const char *loom_include_dir(arena *a) {
  * in comma expressions (loom.h, "call sites").  The output keeps the
  * user's text, so the program compiled from it has the macros.
  * LOOM__GENERATED: loom.h brings in loom_gen.h, as in the output. */
-static const char **clang_argv(const options *o, arena *a, int *argc) {
+const char **frontend_clang_argv(const options *o, arena *a, int *argc) {
   const char **argv = arena_alloc(a, sizeof *argv * (size_t)(o->clang_args.len + 6));
   int n = 0;
   argv[n++] = "-xc";
@@ -133,7 +133,7 @@ static int report_clang_errors(const frontend *fe) {
 
 static enum CXErrorCode parse(const options *o, frontend *fe, arena *a) {
   int argc;
-  const char **argv = clang_argv(o, a, &argc);
+  const char **argv = frontend_clang_argv(o, a, &argc);
   struct CXUnsavedFile unsaved = {o->input, o->input_text, o->input_len};
   unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
                    CXTranslationUnit_KeepGoing;

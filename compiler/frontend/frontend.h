@@ -34,6 +34,9 @@ int frontend_parse(const options *o, frontend *fe, program *prog, arena *a);
  * Cursors and texts of the earlier parse are no longer valid. */
 int frontend_reparse(const options *o, frontend *fe, program *prog, arena *a);
 void frontend_dispose(frontend *fe);
+/* clang's arguments for the input of o (argv in a, *argc of them): the
+ * user's, and loom.h's directory and macros. */
+const char **frontend_clang_argv(const options *o, arena *a, int *argc);
 
 /* Source locations of libclang as loomc's, with the file named as the user
  * named it (main file) or as clang found it (headers). */

@@ -18,9 +18,7 @@ static int ident_char(char c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* Whether the word w stands in the text [s, end) as an identifier (not a
- * member: after `.` or `->`). */
-static int names(const char *s, const char *end, const char *w) {
+int expand_names(const char *s, const char *end, const char *w) {
   size_t n = strlen(w);
   for (const char *p = s; (p = strstr(p, w)) && p + n <= end; p += n) {
     if ((p > s && ident_char(p[-1])) || ident_char(p[n]))
@@ -57,7 +55,7 @@ static const char *body_problem(const loop_info *li, const program *prog) {
   clang_visitChildren(body, find_decl, &decl);
   if (decl)
     return "its body declares something";
-  if (names(prog->text + li->r->loc.offset, prog->text + li->r->end, li->var))
+  if (expand_names(prog->text + li->r->loc.offset, prog->text + li->r->end, li->var))
     return "its body uses its variable";
   return NULL;
 }
@@ -116,19 +114,26 @@ static void add_note(arena *a, expand_note_list *notes, unsigned line, int done,
   vec_push(a, notes, n);
 }
 
-static void unroll(writer *w, const loop_info *li) {
+/* The site of the analysed loop li. */
+static unroll_site *site_of(const loop_info *li, arena *a) {
   const loop_stmt *l = li->r->loop;
+  unroll_site *u = arena_alloc(a, sizeof *u);
+  *u = (unroll_site){l->start, l->end, li->r->loc.offset, li->r->end, l->what, l->loc.line,
+                     li->var, li->trip, li->first, li->step};
+  return u;
+}
+
+static void unroll(writer *w, const unroll_site *u) {
   const program *prog = w->prog;
-  unsigned open = li->r->loc.offset, close = li->r->end;
   writer_puts(w, arena_printf(w->a, "/* loomc: the %s of line %u unrolled: %ld iterations */\n",
-                              l->what, l->loc.line, li->trip));
-  for (long c = 0; c < li->trip; c++) {
-    writer_line_at(w, program_line(prog, open), writer_column(prog, l->start));
-    writer_puts(w, arena_printf(w->a, "/* %s = %ld */", li->var, li->first + c * li->step));
-    writer_copy(w, open + 1, close);
+                              u->what, u->line, u->trip));
+  for (long c = 0; c < u->trip; c++) {
+    writer_line_at(w, program_line(prog, u->open), writer_column(prog, u->start));
+    writer_puts(w, arena_printf(w->a, "/* %s = %ld */", u->var, u->first + c * u->step));
+    writer_copy(w, u->open + 1, u->close);
     writer_puts(w, "\n");
   }
-  writer_line_at(w, program_line(prog, l->end - 1), writer_column(prog, l->end - 1) + 1);
+  writer_line_at(w, program_line(prog, u->end - 1), writer_column(prog, u->end - 1) + 1);
 }
 
 /* A piece written instead of the text [start, end): an unrolled loop, a
@@ -136,7 +141,7 @@ static void unroll(writer *w, const loop_info *li) {
  * compiler quiet about a static function whose calls are all seen through. */
 typedef struct piece {
   unsigned start, end;
-  const loop_info *loop;
+  const unroll_site *loop;
   const call_site *call;
   const version_site *version;
 } piece;
@@ -158,37 +163,39 @@ static void add_piece(arena *a, vec *v, piece x) {
   v->items[at] = p;
 }
 
+static void unrolled_notes(const unroll_site_list *todo, expansion *x, arena *a) {
+  for (int i = 0; i < todo->len; i++) {
+    const unroll_site *u = todo->items[i];
+    add_note(a, &x->notes, u->line, 1, 0,
+             arena_printf(a, "unrolled the %s at line %u: its %ld iterations written out "
+                          "here, so that their loops stand in this block, where they may "
+                          "fuse and rotate with its loops", u->what, u->line, u->trip));
+  }
+}
+
 static void unroll_notes(const program *prog, const loop_info_list *loops,
-                         const loop_info_list *todo,
-                         expansion *x, arena *a) {
+                         const unroll_site_list *todo, expansion *x, arena *a) {
   for (int i = 0; i < loops->len; i++) {
     const loop_info *li = loops->items[i];
     const char *why = unroll_problem(li, prog, a);
     if (why && *why)
       add_note(a, &x->notes, li->r->loop->loc.line, 0, 0, arena_printf(a, "not unrolled: %s", why));
   }
-  for (int i = 0; i < todo->len; i++) {
-    const loop_info *li = todo->items[i];
-    const loop_stmt *l = li->r->loop;
-    add_note(a, &x->notes, l->loc.line, 1, 0,
-             arena_printf(a, "unrolled the %s at line %u: its %ld iterations written out "
-                          "here, so that their loops stand in this block, where they may "
-                          "fuse and rotate with its loops", l->what, l->loc.line, li->trip));
-  }
+  unrolled_notes(todo, x, a);
 }
 
 /* Whether [start, end) lies inside a loop being unrolled: the call is then
  * seen through in the next round, once per copy. */
-static int in_unrolled(const loop_info_list *todo, unsigned start, unsigned end) {
+static int in_unrolled(const unroll_site_list *todo, unsigned start, unsigned end) {
   for (int i = 0; i < todo->len; i++) {
-    const loop_stmt *l = ((const loop_info *)todo->items[i])->r->loop;
-    if (start >= l->start && end <= l->end)
+    const unroll_site *u = todo->items[i];
+    if (start >= u->start && end <= u->end)
       return 1;
   }
   return 0;
 }
 
-static void call_pieces(const frontend *fe, const program *prog, const loop_info_list *todo,
+static void call_pieces(const frontend *fe, const program *prog, const unroll_site_list *todo,
                         vec *pieces,
                         expansion *x, arena *a) {
   call_site_list calls = inline_calls(fe, prog, a);
@@ -247,29 +254,15 @@ static void write_piece(writer *w, const piece *p) {
     writer_puts(w, "__attribute__((unused)) ");
 }
 
-expansion *expand(const frontend *fe, const program *prog, const loop_info_list *loops,
-                  const dag_list *dags,
-                  int what, arena *a) {
-  expansion *x = arena_alloc(a, sizeof *x);
-  loop_info_list todo = (what & EXPAND_UNROLL) ? unrolled(prog, loops, a) : (loop_info_list){0};
-  vec pieces = {0};
-  if (what & EXPAND_UNROLL)
-    unroll_notes(prog, loops, &todo, x, a);
-  for (int i = 0; i < todo.len; i++) {
-    const loop_stmt *l = ((const loop_info *)todo.items[i])->r->loop;
-    add_piece(a, &pieces, (piece){.start = l->start, .end = l->end, .loop = todo.items[i]});
-  }
-  if (what & EXPAND_INLINE)
-    call_pieces(fe, prog, &todo, &pieces, x, a);
-  if (!pieces.len && (what & EXPAND_VERSION))
-    version_pieces(fe, prog, dags, &pieces, x, a);
-  if (!pieces.len)
+/* The text of prog with the pieces written instead of theirs, into x. */
+static expansion *write_pieces(const program *prog, const vec *pieces, expansion *x, arena *a) {
+  if (!pieces->len)
     return x;
   writer w;
   writer_init(&w, prog, a);
   unsigned pos = 0;
-  for (int i = 0; i < pieces.len; i++) {
-    const piece *p = pieces.items[i];
+  for (int i = 0; i < pieces->len; i++) {
+    const piece *p = pieces->items[i];
     writer_copy(&w, pos, p->start);
     write_piece(&w, p);
     pos = p->end;
@@ -277,6 +270,40 @@ expansion *expand(const frontend *fe, const program *prog, const loop_info_list 
   writer_copy(&w, pos, (unsigned)prog->len);
   writer_finish(&w, &x->text, &x->len, &x->lines, &x->nlines);
   return x;
+}
+
+static void unroll_pieces(const unroll_site_list *todo, vec *pieces, arena *a) {
+  for (int i = 0; i < todo->len; i++) {
+    const unroll_site *u = todo->items[i];
+    add_piece(a, pieces, (piece){.start = u->start, .end = u->end, .loop = u});
+  }
+}
+
+expansion *expand(const frontend *fe, const program *prog, const loop_info_list *loops,
+                  const dag_list *dags,
+                  int what, arena *a) {
+  expansion *x = arena_alloc(a, sizeof *x);
+  loop_info_list chosen = (what & EXPAND_UNROLL) ? unrolled(prog, loops, a) : (loop_info_list){0};
+  unroll_site_list todo = {0};
+  for (int i = 0; i < chosen.len; i++)
+    vec_push(a, &todo, site_of(chosen.items[i], a));
+  vec pieces = {0};
+  if (what & EXPAND_UNROLL)
+    unroll_notes(prog, loops, &todo, x, a);
+  unroll_pieces(&todo, &pieces, a);
+  if (what & EXPAND_INLINE)
+    call_pieces(fe, prog, &todo, &pieces, x, a);
+  if (!pieces.len && (what & EXPAND_VERSION))
+    version_pieces(fe, prog, dags, &pieces, x, a);
+  return write_pieces(prog, &pieces, x, a);
+}
+
+expansion *expand_unrolled(const program *prog, const unroll_site_list *sites, arena *a) {
+  expansion *x = arena_alloc(a, sizeof *x);
+  vec pieces = {0};
+  unrolled_notes(sites, x, a);
+  unroll_pieces(sites, &pieces, a);
+  return write_pieces(prog, &pieces, x, a);
 }
 
 static int seen(const expand_note_list *notes, int upto, const expand_note *n) {

@@ -66,6 +66,24 @@ typedef struct expansion {
   expand_note_list notes;
 } expansion;
 
+/* A loop to unroll, as the writer needs it: from the analysis
+ * (expand()) or from the syntax alone (transform/prescan.h). */
+typedef struct unroll_site {
+  unsigned start, end;  /* the statement's text */
+  unsigned open, close; /* its body's `{` and `}` */
+  const char *what;     /* its keyword */
+  unsigned line;        /* the keyword's (the user's) line */
+  const char *var;      /* the variable */
+  long trip, first, step;
+} unroll_site;
+
+typedef LIST(unroll_site *) unroll_site_list;
+
+/* Whether the identifier var stands in the text [s, end) (not as a
+ * member, after `.` or `->`): a body that names its loop's variable is
+ * not unrolled. */
+int expand_names(const char *s, const char *end, const char *var);
+
 /* The expansion of prog (fe: its translation unit; loops: its
  * loop_info*; dags: its dag*, or NULL; what: EXPAND_*): its text is NULL when
  * nothing is expanded; its notes say why a loop of a constant trip count
@@ -74,6 +92,11 @@ typedef struct expansion {
 expansion *expand(const frontend *fe, const program *prog, const loop_info_list *loops,
                   const dag_list *dags,
                   int what, arena *a);
+
+/* The expansion of prog that unrolls sites (unroll_site*, in text order,
+ * none inside another) and does nothing else, with the notes expand()
+ * gives for them. */
+expansion *expand_unrolled(const program *prog, const unroll_site_list *sites, arena *a);
 
 /* Adds notes (expand_note*, from index `from`) to the DAGs (dag*) of the
  * translation's regions: a loop not unrolled, to its body's; the others

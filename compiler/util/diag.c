@@ -24,11 +24,13 @@ enum { MAX_SOURCES = 64 };
 static source sources[MAX_SOURCES];
 static int nsources;
 static int nerrors;
+static int ndiags; /* of every kind, said or not */
 static FILE *stream;
 static int quiet;
 
 void diag_set_stream(FILE *f) { stream = f; }
 int diag_error_count(void) { return nerrors; }
+int diag_count(void) { return ndiags; }
 void diag_restore_errors(int n) { nerrors = n; }
 
 int diag_quiet(int on) {
@@ -44,6 +46,7 @@ void diag_reset(void) {
   }
   nsources = 0;
   nerrors = 0;
+  ndiags = 0;
 }
 
 void diag_add_source(const char *file, const char *text, size_t len) {
@@ -121,6 +124,7 @@ void diag(diag_kind kind, srcloc loc, unsigned len, const char *fmt, ...) {
   FILE *out = stream ? stream : stderr;
   if (kind == DIAG_ERROR)
     nerrors++;
+  ndiags++;
   if (quiet)
     return;
   if (loc.file)

@@ -32,6 +32,8 @@ void diag_add_source(const char *file, const char *text, size_t len);
 
 void diag_set_stream(FILE *f); /* default stderr */
 int diag_error_count(void);
+/* How many diagnostics of every kind were issued, said or quiet. */
+int diag_count(void);
 /* While quiet, diagnostics are counted but not printed (a second
  * translation of a program whose diagnostics the first one gave); returns
  * the previous setting.  diag_restore_errors sets the error count back

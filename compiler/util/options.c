@@ -44,6 +44,9 @@ static const char usage_text[] =
     "  --no-rotate       do not rotate loops (the next iteration's first\n"
     "                    loops fused into this one's last)\n"
     "  --no-unroll       do not unroll loops of a constant trip count\n"
+    "  --no-prescan      decide which loops to unroll on the analysis of the\n"
+    "                    input alone, not first on its syntax (the same\n"
+    "                    output, translated more slowly)\n"
     "  --no-inline       do not see through calls of functions that run loops\n"
     "  --no-version      do not write a body twice for handles that may be one dat\n"
     "  --no-hoist        with MPI, do not hoist halo exchanges a loop needs\n"
@@ -183,6 +186,10 @@ static int take_option(int argc, char **argv, int *i, options *o, arena *a) {
   }
   if (strcmp(arg, "--no-unroll") == 0) {
     o->no_unroll = 1;
+    return OPT_RUN;
+  }
+  if (strcmp(arg, "--no-prescan") == 0) {
+    o->no_prescan = 1;
     return OPT_RUN;
   }
   if (strcmp(arg, "--no-inline") == 0) {

@@ -22,6 +22,8 @@ typedef struct options {
   int no_narrow;          /* --no-narrow: temporaries stored whole */
   int no_rotate;          /* --no-rotate: loops are not rotated */
   int no_unroll;          /* --no-unroll: loops are not unrolled */
+  int no_prescan;         /* --no-prescan: the loops to unroll are decided
+                             on the analysis only (transform/prescan.h) */
   int no_inline;          /* --no-inline: calls are not seen through */
   int no_version;         /* --no-version: no body written twice (version.h) */
   int no_hoist;           /* --no-hoist: exchanges stay in loops */

@@ -29,6 +29,7 @@ step "$here/poisson.sh"
 step "$here/heat.sh"
 step "$here/outer.sh"
 step "$here/output_shape.sh"
+step "$here/prescan.sh" "$root/build/bin/loomc"
 step "$here/mpi.sh"
 step "$here/hdf5.sh" small
 step "$here/bad_inputs.sh"

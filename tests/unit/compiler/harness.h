@@ -31,7 +31,7 @@ typedef struct run {
 } run;
 
 /* Runs the stages up to `last` on `src` (named "t.c"). */
-static void run_source(run *r, const char *src, enum stage last) {
+static inline void run_source(run *r, const char *src, enum stage last) {
   memset(r, 0, sizeof *r);
   r->arena = arena_new();
   FILE *mem = open_memstream(&r->diags, &r->diags_len);
@@ -59,7 +59,7 @@ static void run_source(run *r, const char *src, enum stage last) {
   fclose(mem);
 }
 
-static void run_free(run *r) {
+static inline void run_free(run *r) {
   frontend_dispose(&r->fe);
   diag_reset();
   arena_free(r->arena);

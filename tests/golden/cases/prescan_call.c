@@ -1,0 +1,32 @@
+/* Unrolling the syntax would decide, in a program whose time loop also calls a function that runs loops: the first round sees through that call as well, so the input is translated as it stands (transform/prescan.h) and both are expanded in one round, as the analysis decides them. */
+#include <loom.h>
+
+static inline void scale(const double *a, double *b) { b[0] = 0.5 * a[0]; }
+static inline void settle(const double *b, double *a) { a[0] += b[0]; }
+static inline void save(const double *a, double *o) { o[0] = a[0]; }
+
+static void relax(loom_set nodes, loom_dat a LOOM_DAT_FACTS(nodes, 1, double),
+                  loom_dat b LOOM_DAT_FACTS(nodes, 1, double)) {
+#pragma loom par_loop(scale) over(nodes) args(read: a, write: b)
+#pragma loom par_loop(settle) over(nodes) args(read: b, rw: a)
+}
+
+int main(int argc, char **argv) {
+  static double data[6] = {1, 2, 3, 4, 5, 6};
+  loom_init(&argc, &argv);
+  loom_set nodes = loom_decl_set(6, "nodes");
+  loom_dat a = loom_decl_dat(nodes, 1, double, data, "a");
+  loom_dat b = loom_decl_dat(nodes, 1, double, data, "b");
+  loom_dat old = loom_decl_dat(nodes, 1, double, data, "old");
+  int niter = argc * 10;
+  for (int iter = 1; iter <= niter; iter++) {
+#pragma loom par_loop(save) over(nodes) args(read: a, write: old)
+    for (int k = 0; k < 2; k++) {
+#pragma loom par_loop(scale) over(nodes) args(read: a, write: b)
+#pragma loom par_loop(settle) over(nodes) args(read: b, rw: a)
+    }
+    relax(nodes, a, b);
+  }
+  loom_exit();
+  return 0;
+}
