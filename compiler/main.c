@@ -166,16 +166,18 @@ static void add_notes(arena *a, expand_note_list *notes, const expansion *x) {
 }
 
 /* What to expand in the analysed translation t, round `round`: the loops
- * to unroll and the calls to see through (on the analysis), else, when
- * nothing of those, the bodies to write twice, which read fusion's
- * refusals (so t is transformed first, into *tr).  t is transformed when
- * the expansion is empty (or NULL: nothing left to try). */
+ * to unroll and the calls to see through (on the analysis; known: those,
+ * when already found, else NULL), else, when nothing of those, the bodies
+ * to write twice, which read fusion's refusals (so t is transformed
+ * first, into *tr).  t is transformed when the expansion is empty (or
+ * NULL: nothing left to try). */
 static const expansion *expand_round(const frontend *fe, const translation *t, transformed *tr,
-                                     int round, expand_note_list *notes, arena *a) {
+                                     int round, const expansion *known, expand_note_list *notes,
+                                     arena *a) {
   int what = round < EXPAND_ROUNDS ? expand_what(t->opt) : 0;
   const expansion *x = NULL;
   if (what & (EXPAND_UNROLL | EXPAND_INLINE)) {
-    x = expand(fe, &t->prog, &t->loops, NULL, what & ~EXPAND_VERSION, a);
+    x = known ? known : expand(fe, &t->prog, &t->loops, NULL, what & ~EXPAND_VERSION, a);
     add_notes(a, notes, x);
     if (x->text)
       return x;
@@ -193,10 +195,11 @@ static const expansion *expand_round(const frontend *fe, const translation *t, t
  * something to expand, up to EXPAND_ROUNDS times; *t becomes the last
  * that translated, *tr its transformations.  The notes of every round go
  * to its DAGs.  first: the expansion t is the translation of, when that
- * is the first round's (translate_prescanned), else NULL (t is the
+ * is the first round's (translate_prescanned; then next: the unrolling and
+ * seeing through of the second round, found), else NULL (t is the
  * input's). */
 static void expand_rounds(frontend *fe, translation *t, transformed *tr, const expansion *first,
-                          arena *a) {
+                          const expansion *next, arena *a) {
   const options *opt = t->opt;
   expand_note_list notes = {0};
   const expansion *at = first; /* the text of *t: NULL, the input's */
@@ -204,7 +207,8 @@ static void expand_rounds(frontend *fe, translation *t, transformed *tr, const e
     add_notes(a, &notes, first);
   int applied = notes.len; /* the notes the DAGs of *t have */
   for (int round = first ? 1 : 0;; round++) {
-    const expansion *x = expand_round(fe, t, tr, round, &notes, a);
+    const expansion *x = expand_round(fe, t, tr, round, first && round == 1 ? next : NULL,
+                                      &notes, a);
     if (!x || !x->text)
       break;
     if (!translate_expanded(opt, x, &notes, fe, t, a)) {
@@ -244,13 +248,14 @@ static const expansion *prescanned(const options *opt, const char **source, size
 }
 
 /* The first translation, of the first round's expansion decided on the
- * syntax (prescanned()), parsed into fe and analysed quietly: 1, *t and
- * *first when it said nothing and its own round would unroll, see
- * through and note nothing (the analysis of the input would then have
- * chosen the same round); otherwise 0, nothing said, and the input is
- * still to parse (into fe's unit when it has one). */
+ * syntax (prescanned()), parsed into fe and analysed quietly: 1, *t,
+ * *first and *next (its own round's unrolling and seeing through) when it
+ * said nothing and that round would unroll, see through and note nothing
+ * (the analysis of the input would then have chosen the same first
+ * round); otherwise 0, nothing said, and the input is still to parse
+ * (into fe's unit when it has one). */
 static int translate_prescanned(const options *opt, frontend *fe, translation *t,
-                                const expansion **first, arena *a) {
+                                const expansion **first, const expansion **next, arena *a) {
   const char *source = NULL;
   size_t len = 0;
   const expansion *x = prescanned(opt, &source, &len, a);
@@ -266,9 +271,8 @@ static int translate_prescanned(const options *opt, frontend *fe, translation *t
   int ok = frontend_parse(&o, fe, &t2.prog, a) == 0 &&
            analyse_parsed(&x->notes, fe, &t2, a) == errors;
   if (ok) {
-    const expansion *next =
-        expand(fe, &t2.prog, &t2.loops, NULL, expand_what(opt) & ~EXPAND_VERSION, a);
-    ok = !next->text && next->notes.len == 0;
+    *next = expand(fe, &t2.prog, &t2.loops, NULL, expand_what(opt) & ~EXPAND_VERSION, a);
+    ok = !(*next)->text && (*next)->notes.len == 0;
   }
   diag_quiet(was);
   if (!ok || diag_count() != said) {
@@ -276,6 +280,7 @@ static int translate_prescanned(const options *opt, frontend *fe, translation *t
     return 0;
   }
   diag_add_source(opt->input, source, len);
+  fe->headers_said = 1; /* there was nothing to say */
   *t = t2;
   *first = x;
   return 1;
@@ -302,12 +307,13 @@ static void emit_output(const translation *t, const transformed *tr, strbuf *out
 int loomc_pipeline(const options *opt, frontend *fe, program *prog, strbuf *out, arena *a) {
   translation t = {.opt = opt};
   transformed tr = {0};
-  const expansion *first = NULL;
+  const expansion *first = NULL, *next = NULL;
   memset(fe, 0, sizeof *fe);
-  if (translate_prescanned(opt, fe, &t, &first, a) ||
+  if (translate_prescanned(opt, fe, &t, &first, &next, a) ||
       (parse_input(opt, fe, &t.prog, a) == 0 && analyse_parsed(NULL, fe, &t, a) == 0)) {
+    fe->headers_said = 1;
     *prog = t.prog;
-    expand_rounds(fe, &t, &tr, first, a);
+    expand_rounds(fe, &t, &tr, first, next, a);
     emit_output(&t, &tr, out, a);
     write_dumps(opt, &t.prog, &t.dags);
   }

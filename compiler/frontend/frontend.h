@@ -22,6 +22,9 @@ typedef struct frontend {
   arena *arena;
   int expanded;     /* the main file is an expansion (options.input_lines):
                        its lines are the #line directives' */
+  int headers_said; /* the headers' directives were scanned, and what they
+                       called for said, on an earlier parse of this unit
+                       (main.c): pragma_lex does not scan them again */
   vec *token_files; /* the files tokenized whole for this parse (tokens.h:
                        tokens_of_long_range's), emptied by each parse */
 } frontend;

@@ -14,7 +14,8 @@
  * word `pragma` or `Pragma` (line splices inside it skipped) cannot
  * spell such a directive, and is not tokenized.  An expansion's text
  * (transform/expand.h) rewrites the main file only: its headers are the
- * ones the first parse scanned, and are not scanned again.
+ * ones an earlier parse of the unit scanned (frontend.headers_said), and
+ * are not scanned again.
  */
 #include "frontend/pragma_lex.h"
 
@@ -427,6 +428,6 @@ void pragma_lex(const frontend *fe, program *prog, arena *a) {
   lx.text = prog->text;
   lx.len = (unsigned)prog->len;
   scan_file(&lx);
-  if (!fe->expanded)
+  if (!fe->headers_said)
     clang_getInclusions(fe->tu, visit_inclusion, &lx);
 }
