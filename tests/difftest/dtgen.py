@@ -602,6 +602,13 @@ class Gen:
         scope = set(scope)
         last_set = None
         while budget > 0:
+            if ctx.get("plain"):
+                # a stage loop's body: par_loops only (loomc's syntax can unroll it)
+                lp = self.gen_loop(scope, ctx, set_hint=last_set if self.chance(0.5) else None)
+                last_set = lp["set"]
+                body.append(lp)
+                budget -= 1
+                continue
             if self.pairs_made < self.mat_pairs and self.chance(0.25):
                 pair = self.gen_mat_pair(scope, ctx)
                 if pair:
@@ -611,9 +618,16 @@ class Gen:
                     last_set = pair[-1]["set"]
                     continue
             r = self.r.random()
-            if r < 0.12 and depth < 2:
+            if r < 0.12 and depth < 2 and ctx["loopdepth"] > 0 and self.chance(0.5):
+                n = min(budget, self.r.randint(1, 4))
+                body.append(self.gen_stage(scope, depth, n, ctx))
+                budget -= n
+            elif r < 0.12 and depth < 2:
                 n = min(budget, self.r.randint(1, 4))
                 inner = self.gen_block(scope, depth + 1, n, dict(ctx, loopdepth=ctx["loopdepth"] + 1))
+                if depth == 0 and self.chance(0.3):
+                    inner.insert(self.r.randint(0, len(inner)), self.gen_stage(
+                        scope, depth + 1, self.r.randint(1, 3), dict(ctx, loopdepth=1)))
                 st = {"k": "for", "n": self.r.randint(1, 3), "body": inner}
                 if self.bounds.random() < 0.4:
                     # a count loomc cannot see (a variable, sometimes zero): the loop
@@ -651,6 +665,13 @@ class Gen:
                 if h:
                     body.append(h)
         return body
+
+    def gen_stage(self, scope, depth, n, ctx):
+        """A stage loop in a time loop (Airfoil's k loop): a literal count and a
+        body of n par_loops, which loomc unrolls on the syntax alone."""
+        inner = self.gen_block(scope, depth + 1, n,
+                               dict(ctx, loopdepth=ctx["loopdepth"] + 1, plain=True))
+        return {"k": "for", "n": self.r.randint(2, 3), "body": inner}
 
     def gen_producer_consumers(self, scope, depth, ctx):
         """A pure producer of a temporary t (write: t, reads only) and 1-3 loops

@@ -256,6 +256,17 @@ def walk(body, depth=0, parent=None):
                 yield from walk(st[key], depth + 1, st)
 
 
+def stage_loops(body, in_for=False):
+    """The stage loops of body (shapes: "stage"); in_for: body is a for's."""
+    for st in body:
+        if st["k"] == "for" and in_for and not st.get("var") and st["body"] and \
+                all(x["k"] == "loop" for x in st["body"]):
+            yield st
+        for key in ("body", "else"):
+            if st.get(key) is not None:
+                yield from stage_loops(st[key], st["k"] == "for" and key == "body")
+
+
 def all_loops(model):
     return [st for st, _, _ in walk(model["body"]) if st["k"] == "loop"]
 
@@ -488,8 +499,12 @@ def shapes(model):
     one that reads it directly), "extruded" (a loop over an extruded set),
     "extruded_region" (one over part of its layers), "extruded_shift" (one
     reaching another layer through an extruded map), "extruded_columns" (one
-    over a set declared by columns)."""
+    over a set declared by columns), "stage" (a loop of a literal count
+    holding par_loops only, in another loop's body: loomc unrolls it on the
+    syntax alone, transform/prescan.h)."""
     out = set()
+    if any(True for _ in stage_loops(model["body"])):
+        out.add("stage")
     pro = prologue(model)
     if any(it["k"] == "renumber" for it in pro):
         out.add("renumber")

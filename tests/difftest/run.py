@@ -436,7 +436,8 @@ SHAPES = (("renumber", "loom_renumber() before the first loop"),
           ("extruded", "loops over extruded sets"),
           ("extruded_region", "... over part of the layers"),
           ("extruded_shift", "... reaching other layers"),
-          ("extruded_columns", "... over columns of their own heights"))
+          ("extruded_columns", "... over columns of their own heights"),
+          ("stage", "stage loops in a time loop (unrolled on the syntax)"))
 
 
 def print_shapes(tally):

@@ -52,8 +52,10 @@ for src in "$root"/samples/*/*.c; do
   grep -qE "$pattern" "$src" || continue
   same -I"$(dirname "$src")" -I"$root/samples/common" "$src"
 done
-# random programs whose loops the syntax unrolls (seeds found so)
-for seed in 200033 200059 200109 200140 200156; do
+# random programs whose stage loops the syntax unrolls (seeds found so:
+# the first four stand, the last two are translated as they stand, their
+# calls seen through in the same first round)
+for seed in 300009 300020 300028 300046 300036 300038; do
   python3 "$root/tests/difftest/gen.py" "$seed" -o "$tmp/p$seed" >/dev/null || {
     fail=$((fail + 1)); echo "FAIL: gen.py $seed"; continue; }
   same -I"$tmp/p$seed" "$tmp/p$seed/prog.c"
