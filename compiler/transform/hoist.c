@@ -71,3 +71,12 @@ hoist_list hoist_exchanges(const loop_info_list *loops, arena *a) {
   }
   return out;
 }
+
+int hoist_serves(const hoist *h, const loop *lp) {
+  for (int i = 0; i < h->li->body->comps.len; i++) {
+    const comp *c = h->li->body->comps.items[i];
+    if (c->kind == COMP_HALO_SEND && c->lp == lp && c->o == h->send->o)
+      return 1;
+  }
+  return 0;
+}

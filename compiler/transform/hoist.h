@@ -36,4 +36,10 @@ typedef LIST(hoist *) hoist_list;
 /* The hoisted exchanges (hoist*) of loops (loop_info*). */
 hoist_list hoist_exchanges(const loop_info_list *loops, arena *a);
 
+/* Whether loop lp of h's loop body reads the halo h exchanges: its own
+ * exchange of h's dat in the body's DAG is h's, or one merged into it.
+ * Where lp runs early, before the loop statement (rotate.h), h begins
+ * before it. */
+int hoist_serves(const hoist *h, const loop *lp);
+
 #endif

@@ -203,8 +203,10 @@ static int item_index(const region *r, const loop *lp, int otherwise) {
 }
 
 /* The item of the block holding the loop statement where the hoisted
- * exchange h begins: the statement's, or, when the first iteration's
- * consumer runs in the group before it (rotate.h), that group's. */
+ * exchange h begins: the statement's, or, when a loop of the first
+ * iteration that reads its halo (the first consumer, or one whose
+ * exchange merged into it) runs in the group before it (rotate.h), that
+ * group's. */
 static int hoist_item(const placer *p, const hoist *h) {
   const loop_stmt *l = h->li->r->loop;
   for (int i = 0; i < p->rots->list.len; i++) {
@@ -212,7 +214,7 @@ static int hoist_item(const placer *p, const hoist *h) {
     if (rot->li != h->li || !rot->pre)
       continue;
     for (int g = 0; g < rot->head->loops.len; g++)
-      if (rot->head->loops.items[g] == h->send->lp)
+      if (hoist_serves(h, rot->head->loops.items[g]))
         return item_index(l->parent, rot->pre->anchor, l->item);
   }
   return l->item;

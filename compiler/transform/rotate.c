@@ -244,14 +244,22 @@ static dag *dag_of(const rotator *x, const region *r) {
   return NULL;
 }
 
-/* The dat of an exchange hoisted before li for a loop of h that a loop of
- * p writes, or NULL.  The exchange then begins before p (place.c): p
- * must not change what it sends. */
+/* Whether a loop of h reads the halo the hoisted exchange ho sends. */
+static int served(const hoist *ho, const group *h) {
+  for (int l = 0; l < h->loops.len; l++)
+    if (hoist_serves(ho, h->loops.items[l]))
+      return 1;
+  return 0;
+}
+
+/* The dat of an exchange hoisted before li whose halo a loop of h reads,
+ * that a loop of p writes, or NULL.  The exchange then begins before p
+ * (place.c): p must not change what it sends. */
 static const obj *hoisted_written(const rotator *x, const loop_info *li, const group *p,
                                   const group *h) {
   for (int i = 0; x->hoists && i < x->hoists->len; i++) {
     const hoist *ho = x->hoists->items[i];
-    if (ho->li != li || !in_group(h, ho->send->lp))
+    if (ho->li != li || !served(ho, h))
       continue;
     for (int l = 0; l < p->loops.len; l++) {
       const loop *lp = p->loops.items[l];
