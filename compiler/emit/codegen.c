@@ -1937,15 +1937,48 @@ static const char *dry_run(cg *g, const group *gr, const group *as) {
   return scratch_end(g, &s);
 }
 
+/* The kernels gr's loops call, in order: two groups whose bodies are the
+ * same call the same kernels, so a group whose kernels no other group
+ * calls shares its body with none (and its canonical text is not needed). */
+static const char *kernels_of(cg *g, const group *gr) {
+  strbuf sb;
+  sb_init(&sb);
+  for (int i = 0; i < gr->loops.len; i++) {
+    const char *k = ((const loop *)gr->loops.items[i])->kernel;
+    sb_printf(&sb, "%s,", k ? k : "");
+  }
+  char *key = arena_strdup(g->arena, sb.data ? sb.data : "");
+  sb_free(&sb);
+  return key;
+}
+
+/* Whether a group of groups other than the i-th calls the kernels key. */
+static int kernels_elsewhere(const char *const *keys, int n, int i) {
+  for (int k = 0; k < n; k++)
+    if (k != i && strcmp(keys[k], keys[i]) == 0)
+      return 1;
+  return 0;
+}
+
 static void plan_bodies(cg *g, const group_list *groups) {
+  const char **keys = arena_alloc(g->arena, sizeof *keys * (size_t)(groups->len + 1));
+  for (int i = 0; i < groups->len; i++)
+    keys[i] = kernels_of(g, groups->items[i]);
   for (int i = 0; i < groups->len; i++) {
     const group *gr = groups->items[i];
+    if (!kernels_elsewhere(keys, groups->len, i)) {
+      share *alone = arena_alloc(g->arena, sizeof *alone);
+      *alone = (share){.first = gr};
+      vec_push(g->arena, &alone->groups, (void *)gr);
+      vec_push(g->arena, &g->shares, alone);
+      continue;
+    }
     const char *canon = dry_run(g, gr, NULL);
     unsigned long h = hash_text(canon);
     share *found = NULL;
     for (int k = 0; k < g->shares.len && !found; k++) {
       share *sh = g->shares.items[k];
-      if (sh->hash != h || strcmp(sh->canon, canon) != 0)
+      if (!sh->canon || sh->hash != h || strcmp(sh->canon, canon) != 0)
         continue;
       if (!sh->text)
         sh->text = dry_run(g, sh->first, sh->first);
