@@ -406,7 +406,10 @@ static void visit_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
                             CXClientData data) {
   lexer *main_lx = data;
   const frontend *fe = main_lx->fe;
-  if (depth == 0)
+  /* included from a system header: a system header too (clang's rule),
+   * known from the includer's location, which costs no search of the
+   * files as f's contents and f's own locations do */
+  if (depth == 0 || clang_Location_isInSystemHeader(stack[0]))
     return;
   size_t len = 0;
   const char *text = clang_getFileContents(fe->tu, f, &len);
