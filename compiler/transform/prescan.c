@@ -252,6 +252,8 @@ static long trip_count(long a, long b, long s, const char *op) {
   return -1;
 }
 
+enum { BIG = 1 << 30 };
+
 /* The header's variable, first value, step and trip count into u; 0 when
  * it is not of the form. */
 static int read_header(const header *h, unroll_site *u, arena *a) {
@@ -277,8 +279,9 @@ static int read_header(const header *h, unroll_site *u, arena *a) {
   /* cond: v OP B; step */
   long bound = literal(h, semi[0] + 3, &ok);
   long step = step_of(h, semi[1] + 1, h->n - 1, v);
-  if (!ok || semi[1] != semi[0] + 4 || !is(h, semi[0] + 1, v) || !step)
-    return 0;
+  if (!ok || semi[1] != semi[0] + 4 || !is(h, semi[0] + 1, v) || !step ||
+      labs(first) > BIG || labs(bound) > BIG || labs(step) > BIG)
+    return 0; /* (counts near LONG_MAX would overflow trip_count) */
   u->var = arena_strdup(a, v);
   u->first = first;
   u->step = step;

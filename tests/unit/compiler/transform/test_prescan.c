@@ -108,6 +108,7 @@ Test(prescan, decides_nothing_where_the_syntax_cannot_tell) {
       K_LOOP("for (int j = 0; j < argc; j++)", ""),                            /* not a literal */
       K_LOOP("for (j = 0; j < 2; j++)", ""),                                   /* declares nothing */
       K_LOOP("for (int j = 0; j != 2; j++)", ""),                              /* no trip count */
+      K_LOOP("for (long j = 0; j < 9223372036854775807; j++)", ""),            /* a count too large */
       K_LOOP("while (gsum < 2.0)", ""),                                        /* not a for */
       K_LOOP("for (int j = 0; j < 2; j++)", "      gsum = undeclared_name;\n"), /* a doubt */
       K_LOOP("for (int j = 0; j < 2; j++)", "#pragma loom par_loop(set) over(nodes) args(read: x, write: y)\n"
