@@ -118,8 +118,18 @@ static int take_token(const cwalk *w, unsigned off, const char *text, unsigned *
  * subexpression's extent again. */
 static void token_in(const cwalk *w, CXCursor e, unsigned from, unsigned to, char *buf,
                      size_t size) {
-  unsigned found = 0;
+  unsigned found = 0, at;
   buf[0] = '\0';
+  char plain[8];
+  switch (tok_plain_between(w->fe, clang_getCursorExtent(e), from, to, plain, sizeof plain, &at)) {
+  case 0:
+    return;
+  case 1:
+    take_token(w, at, plain, &found, buf, size);
+    return;
+  default:
+    break;
+  }
   const tok_list *v = tokens_of_long_range(w->fe, clang_getCursorExtent(e));
   if (v) {
     for (int i = tok_first_at(v, from); i < v->len; i++) {

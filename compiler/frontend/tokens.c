@@ -24,27 +24,84 @@ tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a) {
   return v;
 }
 
-/* A file tokenized whole (tokens_of_file), an item of fe->token_files. */
+/* A file of the unit, an item of fe->token_files: its text, taken once
+ * per parse (libclang finds a file's text by a search of every source
+ * entry), and its tokens, once asked for (tokens_of_file). */
 typedef struct tok_file {
   CXFile file;
+  const char *text;
+  size_t len;
+  int tokenized;
   tok_list toks;
 } tok_file;
 
-/* The tokens of `file`, tokenized once per parse. */
-static const tok_list *tokens_of_file(const frontend *fe, CXFile file) {
+static tok_file *file_entry(const frontend *fe, CXFile file) {
   vec *files = fe->token_files;
   for (int i = 0; i < files->len; i++)
     if (clang_File_isEqual(((tok_file *)files->items[i])->file, file))
-      return &((tok_file *)files->items[i])->toks;
-  size_t len = 0;
-  clang_getFileContents(fe->tu, file, &len);
+      return files->items[i];
   tok_file *f = arena_alloc(fe->arena, sizeof *f);
   f->file = file;
-  f->toks = tokens_of(fe, clang_getRange(clang_getLocationForOffset(fe->tu, file, 0),
-                                         clang_getLocationForOffset(fe->tu, file, (unsigned)len)),
-                      fe->arena);
+  f->text = clang_getFileContents(fe->tu, file, &f->len);
   vec_push(fe->arena, files, f);
+  return f;
+}
+
+/* The tokens of `file`, tokenized once per parse. */
+static const tok_list *tokens_of_file(const frontend *fe, CXFile file) {
+  tok_file *f = file_entry(fe, file);
+  if (!f->tokenized) {
+    f->toks = tokens_of(fe, clang_getRange(clang_getLocationForOffset(fe->tu, file, 0),
+                                           clang_getLocationForOffset(fe->tu, file,
+                                                                      (unsigned)f->len)),
+                        fe->arena);
+    f->tokenized = 1;
+  }
   return &f->toks;
+}
+
+static int blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Whether s[0, n) is one of C's operators (one token). */
+static int operator_token(const char *s, unsigned n) {
+  static const char *const ops[] = {
+      "=",  "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--",
+      "+",  "-",  "*",  "/",  "%",  "<<", ">>", "<",  ">",  "<=",  ">=",  "==", "!=",
+      "&",  "^",  "|",  "&&", "||", "!",  "~",  ",",  "?",  ":",   NULL};
+  for (const char *const *o = ops; *o; o++)
+    if (strlen(*o) == n && memcmp(*o, s, n) == 0)
+      return 1;
+  return 0;
+}
+
+int tok_plain_between(const frontend *fe, CXSourceRange r, unsigned from, unsigned to,
+                      char *buf, size_t size, unsigned *at) {
+  CXFile file;
+  clang_getFileLocation(clang_getRangeStart(r), &file, NULL, NULL, NULL);
+  if (!file || !fe->token_files)
+    return -1;
+  const tok_file *f = file_entry(fe, file);
+  if (!f->text || from > to || to > f->len)
+    return -1;
+  const char *s = f->text;
+  unsigned i = from, j;
+  while (i < to && blank(s[i]))
+    i++;
+  if (i == to)
+    return 0;
+  for (j = i; j < to && !blank(s[j]); j++)
+    ;
+  for (unsigned k = j; k < to; k++)
+    if (!blank(s[k]))
+      return -1; /* more than one word */
+  if (j - i >= size || !operator_token(s + i, j - i))
+    return -1; /* a comment, a name, a splice, two operators run together... */
+  memcpy(buf, s + i, j - i);
+  buf[j - i] = '\0';
+  *at = i;
+  return 1;
 }
 
 /* A range longer than this many bytes is searched in its file's tokens. */

@@ -27,6 +27,13 @@ tok_list tokens_between(const frontend *fe, unsigned from, unsigned to, arena *a
  * kept (fe->token_files), to be searched by offset (tok_first_at).  NULL
  * when r is short (its own tokens cost less) or in no file. */
 const tok_list *tokens_of_long_range(const frontend *fe, CXSourceRange r);
+/* The one token in [from, to) of the file of range r, read off its text
+ * where that is plainly blanks around one operator (`+`, `<<=`, `,`
+ * ...): 1, the operator into buf and its offset into *at; 0 when the
+ * text is blanks only (no token); -1 when the text is not so plain (a
+ * comment, a name, a line splice, two tokens: tokenize it then). */
+int tok_plain_between(const frontend *fe, CXSourceRange r, unsigned from, unsigned to,
+                      char *buf, size_t size, unsigned *at);
 /* The index in v of the first token starting at or after offset off
  * (v->len when none does). */
 int tok_first_at(const tok_list *v, unsigned off);
