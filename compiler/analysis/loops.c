@@ -61,8 +61,7 @@ static int split_for(const tok_list *t, parts *p) {
   return 0;
 }
 
-/* An integer literal's value; 0 when t is none (*ok cleared). */
-static long literal(const tok *t, int *ok) {
+long loops_literal(const tok *t, int *ok) {
   char *end;
   if (!t || t->kind != CXToken_Literal) {
     *ok = 0;
@@ -74,9 +73,7 @@ static long literal(const tok *t, int *ok) {
   return v;
 }
 
-/* The step of the increment in [from, to): +1, -1, +c, -c; 0 when it is
- * not `v++`, `++v`, `v--`, `--v`, `v += c` or `v -= c`. */
-static long step_of(const tok_list *t, int from, int to, const char *v) {
+long loops_step(const tok_list *t, int from, int to, const char *v) {
   int n = to - from, ok = 1;
   const tok *a = tok_at(t, from), *b = tok_at(t, from + 1), *c = tok_at(t, from + 2);
   if (n == 2 && tok_is(a, v) && (tok_is(b, "++") || tok_is(b, "--")))
@@ -84,7 +81,7 @@ static long step_of(const tok_list *t, int from, int to, const char *v) {
   if (n == 2 && tok_is(b, v) && (tok_is(a, "++") || tok_is(a, "--")))
     return tok_is(a, "++") ? 1 : -1;
   if (n == 3 && tok_is(a, v) && (tok_is(b, "+=") || tok_is(b, "-="))) {
-    long s = literal(c, &ok);
+    long s = loops_literal(c, &ok);
     return ok ? (tok_is(b, "+=") ? s : -s) : 0;
   }
   return 0;
@@ -203,7 +200,7 @@ static int invariant(const reader *x, CXCursor body, const vec *vars) {
 
 /* ---- the canonical form ---------------------------------------------------- */
 
-static long trip_count(long a, long b, long s, const char *op) {
+long loops_trip_count(long a, long b, long s, const char *op) {
   long n = -1;
   if (s > 0 && !strcmp(op, "<"))
     n = b > a ? (b - a + s - 1) / s : 0;
@@ -241,7 +238,7 @@ static void canonical(const reader *x, loop_info *li) {
   int known = 0;
   for (const char *const *o = ops; *o; o++)
     known |= strcmp(*o, op->text) == 0;
-  long s = step_of(&t, p.inc, p.end, v->text);
+  long s = loops_step(&t, p.inc, p.end, v->text);
   vec vars = {0};
   if (!known || !s || !bound_ok(x, &t, p.cond + 2, p.inc - 1, &vars))
     return;
@@ -258,10 +255,10 @@ static void canonical(const reader *x, loop_info *li) {
   li->next = arena_printf(x->a, "%s %s %ld %s %s", v->text, s > 0 ? "+" : "-", s > 0 ? s : -s,
                           op->text, b);
   int ok = 1;
-  long a0 = eq + 2 == p.cond - 1 ? literal(tok_at(&t, eq + 1), &ok) : (ok = 0);
-  long b0 = p.cond + 3 == p.inc - 1 ? literal(tok_at(&t, p.cond + 2), &ok) : (ok = 0);
+  long a0 = eq + 2 == p.cond - 1 ? loops_literal(tok_at(&t, eq + 1), &ok) : (ok = 0);
+  long b0 = p.cond + 3 == p.inc - 1 ? loops_literal(tok_at(&t, p.cond + 2), &ok) : (ok = 0);
   if (ok) {
-    li->trip = trip_count(a0, b0, s, op->text);
+    li->trip = loops_trip_count(a0, b0, s, op->text);
     li->first = a0;
     li->step = s;
   }

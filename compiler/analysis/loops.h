@@ -29,6 +29,7 @@
 #define LOOMC_LOOPS_H
 
 #include "analysis/dag.h"
+#include "frontend/tokens.h"
 
 typedef struct loop_info {
   const region *r;     /* the body */
@@ -52,6 +53,17 @@ typedef LIST(loop_info *) loop_info_list;
 loop_info_list loops_analyse(const frontend *fe, const symtab *st, const program *prog,
                              const region_list *regions, dag_list *dags, const target *t,
                              const temp_info_list *temps, arena *a);
+
+/* The canonical form's pieces, as read here and by transform/prescan.c
+ * (which must read a header as this file does): an integer literal's
+ * value (0 when t is none: *ok cleared); the step of the increment in
+ * tokens [from, to) of t, +1, -1, +c, -c (0 when it is not `v++`, `++v`,
+ * `v--`, `--v`, `v += c` or `v -= c`); the trip count of `for (v = a;
+ * v OP b; v += s)`, or -1 when OP (op) is none of < <= > >= in the
+ * direction of s. */
+long loops_literal(const tok *t, int *ok);
+long loops_step(const tok_list *t, int from, int to, const char *v);
+long loops_trip_count(long a, long b, long s, const char *op);
 
 /* The loop_info of region r in loops, or NULL. */
 loop_info *loops_of(const loop_info_list *loops, const region *r);

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/loops.h"
 #include "frontend/cursor.h"
+#include "frontend/tokens.h"
 
 /* ---- directives ---------------------------------------------------------------- */
 
@@ -204,63 +206,22 @@ static enum CXChildVisitResult find_unsafe(CXCursor c, CXCursor parent, CXClient
 
 /* ---- the header: for (TYPE v = A; v OP B; STEP) ----------------------------- */
 
-typedef struct header {
-  const char **t; /* the tokens' spellings */
-  CXTokenKind *k;
-  int n;
-} header;
+static int is(const tok_list *h, int i, const char *s) { return tok_is(tok_at(h, i), s); }
 
-static int is(const header *h, int i, const char *s) { return i >= 0 && i < h->n && !strcmp(h->t[i], s); }
-
-/* An integer literal's value, as analysis/loops.c reads it; *ok cleared
- * when the token is none. */
-static long literal(const header *h, int i, int *ok) {
-  char *end;
-  if (i < 0 || i >= h->n || h->k[i] != CXToken_Literal) {
-    *ok = 0;
-    return 0;
-  }
-  long v = strtol(h->t[i], &end, 0);
-  if (*end && strspn(end, "uUlL") != strlen(end))
-    *ok = 0;
-  return v;
-}
-
-/* The step of STEP, tokens [from, to); 0 when it is none of the forms. */
-static long step_of(const header *h, int from, int to, const char *v) {
-  int n = to - from, ok = 1;
-  if (n == 2 && is(h, from, v) && (is(h, from + 1, "++") || is(h, from + 1, "--")))
-    return is(h, from + 1, "++") ? 1 : -1;
-  if (n == 2 && is(h, from + 1, v) && (is(h, from, "++") || is(h, from, "--")))
-    return is(h, from, "++") ? 1 : -1;
-  if (n == 3 && is(h, from, v) && (is(h, from + 1, "+=") || is(h, from + 1, "-="))) {
-    long s = literal(h, from + 2, &ok);
-    return ok ? (is(h, from + 1, "+=") ? s : -s) : 0;
-  }
-  return 0;
-}
-
-static long trip_count(long a, long b, long s, const char *op) {
-  if (s > 0 && !strcmp(op, "<"))
-    return b > a ? (b - a + s - 1) / s : 0;
-  if (s > 0 && !strcmp(op, "<="))
-    return b >= a ? (b - a) / s + 1 : 0;
-  if (s < 0 && !strcmp(op, ">"))
-    return a > b ? (a - b - s - 1) / -s : 0;
-  if (s < 0 && !strcmp(op, ">="))
-    return a >= b ? (a - b) / -s + 1 : 0;
-  return -1;
+static int kind_is(const tok_list *h, int i, CXTokenKind k) {
+  const tok *t = tok_at(h, i);
+  return t && t->kind == k;
 }
 
 enum { BIG = 1 << 30 };
 
-/* The header's variable, first value, step and trip count into u; 0 when
- * it is not of the form. */
-static int read_header(const header *h, unroll_site *u, arena *a) {
+/* The header's variable, first value, step and trip count into u, read
+ * as analysis/loops.c reads them; 0 when it is not of the form. */
+static int read_header(const tok_list *h, unroll_site *u) {
   int semi[3], ns = 0, depth = 0;
-  if (!is(h, 0, "for") || !is(h, 1, "(") || !is(h, h->n - 1, ")"))
+  if (!is(h, 0, "for") || !is(h, 1, "(") || !is(h, h->len - 1, ")"))
     return 0;
-  for (int i = 1; i < h->n && ns < 3; i++) {
+  for (int i = 1; i < h->len && ns < 3; i++) {
     depth += is(h, i, "(") - is(h, i, ")");
     if (depth == 1 && is(h, i, ";"))
       semi[ns++] = i;
@@ -269,49 +230,51 @@ static int read_header(const header *h, unroll_site *u, arena *a) {
     return 0;
   /* init: TYPE... v = A (tokens 2 .. semi[0]) */
   int eq = semi[0] - 2, ok = 1;
-  if (eq < 4 || !is(h, eq, "=") || h->k[eq - 1] != CXToken_Identifier)
+  if (eq < 4 || !is(h, eq, "=") || !kind_is(h, eq - 1, CXToken_Identifier))
     return 0;
   for (int i = 2; i < eq - 1; i++)
-    if (h->k[i] != CXToken_Keyword && h->k[i] != CXToken_Identifier)
+    if (!kind_is(h, i, CXToken_Keyword) && !kind_is(h, i, CXToken_Identifier))
       return 0;
-  const char *v = h->t[eq - 1], *op = h->t[semi[0] + 2];
-  long first = literal(h, eq + 1, &ok);
+  const char *v = tok_at(h, eq - 1)->text, *op = tok_at(h, semi[0] + 2)->text;
+  long first = loops_literal(tok_at(h, eq + 1), &ok);
   /* cond: v OP B; step */
-  long bound = literal(h, semi[0] + 3, &ok);
-  long step = step_of(h, semi[1] + 1, h->n - 1, v);
+  long bound = loops_literal(tok_at(h, semi[0] + 3), &ok);
+  long step = loops_step(h, semi[1] + 1, h->len - 1, v);
   if (!ok || semi[1] != semi[0] + 4 || !is(h, semi[0] + 1, v) || !step ||
       labs(first) > BIG || labs(bound) > BIG || labs(step) > BIG)
-    return 0; /* (counts near LONG_MAX would overflow trip_count) */
-  u->var = arena_strdup(a, v);
+    return 0; /* (counts near LONG_MAX would overflow the trip count) */
+  u->var = v;
   u->first = first;
   u->step = step;
-  u->trip = trip_count(first, bound, step, op);
+  u->trip = loops_trip_count(first, bound, step, op);
   return u->trip >= 1 && u->trip <= UNROLL_MAX;
 }
 
 /* The tokens of [start, end) of the main file. */
-static int tokens(const scan *sc, unsigned start, unsigned end, header *h) {
+static tok_list tokens(const scan *sc, unsigned start, unsigned end) {
   CXTranslationUnit tu = sc->sx->tu;
   CXSourceRange r = clang_getRange(clang_getLocationForOffset(tu, sc->sx->file, start),
                                    clang_getLocationForOffset(tu, sc->sx->file, end));
   CXToken *toks;
   unsigned n;
+  tok_list v = {0};
   clang_tokenize(tu, r, &toks, &n);
-  h->n = 0;
-  h->t = arena_alloc(sc->a, sizeof *h->t * (n + 1));
-  h->k = arena_alloc(sc->a, sizeof *h->k * (n + 1));
   for (unsigned i = 0; i < n; i++) {
     unsigned off;
     clang_getFileLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off);
     if (off >= end) /* the token at the range's end (the body's `{`) */
       break;
     CXString sp = clang_getTokenSpelling(tu, toks[i]);
-    h->t[h->n] = arena_strdup(sc->a, clang_getCString(sp));
-    h->k[h->n++] = clang_getTokenKind(toks[i]);
+    tok *t = arena_alloc(sc->a, sizeof *t);
+    t->kind = clang_getTokenKind(toks[i]);
+    t->text = arena_strdup(sc->a, clang_getCString(sp));
+    t->start = off;
+    t->end = off + (unsigned)strlen(t->text);
+    vec_push(sc->a, &v, t);
     clang_disposeString(sp);
   }
   clang_disposeTokens(tu, toks, n);
-  return h->n;
+  return v;
 }
 
 /* ---- the walk ------------------------------------------------------------------ */
@@ -332,9 +295,9 @@ static unroll_site *site(scan *sc, CXCursor s) {
   if (n < 1 || n > UNROLL_LOOPS || others)
     return NULL;
   clang_visitChildren(body, find_unsafe, &unsafe);
-  header h;
+  tok_list h = unsafe ? (tok_list){0} : tokens(sc, start, open);
   unroll_site *u = arena_alloc(sc->a, sizeof *u);
-  if (unsafe || !tokens(sc, start, open, &h) || !read_header(&h, u, sc->a) ||
+  if (unsafe || !read_header(&h, u) ||
       expand_names(sc->sx->text + open, sc->sx->text + close - 1, u->var))
     return NULL;
   u->start = start;
