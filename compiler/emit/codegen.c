@@ -1131,18 +1131,30 @@ static void emit_column_ptr(cg *g, const loop_arg *a, int slot) {
           offset(g, cg_data_ptr(g, a->obj), a->obj->dim, row));
 }
 
+static int listed(const vec *v, const void *x) {
+  for (int i = 0; i < v->len; i++)
+    if (v->items[i] == x)
+      return 1;
+  return 0;
+}
+
 /* Before the loop over a column's layers: each dat argument's pointer at
  * the column (its map's row read once per column, emit_column_rows); a
  * contracted or pinned temporary is a local instead, and a pinned one's
- * producer gets its own pointers, for its evaluation in the cell. */
-static void emit_column_ptrs(cg *g, const loop *lp) {
+ * producer gets its own pointers, for its evaluation in the cell: once,
+ * however many arguments (or loops of a layer run) read its temporary
+ * (done: the producers whose pointers stand already). */
+static void emit_column_ptrs(cg *g, const loop *lp, vec *done) {
   for (int i = 0; i < lp->nargs; i++) {
     const loop_arg *a = &lp->args[i];
     const loop *p = a->kind == ARG_IDX ? NULL : cg_pinned_producer(g, a);
     if (p) { /* pinned: its producer's pointers, for its evaluation in lp's cell */
+      if (listed(done, p))
+        continue;
+      vec_push(g->arena, done, (void *)p);
       const loop *saved = g->layer;
       g->layer = p;
-      emit_column_ptrs(g, p);
+      emit_column_ptrs(g, p, done);
       g->layer = saved;
       continue;
     }
@@ -1162,7 +1174,8 @@ static void emit_layer_loop(cg *g, const group *gr, int i) {
   const char *first, *end;
   region_bounds(g, lp, &first, &end);
   g->layer = lp;
-  emit_column_ptrs(g, lp);
+  vec done = {0};
+  emit_column_ptrs(g, lp, &done);
   if (layers_independent(g, gr, i, i + 1))
     cg_line(g, "LOOM_IVDEP /* no layer reads what another writes */");
   cg_line(g, "for (int loom_k = %s; loom_k < %s; loom_k++) { /* %s layers */", first, end,
@@ -1201,10 +1214,11 @@ static void emit_layer_run(cg *g, const group *gr, int first, int end) {
   const loop *lp0 = gr->loops.items[first];
   cg_line(g, "{ /* the layers of %s, layer by layer */", fusion_loop_list(g, gr, first, end));
   cg_indent(g, 1);
+  vec done = {0};
   for (int k = 0; k < n; k++) {
     g->layer = gr->loops.items[first + k];
     region_bounds(g, g->layer, &lo[k], &hi[k]);
-    emit_column_ptrs(g, g->layer);
+    emit_column_ptrs(g, g->layer, &done);
   }
   isl_nest nest;
   if (isl_loop_layers(g->arena, column_layers(g, lp0->set), "loom_k", n, lo, hi, &nest) != 0)
