@@ -19,9 +19,14 @@
 
 typedef enum { DIR_PAR_LOOP, DIR_CONDITIONAL, DIR_OTHER } dir_kind;
 
+/* How a conditional directive nests: #if, #ifdef, #ifndef open a block,
+ * #endif closes one, #elif and #else do neither. */
+typedef enum { NEST_NONE, NEST_OPEN, NEST_CLOSE } nest;
+
 typedef struct dir {
   unsigned at; /* the offset of its '#' */
   dir_kind kind;
+  nest nest;
 } dir;
 
 typedef LIST(dir) dir_list;
@@ -59,15 +64,22 @@ static int word(const char *s, size_t n, size_t *i, const char *w) {
   return 1;
 }
 
-static dir_kind kind_at(const char *s, size_t n, size_t i) {
+static dir dir_at(const char *s, size_t n, size_t i) {
+  dir d = {(unsigned)i, DIR_OTHER, NEST_NONE};
   i = blanks(s, n, i + 1);
-  if (word(s, n, &i, "pragma"))
-    return word(s, n, &i, "loom") && word(s, n, &i, "par_loop") ? DIR_PAR_LOOP : DIR_OTHER;
+  if (word(s, n, &i, "pragma")) {
+    if (word(s, n, &i, "loom") && word(s, n, &i, "par_loop"))
+      d.kind = DIR_PAR_LOOP;
+    return d;
+  }
   static const char *const conditionals[] = {"if", "ifdef", "ifndef", "elif", "else", "endif", NULL};
-  for (const char *const *c = conditionals; *c; c++)
-    if (word(s, n, &i, *c))
-      return DIR_CONDITIONAL;
-  return DIR_OTHER;
+  for (int c = 0; conditionals[c]; c++)
+    if (word(s, n, &i, conditionals[c])) {
+      d.kind = DIR_CONDITIONAL;
+      d.nest = c < 3 ? NEST_OPEN : c == 5 ? NEST_CLOSE : NEST_NONE;
+      break;
+    }
+  return d;
 }
 
 /* The offset after the comment or literal at i (which starts one), or i. */
@@ -107,7 +119,7 @@ static void find_directives(scan *sc) {
       line_start = 1;
       in_directive = in_directive && i > 0 && s[i - 1] == '\\';
     } else if (c == '#' && line_start && !in_directive) {
-      vec_push(sc->a, &sc->dirs, ((dir){(unsigned)i, kind_at(s, n, i)}));
+      vec_push(sc->a, &sc->dirs, dir_at(s, n, i));
       in_directive = 1;
       line_start = 0;
     } else if (c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v') {
@@ -142,6 +154,14 @@ static int dirs_in(const scan *sc, unsigned start, unsigned end, dir_kind k, int
       (*others)++;
   }
   return n;
+}
+
+/* Whether offset off lies inside a conditional block (#if ... #endif). */
+static int in_conditional(const scan *sc, unsigned off) {
+  int depth = 0;
+  for (int i = 0; i < sc->dirs.len && sc->dirs.items[i].at < off; i++)
+    depth += (sc->dirs.items[i].nest == NEST_OPEN) - (sc->dirs.items[i].nest == NEST_CLOSE);
+  return depth > 0;
 }
 
 /* ---- the loops ----------------------------------------------------------------- */
@@ -353,7 +373,9 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 }
 
 /* A function definition of the main file that holds par_loops: walked,
- * when it has no conditional directive. */
+ * when it has no conditional directive and stands in no conditional
+ * block (the single-file parse reads every branch of one whose condition
+ * names a macro it does not know). */
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   scan *sc = data;
@@ -363,7 +385,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
   unsigned start, end;
   int others;
   extent(c, &start, &end);
-  if (dirs_in(sc, start, end, DIR_CONDITIONAL, &others) > 0) {
+  if (dirs_in(sc, start, end, DIR_CONDITIONAL, &others) > 0 || in_conditional(sc, start)) {
     sc->undecided = 1;
     return CXChildVisit_Break;
   }

@@ -19,9 +19,10 @@
  * par_loop directives and no other directive, no declaration, no call, no
  * jump or label, no switch, no loop statement, and does not name v (so
  * no barrier, expand.c).  The function holding it has no conditional
- * directive (the single-file parse does not evaluate them as the full
- * parse does) and the parse no diagnostic inside the loop (a name it
- * could not resolve may be misread).
+ * directive and stands in no conditional block (the single-file parse
+ * does not evaluate them as the full parse does), and the parse has no
+ * diagnostic inside the loop (a name it could not resolve may be
+ * misread).
  *
  * What this cannot see (a loop the analysis would unroll though the
  * syntax did not show it, a call to see through) is still in the expanded

@@ -118,6 +118,14 @@ Test(prescan, decides_nothing_where_the_syntax_cannot_tell) {
                                            "      }\n"), /* a loop inside */
       "#if 1\n" K_LOOP("for (int j = 0; j < 2; j++)", "") "#endif\n", /* a conditional directive */
   };
+  /* a function in a conditional block: its text may be one the full parse
+   * does not read */
+  char guarded[8192];
+  snprintf(guarded, sizeof guarded, "#ifdef NOT_DEFINED\n%s#endif\n",
+           PROGRAM(KERNELS, "  loom_dat y = loom_decl_dat(nodes, 2, double, xs, \"y\");\n"
+                            K_LOOP("for (int k = 0; k < 2; k++)", "")));
+  cr_assert_eq(sites_of(guarded).len, 0);
+  done();
   for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
     char src[8192];
     snprintf(src, sizeof src,
