@@ -83,12 +83,25 @@ static int macro_value(const frontend *fe, CXCursor def, CXCursor at, int depth,
     from++, to--;
   if (to - from == 1)
     return value_of(fe, tok_at(&toks, from)->text, at, depth + 1, value, why);
+  if (to - from == 2 && (tok_is(tok_at(&toks, from), "-") || tok_is(tok_at(&toks, from), "+"))) {
+    int rc = value_of(fe, tok_at(&toks, from + 1)->text, at, depth + 1, value, why);
+    if (rc == 0 && tok_is(tok_at(&toks, from), "-"))
+      *value = -*value;
+    return rc;
+  }
   *why = arena_printf(fe->arena, "the macro '%s' is not one integer", name);
   return -1;
 }
 
 static int value_of(const frontend *fe, const char *text, CXCursor at, int depth,
                     long *value, const char **why) {
+  if ((text[0] == '-' || text[0] == '+') && text[1] != '-' && text[1] != '+') {
+    const char *rest = text + 1 + strspn(text + 1, " \t");
+    int rc = value_of(fe, rest, at, depth, value, why);
+    if (rc == 0 && text[0] == '-')
+      *value = -*value;
+    return rc;
+  }
   if (literal(text, value) == 0)
     return 0;
   if (depth > CINT_DEPTH) {

@@ -5,8 +5,9 @@
  *
  * The text is a decimal, octal or hex literal (with u/l suffixes), an enum
  * constant, or an object-like macro whose body is one of these (in
- * parentheses or not), as C sees them at a point: in the main file, what is
- * declared or defined before it.
+ * parentheses or not), each with a sign or not (a shift of
+ * LOOM_EXTRUDED_MAP_FACTS may be negative), as C sees them at a point: in
+ * the main file, what is declared or defined before it.
  */
 #ifndef LOOMC_CINT_H
 #define LOOMC_CINT_H
