@@ -226,13 +226,34 @@ static void expand_rounds(frontend *fe, translation *t, transformed *tr, const e
   expand_notes(&notes, applied, &t->dags, 0, a); /* a round not applied */
 }
 
+/* Whether the input's text may hold a loop the syntax unrolls
+ * (prescan_worth; a text that cannot be read here: yes, the parse says). */
+static int input_worth(const options *opt) {
+  if (opt->input_text)
+    return prescan_worth(opt->input_text, opt->input_len);
+  FILE *f = fopen(opt->input, "rb");
+  if (!f)
+    return 1;
+  strbuf sb;
+  sb_init(&sb);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    sb_putn(&sb, buf, n);
+  int worth = ferror(f) || prescan_worth(sb.data ? sb.data : "", sb.len);
+  fclose(f);
+  sb_free(&sb);
+  return worth;
+}
+
 /* The input's first round of expansion decided on its syntax alone
  * (transform/prescan.h), or NULL: the loops unrolled, written into the
  * input's text; *source: a copy of that text, for the diagnostics. */
 static const expansion *prescanned(const options *opt, const char **source, size_t *len,
                                    arena *a) {
   syntax sx;
-  if (opt->no_prescan || !(expand_what(opt) & EXPAND_UNROLL) || syntax_parse(opt, &sx, a) != 0)
+  if (opt->no_prescan || !(expand_what(opt) & EXPAND_UNROLL) || !input_worth(opt) ||
+      syntax_parse(opt, &sx, a) != 0)
     return NULL;
   unroll_site_list sites = prescan(&sx, a);
   const expansion *x = NULL;

@@ -403,3 +403,39 @@ unroll_site_list prescan(const syntax *sx, arena *a) {
     return (unroll_site_list){0};
   return sc.sites;
 }
+
+/* Whether [p, end) reads `NAME OP NUMBER` between blanks (1), cannot be
+ * read so simply (1: a comment, a splice), or reads otherwise (0). */
+static int bound_condition(const char *p, const char *end) {
+  for (const char *q = p; q < end; q++)
+    if (*q == '/' || *q == '\\')
+      return 1;
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+    p++;
+  if (p == end || !ident_char(*p) || (*p >= '0' && *p <= '9'))
+    return 0;
+  while (p < end && ident_char(*p))
+    p++;
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+    p++;
+  if (p == end || (*p != '<' && *p != '>'))
+    return 0;
+  p += p + 1 < end && p[1] == '=' ? 2 : 1;
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+    p++;
+  return p < end && *p >= '0' && *p <= '9';
+}
+
+int prescan_worth(const char *s, size_t n) {
+  const char *end = s + n;
+  for (const char *p = s; (p = memchr(p, 'f', (size_t)(end - p))); p++) {
+    if (end - p < 3 || memcmp(p, "for", 3) != 0 || (p > s && ident_char(p[-1])) ||
+        (end - p > 3 && ident_char(p[3])))
+      continue;
+    const char *a = memchr(p, ';', (size_t)(end - p));
+    const char *b = a ? memchr(a + 1, ';', (size_t)(end - a - 1)) : NULL;
+    if (b && bound_condition(a + 1, b))
+      return 1;
+  }
+  return 0;
+}

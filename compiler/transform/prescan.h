@@ -39,4 +39,10 @@
  * none when the syntax cannot tell. */
 unroll_site_list prescan(const syntax *sx, arena *a);
 
+/* Whether the text [s, s + n) may hold a loop prescan chooses: a `for`
+ * whose condition reads `NAME OP NUMBER` (every chosen loop's does), or
+ * one this look cannot read (a comment or a splice in it).  A look at
+ * the text alone, so that a file without one costs no parse. */
+int prescan_worth(const char *s, size_t n);
+
 #endif

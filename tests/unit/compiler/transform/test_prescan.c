@@ -33,7 +33,10 @@ static unroll_site_list sites_of(const char *src) {
   o.input_len = strlen(src);
   text = src;
   cr_assert_eq(syntax_parse(&o, &sx, a), 0);
-  return prescan(&sx, a);
+  unroll_site_list v = prescan(&sx, a);
+  /* the look at the text never passes over a text the syntax decides on */
+  cr_assert(!v.len || prescan_worth(src, strlen(src)));
+  return v;
 }
 
 static void done(void) {
@@ -170,4 +173,28 @@ Test(prescan, directives_in_comments_are_none) {
                                             "      // #pragma omp barrier \\\n"
                                             "#pragma omp barrier\n")));
   cr_assert_eq(v.len, 1);
+}
+
+/* The look at the text: a for whose condition reads NAME OP NUMBER, or
+ * that it cannot read simply, is worth the parse; other texts are not. */
+Test(prescan, worth_a_parse) {
+  static const char *const worth[] = {
+      "for (int k = 0; k < 2; k++) {}",
+      "for(long k=3;k>=1;k--){}",
+      "for (int k = 0;\n     k <= 0x3; ++k) {}",
+      "for (int k = 0; /* two */ k < N; k++) {}",
+      "for (int k = 0; k \\\n< 2; k++) {}",
+  };
+  static const char *const not_worth[] = {
+      "for (int k = 0; k < n; k++) {}",
+      "for (int k = 0; k != 2; k++) {}",
+      "while (k < 2) {}",
+      "int fork = 0; form(x; y < 2;);",
+      "for (;;) {}",
+  };
+  for (size_t i = 0; i < sizeof worth / sizeof *worth; i++)
+    cr_assert(prescan_worth(worth[i], strlen(worth[i])), "%s", worth[i]);
+  for (size_t i = 0; i < sizeof not_worth / sizeof *not_worth; i++)
+    cr_assert(!prescan_worth(not_worth[i], strlen(not_worth[i])), "%s", not_worth[i]);
+  a = arena_new(); /* for the fixture's done() */
 }
