@@ -3,7 +3,7 @@
 #
 #   fuzz/corpus/pragma/    the text after `#pragma loom ` of every directive
 #                          in tests/golden/cases/*.c (continuation lines
-#                          kept) and in the string tables of tests/unit
+#                          kept) and in the string tables of tests/unit/compiler
 #   fuzz/corpus/frontend/  the golden cases' .c files of at most 2 KB
 #
 # Files are named by a hash of their contents, so re-running adds nothing
@@ -48,8 +48,8 @@ for f in cases:
         put("frontend", open(f, "rb").read())
 
 lit = re.compile(r'"(?:[^"\\\n]|\\.)*"')
-for name in ("test_compiler.c", "test_compiler_resolve.c"):
-    for line in open(os.path.join(root, "tests/unit", name)).read().splitlines():
+for name in sorted(glob.glob(os.path.join(root, "tests/unit/compiler/*/test_*.c"))):
+    for line in open(name).read().splitlines():
         for m in lit.finditer(line):
             s = ast.literal_eval(m.group(0))
             k = s.find("#pragma loom")
