@@ -142,6 +142,22 @@ static enum CXErrorCode parse(const options *o, frontend *fe, arena *a) {
                                      &fe->tu);
 }
 
+/* Whether the main file holds a null character (said): clang reads it as
+ * a blank, but loomc copies the file's text into its output, where C
+ * strings would end at it and leave a broken file. */
+static int null_character(const program *prog) {
+  const char *z = memchr(prog->text, '\0', prog->len);
+  if (!z)
+    return 0;
+  unsigned off = (unsigned)(z - prog->text), line = program_line(prog, off), col = 1;
+  for (const char *p = z; p > prog->text && p[-1] != '\n'; p--)
+    col++;
+  diag(DIAG_ERROR, (srcloc){prog->file, line, col, off}, 1,
+       "a null character in the file: loomc copies the file's text into its output, "
+       "which cannot hold one; remove it");
+  return 1;
+}
+
 /* The main file's text, parsed, as prog's; the number of clang's errors
  * (reported), or -1 when the text cannot be read. */
 static int take_text(const options *o, frontend *fe, program *prog, arena *a) {
@@ -164,6 +180,8 @@ static int take_text(const options *o, frontend *fe, program *prog, arena *a) {
   fe->expanded = o->input_lines != NULL;
   if (!fe->expanded) /* the diagnostics' copy outlives a parse of another text */
     diag_add_source(o->input, arena_strndup(a, text, len), len);
+  if (null_character(prog))
+    return -1;
   return report_clang_errors(fe);
 }
 
