@@ -61,6 +61,11 @@ int domains_fusable(arena *a, const loop_list *earlier, const loop *later, const
 int domains_layer_fusable(arena *a, const loop_list *earlier, const loop *later,
                           const char **why);
 
+/* Pairs of loops over a set without layers are decided in closed form,
+ * which is isl's answer for the relations above; with `always` set, isl
+ * decides them too (the unit tests compare the two). */
+void domains_decide_by_isl(int always);
+
 /* Frees the isl context (created on first use). */
 void domains_done(void);
 
