@@ -116,7 +116,7 @@ static int value_of(const frontend *fe, const char *text, CXCursor at, int depth
     *why = arena_printf(fe->arena, "'%s' is neither a literal nor a name", text);
     return -1;
   }
-  clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), visit, &f);
+  frontend_visit_top(fe, FE_ALL, visit, &f);
   if (!clang_Cursor_isNull(f.macro))
     return macro_value(fe, f.macro, at, depth, value, why);
   if (f.enum_found) {

@@ -129,10 +129,8 @@ static void check_call(const checker *c, CXCursor call) {
 }
 
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  (void)parent; /* the walk starts at the main file's top level */
   const checker *c = data;
-  if (clang_getCursorKind(parent) == CXCursor_TranslationUnit &&
-      !frontend_in_main_file(c->fe, clang_getCursorLocation(cur)))
-    return CXChildVisit_Continue; /* a header's declarations */
   if (clang_getCursorKind(cur) == CXCursor_CallExpr) {
     CXString s = clang_getCursorSpelling(cur);
     int hit = strcmp(clang_getCString(s), "loom_decl_const_") == 0;
@@ -145,7 +143,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
 
 void consts_check(const frontend *fe, program *prog, arena *a) {
   checker c = {fe, prog, a};
-  clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), visit, &c);
+  frontend_visit_top(fe, FE_MAIN, visit, &c);
 }
 
 void consts_write_report(FILE *f, const program *prog) {

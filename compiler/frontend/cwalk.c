@@ -71,8 +71,7 @@ static enum CXChildVisitResult take_macro(CXCursor c, CXCursor parent,
                                           CXClientData data) {
   (void)parent;
   macro_walk *m = data;
-  if (clang_getCursorKind(c) == CXCursor_MacroExpansion &&
-      frontend_in_main_file(m->fe, clang_getCursorLocation(c))) {
+  if (clang_getCursorKind(c) == CXCursor_MacroExpansion) { /* in the main file */
     range *r = arena_alloc(m->a, sizeof *r);
     r->start = start_of(c);
     r->end = end_of(c);
@@ -83,7 +82,7 @@ static enum CXChildVisitResult take_macro(CXCursor c, CXCursor parent,
 
 cwalk_range_list cwalk_macros(const frontend *fe, arena *a) {
   macro_walk m = {fe, a, {0}};
-  clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), take_macro, &m);
+  frontend_visit_top(fe, FE_MAIN, take_macro, &m);
   return m.v;
 }
 

@@ -106,6 +106,45 @@ int frontend_in_main_file(const frontend *fe, CXSourceLocation l) {
   return f && clang_File_isEqual(f, fe->file);
 }
 
+typedef struct frontend_tops {
+  int read;         /* the list below is this parse's */
+  vec cursors;      /* CXCursor*, in the order of the text */
+  vec in_main;      /* one per cursor: (void *)1 when in the main file */
+} frontend_tops;
+
+static enum CXChildVisitResult take_top(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  const frontend *fe = data;
+  CXCursor *k = arena_alloc(fe->arena, sizeof *k);
+  *k = c;
+  vec_push(fe->arena, &fe->tops->cursors, k);
+  vec_push(fe->arena, &fe->tops->in_main,
+           (void *)(long)frontend_in_main_file(fe, clang_getCursorLocation(c)));
+  return CXChildVisit_Continue;
+}
+
+void frontend_visit_top(const frontend *fe, int which, CXCursorVisitor visit, void *data) {
+  CXCursor unit = clang_getTranslationUnitCursor(fe->tu);
+  if (!fe->tops) { /* a unit made without frontend_parse: no list */
+    clang_visitChildren(unit, visit, data);
+    return;
+  }
+  if (!fe->tops->read) {
+    clang_visitChildren(unit, take_top, (void *)fe);
+    fe->tops->read = 1;
+  }
+  for (int i = 0; i < fe->tops->cursors.len; i++) {
+    if (which == FE_MAIN && !fe->tops->in_main.items[i])
+      continue;
+    CXCursor c = *(CXCursor *)fe->tops->cursors.items[i];
+    enum CXChildVisitResult r = visit(c, unit, data);
+    if (r == CXChildVisit_Break)
+      return;
+    if (r == CXChildVisit_Recurse && clang_visitChildren(c, visit, data))
+      return;
+  }
+}
+
 char *frontend_spelling(const frontend *fe, CXCursor c) {
   return take_string(fe->arena, clang_getCursorSpelling(c));
 }
@@ -171,6 +210,9 @@ static int take_text(const options *o, frontend *fe, program *prog, arena *a) {
   if (!fe->token_files) /* the earlier parse's tokens are no longer valid */
     fe->token_files = arena_alloc(a, sizeof *fe->token_files);
   fe->token_files->len = 0;
+  if (!fe->tops)
+    fe->tops = arena_alloc(a, sizeof *fe->tops);
+  *fe->tops = (frontend_tops){0};
   prog->file = o->input;
   prog->text = text;
   prog->len = len;

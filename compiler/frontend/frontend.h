@@ -27,6 +27,8 @@ typedef struct frontend {
                        (main.c): pragma_lex does not scan them again */
   vec *token_files; /* the files tokenized whole for this parse (tokens.h:
                        tokens_of_long_range's), emptied by each parse */
+  struct frontend_tops *tops; /* the unit's top-level cursors, once read
+                                 (frontend_visit_top), emptied by each parse */
 } frontend;
 
 /* Parses the input named by o into fe and fills prog's file and text.
@@ -48,6 +50,15 @@ srcloc frontend_cursor_loc(const frontend *fe, CXCursor c);
 /* Byte offset of l in its file, and whether that file is the main file. */
 unsigned frontend_offset(CXSourceLocation l);
 int frontend_in_main_file(const frontend *fe, CXSourceLocation l);
+/* clang_visitChildren over the unit's top-level cursors (declarations,
+ * and with the preprocessing record macro definitions and expansions),
+ * with the unit as their parent: all of them (FE_ALL) or those in the main
+ * file (FE_MAIN).  The list, and where each cursor is, are read once per
+ * parse: the passes that walk the top level (thousands of a header's
+ * declarations) ask libclang once, not each. */
+enum { FE_ALL, FE_MAIN };
+void frontend_visit_top(const frontend *fe, int which, CXCursorVisitor visit, void *data);
+
 /* The spelling of a cursor or type, copied into the arena. */
 char *frontend_spelling(const frontend *fe, CXCursor c);
 char *frontend_type_spelling(const frontend *fe, CXType t);

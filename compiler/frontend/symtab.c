@@ -148,7 +148,7 @@ static void link_redeclarations(symtab *st) {
 
 void symtab_build(const frontend *fe, symtab *st, arena *a) {
   walk w = {fe, st, a, 0, ~0u, 1};
-  clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), visit_top, &w);
+  frontend_visit_top(fe, FE_ALL, visit_top, &w);
   index_syms(st, a);
   link_redeclarations(st);
 }

@@ -136,9 +136,7 @@ static void add_fn(finder *f, CXCursor c) {
 
 static enum CXChildVisitResult top_level(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
-  finder *f = data;
-  if (!frontend_in_main_file(f->fe, clang_getCursorLocation(c)))
-    return CXChildVisit_Continue;
+  finder *f = data; /* c is in the main file */
   if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
     add_fn(f, c);
   if (clang_getCursorKind(c) == CXCursor_MacroExpansion) {
@@ -627,7 +625,7 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
 
 call_site_list inline_calls(const frontend *fe, const program *prog, arena *a) {
   finder f = {fe, prog, a, {0}, {0}, {0}, NULL, {0}, 0};
-  clang_visitChildren(clang_getTranslationUnitCursor(fe->tu), top_level, &f);
+  frontend_visit_top(fe, FE_MAIN, top_level, &f);
   for (int i = 0; i < f.fns.len; i++) {
     f.caller = f.fns.items[i];
     f.caller_names = (vec){0};

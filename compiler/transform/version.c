@@ -252,7 +252,7 @@ static const char *scan(const ctx *c, version_site *v, const tok_list *toks) {
 
 static const char *problem(const ctx *c, version_site *v) {
   fn_find f = {c->fe, v->open, clang_getNullCursor()};
-  clang_visitChildren(clang_getTranslationUnitCursor(c->fe->tu), find_fn, &f);
+  frontend_visit_top(c->fe, FE_ALL, find_fn, &f);
   if (clang_Cursor_isNull(f.found))
     return "loomc did not find its definition";
   for (int m = 0; m < v->members.len; m++) {
