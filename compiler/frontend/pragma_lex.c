@@ -373,12 +373,12 @@ static size_t splice_end(const char *text, size_t len, size_t i) {
   return j < len && text[j] == '\n' ? j + 1 : i;
 }
 
-/* Whether the word `pragma` or `Pragma` starts at text[i], line splices
- * inside it skipped. */
-static int pragma_at(const char *text, size_t len, size_t i) {
-  if (text[i] != 'p' && text[i] != 'P')
+/* Whether the letters of w follow text[i] (its first letter), line
+ * splices inside skipped; the offset after them in *after. */
+static int letters_at(const char *text, size_t len, size_t i, const char *w, size_t *after) {
+  if (text[i] != w[0])
     return 0;
-  for (const char *w = "ragma"; *w; w++) {
+  for (w++; *w; w++) {
     size_t j = i + 1, e;
     while ((e = splice_end(text, len, j)) != j)
       j = e;
@@ -386,19 +386,51 @@ static int pragma_at(const char *text, size_t len, size_t i) {
       return 0;
     i = j;
   }
+  *after = i + 1;
   return 1;
 }
 
-/* Whether text[0, len) may spell `#pragma loom` or `_Pragma("loom")`: a
- * `p` or `P` (found by memchr: the headers' text is megabytes) that starts
- * the word. */
-static int may_hold_pragma(const char *text, size_t len) {
+/* Whether the word `pragma` or `Pragma` starts at text[i]. */
+static int pragma_at(const char *text, size_t len, size_t i) {
+  size_t after;
+  return letters_at(text, len, i, "pragma", &after) || letters_at(text, len, i, "Pragma", &after);
+}
+
+/* Whether `loom` at text[i] ends a word (what follows, splices skipped,
+ * is no letter, digit or underscore: not `loom_set`). */
+static int loom_at(const char *text, size_t len, size_t i) {
+  size_t j, e;
+  if (!letters_at(text, len, i, "loom", &j))
+    return 0;
+  while ((e = splice_end(text, len, j)) != j)
+    j = e;
+  return j >= len || !is_ident_char(text[j]);
+}
+
+/* The offset of the first `pragma` or `Pragma` in text[0, len) (found by
+ * memchr: the headers' text is megabytes), or len. */
+static size_t first_pragma(const char *text, size_t len) {
+  size_t first = len;
   for (const char *c = "pP"; *c; c++) {
-    const char *end = text + len;
-    for (const char *p = text; (p = memchr(p, *c, (size_t)(end - p))); p++)
-      if (pragma_at(text, len, (size_t)(p - text)))
-        return 1;
+    const char *end = text + first;
+    for (const char *p = text; p < end && (p = memchr(p, *c, (size_t)(end - p))); p++)
+      if (pragma_at(text, len, (size_t)(p - text))) {
+        first = (size_t)(p - text);
+        break;
+      }
   }
+  return first;
+}
+
+/* Whether text[0, len) may spell `#pragma loom` or `_Pragma("loom")`:
+ * the word `loom` somewhere after a `pragma` (what scan_token reports
+ * needs both, in that order: a header of other pragmas, loom_gen.h's
+ * `_Pragma("omp ...")`, is not tokenized). */
+static int may_hold_pragma(const char *text, size_t len) {
+  const char *end = text + len;
+  for (const char *p = text + first_pragma(text, len); p < end && (p = memchr(p, 'l', (size_t)(end - p))); p++)
+    if (loom_at(text, len, (size_t)(p - text)))
+      return 1;
   return 0;
 }
 
