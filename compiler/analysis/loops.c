@@ -174,9 +174,9 @@ static int address_taken(const reader *x, const vec *vars) {
   int taken = 0;
   clang_tokenize(x->fe->tu, clang_getCursorExtent(f->cursor), &toks, &n);
   for (unsigned i = 1; i < n && !taken; i++) {
-    CXString sp = clang_getTokenSpelling(x->fe->tu, toks[i - 1]);
-    int amp = strcmp(clang_getCString(sp), "&") == 0;
-    clang_disposeString(sp);
+    char sp[8];
+    tok_spelling(x->fe->tu, toks[i - 1], sp, sizeof sp);
+    int amp = strcmp(sp, "&") == 0;
     if (!amp)
       continue;
     CXCursor c = clang_getCursor(x->fe->tu, clang_getTokenLocation(x->fe->tu, toks[i]));

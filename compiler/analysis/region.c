@@ -18,6 +18,7 @@
 
 #include "frontend/cursor.h"
 #include "frontend/cwalk.h"
+#include "frontend/tokens.h"
 #include "analysis/effects.h"
 #include "frontend/fresh.h"
 #include "frontend/summary.h"
@@ -364,12 +365,11 @@ static unsigned first_semicolon(const builder *b, CXCursor stmt) {
   int depth = 0;
   clang_tokenize(b->fe->tu, clang_getCursorExtent(stmt), &toks, &n);
   for (unsigned i = 0; i < n && !off; i++) {
-    CXString sp = clang_getTokenSpelling(b->fe->tu, toks[i]);
-    const char *t = clang_getCString(sp);
+    char t[8];
+    tok_spelling(b->fe->tu, toks[i], t, sizeof t);
     depth += !strcmp(t, "(") - !strcmp(t, ")");
     if (depth == 1 && !strcmp(t, ";"))
       off = frontend_offset(clang_getTokenLocation(b->fe->tu, toks[i]));
-    clang_disposeString(sp);
   }
   clang_disposeTokens(b->fe->tu, toks, n);
   return off;

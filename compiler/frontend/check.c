@@ -192,10 +192,7 @@ static void operator_after(const checker *c, CXCursor e, unsigned from,
   for (unsigned i = 0; i < n; i++) {
     if (frontend_offset(clang_getTokenLocation(c->fe->tu, toks[i])) < from)
       continue;
-    CXString sp = clang_getTokenSpelling(c->fe->tu, toks[i]);
-    strncpy(buf, clang_getCString(sp), size - 1);
-    buf[size - 1] = '\0';
-    clang_disposeString(sp);
+    tok_spelling(c->fe->tu, toks[i], buf, size);
     break;
   }
   clang_disposeTokens(c->fe->tu, toks, n);

@@ -3,6 +3,8 @@
  */
 #include "frontend/cursor.h"
 
+#include "frontend/tokens.h"
+
 #include <string.h>
 
 typedef struct child_query {
@@ -56,12 +58,11 @@ int cursor_unary_kind(CXTranslationUnit tu, CXCursor c) {
   clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
   int kind = 2;
   if (n > 0) {
-    CXString sp = clang_getTokenSpelling(tu, toks[0]);
-    const char *t = clang_getCString(sp);
+    char t[8];
+    tok_spelling(tu, toks[0], t, sizeof t);
     kind = strcmp(t, "*") == 0 ? 1 : 2;
     for (size_t i = 0; kind == 2 && i < sizeof plain / sizeof *plain; i++)
       kind = strcmp(t, plain[i]) == 0 ? 0 : 2;
-    clang_disposeString(sp);
   }
   clang_disposeTokens(tu, toks, n);
   return kind;

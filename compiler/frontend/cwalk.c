@@ -145,9 +145,9 @@ static void token_in(const cwalk *w, CXCursor e, unsigned from, unsigned to, cha
     unsigned off = frontend_offset(clang_getTokenLocation(w->fe->tu, toks[i]));
     if (off < from || off >= to)
       continue;
-    CXString sp = clang_getTokenSpelling(w->fe->tu, toks[i]);
-    int done = take_token(w, off, clang_getCString(sp), &found, buf, size);
-    clang_disposeString(sp);
+    char sp[64];
+    tok_spelling(w->fe->tu, toks[i], sp, sizeof sp);
+    int done = take_token(w, off, sp, &found, buf, size);
     if (done)
       break;
   }

@@ -21,6 +21,7 @@
 
 #include "frontend/cursor.h"
 #include "frontend/cwalk.h"
+#include "frontend/tokens.h"
 #include "frontend/summary.h"
 
 typedef enum role { R_OK, R_BASE, R_ESCAPE, R_ADDR_OK, R_ADDR_ESCAPE } role;
@@ -70,10 +71,7 @@ static void token_at(const scan *s, CXCursor e, unsigned from, unsigned to, char
       buf[0] = '\0';
       break;
     }
-    CXString sp = clang_getTokenSpelling(s->fe->tu, toks[i]);
-    strncpy(buf, clang_getCString(sp), size - 1);
-    buf[size - 1] = '\0';
-    clang_disposeString(sp);
+    tok_spelling(s->fe->tu, toks[i], buf, size);
   }
   clang_disposeTokens(s->fe->tu, toks, n);
 }

@@ -5,6 +5,56 @@
 
 #include <string.h>
 
+/* The length of the line splice at s (a backslash, blanks, a newline),
+ * or 0. */
+static size_t splice_at(const char *s) {
+  if (*s != '\\')
+    return 0;
+  size_t j = 1 + strspn(s + 1, " \t");
+  if (s[j] == '\r')
+    return s[j + 1] == '\n' ? j + 2 : j + 1;
+  return s[j] == '\n' ? j + 1 : 0;
+}
+
+/* s without its line splices, into buf (cut to size). */
+static void unspliced(const char *s, char *buf, size_t size) {
+  size_t n = 0;
+  for (size_t k; *s && n + 1 < size; s++) {
+    while ((k = splice_at(s)))
+      s += k;
+    if (!*s)
+      break;
+    buf[n++] = *s;
+  }
+  buf[n] = '\0';
+}
+
+void tok_spelling(CXTranslationUnit tu, CXToken t, char *buf, size_t size) {
+  CXString s = clang_getTokenSpelling(tu, t);
+  unspliced(clang_getCString(s), buf, size);
+  clang_disposeString(s);
+}
+
+char *tok_spelling_dup(CXTranslationUnit tu, CXToken t, arena *a) {
+  CXString s = clang_getTokenSpelling(tu, t);
+  const char *sp = clang_getCString(s);
+  size_t size = strlen(sp) + 1;
+  char *buf = arena_alloc(a, size);
+  unspliced(sp, buf, size);
+  clang_disposeString(s);
+  return buf;
+}
+
+static struct tok_file *file_entry(const frontend *fe, CXFile file);
+
+/* The offset just after token t, which starts at `start` in `file` and is
+ * spelled `sp`: read off the file's text where the text there is the
+ * spelling (libclang measures a token's extent by lexing it again, 1,200
+ * instructions a token); asked of libclang where it is not (a line
+ * splice inside the token). */
+static unsigned token_end(const frontend *fe, CXToken t, CXFile file, unsigned start,
+                          const char *sp);
+
 tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a) {
   CXToken *t = NULL;
   unsigned n = 0;
@@ -12,12 +62,12 @@ tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a) {
   clang_tokenize(fe->tu, range, &t, &n);
   for (unsigned i = 0; i < n; i++) {
     tok *k = arena_alloc(a, sizeof *k);
-    CXSourceRange e = clang_getTokenExtent(fe->tu, t[i]);
-    CXString s = clang_getTokenSpelling(fe->tu, t[i]);
-    *k = (tok){clang_getTokenKind(t[i]), arena_strdup(a, clang_getCString(s)),
-               frontend_offset(clang_getRangeStart(e)), frontend_offset(clang_getRangeEnd(e)),
-               clang_getRangeStart(e)};
-    clang_disposeString(s);
+    CXSourceLocation at = clang_getTokenLocation(fe->tu, t[i]);
+    char *sp = tok_spelling_dup(fe->tu, t[i], a);
+    CXFile file;
+    unsigned start;
+    clang_getFileLocation(at, &file, NULL, NULL, &start);
+    *k = (tok){clang_getTokenKind(t[i]), sp, start, token_end(fe, t[i], file, start, sp), at};
     vec_push(a, &v, k);
   }
   clang_disposeTokens(fe->tu, t, n);
@@ -45,6 +95,16 @@ static tok_file *file_entry(const frontend *fe, CXFile file) {
   f->text = clang_getFileContents(fe->tu, file, &f->len);
   vec_push(fe->arena, files, f);
   return f;
+}
+
+static unsigned token_end(const frontend *fe, CXToken t, CXFile file, unsigned start,
+                          const char *sp) {
+  const tok_file *f = file && fe->token_files ? file_entry(fe, file) : NULL;
+  size_t n = strlen(sp);
+  if (f && f->text && start <= f->len && n <= f->len - start &&
+      memcmp(f->text + start, sp, n) == 0)
+    return start + (unsigned)n;
+  return frontend_offset(clang_getRangeEnd(clang_getTokenExtent(fe->tu, t)));
 }
 
 /* The tokens of `file`, tokenized once per parse. */

@@ -18,6 +18,13 @@ typedef struct tok {
 
 typedef LIST(tok *) tok_list;
 
+/* The spelling of token t without its line splices, into buf (cut to
+ * size): libclang spells a punctuator or a literal that a splice cuts as
+ * its text (`+\<newline>=`), which is `+=` to C. */
+void tok_spelling(CXTranslationUnit tu, CXToken t, char *buf, size_t size);
+/* The same, in the arena. */
+char *tok_spelling_dup(CXTranslationUnit tu, CXToken t, arena *a);
+
 /* The tokens of range (in the arena). */
 tok_list tokens_of(const frontend *fe, CXSourceRange range, arena *a);
 /* The tokens of the main file's text [from, to). */
