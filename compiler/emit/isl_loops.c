@@ -121,12 +121,6 @@ static int split_at_markers(arena *a, const char *text, isl_loop_text *out) {
   return after && !gap ? 0 : -1;
 }
 
-/* The parameters of a range: "[lo, hi]", or "[hi]" when lo is a constant. */
-static const char *range_params(arena *a, const char *lo, const char *hi) {
-  int param_lo = !(lo[0] >= '0' && lo[0] <= '9');
-  return arena_printf(a, "[%s%s%s]", param_lo ? lo : "", param_lo ? ", " : "", hi);
-}
-
 /* isl's text for each schedule asked for, by its iterator and spec
  * ("ITER\nSPEC"): a program's loops ask for few shapes (a range, strips),
  * many times.  The table owns its texts (NULL: isl failed);
@@ -158,12 +152,6 @@ static const char *memo_text(arena *a, const char *spec, const char *iter) {
   const char *copy = text ? arena_strdup(a, text) : NULL;
   free(own);
   return copy;
-}
-
-/* The loop text of the schedule written as `spec`. */
-static int loop_text(arena *a, const char *spec, const char *iter, isl_loop_text *out) {
-  const char *text = memo_text(a, spec, iter);
-  return text ? split_at_markers(a, text, out) : -1;
 }
 
 int isl_loop_layers(arena *a, const char *params, const char *iter, int nstmts,
@@ -198,21 +186,57 @@ int isl_loop_layers(arena *a, const char *params, const char *iter, int nstmts,
   return text ? 0 : -1;
 }
 
+/* The bounds of a range as isl's parameters: each shape of loop is asked
+ * of isl once, whatever its bounds are called (a range from 0 to
+ * loom_n and one from loom_s to loom_e are one AST), and the bounds are
+ * put in its text after. */
+#define LO_PARAM "loom_lo__"
+#define HI_PARAM "loom_hi__"
+
+static int word_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* text with every word `from` written as `to`. */
+static const char *with_word(arena *a, const char *text, const char *from, const char *to) {
+  size_t n = strlen(from);
+  const char *out = "";
+  const char *rest = text;
+  for (const char *p = text; (p = strstr(p, from)); p += n) {
+    if ((p > text && word_char(p[-1])) || word_char(p[n]))
+      continue;
+    out = arena_printf(a, "%s%.*s%s", out, (int)(p - rest), rest, to);
+    rest = p + n;
+  }
+  return rest == text ? text : arena_printf(a, "%s%s", out, rest);
+}
+
+/* The loop text of the schedule written as `spec` over the parameters
+ * LO_PARAM and HI_PARAM, which stand for lo and hi. */
+static int bounds_text(arena *a, const char *spec, const char *lo, const char *hi,
+                       const char *iter, isl_loop_text *out) {
+  const char *text = memo_text(a, spec, iter);
+  if (!text)
+    return -1;
+  text = with_word(a, with_word(a, text, LO_PARAM, lo), HI_PARAM, hi);
+  return split_at_markers(a, text, out);
+}
+
 int isl_loop_range(arena *a, const char *lo, const char *hi, const char *iter, int nstmts,
                    isl_loop_text *out) {
   /* [lo, hi] -> { S0[i] -> [i, 0]; S1[i] -> [i, 1]; ... : lo <= i < hi } */
-  char *spec = arena_printf(a, "%s -> {", range_params(a, lo, hi));
+  char *spec = "[" LO_PARAM ", " HI_PARAM "] -> {";
   for (int k = 0; k < nstmts; k++)
-    spec = arena_printf(a, "%s%s S%d[i] -> [i, %d] : %s <= i < %s", spec, k ? ";" : "", k,
-                        k, lo, hi);
-  return loop_text(a, arena_printf(a, "%s }", spec), iter, out);
+    spec = arena_printf(a, "%s%s S%d[i] -> [i, %d] : " LO_PARAM " <= i < " HI_PARAM, spec,
+                        k ? ";" : "", k, k);
+  return bounds_text(a, arena_printf(a, "%s }", spec), lo, hi, iter, out);
 }
 
 int isl_loop_strips(arena *a, const char *lo, const char *hi, const char *iter, int width,
                     isl_loop_text *out) {
   /* [lo, hi] -> { S0[i] -> [i] : lo <= i < hi and exists k : i = lo + width k } */
-  return loop_text(a, arena_printf(a, "%s -> { S0[i] -> [i] : %s <= i < %s and exists k : "
-                                   "i = %s + %d k }", range_params(a, lo, hi), lo, hi, lo,
-                                   width),
-                   iter, out);
+  return bounds_text(a, arena_printf(a, "[" LO_PARAM ", " HI_PARAM "] -> { S0[i] -> [i] : "
+                                     LO_PARAM " <= i < " HI_PARAM " and exists k : i = "
+                                     LO_PARAM " + %d k }", width),
+                     lo, hi, iter, out);
 }
