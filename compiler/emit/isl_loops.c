@@ -8,6 +8,7 @@
 #include "emit/isl_loops.h"
 
 #include "util/strtab.h"
+#include "util/text.h"
 
 #include <isl/ast.h>
 #include <isl/ast_build.h>
@@ -193,17 +194,13 @@ int isl_loop_layers(arena *a, const char *params, const char *iter, int nstmts,
 #define LO_PARAM "loom_lo__"
 #define HI_PARAM "loom_hi__"
 
-static int word_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* text with every word `from` written as `to`. */
 static const char *with_word(arena *a, const char *text, const char *from, const char *to) {
   size_t n = strlen(from);
   const char *out = "";
   const char *rest = text;
   for (const char *p = text; (p = strstr(p, from)); p += n) {
-    if ((p > text && word_char(p[-1])) || word_char(p[n]))
+    if ((p > text && text_ident_char(p[-1])) || text_ident_char(p[n]))
       continue;
     out = arena_printf(a, "%s%.*s%s", out, (int)(p - rest), rest, to);
     rest = p + n;

@@ -18,6 +18,7 @@
 
 #include "frontend/ctypes.h"
 #include "frontend/cursor.h"
+#include "util/text.h"
 
 isl_ctx *affine_ctx_new(void) {
   isl_ctx *ctx = isl_ctx_alloc();
@@ -30,7 +31,6 @@ isl_ctx *affine_ctx_new(void) {
 static int ident_start(char c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
-static int ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
 
 const char *affine_keep_str(arena *a, char *s) {
   const char *k = s ? arena_strdup(a, s) : NULL;
@@ -91,9 +91,9 @@ static vec domain_params(arena *a, const char *s, size_t *body, vec *offs) {
   if (!arrow || !brace || arrow > brace)
     return names;
   for (size_t k = i + 1; s + k < close; k++)
-    if (ident_start(s[k]) && !ident_char(s[k - 1])) {
+    if (ident_start(s[k]) && !text_ident_char(s[k - 1])) {
       size_t n = 1;
-      while (ident_char(s[k + n]))
+      while (text_ident_char(s[k + n]))
         n++;
       vec_push(a, &names, arena_strndup(a, s + k, n));
       vec_push(a, offs, (void *)(s + k));
@@ -130,10 +130,10 @@ static int check_domain_names(resolver *r, const vec *params, size_t body) {
       in_tuple = 0;
     if (c == ':')
       in_exists = 0;
-    if (!ident_start(c) || (k > 0 && ident_char(s[k - 1])))
+    if (!ident_start(c) || (k > 0 && text_ident_char(s[k - 1])))
       continue;
     size_t n = 1;
-    while (ident_char(s[k + n]))
+    while (text_ident_char(s[k + n]))
       n++;
     const char *w = arena_strndup(r->arena, s + k, n);
     size_t after = k + n + strspn(s + k + n, " \t");
@@ -280,10 +280,10 @@ static CXType element_type(CXType t, int nsubs) {
 static int check_subscript_names(resolver *r, const loop_arg *a, int i) {
   const char *s = a->subs[i];
   for (size_t k = 0; s[k]; k++) {
-    if (!ident_start(s[k]) || (k && ident_char(s[k - 1])))
+    if (!ident_start(s[k]) || (k && text_ident_char(s[k - 1])))
       continue;
     size_t n = 1;
-    while (ident_char(s[k + n]))
+    while (text_ident_char(s[k + n]))
       n++;
     const char *w = arena_strndup(r->arena, s + k, n);
     if (!in_list(w, r->al->dims, r->al->ndims) &&

@@ -18,6 +18,7 @@
  * are not scanned again.
  */
 #include "frontend/pragma_lex.h"
+#include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -181,11 +182,6 @@ static void take_skipped(lexer *lx) {
     clang_disposeSourceRangeList(r);
 }
 
-static int is_ident_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9');
-}
-
 static srcloc offset_loc(const lexer *lx, unsigned off) {
   CXSourceLocation l =
       clang_getLocationForOffset(lx->fe->tu, lx->file, off);
@@ -275,7 +271,7 @@ static int is_loom_Pragma(const lexer *lx, unsigned i) {
     s++;
   while (*s == ' ' || *s == '\t')
     s++;
-  int yes = strncmp(s, "loom", 4) == 0 && !is_ident_char(s[4]);
+  int yes = strncmp(s, "loom", 4) == 0 && !text_ident_char(s[4]);
   clang_disposeString(sp);
   return yes;
 }
@@ -404,7 +400,7 @@ static int loom_at(const char *text, size_t len, size_t i) {
     return 0;
   while ((e = splice_end(text, len, j)) != j)
     j = e;
-  return j >= len || !is_ident_char(text[j]);
+  return j >= len || !text_ident_char(text[j]);
 }
 
 /* The offset of the first `pragma` or `Pragma` in text[0, len) (found by

@@ -2,6 +2,7 @@
  * tokens.c — the main file's tokens (see tokens.h).
  */
 #include "frontend/tokens.h"
+#include "util/text.h"
 
 #include <string.h>
 
@@ -210,14 +211,10 @@ int tok_changed(const tok *before, const tok *after) {
   return 0;
 }
 
-static int word_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 int text_names(const char *text, const char *w) {
   size_t n = strlen(w);
   for (const char *p = text; (p = strstr(p, w)); p += n)
-    if ((p == text || !word_char(p[-1])) && !word_char(p[n]))
+    if ((p == text || !text_ident_char(p[-1])) && !text_ident_char(p[n]))
       return 1;
   return 0;
 }

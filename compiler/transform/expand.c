@@ -11,17 +11,14 @@
 #include "transform/inline.h"
 #include "transform/version.h"
 #include "transform/writer.h"
+#include "util/text.h"
 
 /* ---- which loops ------------------------------------------------------------ */
-
-static int ident_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
 
 int expand_names(const char *s, const char *end, const char *w) {
   size_t n = strlen(w);
   for (const char *p = s; (p = strstr(p, w)) && p + n <= end; p += n) {
-    if ((p > s && ident_char(p[-1])) || ident_char(p[n]))
+    if ((p > s && text_ident_char(p[-1])) || text_ident_char(p[n]))
       continue;
     const char *q = p;
     while (q > s && (q[-1] == ' ' || q[-1] == '\t'))

@@ -13,6 +13,7 @@
 
 #include "frontend/cursor.h"
 #include "frontend/tokens.h"
+#include "util/text.h"
 
 /* A function defined in the main file. */
 typedef struct fn {
@@ -347,10 +348,6 @@ static const char *after_name(const finder *f, CXCursor p, const char *name) {
   return s ? s : "";
 }
 
-static int word_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* The facts (after_name) of a parameter declared anew, with the names of
  * the parameters bound before it as they are bound: `LOOM_DAT_FACTS(s, 2,
  * double)` of a call `f(nodes, x)` says `nodes`.  NULL and *why when a
@@ -362,11 +359,11 @@ static const char *facts_renamed(finder *f, const call_site *s, const char *fact
   const char *p = facts;
   while (*p) {
     const char *q = p + 1;
-    if (!word_char(*p)) { /* one character of punctuation or space */
+    if (!text_ident_char(*p)) { /* one character of punctuation or space */
       sb_putn(&sb, p++, 1);
       continue;
     }
-    while (word_char(*q))
+    while (text_ident_char(*q))
       q++;
     if (*p >= '0' && *p <= '9') { /* a number, suffix included */
       sb_putn(&sb, p, (size_t)(q - p));

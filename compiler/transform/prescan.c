@@ -14,6 +14,7 @@
 #include "analysis/loops.h"
 #include "frontend/cursor.h"
 #include "frontend/tokens.h"
+#include "util/text.h"
 
 /* ---- directives ---------------------------------------------------------------- */
 
@@ -39,10 +40,6 @@ typedef struct scan {
   arena *a;
 } scan;
 
-static int ident_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* The offset after blanks (spaces and tabs) and line continuations. */
 static size_t blanks(const char *s, size_t n, size_t i) {
   for (;;) {
@@ -58,7 +55,7 @@ static size_t blanks(const char *s, size_t n, size_t i) {
 /* Whether the word w stands at offset *i (then *i is after it and its blanks). */
 static int word(const char *s, size_t n, size_t *i, const char *w) {
   size_t k = strlen(w);
-  if (*i + k > n || memcmp(s + *i, w, k) != 0 || (*i + k < n && ident_char(s[*i + k])))
+  if (*i + k > n || memcmp(s + *i, w, k) != 0 || (*i + k < n && text_ident_char(s[*i + k])))
     return 0;
   *i = blanks(s, n, *i + k);
   return 1;
@@ -412,9 +409,9 @@ static int bound_condition(const char *p, const char *end) {
       return 1;
   while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
     p++;
-  if (p == end || !ident_char(*p) || (*p >= '0' && *p <= '9'))
+  if (p == end || !text_ident_char(*p) || (*p >= '0' && *p <= '9'))
     return 0;
-  while (p < end && ident_char(*p))
+  while (p < end && text_ident_char(*p))
     p++;
   while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
     p++;
@@ -429,8 +426,8 @@ static int bound_condition(const char *p, const char *end) {
 int prescan_worth(const char *s, size_t n) {
   const char *end = s + n;
   for (const char *p = s; (p = memchr(p, 'f', (size_t)(end - p))); p++) {
-    if (end - p < 3 || memcmp(p, "for", 3) != 0 || (p > s && ident_char(p[-1])) ||
-        (end - p > 3 && ident_char(p[3])))
+    if (end - p < 3 || memcmp(p, "for", 3) != 0 || (p > s && text_ident_char(p[-1])) ||
+        (end - p > 3 && text_ident_char(p[3])))
       continue;
     const char *a = memchr(p, ';', (size_t)(end - p));
     const char *b = a ? memchr(a + 1, ';', (size_t)(end - a - 1)) : NULL;
