@@ -167,10 +167,11 @@ static void add_notes(arena *a, expand_note_list *notes, const expansion *x) {
 
 /* What to expand in the analysed translation t, round `round`: the loops
  * to unroll and the calls to see through (on the analysis; known: those,
- * when already found, else NULL), else, when nothing of those, the bodies
- * to write twice, which read fusion's refusals (so t is transformed
- * first, into *tr).  t is transformed when the expansion is empty (or
- * NULL: nothing left to try). */
+ * when already found, else NULL) with the bodies to write twice that
+ * they leave alone, else, when nothing of those, the bodies to write
+ * twice.  Those read fusion's refusals, so t is transformed first, into
+ * *tr; it is transformed when the expansion is empty (or NULL: nothing
+ * left to try). */
 static const expansion *expand_round(const frontend *fe, const translation *t, transformed *tr,
                                      int round, const expansion *known, expand_note_list *notes,
                                      arena *a) {
@@ -178,6 +179,10 @@ static const expansion *expand_round(const frontend *fe, const translation *t, t
   const expansion *x = NULL;
   if (what & (EXPAND_UNROLL | EXPAND_INLINE)) {
     x = known ? known : expand(fe, &t->prog, &t->loops, NULL, what & ~EXPAND_VERSION, a);
+    if (x->text && (what & EXPAND_VERSION)) { /* with the bodies it leaves alone */
+      *tr = transform(t, a);
+      x = expand(fe, &t->prog, &t->loops, &t->dags, what, a);
+    }
     add_notes(a, notes, x);
     if (x->text)
       return x;

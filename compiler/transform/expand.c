@@ -181,6 +181,9 @@ static void unroll_notes(const program *prog, const loop_info_list *loops,
   unrolled_notes(todo, x, a);
 }
 
+/* What marks a static function whose calls are all seen through. */
+#define UNUSED "__attribute__((unused)) "
+
 /* Whether [start, end) lies inside a loop being unrolled: the call is then
  * seen through in the next round, once per copy. */
 static int in_unrolled(const unroll_site_list *todo, unsigned start, unsigned end) {
@@ -214,15 +217,16 @@ static void call_pieces(const frontend *fe, const program *prog, const unroll_si
                           call_site_callee(c)));
     add_piece(a, pieces, (piece){.start = start, .end = end, .call = c});
     unsigned def = call_site_static_def(c);
-    if (def)
+    if (def && strncmp(prog->text + def, UNUSED, sizeof UNUSED - 1) != 0) /* not already */
       add_piece(a, pieces, (piece){.start = def, .end = def});
   }
 }
 
-/* Bodies written twice (version.h), when nothing else is expanded. */
+/* Bodies written twice (version.h); round: NULL, or the other edits of
+ * the round (only the bodies it leaves alone). */
 static void version_pieces(const frontend *fe, const program *prog, const dag_list *dags,
-                           vec *pieces, expansion *x, arena *a) {
-  version_site_list sites = version_sites(fe, prog, dags, a);
+                           const version_round *round, vec *pieces, expansion *x, arena *a) {
+  version_site_list sites = version_sites(fe, prog, dags, round, a);
   for (int i = 0; i < sites.len; i++) {
     const version_site *v = sites.items[i];
     const char *why = version_why(v);
@@ -248,7 +252,7 @@ static void write_piece(writer *w, const piece *p) {
   else if (p->call)
     inline_write(w, p->call);
   else
-    writer_puts(w, "__attribute__((unused)) ");
+    writer_puts(w, UNUSED);
 }
 
 /* The text of prog with the pieces written instead of theirs, into x. */
@@ -276,6 +280,30 @@ static void unroll_pieces(const unroll_site_list *todo, vec *pieces, arena *a) {
   }
 }
 
+/* x with the pieces and the bodies written twice that they leave alone
+ * (version.h's round): decided on this analysis, they cost no round of
+ * their own. */
+static expansion *with_versions(const frontend *fe, const program *prog, const dag_list *dags,
+                                vec *pieces, expansion *x, arena *a) {
+  if (!pieces->len) {
+    version_pieces(fe, prog, dags, NULL, pieces, x, a);
+    return write_pieces(prog, pieces, x, a);
+  }
+  expansion others = {0};
+  write_pieces(prog, pieces, &others, a);
+  unsigned *edits = arena_alloc(a, (size_t)pieces->len * sizeof *edits);
+  for (int i = 0; i < pieces->len; i++)
+    edits[i] = ((const piece *)pieces->items[i])->start;
+  version_round round = {others.text, edits, pieces->len};
+  int before = pieces->len;
+  version_pieces(fe, prog, dags, &round, pieces, x, a);
+  if (pieces->len == before) {
+    *x = (expansion){others.text, others.len, others.lines, others.nlines, x->notes};
+    return x;
+  }
+  return write_pieces(prog, pieces, x, a);
+}
+
 expansion *expand(const frontend *fe, const program *prog, const loop_info_list *loops,
                   const dag_list *dags,
                   int what, arena *a) {
@@ -290,8 +318,8 @@ expansion *expand(const frontend *fe, const program *prog, const loop_info_list 
   unroll_pieces(&todo, &pieces, a);
   if (what & EXPAND_INLINE)
     call_pieces(fe, prog, &todo, &pieces, x, a);
-  if (!pieces.len && (what & EXPAND_VERSION))
-    version_pieces(fe, prog, dags, &pieces, x, a);
+  if (what & EXPAND_VERSION)
+    return with_versions(fe, prog, dags, &pieces, x, a);
   return write_pieces(prog, &pieces, x, a);
 }
 

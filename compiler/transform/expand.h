@@ -43,8 +43,10 @@ enum { UNROLL_MAX = 4, EXPAND_ROUNDS = 4 };
  * budget: --report); inline.h and version.h have theirs. */
 enum { UNROLL_LOOPS = 16 };
 
-/* What to expand.  Bodies are written twice (transform/version.h) only
- * in a round with nothing else to expand. */
+/* What to expand.  Bodies are written twice (transform/version.h) in a
+ * round that expands something else only where its edits cannot change
+ * the answer (version.h's version_round); the others, in a round of
+ * their own, on the analysis of the text with those edits. */
 enum { EXPAND_UNROLL = 1, EXPAND_INLINE = 2, EXPAND_VERSION = 4 };
 
 /* A note for the --report of the translation of the expanded text. */

@@ -28,6 +28,7 @@ struct version_site {
 typedef struct ctx {
   const frontend *fe;
   const program *prog;
+  const char *names; /* the text whose words the locals' names avoid */
   arena *a;
 } ctx;
 
@@ -198,7 +199,7 @@ static const char *base_of(const ctx *c, const obj *o) {
 static const char *fresh(const ctx *c, const char *name, const vec *taken) {
   for (int n = 1;; n++) {
     const char *s = arena_printf(c->a, "%s_%d", name, n);
-    int clash = text_names(c->prog->text, s);
+    int clash = text_names(c->names, s);
     for (int i = 0; i < taken->len && !clash; i++)
       clash = strcmp(taken->items[i], s) == 0;
     if (!clash)
@@ -269,9 +270,37 @@ static const char *problem(const ctx *c, version_site *v) {
   return scan(c, v, &toks);
 }
 
+/* Whether the body of r is left to the analysis of round's text: an edit
+ * of the round lies in it, or it names a dat that is not opaque. */
+static int waits(const ctx *c, const dag_list *dags, const region *r, const version_round *round) {
+  for (int i = 0; round && i < round->nedits; i++)
+    if (in_body(r, round->edits[i]))
+      return 1;
+  for (int i = 0; round && i < c->prog->loops.len; i++) {
+    const loop *lp = c->prog->loops.items[i];
+    for (int k = 0; in_body(r, lp->loc.offset) && k < lp->nargs; k++) {
+      const obj *o = lp->args[k].obj;
+      if (o && o->kind == OBJ_DAT && !o->opaque)
+        return 1;
+    }
+  }
+  for (int d = 0; round && d < dags->len; d++) {
+    const region *b = ((const dag *)dags->items[d])->r;
+    for (int i = 0; within(b, r) && i < b->items.len; i++) {
+      const item *it = b->items.items[i];
+      for (int k = 0; k < it->objs.len; k++) {
+        const obj *o = it->objs.items[k];
+        if (o->kind == OBJ_DAT && !o->opaque)
+          return 1;
+      }
+    }
+  }
+  return 0;
+}
+
 version_site_list version_sites(const frontend *fe, const program *prog, const dag_list *dags,
-                                arena *a) {
-  ctx c = {fe, prog, a};
+                                const version_round *round, arena *a) {
+  ctx c = {fe, prog, round ? round->text : prog->text, a};
   version_site_list sites = {0};
   int groups = 0;
   for (const char *p = prog->text; (p = strstr(p, "LOOM__DISTINCT(")); p++)
@@ -280,7 +309,7 @@ version_site_list version_sites(const frontend *fe, const program *prog, const d
     const region *r = ((const dag *)dags->items[d])->r;
     if (r->depth != 0 || r->loop)
       continue;
-    if (!alias_refusals(dags, r))
+    if (!alias_refusals(dags, r) || waits(&c, dags, r, round))
       continue; /* the alias classes cost it nothing (a refusal implies a write) */
     vec dats = class_dats(&c, dags, r);
     vec members = tested(&c, &dats);

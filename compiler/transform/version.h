@@ -41,11 +41,25 @@ enum { VERSION_LOOPS = 32 };
 typedef struct version_site version_site;
 typedef LIST(version_site *) version_site_list;
 
+/* A round of expansion that also writes other edits (unrolled loops,
+ * calls seen through: transform/expand.h) decides, on the same analysis,
+ * only the bodies whose answer those edits cannot change: none of them
+ * lies in the body, and every dat the body names is opaque (a parameter
+ * or a member chain from one), whose alias class no escape elsewhere
+ * changes.  The others wait for the analysis of the round's text. */
+typedef struct version_round {
+  const char *text;      /* the round's text without the bodies written twice:
+                            the first copy's locals take names not in it */
+  const unsigned *edits; /* where the round's other edits start */
+  int nedits;
+} version_round;
+
 /* The function bodies of the translation (dags: its dag*) that use
  * handles that may be one dat (version_site*), those that may be written
- * twice and those that may not (version_why). */
+ * twice and those that may not (version_why); round: NULL, or the round
+ * of other edits they are decided with (only the bodies it leaves alone). */
 version_site_list version_sites(const frontend *fe, const program *prog, const dag_list *dags,
-                                arena *a);
+                                const version_round *round, arena *a);
 
 /* Why v is not written twice, or NULL: it may be. */
 const char *version_why(const version_site *v);
