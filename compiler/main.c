@@ -275,11 +275,12 @@ static const expansion *prescanned(const options *opt, const char **source, size
 
 /* The first translation, of the first round's expansion decided on the
  * syntax (prescanned()), parsed into fe and analysed quietly: 1, *t,
- * *first and *next (its own round's unrolling and seeing through) when it
- * said nothing and that round would unroll, see through and note nothing
- * (the analysis of the input would then have chosen the same first
- * round); otherwise 0, nothing said, and the input is still to parse
- * (into fe's unit when it has one). */
+ * *first and *next (its own round's seeing through) when it said nothing
+ * and that round would unroll nothing and note no loop (the analysis of
+ * the input would then have unrolled the same loops, and seen the same
+ * calls through, in its first round; next is that round's rest);
+ * otherwise 0, nothing said, and the input is still to parse (into fe's
+ * unit when it has one). */
 static int translate_prescanned(const options *opt, frontend *fe, translation *t,
                                 const expansion **first, const expansion **next, arena *a) {
   const char *source = NULL;
@@ -298,7 +299,8 @@ static int translate_prescanned(const options *opt, frontend *fe, translation *t
            analyse_parsed(&x->notes, fe, &t2, a) == errors;
   if (ok) {
     *next = expand(fe, &t2.prog, &t2.loops, NULL, expand_what(opt) & ~EXPAND_VERSION, a);
-    ok = !(*next)->text && (*next)->notes.len == 0;
+    for (int i = 0; i < (*next)->notes.len && ok; i++)
+      ok = (*next)->notes.items[i]->call; /* no loop left that the analysis unrolls or not */
   }
   diag_quiet(was);
   if (!ok || diag_count() != said) {

@@ -26,8 +26,12 @@
  *
  * What this cannot see (a loop the analysis would unroll though the
  * syntax did not show it, a call to see through) is still in the expanded
- * text: main.c checks the first round on the analysis of that text, and
- * translates the input as it stands when the round finds anything to do.
+ * text: main.c checks the first round on the analysis of that text.  It
+ * translates the input as it stands when that round would unroll a loop
+ * or note one it does not (the analysis of the input would have decided
+ * those with the syntax's); calls to see through are that round's rest,
+ * the same the analysis of the input would have seen through with the
+ * loops.
  */
 #ifndef LOOMC_PRESCAN_H
 #define LOOMC_PRESCAN_H
