@@ -600,8 +600,10 @@ static int position(const fuser *u, const loop *lp) {
 }
 
 /* A stored temporary's lifetime [*from, *to] in the region; 0 when it may
- * not share storage (its first use is not a direct write of every element,
- * or something outside the region uses it). */
+ * not share storage (its first use is not a direct write of every element
+ * — a loop over some layers only leaves the others as loom_decl_temp
+ * zero-filled them, which another's storage would not be — or something
+ * outside the region uses it). */
 static int lifetime(const fuser *u, const obj *t, int *from, int *to, const loop **first) {
   *from = -1;
   *to = -1;
@@ -622,6 +624,7 @@ static int lifetime(const fuser *u, const obj *t, int *from, int *to, const loop
   }
   const loop_arg *w = *first ? loop_arg_writing(*first, t) : NULL;
   return w && w->mode == MODE_WRITE && w->kind == ARG_DAT && !loop_arg_reading(*first, t) &&
+         (*first)->region == REGION_ALL &&
          !region_temp_used_elsewhere(u->prog, u->regions, u->r, t);
 }
 
