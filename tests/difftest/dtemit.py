@@ -705,7 +705,7 @@ class Emitter:
         """A loop a stage may run: not in a helper of its own, its sets and
         maps in the struct, its globals file-scope (temporaries are passed
         like other dats: host code then names them, so they stay whole)."""
-        if self.ref or not self.m.get("via_struct") or self.in_helper(lp) or \
+        if self.ref or not self.m.get("via_struct") or self.helper_ok(lp, 1) or \
                 any(a["kind"] == "mat" for a in lp["args"]):
             return False
         sets, maps, _ = self.struct_members()
@@ -732,8 +732,22 @@ class Emitter:
     def in_helper(self, lp):
         """About half of the loops whose every handle is in the struct
         and whose globals are file-scope variables run in a function of
-        their own."""
-        if self.ref or not self.m.get("via_struct") or lp["id"] % 2 != 1 or \
+        their own (those of odd number); with helpers_more, the others
+        too, but those a stage runs: main then has calls seen through
+        beside a stage whose body is written twice, which loomc decides
+        in one round (transform/version.h's version_round)."""
+        if self.helper_ok(lp, 1):
+            return True
+        return bool(self.m.get("helpers_more")) and self.helper_ok(lp, 0) and \
+            lp["id"] not in self.stages_run()
+
+    def stages_run(self):
+        self.stages()
+        return self._staged
+
+    def helper_ok(self, lp, parity):
+        """Whether lp, of that parity, may run in a function of its own."""
+        if self.ref or not self.m.get("via_struct") or lp["id"] % 2 != parity or \
                 any(a["kind"] == "mat" for a in lp["args"]):
             return False
         sets, maps, dats = self.struct_members()

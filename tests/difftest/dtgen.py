@@ -53,6 +53,10 @@ class Gen:
         # drawn apart so that the other choices of a seed stay as they were.
         self.m["via_struct"] = (self.o["modular"] and
                                 random.Random(seed * 7919 + 1).random() < 0.35)
+        # In half of those, more loops in functions main calls (dtemit.py:
+        # in_helper), drawn apart too.
+        self.m["helpers_more"] = (self.m["via_struct"] and
+                                  random.Random(seed * 6007 + 11).random() < 0.5)
         # Matrices in about one program in six (they need PETSc), drawn apart too.
         self.use_mats = (self.o.get("mats", True) and
                          random.Random(seed * 31337 + 5).random() < 0.17)
