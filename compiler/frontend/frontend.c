@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/strbuf.h"
+
 #ifndef LOOM_DEFAULT_INCLUDE_DIR
 #define LOOM_DEFAULT_INCLUDE_DIR "/usr/local/include"
 #endif
@@ -57,8 +59,9 @@ static const char *loom_include_dir(arena *a) {
  * as themselves, not as loom.h's call-site macros, which would hide them
  * in comma expressions (loom.h, "call sites").  The output keeps the
  * user's text, so the program compiled from it has the macros.
- * LOOM__GENERATED: loom.h brings in loom_gen.h, as in the output. */
-const char **frontend_clang_argv(const options *o, arena *a, int *argc) {
+ * LOOM__GENERATED (gen): loom.h brings in loom_gen.h, as in the output,
+ * for a text that names what it declares (uses_gen). */
+const char **frontend_clang_argv(const options *o, int gen, arena *a, int *argc) {
   const char **argv = arena_alloc(a, sizeof *argv * (size_t)(o->clang_args.len + 6));
   int n = 0;
   argv[n++] = "-xc";
@@ -67,7 +70,8 @@ const char **frontend_clang_argv(const options *o, arena *a, int *argc) {
   argv[n++] = arena_printf(a, "-I%s", loom_include_dir(a));
   argv[n++] = "-Wno-unknown-pragmas";
   argv[n++] = "-DLOOM_NO_CALL_SITES";
-  argv[n++] = "-DLOOM__GENERATED"; /* loom_gen.h too: an expansion calls it */
+  if (gen)
+    argv[n++] = "-DLOOM__GENERATED"; /* loom_gen.h too: an expansion calls it */
   *argc = n;
   return argv;
 }
@@ -170,9 +174,49 @@ static int report_clang_errors(const frontend *fe) {
   return errors;
 }
 
+/* Whether the text [s, s + n) may name what loom_gen.h declares (the
+ * runtime's loom__ functions and LOOM__ macros, the generated code's
+ * LOOM_ macros): a body written twice calls them.  Parsing loom_gen.h
+ * costs every other text ~2% of its translation. */
+static int text_uses_gen(const char *s, size_t n) {
+  static const char *const words[] = {"loom__", "LOOM__", "LOOM_TWIN", "LOOM_IVDEP",
+                                      "LOOM_LOOP_FN", "LOOM_OMP_BLOCKS", "LOOM_GEN_H"};
+  for (size_t k = 0; k < n; k++) {
+    if (s[k] != 'l' && s[k] != 'L')
+      continue;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+      size_t w = strlen(words[i]);
+      if (w <= n - k && memcmp(s + k, words[i], w) == 0)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* uses_gen of o's input (its text, or the file's; one that cannot be
+ * read: yes, the parse says why). */
+static int uses_gen(const options *o) {
+  if (o->input_text)
+    return text_uses_gen(o->input_text, o->input_len);
+  FILE *f = fopen(o->input, "rb");
+  if (!f)
+    return 1;
+  strbuf sb;
+  sb_init(&sb);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    sb_putn(&sb, buf, n);
+  int uses = ferror(f) || text_uses_gen(sb.data ? sb.data : "", sb.len);
+  fclose(f);
+  sb_free(&sb);
+  return uses;
+}
+
 static enum CXErrorCode parse(const options *o, frontend *fe, arena *a) {
   int argc;
-  const char **argv = frontend_clang_argv(o, a, &argc);
+  fe->gen = uses_gen(o);
+  const char **argv = frontend_clang_argv(o, fe->gen, a, &argc);
   struct CXUnsavedFile unsaved = {o->input, o->input_text, o->input_len};
   unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord |
                    CXTranslationUnit_KeepGoing;
@@ -251,8 +295,11 @@ int frontend_parse(const options *o, frontend *fe, program *prog, arena *a) {
  * parsed then. */
 int frontend_reparse(const options *o, frontend *fe, program *prog, arena *a) {
   struct CXUnsavedFile unsaved = {o->input, o->input_text, o->input_len};
-  if (!fe->tu || clang_reparseTranslationUnit(fe->tu, o->input_text ? 1 : 0, &unsaved,
-                                              clang_defaultReparseOptions(fe->tu)) != 0) {
+  /* a unit parsed without loom_gen.h keeps its arguments: a text that
+   * needs it is parsed anew */
+  if (!fe->tu || (!fe->gen && uses_gen(o)) ||
+      clang_reparseTranslationUnit(fe->tu, o->input_text ? 1 : 0, &unsaved,
+                                   clang_defaultReparseOptions(fe->tu)) != 0) {
     if (fe->tu)
       clang_disposeTranslationUnit(fe->tu);
     fe->tu = NULL;

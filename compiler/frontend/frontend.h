@@ -29,6 +29,7 @@ typedef struct frontend {
                        tokens_of_long_range's), emptied by each parse */
   struct frontend_tops *tops; /* the unit's top-level cursors, once read
                                  (frontend_visit_top), emptied by each parse */
+  int gen;          /* the unit was parsed with LOOM__GENERATED (loom_gen.h) */
 } frontend;
 
 /* Parses the input named by o into fe and fills prog's file and text.
@@ -40,8 +41,8 @@ int frontend_parse(const options *o, frontend *fe, program *prog, arena *a);
 int frontend_reparse(const options *o, frontend *fe, program *prog, arena *a);
 void frontend_dispose(frontend *fe);
 /* clang's arguments for the input of o (argv in a, *argc of them): the
- * user's, and loom.h's directory and macros. */
-const char **frontend_clang_argv(const options *o, arena *a, int *argc);
+ * user's, and loom.h's directory and macros; gen: LOOM__GENERATED too. */
+const char **frontend_clang_argv(const options *o, int gen, arena *a, int *argc);
 
 /* Source locations of libclang as loomc's, with the file named as the user
  * named it (main file) or as clang found it (headers). */

@@ -36,7 +36,7 @@ static void take_doubts(syntax *sx, CXFile main, arena *a) {
 int syntax_parse(const options *o, syntax *sx, arena *a) {
   memset(sx, 0, sizeof *sx);
   int n;
-  const char **args = frontend_clang_argv(o, a, &n);
+  const char **args = frontend_clang_argv(o, 0, a, &n);
   const char **argv = arena_alloc(a, sizeof *argv * (size_t)(n + 1));
   memcpy(argv, args, sizeof *argv * (size_t)n);
   argv[n] = "-ferror-limit=0"; /* every statement parsed, however many errors */
