@@ -233,23 +233,7 @@ static void expand_rounds(frontend *fe, translation *t, transformed *tr, const e
 
 /* Whether the input's text may hold a loop the syntax unrolls
  * (prescan_worth; a text that cannot be read here: yes, the parse says). */
-static int input_worth(const options *opt) {
-  if (opt->input_text)
-    return prescan_worth(opt->input_text, opt->input_len);
-  FILE *f = fopen(opt->input, "rb");
-  if (!f)
-    return 1;
-  strbuf sb;
-  sb_init(&sb);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    sb_putn(&sb, buf, n);
-  int worth = ferror(f) || prescan_worth(sb.data ? sb.data : "", sb.len);
-  fclose(f);
-  sb_free(&sb);
-  return worth;
-}
+static int input_worth(const options *opt) { return options_input_test(opt, prescan_worth, 1); }
 
 /* The input's first round of expansion decided on its syntax alone
  * (transform/prescan.h), or NULL: the loops unrolled, written into the

@@ -18,8 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/strbuf.h"
-
 #ifndef LOOM_DEFAULT_INCLUDE_DIR
 #define LOOM_DEFAULT_INCLUDE_DIR "/usr/local/include"
 #endif
@@ -193,25 +191,9 @@ static int text_uses_gen(const char *s, size_t n) {
   return 0;
 }
 
-/* uses_gen of o's input (its text, or the file's; one that cannot be
- * read: yes, the parse says why). */
-static int uses_gen(const options *o) {
-  if (o->input_text)
-    return text_uses_gen(o->input_text, o->input_len);
-  FILE *f = fopen(o->input, "rb");
-  if (!f)
-    return 1;
-  strbuf sb;
-  sb_init(&sb);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    sb_putn(&sb, buf, n);
-  int uses = ferror(f) || text_uses_gen(sb.data ? sb.data : "", sb.len);
-  fclose(f);
-  sb_free(&sb);
-  return uses;
-}
+/* uses_gen of o's input (one that cannot be read: yes, the parse says
+ * why). */
+static int uses_gen(const options *o) { return options_input_test(o, text_uses_gen, 1); }
 
 static enum CXErrorCode parse(const options *o, frontend *fe, arena *a) {
   int argc;

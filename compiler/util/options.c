@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 #ifndef LOOM_VERSION
 #define LOOM_VERSION "0.1.0"
 #endif
@@ -281,4 +283,22 @@ int options_parse(int argc, char **argv, options *o, arena *a) {
   if (!o->dep_target && o->output)
     o->dep_target = o->output;
   return OPT_RUN;
+}
+
+int options_input_test(const options *o, int (*test)(const char *s, size_t n), int unread) {
+  if (o->input_text)
+    return test(o->input_text, o->input_len);
+  FILE *f = fopen(o->input, "rb");
+  if (!f)
+    return unread;
+  strbuf sb;
+  sb_init(&sb);
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    sb_putn(&sb, buf, n);
+  int passes = ferror(f) ? unread : test(sb.data ? sb.data : "", sb.len);
+  fclose(f);
+  sb_free(&sb);
+  return passes;
 }

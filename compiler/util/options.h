@@ -43,4 +43,8 @@ enum { OPT_RUN = 0, OPT_EXIT_OK = 1, OPT_USAGE = 2 };
  * --version were printed) or OPT_USAGE (after a message). */
 int options_parse(int argc, char **argv, options *o, arena *a);
 
+/* Whether the input's text (o->input_text, or the file's) passes test;
+ * a file that cannot be read: `unread` (the parse says why). */
+int options_input_test(const options *o, int (*test)(const char *s, size_t n), int unread);
+
 #endif
