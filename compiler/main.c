@@ -179,9 +179,9 @@ static const expansion *expand_round(const frontend *fe, const translation *t, t
   const expansion *x = NULL;
   if (what & (EXPAND_UNROLL | EXPAND_INLINE)) {
     x = known ? known : expand(fe, &t->prog, &t->loops, NULL, what & ~EXPAND_VERSION, a);
-    if (x->text && (what & EXPAND_VERSION)) { /* with the bodies it leaves alone */
-      *tr = transform(t, a);
-      x = expand(fe, &t->prog, &t->loops, &t->dags, what, a);
+    if (x->text && (what & EXPAND_VERSION)) { /* with the bodies it leaves alone: */
+      fuse(t, a); /* its refusals, in t's DAGs */
+      x = expand_versions(fe, &t->prog, &t->dags, x, a);
     }
     add_notes(a, notes, x);
     if (x->text)

@@ -298,7 +298,7 @@ static expansion *with_versions(const frontend *fe, const program *prog, const d
   int before = pieces->len;
   version_pieces(fe, prog, dags, &round, pieces, x, a);
   if (pieces->len == before) {
-    *x = (expansion){others.text, others.len, others.lines, others.nlines, x->notes};
+    *x = (expansion){others.text, others.len, others.lines, others.nlines, x->notes, NULL};
     return x;
   }
   return write_pieces(prog, pieces, x, a);
@@ -320,7 +320,22 @@ expansion *expand(const frontend *fe, const program *prog, const loop_info_list 
     call_pieces(fe, prog, &todo, &pieces, x, a);
   if (what & EXPAND_VERSION)
     return with_versions(fe, prog, dags, &pieces, x, a);
+  vec *kept = arena_alloc(a, sizeof *kept);
+  *kept = pieces;
+  x->pieces = kept;
   return write_pieces(prog, &pieces, x, a);
+}
+
+expansion *expand_versions(const frontend *fe, const program *prog, const dag_list *dags,
+                           const expansion *x, arena *a) {
+  expansion *y = arena_alloc(a, sizeof *y);
+  for (int i = 0; i < x->notes.len; i++)
+    vec_push(a, &y->notes, x->notes.items[i]);
+  vec pieces = {0};
+  const vec *had = x->pieces;
+  for (int i = 0; had && i < had->len; i++)
+    vec_push(a, &pieces, had->items[i]);
+  return with_versions(fe, prog, dags, &pieces, y, a);
 }
 
 expansion *expand_unrolled(const program *prog, const unroll_site_list *sites, arena *a) {

@@ -66,6 +66,7 @@ typedef struct expansion {
   unsigned *lines;     /* the user's line of each of its lines */
   int nlines;
   expand_note_list notes;
+  const void *pieces;  /* what it writes (expand.c's), for expand_versions */
 } expansion;
 
 /* A loop to unroll, as the writer needs it: from the analysis
@@ -94,6 +95,13 @@ int expand_names(const char *s, const char *end, const char *var);
 expansion *expand(const frontend *fe, const program *prog, const loop_info_list *loops,
                   const dag_list *dags,
                   int what, arena *a);
+
+/* x, an expansion of prog that writes no body twice (expand() without
+ * EXPAND_VERSION), with the bodies written twice that its edits leave
+ * alone (version.h's version_round; dags: prog's, with fusion's
+ * refusals), decided without deciding x again. */
+expansion *expand_versions(const frontend *fe, const program *prog, const dag_list *dags,
+                           const expansion *x, arena *a);
 
 /* The expansion of prog that unrolls sites (unroll_site*, in text order,
  * none inside another) and does nothing else, with the notes expand()
