@@ -168,10 +168,10 @@ static void add_notes(arena *a, expand_note_list *notes, const expansion *x) {
 /* What to expand in the analysed translation t, round `round`: the loops
  * to unroll and the calls to see through (on the analysis; known: those,
  * when already found, else NULL) with the bodies to write twice that
- * they leave alone, else, when nothing of those, the bodies to write
- * twice.  Those read fusion's refusals, so t is transformed first, into
- * *tr; it is transformed when the expansion is empty (or NULL: nothing
- * left to try). */
+ * they leave alone (those read fusion's refusals: t is fused first),
+ * else, when nothing of those, the bodies to write twice (t transformed
+ * first, into *tr).  t is transformed when the expansion is empty (or
+ * NULL: nothing left to try). */
 static const expansion *expand_round(const frontend *fe, const translation *t, transformed *tr,
                                      int round, const expansion *known, expand_note_list *notes,
                                      arena *a) {
